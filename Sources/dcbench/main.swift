@@ -1,0 +1,1 @@
+print("dcbench: no benchmarks yet")
