@@ -1,0 +1,74 @@
+/// AES (FIPS 197) namespace, shaped like CryptoKit's `AES`.
+public enum AES {
+  /// AES in Galois/Counter Mode (NIST SP 800-38D) with a 128-bit tag.
+  public enum GCM {
+    /// The tag length this library produces and requires, in bytes.
+    public static let tagByteCount = 16
+
+    /// The output of a seal: nonce, ciphertext and tag.
+    public struct SealedBox: Sendable, Hashable {
+      /// The nonce (IV) the message was sealed with.
+      public let nonce: [UInt8]
+      /// The ciphertext, as long as the plaintext.
+      public let ciphertext: [UInt8]
+      /// The 16-byte authentication tag.
+      public let tag: [UInt8]
+
+      /// Assembles a box from its parts; the tag must be 16 bytes.
+      public init(nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8]) throws(CryptoError) {
+        guard tag.count == GCM.tagByteCount else {
+          throw CryptoError(.invalidParameter, "AES-GCM tag must be 16 bytes, got \(tag.count)")
+        }
+        self.nonce = nonce
+        self.ciphertext = ciphertext
+        self.tag = tag
+      }
+
+      /// `ciphertext || tag`, the layout HPKE and JWE-style users expect.
+      public var ciphertextAndTag: [UInt8] { ciphertext + tag }
+    }
+
+    /// Encrypts and authenticates plaintext (SP 800-38D §7.1).
+    ///
+    /// - Parameters:
+    ///   - key: 16, 24 or 32 bytes.
+    ///   - nonce: at least one byte; 12 bytes is the standard size.
+    ///   - authenticatedData: associated data, authenticated but not encrypted.
+    public static func seal(
+      _ plaintext: some Collection<UInt8>, key: some Collection<UInt8>,
+      nonce: some Collection<UInt8>,
+      authenticating authenticatedData: some Collection<UInt8> = [UInt8]()
+    ) throws(CryptoError) -> SealedBox {
+      let key = Array(key)
+      let nonce = Array(nonce)
+      try validate(key: key, nonce: nonce)
+      let (ciphertext, tag) = try Backend.aesGCMSeal(
+        key: key, nonce: nonce, aad: Array(authenticatedData), plaintext: Array(plaintext))
+      return try SealedBox(nonce: nonce, ciphertext: ciphertext, tag: tag)
+    }
+
+    /// Checks the tag and decrypts (SP 800-38D §7.2). Nothing is returned unless the tag verifies.
+    ///
+    /// - Throws: `CryptoError.authenticationFailure` for a wrong key, nonce, data or tag.
+    public static func open(
+      _ box: SealedBox, key: some Collection<UInt8>,
+      authenticating authenticatedData: some Collection<UInt8> = [UInt8]()
+    ) throws(CryptoError) -> [UInt8] {
+      let key = Array(key)
+      try validate(key: key, nonce: box.nonce)
+      return try Backend.aesGCMOpen(
+        key: key, nonce: box.nonce, aad: Array(authenticatedData), ciphertext: box.ciphertext,
+        tag: box.tag)
+    }
+
+    private static func validate(key: [UInt8], nonce: [UInt8]) throws(CryptoError) {
+      guard [16, 24, 32].contains(key.count) else {
+        throw CryptoError(
+          .invalidParameter, "AES-GCM key must be 16, 24 or 32 bytes, got \(key.count)")
+      }
+      guard !nonce.isEmpty else {
+        throw CryptoError(.invalidParameter, "AES-GCM nonce must not be empty")
+      }
+    }
+  }
+}
