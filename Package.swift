@@ -38,21 +38,22 @@ let package = Package(
       dependencies: ["CBOR", "CryptoPrimitives", "HPKE"],
       swiftSettings: strictSettings
     ),
+    .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
     .testTarget(
       name: "CBORTests",
-      dependencies: ["CBOR"],
+      dependencies: ["CBOR", "TestSupport"],
       resources: [.copy("Vectors")],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "CryptoPrimitivesTests",
-      dependencies: ["CryptoPrimitives"],
+      dependencies: ["CryptoPrimitives", "TestSupport"],
       resources: [.copy("Vectors")],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "HPKETests",
-      dependencies: ["HPKE", "CryptoPrimitives"],
+      dependencies: ["HPKE", "CryptoPrimitives", "TestSupport"],
       resources: [.copy("Vectors")],
       swiftSettings: strictSettings
     ),

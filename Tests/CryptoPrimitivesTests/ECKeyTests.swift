@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import TestSupport
 import Testing
 
 struct ECDHGroup: Decodable {

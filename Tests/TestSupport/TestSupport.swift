@@ -1,0 +1,98 @@
+// Helpers shared by the test targets: hex, and running independent Python implementations.
+public import Foundation
+
+/// Decodes hex (either case); other characters such as spaces are skipped.
+public func hexBytes(_ hex: String) -> [UInt8] {
+  var out = [UInt8]()
+  out.reserveCapacity(hex.utf8.count / 2)
+  var high: UInt8?
+  for c in hex.utf8 {
+    let v: UInt8
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): v = c - UInt8(ascii: "A") + 10
+    default: continue
+    }
+    if let h = high {
+      out.append(h << 4 | v)
+      high = nil
+    } else {
+      high = v
+    }
+  }
+  return out
+}
+
+/// Lowercase hex of bytes.
+public func hexString(_ bytes: some Sequence<UInt8>) -> String {
+  let digits = Array("0123456789abcdef".utf8)
+  var out = [UInt8]()
+  for b in bytes {
+    out.append(digits[Int(b >> 4)])
+    out.append(digits[Int(b & 0x0f)])
+  }
+  return String(decoding: out, as: UTF8.self)
+}
+
+/// Loads a JSON vector file shipped in a test target's `Vectors` folder.
+public func loadJSON(_ url: URL) throws -> Any {
+  try JSONSerialization.jsonObject(with: Data(contentsOf: url))
+}
+
+/// Runs Python peers (pyhpke, pycose, joserfc, cryptography, ...) from the interop venv.
+///
+/// Interop tests call `PythonPeer.available()` first. Locally, a missing venv skips them with a
+/// printed reason; with `DCWALLET_REQUIRE_INTEROP=1` (set by `.ci/run`) a missing venv is an error.
+public enum PythonPeer {
+  public struct Failure: Error, CustomStringConvertible {
+    public let description: String
+  }
+
+  /// The interpreter: `$DCWALLET_PYTHON`, else `.venv/bin/python` at the package root.
+  public static var interpreter: String {
+    if let env = ProcessInfo.processInfo.environment["DCWALLET_PYTHON"], !env.isEmpty { return env }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
+      .deletingLastPathComponent()
+    return root.appendingPathComponent(".venv/bin/python").path
+  }
+
+  /// True when the peers can run. Throws when CI requires them and they are missing.
+  public static func available(_ test: String) throws -> Bool {
+    if FileManager.default.isExecutableFile(atPath: interpreter) { return true }
+    let message =
+      "interop test '\(test)' needs the Python peers at \(interpreter) (run: bash .ci/run)"
+    if ProcessInfo.processInfo.environment["DCWALLET_REQUIRE_INTEROP"] == "1" {
+      throw Failure(description: "required but missing: " + message)
+    }
+    print("SKIPPED (no Python peers): \(message)")
+    return false
+  }
+
+  /// Runs a Python script with the given standard input; returns standard output.
+  /// A non-zero exit is an error carrying standard error.
+  public static func run(_ script: String, input: String = "") throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: interpreter)
+    process.arguments = ["-c", script]
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let out = stdout.fileHandleForReading.readDataToEndOfFile()
+    let err = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw Failure(
+        description:
+          "python exited \(process.terminationStatus): \(String(decoding: err, as: UTF8.self))")
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+}
