@@ -1,0 +1,39 @@
+/// An error from HPKE (RFC 9180): an extensible code and a reason.
+public struct HPKEError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What kind of failure this is.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    let name: String
+    private init(_ name: String) { self.name = name }
+    public var description: String { name }
+
+    /// The encapsulated key is not a valid public key of the suite's KEM (RFC 9180 §7.1.1).
+    public static let invalidEncapsulatedKey = Code("invalidEncapsulatedKey")
+    /// A key is on the wrong curve for the suite's KEM.
+    public static let invalidKey = Code("invalidKey")
+    /// Decryption failed: wrong key, info, AAD, sequence or a tampered ciphertext (RFC 9180 §5.2).
+    public static let openFailed = Code("openFailed")
+    /// PSK and PSK id are inconsistent with the mode (RFC 9180 §5.1 VerifyPSKInputs).
+    public static let invalidPSKInputs = Code("invalidPSKInputs")
+    /// The context's sequence number is exhausted (RFC 9180 §5.2 MessageLimitReachedError).
+    public static let messageLimitReached = Code("messageLimitReached")
+    /// DeriveKeyPair found no valid scalar in 256 candidates (RFC 9180 §7.1.3).
+    public static let deriveKeyPairFailed = Code("deriveKeyPairFailed")
+    /// Seal or open was called on an export-only suite (RFC 9180 §5.3).
+    public static let exportOnly = Code("exportOnly")
+    /// A parameter is out of range (export length, for example).
+    public static let invalidParameter = Code("invalidParameter")
+  }
+
+  /// What kind of failure this is.
+  public let code: Code
+  /// A human-readable explanation.
+  public let reason: String
+
+  /// Creates an error with a code and a reason.
+  public init(_ code: Code, _ reason: String) {
+    self.code = code
+    self.reason = reason
+  }
+
+  public var description: String { "HPKEError.\(code): \(reason)" }
+}

@@ -1,0 +1,156 @@
+import CryptoPrimitives
+import Foundation
+import TestSupport
+import Testing
+
+@testable import HPKE
+
+struct HPKEVector: Decodable, CustomTestStringConvertible {
+  struct Encryption: Decodable {
+    let sequence_number: Int
+    let pt: String
+    let aad: String
+    let nonce: String
+    let ct: String
+  }
+  struct Export: Decodable {
+    let exporter_context: String
+    let L: Int
+    let exported_value: String
+  }
+  let suite_name: String
+  let mode_name: String
+  let mode: UInt8
+  let kem_id: UInt16
+  let kdf_id: UInt16
+  let aead_id: UInt16
+  let info: String
+  let ikmE: String
+  let skEm: String
+  let pkEm: String
+  let ikmR: String
+  let skRm: String
+  let pkRm: String
+  let ikmS: String?
+  let skSm: String?
+  let pkSm: String?
+  let psk: String?
+  let psk_id: String?
+  let enc: String
+  let shared_secret: String
+  let key_schedule_context: String
+  let key: String
+  let base_nonce: String
+  let exporter_secret: String
+  let encryptions: [Encryption]
+  let exports: [Export]
+
+  var testDescription: String { "\(suite_name) \(mode_name)" }
+
+  var suite: HPKE.Ciphersuite {
+    get throws {
+      HPKE.Ciphersuite(
+        kem: try #require(HPKE.KEM(rawValue: kem_id)),
+        kdf: try #require(HPKE.KDF(rawValue: kdf_id)),
+        aead: try #require(HPKE.AEAD(rawValue: aead_id)))
+    }
+  }
+}
+
+let hpkeVectors: [HPKEVector] = {
+  guard
+    let url = Bundle.module.url(
+      forResource: "hpke-rfc9180", withExtension: "json", subdirectory: "Vectors"),
+    let data = try? Data(contentsOf: url)
+  else { return [] }
+  struct File: Decodable { let vectors: [HPKEVector] }
+  return (try? JSONDecoder().decode(File.self, from: data).vectors) ?? []
+}()
+
+@Suite("HPKE RFC 9180 Appendix A vectors")
+struct HPKEVectorTests {
+  @Test("All published vectors are loaded")
+  func loaded() {
+    #expect(hpkeVectors.count == 12)
+  }
+
+  @Test("DeriveKeyPair reproduces the published key pairs", arguments: hpkeVectors)
+  func deriveKeyPair(vector: HPKEVector) throws {
+    let kem = try vector.suite.kem
+    let skE = try kem.deriveKeyPair(inputKeyMaterial: hexBytes(vector.ikmE))
+    #expect(skE.rawRepresentation == hexBytes(vector.skEm))
+    #expect(skE.publicKey.x963Representation == hexBytes(vector.pkEm))
+    let skR = try kem.deriveKeyPair(inputKeyMaterial: hexBytes(vector.ikmR))
+    #expect(skR.rawRepresentation == hexBytes(vector.skRm))
+    #expect(skR.publicKey.x963Representation == hexBytes(vector.pkRm))
+    if let ikmS = vector.ikmS, let skSm = vector.skSm {
+      #expect(
+        try kem.deriveKeyPair(inputKeyMaterial: hexBytes(ikmS)).rawRepresentation == hexBytes(skSm))
+    }
+  }
+
+  @Test("Encap and the key schedule reproduce every intermediate", arguments: hpkeVectors)
+  func keySchedule(vector: HPKEVector) throws {
+    let suite = try vector.suite
+    let skE = try ECPrivateKey(rawRepresentation: hexBytes(vector.skEm), curve: suite.kem.curve)
+    let pkR = try ECPublicKey(x963Representation: hexBytes(vector.pkRm), curve: suite.kem.curve)
+    let skS = try vector.skSm.map {
+      try ECPrivateKey(rawRepresentation: hexBytes($0), curve: suite.kem.curve)
+    }
+    let (shared, enc) = try suite.kem.encapsulate(to: pkR, sender: skS, ephemeral: skE)
+    #expect(enc == hexBytes(vector.enc))
+    #expect(shared == hexBytes(vector.shared_secret))
+    let schedule = try KeySchedule(
+      suite: suite, mode: try #require(HPKE.Mode(rawValue: vector.mode)), sharedSecret: shared,
+      info: hexBytes(vector.info), psk: hexBytes(vector.psk ?? ""),
+      pskID: hexBytes(vector.psk_id ?? ""))
+    #expect(schedule.key == hexBytes(vector.key))
+    #expect(schedule.baseNonce == hexBytes(vector.base_nonce))
+    #expect(schedule.exporterSecret == hexBytes(vector.exporter_secret))
+  }
+
+  @Test(
+    "Sender and recipient contexts reproduce every ciphertext and export", arguments: hpkeVectors)
+  func contexts(vector: HPKEVector) throws {
+    let suite = try vector.suite
+    let curve = suite.kem.curve
+    let skE = try ECPrivateKey(rawRepresentation: hexBytes(vector.skEm), curve: curve)
+    let skR = try ECPrivateKey(rawRepresentation: hexBytes(vector.skRm), curve: curve)
+    let skS = try vector.skSm.map {
+      try ECPrivateKey(rawRepresentation: hexBytes($0), curve: curve)
+    }
+    let psk = hexBytes(vector.psk ?? "")
+    let pskID = hexBytes(vector.psk_id ?? "")
+    let info = hexBytes(vector.info)
+    var sender = try HPKE.Sender(
+      recipientKey: skR.publicKey, ciphersuite: suite, info: info, psk: psk, pskID: pskID,
+      senderKey: skS,
+      ephemeralKey: skE)
+    #expect(sender.encapsulatedKey == hexBytes(vector.enc))
+    var recipient = try HPKE.Recipient(
+      privateKey: skR, ciphersuite: suite, info: info, encapsulatedKey: sender.encapsulatedKey,
+      psk: psk,
+      pskID: pskID, senderKey: skS?.publicKey)
+    let bySequence = Dictionary(
+      uniqueKeysWithValues: vector.encryptions.map { ($0.sequence_number, $0) })
+    let last = try #require(vector.encryptions.map(\.sequence_number).max())
+    for seq in 0...last {
+      // Sequence numbers the RFC skips are advanced with a throwaway message on both sides.
+      let e = bySequence[seq]
+      let pt = e.map { hexBytes($0.pt) } ?? [0]
+      let aad = e.map { hexBytes($0.aad) } ?? []
+      let ct = try sender.seal(pt, authenticating: aad)
+      if let e { #expect(ct == hexBytes(e.ct), "seq \(seq)") }
+      #expect(try recipient.open(ct, authenticating: aad) == pt, "seq \(seq)")
+    }
+    for export in vector.exports {
+      let context = hexBytes(export.exporter_context)
+      #expect(
+        try sender.exportSecret(context: context, outputByteCount: export.L)
+          == hexBytes(export.exported_value))
+      #expect(
+        try recipient.exportSecret(context: context, outputByteCount: export.L)
+          == hexBytes(export.exported_value))
+    }
+  }
+}
