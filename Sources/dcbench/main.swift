@@ -1,1 +1,12 @@
-print("dcbench: no benchmarks yet")
+// dcbench: the performance figures reported in issue notes, as ratios to baselines measured in
+// the same run. Build and run in release mode: `swift run -c release dcbench [filter]`.
+import Foundation
+
+let filter = CommandLine.arguments.dropFirst().first
+var harness = Harness()
+
+print("dcbench (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+for benchmark in allBenchmarks where filter == nil || benchmark.name.contains(filter ?? "") {
+  print("\n== \(benchmark.name)")
+  try benchmark.run(&harness)
+}

@@ -1,0 +1,44 @@
+import CryptoPrimitives
+import HPKE
+
+struct Benchmark: Sendable {
+  let name: String
+  let run: @Sendable (inout Harness) throws -> Void
+}
+
+let allBenchmarks: [Benchmark] = [
+  Benchmark(name: "hpke", run: hpkeBenchmark)
+]
+
+/// HPKE seal of 4 KB with the Annex C suite, against its floor: one key generation and one
+/// ECDH, the asymmetric work every seal must do (issue 2).
+func hpkeBenchmark(_ h: inout Harness) throws {
+  let recipient = try ECPrivateKey(curve: .p256)
+  let message = [UInt8](repeating: 0x42, count: 4096)
+  let info = [UInt8](repeating: 0x83, count: 120)
+  let floor = try h.measure("floor: P-256 keygen + ECDH", iterations: 2000) {
+    let ephemeral = try ECPrivateKey(curve: .p256)
+    blackHole(try ephemeral.sharedSecret(with: recipient.publicKey))
+  }
+  let gcm = try h.measure("AES-128-GCM seal 4 KB", iterations: 20000) {
+    blackHole(
+      try AES.GCM.seal(
+        message, key: [UInt8](repeating: 1, count: 16), nonce: [UInt8](repeating: 2, count: 12)))
+  }
+  let seal = try h.measure("HPKE seal 4 KB (P-256, SHA-256, AES-128-GCM)", iterations: 2000) {
+    blackHole(
+      try HPKE.seal(message, to: recipient.publicKey, ciphersuite: .p256SHA256AES128GCM, info: info)
+    )
+  }
+  let (enc, ct) = try HPKE.seal(
+    message, to: recipient.publicKey, ciphersuite: .p256SHA256AES128GCM, info: info)
+  let open = try h.measure("HPKE open 4 KB", iterations: 2000) {
+    blackHole(
+      try HPKE.open(
+        ct, encapsulatedKey: enc, privateKey: recipient, ciphersuite: .p256SHA256AES128GCM,
+        info: info))
+  }
+  Harness.ratio("HPKE seal / floor (keygen + ECDH)", seal, over: floor, aim: 1.3)
+  Harness.ratio("HPKE seal / (floor + AES-GCM 4 KB)", seal, over: floor + gcm)
+  Harness.ratio("HPKE open / floor", open, over: floor)
+}
