@@ -7,7 +7,8 @@ struct Benchmark: Sendable {
 }
 
 let allBenchmarks: [Benchmark] = [
-  Benchmark(name: "hpke", run: hpkeBenchmark)
+  Benchmark(name: "primitives", run: primitivesBenchmark),
+  Benchmark(name: "hpke", run: hpkeBenchmark),
 ]
 
 /// HPKE seal of 4 KB with the Annex C suite, against its floor: one key generation and one
@@ -41,4 +42,22 @@ func hpkeBenchmark(_ h: inout Harness) throws {
   Harness.ratio("HPKE seal / floor (keygen + ECDH)", seal, over: floor, aim: 1.3)
   Harness.ratio("HPKE seal / (floor + AES-GCM 4 KB)", seal, over: floor + gcm)
   Harness.ratio("HPKE open / floor", open, over: floor)
+}
+
+func primitivesBenchmark(_ h: inout Harness) throws {
+  let key = [UInt8](repeating: 1, count: 32)
+  let data = [UInt8](repeating: 2, count: 64)
+  h.measure("HMAC-SHA256 64 B", iterations: 20000) {
+    blackHole(HMAC.authenticationCode(.sha256, for: data, key: key))
+  }
+  try h.measure("HKDF-Expand SHA256 32 B", iterations: 20000) {
+    blackHole(try HKDF.expand(.sha256, pseudoRandomKey: key, info: data, outputByteCount: 32))
+  }
+  h.measure("SHA-256 64 B", iterations: 20000) { blackHole(SHA256.hash(data: data)) }
+  let recipient = try ECPrivateKey(curve: .p256)
+  try h.measure("P-256 keygen", iterations: 2000) { blackHole(try ECPrivateKey(curve: .p256)) }
+  let pub = recipient.publicKey.x963Representation
+  try h.measure("P-256 public key import (validated)", iterations: 5000) {
+    blackHole(try ECPublicKey(x963Representation: pub, curve: .p256))
+  }
 }
