@@ -29,7 +29,7 @@ public struct ByteString: Sendable, Hashable, CBORCodable {
 
   /// Decodes a byte string (RFC 8949 §3.1, major type 2).
   public init(cbor: CBOR) throws(CBORError) {
-    bytes = try cbor.requireBytes("ByteString")
+    bytes = try cbor.requireBytes("")
   }
 }
 
@@ -47,7 +47,7 @@ extension String: CBORCodable {
 
   /// Decodes a text string (RFC 8949 §3.1, major type 3).
   public init(cbor: CBOR) throws(CBORError) {
-    self = try cbor.requireText("String")
+    self = try cbor.requireText("")
   }
 }
 
@@ -57,7 +57,7 @@ extension Int: CBORCodable {
 
   /// Decodes an integer that fits in `Int` (RFC 8949 §3.1, major types 0 and 1).
   public init(cbor: CBOR) throws(CBORError) {
-    self = try cbor.requireInt("Int")
+    self = try cbor.requireInt("")
   }
 }
 
@@ -67,7 +67,7 @@ extension UInt64: CBORCodable {
 
   /// Decodes an unsigned integer (RFC 8949 §3.1, major type 0).
   public init(cbor: CBOR) throws(CBORError) {
-    self = try cbor.requireUInt64("UInt64")
+    self = try cbor.requireUInt64("")
   }
 }
 
@@ -77,7 +77,7 @@ extension Bool: CBORCodable {
 
   /// Decodes false or true (RFC 8949 §3.3).
   public init(cbor: CBOR) throws(CBORError) {
-    self = try cbor.requireBool("Bool")
+    self = try cbor.requireBool("")
   }
 }
 
@@ -92,7 +92,7 @@ extension Double: CBORCodable {
     } else if let int = cbor.int, let exact = Double(exactly: int) {
       self = exact
     } else {
-      throw CBORError(.typeMismatch, reason: "Double: expected a float, got \(cbor.kindName)")
+      throw CBORError(.typeMismatch, reason: "expected a float, got \(cbor.kindName)")
     }
   }
 }
@@ -142,7 +142,7 @@ extension Array: CBOREncodable where Element: CBOREncodable {
 extension Array: CBORDecodable where Element: CBORDecodable {
   /// Decodes every member of an array item, naming the failing index (RFC 8949 §3.1, major type 4).
   public init(cbor: CBOR) throws(CBORError) {
-    let items = try cbor.requireArray("Array")
+    let items = try cbor.requireArray("")
     var result: [Element] = []
     result.reserveCapacity(items.count)
     for (index, item) in items.enumerated() {
@@ -166,7 +166,7 @@ extension Dictionary: CBOREncodable where Key: CBOREncodable, Value: CBOREncodab
 extension Dictionary: CBORDecodable where Key: CBORDecodable, Value: CBORDecodable {
   /// Decodes a map whose keys are unique after conversion (RFC 8949 §3.1, §5.6).
   public init(cbor: CBOR) throws(CBORError) {
-    let map = try cbor.requireMap("Dictionary")
+    let map = try cbor.requireMap("")
     var result: [Key: Value] = [:]
     for (key, value) in map {
       let typedKey: Key
@@ -180,7 +180,7 @@ extension Dictionary: CBORDecodable where Key: CBORDecodable, Value: CBORDecodab
           throw CBORError(.duplicateMapKey, reason: "map keys collide after conversion")
         }
       } catch {
-        throw error.inContext(key.diagnosticNotation)
+        throw error.inContext("[\(key.diagnosticNotation)]")
       }
     }
     self = result

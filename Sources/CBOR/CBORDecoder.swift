@@ -5,7 +5,7 @@
 public struct CBORDecoder: Sendable {
   /// Bounds that keep decoding of untrusted input cheap (RFC 8949 §5.2, §10 security considerations).
   public struct Limits: Sendable, Hashable {
-    /// The deepest nesting of arrays, maps and tags (RFC 8949 §10).
+    /// The deepest nesting of arrays, maps and tags; decoding recurses once per level (RFC 8949 §10).
     public var maxDepth: Int
     /// The longest string in bytes, or the most members of one array or map (RFC 8949 §10).
     public var maxItemLength: Int

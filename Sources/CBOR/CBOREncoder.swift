@@ -36,9 +36,8 @@ public struct CBOREncoder: Sendable {
       Self.appendHead(major: 2, argument: UInt64(bytes.count), to: &out)
       out.append(contentsOf: bytes)
     case .textString(let string):
-      let utf8 = Array(string.utf8)
-      Self.appendHead(major: 3, argument: UInt64(utf8.count), to: &out)
-      out.append(contentsOf: utf8)
+      Self.appendHead(major: 3, argument: UInt64(string.utf8.count), to: &out)
+      out.append(contentsOf: string.utf8)
     case .array(let items):
       Self.appendHead(major: 4, argument: UInt64(items.count), to: &out)
       for item in items { encode(item, into: &out) }

@@ -68,6 +68,8 @@ public struct CBORError: Error, Sendable, Hashable, CustomStringConvertible {
 
   /// The same error with its reason prefixed by a context such as `Type.field` (RFC 8949 §5.3).
   public func inContext(_ context: String) -> CBORError {
-    CBORError(code, offset: offset, reason: "\(context): \(reason)")
+    // Subscript paths such as `[0]` attach directly: `Type.field[0]: reason`.
+    let joined = reason.hasPrefix("[") ? context + reason : "\(context): \(reason)"
+    return CBORError(code, offset: offset, reason: joined)
   }
 }

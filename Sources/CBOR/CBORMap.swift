@@ -90,7 +90,7 @@ public struct CBORMap: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
   }
 
   /// An iterator over the pairs of a map in order (RFC 8949 §3.1).
-  public struct Iterator: IteratorProtocol {
+  public struct Iterator: IteratorProtocol, Sendable {
     private let map: CBORMap
     private var position = 0
 

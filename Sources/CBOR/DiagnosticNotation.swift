@@ -1,4 +1,7 @@
-extension CBOR {
+extension CBOR: CustomStringConvertible {
+  /// The value in diagnostic notation (RFC 8949 §8).
+  public var description: String { diagnosticNotation }
+
   /// The value in diagnostic notation, e.g. `{1: h'01', "a": [_ 1]}` without length markers (RFC 8949 §8).
   ///
   /// Values carry no memory of indefinite lengths; use `CBORDecoder.diagnosticNotation(of:)`

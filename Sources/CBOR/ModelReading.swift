@@ -19,7 +19,13 @@ extension CBOR {
   }
 
   private func mismatch(_ context: String, _ expected: String) -> CBORError {
-    CBORError(.typeMismatch, reason: "\(context): expected \(expected), got \(kindName)")
+    CBORError(
+      .typeMismatch, reason: Self.prefixed(context, "expected \(expected), got \(kindName)"))
+  }
+
+  /// An empty context leaves the message bare, so a caller can prefix the field name once.
+  static func prefixed(_ context: String, _ message: String) -> String {
+    context.isEmpty ? message : "\(context): \(message)"
   }
 
   /// The map, or a `typeMismatch` naming the context (RFC 8949 §3.1, major type 5).
@@ -34,7 +40,7 @@ extension CBOR {
     if let count, array.count != count {
       throw CBORError(
         .typeMismatch,
-        reason: "\(context): expected an array of \(count) members, got \(array.count)")
+        reason: Self.prefixed(context, "expected an array of \(count) members, got \(array.count)"))
     }
     return array
   }
@@ -56,7 +62,8 @@ extension CBOR {
     if let int { return int }
     switch unwrapped {
     case .unsigned, .negative:
-      throw CBORError(.valueOutOfRange, reason: "\(context): integer does not fit in Int")
+      throw CBORError(
+        .valueOutOfRange, reason: Self.prefixed(context, "integer does not fit in Int"))
     default:
       throw mismatch(context, "an integer")
     }
@@ -99,7 +106,7 @@ extension CBOR {
     do {
       return try T(cbor: self)
     } catch {
-      throw error.inContext(context)
+      throw context.isEmpty ? error : error.inContext(context)
     }
   }
 }
