@@ -5,11 +5,16 @@
 public struct CBORMap: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
   private var keyStorage: [CBOR]
   private var valueStorage: [CBOR]
+  /// Positions by unwrapped key, kept only for maps large enough that scanning would be slow.
+  private var positions: [CBOR: Int]?
+
+  private static let indexThreshold = 16
 
   /// Creates an empty map (RFC 8949 §3.1).
   public init() {
     keyStorage = []
     valueStorage = []
+    positions = nil
   }
 
   /// Creates a map from pairs in order; a repeated key replaces the earlier value (RFC 8949 §5.6).
@@ -27,6 +32,32 @@ public struct CBORMap: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
   init(uncheckedKeys keys: [CBOR], values: [CBOR]) {
     keyStorage = keys
     valueStorage = values
+    positions = nil
+    rebuildPositions()
+  }
+
+  private mutating func rebuildPositions() {
+    guard keyStorage.count > Self.indexThreshold else {
+      positions = nil
+      return
+    }
+    var table: [CBOR: Int] = [:]
+    table.reserveCapacity(keyStorage.count)
+    for (position, key) in keyStorage.enumerated() where table[key.unwrapped] == nil {
+      table[key.unwrapped] = position
+    }
+    positions = table
+  }
+
+  /// Compares the pairs in order (RFC 8949 §3.1).
+  public static func == (lhs: CBORMap, rhs: CBORMap) -> Bool {
+    lhs.keyStorage == rhs.keyStorage && lhs.valueStorage == rhs.valueStorage
+  }
+
+  /// Hashes the pairs in order (RFC 8949 §3.1).
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(keyStorage)
+    hasher.combine(valueStorage)
   }
 
   /// The number of pairs (RFC 8949 §3.1).
@@ -48,7 +79,11 @@ public struct CBORMap: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
 
   private func index(of key: CBOR) -> Int? {
     let wanted = key.unwrapped
-    return keyStorage.firstIndex { $0 == key || $0.unwrapped == wanted }
+    if let positions { return positions[wanted] }
+    return keyStorage.firstIndex { stored in
+      if case .encoded = stored { return stored.unwrapped == wanted }
+      return stored == wanted
+    }
   }
 
   /// Gets the value for a key, or sets it in place (appending a new key, removing on nil) (RFC 8949 §5.6).
@@ -64,10 +99,16 @@ public struct CBORMap: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
         } else {
           keyStorage.remove(at: i)
           valueStorage.remove(at: i)
+          rebuildPositions()
         }
       } else if let newValue {
         keyStorage.append(key)
         valueStorage.append(newValue)
+        if positions != nil {
+          positions?[key.unwrapped] = keyStorage.count - 1
+        } else if keyStorage.count > Self.indexThreshold {
+          rebuildPositions()
+        }
       }
     }
   }

@@ -85,6 +85,29 @@ struct AppendixATests {
     #expect(CBOR.array([1, .map([1: "a"])]).diagnosticNotation == "[1, {1: \"a\"}]")
   }
 
+  @Test func comparisonDetectsMismatches() {
+    #expect(!matches(.unsigned(1), .number("2")))
+    #expect(!matches(.double(0.0), .number("-0.0")))
+    #expect(!matches(.tagged(2, .byteString([1, 0])), .number("257")))
+    #expect(matches(.tagged(3, .byteString([1, 0])), .number("-257")))
+    #expect(!matches(["a": 1], .object([("a", .number("1")), ("b", .null)])))
+    #expect(!matches([1, 2], .array([.number("1")])))
+  }
+
+  @Test func nonPreferredFloatsReencodeShortest() throws {
+    let cases = [
+      ("fa7f800000", "f97c00"), ("fb7ff8000000000000", "f97e00"), ("fbfff0000000000000", "f9fc00"),
+      ("fa3fc00000", "f93e00"), ("5f42010243030405ff", "450102030405"),
+      (
+        "bf6346756ef563416d7421ff",
+        "a263416d7421634675 6ef5".replacingOccurrences(of: " ", with: "")
+      ),
+    ]
+    for (input, output) in cases {
+      #expect(try CBOR.decode([UInt8](hex: input)).encoded().hex == output, "\(input)")
+    }
+  }
+
   @Test func notWellFormedIsRejected() throws {
     let file = try TestData.json("cbor-rfc8949-appendix-a")
     let items = try #require(file["not_well_formed"]?.array)

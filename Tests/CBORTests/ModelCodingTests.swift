@@ -153,6 +153,27 @@ struct ModelCodingTests {
     #expect(Array(map).map(\.value) == [3, 4])
   }
 
+  @Test func largeMapsKeepOrderAndLookups() throws {
+    var map = CBORMap()
+    for index in 0..<40 { map[index] = CBOR(index * 10) }
+    map[key: .encoded(EncodedCBOR(encoding: "k"))] = "encoded key"
+    #expect(map["k"] == "encoded key")
+    #expect(map[39] == 390)
+    map[5] = nil
+    map[6] = 61
+    #expect(map[5] == nil)
+    #expect(map[6] == 61)
+    #expect(map[7] == 70)
+    #expect(map.count == 40)
+    #expect(map.keys.first == 0 && map.keys[5] == 6)
+    for index in 0..<30 where index != 5 { map[index] = nil }
+    #expect(map.count == 11)
+    #expect(map[35] == 350 && map["k"] == "encoded key")
+    let decoded = try CBOR.decode(CBOR.map(map).encoded())
+    #expect(decoded[35] == 350)
+    #expect(decoded.map?.count == 11)
+  }
+
   @Test func dateModelConformance() throws {
     let date = Date(timeIntervalSince1970: 1_000_000_000)
     #expect(try Date(cbor: date.cbor()) == date)

@@ -57,3 +57,22 @@ struct RobustnessTests {
     }
   }
 }
+
+/// Large but legal inputs decode in linear time (RFC 8949 §10).
+struct ScaleTests {
+  @Test func largeArrayAndMap() throws {
+    let array = CBOR.array((0..<100_000).map { CBOR($0) })
+    let arrayBytes = array.encoded()
+    #expect(try CBOR.decode(arrayBytes) == array)
+
+    var map = CBORMap()
+    for index in 0..<20_000 { map[index] = .textString("v\(index)") }
+    let mapBytes = CBOR.map(map).encoded()
+    let decoded = try CBORDecoder().decodeReportingDeterminism(mapBytes)
+    #expect(decoded.isDeterministic)
+    #expect(decoded.value.map?.count == 20_000)
+
+    let blob = CBOR.byteString([UInt8](repeating: 0xab, count: 8 << 20))
+    #expect(try CBOR.decode(blob.encoded()) == blob)
+  }
+}
