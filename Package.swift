@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "CBOR", targets: ["CBOR"]),
     .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
     .library(name: "HPKE", targets: ["HPKE"]),
+    .library(name: "COSE", targets: ["COSE"]),
     .executable(name: "dcbench", targets: ["dcbench"]),
   ],
   targets: [
@@ -33,6 +34,7 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .target(name: "HPKE", dependencies: ["CryptoPrimitives"], swiftSettings: strictSettings),
+    .target(name: "COSE", dependencies: ["CBOR", "CryptoPrimitives"], swiftSettings: strictSettings),
     .executableTarget(
       name: "dcbench",
       dependencies: ["CBOR", "CryptoPrimitives", "HPKE"],
@@ -48,6 +50,12 @@ let package = Package(
     .testTarget(
       name: "CryptoPrimitivesTests",
       dependencies: ["CryptoPrimitives", "TestSupport"],
+      resources: [.copy("Vectors")],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "COSETests",
+      dependencies: ["COSE", "CBOR", "CryptoPrimitives", "TestSupport"],
       resources: [.copy("Vectors")],
       swiftSettings: strictSettings
     ),
