@@ -1,4 +1,6 @@
+import CBOR
 import CryptoPrimitives
+import Foundation
 import HPKE
 
 struct Benchmark: Sendable {
@@ -7,6 +9,7 @@ struct Benchmark: Sendable {
 }
 
 let allBenchmarks: [Benchmark] = [
+  Benchmark(name: "cbor", run: cborBenchmark),
   Benchmark(name: "primitives", run: primitivesBenchmark),
   Benchmark(name: "hpke", run: hpkeBenchmark),
 ]
@@ -60,4 +63,39 @@ func primitivesBenchmark(_ h: inout Harness) throws {
   try h.measure("P-256 public key import (validated)", iterations: 5000) {
     blackHole(try ECPublicKey(x963Representation: pub, curve: .p256))
   }
+}
+
+/// A map shaped like an mDL's issuer-signed namespace: 30 elements, one a 20 KB portrait.
+func mdocLikeMap() throws -> CBOR {
+  var map = CBORMap()
+  map["portrait"] = .byteString((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+  map["birth_date"] = CBOR.fullDate(try FullDate(daysSinceEpoch: 4000))
+  map["issue_date"] = CBOR.dateTime(Date(timeIntervalSince1970: 1_700_000_000))
+  map["driving_privileges"] = [["vehicle_category_code": "B", "issue_date": "2020-01-01"]]
+  for i in 0..<26 {
+    map["element_\(i)"] =
+      i.isMultiple(of: 2) ? CBOR.textString("value number \(i)") : CBOR(i * 1000)
+  }
+  return .map(map)
+}
+
+/// CBOR decode + encode of an mdoc-like map (issue 2), in µs and MB/s.
+func cborBenchmark(_ h: inout Harness) throws {
+  let bytes = try mdocLikeMap().encoded()
+  let decode = try h.measure("CBOR decode, 30-element map with 20 KB bstr", iterations: 5000) {
+    blackHole(try CBOR.decode(bytes))
+  }
+  let value = try CBOR.decode(bytes)
+  let encode = h.measure("CBOR encode (deterministic), same map", iterations: 5000) {
+    blackHole(value.encoded())
+  }
+  let both = try h.measure("CBOR decode + encode", iterations: 5000) {
+    blackHole(try CBOR.decode(bytes).encoded())
+  }
+  let mb = Double(bytes.count) / 1_000_000
+  print(
+    String(
+      format: "  %d bytes: decode %.0f MB/s, encode %.0f MB/s, decode+encode %.0f MB/s",
+      bytes.count,
+      mb / (decode / 1e9), mb / (encode / 1e9), mb / (both / 1e9)))
 }
