@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "CBOR", targets: ["CBOR"]),
     .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
     .library(name: "HPKE", targets: ["HPKE"]),
+    .library(name: "X509Certificates", targets: ["X509Certificates"]),
     .executable(name: "dcbench", targets: ["dcbench"]),
   ],
   targets: [
@@ -33,6 +34,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .target(name: "HPKE", dependencies: ["CryptoPrimitives"], swiftSettings: strictSettings),
+    .target(
+      name: "X509Certificates",
+      dependencies: ["CryptoPrimitives"],
+      swiftSettings: strictSettings
+    ),
     .executableTarget(
       name: "dcbench",
       dependencies: ["CBOR", "CryptoPrimitives", "HPKE"],
@@ -54,6 +60,12 @@ let package = Package(
     .testTarget(
       name: "HPKETests",
       dependencies: ["HPKE", "CryptoPrimitives", "TestSupport"],
+      resources: [.copy("Vectors")],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "X509CertificatesTests",
+      dependencies: ["X509Certificates", "CryptoPrimitives", "TestSupport"],
       resources: [.copy("Vectors")],
       swiftSettings: strictSettings
     ),
