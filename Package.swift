@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
     .library(name: "HPKE", targets: ["HPKE"]),
     .library(name: "COSE", targets: ["COSE"]),
+    .library(name: "X509Certificates", targets: ["X509Certificates"]),
     .executable(name: "dcbench", targets: ["dcbench"]),
   ],
   targets: [
@@ -35,6 +36,11 @@ let package = Package(
     ),
     .target(name: "HPKE", dependencies: ["CryptoPrimitives"], swiftSettings: strictSettings),
     .target(name: "COSE", dependencies: ["CBOR", "CryptoPrimitives"], swiftSettings: strictSettings),
+    .target(
+      name: "X509Certificates",
+      dependencies: ["CryptoPrimitives"],
+      swiftSettings: strictSettings
+    ),
     .executableTarget(
       name: "dcbench",
       dependencies: ["CBOR", "CryptoPrimitives", "HPKE"],
@@ -62,6 +68,12 @@ let package = Package(
     .testTarget(
       name: "HPKETests",
       dependencies: ["HPKE", "CryptoPrimitives", "TestSupport"],
+      resources: [.copy("Vectors")],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "X509CertificatesTests",
+      dependencies: ["X509Certificates", "CryptoPrimitives", "TestSupport"],
       resources: [.copy("Vectors")],
       swiftSettings: strictSettings
     ),

@@ -1,0 +1,213 @@
+import CryptoPrimitives
+public import Foundation
+
+/// An X.509 v3 certificate (RFC 5280 §4.1), keeping the bytes it was read from.
+///
+/// Signatures are checked over ``tbsCertificateBytes`` exactly as received, never a re-encoding
+/// (RFC 5280 §4.1.1.3). Equality and hashing use ``derBytes``.
+public struct Certificate: Sendable, Hashable, CustomStringConvertible {
+  /// The whole certificate as received.
+  public let derBytes: [UInt8]
+  /// The TBSCertificate as received: the bytes the issuer signed (RFC 5280 §4.1.1.1).
+  public let tbsCertificateBytes: [UInt8]
+  /// The outer signatureAlgorithm, equal to the TBS signature field (RFC 5280 §4.1.1.2).
+  public let signatureAlgorithm: SignatureAlgorithm
+  /// The signatureValue bits; for ECDSA a DER ECDSA-Sig-Value (RFC 5480 §2.2.3).
+  public let signature: [UInt8]
+  /// The X.509 version number, 1 to 3 (the wire value plus one, RFC 5280 §4.1.2.1).
+  public let version: Int
+  /// The serialNumber INTEGER's content octets as encoded (RFC 5280 §4.1.2.2).
+  public let serialNumber: [UInt8]
+  /// The issuer name (RFC 5280 §4.1.2.4).
+  public let issuer: DistinguishedName
+  /// The subject name (RFC 5280 §4.1.2.6).
+  public let subject: DistinguishedName
+  /// The start of the validity period, inclusive (RFC 5280 §4.1.2.5).
+  public let notBefore: Date
+  /// The end of the validity period, inclusive (RFC 5280 §4.1.2.5).
+  public let notAfter: Date
+  /// The subject public key (RFC 5280 §4.1.2.7).
+  public let publicKey: CertificatePublicKey
+  /// The subjectPublicKey BIT STRING contents, which RFC 7093 key identifiers hash.
+  public let subjectPublicKeyBytes: [UInt8]
+  /// Every extension in encoding order (RFC 5280 §4.1.2.9).
+  public let extensions: [CertificateExtension]
+  let decoded: DecodedExtensions
+
+  /// Reads a DER certificate strictly: X.690 §10 encoding, the RFC 5280 §4.1 structure, no
+  /// trailing bytes, and every extension this library understands decodes.
+  public init(derEncoded bytes: [UInt8]) throws(CertificateError) {
+    let root = try DER.parse(bytes)
+    var outer = try root.expect(DER.Identifier.sequence, "Certificate").members("Certificate")
+    let tbs = try outer.next(DER.Identifier.sequence, "tbsCertificate")
+    let outerAlgorithm = try SignatureAlgorithm(
+      node: try outer.next(DER.Identifier.sequence, "signatureAlgorithm"))
+    let signature = try outer.next(DER.Identifier.bitString, "signatureValue")
+      .octetAlignedBitString()
+    try outer.finish()
+
+    var fields = tbs.members("TBSCertificate")
+    var version = 1
+    if let versionNode = fields.optional(DER.Identifier.contextSpecific(0, constructed: true)) {
+      guard versionNode.children.count == 1 else {
+        throw CertificateError(.invalidCertificate, "version [0] must hold one INTEGER")
+      }
+      let value = try versionNode.children[0].integerValue()
+      guard (0...2).contains(value) else {
+        throw CertificateError(.invalidCertificate, "unknown certificate version \(value + 1)")
+      }
+      version = value + 1
+    }
+    let serial = try fields.next(DER.Identifier.integer, "serialNumber").integerBytes()
+    let innerAlgorithm = try SignatureAlgorithm(
+      node: try fields.next(DER.Identifier.sequence, "signature"))
+    // RFC 5280 §4.1.1.2: the outer field MUST contain the same algorithm identifier.
+    guard innerAlgorithm == outerAlgorithm else {
+      throw CertificateError(
+        .invalidCertificate,
+        "signatureAlgorithm \(outerAlgorithm) differs from TBS signature \(innerAlgorithm)")
+    }
+    let issuer = try DistinguishedName(
+      node: try fields.next(DER.Identifier.sequence, "issuer"))
+    var validity = try fields.next(DER.Identifier.sequence, "validity").members("Validity")
+    let notBefore = try validity.nextAny("notBefore").timeValue()
+    let notAfter = try validity.nextAny("notAfter").timeValue()
+    try validity.finish()
+    let subject = try DistinguishedName(
+      node: try fields.next(DER.Identifier.sequence, "subject"))
+    let (publicKey, keyBits) = try CertificatePublicKey.read(
+      try fields.next(DER.Identifier.sequence, "subjectPublicKeyInfo"))
+    // RFC 5280 §4.1.2.8: unique identifiers are read past; conforming CAs do not emit them.
+    _ = fields.optional(DER.Identifier.contextSpecific(1, constructed: false))
+    _ = fields.optional(DER.Identifier.contextSpecific(2, constructed: false))
+    var extensions: [CertificateExtension] = []
+    if let wrapper = fields.optional(DER.Identifier.contextSpecific(3, constructed: true)) {
+      // RFC 5280 §4.1.2.9: extensions appear only in v3, as a non-empty SEQUENCE.
+      guard version == 3 else {
+        throw CertificateError(
+          .invalidCertificate, "extensions in a version \(version) certificate")
+      }
+      guard wrapper.children.count == 1 else {
+        throw CertificateError(.invalidCertificate, "extensions [3] must hold one SEQUENCE")
+      }
+      let list = try wrapper.children[0].expect(DER.Identifier.sequence, "Extensions")
+      guard !list.children.isEmpty else {
+        throw CertificateError(.invalidCertificate, "empty Extensions")
+      }
+      for node in list.children {
+        var members = try node.expect(DER.Identifier.sequence, "Extension").members("Extension")
+        let oid = try members.next(DER.Identifier.objectIdentifier, "extnID").objectIdentifier()
+        let critical = try members.optional(DER.Identifier.boolean)?.booleanValue() ?? false
+        let value = try members.next(DER.Identifier.octetString, "extnValue").octetStringBytes()
+        try members.finish()
+        extensions.append(CertificateExtension(oid: oid, critical: critical, value: value))
+      }
+    }
+    try fields.finish()
+
+    self.derBytes = bytes
+    self.tbsCertificateBytes = Array(tbs.encodedBytes)
+    self.signatureAlgorithm = outerAlgorithm
+    self.signature = signature
+    self.version = version
+    self.serialNumber = serial
+    self.issuer = issuer
+    self.subject = subject
+    self.notBefore = notBefore
+    self.notAfter = notAfter
+    self.publicKey = publicKey
+    self.subjectPublicKeyBytes = keyBits
+    self.extensions = extensions
+    self.decoded = try DecodedExtensions(extensions)
+  }
+
+  /// Reads a single PEM `CERTIFICATE` document (RFC 7468 §5).
+  public init(pemEncoded text: String) throws(CertificateError) {
+    let document: PEMDocument
+    do {
+      document = try PEMDocument(pemString: text)
+    } catch {
+      throw CertificateError(.invalidPEM, error.reason)
+    }
+    guard document.label == "CERTIFICATE" else {
+      throw CertificateError(.invalidPEM, "PEM label is \(document.label), not CERTIFICATE")
+    }
+    try self.init(derEncoded: document.derBytes)
+  }
+
+  /// Reads every `CERTIFICATE` document in a PEM file, in order (a chain, leaf first by custom).
+  public static func chain(fromPEM text: String) throws(CertificateError) -> [Certificate] {
+    let documents: [PEMDocument]
+    do {
+      documents = try PEMDocument.parseAll(text)
+    } catch {
+      throw CertificateError(.invalidPEM, error.reason)
+    }
+    var chain: [Certificate] = []
+    for (index, document) in documents.enumerated() {
+      guard document.label == "CERTIFICATE" else {
+        throw CertificateError(
+          .invalidPEM, "PEM document \(index) is \(document.label), not CERTIFICATE")
+      }
+      chain.append(try Certificate(derEncoded: document.derBytes))
+    }
+    return chain
+  }
+
+  /// The certificate as a PEM `CERTIFICATE` document (RFC 7468 §5).
+  public var pemString: String { PEMDocument(label: "CERTIFICATE", derBytes: derBytes).pemString }
+
+  /// base64url without padding of the SHA-256 of ``derBytes``: the OpenID4VP 1.0 §5.9.3
+  /// `x509_hash` client identifier value.
+  public var x509Hash: String {
+    Data(SHA256.hash(data: derBytes)).base64EncodedString()
+      .replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+
+  /// basicConstraints (RFC 5280 §4.2.1.9), if present.
+  public var basicConstraints: BasicConstraints? { decoded.basicConstraints }
+  /// keyUsage (RFC 5280 §4.2.1.3), if present.
+  public var keyUsage: KeyUsage? { decoded.keyUsage }
+  /// extKeyUsage key purposes (RFC 5280 §4.2.1.12), if present.
+  public var extendedKeyUsage: [ASN1ObjectIdentifier]? { decoded.extendedKeyUsage }
+  /// subjectKeyIdentifier (RFC 5280 §4.2.1.2), if present.
+  public var subjectKeyIdentifier: [UInt8]? { decoded.subjectKeyIdentifier }
+  /// The keyIdentifier of authorityKeyIdentifier (RFC 5280 §4.2.1.1), if present.
+  public var authorityKeyIdentifier: [UInt8]? { decoded.authorityKeyIdentifier }
+  /// subjectAltName entries (RFC 5280 §4.2.1.6), if present.
+  public var subjectAlternativeNames: [GeneralName]? { decoded.subjectAlternativeNames }
+  /// issuerAltName entries (RFC 5280 §4.2.1.7), if present.
+  public var issuerAlternativeNames: [GeneralName]? { decoded.issuerAlternativeNames }
+  /// Every fullName of every cRLDistributionPoints entry (RFC 5280 §4.2.1.13).
+  public var crlDistributionPointNames: [GeneralName] { decoded.crlDistributionPointNames ?? [] }
+  /// The URIs among the CRL distribution point names (RFC 5280 §4.2.1.13).
+  public var crlDistributionPoints: [String] {
+    crlDistributionPointNames.compactMap {
+      if case .uri(let uri) = $0 { return uri }
+      return nil
+    }
+  }
+
+  /// Critical extensions this library does not process, which RFC 5280 §4.2 says make the
+  /// certificate unusable for validation.
+  public var unhandledCriticalExtensions: [ASN1ObjectIdentifier] {
+    extensions.filter { $0.critical && !DecodedExtensions.understood.contains($0.oid) }.map(\.oid)
+  }
+
+  /// Whether issuer and subject are the same name (RFC 5280 §6.1 "self-issued").
+  public var isSelfIssued: Bool { issuer == subject }
+
+  /// Whether date lies within notBefore...notAfter, both inclusive (RFC 5280 §4.1.2.5).
+  public func isValid(at date: Date) -> Bool { notBefore <= date && date <= notAfter }
+
+  /// The subject name, for messages.
+  public var description: String { subject.description }
+
+  public static func == (lhs: Certificate, rhs: Certificate) -> Bool {
+    lhs.derBytes == rhs.derBytes
+  }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
+}
