@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "CBOR", targets: ["CBOR"]),
     .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
     .library(name: "HPKE", targets: ["HPKE"]),
+    .library(name: "JOSE", targets: ["JOSE"]),
     .executable(name: "dcbench", targets: ["dcbench"]),
   ],
   targets: [
@@ -33,6 +34,7 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .target(name: "HPKE", dependencies: ["CryptoPrimitives"], swiftSettings: strictSettings),
+    .target(name: "JOSE", dependencies: ["CryptoPrimitives"], swiftSettings: strictSettings),
     .executableTarget(
       name: "dcbench",
       dependencies: ["CBOR", "CryptoPrimitives", "HPKE"],
@@ -54,6 +56,12 @@ let package = Package(
     .testTarget(
       name: "HPKETests",
       dependencies: ["HPKE", "CryptoPrimitives", "TestSupport"],
+      resources: [.copy("Vectors")],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "JOSETests",
+      dependencies: ["JOSE", "CryptoPrimitives", "TestSupport"],
       resources: [.copy("Vectors")],
       swiftSettings: strictSettings
     ),
