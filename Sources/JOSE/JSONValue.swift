@@ -19,13 +19,16 @@ public enum JSONValue: Sendable, Hashable {
   /// An object with members in order; keys are unique (RFC 8259 §4, enforced by the parser).
   case object([(key: String, value: JSONValue)])
 
-  /// Structural equality; object members compare in order.
+  /// Structural equality; object members compare in order, and numbers compare by value, so
+  /// `1` equals `1.0` (RFC 8259 §6 gives numbers no distinct integer type).
   public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): true
     case (.bool(let a), .bool(let b)): a == b
     case (.integer(let a), .integer(let b)): a == b
     case (.number(let a), .number(let b)): a == b
+    case (.integer(let a), .number(let b)), (.number(let b), .integer(let a)):
+      Int64(exactly: b) == a
     case (.string(let a), .string(let b)): a == b
     case (.array(let a), .array(let b)): a == b
     case (.object(let a), .object(let b)):
@@ -40,7 +43,8 @@ public enum JSONValue: Sendable, Hashable {
     case .null: hasher.combine(0)
     case .bool(let b): hasher.combine(b)
     case .integer(let i): hasher.combine(i)
-    case .number(let d): hasher.combine(d)
+    case .number(let d):
+      if let exact = Int64(exactly: d) { hasher.combine(exact) } else { hasher.combine(d) }
     case .string(let s): hasher.combine(s)
     case .array(let a): hasher.combine(a)
     case .object(let members):

@@ -150,6 +150,8 @@ public struct CompactJWE: Sendable, Hashable {
     guard let epkValue = header.value["epk"] else {
       throw JOSEError(.invalidHeader, "ECDH-ES needs an epk header (RFC 7518 §4.6.1.1)")
     }
+    _ = try JOSEHeader.string("kid", in: header.value)
+    _ = try JOSEHeader.string("typ", in: header.value)
     let epk = try JWK(json: epkValue)
     guard !epk.isPrivate else { throw JOSEError(.invalidKey, "epk must be a public key") }
     // RFC 7518 §4.6: with direct key agreement the JWE Encrypted Key is the empty octet sequence.

@@ -40,6 +40,9 @@ struct JSONValueTests {
     }
     #expect(try JSONValue(parsing: "18446744073709551616").double == 18_446_744_073_709_551_616)
     #expect(try JSONValue(parsing: "1.0").int == 1)
+    #expect(try JSONValue(parsing: "1.0") == 1)
+    #expect(Set<JSONValue>([1, 1.0, 2.5]).count == 2)
+    #expect(JSONValue.number(0.5) != .integer(0))
     #expect(try JSONValue(parsing: "1.5").int == nil)
   }
 
