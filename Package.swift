@@ -11,72 +11,53 @@ let strictSettings: [SwiftSetting] = [
 
 let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
 
+/// The protocol modules, each with the modules it may import (DESIGN.md, "Modules").
+let modules: [(name: String, dependencies: [Target.Dependency])] = [
+  ("CBOR", []),
+  ("CryptoPrimitives", [.target(name: "COpenSSL", condition: linuxOnly)]),
+  ("HPKE", ["CryptoPrimitives"]),
+  ("X509Certificates", ["CryptoPrimitives"]),
+  ("COSE", ["CBOR", "CryptoPrimitives", "X509Certificates"]),
+  ("JOSE", ["CryptoPrimitives", "X509Certificates"]),
+]
+
+/// One Swift Testing target per module, with its published vectors in `Vectors/`.
+func testTarget(_ module: String, _ extra: [Target.Dependency] = []) -> Target {
+  .testTarget(
+    name: "\(module)Tests",
+    dependencies: [.target(name: module), "TestSupport"] + extra,
+    resources: [.copy("Vectors")],
+    swiftSettings: strictSettings
+  )
+}
+
 let package = Package(
   name: "DigitalCredentials",
   platforms: [.macOS(.v14), .iOS(.v17)],
-  products: [
-    .library(name: "CBOR", targets: ["CBOR"]),
-    .library(name: "CryptoPrimitives", targets: ["CryptoPrimitives"]),
-    .library(name: "HPKE", targets: ["HPKE"]),
-    .library(name: "COSE", targets: ["COSE"]),
-    .library(name: "X509Certificates", targets: ["X509Certificates"]),
-    .executable(name: "dcbench", targets: ["dcbench"]),
+  products: modules.map { .library(name: $0.name, targets: [$0.name]) } + [
+    .executable(name: "dcbench", targets: ["dcbench"])
   ],
   targets: [
     .systemLibrary(
       name: "COpenSSL",
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]
-    ),
-    .target(name: "CBOR", swiftSettings: strictSettings),
-    .target(
-      name: "CryptoPrimitives",
-      dependencies: [.target(name: "COpenSSL", condition: linuxOnly)],
-      swiftSettings: strictSettings
-    ),
-    .target(name: "HPKE", dependencies: ["CryptoPrimitives"], swiftSettings: strictSettings),
-    .target(name: "COSE", dependencies: ["CBOR", "CryptoPrimitives"], swiftSettings: strictSettings),
-    .target(
-      name: "X509Certificates",
-      dependencies: ["CryptoPrimitives"],
-      swiftSettings: strictSettings
-    ),
-    .executableTarget(
-      name: "dcbench",
-      dependencies: ["CBOR", "CryptoPrimitives", "HPKE"],
-      swiftSettings: strictSettings
-    ),
-    .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
-    .testTarget(
-      name: "CBORTests",
-      dependencies: ["CBOR", "TestSupport"],
-      resources: [.copy("Vectors")],
-      swiftSettings: strictSettings
-    ),
-    .testTarget(
-      name: "CryptoPrimitivesTests",
-      dependencies: ["CryptoPrimitives", "TestSupport"],
-      resources: [.copy("Vectors")],
-      swiftSettings: strictSettings
-    ),
-    .testTarget(
-      name: "COSETests",
-      dependencies: ["COSE", "CBOR", "CryptoPrimitives", "TestSupport"],
-      resources: [.copy("Vectors")],
-      swiftSettings: strictSettings
-    ),
-    .testTarget(
-      name: "HPKETests",
-      dependencies: ["HPKE", "CryptoPrimitives", "TestSupport"],
-      resources: [.copy("Vectors")],
-      swiftSettings: strictSettings
-    ),
-    .testTarget(
-      name: "X509CertificatesTests",
-      dependencies: ["X509Certificates", "CryptoPrimitives", "TestSupport"],
-      resources: [.copy("Vectors")],
-      swiftSettings: strictSettings
-    ),
-  ],
+    )
+  ]
+    + modules.map { .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings) }
+    + [
+      .executableTarget(
+        name: "dcbench",
+        dependencies: ["CBOR", "CryptoPrimitives", "HPKE"],
+        swiftSettings: strictSettings
+      ),
+      .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+      testTarget("CBOR"),
+      testTarget("CryptoPrimitives"),
+      testTarget("HPKE", ["CryptoPrimitives"]),
+      testTarget("X509Certificates", ["CryptoPrimitives"]),
+      testTarget("COSE", ["CBOR", "CryptoPrimitives"]),
+      testTarget("JOSE", ["CryptoPrimitives"]),
+    ],
   swiftLanguageModes: [.v6]
 )

@@ -20,6 +20,13 @@ public struct EncodedCBOR: Sendable, Hashable {
     self.value = value.unwrapped
   }
 
+  /// Encodes a value with the given encoder and keeps both, for protocols whose maps keep the
+  /// order they were built in rather than the deterministic order (ISO 18013-5 structures).
+  public init(encoding value: CBOR, with encoder: CBOREncoder) {
+    self.bytes = encoder.encode(value)
+    self.value = value.unwrapped
+  }
+
   /// Reads the content of a tag 24 item, keeping the embedded bytes exactly (RFC 8949 §3.4.5.1).
   public init(tag24 item: CBOR, limits: CBORDecoder.Limits = .default) throws(CBORError) {
     guard case .tagged(24, let content) = item.unwrapped else {
