@@ -277,6 +277,16 @@ struct ValidationTests {
       "keyUsage lacks digitalSignature")
   }
 
+  @Test("a pinned certificate presented alone is trusted as a path of one; policies still apply")
+  func pinnedLeaf() throws {
+    let chain = try Fixtures.mdocChain()
+    let pinned = validate([chain.leaf], anchors: [chain.leaf])
+    #expect(pinned.trustedChain?.path == [chain.leaf])
+    expectUntrusted(
+      validate([chain.leaf], anchors: [chain.leaf], policies: [.mdocDocumentSigner]),
+      "path of 2, got 1")
+  }
+
   @Test("malformed input: empty, unparsable, too long")
   func malformed() throws {
     let chain = try Fixtures.mdocChain()
