@@ -3,7 +3,8 @@ public struct ASN1ObjectIdentifier: Sendable, Hashable, CustomStringConvertible 
   /// The arcs, such as `[2, 5, 29, 19]` for id-ce-basicConstraints.
   public let arcs: [UInt64]
 
-  /// Creates an identifier from its arcs; X.690 §8.19.4 needs at least two, the first at most 2.
+  /// Creates an identifier from constant arcs; X.690 §8.19.4 needs at least two, the first at
+  /// most 2 (use ``init(dotted:)`` for input, which checks).
   public init(arcs: [UInt64]) {
     self.arcs = arcs
   }
@@ -22,7 +23,9 @@ public struct ASN1ObjectIdentifier: Sendable, Hashable, CustomStringConvertible 
       }
       arcs.append(value)
     }
-    guard arcs.count >= 2, arcs[0] <= 2, arcs[0] == 2 || arcs[1] < 40 else {
+    // X.690 §8.19.4: the first two arcs share one sub-identifier, 40 * first + second.
+    guard arcs.count >= 2, arcs[0] <= 2, arcs[0] == 2 ? arcs[1] <= UInt64.max - 80 : arcs[1] < 40
+    else {
       throw CertificateError(.invalidObjectIdentifier, "'\(dotted)' has invalid leading arcs")
     }
     self.arcs = arcs

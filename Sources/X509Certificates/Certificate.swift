@@ -205,9 +205,11 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   /// The subject name, for messages.
   public var description: String { subject.description }
 
+  /// Certificates are equal when their DER bytes are (RFC 5280 §4.1).
   public static func == (lhs: Certificate, rhs: Certificate) -> Bool {
     lhs.derBytes == rhs.derBytes
   }
 
+  /// Hashes the DER bytes (RFC 5280 §4.1).
   public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 }

@@ -23,8 +23,6 @@ public struct CertificateError: Error, Sendable, Hashable, CustomStringConvertib
     public static let invalidPEM = Code("invalidPEM")
     /// An object identifier in dotted form cannot be encoded (X.690 §8.19).
     public static let invalidObjectIdentifier = Code("invalidObjectIdentifier")
-    /// The signature algorithm is not one this library verifies (RFC 5758 §3.2 ECDSA only).
-    public static let unsupportedSignatureAlgorithm = Code("unsupportedSignatureAlgorithm")
     /// A builder input cannot form a valid certificate (RFC 5280 §4.1.2).
     public static let invalidBuilderInput = Code("invalidBuilderInput")
     /// The signer failed to produce a signature for a certificate being built.

@@ -221,10 +221,13 @@ struct DecodedExtensions: Sendable, Hashable {
       subjectKeyIdentifier = try node.octetStringBytes()
     case .authorityKeyIdentifier:
       _ = try node.expect(DER.Identifier.sequence, "AuthorityKeyIdentifier")
-      // keyIdentifier [0] IMPLICIT OCTET STRING; authorityCertIssuer [1] and serial [2] ignored.
-      authorityKeyIdentifier = node.children.first { $0.identifier == 0x80 }.map {
-        Array($0.content)
-      }
+      // keyIdentifier [0] IMPLICIT OCTET STRING; authorityCertIssuer [1] and serial [2] are
+      // read past (RFC 5280 §4.2.1.1 only requires keyIdentifier).
+      var members = node.members("AuthorityKeyIdentifier")
+      authorityKeyIdentifier = members.optional(0x80).map { Array($0.content) }
+      _ = members.optional(0xA1)
+      _ = members.optional(0x82)
+      try members.finish()
     case .subjectAlternativeName:
       subjectAlternativeNames = try GeneralName.sequence(node, "subjectAltName")
     case .issuerAlternativeName:

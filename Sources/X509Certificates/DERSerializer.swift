@@ -65,7 +65,7 @@ extension DER {
     let arcs = oid.arcs
     var values: [UInt64] = []
     if arcs.count >= 2 {
-      values.append(arcs[0] * 40 + arcs[1])
+      values.append(arcs[0] &* 40 &+ arcs[1])
       values += arcs.dropFirst(2)
     } else {
       values = arcs
@@ -170,7 +170,10 @@ struct CivilTime {
   }
 
   init(_ date: Date) {
-    let total = Int(date.timeIntervalSince1970.rounded(.down))
+    // Clamp to ±3e12 s (about ±95 000 years) so no Date can overflow the arithmetic below.
+    let seconds1970 = date.timeIntervalSince1970
+    let clamped = seconds1970.isNaN ? 0 : min(max(seconds1970, -3e12), 3e12)
+    let total = Int(clamped.rounded(.down))
     var days = total / 86_400
     var seconds = total % 86_400
     if seconds < 0 {

@@ -110,9 +110,11 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     }.joined(separator: ", ")
   }
 
+  /// Names are equal when their DER encodings are (RFC 5280 §4.1.2.4 name chaining).
   public static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool {
     lhs.derBytes == rhs.derBytes
   }
 
+  /// Hashes the DER encoding (RFC 5280 §4.1.2.4).
   public func hash(into hasher: inout Hasher) { hasher.combine(derBytes) }
 }
