@@ -1,0 +1,306 @@
+public import CBOR
+public import COSE
+
+/// `ItemsRequest` (ISO 18013-5 §8.3.2.1.2.1): the docType and, per namespace, each element with
+/// its intent-to-retain flag.
+public struct ItemsRequest: Sendable, Hashable {
+  /// One requested element.
+  public struct Element: Sendable, Hashable {
+    /// The data element identifier.
+    public let identifier: String
+    /// Whether the reader intends to retain the value (`IntentToRetain`).
+    public let intentToRetain: Bool
+
+    /// Creates a requested element.
+    public init(_ identifier: String, intentToRetain: Bool) {
+      self.identifier = identifier
+      self.intentToRetain = intentToRetain
+    }
+  }
+
+  /// The requested document type.
+  public let docType: String
+  /// Namespaces in request order, each with its elements in request order.
+  public let nameSpaces: [(nameSpace: String, elements: [Element])]
+  /// `requestInfo`, kept as given (ISO 18013-5 2nd edition carries `DocRequestInfo` here).
+  public let requestInfo: CBORMap?
+
+  /// Builds a request.
+  public init(
+    docType: String, nameSpaces: [(nameSpace: String, elements: [Element])],
+    requestInfo: CBORMap? = nil
+  ) {
+    self.docType = docType
+    self.nameSpaces = nameSpaces
+    self.requestInfo = requestInfo
+  }
+
+  /// Reads an ItemsRequest map.
+  public init(cbor: CBOR) throws(MdocError) {
+    let (docType, nameSpaces, requestInfo) = try reading("ItemsRequest") {
+      () throws(CBORError) -> (String, [(nameSpace: String, elements: [Element])], CBORMap?) in
+      let map = try cbor.requireMap("ItemsRequest")
+      let docType = try map.required("docType", as: String.self, in: "ItemsRequest")
+      let spaces = try map.required("nameSpaces", as: CBOR.self, in: "ItemsRequest").requireMap(
+        "ItemsRequest.nameSpaces")
+      var nameSpaces: [(nameSpace: String, elements: [Element])] = []
+      for (key, value) in spaces {
+        let ns = try key.requireText("ItemsRequest.nameSpaces key")
+        var elements: [Element] = []
+        for (elementKey, intent) in try value.requireMap("ItemsRequest.nameSpaces[\(ns)]") {
+          let id = try elementKey.requireText("ItemsRequest.nameSpaces[\(ns)] key")
+          elements.append(
+            Element(
+              id, intentToRetain: try intent.requireBool("ItemsRequest.nameSpaces[\(ns)][\(id)]")))
+        }
+        nameSpaces.append((ns, elements))
+      }
+      let requestInfo = try map.optional("requestInfo", as: CBOR.self, in: "ItemsRequest")
+        .map { (info) throws(CBORError) in try info.requireMap("ItemsRequest.requestInfo") }
+      return (docType, nameSpaces, requestInfo)
+    }
+    guard !nameSpaces.isEmpty, nameSpaces.allSatisfy({ !$0.elements.isEmpty }) else {
+      throw MdocError(
+        .malformed, "ItemsRequest must request at least one element in every namespace")
+    }
+    self.docType = docType
+    self.nameSpaces = nameSpaces
+    self.requestInfo = requestInfo
+  }
+
+  /// The map, in CDDL order.
+  public var cbor: CBOR {
+    var map: CBORMap = ["docType": .textString(docType)]
+    var spaces = CBORMap()
+    for (ns, elements) in nameSpaces {
+      var inner = CBORMap()
+      for element in elements {
+        inner[key: .textString(element.identifier)] = .boolean(element.intentToRetain)
+      }
+      spaces[key: .textString(ns)] = .map(inner)
+    }
+    map["nameSpaces"] = .map(spaces)
+    if let requestInfo { map["requestInfo"] = .map(requestInfo) }
+    return .map(map)
+  }
+
+  /// Every requested (namespace, element) pair, in order.
+  public var requestedElements: [(nameSpace: String, element: Element)] {
+    nameSpaces.flatMap { ns in ns.elements.map { (ns.nameSpace, $0) } }
+  }
+
+  public static func == (lhs: ItemsRequest, rhs: ItemsRequest) -> Bool {
+    lhs.cbor == rhs.cbor
+  }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(cbor) }
+}
+
+/// `DocRequest = {"itemsRequest": ItemsRequestBytes, ? "readerAuth": ReaderAuth}` (§8.3.2.1.2.1).
+public struct DocRequest: Sendable, Hashable {
+  /// `ItemsRequestBytes`: the items request with its exact bytes (they are signed by readerAuth).
+  public let itemsRequestBytes: EncodedCBOR
+  /// The decoded items request.
+  public let itemsRequest: ItemsRequest
+  /// Reader authentication over `ReaderAuthenticationBytes`, detached (§9.1.4).
+  public let readerAuth: COSESign1?
+
+  /// Builds a doc request; the items request is encoded here.
+  public init(itemsRequest: ItemsRequest, readerAuth: COSESign1? = nil) {
+    self.itemsRequest = itemsRequest
+    self.itemsRequestBytes = EncodedCBOR(mdoc: itemsRequest.cbor)
+    self.readerAuth = readerAuth
+  }
+
+  init(itemsRequestBytes: EncodedCBOR, itemsRequest: ItemsRequest, readerAuth: COSESign1?) {
+    self.itemsRequestBytes = itemsRequestBytes
+    self.itemsRequest = itemsRequest
+    self.readerAuth = readerAuth
+  }
+
+  /// Reads a DocRequest map.
+  public init(cbor: CBOR) throws(MdocError) {
+    let (bytes, readerAuthItem) = try reading("DocRequest") {
+      () throws(CBORError) -> (EncodedCBOR, CBOR?) in
+      let map = try cbor.requireMap("DocRequest")
+      return (
+        try map.required("itemsRequest", as: CBOR.self, in: "DocRequest").requireTag24(
+          "DocRequest.itemsRequest"),
+        try map.optional("readerAuth", as: CBOR.self, in: "DocRequest")
+      )
+    }
+    itemsRequestBytes = bytes
+    itemsRequest = try ItemsRequest(cbor: bytes.value)
+    do {
+      readerAuth = try readerAuthItem.map { (item) throws(COSEError) in try COSESign1(cbor: item) }
+    } catch {
+      throw MdocError(.malformed, "DocRequest.readerAuth: \(error.reason)")
+    }
+  }
+
+  /// The map, in CDDL order, with the items request's original bytes.
+  public var cbor: CBOR {
+    var map: CBORMap = ["itemsRequest": itemsRequestBytes.tag24]
+    if let readerAuth { map["readerAuth"] = readerAuth.cbor() }
+    return .map(map)
+  }
+}
+
+/// One use case of a `DeviceRequestInfo` (ISO 18013-5 2nd edition): alternatives expressed as
+/// sets of indexes into `docRequests`.
+public struct UseCase: Sendable, Hashable {
+  /// Whether the use case must be satisfied.
+  public let mandatory: Bool
+  /// Alternative sets of doc request indexes; satisfying any one set satisfies the use case.
+  public let documentSets: [[Int]]
+  /// Purpose hints, by controller id.
+  public let purposeHints: [String: Int]
+
+  /// Creates a use case.
+  public init(mandatory: Bool, documentSets: [[Int]], purposeHints: [String: Int] = [:]) {
+    self.mandatory = mandatory
+    self.documentSets = documentSets
+    self.purposeHints = purposeHints
+  }
+
+  init(cbor: CBOR) throws(CBORError) {
+    let map = try cbor.requireMap("UseCase")
+    mandatory = try map.required("mandatory", as: Bool.self, in: "UseCase")
+    documentSets = try map.required("documentSets", as: [[Int]].self, in: "UseCase")
+    var hints: [String: Int] = [:]
+    if let item = try map.optional("purposeHints", as: CBOR.self, in: "UseCase") {
+      for (key, value) in try item.requireMap("UseCase.purposeHints") {
+        hints[try key.requireText("UseCase.purposeHints key")] = try value.requireInt(
+          "UseCase.purposeHints value")
+      }
+    }
+    purposeHints = hints
+  }
+
+  var cbor: CBOR {
+    var map: CBORMap = [
+      "mandatory": .boolean(mandatory),
+      "documentSets": .array(documentSets.map { .array($0.map { CBOR($0) }) }),
+    ]
+    if !purposeHints.isEmpty {
+      map["purposeHints"] = .map(
+        CBORMap(
+          purposeHints.sorted { $0.key < $1.key }.map { (.textString($0.key), CBOR($0.value)) }))
+    }
+    return .map(map)
+  }
+}
+
+/// `DeviceRequest` (ISO 18013-5 §8.3.2.1.2.1; version 1.1 adds `deviceRequestInfo` and
+/// `readerAuthAll`).
+public struct DeviceRequest: Sendable, Hashable {
+  /// "1.0" or "1.1".
+  public let version: String
+  /// The document requests, in order.
+  public let docRequests: [DocRequest]
+  /// `DeviceRequestInfoBytes`, kept exactly (it is signed by readerAuthAll).
+  public let deviceRequestInfo: EncodedCBOR?
+  /// Signatures over all doc requests at once (`ReaderAuthenticationAll`).
+  public let readerAuthAll: [COSESign1]
+
+  /// Builds a request. Version 1.1 is used when `deviceRequestInfo` or `readerAuthAll` is set.
+  public init(
+    docRequests: [DocRequest], useCases: [UseCase] = [], readerAuthAll: [COSESign1] = []
+  ) {
+    let info: EncodedCBOR? =
+      useCases.isEmpty ? nil : EncodedCBOR(mdoc: .map(["useCases": .array(useCases.map(\.cbor))]))
+    self.init(docRequests: docRequests, deviceRequestInfo: info, readerAuthAll: readerAuthAll)
+  }
+
+  /// Builds a request from already encoded parts.
+  public init(
+    docRequests: [DocRequest], deviceRequestInfo: EncodedCBOR?, readerAuthAll: [COSESign1]
+  ) {
+    self.version = deviceRequestInfo == nil && readerAuthAll.isEmpty ? "1.0" : "1.1"
+    self.docRequests = docRequests
+    self.deviceRequestInfo = deviceRequestInfo
+    self.readerAuthAll = readerAuthAll
+  }
+
+  /// Reads a DeviceRequest from its bytes.
+  public init(bytes: [UInt8]) throws(MdocError) {
+    let cbor = try reading("DeviceRequest") { () throws(CBORError) in try CBOR.decode(bytes) }
+    try self.init(cbor: cbor)
+  }
+
+  /// Reads a DeviceRequest map.
+  public init(cbor: CBOR) throws(MdocError) {
+    let (version, docItems, info, authAll) = try reading("DeviceRequest") {
+      () throws(CBORError) -> (String, [CBOR], EncodedCBOR?, [CBOR]?) in
+      let map = try cbor.requireMap("DeviceRequest")
+      return (
+        try map.required("version", as: String.self, in: "DeviceRequest"),
+        try map.required("docRequests", as: CBOR.self, in: "DeviceRequest").requireArray(
+          "DeviceRequest.docRequests"),
+        try map.optional("deviceRequestInfo", as: CBOR.self, in: "DeviceRequest")
+          .map { (item) throws(CBORError) in
+            try item.requireTag24("DeviceRequest.deviceRequestInfo")
+          },
+        try map.optional("readerAuthAll", as: CBOR.self, in: "DeviceRequest")
+          .map { (item) throws(CBORError) in try item.requireArray("DeviceRequest.readerAuthAll") }
+      )
+    }
+    // §8.3.2.1.2.1: the major version must be 1; minor versions are forward compatible.
+    guard version.hasPrefix("1.") else {
+      throw MdocError(.malformed, "DeviceRequest version \(version) is not supported")
+    }
+    guard !docItems.isEmpty else { throw MdocError(.malformed, "DeviceRequest has no docRequests") }
+    self.version = version
+    var docRequests: [DocRequest] = []
+    for (index, item) in docItems.enumerated() {
+      do {
+        docRequests.append(try DocRequest(cbor: item))
+      } catch {
+        throw MdocError(error.code, "docRequests[\(index)]: \(error.reason)")
+      }
+    }
+    self.docRequests = docRequests
+    if let info {
+      guard info.value.map != nil else {
+        throw MdocError(.malformed, "deviceRequestInfo must hold a map")
+      }
+    }
+    deviceRequestInfo = info
+    var all: [COSESign1] = []
+    for item in authAll ?? [] {
+      do {
+        all.append(try COSESign1(cbor: item))
+      } catch {
+        throw MdocError(.malformed, "readerAuthAll: \(error.reason)")
+      }
+    }
+    readerAuthAll = all
+  }
+
+  /// The use cases of `deviceRequestInfo`, empty when there are none.
+  public var useCases: [UseCase] {
+    get throws(MdocError) {
+      guard let items = deviceRequestInfo?.value["useCases"] else { return [] }
+      return try reading("DeviceRequestInfo.useCases") { () throws(CBORError) -> [UseCase] in
+        var out: [UseCase] = []
+        for item in try items.requireArray("DeviceRequestInfo.useCases") {
+          out.append(try UseCase(cbor: item))
+        }
+        return out
+      }
+    }
+  }
+
+  /// The map, in CDDL order, keeping every signed part's original bytes.
+  public var cbor: CBOR {
+    var map: CBORMap = [
+      "version": .textString(version), "docRequests": .array(docRequests.map(\.cbor)),
+    ]
+    if let deviceRequestInfo { map["deviceRequestInfo"] = deviceRequestInfo.tag24 }
+    if !readerAuthAll.isEmpty { map["readerAuthAll"] = .array(readerAuthAll.map { $0.cbor() }) }
+    return .map(map)
+  }
+
+  /// The encoding.
+  public var bytes: [UInt8] { cbor.mdocEncoded }
+}

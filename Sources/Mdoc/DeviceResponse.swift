@@ -1,0 +1,323 @@
+public import CBOR
+public import COSE
+public import CryptoPrimitives
+
+/// `DeviceAuthentication = ["DeviceAuthentication", SessionTranscript, DocType,
+/// DeviceNameSpacesBytes]`, signed as `DeviceAuthenticationBytes = #6.24(bstr .cbor ...)`
+/// (ISO 18013-5 §9.1.3.4).
+public enum DeviceAuthentication {
+  /// The detached payload of deviceSignature / deviceMac: the tag 24 item's encoding.
+  public static func bytes(
+    sessionTranscript: SessionTranscript, docType: String, deviceNameSpaces: EncodedCBOR
+  ) -> [UInt8] {
+    let structure: CBOR = [
+      "DeviceAuthentication", sessionTranscript.cbor, .textString(docType), deviceNameSpaces.tag24,
+    ]
+    return EncodedCBOR(mdoc: structure).tag24.encoded()
+  }
+
+  /// EMacKey (§9.1.3.5): HKDF-SHA-256 over ECDH(device key, reader ephemeral key), salted with
+  /// SHA-256 of SessionTranscriptBytes, info "EMacKey", 32 bytes.
+  public static func macKey(
+    privateKey: ECPrivateKey, peerKey: ECPublicKey, sessionTranscript: SessionTranscript
+  ) throws(MdocError) -> [UInt8] {
+    do {
+      let z = try privateKey.sharedSecret(with: peerKey)
+      return try HKDF.deriveKey(
+        .sha256, inputKeyMaterial: z, salt: SHA256.hash(data: sessionTranscript.taggedBytes),
+        info: Array("EMacKey".utf8), outputByteCount: 32)
+    } catch {
+      throw MdocError(.invalidDeviceSignature, "EMacKey derivation: \(error.reason)")
+    }
+  }
+}
+
+/// `DeviceSigned = {"nameSpaces": DeviceNameSpacesBytes, "deviceAuth": DeviceAuth}` (§8.3.2.1.2.2).
+public struct DeviceSigned: Sendable, Hashable {
+  /// How the device authenticated the document.
+  public enum Authentication: Sendable, Hashable {
+    /// ECDSA over DeviceAuthenticationBytes (§9.1.3.6).
+    case signature(COSESign1)
+    /// HMAC with EMacKey over DeviceAuthenticationBytes (§9.1.3.5).
+    case mac(COSEMac0)
+  }
+
+  /// `DeviceNameSpacesBytes`, kept exactly (they are signed).
+  public let nameSpaces: EncodedCBOR
+  /// The device authentication.
+  public let deviceAuth: Authentication
+
+  /// Assembles a DeviceSigned.
+  public init(nameSpaces: EncodedCBOR, deviceAuth: Authentication) {
+    self.nameSpaces = nameSpaces
+    self.deviceAuth = deviceAuth
+  }
+
+  /// Reads a DeviceSigned map.
+  public init(cbor: CBOR) throws(MdocError) {
+    let ctx = "DeviceSigned"
+    let (spaces, auth) = try reading(ctx) { () throws(CBORError) -> (EncodedCBOR, CBORMap) in
+      let map = try cbor.requireMap(ctx)
+      let spaces = try map.required("nameSpaces", as: CBOR.self, in: ctx).requireTag24(
+        "\(ctx).nameSpaces")
+      guard spaces.value.map != nil else {
+        throw CBORError(.typeMismatch, reason: "\(ctx).nameSpaces must hold a map")
+      }
+      return (
+        spaces,
+        try map.required("deviceAuth", as: CBOR.self, in: ctx).requireMap("\(ctx).deviceAuth")
+      )
+    }
+    nameSpaces = spaces
+    do {
+      switch (auth["deviceSignature"], auth["deviceMac"]) {
+      case (let signature?, nil): deviceAuth = .signature(try COSESign1(cbor: signature))
+      case (nil, let mac?): deviceAuth = .mac(try COSEMac0(cbor: mac))
+      default:
+        throw MdocError(
+          .malformed, "\(ctx).deviceAuth must hold exactly one of deviceSignature, deviceMac")
+      }
+    } catch let error as COSEError {
+      throw MdocError(.malformed, "\(ctx).deviceAuth: \(error.reason)")
+    } catch let error as MdocError {
+      throw error
+    } catch {
+      throw MdocError(.malformed, "\(ctx).deviceAuth: \(error)")
+    }
+  }
+
+  /// The map in CDDL order.
+  public var cbor: CBOR {
+    let auth: CBOR =
+      switch deviceAuth {
+      case .signature(let sign1): ["deviceSignature": sign1.cbor()]
+      case .mac(let mac0): ["deviceMac": mac0.cbor()]
+      }
+    return ["nameSpaces": nameSpaces.tag24, "deviceAuth": auth]
+  }
+
+  /// Device-signed elements by namespace (usually none: this library signs nothing extra).
+  public var elements: [(nameSpace: String, elements: [(String, CBOR)])] {
+    (nameSpaces.value.map ?? CBORMap()).compactMap { key, value in
+      guard let ns = key.text, let inner = value.map else { return nil }
+      return (ns, inner.compactMap { k, v in k.text.map { ($0, v) } })
+    }
+  }
+}
+
+/// `Document` (§8.3.2.1.2.2): one presented document.
+public struct Document: Sendable, Hashable {
+  public let docType: String
+  public let issuerSigned: IssuerSigned
+  public let deviceSigned: DeviceSigned
+  /// `errors`: elements requested but not returned, by namespace, with their error code
+  /// (0 = data not returned, §8.3.2.1.2.3).
+  public let errors: [String: [String: Int]]
+
+  /// Assembles a document.
+  public init(
+    docType: String, issuerSigned: IssuerSigned, deviceSigned: DeviceSigned,
+    errors: [String: [String: Int]] = [:]
+  ) {
+    self.docType = docType
+    self.issuerSigned = issuerSigned
+    self.deviceSigned = deviceSigned
+    self.errors = errors
+  }
+
+  /// Reads a Document map.
+  public init(cbor: CBOR) throws(MdocError) {
+    let ctx = "Document"
+    let (docType, issuerItem, deviceItem, errors) = try reading(ctx) {
+      () throws(CBORError) -> (String, CBOR, CBOR, [String: [String: Int]]) in
+      let map = try cbor.requireMap(ctx)
+      return (
+        try map.required("docType", as: String.self, in: ctx),
+        try map.required("issuerSigned", as: CBOR.self, in: ctx),
+        try map.required("deviceSigned", as: CBOR.self, in: ctx),
+        try map.optional("errors", as: [String: [String: Int]].self, in: ctx) ?? [:]
+      )
+    }
+    self.docType = docType
+    issuerSigned = try IssuerSigned(cbor: issuerItem)
+    deviceSigned = try DeviceSigned(cbor: deviceItem)
+    self.errors = errors
+  }
+
+  /// The map in CDDL order.
+  public var cbor: CBOR {
+    var map: CBORMap = [
+      "docType": .textString(docType), "issuerSigned": issuerSigned.cbor,
+      "deviceSigned": deviceSigned.cbor,
+    ]
+    if !errors.isEmpty {
+      map["errors"] = .map(
+        CBORMap(
+          errors.sorted { $0.key < $1.key }.map { ns, items in
+            (
+              .textString(ns),
+              .map(
+                CBORMap(
+                  items.sorted { $0.key < $1.key }.map { (.textString($0.key), CBOR($0.value)) }))
+            )
+          }))
+    }
+    return .map(map)
+  }
+
+  /// Presents an mdoc (§9.1.3): only the chosen elements, and a device signature over this
+  /// session's DeviceAuthentication with the device key.
+  ///
+  /// - Parameters:
+  ///   - disclosing: the elements to reveal, by namespace; elements the mdoc lacks are ignored.
+  ///   - notReturned: requested elements that are not returned, reported in `errors` with code 0.
+  public static func present(
+    _ issuerSigned: IssuerSigned, disclosing: [String: Set<String>],
+    notReturned: [String: [String]] = [:],
+    sessionTranscript: SessionTranscript, deviceKey: any Signer
+  ) throws(MdocError) -> Document {
+    let docType = issuerSigned.docType
+    let deviceNameSpaces = EncodedCBOR(mdoc: .map([:]))
+    let payload = DeviceAuthentication.bytes(
+      sessionTranscript: sessionTranscript, docType: docType, deviceNameSpaces: deviceNameSpaces)
+    let signature: COSESign1
+    do {
+      signature = try COSESign1.sign(payload: payload, detached: true, signer: deviceKey)
+    } catch {
+      throw MdocError(.signingFailed, "deviceSignature: \(error.reason)")
+    }
+    var errors: [String: [String: Int]] = [:]
+    for (ns, elements) in notReturned where !elements.isEmpty {
+      errors[ns] = Dictionary(elements.map { ($0, 0) }, uniquingKeysWith: { a, _ in a })
+    }
+    return Document(
+      docType: docType, issuerSigned: issuerSigned.disclosing(disclosing),
+      deviceSigned: DeviceSigned(nameSpaces: deviceNameSpaces, deviceAuth: .signature(signature)),
+      errors: errors)
+  }
+
+  /// Verifies the device's authentication over this session (§9.3.2, mdoc authentication):
+  /// a deviceSignature with the MSO's device key, or a deviceMac with the EMacKey that
+  /// `macKey` gives (the reader computes it from its ephemeral private key).
+  public func verifyDeviceAuthentication(
+    sessionTranscript: SessionTranscript, deviceKey: ECPublicKey,
+    macKey: (() throws(MdocError) -> [UInt8])? = nil
+  ) throws(MdocError) {
+    let payload = DeviceAuthentication.bytes(
+      sessionTranscript: sessionTranscript, docType: docType,
+      deviceNameSpaces: deviceSigned.nameSpaces)
+    switch deviceSigned.deviceAuth {
+    case .signature(let sign1):
+      do {
+        try sign1.verify(publicKey: deviceKey, detachedPayload: payload)
+      } catch {
+        throw MdocError(.invalidDeviceSignature, "deviceSignature: \(error.reason)")
+      }
+    case .mac(let mac0):
+      guard let macKey else {
+        throw MdocError(
+          .invalidDeviceSignature, "deviceMac needs the reader's ephemeral key to verify")
+      }
+      do {
+        try mac0.verify(key: try macKey(), detachedPayload: payload)
+      } catch let error as COSEError {
+        throw MdocError(.invalidDeviceSignature, "deviceMac: \(error.reason)")
+      } catch let error as MdocError {
+        throw error
+      } catch {
+        throw MdocError(.invalidDeviceSignature, "deviceMac: \(error)")
+      }
+    }
+    // §9.1.2.4: device-signed elements must be authorized by the MSO.
+    for (ns, elements) in deviceSigned.elements {
+      for (element, _) in elements
+      where
+        !(issuerSigned.mso.keyAuthorizations?.authorizes(nameSpace: ns, element: element) ?? false)
+      {
+        throw MdocError(
+          .unauthorizedElement, "device-signed \(ns)/\(element) is not authorized by the MSO")
+      }
+    }
+  }
+}
+
+/// `DeviceResponse` (§8.3.2.1.2.2).
+public struct DeviceResponse: Sendable, Hashable {
+  /// Status code 0: OK (§8.3.2.1.2.3).
+  public static let statusOK = 0
+  /// Status code 10: general error.
+  public static let statusGeneralError = 10
+
+  public let version: String
+  public let documents: [Document]
+  /// Documents not returned, by docType, with their error code.
+  public let documentErrors: [[String: Int]]
+  public let status: Int
+
+  /// Assembles a response.
+  public init(
+    documents: [Document], documentErrors: [[String: Int]] = [],
+    status: Int = DeviceResponse.statusOK
+  ) {
+    version = "1.0"
+    self.documents = documents
+    self.documentErrors = documentErrors
+    self.status = status
+  }
+
+  /// Reads a DeviceResponse from its bytes.
+  public init(bytes: [UInt8]) throws(MdocError) {
+    let cbor = try reading("DeviceResponse") { () throws(CBORError) in try CBOR.decode(bytes) }
+    try self.init(cbor: cbor)
+  }
+
+  /// Reads a DeviceResponse map.
+  public init(cbor: CBOR) throws(MdocError) {
+    let ctx = "DeviceResponse"
+    let (version, docs, errors, status) = try reading(ctx) {
+      () throws(CBORError) -> (String, [CBOR], [[String: Int]], Int) in
+      let map = try cbor.requireMap(ctx)
+      return (
+        try map.required("version", as: String.self, in: ctx),
+        try map.optional("documents", as: CBOR.self, in: ctx).map { (item) throws(CBORError) in
+          try item.requireArray("\(ctx).documents")
+        }
+          ?? [],
+        try map.optional("documentErrors", as: [[String: Int]].self, in: ctx) ?? [],
+        try map.required("status", as: Int.self, in: ctx)
+      )
+    }
+    guard version.hasPrefix("1.") else {
+      throw MdocError(.malformed, "DeviceResponse version \(version) is not supported")
+    }
+    self.version = version
+    var documents: [Document] = []
+    for (index, item) in docs.enumerated() {
+      do {
+        documents.append(try Document(cbor: item))
+      } catch {
+        throw MdocError(error.code, "documents[\(index)]: \(error.reason)")
+      }
+    }
+    self.documents = documents
+    documentErrors = errors
+    self.status = status
+  }
+
+  /// The map in CDDL order.
+  public var cbor: CBOR {
+    var map: CBORMap = ["version": .textString(version)]
+    if !documents.isEmpty { map["documents"] = .array(documents.map(\.cbor)) }
+    if !documentErrors.isEmpty {
+      map["documentErrors"] = .array(
+        documentErrors.map {
+          .map(CBORMap($0.sorted { $0.key < $1.key }.map { (.textString($0.key), CBOR($0.value)) }))
+        })
+    }
+    map["status"] = CBOR(status)
+    return .map(map)
+  }
+
+  /// The encoding.
+  public var bytes: [UInt8] { cbor.mdocEncoded }
+}

@@ -1,0 +1,188 @@
+public import CBOR
+public import COSE
+public import CryptoPrimitives
+public import Foundation
+public import X509Certificates
+
+/// `IssuerSignedItem` (ISO 18013-5 §8.3.2.1.2.2) with the exact bytes its digest covers.
+public struct IssuerSignedItem: Sendable, Hashable {
+  /// The item's encoding: the content of `IssuerSignedItemBytes = #6.24(bstr .cbor ...)`.
+  public let encoded: EncodedCBOR
+  public let digestID: UInt64
+  /// The salt, at least 16 bytes when issued here (§9.1.2.5).
+  public let random: [UInt8]
+  public let elementIdentifier: String
+  public let elementValue: CBOR
+
+  /// Reads an item from its tag 24 wrapper.
+  public init(taggedItem: CBOR) throws(MdocError) {
+    let encoded = try reading("IssuerSignedItemBytes") { () throws(CBORError) in
+      try taggedItem.requireTag24("IssuerSignedItemBytes")
+    }
+    let ctx = "IssuerSignedItem"
+    let parsed = try reading(ctx) { () throws(CBORError) -> (UInt64, [UInt8], String, CBOR) in
+      let map = try encoded.value.requireMap(ctx)
+      return (
+        try map.required("digestID", as: UInt64.self, in: ctx),
+        try map.required("random", as: ByteString.self, in: ctx).bytes,
+        try map.required("elementIdentifier", as: String.self, in: ctx),
+        try map.required("elementValue", as: CBOR.self, in: ctx)
+      )
+    }
+    self.encoded = encoded
+    (digestID, random, elementIdentifier, elementValue) = parsed
+  }
+
+  /// Builds and encodes an item (issuer side), members in CDDL order.
+  public init(digestID: UInt64, random: [UInt8], elementIdentifier: String, elementValue: CBOR) {
+    self.digestID = digestID
+    self.random = random
+    self.elementIdentifier = elementIdentifier
+    self.elementValue = elementValue
+    encoded = EncodedCBOR(mdoc: [
+      "digestID": .unsigned(digestID), "random": .byteString(random),
+      "elementIdentifier": .textString(elementIdentifier),
+      "elementValue": elementValue,
+    ])
+  }
+
+  /// `IssuerSignedItemBytes`, the tag 24 item.
+  public var taggedItem: CBOR { encoded.tag24 }
+
+  /// The digest the MSO holds for this item: over the encoded `IssuerSignedItemBytes` (§9.1.2.5).
+  public func digest(_ algorithm: DigestAlgorithm) -> [UInt8] {
+    algorithm.hash(taggedItem.encoded())
+  }
+}
+
+/// `IssuerSigned = {? "nameSpaces": IssuerNameSpaces, "issuerAuth": IssuerAuth}` (§8.3.2.1.2.2).
+public struct IssuerSigned: Sendable, Hashable {
+  /// Items by namespace, in the order received.
+  public let nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])]
+  /// The COSE_Sign1 over `MobileSecurityObjectBytes`, with the document signer chain in x5chain.
+  public let issuerAuth: COSESign1
+  /// The decoded MSO.
+  public let mso: MobileSecurityObject
+
+  /// Assembles an IssuerSigned; the MSO is read from issuerAuth's payload.
+  public init(nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])], issuerAuth: COSESign1)
+    throws(MdocError)
+  {
+    guard let payload = issuerAuth.payload else {
+      throw MdocError(.malformed, "issuerAuth has no payload (the MSO must be attached)")
+    }
+    let item = try reading("issuerAuth payload") { () throws(CBORError) in try CBOR.decode(payload)
+    }
+    self.nameSpaces = nameSpaces
+    self.issuerAuth = issuerAuth
+    self.mso = try MobileSecurityObject(taggedBytes: item)
+  }
+
+  /// Reads an IssuerSigned map.
+  public init(cbor: CBOR) throws(MdocError) {
+    let ctx = "IssuerSigned"
+    let (spaces, authItem) = try reading(ctx) {
+      () throws(CBORError) -> ([(String, [CBOR])], CBOR) in
+      let map = try cbor.requireMap(ctx)
+      var spaces: [(String, [CBOR])] = []
+      if let ns = try map.optional("nameSpaces", as: CBOR.self, in: ctx) {
+        for (key, items) in try ns.requireMap("\(ctx).nameSpaces") {
+          let name = try key.requireText("\(ctx).nameSpaces key")
+          let array = try items.requireArray("\(ctx).nameSpaces[\(name)]")
+          guard !array.isEmpty else {
+            throw CBORError(
+              .typeMismatch, reason: "\(ctx).nameSpaces[\(name)]: at least one item is required")
+          }
+          spaces.append((name, array))
+        }
+      }
+      return (spaces, try map.required("issuerAuth", as: CBOR.self, in: ctx))
+    }
+    var nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])] = []
+    for (name, items) in spaces {
+      var parsed: [IssuerSignedItem] = []
+      for item in items { parsed.append(try IssuerSignedItem(taggedItem: item)) }
+      nameSpaces.append((name, parsed))
+    }
+    let auth: COSESign1
+    do {
+      auth = try COSESign1(cbor: authItem)
+    } catch {
+      throw MdocError(.malformed, "issuerAuth: \(error.reason)")
+    }
+    try self.init(nameSpaces: nameSpaces, issuerAuth: auth)
+  }
+
+  /// Reads an IssuerSigned from its bytes.
+  public init(bytes: [UInt8]) throws(MdocError) {
+    let cbor = try reading("IssuerSigned") { () throws(CBORError) in try CBOR.decode(bytes) }
+    try self.init(cbor: cbor)
+  }
+
+  /// The map, with every item's and the MSO's original bytes.
+  public var cbor: CBOR {
+    var map = CBORMap()
+    if !nameSpaces.isEmpty {
+      map["nameSpaces"] = .map(
+        CBORMap(nameSpaces.map { (.textString($0.nameSpace), .array($0.items.map(\.taggedItem))) }))
+    }
+    map["issuerAuth"] = issuerAuth.cbor()
+    return .map(map)
+  }
+
+  /// The encoding.
+  public var bytes: [UInt8] { cbor.mdocEncoded }
+
+  /// The docType the MSO names.
+  public var docType: String { mso.docType }
+
+  /// The document signer chain from issuerAuth's x5chain, leaf first.
+  public func documentSignerChain() throws(MdocError) -> [Certificate] {
+    let ders: [[UInt8]]
+    do {
+      ders = try issuerAuth.headers.x5chain
+    } catch {
+      throw MdocError(.malformed, "issuerAuth x5chain: \(error.reason)")
+    }
+    guard !ders.isEmpty else {
+      throw MdocError(.malformed, "issuerAuth has no x5chain (ISO 18013-5 §9.1.2.4)")
+    }
+    var chain: [Certificate] = []
+    for der in ders {
+      do {
+        chain.append(try Certificate(derEncoded: der))
+      } catch {
+        throw MdocError(.malformed, "issuerAuth x5chain certificate: \(error.reason)")
+      }
+    }
+    return chain
+  }
+
+  /// The item for an element, if present.
+  public func item(nameSpace: String, element: String) -> IssuerSignedItem? {
+    nameSpaces.first { $0.nameSpace == nameSpace }?.items.first { $0.elementIdentifier == element }
+  }
+
+  /// A copy holding only the chosen elements (selective disclosure, §9.1.2.5); namespaces left
+  /// empty are dropped. Order follows this document.
+  public func disclosing(_ elements: [String: Set<String>]) -> IssuerSigned {
+    let kept = nameSpaces.compactMap { ns -> (nameSpace: String, items: [IssuerSignedItem])? in
+      guard let wanted = elements[ns.nameSpace] else { return nil }
+      let items = ns.items.filter { wanted.contains($0.elementIdentifier) }
+      return items.isEmpty ? nil : (ns.nameSpace, items)
+    }
+    return IssuerSigned(unchecked: kept, issuerAuth: issuerAuth, mso: mso)
+  }
+
+  init(
+    unchecked nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])], issuerAuth: COSESign1,
+    mso: MobileSecurityObject
+  ) {
+    self.nameSpaces = nameSpaces
+    self.issuerAuth = issuerAuth
+    self.mso = mso
+  }
+
+  public static func == (lhs: IssuerSigned, rhs: IssuerSigned) -> Bool { lhs.bytes == rhs.bytes }
+  public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+}
