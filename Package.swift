@@ -20,6 +20,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("COSE", ["CBOR", "CryptoPrimitives", "X509Certificates"]),
   ("JOSE", ["CryptoPrimitives", "X509Certificates"]),
   ("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
+  ("DigitalCredentialsAPI", ["CBOR", "COSE", "CryptoPrimitives", "HPKE", "JOSE", "Mdoc", "X509Certificates"]),
+  ("CredentialVerifier", ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates"]),
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.
@@ -53,13 +55,23 @@ let package = Package(
         swiftSettings: strictSettings
       ),
       .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+      .target(
+        name: "WalletTestSupport",
+        dependencies: ["CBOR", "CryptoPrimitives", "Mdoc", "X509Certificates"],
+        path: "Tests/WalletTestSupport",
+        swiftSettings: strictSettings
+      ),
       testTarget("CBOR"),
       testTarget("CryptoPrimitives"),
       testTarget("HPKE", ["CryptoPrimitives"]),
       testTarget("X509Certificates", ["CryptoPrimitives"]),
       testTarget("COSE", ["CBOR", "CryptoPrimitives"]),
       testTarget("JOSE", ["CryptoPrimitives"]),
-      testTarget("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
+      testTarget("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
+      testTarget("DigitalCredentialsAPI", ["CBOR", "CryptoPrimitives", "HPKE", "JOSE", "Mdoc", "WalletTestSupport"]),
+      testTarget(
+        "CredentialVerifier",
+        ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport"]),
     ],
   swiftLanguageModes: [.v6]
 )

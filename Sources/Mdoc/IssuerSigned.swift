@@ -63,6 +63,9 @@ public struct IssuerSigned: Sendable, Hashable {
   public let issuerAuth: COSESign1
   /// The decoded MSO.
   public let mso: MobileSecurityObject
+  /// Whether `issuerAuth` came before `nameSpaces` in the received map, so a decoded value
+  /// re-encodes to its original bytes (the CDDL order is nameSpaces first).
+  private var issuerAuthFirst = false
 
   /// Assembles an IssuerSigned; the MSO is read from issuerAuth's payload.
   public init(nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])], issuerAuth: COSESign1)
@@ -81,8 +84,8 @@ public struct IssuerSigned: Sendable, Hashable {
   /// Reads an IssuerSigned map.
   public init(cbor: CBOR) throws(MdocError) {
     let ctx = "IssuerSigned"
-    let (spaces, authItem) = try reading(ctx) {
-      () throws(CBORError) -> ([(String, [CBOR])], CBOR) in
+    let (spaces, authItem, authFirst) = try reading(ctx) {
+      () throws(CBORError) -> ([(String, [CBOR])], CBOR, Bool) in
       let map = try cbor.requireMap(ctx)
       var spaces: [(String, [CBOR])] = []
       if let ns = try map.optional("nameSpaces", as: CBOR.self, in: ctx) {
@@ -96,7 +99,10 @@ public struct IssuerSigned: Sendable, Hashable {
           spaces.append((name, array))
         }
       }
-      return (spaces, try map.required("issuerAuth", as: CBOR.self, in: ctx))
+      return (
+        spaces, try map.required("issuerAuth", as: CBOR.self, in: ctx),
+        map.keys.first == "issuerAuth"
+      )
     }
     var nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])] = []
     for (name, items) in spaces {
@@ -111,6 +117,7 @@ public struct IssuerSigned: Sendable, Hashable {
       throw MdocError(.malformed, "issuerAuth: \(error.reason)")
     }
     try self.init(nameSpaces: nameSpaces, issuerAuth: auth)
+    issuerAuthFirst = authFirst && !nameSpaces.isEmpty
   }
 
   /// Reads an IssuerSigned from its bytes.
@@ -122,11 +129,12 @@ public struct IssuerSigned: Sendable, Hashable {
   /// The map, with every item's and the MSO's original bytes.
   public var cbor: CBOR {
     var map = CBORMap()
+    if issuerAuthFirst { map["issuerAuth"] = issuerAuth.cbor() }
     if !nameSpaces.isEmpty {
       map["nameSpaces"] = .map(
         CBORMap(nameSpaces.map { (.textString($0.nameSpace), .array($0.items.map(\.taggedItem))) }))
     }
-    map["issuerAuth"] = issuerAuth.cbor()
+    if !issuerAuthFirst { map["issuerAuth"] = issuerAuth.cbor() }
     return .map(map)
   }
 

@@ -4,6 +4,7 @@ import Foundation
 import Mdoc
 import TestSupport
 import Testing
+import WalletTestSupport
 import X509Certificates
 
 /// pymdoccbor (an independent ISO 18013-5 implementation) issues mdocs we accept and present,

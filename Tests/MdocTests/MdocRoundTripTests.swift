@@ -5,68 +5,8 @@ import Foundation
 import Mdoc
 import TestSupport
 import Testing
+import WalletTestSupport
 import X509Certificates
-
-/// A development IACA, document signer and reader, made fresh for each test.
-struct TestPKI {
-  let iacaKey: ECPrivateKey
-  let iaca: Certificate
-  let dsKey: ECPrivateKey
-  let documentSigner: Certificate
-  let readerRootKey: ECPrivateKey
-  let readerRoot: Certificate
-  let readerKey: ECPrivateKey
-  let reader: Certificate
-  static let now = Date(timeIntervalSince1970: 1_780_000_000)
-
-  init() throws {
-    let from = TestPKI.now.addingTimeInterval(-86_400 * 30)
-    let until = TestPKI.now.addingTimeInterval(86_400 * 365)
-    iacaKey = try ECPrivateKey(curve: .p256)
-    iaca = try CertificateBuilder.iaca(
-      commonName: "Test IACA", country: "UT", publicKey: iacaKey.publicKey, notBefore: from,
-      notAfter: until
-    ).selfSigned(signer: iacaKey)
-    dsKey = try ECPrivateKey(curve: .p256)
-    documentSigner = try CertificateBuilder.documentSigner(
-      commonName: "Test DS", country: "UT", publicKey: dsKey.publicKey, notBefore: from,
-      notAfter: until
-    ).issued(by: iaca, signer: iacaKey)
-    readerRootKey = try ECPrivateKey(curve: .p256)
-    readerRoot = try CertificateBuilder.readerRoot(
-      commonName: "Test Reader Root", publicKey: readerRootKey.publicKey, notBefore: from,
-      notAfter: until
-    ).selfSigned(signer: readerRootKey)
-    readerKey = try ECPrivateKey(curve: .p256)
-    reader = try CertificateBuilder.reader(
-      commonName: "Test Reader", publicKey: readerKey.publicKey, notBefore: from, notAfter: until
-    ).issued(by: readerRoot, signer: readerRootKey)
-  }
-
-  func issue(
-    docType: String = "org.iso.18013.5.1.mDL", deviceKey: ECPublicKey, validFrom: Date? = nil,
-    validUntil: Date? = nil
-  ) throws -> IssuerSigned {
-    let issuer = MdocIssuer(signer: dsKey, certificateChain: [documentSigner])
-    return try issuer.issue(
-      docType: docType,
-      nameSpaces: [
-        (
-          "org.iso.18013.5.1",
-          [
-            ("family_name", "Mustermann"), ("given_name", "Erika"),
-            ("birth_date", .fullDate(try FullDate("1971-09-01"))),
-            ("age_over_18", true), ("portrait", .byteString([UInt8](repeating: 0xAB, count: 2000))),
-          ]
-        )
-      ],
-      deviceKey: deviceKey,
-      validity: ValidityInfo(
-        signed: TestPKI.now, validFrom: validFrom ?? TestPKI.now.addingTimeInterval(-3600),
-        validUntil: validUntil ?? TestPKI.now.addingTimeInterval(86_400 * 90)),
-      decoyDigests: 3)
-  }
-}
 
 @Suite("mdoc issue, present and verify")
 struct MdocRoundTripTests {
