@@ -51,7 +51,9 @@ let package = Package(
     + [
       .executableTarget(
         name: "dcbench",
-        dependencies: ["CBOR", "CryptoPrimitives", "HPKE"],
+        dependencies: [
+          "CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc", "X509Certificates",
+        ],
         swiftSettings: strictSettings
       ),
       .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),

@@ -12,6 +12,7 @@ let allBenchmarks: [Benchmark] = [
   Benchmark(name: "cbor", run: cborBenchmark),
   Benchmark(name: "primitives", run: primitivesBenchmark),
   Benchmark(name: "hpke", run: hpkeBenchmark),
+  Benchmark(name: "annex-c", run: annexCBenchmark),
 ]
 
 /// HPKE seal of 4 KB with the Annex C suite, against its floor: one key generation and one
