@@ -2,7 +2,7 @@
 ///
 /// Wallet credential types (mdoc, SD-JWT VC) conform so that a query can be evaluated without
 /// this module knowing their encodings.
-public protocol DCQLCredential {
+public protocol DCQLCredential: Sendable {
   /// The format identifier, such as `mso_mdoc` or `dc+sd-jwt` (OpenID4VP 1.0 §6.1, Appendix B).
   var format: String { get }
   /// The mdoc doctype, compared with `doctype_value` (OpenID4VP 1.0 Appendix B.2.3).
