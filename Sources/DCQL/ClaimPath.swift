@@ -24,7 +24,11 @@ public struct ClaimPath: Sendable, Hashable, CustomStringConvertible {
       }
     }
     self.components = components
+    self.concreteComponents = Self.concrete(components)
   }
+
+  /// The components as a concrete path when there is no `null`, computed once.
+  private let concreteComponents: [ClaimPathConcrete.Component]?
 
   /// Parses a pointer from its JSON form: strings, non-negative integers and nulls (OpenID4VP 1.0 §7).
   public init(json: ClaimValue) throws(DCQLError) {
@@ -69,6 +73,7 @@ public struct ClaimPath: Sendable, Hashable, CustomStringConvertible {
   /// Where §7.2 says to abort with an error (a key applied to a non-object, an index or `null` to a
   /// non-array, or an empty selection), the result is empty: the credential does not match.
   public func select(in root: ClaimValue) -> [SelectedClaim] {
+    if let concrete = concreteComponents { return selectOne(concrete, in: root) }
     var current: [(value: ClaimValue, path: [ClaimPathConcrete.Component])] = [(root, [])]
     for component in components {
       var next: [(value: ClaimValue, path: [ClaimPathConcrete.Component])] = []
@@ -92,6 +97,44 @@ public struct ClaimPath: Sendable, Hashable, CustomStringConvertible {
     return current.map {
       SelectedClaim(path: ClaimPathConcrete(components: $0.path), value: $0.value)
     }
+  }
+}
+
+extension ClaimPath {
+  /// The components as a concrete path when there is no `null`, the common case.
+  fileprivate static func concrete(_ components: [ClaimPathComponent])
+    -> [ClaimPathConcrete.Component]?
+  {
+    var out = [ClaimPathConcrete.Component]()
+    out.reserveCapacity(components.count)
+    for c in components {
+      switch c {
+      case .key(let k): out.append(.key(k))
+      case .index(let i): out.append(.index(i))
+      case .allElements: return nil
+      }
+    }
+    return out
+  }
+
+  /// §7.2 for a pointer without `null`: at most one claim, no intermediate selections.
+  fileprivate func selectOne(_ path: [ClaimPathConcrete.Component], in root: ClaimValue)
+    -> [SelectedClaim]
+  {
+    var value = root
+    for component in path {
+      switch (component, value) {
+      case (.key(let key), .object(let members)):
+        guard let member = members[key] else { return [] }
+        value = member
+      case (.index(let index), .array(let elements)):
+        guard index < elements.count else { return [] }
+        value = elements[index]
+      default:
+        return []
+      }
+    }
+    return [SelectedClaim(path: ClaimPathConcrete(components: path), value: value)]
   }
 }
 

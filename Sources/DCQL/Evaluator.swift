@@ -180,7 +180,15 @@ struct CompiledCredentialQuery {
           satisfied = false
           break
         }
-        for path in paths where seen.insert(path).inserted { disclosed.append(path) }
+        for path in paths {
+          // Few claims per query in practice: a linear scan beats hashing until the list grows.
+          if disclosed.count < 16 {
+            if !disclosed.contains(path) { disclosed.append(path) }
+          } else {
+            if seen.isEmpty { seen = Set(disclosed) }
+            if seen.insert(path).inserted { disclosed.append(path) }
+          }
+        }
       }
       if satisfied { return .matched(claimSetIndex: setIndex, disclosed: disclosed) }
     }
