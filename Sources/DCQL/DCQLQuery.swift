@@ -29,7 +29,7 @@ public struct DCQLQuery: Sendable, Hashable {
 }
 
 /// Credential format identifiers this module knows the `meta` of (OpenID4VP 1.0 Appendix B).
-public enum DCQLFormat {
+public enum DCQLFormat: Sendable {
   /// ISO/IEC 18013-5 mdoc (OpenID4VP 1.0 Appendix B.2).
   public static let msoMdoc = "mso_mdoc"
   /// IETF SD-JWT VC (OpenID4VP 1.0 Appendix B.3).

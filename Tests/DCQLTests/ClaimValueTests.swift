@@ -52,3 +52,15 @@ import Testing
     expectDCQLError(.invalidJSON) { try ClaimValue(jsonData: Data("{".utf8)) }
   }
 }
+
+/// Claims path pointers back to their JSON form (OpenID4VP 1.0 §7).
+@Suite struct ClaimPathTests {
+  @Test func jsonRoundTrip() throws {
+    let json: ClaimValue = ["degrees", nil, "type", 0]
+    let path = try ClaimPath(json: json)
+    #expect(path.components == [.key("degrees"), .allElements, .key("type"), .index(0)])
+    #expect(path.json == json)
+    #expect(path.description == #"["degrees",null,"type",0]"#)
+    #expect(concrete("a", 2).json == ["a", 2])
+  }
+}
