@@ -19,6 +19,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("X509Certificates", ["CryptoPrimitives"]),
   ("COSE", ["CBOR", "CryptoPrimitives", "X509Certificates"]),
   ("JOSE", ["CryptoPrimitives", "X509Certificates"]),
+  ("DCQL", []),
   ("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
   ("DigitalCredentialsAPI", ["CBOR", "COSE", "CryptoPrimitives", "HPKE", "JOSE", "Mdoc", "X509Certificates"]),
   ("CredentialVerifier", ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates"]),
@@ -69,6 +70,7 @@ let package = Package(
       testTarget("X509Certificates", ["CryptoPrimitives"]),
       testTarget("COSE", ["CBOR", "CryptoPrimitives"]),
       testTarget("JOSE", ["CryptoPrimitives"]),
+      testTarget("DCQL"),
       testTarget("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
       testTarget("DigitalCredentialsAPI", ["CBOR", "CryptoPrimitives", "HPKE", "JOSE", "Mdoc", "WalletTestSupport"]),
       testTarget(

@@ -1,0 +1,55 @@
+import DCQL
+import Foundation
+import TestSupport
+import Testing
+
+/// Loads a vector file shipped in this target's `Vectors` folder as `JSONSerialization` output.
+func loadVector(_ name: String) throws -> [String: Any] {
+  let url = try #require(
+    Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Vectors"))
+  return try #require(try loadJSON(url) as? [String: Any])
+}
+
+/// Parses a query written as JSON text in a test.
+func query(_ text: String) throws -> DCQLQuery {
+  try DCQLQuery(jsonData: Data(text.utf8))
+}
+
+/// Expects `body` to throw a `DCQLError` with `code`; returns the error for further checks.
+@discardableResult
+func expectDCQLError<T>(
+  _ code: DCQLError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: () throws -> T
+) -> DCQLError? {
+  do {
+    _ = try body()
+    Issue.record("expected DCQLError.\(code), nothing was thrown", sourceLocation: sourceLocation)
+  } catch let error as DCQLError {
+    #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+    return error
+  } catch {
+    Issue.record("expected DCQLError.\(code), got \(error)", sourceLocation: sourceLocation)
+  }
+  return nil
+}
+
+extension ClaimPathConcrete {
+  /// The path with indices written as decimal strings, the form of `dcql-matching.json`.
+  var stringComponents: [String] {
+    components.map {
+      switch $0 {
+      case .key(let k): k
+      case .index(let i): String(i)
+      }
+    }
+  }
+}
+
+/// A concrete path from keys and indices, for expectations.
+func concrete(_ parts: Any...) -> ClaimPathConcrete {
+  ClaimPathConcrete(
+    components: parts.map { part -> ClaimPathConcrete.Component in
+      if let i = part as? Int { return .index(i) }
+      return .key("\(part)")
+    })
+}
