@@ -244,11 +244,42 @@ done:
   return pkey;
 }
 
+// The three groups, created once: EC_GROUP_new_by_curve_name is costly, and a group is only
+// read after creation, which OpenSSL allows from several threads. The table is a function-local
+// static because Swift's importer emits functions from this header, not file-scope variables.
+static inline EC_GROUP **dc_group_table(void) {
+  static EC_GROUP *groups[3];
+  return groups;
+}
+
+// One key per curve whose only use is as a parameter template: copying its group into a new
+// EVP_PKEY is several times faster than EVP_PKEY_fromdata, which rebuilds the group each time.
+static inline EVP_PKEY **dc_template_table(void) {
+  static EVP_PKEY *templates[3];
+  return templates;
+}
+
+static inline void dc_groups_init(void) {
+  EC_GROUP **groups = dc_group_table();
+  EVP_PKEY **templates = dc_template_table();
+  for (int i = 0; i < 3; i++) {
+    groups[i] = EC_GROUP_new_by_curve_name(dc_curve_nid(i));
+    templates[i] = EVP_PKEY_Q_keygen(NULL, NULL, "EC", dc_curve_group_name(i));
+  }
+}
+
+static inline const EC_GROUP *dc_group(int curve) {
+  static CRYPTO_ONCE once = CRYPTO_ONCE_STATIC_INIT;
+  if (curve < 0 || curve > 2) return NULL;
+  if (!CRYPTO_THREAD_run_once(&once, dc_groups_init)) return NULL;
+  return dc_group_table()[curve];
+}
+
 /// Validates an encoded point (SEC1 uncompressed or compressed) on the curve and re-encodes it
 /// uncompressed into out (2 * coordinate size + 1 bytes). Rejects the point at infinity.
 static inline int dc_ec_point_normalize(int curve, const uint8_t *pt, size_t len, uint8_t *out,
                                         size_t outcap, size_t *outlen) {
-  EC_GROUP *group = EC_GROUP_new_by_curve_name(dc_curve_nid(curve));
+  const EC_GROUP *group = dc_group(curve);
   EC_POINT *point = NULL;
   int ok = 0;
   if (group == NULL || len == 0) goto done;
@@ -262,21 +293,30 @@ static inline int dc_ec_point_normalize(int curve, const uint8_t *pt, size_t len
   ok = *outlen > 0;
 done:
   EC_POINT_free(point);
-  EC_GROUP_free(group);
   return ok;
 }
 
 static inline EVP_PKEY *dc_ec_from_public(int curve, const uint8_t *pt, size_t len) {
   uint8_t normalized[133];
   size_t normlen = 0;
+  EVP_PKEY *template = NULL, *pkey = NULL;
   if (!dc_ec_point_normalize(curve, pt, len, normalized, sizeof normalized, &normlen))
     return NULL;
-  return dc_ec_build(curve, NULL, normalized, normlen);
+  if (dc_group(curve) == NULL || (template = dc_template_table()[curve]) == NULL) return NULL;
+  pkey = EVP_PKEY_new();
+  if (pkey == NULL) return NULL;
+  // The point was validated above; setting it decodes and checks it once more.
+  if (EVP_PKEY_copy_parameters(pkey, template) != 1 ||
+      EVP_PKEY_set1_encoded_public_key(pkey, normalized, normlen) != 1) {
+    EVP_PKEY_free(pkey);
+    return NULL;
+  }
+  return pkey;
 }
 
 /// Imports a private scalar (big-endian); requires 0 < d < n and derives the public point.
 static inline EVP_PKEY *dc_ec_from_private(int curve, const uint8_t *priv, size_t len) {
-  EC_GROUP *group = EC_GROUP_new_by_curve_name(dc_curve_nid(curve));
+  const EC_GROUP *group = dc_group(curve);
   BIGNUM *d = NULL;
   EC_POINT *q = NULL;
   EVP_PKEY *pkey = NULL;
@@ -293,7 +333,6 @@ static inline EVP_PKEY *dc_ec_from_private(int curve, const uint8_t *priv, size_
 done:
   EC_POINT_free(q);
   BN_clear_free(d);
-  EC_GROUP_free(group);
   return pkey;
 }
 
