@@ -19,6 +19,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("X509Certificates", ["CryptoPrimitives"]),
   ("COSE", ["CBOR", "CryptoPrimitives", "X509Certificates"]),
   ("JOSE", ["CryptoPrimitives", "X509Certificates"]),
+  ("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.
@@ -58,6 +59,7 @@ let package = Package(
       testTarget("X509Certificates", ["CryptoPrimitives"]),
       testTarget("COSE", ["CBOR", "CryptoPrimitives"]),
       testTarget("JOSE", ["CryptoPrimitives"]),
+      testTarget("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
     ],
   swiftLanguageModes: [.v6]
 )
