@@ -5,7 +5,9 @@ public import JOSE
 ///
 /// The readable dotted form joins components with `.` and writes indices in decimal
 /// (`address.street_address`, `nationalities.0`).
-public struct ClaimPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral {
+public struct ClaimPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral,
+  ExpressibleByStringLiteral
+{
   /// One step of a path: an object member name or an array index (RFC 8259 §4, §5).
   public enum Component: Sendable, Hashable, CustomStringConvertible,
     ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
@@ -58,6 +60,9 @@ public struct ClaimPath: Sendable, Hashable, CustomStringConvertible, Expressibl
       return .key(String(segment))
     }
   }
+
+  /// A path from its dotted form, as ``init(dotted:)`` reads it (RFC 9901 §7.2).
+  public init(stringLiteral value: String) { self.init(dotted: value) }
 
   /// The dotted form, e.g. `address.street_address` or `nationalities.0` (RFC 9901 §7.2).
   public var dotted: String { components.map(\.description).joined(separator: ".") }
