@@ -103,7 +103,7 @@ extension SDJWT {
     }
     let sdHash = hashAlgorithm.base64URLDigest(ofASCII: body)
     var claims: [(key: String, value: JSONValue)] = [
-      ("iat", .integer(Int64(keyBinding.issuedAt.timeIntervalSince1970.rounded(.down)))),
+      ("iat", try numericDate(keyBinding.issuedAt)),
       ("aud", .string(keyBinding.audience)),
       ("nonce", .string(keyBinding.nonce)),
       ("sd_hash", .string(sdHash)),

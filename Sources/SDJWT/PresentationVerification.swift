@@ -71,7 +71,7 @@ extension SDJWT {
         .missingHolderBinding, "a KB-JWT was presented but the credential has no cnf")
     }
     // RFC 9901 §7.3 step 5: the media type, then the signature with the cnf key.
-    guard kb.type == "kb+jwt" else {
+    guard mediaType(kb.type, is: "kb+jwt") else {
       throw SDJWTError(.invalidKeyBinding, "KB-JWT typ must be kb+jwt, got \(kb.type ?? "none")")
     }
     do {

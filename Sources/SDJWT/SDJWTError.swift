@@ -32,11 +32,11 @@ public struct SDJWTError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let untrustedIssuer = Code("untrustedIssuer")
     /// The JOSE header `typ` is not the one the profile requires (SD-JWT VC §3.2.1).
     public static let invalidType = Code("invalidType")
-    /// A required claim is absent (SD-JWT VC §3.2.2.2).
+    /// A required claim is absent (SD-JWT VC §3.2.2, "Registered JWT Claims").
     public static let missingClaim = Code("missingClaim")
     /// A claim has the wrong type or value (RFC 7519 §4.1, SD-JWT VC §3.2.2).
     public static let invalidClaim = Code("invalidClaim")
-    /// A claim that must stay in the clear arrived through a Disclosure (SD-JWT VC §3.2.2.2).
+    /// A claim that must stay in the clear arrived through a Disclosure (SD-JWT VC §3.2.2, "Registered JWT Claims").
     public static let forbiddenDisclosure = Code("forbiddenDisclosure")
     /// `exp` has passed (RFC 7519 §4.1.4).
     public static let expired = Code("expired")

@@ -19,7 +19,8 @@ public enum SDJWTIssuer {
   ///
   /// - Throws: `malformed` when `claims` is not an object, holds `_sd`, `...` or `_sd_alg`, or
   ///   already holds a claim set by a parameter; `claimNotFound` for a path that names nothing;
-  ///   `forbiddenDisclosure` for a path at `iss`, `vct`, `cnf`, `status` or a time claim;
+  ///   `forbiddenDisclosure` for a path at or below `iss`, `nbf`, `exp`, `cnf`, `vct`,
+  ///   `vct#integrity`, `aka_vcts` or `status`;
   ///   `signingFailed`.
   public static func issue(
     claims: JSONValue,
@@ -45,10 +46,10 @@ public enum SDJWTIssuer {
       throw SDJWTError(.malformed, "claim \(name) is set by its own parameter, not in claims")
     }
     for path in selectivelyDisclosable {
-      if path.components.count == 1, case .key(let name) = path.components[0],
-        ["iss", "nbf", "exp", "iat", "cnf", "vct", "vct#integrity", "status"].contains(name)
+      if case .key(let name) = path.components.first,
+        SDJWTProfile.sdJWTVC.clearClaims.contains(name)
       {
-        // SD-JWT VC §3.2.2.2: these claims stay in the clear.
+        // SD-JWT VC §3.2.2, "Registered JWT Claims": these claims stay in the clear.
         throw SDJWTError(.forbiddenDisclosure, "claim \(name) must not be selectively disclosed")
       }
       guard !path.components.isEmpty, claims.value(at: path) != nil else {
@@ -62,13 +63,9 @@ public enum SDJWTIssuer {
 
     var registered: [(key: String, value: JSONValue)] = []
     if let issuer { registered.append(("iss", .string(issuer))) }
-    if let issuedAt { registered.append(("iat", .integer(Int64(issuedAt.timeIntervalSince1970)))) }
-    if let notBefore {
-      registered.append(("nbf", .integer(Int64(notBefore.timeIntervalSince1970))))
-    }
-    if let expiresAt {
-      registered.append(("exp", .integer(Int64(expiresAt.timeIntervalSince1970))))
-    }
+    if let issuedAt { registered.append(("iat", try numericDate(issuedAt))) }
+    if let notBefore { registered.append(("nbf", try numericDate(notBefore))) }
+    if let expiresAt { registered.append(("exp", try numericDate(expiresAt))) }
     registered.append(("vct", .string(vct)))
     if let holderKey {
       // RFC 7800 §3.2: the holder's public key as a JWK under cnf.
@@ -152,4 +149,12 @@ private struct PayloadBuilder {
       return value
     }
   }
+}
+
+/// A NumericDate in whole seconds (RFC 7519 §2); dates outside the 64-bit range are refused.
+func numericDate(_ date: Date) throws(SDJWTError) -> JSONValue {
+  guard let seconds = Int64(exactly: date.timeIntervalSince1970.rounded(.down)) else {
+    throw SDJWTError(.invalidClaim, "date \(date) is not representable as a NumericDate")
+  }
+  return .integer(seconds)
 }

@@ -6,12 +6,22 @@ public import X509Certificates
 /// Which rules the Issuer-signed JWT must meet beyond RFC 9901 itself.
 public enum SDJWTProfile: Sendable, Hashable {
   /// SD-JWT VC: `typ` `dc+sd-jwt` (or the legacy `vc+sd-jwt`), a string `vct`, and `iss`,
-  /// `nbf`, `exp`, `iat`, `cnf`, `vct`, `status` never selectively disclosed
-  /// (draft-ietf-oauth-sd-jwt-vc §3.2).
+  /// `nbf`, `exp`, `cnf`, `vct`, `vct#integrity`, `aka_vcts`, `status` and their sub-claims
+  /// never selectively disclosed (draft-ietf-oauth-sd-jwt-vc §3.2).
   case sdJWTVC
-  /// Plain SD-JWT (RFC 9901): any `typ`, no required claims; `iss`, `nbf`, `exp`, `iat` and
-  /// `cnf` still must not be disclosed, since the checks below read them from the signed payload.
+  /// Plain SD-JWT (RFC 9901): any `typ`, no required claims; `iss`, `nbf`, `exp` and `cnf`
+  /// still must not be disclosed, since key binding and the validity checks rely on the issuer
+  /// having signed them in the clear (RFC 9901 §4.1.2, §9.1).
   case sdJWT
+
+  /// Top-level claims that must arrive in the clear under this profile.
+  var clearClaims: Set<String> {
+    switch self {
+    case .sdJWTVC:
+      ["iss", "nbf", "exp", "cnf", "vct", "vct#integrity", "aka_vcts", "status"]
+    case .sdJWT: ["iss", "nbf", "exp", "cnf"]
+    }
+  }
 }
 
 /// How the issuer's key was established (SD-JWT VC §3.5).
@@ -30,9 +40,9 @@ public struct VerifiedSDJWT: Sendable, Hashable {
   public let sdJWT: SDJWT
   /// The Processed SD-JWT Payload (RFC 9901 §7.1 step 6).
   public let payload: JSONValue
-  /// The credential type, `vct`; always set under ``SDJWTProfile/sdJWTVC`` (SD-JWT VC §3.2.2.1).
+  /// The credential type, `vct`; always set under ``SDJWTProfile/sdJWTVC`` (SD-JWT VC §3.2.2, "vct").
   public let vct: String?
-  /// The issuer, `iss` (RFC 7519 §4.1.1, SD-JWT VC §3.2.2.2).
+  /// The issuer, `iss` (RFC 7519 §4.1.1, SD-JWT VC §3.2.2, "Registered JWT Claims").
   public let issuer: String?
   /// The holder's public key from `cnf.jwk`, when the credential is key-bound (RFC 7800 §3.2,
   /// RFC 9901 §4.1.2).
@@ -127,7 +137,7 @@ extension SDJWT {
     if options.profile == .sdJWTVC {
       // SD-JWT VC §3.2.1: the media type of the Issuer-signed JWT.
       let type = issuerSignedJWT.type
-      guard type == "dc+sd-jwt" || type == "vc+sd-jwt" else {
+      guard mediaType(type, is: "dc+sd-jwt") || mediaType(type, is: "vc+sd-jwt") else {
         throw SDJWTError(
           .invalidType, "typ must be dc+sd-jwt (or legacy vc+sd-jwt), got \(type ?? "none")")
       }
@@ -144,34 +154,37 @@ extension SDJWT {
     } else if options.profile == .sdJWTVC {
       throw SDJWTError(.missingClaim, "SD-JWT VC requires vct")
     }
-    try Self.checkTimes(of: claims, now: now, leeway: options.leeway)
+    // SD-JWT VC allows `iat` to be disclosed, so the times are read after processing.
+    try Self.checkTimes(of: processed.payload, now: now, leeway: options.leeway)
     return VerifiedSDJWT(
       sdJWT: self, payload: processed.payload, vct: vct, issuer: claims["iss"]?.string,
       holderKey: try holderKey(), disclosuresByPath: processed.disclosuresByPath,
       issuerCertificateChain: chain, trust: trust)
   }
 
-  /// SD-JWT VC §3.2.2.2 lists the claims that must not be selectively disclosed; only top-level
-  /// claims carry these meanings.
+  /// SD-JWT VC §3.2.2, "Registered JWT Claims": these claims, with any of their sub-claims,
+  /// must not come from Disclosures.
   private func checkNotDisclosed(_ processed: ProcessedSDJWT, profile: SDJWTProfile)
     throws(SDJWTError)
   {
-    let forbidden: Set<String> =
-      profile == .sdJWTVC
-      ? ["iss", "nbf", "exp", "iat", "cnf", "vct", "vct#integrity", "status"]
-      : ["iss", "nbf", "exp", "iat", "cnf"]
     for path in processed.disclosuresByPath.keys {
-      guard path.components.count == 1, case .key(let name) = path.components[0] else { continue }
-      if forbidden.contains(name) {
-        throw SDJWTError(.forbiddenDisclosure, "claim \(name) must not be selectively disclosed")
+      guard case .key(let name) = path.components.first else { continue }
+      if profile.clearClaims.contains(name) {
+        throw SDJWTError(
+          .forbiddenDisclosure, "claim \(path.dotted) must not be selectively disclosed")
       }
     }
   }
 
-  /// RFC 7519 §4.1.4-4.1.6 with leeway; the types were checked when parsing (`JWTClaims`).
+  /// RFC 7519 §4.1.4-4.1.6 with leeway.
   static func checkTimes(of claims: JSONValue, now: Date, leeway: TimeInterval)
     throws(SDJWTError)
   {
+    for name in ["exp", "nbf", "iat"] {
+      if let value = claims[name], value.double == nil {
+        throw SDJWTError(.invalidClaim, "\(name) must be a NumericDate (RFC 7519 §2)")
+      }
+    }
     let t = now.timeIntervalSince1970
     if let exp = claims["exp"]?.double, t >= exp + leeway {
       throw SDJWTError(.expired, "expired at \(exp)")
@@ -204,4 +217,12 @@ extension SDJWT {
       throw SDJWTError(.missingHolderBinding, "cnf.jwk: \(error)")
     }
   }
+}
+
+/// Compares a `typ` value with a media type: case-insensitively, and with `application/`
+/// implied when the value has no `/` (RFC 7515 §4.1.9, RFC 2045 §5.1).
+func mediaType(_ typ: String?, is expected: String) -> Bool {
+  guard var value = typ?.lowercased() else { return false }
+  if value.hasPrefix("application/") { value.removeFirst("application/".count) }
+  return value == expected
 }

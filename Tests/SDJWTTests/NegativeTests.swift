@@ -282,8 +282,8 @@ struct NegativeTests {
   }
 
   @Test(
-    "cnf, vct and the time claims must not be selectively disclosed",
-    arguments: ["cnf", "vct", "iss", "exp", "status"])
+    "cnf, vct, iss, nbf, exp, status must not be selectively disclosed",
+    arguments: ["cnf", "vct", "iss", "exp", "nbf", "status"])
   func forbiddenDisclosures(_ name: String) throws {
     var base = payload([])
     let value = base[name] ?? "x"
@@ -302,6 +302,32 @@ struct NegativeTests {
     }
   }
 
+  @Test("Sub-claims of cnf must not be disclosed; iat may be, and is still checked")
+  func disclosedSubClaimsAndIat() throws {
+    let jwk = try disclosure("jwk", JWK(publicKey: holder.publicKey).json)
+    let crafted = try craftedSDJWT(
+      payload: payload([]).setting("cnf", to: ["_sd": [.string(jwk.digest())]]),
+      disclosures: [jwk.encoded], signer: issuer)
+    expectSDJWTError(.forbiddenDisclosure) { try verifyCrafted(crafted) }
+
+    // SD-JWT VC §3.2.2 lets iat be selectively disclosed.
+    let iat = try disclosure("iat", .integer(Int64(Self.now.timeIntervalSince1970) - 10))
+    let disclosedIat = try craftedSDJWT(
+      payload: payload([]).removing("iat").setting("_sd", to: [.string(iat.digest())]),
+      disclosures: [iat.encoded], signer: issuer)
+    #expect(try verifyCrafted(disclosedIat).payload["iat"] == iat.value)
+    let future = try disclosure("iat", .integer(Int64(Self.now.timeIntervalSince1970) + 3600))
+    let disclosedFuture = try craftedSDJWT(
+      payload: payload([]).removing("iat").setting("_sd", to: [.string(future.digest())]),
+      disclosures: [future.encoded], signer: issuer)
+    expectSDJWTError(.notYetValid) { try verifyCrafted(disclosedFuture) }
+    let textual = try disclosure("iat", "yesterday")
+    let disclosedText = try craftedSDJWT(
+      payload: payload([]).removing("iat").setting("_sd", to: [.string(textual.digest())]),
+      disclosures: [textual.encoded], signer: issuer)
+    expectSDJWTError(.invalidClaim) { try verifyCrafted(disclosedText) }
+  }
+
   @Test("The issuer refuses reserved names and unknown paths")
   func issuerInputs() throws {
     func issue(_ claims: JSONValue, _ paths: [ClaimPath]) throws -> SDJWT {
@@ -314,6 +340,7 @@ struct NegativeTests {
     expectSDJWTError(.malformed) { try issue(["vct": "x"], []) }
     expectSDJWTError(.malformed) { try issue([1], []) }
     expectSDJWTError(.claimNotFound) { try issue(["a": 1], ["b"]) }
+    expectSDJWTError(.forbiddenDisclosure) { try issue(["status": ["idx": 1]], ["status.idx"]) }
     expectSDJWTError(.claimNotFound) { try issue(["a": [1]], ["a.1"]) }
     expectSDJWTError(.claimNotFound) {
       try sdJWT.present(disclosing: ["no_such_claim"], keyBinding: nil)
@@ -376,7 +403,13 @@ struct NegativeTests {
     ]
     let goodKB = try craftedKeyBindingJWT(claims: good, signer: holder)
     #expect(throws: Never.self) { try verifyPresentation(body.serialized + goodKB) }
-    for header: JSONValue in [["typ": "jwt"], [:], ["typ": "KB+JWT"]] {
+    // RFC 7515 §4.1.9: media types compare case-insensitively, `application/` implied.
+    for header: JSONValue in [["typ": "KB+JWT"], ["typ": "application/kb+jwt"]] {
+      let kb = try craftedKeyBindingJWT(claims: good, signer: holder, header: header)
+      #expect(throws: Never.self) { try verifyPresentation(body.serialized + kb) }
+    }
+    for header: JSONValue in [["typ": "jwt"], [:], ["typ": "kb+jwt+x"], ["typ": "application/jwt"]]
+    {
       let kb = try craftedKeyBindingJWT(claims: good, signer: holder, header: header)
       expectSDJWTError(.invalidKeyBinding) { try verifyPresentation(body.serialized + kb) }
     }
