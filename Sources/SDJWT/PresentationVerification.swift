@@ -4,16 +4,16 @@ import JOSE
 public import X509Certificates
 
 /// What a verifier expects of a presentation's Key Binding JWT (RFC 9901 §7.3 step 5).
-public struct KeyBindingExpectation: Sendable, Hashable {
+struct KeyBindingExpectation: Sendable, Hashable {
   /// The `aud` the verifier asked for; `origin:<origin>` over the DC API (OpenID4VP 1.0 A.4).
-  public var audience: String
+  var audience: String
   /// The `nonce` the verifier sent (RFC 9901 §7.3 step 5).
-  public var nonce: String
+  var nonce: String
   /// How old `iat` may be, in seconds (RFC 9901 §7.3 step 5: "within an acceptable window").
-  public var maximumAge: TimeInterval
+  var maximumAge: TimeInterval
 
   /// Creates an expectation; `iat` may be five minutes old by default.
-  public init(audience: String, nonce: String, maximumAge: TimeInterval = 300) {
+  init(audience: String, nonce: String, maximumAge: TimeInterval = 300) {
     self.audience = audience
     self.nonce = nonce
     self.maximumAge = maximumAge
