@@ -23,6 +23,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
   ("DigitalCredentialsAPI", ["CBOR", "COSE", "CryptoPrimitives", "HPKE", "JOSE", "Mdoc", "X509Certificates"]),
   ("CredentialVerifier", ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates"]),
+  ("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.
@@ -76,6 +77,7 @@ let package = Package(
       testTarget(
         "CredentialVerifier",
         ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport"]),
+      testTarget("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
     ],
   swiftLanguageModes: [.v6]
 )
