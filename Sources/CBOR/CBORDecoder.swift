@@ -320,12 +320,16 @@ struct Reader {
   mutating func readMap(_ head: Head, depth: Int) throws(CBORError) -> CBORMap {
     var keys: [CBOR] = []
     var values: [CBOR] = []
-    var seen = Set<[UInt8]>()
+    var seen = Set<ArraySlice<UInt8>>()
     var previousKey: Range<Int>? = nil
 
     func readPair(_ reader: inout Reader) throws(CBORError) {
       let keyStart = reader.offset
+      let wasDeterministic = reader.isDeterministic
+      reader.isDeterministic = true
       let key = try reader.readItem(depth: depth + 1)
+      let keyIsDeterministic = reader.isDeterministic
+      reader.isDeterministic = wasDeterministic && keyIsDeterministic
       let keyRange = keyStart..<reader.offset
       // RFC 8949 §4.2.1: keys must appear in bytewise lexicographic order of their encodings.
       if let previousKey,
@@ -335,7 +339,10 @@ struct Reader {
       }
       previousKey = keyRange
       // RFC 8949 §5.6: keys are compared as data model values, so compare canonical encodings.
-      guard seen.insert(CBOREncoder().encode(key)).inserted else {
+      // A key that arrived in deterministic form already is its canonical encoding.
+      let canonical =
+        keyIsDeterministic ? reader.bytes[keyRange] : ArraySlice(CBOREncoder().encode(key))
+      guard seen.insert(canonical).inserted else {
         throw CBORError(
           .duplicateMapKey, offset: keyStart,
           reason: "map key \(key.diagnosticNotation) appears twice (RFC 8949 §5.6)")

@@ -296,12 +296,15 @@ done:
   return ok;
 }
 
-static inline EVP_PKEY *dc_ec_from_public(int curve, const uint8_t *pt, size_t len) {
-  uint8_t normalized[133];
+/// Imports a validated public point; writes its uncompressed encoding to `normalized` (133
+/// bytes of room), so callers need not ask the key for it again (that costs a field inversion).
+static inline EVP_PKEY *dc_ec_from_public(int curve, const uint8_t *pt, size_t len,
+                                          uint8_t *normalized, size_t *normlen_out) {
   size_t normlen = 0;
   EVP_PKEY *template = NULL, *pkey = NULL;
-  if (!dc_ec_point_normalize(curve, pt, len, normalized, sizeof normalized, &normlen))
+  if (!dc_ec_point_normalize(curve, pt, len, normalized, 133, &normlen))
     return NULL;
+  *normlen_out = normlen;
   if (dc_group(curve) == NULL || (template = dc_template_table()[curve]) == NULL) return NULL;
   pkey = EVP_PKEY_new();
   if (pkey == NULL) return NULL;

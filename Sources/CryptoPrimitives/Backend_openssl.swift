@@ -161,14 +161,20 @@
     let uncompressed: [UInt8]
 
     init(point: [UInt8], curve: EllipticCurve) throws(CryptoError) {
-      guard let pkey = dc_ec_from_public(curve.opensslSelector, point, point.count) else {
+      var normalized = [UInt8](repeating: 0, count: 133)
+      var length = 0
+      guard
+        let pkey = dc_ec_from_public(
+          curve.opensslSelector, point, point.count, &normalized, &length)
+      else {
         dc_clear_errors()
         throw CryptoError(
           .invalidPoint, "point is not on \(curve.rawValue) or is the point at infinity")
       }
       self.pkey = pkey
       self.curve = curve
-      self.uncompressed = BackendPublicKey.publicBytes(pkey, curve)
+      // The encoding comes from the validation step; asking the key again costs an inversion.
+      self.uncompressed = Array(normalized.prefix(length))
     }
 
     convenience init(spki: [UInt8]) throws(CryptoError) {

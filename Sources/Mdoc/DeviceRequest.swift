@@ -37,31 +37,45 @@ public struct ItemsRequest: Sendable, Hashable {
 
   /// Reads an ItemsRequest map.
   public init(cbor: CBOR) throws(MdocError) {
-    let (docType, nameSpaces, requestInfo) = try reading("ItemsRequest") {
-      () throws(CBORError) -> (String, [(nameSpace: String, elements: [Element])], CBORMap?) in
-      let map = try cbor.requireMap("ItemsRequest")
-      let docType = try map.required("docType", as: String.self, in: "ItemsRequest")
-      let spaces = try map.required("nameSpaces", as: CBOR.self, in: "ItemsRequest").requireMap(
-        "ItemsRequest.nameSpaces")
-      var nameSpaces: [(nameSpace: String, elements: [Element])] = []
-      for (key, value) in spaces {
-        let ns = try key.requireText("ItemsRequest.nameSpaces key")
-        var elements: [Element] = []
-        for (elementKey, intent) in try value.requireMap("ItemsRequest.nameSpaces[\(ns)]") {
-          let id = try elementKey.requireText("ItemsRequest.nameSpaces[\(ns)] key")
-          elements.append(
-            Element(
-              id, intentToRetain: try intent.requireBool("ItemsRequest.nameSpaces[\(ns)][\(id)]")))
-        }
-        nameSpaces.append((ns, elements))
-      }
-      let requestInfo = try map.optional("requestInfo", as: CBOR.self, in: "ItemsRequest")
-        .map { (info) throws(CBORError) in try info.requireMap("ItemsRequest.requestInfo") }
-      return (docType, nameSpaces, requestInfo)
+    // Plain accessors on the success path: error text is only built when something is wrong.
+    guard let map = cbor.map else { throw MdocError(.malformed, "ItemsRequest must be a map") }
+    guard let docType = map["docType"]?.text else {
+      throw MdocError(.malformed, "ItemsRequest.docType must be a text string")
     }
-    guard !nameSpaces.isEmpty, nameSpaces.allSatisfy({ !$0.elements.isEmpty }) else {
-      throw MdocError(
-        .malformed, "ItemsRequest must request at least one element in every namespace")
+    guard let spaces = map["nameSpaces"]?.map else {
+      throw MdocError(.malformed, "ItemsRequest.nameSpaces must be a map")
+    }
+    var nameSpaces: [(nameSpace: String, elements: [Element])] = []
+    nameSpaces.reserveCapacity(spaces.count)
+    for (key, value) in spaces {
+      guard let ns = key.text, let inner = value.map, !inner.isEmpty else {
+        throw MdocError(
+          .malformed,
+          "ItemsRequest.nameSpaces[\(key)] must map a namespace name to a non-empty map of elements"
+        )
+      }
+      var elements: [Element] = []
+      elements.reserveCapacity(inner.count)
+      for (elementKey, intent) in inner {
+        guard let id = elementKey.text, let retain = intent.bool else {
+          throw MdocError(
+            .malformed,
+            "ItemsRequest.nameSpaces[\(ns)][\(elementKey)] must map an element name to IntentToRetain (bool)"
+          )
+        }
+        elements.append(Element(id, intentToRetain: retain))
+      }
+      nameSpaces.append((ns, elements))
+    }
+    guard !nameSpaces.isEmpty else {
+      throw MdocError(.malformed, "ItemsRequest must request at least one element")
+    }
+    var requestInfo: CBORMap?
+    if let info = map["requestInfo"] {
+      guard let infoMap = info.map else {
+        throw MdocError(.malformed, "ItemsRequest.requestInfo must be a map")
+      }
+      requestInfo = infoMap
     }
     self.docType = docType
     self.nameSpaces = nameSpaces

@@ -130,12 +130,15 @@ public struct CertificateValidator: Sendable {
       }
       path.append(certificate)
       let candidates = trustAnchors.filter { $0.subject == certificate.issuer }
-      // Among anchors with the issuer's name, prefer one whose key verifies; otherwise keep the
-      // first so the link check reports why it fails.
-      if let anchor = candidates.first(where: { certificate.checkSignature(issuedBy: $0) == .valid }
-      )
-        ?? candidates.first
-      {
+      // Among several anchors with the issuer's name, prefer one whose key verifies; otherwise
+      // keep the first so the link check reports why it fails. A single candidate is left to the
+      // link check alone, so its signature is verified once.
+      let chosen =
+        candidates.count > 1
+        ? candidates.first(where: { certificate.checkSignature(issuedBy: $0) == .valid })
+          ?? candidates.first
+        : candidates.first
+      if let anchor = chosen {
         path.append(anchor)
         return .success(path)
       }

@@ -127,22 +127,47 @@ func annexCBenchmark(_ h: inout Harness) throws {
   print("  response: \(responseSize) bytes of ciphertext")
   if ProcessInfo.processInfo.environment["DCBENCH_DETAIL"] != nil {
     let presentation = try AnnexCPresentation.resolve(
-      data: fixture.requestData, origin: fixture.origin, credentials: fixture.credentials, readerTrustAnchors: [fixture.readerRoot],
+      data: fixture.requestData, origin: fixture.origin, credentials: fixture.credentials,
+      readerTrustAnchors: [fixture.readerRoot],
       now: fixture.now)
     try h.measure("  detail: resolve", iterations: 300) {
-      blackHole(try AnnexCPresentation.resolve(
-        data: fixture.requestData, origin: fixture.origin, credentials: fixture.credentials, readerTrustAnchors: [fixture.readerRoot],
-        now: fixture.now))
+      blackHole(
+        try AnnexCPresentation.resolve(
+          data: fixture.requestData, origin: fixture.origin, credentials: fixture.credentials,
+          readerTrustAnchors: [fixture.readerRoot],
+          now: fixture.now))
     }
-    try h.measure("  detail: AnnexCRequest parse", iterations: 300) { blackHole(try AnnexCRequest(data: fixture.requestData)) }
+    try h.measure("  detail: AnnexCRequest parse", iterations: 300) {
+      blackHole(try AnnexCRequest(data: fixture.requestData))
+    }
+    let drText = fixture.requestData["deviceRequest"]?.string ?? ""
+    let eiText = fixture.requestData["encryptionInfo"]?.string ?? ""
+    try h.measure("  detail: base64url decode deviceRequest", iterations: 300) {
+      blackHole(try Base64URL.decode(drText))
+    }
+    let drBytes = try Base64URL.decode(drText)
+    print("  deviceRequest \(drBytes.count) bytes")
+    try h.measure("  detail: CBOR decode deviceRequest", iterations: 300) {
+      blackHole(try CBOR.decode(drBytes))
+    }
+    try h.measure("  detail: DeviceRequest(bytes:)", iterations: 300) {
+      blackHole(try DeviceRequest(bytes: drBytes))
+    }
+    try h.measure("  detail: EncryptionInfo", iterations: 300) {
+      blackHole(try EncryptionInfo(base64URL: eiText))
+    }
     let consent = try presentation.proposedConsent()
     try h.measure("  detail: deviceResponse", iterations: 300) {
       blackHole(try presentation.deviceResponse(consent: consent) { _ in fixture.deviceKey })
     }
     let response = try presentation.deviceResponse(consent: consent) { _ in fixture.deviceKey }
     h.measure("  detail: DeviceResponse encode", iterations: 300) { blackHole(response.bytes) }
-    try h.measure("  detail: respond", iterations: 300) { blackHole(try presentation.respond(consent: consent) { _ in fixture.deviceKey }) }
-    try h.measure("  detail: verify", iterations: 300) { blackHole(key.publicKey.isValidSignature(signature, for: message)) }
+    try h.measure("  detail: respond", iterations: 300) {
+      blackHole(try presentation.respond(consent: consent) { _ in fixture.deviceKey })
+    }
+    try h.measure("  detail: verify", iterations: 300) {
+      blackHole(key.publicKey.isValidSignature(signature, for: message))
+    }
     try h.measure("  detail: sign", iterations: 300) { blackHole(try key.signature(for: message)) }
   }
   Harness.ratio("Annex C answer / unavoidable crypto", answer, over: floor, aim: 1.5)
