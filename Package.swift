@@ -22,6 +22,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
   ("DigitalCredentialsAPI", ["CBOR", "COSE", "CryptoPrimitives", "HPKE", "JOSE", "Mdoc", "X509Certificates"]),
   ("CredentialVerifier", ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates"]),
+  ("CredentialWallet", ["CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc", "X509Certificates", .target(name: "CSQLite", condition: linuxOnly)]),
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.
@@ -45,7 +46,12 @@ let package = Package(
       name: "COpenSSL",
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]
-    )
+    ),
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
   ]
     + modules.map { .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings) }
     + [
@@ -72,6 +78,14 @@ let package = Package(
       testTarget(
         "CredentialVerifier",
         ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport"]),
+      // Writes to a wallet store from a second process, for the store's multi-process tests.
+      .executableTarget(
+        name: "store-probe",
+        dependencies: ["CredentialWallet"],
+        path: "Tests/StoreProbe",
+        swiftSettings: strictSettings
+      ),
+      testTarget("CredentialWallet", ["CryptoPrimitives", "WalletTestSupport", "Mdoc", "store-probe"]),
     ],
   swiftLanguageModes: [.v6]
 )
