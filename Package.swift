@@ -24,6 +24,13 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("DigitalCredentialsAPI", ["CBOR", "COSE", "CryptoPrimitives", "HPKE", "JOSE", "Mdoc", "X509Certificates"]),
   ("CredentialVerifier", ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates"]),
   ("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
+  (
+    "CredentialWallet",
+    [
+      "CBOR", "COSE", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc", "SDJWT",
+      "X509Certificates", .target(name: "CSQLite", condition: linuxOnly),
+    ]
+  ),
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.
@@ -47,7 +54,12 @@ let package = Package(
       name: "COpenSSL",
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]
-    )
+    ),
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
   ]
     + modules.map { .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings) }
     + [
@@ -78,6 +90,14 @@ let package = Package(
         "CredentialVerifier",
         ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport"]),
       testTarget("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
+      // Writes to a wallet store from a second process, for the store's multi-process tests.
+      .executableTarget(
+        name: "store-probe",
+        dependencies: ["CredentialWallet"],
+        path: "Tests/StoreProbe",
+        swiftSettings: strictSettings
+      ),
+      testTarget("CredentialWallet", ["CryptoPrimitives", "WalletTestSupport", "Mdoc", "store-probe"]),
     ],
   swiftLanguageModes: [.v6]
 )

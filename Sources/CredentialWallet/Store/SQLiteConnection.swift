@@ -1,0 +1,238 @@
+// The only file that speaks SQLite's C API. Everything above it sees `SQLiteConnection`,
+// `SQLiteStatement` and `WalletStoreError`, never a result code or a raw pointer.
+#if canImport(SQLite3)
+  internal import SQLite3
+#else
+  internal import CSQLite
+#endif
+
+/// A value bound to a `?` parameter or read from a column. SQL text never carries values: every
+/// value reaches SQLite through `sqlite3_bind_*`.
+enum SQLValue: Sendable, Hashable {
+  case null
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+  case blob([UInt8])
+}
+
+/// Extended result codes this layer tells apart (sqlite.org/rescode.html).
+private enum ResultCode {
+  static let constraintCheck: Int32 = 1 << 8 | 19  // SQLITE_CONSTRAINT_CHECK
+  static let constraintForeignKey: Int32 = 3 << 8 | 19  // SQLITE_CONSTRAINT_FOREIGNKEY
+  static let constraintNotNull: Int32 = 5 << 8 | 19  // SQLITE_CONSTRAINT_NOTNULL
+  static let constraintPrimaryKey: Int32 = 6 << 8 | 19  // SQLITE_CONSTRAINT_PRIMARYKEY
+  static let constraintUnique: Int32 = 8 << 8 | 19  // SQLITE_CONSTRAINT_UNIQUE
+}
+
+/// `SQLITE_TRANSIENT`: SQLite copies bound bytes before the bind call returns, so Swift buffers
+/// need not outlive it. The C macro is a cast of -1 that Swift cannot import.
+private var transient: sqlite3_destructor_type {
+  unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// One open SQLite connection. Not thread-safe by itself: `WalletStore` confines it to its actor.
+final class SQLiteConnection {
+  private let handle: OpaquePointer
+
+  /// Opens (creating if needed) the database file at path.
+  init(path: String) throws(WalletStoreError) {
+    var db: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    guard rc == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close_v2(db)
+      throw WalletStoreError(.cannotOpen, "cannot open \(path): \(message)")
+    }
+    handle = db
+    sqlite3_extended_result_codes(db, 1)
+  }
+
+  deinit {
+    // v2 defers the close until every statement is finalized; statements never outlive a call.
+    sqlite3_close_v2(handle)
+  }
+
+  /// Lets SQLite itself sleep and retry for up to this long when another connection holds a lock.
+  func setBusyTimeout(milliseconds: Int32) {
+    sqlite3_busy_timeout(handle, milliseconds)
+  }
+
+  /// Whether a transaction is open on this connection.
+  var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+  /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+  var changes: Int { Int(sqlite3_changes(handle)) }
+
+  /// The rowid of the most recent successful INSERT.
+  var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// Compiles one SQL statement.
+  func prepare(_ sql: String) throws(WalletStoreError) -> SQLiteStatement {
+    var statement: OpaquePointer?
+    let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+    guard rc == SQLITE_OK, let statement else {
+      sqlite3_finalize(statement)
+      throw error(rc, "preparing \(sql.prefix(60))")
+    }
+    return SQLiteStatement(handle: statement, connection: self)
+  }
+
+  /// Runs one statement to completion with bound values.
+  func run(_ sql: String, _ values: [SQLValue] = []) throws(WalletStoreError) {
+    let statement = try prepare(sql)
+    try statement.bind(values)
+    while try statement.step() {}
+  }
+
+  /// Runs a query and maps each row.
+  func query<T>(
+    _ sql: String, _ values: [SQLValue] = [],
+    row: (SQLiteStatement) throws(WalletStoreError) -> T
+  ) throws(WalletStoreError) -> [T] {
+    let statement = try prepare(sql)
+    try statement.bind(values)
+    var rows = [T]()
+    while try statement.step() { rows.append(try row(statement)) }
+    return rows
+  }
+
+  /// Rolls back the open transaction, if any; used on paths that are already failing.
+  func rollbackQuietly() {
+    if inTransaction { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+  }
+
+  /// Turns a result code into the store's error, with SQLite's message.
+  func error(_ rc: Int32, _ context: String) -> WalletStoreError {
+    let message = String(cString: sqlite3_errmsg(handle))
+    switch rc & 0xff {
+    case SQLITE_BUSY, SQLITE_LOCKED:
+      return WalletStoreError(.busy, "\(context): \(message)")
+    case SQLITE_CONSTRAINT:
+      switch rc {
+      case ResultCode.constraintPrimaryKey, ResultCode.constraintUnique:
+        return WalletStoreError(.duplicateID, "\(context): \(message)")
+      case ResultCode.constraintForeignKey, ResultCode.constraintCheck,
+        ResultCode.constraintNotNull:
+        return WalletStoreError(.constraintViolation, "\(context): \(message)")
+      default:
+        return WalletStoreError(.constraintViolation, "\(context): \(message)")
+      }
+    case SQLITE_CANTOPEN:
+      return WalletStoreError(.cannotOpen, "\(context): \(message)")
+    default:
+      return WalletStoreError(.databaseFailure, "\(context): \(message) (SQLite code \(rc))")
+    }
+  }
+}
+
+/// A prepared statement, finalized when released.
+final class SQLiteStatement {
+  private let handle: OpaquePointer
+  private let connection: SQLiteConnection
+
+  fileprivate init(handle: OpaquePointer, connection: SQLiteConnection) {
+    self.handle = handle
+    self.connection = connection
+  }
+
+  deinit { sqlite3_finalize(handle) }
+
+  /// Binds values to parameters 1...n.
+  func bind(_ values: [SQLValue]) throws(WalletStoreError) {
+    guard values.count == Int(sqlite3_bind_parameter_count(handle)) else {
+      throw WalletStoreError(
+        .databaseFailure,
+        "statement takes \(sqlite3_bind_parameter_count(handle)) values, got \(values.count)")
+    }
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let rc: Int32
+      switch value {
+      case .null:
+        rc = sqlite3_bind_null(handle, index)
+      case .integer(let v):
+        rc = sqlite3_bind_int64(handle, index, v)
+      case .real(let v):
+        rc = sqlite3_bind_double(handle, index, v)
+      case .text(let s):
+        let count = s.utf8.count
+        guard count <= Int(Int32.max) else {
+          throw WalletStoreError(.invalidArgument, "text value of \(count) bytes is too long")
+        }
+        // An explicit length keeps embedded NULs; withCString never passes NULL, so "" stays "".
+        rc = s.withCString { sqlite3_bind_text(handle, index, $0, Int32(count), transient) }
+      case .blob(let bytes):
+        if bytes.isEmpty {
+          // A zero-length bind_blob with a NULL pointer would store NULL, not an empty blob.
+          rc = sqlite3_bind_zeroblob(handle, index, 0)
+        } else {
+          rc = bytes.withUnsafeBytes {
+            sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), transient)
+          }
+        }
+      }
+      guard rc == SQLITE_OK else { throw connection.error(rc, "binding parameter \(index)") }
+    }
+  }
+
+  /// Advances; true when a row is available, false when the statement is done.
+  func step() throws(WalletStoreError) -> Bool {
+    let rc = sqlite3_step(handle)
+    switch rc {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default:
+      let sql = sqlite3_sql(handle).map { String(cString: $0) } ?? "statement"
+      throw connection.error(rc, String(sql.prefix(60)))
+    }
+  }
+
+  /// The number of columns in a result row.
+  var columnCount: Int32 { sqlite3_column_count(handle) }
+
+  /// Whether column i of the current row is NULL.
+  func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+  /// The storage class of column i (`SQLITE_INTEGER`, `SQLITE_TEXT`, ...).
+  func columnType(_ column: Int32) -> Int32 { sqlite3_column_type(handle, column) }
+
+  /// Column i as a floating-point number (0 for NULL).
+  func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+  /// Column i as an integer (0 for NULL).
+  func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+  /// Column i as an integer, or nil for NULL.
+  func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+
+  /// Column i as UTF-8 text, or nil for NULL.
+  func text(_ column: Int32) -> String? {
+    guard !isNull(column), let pointer = sqlite3_column_text(handle, column) else { return nil }
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+  }
+
+  /// Column i as bytes ([] for NULL or an empty blob).
+  func blob(_ column: Int32) -> [UInt8] {
+    guard let pointer = sqlite3_column_blob(handle, column) else { return [] }
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+  }
+}
+
+extension SQLiteStatement {
+  /// Every column of the current row, typed as SQLite stores it.
+  func values() -> [SQLValue] {
+    (0..<columnCount).map { column in
+      switch columnType(column) {
+      case SQLITE_INTEGER: .integer(int64(column))
+      case SQLITE_FLOAT: .real(double(column))
+      case SQLITE_TEXT: .text(text(column) ?? "")
+      case SQLITE_BLOB: .blob(blob(column))
+      default: .null
+      }
+    }
+  }
+}

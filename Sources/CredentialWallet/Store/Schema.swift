@@ -1,0 +1,89 @@
+/// The store's schema, versioned with `PRAGMA user_version`.
+///
+/// A new file runs every step from version 1; an older file runs the steps it lacks, inside one
+/// `BEGIN IMMEDIATE` transaction, so a migration is all-or-nothing and two processes opening an
+/// old file at once migrate it once. Steps are never edited once shipped: a change is a new step.
+///
+/// Dates are INTEGER milliseconds since 1970 (UTC). Lists are JSON arrays of strings.
+enum Schema {
+  /// The version this code writes.
+  static let currentVersion = 2
+
+  /// The statements that bring a file from `version - 1` to `version`.
+  static func migration(to version: Int) -> [String] {
+    switch version {
+    case 1: version1
+    case 2: version2
+    default: []
+    }
+  }
+
+  /// Version 1, the first schema, kept verbatim: credentials without their issuers' key
+  /// identifiers, and no settings.
+  static let version1 = [
+    """
+    CREATE TABLE device_keys (
+      id TEXT PRIMARY KEY NOT NULL CHECK (length(id) > 0),
+      curve TEXT NOT NULL,
+      public_key BLOB NOT NULL,
+      protection TEXT NOT NULL,
+      wrapped_private_key BLOB,
+      created_at_ms INTEGER NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE credentials (
+      id TEXT PRIMARY KEY NOT NULL CHECK (length(id) > 0),
+      format TEXT NOT NULL,
+      type TEXT NOT NULL,
+      issued BLOB NOT NULL,
+      display TEXT NOT NULL,
+      valid_from_ms INTEGER,
+      valid_until_ms INTEGER,
+      device_key_id TEXT REFERENCES device_keys(id) ON DELETE RESTRICT,
+      created_at_ms INTEGER NOT NULL
+    )
+    """,
+    "CREATE INDEX credentials_by_creation ON credentials(created_at_ms, id)",
+    "CREATE INDEX credentials_by_device_key ON credentials(device_key_id)",
+    """
+    CREATE TABLE trust_anchors (
+      id TEXT PRIMARY KEY NOT NULL CHECK (length(id) > 0),
+      role TEXT NOT NULL CHECK (role IN ('issuer', 'reader', 'verifier')),
+      certificate BLOB NOT NULL,
+      subject TEXT NOT NULL,
+      added_at_ms INTEGER NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE activity (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      timestamp_ms INTEGER NOT NULL,
+      protocol TEXT NOT NULL,
+      origin TEXT,
+      relying_party TEXT,
+      outcome TEXT NOT NULL,
+      credential_ids TEXT NOT NULL,
+      shared_items TEXT NOT NULL,
+      detail TEXT NOT NULL
+    )
+    """,
+  ]
+
+  /// Version 2: the authority key identifiers of each credential's issuer chain (for
+  /// registration and matching; existing rows get an empty list), settings, and an index for
+  /// the newest-first activity log.
+  static let version2 = [
+    """
+    ALTER TABLE credentials
+      ADD COLUMN issuer_authority_key_ids TEXT NOT NULL DEFAULT '[]'
+    """,
+    """
+    CREATE TABLE settings (
+      key TEXT PRIMARY KEY NOT NULL CHECK (length(key) > 0),
+      value TEXT NOT NULL
+    )
+    """,
+    "CREATE INDEX activity_by_time ON activity(timestamp_ms, id)",
+  ]
+}

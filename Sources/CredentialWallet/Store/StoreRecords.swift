@@ -1,0 +1,311 @@
+internal import Foundation
+
+// Each table's SQL, in one place, over a connection. `WalletStore` runs these in a transaction
+// of its own; `WalletStore.Transaction` runs several in one. Values are always bound.
+
+extension SQLiteConnection {
+  // MARK: Credentials
+
+  private static let credentialColumns = """
+    id, format, type, issued, display, valid_from_ms, valid_until_ms, device_key_id,
+    issuer_authority_key_ids, created_at_ms
+    """
+
+  func insertCredential(_ credential: StoredCredential) throws(WalletStoreError) {
+    guard !credential.id.isEmpty, !credential.type.isEmpty else {
+      throw WalletStoreError(.invalidArgument, "a credential needs a non-empty id and type")
+    }
+    let values: [SQLValue] = [
+      .text(credential.id), .text(credential.format.rawValue), .text(credential.type),
+      .blob(credential.issued), .text(try StoreJSON.encode(credential.display)),
+      credential.validFrom.map { .integer(StoreTime.milliseconds($0)) } ?? .null,
+      credential.validUntil.map { .integer(StoreTime.milliseconds($0)) } ?? .null,
+      credential.deviceKeyID.map { .text($0) } ?? .null,
+      .text(try StoreJSON.encode(credential.issuerAuthorityKeyIdentifiers.map(StoreHex.encode))),
+      .integer(StoreTime.milliseconds(credential.createdAt)),
+    ]
+    do throws(WalletStoreError) {
+      try run(
+        "INSERT INTO credentials (\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        values)
+    } catch  where error.code == .duplicateID {
+      throw WalletStoreError(.duplicateID, "a credential with id \(credential.id) already exists")
+    } catch  where error.code == .constraintViolation && credential.deviceKeyID != nil {
+      throw WalletStoreError(
+        .constraintViolation,
+        "credential \(credential.id): no device key \(credential.deviceKeyID ?? "") (\(error.reason))"
+      )
+    }
+  }
+
+  func credential(id: String) throws(WalletStoreError) -> StoredCredential? {
+    try query(
+      "SELECT \(Self.credentialColumns) FROM credentials WHERE id = ?", [.text(id)],
+      row: Self.decodeCredential
+    ).first
+  }
+
+  func credentials(format: CredentialFormat?) throws(WalletStoreError) -> [StoredCredential] {
+    if let format {
+      return try query(
+        "SELECT \(Self.credentialColumns) FROM credentials WHERE format = ? ORDER BY created_at_ms, id",
+        [.text(format.rawValue)], row: Self.decodeCredential)
+    }
+    return try query(
+      "SELECT \(Self.credentialColumns) FROM credentials ORDER BY created_at_ms, id",
+      row: Self.decodeCredential)
+  }
+
+  func removeCredential(id: String) throws(WalletStoreError) -> Bool {
+    try run("DELETE FROM credentials WHERE id = ?", [.text(id)])
+    return changes > 0
+  }
+
+  private static func decodeCredential(_ row: SQLiteStatement) throws(WalletStoreError)
+    -> StoredCredential
+  {
+    let id = row.text(0) ?? ""
+    guard let format = row.text(1).flatMap(CredentialFormat.init(rawValue:)) else {
+      throw WalletStoreError(
+        .corruptRecord, "credential \(id) has an unknown format \(row.text(1) ?? "NULL")")
+    }
+    let display = try StoreJSON.decode(
+      CredentialDisplay.self, row.text(4), what: "credential \(id) display")
+    let akis = try StoreJSON.decode(
+      [String].self, row.text(8), what: "credential \(id) issuer keys")
+    var identifiers = [[UInt8]]()
+    for hex in akis {
+      guard let bytes = StoreHex.decode(hex) else {
+        throw WalletStoreError(
+          .corruptRecord, "credential \(id) has a malformed issuer key identifier")
+      }
+      identifiers.append(bytes)
+    }
+    return StoredCredential(
+      id: id, format: format, type: row.text(2) ?? "", issued: row.blob(3), display: display,
+      validFrom: row.optionalInt64(5).map { StoreTime.date(milliseconds: $0) },
+      validUntil: row.optionalInt64(6).map { StoreTime.date(milliseconds: $0) },
+      deviceKeyID: row.text(7), issuerAuthorityKeyIdentifiers: identifiers,
+      createdAt: StoreTime.date(milliseconds: row.int64(9)))
+  }
+
+  // MARK: Trust anchors
+
+  func insertTrustAnchor(_ anchor: TrustAnchorRecord) throws(WalletStoreError) {
+    guard !anchor.id.isEmpty else {
+      throw WalletStoreError(.invalidArgument, "a trust anchor needs a non-empty id")
+    }
+    do throws(WalletStoreError) {
+      try run(
+        "INSERT INTO trust_anchors (id, role, certificate, subject, added_at_ms) VALUES (?, ?, ?, ?, ?)",
+        [
+          .text(anchor.id), .text(anchor.role.rawValue), .blob(anchor.certificateDER),
+          .text(anchor.subject), .integer(StoreTime.milliseconds(anchor.addedAt)),
+        ])
+    } catch  where error.code == .duplicateID {
+      throw WalletStoreError(.duplicateID, "a trust anchor with id \(anchor.id) already exists")
+    }
+  }
+
+  func trustAnchors(role: TrustRole?) throws(WalletStoreError) -> [TrustAnchorRecord] {
+    let columns = "id, role, certificate, subject, added_at_ms"
+    if let role {
+      return try query(
+        "SELECT \(columns) FROM trust_anchors WHERE role = ? ORDER BY added_at_ms, id",
+        [.text(role.rawValue)], row: Self.decodeTrustAnchor)
+    }
+    return try query(
+      "SELECT \(columns) FROM trust_anchors ORDER BY added_at_ms, id", row: Self.decodeTrustAnchor)
+  }
+
+  func removeTrustAnchor(id: String) throws(WalletStoreError) -> Bool {
+    try run("DELETE FROM trust_anchors WHERE id = ?", [.text(id)])
+    return changes > 0
+  }
+
+  private static func decodeTrustAnchor(_ row: SQLiteStatement) throws(WalletStoreError)
+    -> TrustAnchorRecord
+  {
+    let id = row.text(0) ?? ""
+    guard let role = row.text(1).flatMap(TrustRole.init(rawValue:)) else {
+      throw WalletStoreError(.corruptRecord, "trust anchor \(id) has an unknown role")
+    }
+    return TrustAnchorRecord(
+      id: id, role: role, certificateDER: row.blob(2), subject: row.text(3) ?? "",
+      addedAt: StoreTime.date(milliseconds: row.int64(4)))
+  }
+
+  // MARK: Activity
+
+  func appendActivity(_ entry: NewActivity) throws(WalletStoreError) -> Int64 {
+    try run(
+      """
+      INSERT INTO activity (timestamp_ms, protocol, origin, relying_party, outcome, credential_ids,
+        shared_items, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        .integer(StoreTime.milliseconds(entry.timestamp)), .text(entry.protocolIdentifier),
+        entry.origin.map { .text($0) } ?? .null, entry.relyingParty.map { .text($0) } ?? .null,
+        .text(entry.outcome.rawValue), .text(try StoreJSON.encode(entry.credentialIDs)),
+        .text(try StoreJSON.encode(entry.sharedItems)), .text(entry.detail),
+      ])
+    return lastInsertRowID
+  }
+
+  func activities(limit: Int) throws(WalletStoreError) -> [ActivityRecord] {
+    guard limit >= 0 else { throw WalletStoreError(.invalidArgument, "limit must not be negative") }
+    return try query(
+      """
+      SELECT id, timestamp_ms, protocol, origin, relying_party, outcome, credential_ids,
+        shared_items, detail FROM activity ORDER BY timestamp_ms DESC, id DESC LIMIT ?
+      """, [.integer(Int64(limit))]
+    ) { (row) throws(WalletStoreError) -> ActivityRecord in
+      let id = row.int64(0)
+      guard let outcome = row.text(5).flatMap(ActivityOutcome.init(rawValue:)) else {
+        throw WalletStoreError(.corruptRecord, "activity \(id) has an unknown outcome")
+      }
+      let entry = NewActivity(
+        timestamp: StoreTime.date(milliseconds: row.int64(1)),
+        protocolIdentifier: row.text(2) ?? "", origin: row.text(3), relyingParty: row.text(4),
+        outcome: outcome,
+        credentialIDs: try StoreJSON.decode([String].self, row.text(6), what: "activity \(id)"),
+        sharedItems: try StoreJSON.decode([String].self, row.text(7), what: "activity \(id)"),
+        detail: row.text(8) ?? "")
+      return ActivityRecord(id: id, entry)
+    }
+  }
+
+  // MARK: Settings
+
+  func setting(_ key: String) throws(WalletStoreError) -> String? {
+    try query("SELECT value FROM settings WHERE key = ?", [.text(key)]) { $0.text(0) }.first ?? nil
+  }
+
+  func setSetting(_ key: String, _ value: String?) throws(WalletStoreError) {
+    guard !key.isEmpty else { throw WalletStoreError(.invalidArgument, "a setting needs a key") }
+    if let value {
+      try run(
+        "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [.text(key), .text(value)])
+    } else {
+      try run("DELETE FROM settings WHERE key = ?", [.text(key)])
+    }
+  }
+
+  // MARK: Device keys
+
+  func insertDeviceKey(_ key: DeviceKeyRow) throws(WalletStoreError) {
+    do throws(WalletStoreError) {
+      try run(
+        """
+        INSERT INTO device_keys (id, curve, public_key, protection, wrapped_private_key, created_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .text(key.id), .text(key.curve), .blob(key.publicKey), .text(key.protection),
+          key.wrappedPrivateKey.map { .blob($0) } ?? .null,
+          .integer(StoreTime.milliseconds(key.createdAt)),
+        ])
+    } catch  where error.code == .duplicateID {
+      throw WalletStoreError(.duplicateID, "a device key with id \(key.id) already exists")
+    }
+  }
+
+  func deviceKey(id: String) throws(WalletStoreError) -> DeviceKeyRow? {
+    try query(
+      """
+      SELECT id, curve, public_key, protection, wrapped_private_key, created_at_ms
+      FROM device_keys WHERE id = ?
+      """, [.text(id)]
+    ) { row in
+      DeviceKeyRow(
+        id: row.text(0) ?? "", curve: row.text(1) ?? "", publicKey: row.blob(2),
+        protection: row.text(3) ?? "", wrappedPrivateKey: row.isNull(4) ? nil : row.blob(4),
+        createdAt: StoreTime.date(milliseconds: row.int64(5)))
+    }.first
+  }
+
+  func removeDeviceKey(id: String) throws(WalletStoreError) -> Bool {
+    do throws(WalletStoreError) {
+      try run("DELETE FROM device_keys WHERE id = ?", [.text(id)])
+    } catch  where error.code == .constraintViolation {
+      throw WalletStoreError(
+        .constraintViolation, "device key \(id) is still used by a stored credential")
+    }
+    return changes > 0
+  }
+}
+
+/// A row of `device_keys`: a public key, and how its private key is kept.
+struct DeviceKeyRow: Sendable, Hashable {
+  var id: String
+  /// The curve's JWK name (`P-256`).
+  var curve: String
+  /// SEC1 uncompressed point.
+  var publicKey: [UInt8]
+  /// `aes-256-gcm-kek` (wrapped here), `secure-enclave` or `keychain` (kept by the platform).
+  var protection: String
+  /// nonce || ciphertext || tag, for keys wrapped here.
+  var wrappedPrivateKey: [UInt8]?
+  var createdAt: Date
+}
+
+/// JSON for the store's TEXT columns: sorted keys, so equal values are equal bytes.
+enum StoreJSON {
+  static func encode(_ value: some Encodable) throws(WalletStoreError) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    do {
+      return String(decoding: try encoder.encode(value), as: UTF8.self)
+    } catch {
+      throw WalletStoreError(.invalidArgument, "cannot encode \(type(of: value)): \(error)")
+    }
+  }
+
+  static func decode<T: Decodable>(_ type: T.Type, _ text: String?, what: String)
+    throws(WalletStoreError) -> T
+  {
+    do {
+      return try JSONDecoder().decode(type, from: Data((text ?? "").utf8))
+    } catch {
+      throw WalletStoreError(.corruptRecord, "\(what) is not valid JSON: \(error)")
+    }
+  }
+}
+
+/// Lowercase hex, for byte strings kept in JSON.
+enum StoreHex {
+  static func encode(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out = [UInt8]()
+    out.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+      out.append(digits[Int(byte >> 4)])
+      out.append(digits[Int(byte & 0x0f)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  static func decode(_ text: String) -> [UInt8]? {
+    let chars = Array(text.utf8)
+    guard chars.count % 2 == 0 else { return nil }
+    var out = [UInt8]()
+    out.reserveCapacity(chars.count / 2)
+    var index = 0
+    while index < chars.count {
+      guard let high = value(chars[index]), let low = value(chars[index + 1]) else { return nil }
+      out.append(high << 4 | low)
+      index += 2
+    }
+    return out
+  }
+
+  private static func value(_ c: UInt8) -> UInt8? {
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}

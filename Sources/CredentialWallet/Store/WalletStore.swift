@@ -1,0 +1,287 @@
+internal import Dispatch
+internal import Foundation
+
+/// The wallet's store on SQLite: credentials, device keys, trust anchors, the activity log and
+/// settings, in one file that several processes open at once.
+///
+/// On a phone the app and its request UI (an iOS app extension, an Android `:dcapi` process)
+/// share the store, so every write is a short `BEGIN IMMEDIATE` transaction in WAL mode, waiting
+/// up to a busy timeout for another process's lock; a committed write survives a process killed
+/// at any point. Each call is one transaction: it commits whole or leaves nothing written. Use
+/// ``transaction(_:)`` to make several writes one.
+///
+/// The store stores; it does not verify. Check a credential before calling ``insert(_:)``.
+///
+/// SQLite calls block, so the actor runs on a serial dispatch queue of its own rather than on
+/// Swift's cooperative pool.
+public actor WalletStore {
+  /// The schema version this code creates and migrates to.
+  public static let currentSchemaVersion: Int = Schema.currentVersion
+
+  /// The database file.
+  public nonisolated let path: String
+
+  private let database: WalletDatabase
+  private nonisolated let executor: StoreExecutor
+
+  /// The serial queue the store's blocking SQLite calls run on.
+  public nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
+  }
+
+  /// Opens the store at path, creating the file (and its directory) if needed, and migrates
+  /// the schema to ``currentSchemaVersion`` in one transaction.
+  ///
+  /// - Parameters:
+  ///   - path: the database file, e.g. `WalletHome.databasePath`.
+  ///   - busyTimeout: how long a call waits for another process's lock before failing with
+  ///     `WalletStoreError.Code.busy`.
+  /// - Throws: `WalletStoreError` with `.cannotOpen`, `.busy`, `.unsupportedSchemaVersion` (a
+  ///   newer version of the wallet wrote the file) or `.databaseFailure`.
+  public init(path: String, busyTimeout: Duration = .seconds(5)) throws(WalletStoreError) {
+    try self.init(path: path, busyTimeout: busyTimeout, schemaVersion: Schema.currentVersion)
+  }
+
+  /// Opens the store and migrates only up to schemaVersion (tests build old files with it).
+  init(path: String, busyTimeout: Duration, schemaVersion: Int) throws(WalletStoreError) {
+    let directory = (path as NSString).deletingLastPathComponent
+    if !directory.isEmpty {
+      do {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true)
+      } catch {
+        throw WalletStoreError(.fileSystemFailure, "cannot create \(directory): \(error)")
+      }
+    }
+    self.path = path
+    self.executor = StoreExecutor(label: "WalletStore \(path)")
+    self.database = try WalletDatabase(
+      path: path, busyTimeout: busyTimeout, targetVersion: schemaVersion)
+  }
+
+  /// The schema version recorded in the file.
+  public func schemaVersion() throws(WalletStoreError) -> Int {
+    try database.schemaVersion()
+  }
+
+  // MARK: Credentials
+
+  /// Stores a credential. A duplicate id fails with `.duplicateID`, a `deviceKeyID` not in
+  /// `device_keys` with `.constraintViolation`; either way nothing is written.
+  public func insert(_ credential: StoredCredential) throws(WalletStoreError) {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.insertCredential(credential)
+    }
+  }
+
+  /// Stores several credentials in one transaction: all of them, or none.
+  public func insert(contentsOf credentials: [StoredCredential]) throws(WalletStoreError) {
+    try database.write { () throws(WalletStoreError) in
+      for credential in credentials { try database.connection.insertCredential(credential) }
+    }
+  }
+
+  /// The credential with this id, or nil.
+  public func credential(id: String) throws(WalletStoreError) -> StoredCredential? {
+    try database.retrying { () throws(WalletStoreError) in
+      try database.connection.credential(id: id)
+    }
+  }
+
+  /// All credentials, or those of one format, ordered by `createdAt` then `id`.
+  public func credentials(format: CredentialFormat? = nil) throws(WalletStoreError)
+    -> [StoredCredential]
+  {
+    try database.retrying { () throws(WalletStoreError) in
+      try database.connection.credentials(format: format)
+    }
+  }
+
+  /// Removes a credential; false when no credential has this id.
+  public func removeCredential(id: String) throws(WalletStoreError) -> Bool {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.removeCredential(id: id)
+    }
+  }
+
+  // MARK: Trust anchors
+
+  /// Adds a trust anchor; a duplicate id fails with `.duplicateID`.
+  public func addTrustAnchor(_ anchor: TrustAnchorRecord) throws(WalletStoreError) {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.insertTrustAnchor(anchor)
+    }
+  }
+
+  /// All trust anchors, or those of one role, ordered by `addedAt` then `id`.
+  public func trustAnchors(role: TrustRole? = nil) throws(WalletStoreError) -> [TrustAnchorRecord] {
+    try database.retrying { () throws(WalletStoreError) in
+      try database.connection.trustAnchors(role: role)
+    }
+  }
+
+  /// Removes a trust anchor; false when no anchor has this id.
+  public func removeTrustAnchor(id: String) throws(WalletStoreError) -> Bool {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.removeTrustAnchor(id: id)
+    }
+  }
+
+  // MARK: Activity
+
+  /// Appends an entry to the activity log and returns its id.
+  @discardableResult
+  public func append(_ activity: NewActivity) throws(WalletStoreError) -> Int64 {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.appendActivity(activity)
+    }
+  }
+
+  /// The most recent activity entries, newest first (by timestamp, then id).
+  public func activities(limit: Int = 100) throws(WalletStoreError) -> [ActivityRecord] {
+    try database.retrying { () throws(WalletStoreError) in
+      try database.connection.activities(limit: limit)
+    }
+  }
+
+  // MARK: Settings
+
+  /// The value of a setting, or nil.
+  public func setting(_ key: String) throws(WalletStoreError) -> String? {
+    try database.retrying { () throws(WalletStoreError) in try database.connection.setting(key) }
+  }
+
+  /// Sets a setting; nil removes it.
+  public func setSetting(_ key: String, _ value: String?) throws(WalletStoreError) {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.setSetting(key, value)
+    }
+  }
+
+  // MARK: Transactions
+
+  /// Runs body in one write transaction: everything it writes commits together, or, when it
+  /// throws (any error, yours or the store's), nothing is written and the error is rethrown.
+  ///
+  /// Keep body short and free of I/O: other processes wait for it.
+  ///
+  /// ```swift
+  /// try await store.transaction { tx in
+  ///   try tx.insert(credential)
+  ///   try tx.append(NewActivity(protocolIdentifier: "import", outcome: .shared))
+  /// }
+  /// ```
+  public func transaction<T: Sendable>(
+    _ body: @Sendable (WalletStore.Transaction) throws -> T
+  ) throws -> T {
+    try database.begin()
+    let transaction = Transaction(connection: database.connection)
+    defer { transaction.close() }
+    let value: T
+    do {
+      value = try body(transaction)
+    } catch {
+      database.rollback()
+      throw error
+    }
+    try database.commit()
+    return value
+  }
+
+  /// The writes and reads available inside ``WalletStore/transaction(_:)``; valid only until
+  /// the transaction ends.
+  public final class Transaction {
+    private var connection: SQLiteConnection?
+
+    init(connection: SQLiteConnection) { self.connection = connection }
+
+    func close() { connection = nil }
+
+    private func open() throws(WalletStoreError) -> SQLiteConnection {
+      guard let connection else {
+        throw WalletStoreError(.transactionClosed, "the transaction has already ended")
+      }
+      return connection
+    }
+
+    /// Stores a credential (see ``WalletStore/insert(_:)``).
+    public func insert(_ credential: StoredCredential) throws(WalletStoreError) {
+      try open().insertCredential(credential)
+    }
+
+    /// The credential with this id, as this transaction sees it.
+    public func credential(id: String) throws(WalletStoreError) -> StoredCredential? {
+      try open().credential(id: id)
+    }
+
+    /// Removes a credential; false when no credential has this id.
+    public func removeCredential(id: String) throws(WalletStoreError) -> Bool {
+      try open().removeCredential(id: id)
+    }
+
+    /// Adds a trust anchor.
+    public func addTrustAnchor(_ anchor: TrustAnchorRecord) throws(WalletStoreError) {
+      try open().insertTrustAnchor(anchor)
+    }
+
+    /// Appends an activity entry and returns its id.
+    @discardableResult
+    public func append(_ activity: NewActivity) throws(WalletStoreError) -> Int64 {
+      try open().appendActivity(activity)
+    }
+
+    /// Sets a setting; nil removes it.
+    public func setSetting(_ key: String, _ value: String?) throws(WalletStoreError) {
+      try open().setSetting(key, value)
+    }
+  }
+
+  // MARK: Device keys (for DeviceKeyStore implementations)
+
+  func insertDeviceKey(_ key: DeviceKeyRow) throws(WalletStoreError) {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.insertDeviceKey(key)
+    }
+  }
+
+  func deviceKey(id: String) throws(WalletStoreError) -> DeviceKeyRow? {
+    try database.retrying { () throws(WalletStoreError) in
+      try database.connection.deviceKey(id: id)
+    }
+  }
+
+  func removeDeviceKey(id: String) throws(WalletStoreError) -> Bool {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.removeDeviceKey(id: id)
+    }
+  }
+
+  /// Runs one statement with bound values; for tests that build or inspect files directly.
+  func execute(_ sql: String, _ values: [SQLValue] = []) throws(WalletStoreError) -> [[SQLValue]] {
+    try database.retrying { () throws(WalletStoreError) in
+      let statement = try database.connection.prepare(sql)
+      try statement.bind(values)
+      var rows = [[SQLValue]]()
+      while try statement.step() { rows.append(statement.values()) }
+      return rows
+    }
+  }
+}
+
+/// Runs the store's jobs one at a time on a dispatch queue, off Swift's cooperative pool, whose
+/// few threads SQLite's waits for another process's lock would otherwise hold.
+final class StoreExecutor: SerialExecutor {
+  private let queue: DispatchQueue
+
+  init(label: String) { queue = DispatchQueue(label: label) }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedSerialExecutor()
+    queue.async { job.runSynchronously(on: executor) }
+  }
+
+  func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    UnownedSerialExecutor(ordinary: self)
+  }
+}

@@ -1,0 +1,56 @@
+/// An error from the wallet's storage: an extensible code clients can match, and a reason.
+///
+/// Codes are values rather than enum cases so that new failure kinds break no client
+/// (the swift-certificates convention, as in `CryptoError`).
+public struct WalletStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What kind of failure this is.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    let name: String
+    private init(_ name: String) { self.name = name }
+    public var description: String { name }
+
+    /// The database file could not be opened or created.
+    public static let cannotOpen = Code("cannotOpen")
+    /// Another process held the database past the busy timeout.
+    public static let busy = Code("busy")
+    /// A record with the same identifier already exists; nothing was written.
+    public static let duplicateID = Code("duplicateID")
+    /// A write would break a rule of the schema (a missing or still-referenced row, a bad value).
+    public static let constraintViolation = Code("constraintViolation")
+    /// No record has the given identifier.
+    public static let notFound = Code("notFound")
+    /// A caller-supplied value is unusable (an empty identifier, a negative limit).
+    public static let invalidArgument = Code("invalidArgument")
+    /// A stored row cannot be read back (an unknown format, malformed JSON, a bad key).
+    public static let corruptRecord = Code("corruptRecord")
+    /// The database was written by a newer schema version than this code knows.
+    public static let unsupportedSchemaVersion = Code("unsupportedSchemaVersion")
+    /// SQLite reported an error that has no more specific code.
+    public static let databaseFailure = Code("databaseFailure")
+    /// A file or directory of the wallet home could not be created, read or written.
+    public static let fileSystemFailure = Code("fileSystemFailure")
+    /// The key-encryption key file is readable by other users, or not owned by this user.
+    public static let insecureKeyFile = Code("insecureKeyFile")
+    /// The key-encryption key file has the wrong size or is not a regular file.
+    public static let invalidKeyFile = Code("invalidKeyFile")
+    /// A wrapped private key did not decrypt: a wrong key-encryption key, or tampered bytes.
+    public static let keyUnwrapFailed = Code("keyUnwrapFailed")
+    /// A key could not be created, imported or used.
+    public static let keyOperationFailed = Code("keyOperationFailed")
+    /// A transaction handle was used after its transaction ended.
+    public static let transactionClosed = Code("transactionClosed")
+  }
+
+  /// What kind of failure this is.
+  public let code: Code
+  /// A human-readable explanation.
+  public let reason: String
+
+  /// Creates an error with a code and a reason.
+  public init(_ code: Code, _ reason: String) {
+    self.code = code
+    self.reason = reason
+  }
+
+  public var description: String { "WalletStoreError.\(code): \(reason)" }
+}

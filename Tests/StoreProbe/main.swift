@@ -1,0 +1,59 @@
+// A second (and third) process for the store's multi-process tests.
+//
+//   store-probe write <db> <prefix> <count>   inserts <count> credentials `<prefix>-<i>`, each
+//                                             with an activity entry, one transaction each
+//   store-probe hang <db> <prefix> <count>    commits <count> credentials, then opens a
+//                                             transaction, writes more, prints "hanging" and
+//                                             sleeps until killed
+import CredentialWallet
+import Foundation
+
+func say(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func fail(_ line: String) -> Never {
+  FileHandle.standardError.write(Data(("store-probe: " + line + "\n").utf8))
+  exit(1)
+}
+
+func credential(_ id: String) -> StoredCredential {
+  StoredCredential(
+    id: id, format: .msoMdoc, type: "org.iso.18013.5.1.mDL", issued: Array(id.utf8),
+    display: CredentialDisplay(title: id))
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 5, let count = Int(arguments[4]), count >= 0 else {
+  fail("usage: store-probe write|hang <db> <prefix> <count>")
+}
+let (command, path, prefix) = (arguments[1], arguments[2], arguments[3])
+
+do {
+  let store = try WalletStore(path: path, busyTimeout: .seconds(30))
+  switch command {
+  case "write":
+    for i in 0..<count {
+      let id = "\(prefix)-\(i)"
+      try await store.transaction { tx in
+        try tx.insert(credential(id))
+        try tx.append(NewActivity(protocolIdentifier: "probe", outcome: .shared, detail: id))
+      }
+    }
+    say("ok \(count)")
+  case "hang":
+    for i in 0..<count { try await store.insert(credential("\(prefix)-\(i)")) }
+    try await store.transaction { tx in
+      for i in 0..<10 { try tx.insert(credential("\(prefix)-uncommitted-\(i)")) }
+      try tx.append(
+        NewActivity(protocolIdentifier: "probe", outcome: .failed, detail: "uncommitted"))
+      say("hanging")
+      Thread.sleep(forTimeInterval: 600)
+    }
+    fail("was not killed")
+  default:
+    fail("unknown command \(command)")
+  }
+} catch {
+  fail("\(error)")
+}
