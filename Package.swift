@@ -47,7 +47,8 @@ let package = Package(
   name: "DigitalCredentials",
   platforms: [.macOS(.v14), .iOS(.v17)],
   products: modules.map { .library(name: $0.name, targets: [$0.name]) } + [
-    .executable(name: "dcbench", targets: ["dcbench"])
+    .executable(name: "dcwallet", targets: ["dcwallet"]),
+    .executable(name: "dcbench", targets: ["dcbench"]),
   ],
   targets: [
     .systemLibrary(
@@ -63,6 +64,15 @@ let package = Package(
   ]
     + modules.map { .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings) }
     + [
+      .target(
+        name: "WalletCLI",
+        dependencies: [
+          "CBOR", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
+          "X509Certificates",
+        ],
+        swiftSettings: strictSettings
+      ),
+      .executableTarget(name: "dcwallet", dependencies: ["WalletCLI"], swiftSettings: strictSettings),
       .executableTarget(
         name: "dcbench",
         dependencies: [

@@ -19,7 +19,8 @@ public struct CommandSpec: Sendable {
 
     /// An option that takes a value.
     public static func value(
-      _ name: String, _ valueName: String, required: Bool = false, repeating: Bool = false, _ help: String
+      _ name: String, _ valueName: String, required: Bool = false, repeating: Bool = false,
+      _ help: String
     ) -> Option {
       Option(name: name, valueName: valueName, repeating: repeating, required: required, help: help)
     }
@@ -45,7 +46,8 @@ public struct CommandSpec: Sendable {
 
   /// Creates a command specification.
   public init(
-    path: String, summary: String, options: [Option] = [], positionals: [String] = [], requiredPositionals: Int? = nil,
+    path: String, summary: String, options: [Option] = [], positionals: [String] = [],
+    requiredPositionals: Int? = nil,
     discussion: String = ""
   ) {
     self.path = path
@@ -71,13 +73,15 @@ public struct CommandSpec: Sendable {
     if !options.isEmpty {
       lines.append("")
       lines.append("options:")
-      let width = options.map { "--\($0.name)".count + ($0.valueName.map { $0.count + 1 } ?? 0) }.max() ?? 0
+      let width =
+        options.map { "--\($0.name)".count + ($0.valueName.map { $0.count + 1 } ?? 0) }.max() ?? 0
       for option in options {
         let left = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
         let pad = String(repeating: " ", count: max(1, width - left.count + 2))
         lines.append("  \(left)\(pad)\(option.help)\(option.repeating ? " (repeatable)" : "")")
       }
-      lines.append("  -h, --help" + String(repeating: " ", count: max(1, width - 8)) + "show this help")
+      lines.append(
+        "  -h, --help" + String(repeating: " ", count: max(1, width - 8)) + "show this help")
     }
     if !discussion.isEmpty {
       lines.append("")
@@ -157,10 +161,13 @@ extension CommandSpec {
       }
       guard let option = options.first(where: { $0.name == name }) else {
         let known = options.map { "--\($0.name)" }.joined(separator: ", ")
-        throw UsageError("unknown option '--\(name)'" + (known.isEmpty ? "" : " (known: \(known))"), command: path)
+        throw UsageError(
+          "unknown option '--\(name)'" + (known.isEmpty ? "" : " (known: \(known))"), command: path)
       }
       if option.valueName == nil {
-        guard inlineValue == nil else { throw UsageError("--\(name) takes no value", command: path) }
+        guard inlineValue == nil else {
+          throw UsageError("--\(name) takes no value", command: path)
+        }
         flags.insert(name)
         continue
       }
@@ -169,7 +176,8 @@ extension CommandSpec {
         value = inlineValue
       } else {
         guard index < arguments.count else {
-          throw UsageError("--\(name) needs a value (\(option.valueName ?? "VALUE"))", command: path)
+          throw UsageError(
+            "--\(name) needs a value (\(option.valueName ?? "VALUE"))", command: path)
         }
         value = arguments[index]
         index += 1
@@ -184,13 +192,17 @@ extension CommandSpec {
         throw UsageError("--\(option.name) is required", command: path)
       }
       if positionals.count < requiredPositionals {
-        throw UsageError("missing \(positionals.count < self.positionals.count ? self.positionals[positionals.count] : "argument")", command: path)
+        throw UsageError(
+          "missing \(positionals.count < self.positionals.count ? self.positionals[positionals.count] : "argument")",
+          command: path)
       }
       let repeating = self.positionals.last?.hasSuffix("...") ?? false
       if !repeating, positionals.count > self.positionals.count {
-        throw UsageError("unexpected argument '\(positionals[self.positionals.count])'", command: path)
+        throw UsageError(
+          "unexpected argument '\(positionals[self.positionals.count])'", command: path)
       }
     }
-    return ParsedArguments(values: values, flags: flags, positionals: positionals, wantsHelp: wantsHelp)
+    return ParsedArguments(
+      values: values, flags: flags, positionals: positionals, wantsHelp: wantsHelp)
   }
 }

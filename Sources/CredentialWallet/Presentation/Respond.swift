@@ -1,0 +1,128 @@
+import CBOR
+public import CryptoPrimitives
+public import DigitalCredentialsAPI
+import Foundation
+import JOSE
+import Mdoc
+
+extension Wallet {
+  /// Resolves the first request of an envelope this wallet can answer, in the website's order.
+  ///
+  /// - Parameters:
+  ///   - origin: the origin the platform reported; the payload is never trusted for it.
+  ///   - requireTrustedReader: refuse readers that do not chain to a configured reader anchor.
+  /// - Throws: `refused` with every request's reason when none can be answered; the refusal is
+  ///   logged.
+  public func resolve(
+    _ envelope: RequestEnvelope, origin originText: String, requireTrustedReader: Bool = false
+  ) async throws(WalletError) -> PresentationRequest {
+    let origin: WebOrigin
+    do {
+      origin = try WebOrigin(originText)
+    } catch {
+      throw WalletError(.invalidInput, error.reason)
+    }
+    var skipped: [(protocolIdentifier: String, reason: String)] = []
+    for request in envelope.requests {
+      switch request.knownProtocol {
+      case .orgIsoMdoc:
+        do {
+          let presentation = try AnnexCPresentation.resolve(
+            data: request.data, origin: origin, credentials: try await storedMdocs(),
+            readerTrustAnchors: try await trustAnchors(role: .reader), now: clock())
+          if requireTrustedReader { try presentation.requireTrustedReader() }
+          guard presentation.answerableDocRequests != nil else {
+            skipped.append(
+              (request.protocolIdentifier, "no stored mdoc matches the requested documents"))
+            continue
+          }
+          return PresentationRequest(
+            protocolIdentifier: request.protocolIdentifier, origin: origin,
+            kind: .mdoc(presentation), skipped: skipped)
+        } catch let error as DigitalCredentialsError {
+          skipped.append((request.protocolIdentifier, error.reason))
+        } catch let error as WalletError {
+          throw error
+        } catch {
+          skipped.append((request.protocolIdentifier, "\(error)"))
+        }
+      case .openID4VPUnsigned, .openID4VPSigned, .openID4VPMultisigned, .openID4VPDraft:
+        skipped.append((request.protocolIdentifier, "OpenID4VP is not answered by this wallet yet"))
+      case nil:
+        skipped.append((request.protocolIdentifier, "unsupported protocol"))
+      }
+    }
+    let reason = skipped.map { "\($0.protocolIdentifier): \($0.reason)" }.joined(separator: "; ")
+    await log(
+      NewActivity(
+        timestamp: clock(), protocolIdentifier: envelope.requests.first?.protocolIdentifier ?? "",
+        origin: origin.serialized,
+        outcome: .refused, detail: reason))
+    throw WalletError(.refused, "no request can be answered (\(reason))")
+  }
+
+  /// Builds, signs and seals the response for a consent, and logs what was shared.
+  ///
+  /// The consent is checked against the request and the credentials before any key is used.
+  public func respond(to request: PresentationRequest, consent: PresentationConsent)
+    async throws(WalletError) -> ProtocolResponse
+  {
+    switch (request.kind, consent) {
+    case (.mdoc(let presentation), .mdoc(let mdocConsent)):
+      var signers: [String: any Signer] = [:]
+      for document in mdocConsent.documents where signers[document.credentialID] == nil {
+        signers[document.credentialID] = try await signer(forCredential: document.credentialID)
+      }
+      do {
+        let sealed = try presentation.respond(consent: mdocConsent) { id in
+          guard let signer = signers[id] else {
+            throw WalletError(.notFound, "no device key for \(id)")
+          }
+          return signer
+        }
+        let items = mdocConsent.documents.flatMap { document in
+          document.elements.flatMap { ns, elements in elements.sorted().map { "\(ns)/\($0)" } }
+        }
+        await log(
+          NewActivity(
+            timestamp: clock(), protocolIdentifier: request.protocolIdentifier,
+            origin: request.origin.serialized,
+            relyingParty: request.relyingParty, outcome: .shared,
+            credentialIDs: mdocConsent.documents.map(\.credentialID),
+            sharedItems: items.sorted(),
+            detail: "sealed DeviceResponse, \(sealed.cipherText.count) bytes"))
+        return ProtocolResponse(protocolIdentifier: request.protocolIdentifier, data: sealed.data)
+      } catch {
+        await logRefusal(request, reason: error.reason)
+        throw WalletError(.refused, error.reason)
+      }
+    }
+  }
+
+  /// Logs that a resolved request was refused (by policy or by the user).
+  public func logRefusal(_ request: PresentationRequest, reason: String) async {
+    await log(
+      NewActivity(
+        timestamp: clock(), protocolIdentifier: request.protocolIdentifier,
+        origin: request.origin.serialized,
+        relyingParty: request.relyingParty, outcome: .refused, detail: reason))
+  }
+
+  /// The signer of a credential's device key.
+  func signer(forCredential id: String) async throws(WalletError) -> any Signer {
+    let credential: StoredCredential?
+    do {
+      credential = try await store.credential(id: id)
+    } catch {
+      throw WalletError(.storage, error.reason)
+    }
+    guard let keyID = credential?.deviceKeyID else {
+      throw WalletError(.notFound, "credential \(id) has no device key")
+    }
+    do {
+      return try await keys.signer(for: keyID)
+    } catch {
+      throw WalletError(.storage, "device key of \(id): \(error)")
+    }
+  }
+}

@@ -1,0 +1,272 @@
+import CBOR
+public import CryptoPrimitives
+public import DigitalCredentialsAPI
+public import Foundation
+import JOSE
+public import Mdoc
+import SDJWT
+public import X509Certificates
+
+/// The holder: a credential store, device keys, trust anchors and an activity log in one wallet
+/// home, and the steps from a DC API request to a response.
+///
+/// Typical use: `resolve` a request for the origin the platform reported, show the result on a
+/// consent screen, build a consent, then `respond`. Nothing is signed that the consent does not
+/// cover, and every answer or refusal is logged.
+public final class Wallet: Sendable {
+  /// Where the store and the key-encryption key live.
+  public let home: WalletHome
+  /// The credential store.
+  public let store: WalletStore
+  /// Where device keys live.
+  public let keys: any DeviceKeyStore
+  /// The clock (injected so tests can pin time).
+  public let clock: @Sendable () -> Date
+
+  /// Opens (and on first use creates) the wallet in a home directory.
+  public init(
+    home: WalletHome, keys: (any DeviceKeyStore)? = nil,
+    clock: @escaping @Sendable () -> Date = { Date() }
+  ) throws(WalletError) {
+    self.home = home
+    self.clock = clock
+    do {
+      try home.create()
+      store = try WalletStore(path: home.databasePath)
+      self.keys =
+        try keys ?? SoftwareKeyStore(store: store, keyEncryptionKeyPath: home.keyEncryptionKeyPath)
+    } catch {
+      throw WalletError(.storage, "cannot open the wallet in \(home.directory): \(error)")
+    }
+  }
+
+  // MARK: - Trust anchors
+
+  /// Adds a trusted certificate for a role (issuer IACA, mdoc reader, OpenID4VP verifier).
+  public func addTrustAnchor(_ certificate: Certificate, role: TrustRole) async throws(WalletError)
+    -> TrustAnchorRecord
+  {
+    let record = TrustAnchorRecord(
+      role: role, certificateDER: certificate.derBytes, subject: certificate.subject.description,
+      addedAt: clock())
+    do {
+      try await store.addTrustAnchor(record)
+    } catch {
+      throw WalletError(.storage, error.reason)
+    }
+    return record
+  }
+
+  /// The trusted certificates of a role.
+  public func trustAnchors(role: TrustRole) async throws(WalletError) -> [Certificate] {
+    let records: [TrustAnchorRecord]
+    do {
+      records = try await store.trustAnchors(role: role)
+    } catch {
+      throw WalletError(.storage, error.reason)
+    }
+    // Anchors were parsed when added; one that no longer parses is skipped rather than trusted.
+    return records.compactMap { try? Certificate(derEncoded: $0.certificateDER) }
+  }
+
+  // MARK: - Import
+
+  /// Imports an mdoc (`IssuerSigned` CBOR) with its device key after verifying it: the issuer
+  /// signature, the chain to a configured issuer IACA (when any is configured), every digest,
+  /// the validity window, and that the device key is the one the MSO binds. A credential that
+  /// fails any check is rejected and nothing is written.
+  public func importMdoc(_ bytes: [UInt8], deviceKey: ECPrivateKey, id: String? = nil)
+    async throws(WalletError) -> StoredCredential
+  {
+    let issuerSigned: IssuerSigned
+    do {
+      issuerSigned = try IssuerSigned(bytes: bytes)
+    } catch {
+      throw WalletError(
+        .importRejected, "not an ISO 18013-5 IssuerSigned structure: \(error.reason)")
+    }
+    let anchors = try await trustAnchors(role: .issuer)
+    let verification: IssuerVerification
+    do {
+      verification = try issuerSigned.verify(
+        trustAnchors: anchors, at: clock(), requireTrustedIssuer: !anchors.isEmpty)
+    } catch {
+      throw WalletError(.importRejected, "the mdoc does not verify: \(error.reason)")
+    }
+    guard verification.deviceKey == deviceKey.publicKey else {
+      throw WalletError(.importRejected, "the device key is not the key the mdoc's MSO binds")
+    }
+    var identifiers: [[UInt8]] = []
+    if let chain = try? issuerSigned.documentSignerChain() {
+      identifiers = chain.compactMap(\.authorityKeyIdentifier)
+    }
+    let mso = issuerSigned.mso
+    let display = CredentialDisplay(
+      title: MdocDisplay.title(for: mso.docType), subtitle: MdocDisplay.subtitle(issuerSigned),
+      issuerName: verification.documentSigner.subject.organization
+        ?? verification.documentSigner.subject.commonName)
+    return try await storeCredential(
+      id: id, format: .msoMdoc, type: mso.docType, issued: issuerSigned.bytes, display: display,
+      validFrom: mso.validityInfo.validFrom, validUntil: mso.validityInfo.validUntil,
+      deviceKey: deviceKey,
+      identifiers: identifiers)
+  }
+
+  /// Imports an SD-JWT VC with its device key: the issuer signature is checked against the
+  /// configured issuer anchors (through its `x5c` chain) when any are configured, every
+  /// disclosure must be referenced, the validity window must hold, and `cnf` must be the device
+  /// key. A credential that fails is rejected and nothing is written.
+  public func importSDJWT(_ text: String, deviceKey: ECPrivateKey, id: String? = nil)
+    async throws(WalletError) -> StoredCredential
+  {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let sdJWT: SDJWT
+    do {
+      sdJWT = try SDJWT(serialized: trimmed)
+    } catch {
+      throw WalletError(.importRejected, "not an SD-JWT: \(error.reason)")
+    }
+    guard sdJWT.keyBindingJWT == nil else {
+      throw WalletError(.importRejected, "an issued SD-JWT carries no key binding JWT")
+    }
+    let anchors = try await trustAnchors(role: .issuer)
+    let verified: VerifiedSDJWT
+    do {
+      if anchors.isEmpty {
+        guard let der = sdJWT.issuerSignedJWT.x5c?.first,
+          let key = try Certificate(derEncoded: der).publicKey.ecPublicKey
+        else {
+          throw WalletError(
+            .importRejected,
+            "with no issuer anchors configured, the SD-JWT must carry its signing key in x5c")
+        }
+        verified = try sdJWT.verify(issuerKey: key, now: clock())
+      } else {
+        verified = try sdJWT.verify(trustAnchors: anchors, at: clock())
+      }
+    } catch let error as WalletError {
+      throw error
+    } catch let error as SDJWTError {
+      throw WalletError(.importRejected, "the SD-JWT does not verify: \(error.reason)")
+    } catch {
+      throw WalletError(.importRejected, "the SD-JWT does not verify: \(error)")
+    }
+    guard verified.holderKey == deviceKey.publicKey else {
+      throw WalletError(.importRejected, "the device key is not the SD-JWT's cnf key")
+    }
+    let vct = verified.vct ?? "unknown"
+    let identifiers = verified.issuerCertificateChain.compactMap(\.authorityKeyIdentifier)
+    let display = CredentialDisplay(
+      title: vct, subtitle: verified.payload["given_name"]?.string, issuerName: verified.issuer)
+    return try await storeCredential(
+      id: id, format: .sdJWT, type: vct, issued: Array(trimmed.utf8), display: display,
+      validFrom: verified.payload["nbf"]?.double.map { Date(timeIntervalSince1970: $0) },
+      validUntil: verified.payload["exp"]?.double.map { Date(timeIntervalSince1970: $0) },
+      deviceKey: deviceKey,
+      identifiers: identifiers)
+  }
+
+  /// Writes the device key and the credential; if the credential cannot be written the key is
+  /// removed again, so a failed import leaves nothing behind.
+  private func storeCredential(
+    id: String?, format: CredentialFormat, type: String, issued: [UInt8],
+    display: CredentialDisplay, validFrom: Date?,
+    validUntil: Date?, deviceKey: ECPrivateKey, identifiers: [[UInt8]]
+  ) async throws(WalletError) -> StoredCredential {
+    let keyID: String
+    do {
+      keyID = try await keys.importKey(deviceKey)
+    } catch {
+      throw WalletError(.storage, "cannot store the device key: \(error)")
+    }
+    let credential = StoredCredential(
+      id: id ?? UUID().uuidString.lowercased(), format: format, type: type, issued: issued,
+      display: display,
+      validFrom: validFrom, validUntil: validUntil, deviceKeyID: keyID,
+      issuerAuthorityKeyIdentifiers: identifiers,
+      createdAt: clock())
+    do {
+      try await store.insert(credential)
+    } catch {
+      try? await keys.deleteKey(id: keyID)
+      throw WalletError(error.code == .duplicateID ? .invalidInput : .storage, error.reason)
+    }
+    return credential
+  }
+
+  /// Removes a credential and its device key.
+  public func removeCredential(id: String) async throws(WalletError) {
+    do {
+      guard let credential = try await store.credential(id: id) else {
+        throw WalletError(.notFound, "no credential \(id)")
+      }
+      _ = try await store.removeCredential(id: id)
+      if let keyID = credential.deviceKeyID { try? await keys.deleteKey(id: keyID) }
+    } catch let error as WalletError {
+      throw error
+    } catch {
+      throw WalletError(.storage, "\(error)")
+    }
+  }
+
+  /// The stored credentials.
+  public func credentials() async throws(WalletError) -> [StoredCredential] {
+    do {
+      return try await store.credentials()
+    } catch {
+      throw WalletError(.storage, error.reason)
+    }
+  }
+
+  /// The stored mdocs, parsed for matching.
+  func storedMdocs() async throws(WalletError) -> [StoredMdoc] {
+    let all: [StoredCredential]
+    do {
+      all = try await store.credentials(format: .msoMdoc)
+    } catch {
+      throw WalletError(.storage, error.reason)
+    }
+    return all.compactMap { credential in
+      (try? IssuerSigned(bytes: credential.issued)).map {
+        StoredMdoc(id: credential.id, issuerSigned: $0)
+      }
+    }
+  }
+
+  /// Records an activity; a failure to log never hides the answer or the refusal.
+  func log(_ activity: NewActivity) async {
+    _ = try? await store.append(activity)
+  }
+
+  /// The activity log, newest first.
+  public func activity(limit: Int = 100) async throws(WalletError) -> [ActivityRecord] {
+    do {
+      return try await store.activities(limit: limit)
+    } catch {
+      throw WalletError(.storage, error.reason)
+    }
+  }
+}
+
+/// Display names for the document types this SDK knows.
+enum MdocDisplay {
+  static func title(for docType: String) -> String {
+    switch docType {
+    case "org.iso.18013.5.1.mDL": "Mobile driving licence"
+    case "eu.europa.ec.eudi.pid.1": "Person identification data"
+    case "eu.europa.ec.av.1": "Proof of age"
+    default: docType
+    }
+  }
+
+  static func subtitle(_ issuerSigned: IssuerSigned) -> String? {
+    let given = issuerSigned.nameSpaces.lazy.compactMap { ns in
+      ns.items.first { $0.elementIdentifier == "given_name" }?.elementValue.text
+    }.first
+    let family = issuerSigned.nameSpaces.lazy.compactMap { ns in
+      ns.items.first { $0.elementIdentifier == "family_name" }?.elementValue.text
+    }.first
+    let name = [given, family].compactMap { $0 }.joined(separator: " ")
+    return name.isEmpty ? nil : name
+  }
+}

@@ -1,0 +1,88 @@
+public import Foundation
+
+/// Where a command writes and reads; tests substitute buffers.
+public final class Console: @unchecked Sendable {
+  private let lock = NSLock()
+  private var outBuffer: [String]?
+  private var errBuffer: [String]?
+  private let input: (@Sendable () -> [UInt8])?
+
+  /// The process's standard streams.
+  public static func standard() -> Console { Console(capture: false, input: nil) }
+
+  /// A console that captures output and serves the given input.
+  public static func capturing(input: [UInt8] = []) -> Console {
+    Console(capture: true, input: { input })
+  }
+
+  private init(capture: Bool, input: (@Sendable () -> [UInt8])?) {
+    outBuffer = capture ? [] : nil
+    errBuffer = capture ? [] : nil
+    self.input = input
+  }
+
+  /// Writes a line to standard output.
+  public func out(_ text: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    if outBuffer != nil {
+      outBuffer?.append(text)
+    } else {
+      FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+  }
+
+  /// Writes a line to standard error.
+  public func err(_ text: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    if errBuffer != nil {
+      errBuffer?.append(text)
+    } else {
+      FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+  }
+
+  /// Everything on standard input.
+  public func readAll() -> [UInt8] {
+    if let input { return input() }
+    return Array(FileHandle.standardInput.readDataToEndOfFile())
+  }
+
+  /// Captured standard output.
+  public var capturedOut: String { lock.withLock { (outBuffer ?? []).joined(separator: "\n") } }
+  /// Captured standard error.
+  public var capturedErr: String { lock.withLock { (errBuffer ?? []).joined(separator: "\n") } }
+}
+
+/// A command's failure: exit code 1 with a one-line reason on standard error.
+struct CommandFailure: Error, CustomStringConvertible {
+  let message: String
+  init(_ message: String) { self.message = message }
+  var description: String { message }
+}
+
+enum Files {
+  static func read(_ path: String) throws -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw CommandFailure("cannot read \(path)")
+    }
+    return Array(data)
+  }
+
+  static func write(_ bytes: [UInt8], to path: String, mode: Int? = nil) throws {
+    let url = URL(fileURLWithPath: path)
+    do {
+      try Data(bytes).write(to: url, options: .atomic)
+      if let mode {
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+      }
+    } catch {
+      throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
+    }
+  }
+
+  static func text(_ path: String) throws -> String {
+    String(decoding: try read(path), as: UTF8.self)
+  }
+}

@@ -1,0 +1,168 @@
+import CBOR
+import CredentialVerifier
+import CredentialWallet
+import CryptoPrimitives
+import DigitalCredentialsAPI
+import Foundation
+import JOSE
+import Mdoc
+import X509Certificates
+
+/// The whole flow in a fresh temporary wallet: a development PKI, issuance, import, a verifier
+/// request with reader authentication, the wallet's answer, and the verification.
+enum DemoCommand {
+  static let spec = CommandSpec(
+    path: "dcwallet demo",
+    summary: "Run the whole DC API flow in a temporary wallet, offline, and explain each step.",
+    options: [.flag("keep", "keep the temporary wallet home and print its path")])
+
+  static func run(_ arguments: [String], _ context: CommandContext) async throws {
+    let args = try context.parse(spec, arguments)
+    let console = context.console
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "dcwallet-demo-\(UUID().uuidString.prefix(8))"
+    ).path
+    defer { if !args.flag("keep") { try? FileManager.default.removeItem(atPath: directory) } }
+    let wallet = try Wallet(home: WalletHome(directory: directory))
+    let now = Date()
+    func step(_ text: String) { console.out("\n== \(text)") }
+    func say(_ text: String) { console.out("   \(text)") }
+
+    step("1. A development PKI")
+    let from = now.addingTimeInterval(-86_400)
+    let until = now.addingTimeInterval(86_400 * 365)
+    let iacaKey = try ECPrivateKey(curve: .p256)
+    let iaca = try CertificateBuilder.iaca(
+      commonName: "Demo IACA", country: "UT", organization: "Utopia DMV",
+      publicKey: iacaKey.publicKey, notBefore: from, notAfter: until
+    ).selfSigned(signer: iacaKey)
+    let dsKey = try ECPrivateKey(curve: .p256)
+    let ds = try CertificateBuilder.documentSigner(
+      commonName: "Demo Document Signer", country: "UT", organization: "Utopia DMV",
+      publicKey: dsKey.publicKey, notBefore: from,
+      notAfter: until
+    ).issued(by: iaca, signer: iacaKey)
+    let readerRootKey = try ECPrivateKey(curve: .p256)
+    let readerRoot = try CertificateBuilder.readerRoot(
+      commonName: "Demo Reader CA", organization: "Verifier Trust Scheme",
+      publicKey: readerRootKey.publicKey, notBefore: from, notAfter: until
+    ).selfSigned(signer: readerRootKey)
+    let readerKey = try ECPrivateKey(curve: .p256)
+    let reader = try CertificateBuilder.reader(
+      commonName: "Demo Bar & Grill", organization: "Demo Bar & Grill",
+      publicKey: readerKey.publicKey, notBefore: from, notAfter: until
+    ).issued(by: readerRoot, signer: readerRootKey)
+    say("IACA \(iaca.subject) -> document signer \(ds.subject)")
+    say("reader CA \(readerRoot.subject) -> reader \(reader.subject)")
+
+    step("2. Issue an mDL and a PID, each bound to a new device key")
+    let issuer = MdocIssuer(signer: dsKey, certificateChain: [ds])
+    let validity = ValidityInfo(
+      signed: now, validFrom: from, validUntil: now.addingTimeInterval(86_400 * 90))
+    let mdlKey = try ECPrivateKey(curve: .p256)
+    let mdl = try issuer.issue(
+      docType: "org.iso.18013.5.1.mDL",
+      nameSpaces: [
+        (
+          "org.iso.18013.5.1",
+          [
+            ("family_name", "Mustermann"), ("given_name", "Erika"),
+            ("birth_date", .fullDate(try FullDate("1971-09-01"))),
+            ("age_over_18", true), ("age_over_21", true), ("document_number", "D1234567"),
+            ("portrait", .byteString([UInt8](repeating: 0xAB, count: 4096))),
+          ]
+        )
+      ], deviceKey: mdlKey.publicKey, validity: validity, decoyDigests: 2)
+    let pidKey = try ECPrivateKey(curve: .p256)
+    let pid = try issuer.issue(
+      docType: "eu.europa.ec.eudi.pid.1",
+      nameSpaces: [
+        (
+          "eu.europa.ec.eudi.pid.1",
+          [
+            ("family_name", "Mustermann"), ("given_name", "Erika"), ("nationality", ["DE"]),
+            ("age_over_18", true),
+          ]
+        )
+      ], deviceKey: pidKey.publicKey, validity: validity)
+    say("mDL: 7 elements, \(mdl.bytes.count) bytes; PID: 4 elements, \(pid.bytes.count) bytes")
+
+    step(
+      "3. The wallet trusts the IACA and the reader CA, then imports both (each is verified first)")
+    _ = try await wallet.addTrustAnchor(iaca, role: .issuer)
+    _ = try await wallet.addTrustAnchor(readerRoot, role: .reader)
+    let mdlID = try await wallet.importMdoc(mdl.bytes, deviceKey: mdlKey, id: "mdl").id
+    let pidID = try await wallet.importMdoc(pid.bytes, deviceKey: pidKey, id: "pid").id
+    say("imported \(mdlID) and \(pidID) into \(directory)")
+
+    step(
+      "4. A verifier at https://shop.example asks for age_over_21 and a portrait (mDL) and the given name (PID)"
+    )
+    let origin = try WebOrigin("https://shop.example")
+    let state = try AnnexCVerifier.makeRequest(
+      itemsRequests: [
+        ItemsRequest(
+          docType: "org.iso.18013.5.1.mDL",
+          nameSpaces: [
+            (
+              "org.iso.18013.5.1",
+              [
+                .init("age_over_21", intentToRetain: false),
+                .init("portrait", intentToRetain: false),
+              ]
+            )
+          ]),
+        ItemsRequest(
+          docType: "eu.europa.ec.eudi.pid.1",
+          nameSpaces: [("eu.europa.ec.eudi.pid.1", [.init("given_name", intentToRetain: true)])]),
+      ], origin: origin, reader: .init(signer: readerKey, chain: [reader]))
+    let page = JSONValue.object([
+      (
+        "requests",
+        .array([.object([("protocol", .string("org-iso-mdoc")), ("data", state.request.data)])])
+      )
+    ])
+    say("navigator.credentials.get({digital: \(page.serialized().prefix(90))...})")
+
+    step("5. The wallet resolves the request for the origin the platform reported")
+    let request = try await wallet.resolve(
+      RequestEnvelope(json: page), origin: origin.serialized, requireTrustedReader: true)
+    let consent = try request.proposedConsent()
+    for line in request.consentScreen(for: consent).split(separator: "\n") { say(String(line)) }
+
+    step(
+      "6. The user agrees; the wallet signs for this session and seals the response to the verifier"
+    )
+    let response = try await wallet.respond(to: request, consent: consent)
+    let encrypted = response.data["response"]?.string ?? ""
+    say(
+      "{\"protocol\": \"\(response.protocolIdentifier)\", \"data\": {\"response\": \"\(encrypted.prefix(48))...\"}} (\(encrypted.count) characters)"
+    )
+
+    step("7. The verifier opens and verifies the response")
+    let result = try AnnexCVerifier.verify(
+      responseData: response.data, state: state, issuerTrustAnchors: [iaca], now: Date())
+    for line in VerifierOutput.text(result) { say(line) }
+
+    step("8. The same response replayed to another origin does not open")
+    let other = AnnexCVerifier.State(
+      origin: try WebOrigin("https://evil.example"), request: state.request,
+      recipientPrivateKey: state.recipientPrivateKey)
+    do {
+      _ = try AnnexCVerifier.verify(
+        responseData: response.data, state: other, issuerTrustAnchors: [iaca], now: Date())
+      throw CommandFailure("a response for https://shop.example opened for https://evil.example")
+    } catch let error as DigitalCredentialsError {
+      say("refused as expected: \(error.reason)")
+    }
+
+    step("9. The activity log")
+    for record in try await wallet.activity() {
+      say(
+        "\(record.outcome.rawValue) to \(record.origin ?? "-") (\(record.relyingParty ?? "-")): \(record.sharedItems.joined(separator: ", "))"
+      )
+    }
+    console.out("\nEvery check passed.")
+    if args.flag("keep") { console.out("wallet home kept at \(directory)") }
+  }
+}

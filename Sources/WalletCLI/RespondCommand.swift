@@ -1,0 +1,89 @@
+import CredentialWallet
+import DigitalCredentialsAPI
+import Foundation
+import JOSE
+
+enum RespondCommand {
+  static let spec = CommandSpec(
+    path: "dcwallet respond",
+    summary: "Answer a DC API request; prints {\"protocol\", \"data\"} on standard output.",
+    options: [
+      .value(
+        "origin", "ORIGIN", required: true, "the origin the platform reported (https://host[:port])"
+      ),
+      .value("request", "FILE", "the request JSON (default: standard input)"),
+      .value(
+        "credential", "ID", repeating: true, "use these credentials (default: the first that match)"
+      ),
+      .value(
+        "disclose", "CLAIM", repeating: true,
+        "disclose only these requested claims (mdoc: NAMESPACE/ELEMENT)"),
+      .flag(
+        "require-trusted-reader", "refuse readers that do not chain to a trusted reader anchor"),
+      .flag("interactive", "show the request like a consent screen and ask before answering"),
+    ],
+    discussion: """
+      The request is one protocol request {"protocol": P, "data": D} or the list a website passes,
+      {"requests": [...]}, where D is an object or a JSON string. The first request the wallet can
+      satisfy is answered. A refusal exits 1 with a reason on standard error and nothing on standard
+      output; only the activity log records it.
+      """)
+
+  static func run(_ arguments: [String], _ context: CommandContext) async throws {
+    let args = try context.parse(spec, arguments)
+    let origin = args.value("origin") ?? ""
+    let interactive = args.flag("interactive")
+    let requestBytes: [UInt8]
+    if let path = args.value("request") {
+      requestBytes = try Files.read(path)
+    } else {
+      requestBytes = context.console.readAll()
+    }
+    let envelope: RequestEnvelope
+    do {
+      envelope = try RequestEnvelope(json: requestBytes)
+    } catch {
+      throw CommandFailure("the request cannot be read: \(error.reason)")
+    }
+    let wallet = try context.wallet()
+    let request = try await wallet.resolve(
+      envelope, origin: origin, requireTrustedReader: args.flag("require-trusted-reader"))
+    let consent: PresentationConsent
+    do {
+      consent = try request.consent(
+        credentials: args.all("credential"), disclose: args.all("disclose"))
+    } catch {
+      await wallet.logRefusal(request, reason: error.reason)
+      throw error
+    }
+    if interactive {
+      context.console.err(request.consentScreen(for: consent))
+      context.console.err("Share? [y/N] ")
+      let answer = Prompt.readAnswer(fromStandardInput: args.value("request") != nil)
+      guard answer == "y" || answer == "yes" else {
+        await wallet.logRefusal(request, reason: "declined by the user")
+        throw CommandFailure("declined")
+      }
+    }
+    let response = try await wallet.respond(to: request, consent: consent)
+    context.console.out(response.json.serialized())
+  }
+}
+
+enum Prompt {
+  /// Reads one answer line: from standard input when the request came from a file, else from the
+  /// terminal, since standard input held the request.
+  static func readAnswer(fromStandardInput: Bool) -> String {
+    if fromStandardInput {
+      return (readLine() ?? "").trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+    guard let tty = FileHandle(forReadingAtPath: "/dev/tty") else { return "" }
+    defer { try? tty.close() }
+    var line = [UInt8]()
+    while let chunk = try? tty.read(upToCount: 1), let byte = chunk.first, byte != 0x0a {
+      line.append(byte)
+    }
+    return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      .lowercased()
+  }
+}
