@@ -100,6 +100,8 @@ let package = Package(
         "CredentialVerifier",
         ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport"]),
       testTarget("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
+      testTarget(
+        "WalletCLI", ["CBOR", "CryptoPrimitives", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport", "dcwallet"]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
         name: "store-probe",

@@ -17,9 +17,13 @@ public struct TestPKI {
   public let reader: Certificate
   public static let now = Date(timeIntervalSince1970: 1_780_000_000)
 
-  public init() throws {
-    let from = TestPKI.now.addingTimeInterval(-86_400 * 30)
-    let until = TestPKI.now.addingTimeInterval(86_400 * 365)
+  /// The clock the fixtures were made for (certificates and mdocs are valid around it).
+  public let clock: Date
+
+  public init(now: Date = TestPKI.now) throws {
+    clock = now
+    let from = now.addingTimeInterval(-86_400 * 30)
+    let until = now.addingTimeInterval(86_400 * 365)
     iacaKey = try ECPrivateKey(curve: .p256)
     iaca = try CertificateBuilder.iaca(
       commonName: "Test IACA", country: "UT", publicKey: iacaKey.publicKey, notBefore: from,
@@ -60,8 +64,8 @@ public struct TestPKI {
       ],
       deviceKey: deviceKey,
       validity: ValidityInfo(
-        signed: TestPKI.now, validFrom: validFrom ?? TestPKI.now.addingTimeInterval(-3600),
-        validUntil: validUntil ?? TestPKI.now.addingTimeInterval(86_400 * 90)),
+        signed: clock, validFrom: validFrom ?? clock.addingTimeInterval(-3600),
+        validUntil: validUntil ?? clock.addingTimeInterval(86_400 * 90)),
       decoyDigests: 3)
   }
 
@@ -81,7 +85,7 @@ public struct TestPKI {
       ],
       deviceKey: deviceKey,
       validity: ValidityInfo(
-        signed: TestPKI.now, validFrom: TestPKI.now.addingTimeInterval(-3600),
-        validUntil: TestPKI.now.addingTimeInterval(86_400 * 90)))
+        signed: clock, validFrom: clock.addingTimeInterval(-3600),
+        validUntil: clock.addingTimeInterval(86_400 * 90)))
   }
 }
