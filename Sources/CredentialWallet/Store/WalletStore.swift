@@ -234,6 +234,12 @@ public actor WalletStore {
     public func setSetting(_ key: String, _ value: String?) throws(WalletStoreError) {
       try open().setSetting(key, value)
     }
+
+    /// Stores a device key wrapped by `SoftwareKeyStore.wrap(_:)`, so that a credential
+    /// inserted in the same transaction can name it.
+    public func insert(_ key: WrappedDeviceKey) throws(WalletStoreError) {
+      try open().insertDeviceKey(key.row)
+    }
   }
 
   // MARK: Device keys (for DeviceKeyStore implementations)
