@@ -16,6 +16,12 @@ struct WalletStoreTests {
     let mode = try await store.execute("PRAGMA journal_mode")
     #expect(mode == [[.text("wal")]])
     #expect(try await store.execute("PRAGMA foreign_keys") == [[.integer(1)]])
+    // Credentials are personal data: the file and its WAL are the owner's alone.
+    try await store.insert(sampleCredential(id: "c"))
+    for file in [path, path + "-wal"] {
+      let attributes = try FileManager.default.attributesOfItem(atPath: file)
+      #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(file)")
+    }
   }
 
   @Test func credentialRoundTripAndOrdering() async throws {
