@@ -249,6 +249,26 @@ struct WalletStoreTests {
     #expect(try await store.credentials().isEmpty)
   }
 
+  @Test func unreadableRowsFailTyped() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try WalletStore(path: dir.databasePath)
+    _ = try await store.execute(
+      """
+      INSERT INTO credentials (id, format, type, issued, display, created_at_ms)
+      VALUES (?, ?, ?, ?, ?, ?)
+      """, [.text("odd"), .text("ldp_vc"), .text("t"), .blob([1]), .text("{}"), .integer(0)])
+    let format = await #expect(throws: WalletStoreError.self) { try await store.credentials() }
+    #expect(format?.code == .corruptRecord)
+    _ = try await store.execute(
+      "UPDATE credentials SET format = ?, display = ? WHERE id = ?",
+      [.text("mso_mdoc"), .text("not json"), .text("odd")])
+    let display = await #expect(throws: WalletStoreError.self) {
+      try await store.credential(id: "odd")
+    }
+    #expect(display?.code == .corruptRecord)
+  }
+
   @Test func refusesNewerSchema() async throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
