@@ -291,3 +291,8 @@ final class StoreExecutor: SerialExecutor {
     UnownedSerialExecutor(ordinary: self)
   }
 }
+
+/// A transaction handle is confined to the body it was given to, on the store's queue: it must
+/// not cross to another task.
+@available(*, unavailable)
+extension WalletStore.Transaction: Sendable {}
