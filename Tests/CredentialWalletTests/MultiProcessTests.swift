@@ -17,10 +17,15 @@ struct MultiProcessTests {
     defer { dir.remove() }
     let path = dir.databasePath
     let count = 150
+    let go = dir.path + "/go"
     // Both probes start against a file that does not exist yet: creation and migration race too.
-    let (a, _) = try StoreProbe.start(["write", path, "a", "\(count)"])
-    let (b, _) = try StoreProbe.start(["write", path, "b", "\(count)"])
+    let (a, aOutput) = try StoreProbe.start(["write", path, "a", "\(count)", go])
+    let (b, bOutput) = try StoreProbe.start(["write", path, "b", "\(count)", go])
     let store = try WalletStore(path: path, busyTimeout: .seconds(30))
+    #expect(await StoreProbe.output(aOutput).contains("ready"))
+    #expect(await StoreProbe.output(bOutput).contains("ready"))
+    // All three writers start together.
+    #expect(FileManager.default.createFile(atPath: go, contents: nil))
     for i in 0..<count {
       try await store.insert(sampleCredential(id: "t-\(i)"))
       try await store.append(
@@ -44,11 +49,18 @@ struct MultiProcessTests {
     let committed = 25
     let (probe, output) = try StoreProbe.start(["hang", path, "k", "\(committed)"])
     // Wait until the probe sits inside its open transaction, holding the write lock.
-    let line = await Task.detached {
-      String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-    }.value
-    #expect(line.contains("hanging"))
+    #expect(await StoreProbe.output(output).contains("hanging"))
     #expect(probe.isRunning)
+
+    // A writer that waits less than the lock is held gets a typed `.busy`, not a hang.
+    let impatient = try WalletStore(path: path, busyTimeout: .milliseconds(300))
+    let clock = ContinuousClock()
+    let start = clock.now
+    let busy = await #expect(throws: WalletStoreError.self) {
+      try await impatient.insert(sampleCredential(id: "blocked"))
+    }
+    #expect(busy?.code == .busy)
+    #expect(clock.now - start >= .milliseconds(250))
 
     // While the lock is held, readers still see every committed row (WAL).
     let reader = try WalletStore(path: path, busyTimeout: .seconds(10))
@@ -65,7 +77,8 @@ struct MultiProcessTests {
     // The lock died with the process: the file takes writes again at once.
     try await store.insert(sampleCredential(id: "after"))
     try await reader.insert(sampleCredential(id: "after-reader"))
-    #expect(try await store.credentials().count == committed + 2)
+    try await impatient.insert(sampleCredential(id: "after-impatient"))
+    #expect(try await store.credentials().count == committed + 3)
     #expect(try await store.execute("PRAGMA integrity_check") == [[.text("ok")]])
   }
 }

@@ -143,6 +143,38 @@ struct SoftwareKeyStoreTests {
     #expect(again?.code == .notFound)
   }
 
+  @Test func keyAndCredentialAreStoredTogetherOrNotAtAll() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try WalletStore(path: dir.databasePath)
+    let keys = try SoftwareKeyStore(store: store, keyEncryptionKeyPath: dir.path + "/kek")
+    try await store.insert(sampleCredential(id: "taken"))
+
+    let failing = try keys.wrap(try ECPrivateKey(curve: .p256))
+    let error = await #expect(throws: WalletStoreError.self) {
+      try await store.transaction { tx in
+        try tx.insert(failing)
+        try tx.insert(sampleCredential(id: "taken", deviceKeyID: failing.id))
+      }
+    }
+    #expect(error?.code == .duplicateID)
+    let missing = await #expect(throws: WalletStoreError.self) {
+      _ = try await keys.publicKey(for: failing.id)
+    }
+    #expect(missing?.code == .notFound)
+
+    let privateKey = try ECPrivateKey(curve: .p256)
+    let key = try keys.wrap(privateKey)
+    try await store.transaction { tx in
+      try tx.insert(key)
+      try tx.insert(sampleCredential(id: "bound", deviceKeyID: key.id))
+    }
+    #expect(try await store.credential(id: "bound")?.deviceKeyID == key.id)
+    #expect(try await keys.publicKey(for: key.id) == privateKey.publicKey)
+    let signer = try await keys.signer(for: key.id)
+    #expect(privateKey.publicKey.isValidSignature(try signer.signature(for: [7]), for: [7]))
+  }
+
   private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     guard !needle.isEmpty, haystack.count >= needle.count else { return false }
     return (0...(haystack.count - needle.count)).contains {

@@ -1,4 +1,5 @@
 import CredentialWallet
+import Dispatch
 import Foundation
 import Testing
 
@@ -74,6 +75,16 @@ enum StoreProbe {
     process.standardOutput = output
     try process.run()
     return (process, output)
+  }
+
+  /// The probe's next chunk of output (a line it printed), read off the cooperative pool.
+  static func output(_ pipe: Pipe) async -> String {
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        let data = pipe.fileHandleForReading.availableData
+        continuation.resume(returning: String(decoding: data, as: UTF8.self))
+      }
+    }
   }
 
   /// Waits for a probe to exit without blocking the cooperative pool's threads.

@@ -16,6 +16,12 @@ struct WalletStoreTests {
     let mode = try await store.execute("PRAGMA journal_mode")
     #expect(mode == [[.text("wal")]])
     #expect(try await store.execute("PRAGMA foreign_keys") == [[.integer(1)]])
+    // Credentials are personal data: the file and its WAL are the owner's alone.
+    try await store.insert(sampleCredential(id: "c"))
+    for file in [path, path + "-wal"] {
+      let attributes = try FileManager.default.attributesOfItem(atPath: file)
+      #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(file)")
+    }
   }
 
   @Test func credentialRoundTripAndOrdering() async throws {
@@ -241,6 +247,26 @@ struct WalletStoreTests {
     }
     #expect(error?.code == .transactionClosed)
     #expect(try await store.credentials().isEmpty)
+  }
+
+  @Test func unreadableRowsFailTyped() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try WalletStore(path: dir.databasePath)
+    _ = try await store.execute(
+      """
+      INSERT INTO credentials (id, format, type, issued, display, created_at_ms)
+      VALUES (?, ?, ?, ?, ?, ?)
+      """, [.text("odd"), .text("ldp_vc"), .text("t"), .blob([1]), .text("{}"), .integer(0)])
+    let format = await #expect(throws: WalletStoreError.self) { try await store.credentials() }
+    #expect(format?.code == .corruptRecord)
+    _ = try await store.execute(
+      "UPDATE credentials SET format = ?, display = ? WHERE id = ?",
+      [.text("mso_mdoc"), .text("not json"), .text("odd")])
+    let display = await #expect(throws: WalletStoreError.self) {
+      try await store.credential(id: "odd")
+    }
+    #expect(display?.code == .corruptRecord)
   }
 
   @Test func refusesNewerSchema() async throws {

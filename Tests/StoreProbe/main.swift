@@ -1,7 +1,9 @@
 // A second (and third) process for the store's multi-process tests.
 //
-//   store-probe write <db> <prefix> <count>   inserts <count> credentials `<prefix>-<i>`, each
-//                                             with an activity entry, one transaction each
+//   store-probe write <db> <prefix> <count> [<go>]
+//       opens the store, prints "ready", waits until the file <go> exists (if given), then
+//       inserts <count> credentials `<prefix>-<i>`, each with an activity entry, one
+//       transaction each
 //   store-probe hang <db> <prefix> <count>    commits <count> credentials, then opens a
 //                                             transaction, writes more, prints "hanging" and
 //                                             sleeps until killed
@@ -24,8 +26,8 @@ func credential(_ id: String) -> StoredCredential {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 5, let count = Int(arguments[4]), count >= 0 else {
-  fail("usage: store-probe write|hang <db> <prefix> <count>")
+guard (5...6).contains(arguments.count), let count = Int(arguments[4]), count >= 0 else {
+  fail("usage: store-probe write|hang <db> <prefix> <count> [<go>]")
 }
 let (command, path, prefix) = (arguments[1], arguments[2], arguments[3])
 
@@ -33,6 +35,15 @@ do {
   let store = try WalletStore(path: path, busyTimeout: .seconds(30))
   switch command {
   case "write":
+    say("ready")
+    if arguments.count == 6 {
+      // A start line for all writers, so that they really write at the same time.
+      let deadline = Date().addingTimeInterval(60)
+      while !FileManager.default.fileExists(atPath: arguments[5]) {
+        guard Date() < deadline else { fail("no go file") }
+        try await Task.sleep(for: .milliseconds(1))
+      }
+    }
     for i in 0..<count {
       let id = "\(prefix)-\(i)"
       try await store.transaction { tx in

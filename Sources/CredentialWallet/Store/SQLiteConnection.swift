@@ -1,3 +1,5 @@
+internal import Foundation
+
 // The only file that speaks SQLite's C API. Everything above it sees `SQLiteConnection`,
 // `SQLiteStatement` and `WalletStoreError`, never a result code or a raw pointer.
 #if canImport(SQLite3)
@@ -54,9 +56,21 @@ final class SQLiteConnection {
     sqlite3_close_v2(handle)
   }
 
-  /// Lets SQLite itself sleep and retry for up to this long when another connection holds a lock.
+  /// Lets SQLite sleep and retry for about this long when another connection holds a lock.
+  ///
+  /// Not `sqlite3_busy_timeout`: its handler backs off to 100 ms between tries, so a process
+  /// committing in a loop can keep a waiting process out for the whole timeout. Retrying about
+  /// every millisecond keeps waiters in the race. The limit travels in the context pointer's
+  /// bits, so there is nothing to keep alive; the wait is bounded by the number of tries.
   func setBusyTimeout(milliseconds: Int32) {
-    sqlite3_busy_timeout(handle, milliseconds)
+    let limit = UnsafeMutableRawPointer(bitPattern: Int(max(milliseconds, 0)))
+    sqlite3_busy_handler(
+      handle,
+      { context, tries in
+        guard Int(tries) < Int(bitPattern: context) else { return 0 }
+        Thread.sleep(forTimeInterval: Double.random(in: 0.0005...0.0015))
+        return 1
+      }, limit)
   }
 
   /// Whether a transaction is open on this connection.

@@ -73,7 +73,17 @@ public struct SoftwareKeyStore: DeviceKeyStore {
     }
   }
 
-  private func wrapAndStore(_ key: ECPrivateKey) async throws(WalletStoreError) -> String {
+  /// Wraps a key under the KEK without storing it, for storing it together with the
+  /// credential that uses it in one ``WalletStore/transaction(_:)``:
+  ///
+  /// ```swift
+  /// let key = try keys.wrap(privateKey)
+  /// try await store.transaction { tx in
+  ///   try tx.insert(key)
+  ///   try tx.insert(StoredCredential(..., deviceKeyID: key.id))
+  /// }
+  /// ```
+  public func wrap(_ key: ECPrivateKey) throws(WalletStoreError) -> WrappedDeviceKey {
     let id = UUID().uuidString.lowercased()
     let box: AES.GCM.SealedBox
     do {
@@ -83,12 +93,18 @@ public struct SoftwareKeyStore: DeviceKeyStore {
     } catch {
       throw WalletStoreError(.keyOperationFailed, "cannot wrap key \(id): \(error)")
     }
-    try await store.insertDeviceKey(
-      DeviceKeyRow(
+    return WrappedDeviceKey(
+      publicKey: key.publicKey,
+      row: DeviceKeyRow(
         id: id, curve: key.curve.rawValue, publicKey: key.publicKey.x963Representation,
         protection: Self.protection, wrappedPrivateKey: box.nonce + box.ciphertext + box.tag,
         createdAt: Date()))
-    return id
+  }
+
+  private func wrapAndStore(_ key: ECPrivateKey) async throws(WalletStoreError) -> String {
+    let wrapped = try wrap(key)
+    try await store.insertDeviceKey(wrapped.row)
+    return wrapped.id
   }
 
   private func row(for id: String) async throws(WalletStoreError) -> DeviceKeyRow {
@@ -150,4 +166,14 @@ private struct UnwrappedKey: Signer {
   func signature(for message: [UInt8]) throws -> ECDSASignature {
     try key.signature(for: message, digest: key.curve.defaultDigest)
   }
+}
+
+/// A device key wrapped by ``SoftwareKeyStore/wrap(_:)``, not yet stored: insert it with
+/// `WalletStore.Transaction.insert(_:)` next to the credential that names it.
+public struct WrappedDeviceKey: Sendable, Hashable {
+  /// The identifier the key will have in the store.
+  public var id: String { row.id }
+  /// The key's public half.
+  public let publicKey: ECPublicKey
+  let row: DeviceKeyRow
 }

@@ -1,5 +1,15 @@
 internal import Foundation
 
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Musl)
+  internal import Musl
+#elseif canImport(Android)
+  internal import Android
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
 /// A connection configured for the wallet: WAL, foreign keys, a busy timeout, short write
 /// transactions taken with `BEGIN IMMEDIATE`, and retries when another process holds the lock.
 ///
@@ -16,6 +26,7 @@ final class WalletDatabase {
       throw WalletStoreError(.invalidArgument, "busy timeout must not be negative")
     }
     self.busyTimeout = busyTimeout
+    try Self.createOwnerOnlyFile(path)
     connection = try SQLiteConnection(path: path)
     let milliseconds =
       busyTimeout.components.seconds * 1000
@@ -23,6 +34,19 @@ final class WalletDatabase {
     connection.setBusyTimeout(milliseconds: Int32(clamping: milliseconds))
     try configure()
     try migrate(to: targetVersion)
+  }
+
+  /// Creates an empty database file readable only by its owner, unless one exists. SQLite
+  /// gives the `-wal` and `-shm` files the database file's mode, so they are private too; an
+  /// empty file is a valid empty database. O_EXCL never truncates another process's new file.
+  private static func createOwnerOnlyFile(_ path: String) throws(WalletStoreError) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    if fd >= 0 {
+      close(fd)
+    } else if errno != EEXIST {
+      throw WalletStoreError(
+        .cannotOpen, "cannot create \(path): \(String(cString: strerror(errno)))")
+    }
   }
 
   private func configure() throws(WalletStoreError) {

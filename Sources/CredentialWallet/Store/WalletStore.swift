@@ -234,6 +234,12 @@ public actor WalletStore {
     public func setSetting(_ key: String, _ value: String?) throws(WalletStoreError) {
       try open().setSetting(key, value)
     }
+
+    /// Stores a device key wrapped by `SoftwareKeyStore.wrap(_:)`, so that a credential
+    /// inserted in the same transaction can name it.
+    public func insert(_ key: WrappedDeviceKey) throws(WalletStoreError) {
+      try open().insertDeviceKey(key.row)
+    }
   }
 
   // MARK: Device keys (for DeviceKeyStore implementations)
@@ -285,3 +291,8 @@ final class StoreExecutor: SerialExecutor {
     UnownedSerialExecutor(ordinary: self)
   }
 }
+
+/// A transaction handle is confined to the body it was given to, on the store's queue: it must
+/// not cross to another task.
+@available(*, unavailable)
+extension WalletStore.Transaction: Sendable {}

@@ -7,6 +7,7 @@ public struct WalletStoreError: Error, Sendable, Hashable, CustomStringConvertib
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
     private init(_ name: String) { self.name = name }
+    /// The code's name (`duplicateID`).
     public var description: String { name }
 
     /// The database file could not be opened or created.
@@ -52,5 +53,6 @@ public struct WalletStoreError: Error, Sendable, Hashable, CustomStringConvertib
     self.reason = reason
   }
 
+  /// `WalletStoreError.<code>: <reason>`.
   public var description: String { "WalletStoreError.\(code): \(reason)" }
 }
