@@ -166,32 +166,48 @@ public final class Wallet: Sendable {
       identifiers: identifiers)
   }
 
-  /// Writes the device key and the credential; if the credential cannot be written the key is
-  /// removed again, so a failed import leaves nothing behind.
+  /// Writes the device key and the credential in one transaction: a failed import leaves
+  /// nothing behind. A key store other than the software one stores its key first and removes it
+  /// again if the credential cannot be written.
   private func storeCredential(
-    id: String?, format: CredentialFormat, type: String, issued: [UInt8],
-    display: CredentialDisplay, validFrom: Date?,
+    id: String?, format: CredentialFormat, type: String, issued: [UInt8], display: CredentialDisplay, validFrom: Date?,
     validUntil: Date?, deviceKey: ECPrivateKey, identifiers: [[UInt8]]
   ) async throws(WalletError) -> StoredCredential {
+    func credential(keyID: String) -> StoredCredential {
+      StoredCredential(
+        id: id ?? UUID().uuidString.lowercased(), format: format, type: type, issued: issued, display: display,
+        validFrom: validFrom, validUntil: validUntil, deviceKeyID: keyID, issuerAuthorityKeyIdentifiers: identifiers,
+        createdAt: clock())
+    }
+    if let software = keys as? SoftwareKeyStore {
+      do {
+        let wrapped = try software.wrap(deviceKey)
+        let stored = credential(keyID: wrapped.id)
+        try await store.transaction { transaction in
+          try transaction.insert(wrapped)
+          try transaction.insert(stored)
+        }
+        return stored
+      } catch let error as WalletStoreError {
+        throw WalletError(error.code == .duplicateID ? .invalidInput : .storage, error.reason)
+      } catch {
+        throw WalletError(.storage, "\(error)")
+      }
+    }
     let keyID: String
     do {
       keyID = try await keys.importKey(deviceKey)
     } catch {
       throw WalletError(.storage, "cannot store the device key: \(error)")
     }
-    let credential = StoredCredential(
-      id: id ?? UUID().uuidString.lowercased(), format: format, type: type, issued: issued,
-      display: display,
-      validFrom: validFrom, validUntil: validUntil, deviceKeyID: keyID,
-      issuerAuthorityKeyIdentifiers: identifiers,
-      createdAt: clock())
+    let stored = credential(keyID: keyID)
     do {
-      try await store.insert(credential)
+      try await store.insert(stored)
     } catch {
       try? await keys.deleteKey(id: keyID)
       throw WalletError(error.code == .duplicateID ? .invalidInput : .storage, error.reason)
     }
-    return credential
+    return stored
   }
 
   /// Removes a credential and its device key.
