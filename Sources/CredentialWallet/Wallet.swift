@@ -170,13 +170,16 @@ public final class Wallet: Sendable {
   /// nothing behind. A key store other than the software one stores its key first and removes it
   /// again if the credential cannot be written.
   private func storeCredential(
-    id: String?, format: CredentialFormat, type: String, issued: [UInt8], display: CredentialDisplay, validFrom: Date?,
+    id: String?, format: CredentialFormat, type: String, issued: [UInt8],
+    display: CredentialDisplay, validFrom: Date?,
     validUntil: Date?, deviceKey: ECPrivateKey, identifiers: [[UInt8]]
   ) async throws(WalletError) -> StoredCredential {
     func credential(keyID: String) -> StoredCredential {
       StoredCredential(
-        id: id ?? UUID().uuidString.lowercased(), format: format, type: type, issued: issued, display: display,
-        validFrom: validFrom, validUntil: validUntil, deviceKeyID: keyID, issuerAuthorityKeyIdentifiers: identifiers,
+        id: id ?? UUID().uuidString.lowercased(), format: format, type: type, issued: issued,
+        display: display,
+        validFrom: validFrom, validUntil: validUntil, deviceKeyID: keyID,
+        issuerAuthorityKeyIdentifiers: identifiers,
         createdAt: clock())
     }
     if let software = keys as? SoftwareKeyStore {
@@ -234,11 +237,11 @@ public final class Wallet: Sendable {
     }
   }
 
-  /// The stored mdocs, parsed for matching.
-  func storedMdocs() async throws(WalletError) -> [StoredMdoc] {
+  /// The stored mdocs of the given docTypes, parsed for matching.
+  func storedMdocs(docTypes: [String]) async throws(WalletError) -> [StoredMdoc] {
     let all: [StoredCredential]
     do {
-      all = try await store.credentials(format: .msoMdoc)
+      all = try await store.credentials(format: .msoMdoc, types: docTypes)
     } catch {
       throw WalletError(.storage, error.reason)
     }

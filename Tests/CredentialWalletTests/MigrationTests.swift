@@ -51,7 +51,7 @@ struct MigrationTests {
     }
 
     let store = try WalletStore(path: dir.databasePath)
-    #expect(try await store.schemaVersion() == 2)
+    #expect(try await store.schemaVersion() == WalletStore.currentSchemaVersion)
     let credential = try #require(try await store.credential(id: "mdl-1"))
     #expect(
       credential

@@ -11,7 +11,7 @@ struct WalletStoreTests {
     let path = dir.path + "/nested/deeper/wallet.sqlite"
     let store = try WalletStore(path: path)
     #expect(try await store.schemaVersion() == WalletStore.currentSchemaVersion)
-    #expect(WalletStore.currentSchemaVersion == 2)
+    #expect(WalletStore.currentSchemaVersion == 3)
     #expect(FileManager.default.fileExists(atPath: path))
     let mode = try await store.execute("PRAGMA journal_mode")
     #expect(mode == [[.text("wal")]])
@@ -41,6 +41,13 @@ struct WalletStoreTests {
     #expect(
       try await store.credentials(format: .msoMdoc).map(\.id) == ["c-tie", "z-tie", "a-later"])
     #expect(try await store.credentials(format: .sdJWT) == [sdjwt])
+    // Matching reads only the requested format and types.
+    #expect(
+      try await store.credentials(format: .msoMdoc, types: ["org.iso.18013.5.1.mDL"]).map(\.id)
+        == ["c-tie", "z-tie", "a-later"])
+    #expect(try await store.credentials(format: .msoMdoc, types: ["urn:eudi:pid:1"]).isEmpty)
+    #expect(try await store.credentials(format: .sdJWT, types: ["urn:eudi:pid:1", "x"]) == [sdjwt])
+    #expect(try await store.credentials(format: .sdJWT, types: []).isEmpty)
   }
 
   @Test func storesEveryFieldExactly() async throws {

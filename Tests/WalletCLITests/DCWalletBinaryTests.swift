@@ -18,8 +18,10 @@ struct DCWallet {
 
   static var binary: String {
     let candidates = [
-      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("dcwallet").path,
-      URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("dcwallet").path,
+      URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent(".build/debug/dcwallet").path,
     ]
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
@@ -28,7 +30,10 @@ struct DCWallet {
   let home: String
 
   init() throws {
-    home = FileManager.default.temporaryDirectory.appendingPathComponent("dcwallet-test-\(UUID().uuidString)").path
+    home =
+      FileManager.default.temporaryDirectory.appendingPathComponent(
+        "dcwallet-test-\(UUID().uuidString)"
+      ).path
   }
 
   func run(_ arguments: [String], stdin: String = "") throws -> Result {
@@ -51,12 +56,14 @@ struct DCWallet {
     let err = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return Result(
-      code: process.terminationStatus, out: String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
+      code: process.terminationStatus,
+      out: String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
       err: String(decoding: err, as: UTF8.self))
   }
 
   func file(_ name: String, _ contents: [UInt8]) throws -> String {
-    try FileManager.default.createDirectory(atPath: home + "-files", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: home + "-files", withIntermediateDirectories: true)
     let path = home + "-files/" + name
     try Data(contents).write(to: URL(fileURLWithPath: path))
     return path
@@ -81,12 +88,16 @@ struct CLIFixture {
     readerKeyPath = try cli.file("reader-key.pem", pki.readerKey.pemRepresentation)
     readerCertPath = try cli.file("reader.pem", pki.reader.pemString)
     #expect(try cli.run(["trust", "add", "--issuer", iacaPath]).code == 0)
-    #expect(try cli.run(["trust", "add", "--reader", try cli.file("reader-root.der", pki.readerRoot.derBytes)]).code == 0)
+    #expect(
+      try cli.run([
+        "trust", "add", "--reader", try cli.file("reader-root.der", pki.readerRoot.derBytes),
+      ]).code == 0)
     if importMDL {
       let device = try ECPrivateKey(curve: .p256)
       let mdoc = try pki.issue(deviceKey: device.publicKey)
       let imported = try cli.run([
-        "import", "--mdoc", try cli.file("mdl.cbor", mdoc.bytes), "--device-key", try cli.file("device.pem", device.pemRepresentation),
+        "import", "--mdoc", try cli.file("mdl.cbor", mdoc.bytes), "--device-key",
+        try cli.file("device.pem", device.pemRepresentation),
         "--id", "mdl",
       ])
       #expect(imported.code == 0, "\(imported.err)")
@@ -94,12 +105,17 @@ struct CLIFixture {
     }
   }
 
-  func request(origin: String = "https://shop.example", reader: Bool = true, elements: [String] = ["family_name", "age_over_18"]) throws
+  func request(
+    origin: String = "https://shop.example", reader: Bool = true,
+    elements: [String] = ["family_name", "age_over_18"]
+  ) throws
     -> (request: String, state: String)
   {
     let requestPath = cli.home + "-files/request-\(UUID().uuidString).json"
     let statePath = cli.home + "-files/state-\(UUID().uuidString).json"
-    var arguments = ["verifier", "request", "--protocol", "org-iso-mdoc", "--doctype", "org.iso.18013.5.1.mDL"]
+    var arguments = [
+      "verifier", "request", "--protocol", "org-iso-mdoc", "--doctype", "org.iso.18013.5.1.mDL",
+    ]
     for element in elements { arguments += ["--element", "org.iso.18013.5.1/\(element)"] }
     arguments += ["--origin", origin, "--out-request", requestPath, "--out-state", statePath]
     if reader { arguments += ["--reader-key", readerKeyPath, "--reader-cert", readerCertPath] }
@@ -124,7 +140,8 @@ struct DCWalletBinaryTests {
     let fixture = try CLIFixture()
     let cli = fixture.cli
     let list = try cli.run(["list"])
-    #expect(list.code == 0 && list.out.contains("mdl") && list.out.contains("org.iso.18013.5.1.mDL"))
+    #expect(
+      list.code == 0 && list.out.contains("mdl") && list.out.contains("org.iso.18013.5.1.mDL"))
     let json = try JSONValue(parsing: try cli.run(["list", "--json"]).out)
     #expect(json.array?.first?["id"]?.string == "mdl")
     let show = try cli.run(["show", "mdl"])
@@ -144,9 +161,14 @@ struct DCWalletBinaryTests {
     var bytes = try fixture.pki.issue(deviceKey: device.publicKey).bytes
     // Change one byte of an element value (inside the first IssuerSignedItem): its digest breaks.
     let marker = Array("Mustermann".utf8)
-    if let at = (0..<(bytes.count - marker.count)).first(where: { Array(bytes[$0..<$0 + marker.count]) == marker }) { bytes[at] ^= 0x01 }
+    if let at = (0..<(bytes.count - marker.count)).first(where: {
+      Array(bytes[$0..<$0 + marker.count]) == marker
+    }) {
+      bytes[at] ^= 0x01
+    }
     let result = try cli.run([
-      "import", "--mdoc", try cli.file("tampered.cbor", bytes), "--device-key", try cli.file("d.pem", device.pemRepresentation),
+      "import", "--mdoc", try cli.file("tampered.cbor", bytes), "--device-key",
+      try cli.file("d.pem", device.pemRepresentation),
     ])
     #expect(result.code == 1)
     #expect(result.out.isEmpty)
@@ -156,7 +178,8 @@ struct DCWalletBinaryTests {
     let other = try ECPrivateKey(curve: .p256)
     let good = try fixture.pki.issue(deviceKey: device.publicKey).bytes
     let wrongKey = try cli.run([
-      "import", "--mdoc", try cli.file("good.cbor", good), "--device-key", try cli.file("o.pem", other.pemRepresentation),
+      "import", "--mdoc", try cli.file("good.cbor", good), "--device-key",
+      try cli.file("o.pem", other.pemRepresentation),
     ])
     #expect(wrongKey.code == 1 && wrongKey.err.contains("device key"))
     #expect(try cli.run(["list"]).out == "no credentials")
@@ -168,39 +191,56 @@ struct DCWalletBinaryTests {
     let cli = fixture.cli
     let (request, state) = try fixture.request()
     let response = try cli.run([
-      "respond", "--origin", "https://shop.example", "--request", request, "--disclose", "org.iso.18013.5.1/age_over_18",
+      "respond", "--origin", "https://shop.example", "--request", request, "--disclose",
+      "org.iso.18013.5.1/age_over_18",
       "--require-trusted-reader",
     ])
     #expect(response.code == 0, "\(response.err)")
     let responseJSON = try JSONValue(parsing: response.out)
     #expect(responseJSON["protocol"]?.string == "org-iso-mdoc")
-    let verify = try cli.run([
-      "verifier", "verify", "--state", state, "--origin", "https://shop.example", "--issuer-anchor", fixture.iacaPath, "--json",
-    ], stdin: response.out)
+    let verify = try cli.run(
+      [
+        "verifier", "verify", "--state", state, "--origin", "https://shop.example",
+        "--issuer-anchor", fixture.iacaPath, "--json",
+      ], stdin: response.out)
     #expect(verify.code == 0, "\(verify.err)")
     let result = try JSONValue(parsing: verify.out)
     #expect(result["documents"]?[0]?["elements"]?.keys == ["org.iso.18013.5.1/age_over_18"])
     // The log records the sharing.
     let log = try cli.run(["log"])
-    #expect(log.out.contains("shared") && log.out.contains("org.iso.18013.5.1/age_over_18") && log.out.contains("https://shop.example"))
+    #expect(
+      log.out.contains("shared") && log.out.contains("org.iso.18013.5.1/age_over_18")
+        && log.out.contains("https://shop.example"))
   }
 
-  @Test("respond takes data as an object or a JSON string, and the requests list with an unknown protocol first")
+  @Test(
+    "respond takes data as an object or a JSON string, and the requests list with an unknown protocol first"
+  )
   func requestForms() throws {
     let fixture = try CLIFixture()
     let cli = fixture.cli
     let (requestPath, state) = try fixture.request(reader: false)
     let request = try JSONValue(parsing: try Files.text(requestPath))
     let data = try #require(request["data"])
-    let asString = JSONValue.object([("protocol", .string("org-iso-mdoc")), ("data", .string(data.serialized()))]).serialized()
+    let asString = JSONValue.object([
+      ("protocol", .string("org-iso-mdoc")), ("data", .string(data.serialized())),
+    ]).serialized()
     let list = JSONValue.object([
-      ("requests", .array([.object([("protocol", .string("com.example.unknown")), ("data", .object([]))]), request]))
+      (
+        "requests",
+        .array([
+          .object([("protocol", .string("com.example.unknown")), ("data", .object([]))]), request,
+        ])
+      )
     ]).serialized()
     for body in [request.serialized(), asString, list] {
       let response = try cli.run(["respond", "--origin", "https://shop.example"], stdin: body)
       #expect(response.code == 0, "\(response.err)")
       let verify = try cli.run(
-        ["verifier", "verify", "--state", state, "--origin", "https://shop.example", "--issuer-anchor", fixture.iacaPath], stdin: response.out)
+        [
+          "verifier", "verify", "--state", state, "--origin", "https://shop.example",
+          "--issuer-anchor", fixture.iacaPath,
+        ], stdin: response.out)
       #expect(verify.code == 0, "\(verify.err)")
     }
   }
@@ -212,13 +252,34 @@ struct DCWalletBinaryTests {
     let (unsigned, _) = try fixture.request(reader: false)
     let (signed, _) = try fixture.request()
     let cases: [([String], String, String)] = [
-      (["respond", "--origin", "https://shop.example", "--request", unsigned, "--require-trusted-reader"], "", "not signed"),
+      (
+        [
+          "respond", "--origin", "https://shop.example", "--request", unsigned,
+          "--require-trusted-reader",
+        ], "", "not signed"
+      ),
       (["respond", "--origin", "https://evil.example", "--request", signed], "", "readerAuth"),
-      (["respond", "--origin", "https://shop.example", "--request", unsigned, "--credential", "nope"], "", "nothing to share"),
-      (["respond", "--origin", "https://shop.example", "--request", unsigned, "--disclose", "org.iso.18013.5.1/portrait"], "", "was not requested"),
-      (["respond", "--origin", "https://shop.example"], #"{"protocol": "com.example.unknown", "data": {}}"#, "unsupported protocol"),
+      (
+        [
+          "respond", "--origin", "https://shop.example", "--request", unsigned, "--credential",
+          "nope",
+        ], "", "nothing to share"
+      ),
+      (
+        [
+          "respond", "--origin", "https://shop.example", "--request", unsigned, "--disclose",
+          "org.iso.18013.5.1/portrait",
+        ], "", "was not requested"
+      ),
+      (
+        ["respond", "--origin", "https://shop.example"],
+        #"{"protocol": "com.example.unknown", "data": {}}"#, "unsupported protocol"
+      ),
       (["respond", "--origin", "https://shop.example"], "not json", "cannot be read"),
-      (["respond", "--origin", "https://shop.example/path", "--request", unsigned], "", "not a web origin"),
+      (
+        ["respond", "--origin", "https://shop.example/path", "--request", unsigned], "",
+        "not a web origin"
+      ),
     ]
     for (arguments, stdin, reason) in cases {
       let result = try cli.run(arguments, stdin: stdin)
@@ -237,15 +298,19 @@ struct DCWalletBinaryTests {
   func usage() throws {
     let cli = try DCWallet()
     for arguments in [
-      ["bogus"], ["import"], ["import", "--mdoc", "x", "--sd-jwt", "y", "--device-key", "k"], ["respond"], ["respond", "--origin"],
-      ["list", "--bogus"], ["trust"], ["trust", "add"], ["verifier"], ["verifier", "request", "--protocol", "org-iso-mdoc"], ["log", "--limit", "x"],
+      ["bogus"], ["import"], ["import", "--mdoc", "x", "--sd-jwt", "y", "--device-key", "k"],
+      ["respond"], ["respond", "--origin"],
+      ["list", "--bogus"], ["trust"], ["trust", "add"], ["verifier"],
+      ["verifier", "request", "--protocol", "org-iso-mdoc"], ["log", "--limit", "x"],
       [],
     ] {
       let result = try cli.run(arguments)
       #expect(result.code == 2, "\(arguments): \(result.err)")
       #expect(result.out.isEmpty, "\(arguments)")
     }
-    for command in ["import", "list", "show", "remove", "trust", "respond", "log", "verifier", "demo"] {
+    for command in [
+      "import", "list", "show", "remove", "trust", "respond", "log", "verifier", "demo",
+    ] {
       let result = try cli.run([command, "--help"])
       #expect(result.code == 0, "\(command)")
       #expect(result.out.contains("usage: dcwallet"), "\(command)")
@@ -254,5 +319,7 @@ struct DCWalletBinaryTests {
 }
 
 enum Files {
-  static func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+  static func text(_ path: String) throws -> String {
+    try String(contentsOfFile: path, encoding: .utf8)
+  }
 }

@@ -7,13 +7,14 @@
 /// Dates are INTEGER milliseconds since 1970 (UTC). Lists are JSON arrays of strings.
 enum Schema {
   /// The version this code writes.
-  static let currentVersion = 2
+  static let currentVersion = 3
 
   /// The statements that bring a file from `version - 1` to `version`.
   static func migration(to version: Int) -> [String] {
     switch version {
     case 1: version1
     case 2: version2
+    case 3: version3
     default: []
     }
   }
@@ -85,5 +86,10 @@ enum Schema {
     )
     """,
     "CREATE INDEX activity_by_time ON activity(timestamp_ms, id)",
+  ]
+
+  /// Version 3: matching asks for credentials of one format and type, so index them.
+  static let version3 = [
+    "CREATE INDEX credentials_by_type ON credentials(format, type, created_at_ms, id)"
   ]
 }

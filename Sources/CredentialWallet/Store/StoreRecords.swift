@@ -45,6 +45,16 @@ extension SQLiteConnection {
     ).first
   }
 
+  func credentials(format: CredentialFormat, types: [String]) throws(WalletStoreError)
+    -> [StoredCredential]
+  {
+    guard !types.isEmpty else { return [] }
+    let placeholders = Array(repeating: "?", count: types.count).joined(separator: ", ")
+    return try query(
+      "SELECT \(Self.credentialColumns) FROM credentials WHERE format = ? AND type IN (\(placeholders)) ORDER BY created_at_ms, id",
+      [.text(format.rawValue)] + types.map { .text($0) }, row: Self.decodeCredential)
+  }
+
   func credentials(format: CredentialFormat?) throws(WalletStoreError) -> [StoredCredential] {
     if let format {
       return try query(

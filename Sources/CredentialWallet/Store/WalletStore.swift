@@ -97,6 +97,16 @@ public actor WalletStore {
     }
   }
 
+  /// The credentials of one format whose type (docType or vct) is one of `types`, in creation
+  /// order; only these rows are read, so matching a request does not load the whole wallet.
+  public func credentials(format: CredentialFormat, types: [String]) throws(WalletStoreError)
+    -> [StoredCredential]
+  {
+    try database.retrying { () throws(WalletStoreError) in
+      try database.connection.credentials(format: format, types: types)
+    }
+  }
+
   /// Removes a credential; false when no credential has this id.
   public func removeCredential(id: String) throws(WalletStoreError) -> Bool {
     try database.write { () throws(WalletStoreError) in
