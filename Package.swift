@@ -73,10 +73,12 @@ let package = Package(
         swiftSettings: strictSettings
       ),
       .executableTarget(name: "dcwallet", dependencies: ["WalletCLI"], swiftSettings: strictSettings),
+      .executableTarget(name: "foundation-baseline", swiftSettings: strictSettings),
       .executableTarget(
         name: "dcbench",
         dependencies: [
-          "CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc", "X509Certificates",
+          "CBOR", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc",
+          "X509Certificates",
         ],
         swiftSettings: strictSettings
       ),

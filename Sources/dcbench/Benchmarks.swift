@@ -5,7 +5,7 @@ import HPKE
 
 struct Benchmark: Sendable {
   let name: String
-  let run: @Sendable (inout Harness) throws -> Void
+  let run: @Sendable (inout Harness) async throws -> Void
 }
 
 let allBenchmarks: [Benchmark] = [
@@ -13,6 +13,7 @@ let allBenchmarks: [Benchmark] = [
   Benchmark(name: "primitives", run: primitivesBenchmark),
   Benchmark(name: "hpke", run: hpkeBenchmark),
   Benchmark(name: "annex-c", run: annexCBenchmark),
+  Benchmark(name: "wallet", run: walletBenchmark),
 ]
 
 /// HPKE seal of 4 KB with the Annex C suite, against its floor: one key generation and one

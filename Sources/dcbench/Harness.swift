@@ -30,6 +30,28 @@ struct Harness {
     return median
   }
 
+  /// `measure` for async bodies.
+  @discardableResult
+  mutating func measureAsync(
+    _ name: String, iterations: Int, batches: Int = 5, _ body: () async throws -> Void
+  ) async rethrows -> Double {
+    for _ in 0..<max(1, iterations / 10) { try await body() }
+    var means = [Double]()
+    for _ in 0..<batches {
+      let start = DispatchTime.now().uptimeNanoseconds
+      for _ in 0..<iterations { try await body() }
+      let end = DispatchTime.now().uptimeNanoseconds
+      means.append(Double(end - start) / Double(iterations))
+    }
+    means.sort()
+    let median = means[means.count / 2]
+    results.append((name, median))
+    print(
+      "  " + name.padding(toLength: 58, withPad: " ", startingAt: 0)
+        + String(format: "%12.2f µs", median / 1000))
+    return median
+  }
+
   static func ratio(_ label: String, _ value: Double, over baseline: Double, aim: Double? = nil) {
     let r = value / baseline
     var line =

@@ -2,11 +2,14 @@
 // the same run. Build and run in release mode: `swift run -c release dcbench [filter]`.
 import Foundation
 
-let filter = CommandLine.arguments.dropFirst().first
-var harness = Harness()
-
-print("dcbench (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
-for benchmark in allBenchmarks where filter == nil || benchmark.name.contains(filter ?? "") {
-  print("\n== \(benchmark.name)")
-  try benchmark.run(&harness)
+func runBenchmarks() async throws {
+  let filter = CommandLine.arguments.dropFirst().first
+  var harness = Harness()
+  print("dcbench (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+  for benchmark in allBenchmarks where filter == nil || benchmark.name.contains(filter ?? "") {
+    print("\n== \(benchmark.name)")
+    try await benchmark.run(&harness)
+  }
 }
+
+try await runBenchmarks()

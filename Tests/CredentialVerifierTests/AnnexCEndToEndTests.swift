@@ -269,6 +269,49 @@ struct AnnexCEndToEndTests {
     }
   }
 
+  @Test(
+    "Use cases: alternatives over doc requests pick the first satisfiable set; a mandatory one must be answered"
+  )
+  func useCases() throws {
+    let wallet = try Wallet()
+    let photoID = ItemsRequest(
+      docType: "org.iso.23220.photoid.1",
+      nameSpaces: [("org.iso.23220.1", [.init("family_name", intentToRetain: false)])])
+    // Use case 0 (mandatory): a photo ID or an mDL; use case 1 (optional): a PID.
+    let request = DeviceRequest(
+      docRequests: [
+        DocRequest(itemsRequest: photoID), DocRequest(itemsRequest: Self.mdlRequest),
+        DocRequest(itemsRequest: Self.pidRequest),
+      ],
+      useCases: [
+        UseCase(mandatory: true, documentSets: [[0], [1]]),
+        UseCase(mandatory: false, documentSets: [[2]]),
+      ])
+    let key = try ECPrivateKey(curve: .p256)
+    let annexC = AnnexCRequest(
+      deviceRequest: request,
+      encryptionInfo: EncryptionInfo(
+        nonce: [UInt8](repeating: 5, count: 16), recipientPublicKey: key.publicKey))
+    let presentation = try AnnexCPresentation.resolve(
+      data: annexC.data, origin: Self.origin, credentials: wallet.credentials,
+      readerTrustAnchors: [], now: TestPKI.now)
+    #expect(presentation.useCases.count == 2)
+    #expect(presentation.answerableDocRequests == [1, 2])
+    let consent = try presentation.proposedConsent()
+    #expect(consent.documents.map(\.credentialID) == ["mdl", "pid"])
+    // Leaving the mandatory use case unanswered is refused.
+    let onlyPID = MdocConsent(documents: [consent.documents[1]])
+    #expect {
+      try presentation.respond(consent: onlyPID, deviceKey: wallet.key)
+    } throws: { ($0 as? DigitalCredentialsError)?.code == .consentViolation }
+    // A wallet without an mDL or a photo ID cannot answer the mandatory use case at all.
+    let pidOnly = try AnnexCPresentation.resolve(
+      data: annexC.data, origin: Self.origin, credentials: [wallet.credentials[1]],
+      readerTrustAnchors: [], now: TestPKI.now)
+    #expect(pidOnly.answerableDocRequests == nil)
+    _ = try presentation.respond(consent: consent, deviceKey: wallet.key)
+  }
+
   @Test("Verifier state survives a JSON round trip")
   func stateRoundTrip() throws {
     let state = try AnnexCVerifier.makeRequest(

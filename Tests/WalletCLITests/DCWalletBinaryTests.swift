@@ -294,6 +294,27 @@ struct DCWalletBinaryTests {
     #expect(!entries.contains { $0["outcome"]?.string == "shared" })
   }
 
+  @Test("--interactive shows a consent screen on standard error and shares only on yes")
+  func interactive() throws {
+    let fixture = try CLIFixture()
+    let cli = fixture.cli
+    let (request, _) = try fixture.request()
+    let declined = try cli.run(
+      ["respond", "--origin", "https://shop.example", "--request", request, "--interactive"],
+      stdin: "n\n")
+    #expect(declined.code == 1 && declined.out.isEmpty)
+    #expect(declined.err.contains("Test Reader (trusted)"))
+    #expect(declined.err.contains("org.iso.18013.5.1/family_name (not retained): Mustermann"))
+    #expect(declined.err.contains("declined"))
+    let accepted = try cli.run(
+      ["respond", "--origin", "https://shop.example", "--request", request, "--interactive"],
+      stdin: "y\n")
+    #expect(accepted.code == 0, "\(accepted.err)")
+    #expect(try JSONValue(parsing: accepted.out)["protocol"]?.string == "org-iso-mdoc")
+    let log = try JSONValue(parsing: try cli.run(["log", "--json"]).out).array ?? []
+    #expect(log.map { $0["outcome"]?.string } == ["shared", "refused"])
+  }
+
   @Test("Usage errors exit 2; --help exits 0 for every command")
   func usage() throws {
     let cli = try DCWallet()
