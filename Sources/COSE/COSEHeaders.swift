@@ -120,3 +120,57 @@ public struct COSEHeaders: Sendable, Hashable {
     chain.count == 1 ? .byteString(chain[0]) : .array(chain.map { .byteString($0) })
   }
 }
+
+/// The four members shared by COSE_Sign1 and COSE_Mac0 (RFC 9052 §4.2, §6.2):
+/// `[protected, unprotected, payload / nil, signature-or-tag]`, tagged or untagged.
+struct COSEMessageBody {
+  let headers: COSEHeaders
+  let payload: [UInt8]?
+  let last: [UInt8]
+
+  /// Reads the body, checking the tag when present; `name` goes into error messages.
+  init(cbor: CBOR, tag expectedTag: UInt64, name: String, lastMember: String) throws(COSEError) {
+    var item = cbor.unwrapped
+    if case .tagged(let tag, let inner) = item {
+      guard tag == expectedTag else {
+        throw COSEError(.malformed, "\(name) has tag \(tag), expected \(expectedTag)")
+      }
+      item = inner.unwrapped
+    }
+    guard let members = item.array, members.count == 4 else {
+      throw COSEError(.malformed, "\(name) must be an array of 4 members")
+    }
+    headers = try COSEHeaders(protectedItem: members[0], unprotectedItem: members[1])
+    switch members[2].unwrapped {
+    case .byteString(let bytes): payload = bytes
+    case .null: payload = nil
+    default: throw COSEError(.malformed, "\(name) payload must be a bstr or nil")
+    }
+    guard let last = members[3].bytes else {
+      throw COSEError(.malformed, "\(name) \(lastMember) must be a bstr")
+    }
+    self.last = last
+  }
+
+  /// Writes a body, tagged or not.
+  static func cbor(headers: COSEHeaders, payload: [UInt8]?, last: [UInt8], tag: UInt64?) -> CBOR {
+    let body: CBOR = [
+      .byteString(headers.protectedBytes), .map(headers.unprotected),
+      payload.map { .byteString($0) } ?? .null,
+      .byteString(last),
+    ]
+    return tag.map { .tagged($0, body) } ?? body
+  }
+
+  /// Picks the content to authenticate: the attached payload or the detached one, never both.
+  static func content(attached: [UInt8]?, detached: [UInt8]?) throws(COSEError) -> [UInt8] {
+    switch (attached, detached) {
+    case (let attached?, nil): return attached
+    case (nil, let detached?): return detached
+    case (nil, nil):
+      throw COSEError(.payloadMismatch, "the payload is detached and none was supplied")
+    case (.some, .some):
+      throw COSEError(.payloadMismatch, "the payload is attached; a detached one was also supplied")
+    }
+  }
+}

@@ -24,35 +24,16 @@ public struct COSEMac0: Sendable, Hashable {
 
   /// Reads a COSE_Mac0 from CBOR, tagged or untagged.
   public init(cbor: CBOR) throws(COSEError) {
-    var item = cbor.unwrapped
-    if case .tagged(let tag, let inner) = item {
-      guard tag == Self.tag else {
-        throw COSEError(.malformed, "COSE_Mac0 has tag \(tag), expected 17")
-      }
-      item = inner.unwrapped
-    }
-    guard let members = item.array, members.count == 4 else {
-      throw COSEError(.malformed, "COSE_Mac0 must be an array of 4 members")
-    }
-    headers = try COSEHeaders(protectedItem: members[0], unprotectedItem: members[1])
-    switch members[2].unwrapped {
-    case .byteString(let bytes): payload = bytes
-    case .null: payload = nil
-    default: throw COSEError(.malformed, "COSE_Mac0 payload must be a bstr or nil")
-    }
-    guard let mac = members[3].bytes else {
-      throw COSEError(.malformed, "COSE_Mac0 tag must be a bstr")
-    }
-    self.mac = mac
+    let body = try COSEMessageBody(cbor: cbor, tag: Self.tag, name: "COSE_Mac0", lastMember: "tag")
+    headers = body.headers
+    payload = body.payload
+    mac = body.last
   }
 
   /// The message as CBOR.
   public func cbor(tagged: Bool = false) -> CBOR {
-    let body: CBOR = [
-      .byteString(headers.protectedBytes), .map(headers.unprotected),
-      payload.map { .byteString($0) } ?? .null, .byteString(mac),
-    ]
-    return tagged ? .tagged(Self.tag, body) : body
+    COSEMessageBody.cbor(
+      headers: headers, payload: payload, last: mac, tag: tagged ? Self.tag : nil)
   }
 
   /// `MAC_structure = ["MAC0", protected, external_aad, payload]` (RFC 9052 §6.3).
@@ -85,15 +66,7 @@ public struct COSEMac0: Sendable, Hashable {
     guard headers.algorithm == .hmac256 else {
       throw COSEError(.unsupportedAlgorithm, "COSE_Mac0 alg must be HMAC 256/256 (5)")
     }
-    let content: [UInt8]
-    switch (payload, detachedPayload) {
-    case (let attached?, nil): content = attached
-    case (nil, let detached?): content = detached
-    case (nil, nil):
-      throw COSEError(.payloadMismatch, "the payload is detached and none was supplied")
-    case (.some, .some):
-      throw COSEError(.payloadMismatch, "the payload is attached; a detached one was also supplied")
-    }
+    let content = try COSEMessageBody.content(attached: payload, detached: detachedPayload)
     let input = Self.toBeMACed(
       protectedBytes: headers.bodyProtected, externalAAD: externalAAD, payload: content)
     guard HMAC.isValidAuthenticationCode(mac, .sha256, for: input, key: key) else {

@@ -25,26 +25,11 @@ public struct COSESign1: Sendable, Hashable {
 
   /// Reads a COSE_Sign1 from CBOR, tagged or untagged.
   public init(cbor: CBOR) throws(COSEError) {
-    var item = cbor.unwrapped
-    if case .tagged(let tag, let inner) = item {
-      guard tag == Self.tag else {
-        throw COSEError(.malformed, "COSE_Sign1 has tag \(tag), expected 18")
-      }
-      item = inner.unwrapped
-    }
-    guard let members = item.array, members.count == 4 else {
-      throw COSEError(.malformed, "COSE_Sign1 must be an array of 4 members")
-    }
-    headers = try COSEHeaders(protectedItem: members[0], unprotectedItem: members[1])
-    switch members[2].unwrapped {
-    case .byteString(let bytes): payload = bytes
-    case .null: payload = nil
-    default: throw COSEError(.malformed, "COSE_Sign1 payload must be a bstr or nil")
-    }
-    guard let signature = members[3].bytes else {
-      throw COSEError(.malformed, "COSE_Sign1 signature must be a bstr")
-    }
-    self.signature = signature
+    let body = try COSEMessageBody(
+      cbor: cbor, tag: Self.tag, name: "COSE_Sign1", lastMember: "signature")
+    headers = body.headers
+    payload = body.payload
+    signature = body.last
   }
 
   /// Reads a COSE_Sign1 from its encoded bytes.
@@ -60,11 +45,8 @@ public struct COSESign1: Sendable, Hashable {
 
   /// The message as CBOR; ISO 18013-5 uses the untagged form.
   public func cbor(tagged: Bool = false) -> CBOR {
-    let body: CBOR = [
-      .byteString(headers.protectedBytes), .map(headers.unprotected),
-      payload.map { .byteString($0) } ?? .null, .byteString(signature),
-    ]
-    return tagged ? .tagged(Self.tag, body) : body
+    COSEMessageBody.cbor(
+      headers: headers, payload: payload, last: signature, tag: tagged ? Self.tag : nil)
   }
 
   /// `Sig_structure = ["Signature1", body_protected, external_aad, payload]` (RFC 9052 §4.4).
@@ -127,15 +109,7 @@ public struct COSESign1: Sendable, Hashable {
         .algorithmKeyMismatch,
         "\(algorithm) needs a \(curve.rawValue) key, got \(publicKey.curve.rawValue)")
     }
-    let content: [UInt8]
-    switch (payload, detachedPayload) {
-    case (let attached?, nil): content = attached
-    case (nil, let detached?): content = detached
-    case (nil, nil):
-      throw COSEError(.payloadMismatch, "the payload is detached and none was supplied")
-    case (.some, .some):
-      throw COSEError(.payloadMismatch, "the payload is attached; a detached one was also supplied")
-    }
+    let content = try COSEMessageBody.content(attached: payload, detached: detachedPayload)
     guard let sig = try? ECDSASignature(rawRepresentation: signature, curve: curve) else {
       throw COSEError(
         .invalidSignature,

@@ -8,6 +8,17 @@ public enum HPKE {
     case psk = 0x01
     case auth = 0x02
     case authPSK = 0x03
+
+    /// The mode that the given inputs select (RFC 9180 §5: auth modes take a sender key, PSK
+    /// modes a PSK).
+    init(authenticated: Bool, pskGiven: Bool) {
+      switch (authenticated, pskGiven) {
+      case (false, false): self = .base
+      case (false, true): self = .psk
+      case (true, false): self = .auth
+      case (true, true): self = .authPSK
+      }
+    }
   }
 
   /// A Diffie-Hellman KEM over a NIST curve (RFC 9180 §7.1, Table 2).

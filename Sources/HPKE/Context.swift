@@ -101,13 +101,7 @@ extension HPKE {
       recipientKey: ECPublicKey, ciphersuite: Ciphersuite, info: [UInt8], psk: [UInt8] = [],
       pskID: [UInt8] = [], senderKey: ECPrivateKey? = nil, ephemeralKey: ECPrivateKey? = nil
     ) throws(HPKEError) {
-      let mode: Mode =
-        switch (senderKey != nil, !psk.isEmpty || !pskID.isEmpty) {
-        case (false, false): .base
-        case (false, true): .psk
-        case (true, false): .auth
-        case (true, true): .authPSK
-        }
+      let mode = Mode(authenticated: senderKey != nil, pskGiven: !psk.isEmpty || !pskID.isEmpty)
       let ephemeral: ECPrivateKey
       if let ephemeralKey {
         ephemeral = ephemeralKey
@@ -153,13 +147,7 @@ extension HPKE {
       privateKey: ECPrivateKey, ciphersuite: Ciphersuite, info: [UInt8], encapsulatedKey: [UInt8],
       psk: [UInt8] = [], pskID: [UInt8] = [], senderKey: ECPublicKey? = nil
     ) throws(HPKEError) {
-      let mode: Mode =
-        switch (senderKey != nil, !psk.isEmpty || !pskID.isEmpty) {
-        case (false, false): .base
-        case (false, true): .psk
-        case (true, false): .auth
-        case (true, true): .authPSK
-        }
+      let mode = Mode(authenticated: senderKey != nil, pskGiven: !psk.isEmpty || !pskID.isEmpty)
       let sharedSecret = try ciphersuite.kem.decapsulate(
         encapsulatedKey, recipient: privateKey, sender: senderKey)
       let schedule = try KeySchedule(

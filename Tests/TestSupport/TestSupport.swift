@@ -73,26 +73,57 @@ public enum PythonPeer {
   /// Runs a Python script with the given standard input; returns standard output.
   /// A non-zero exit is an error carrying standard error.
   public static func run(_ script: String, input: String = "") throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: interpreter)
-    process.arguments = ["-c", script]
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw Failure(
-        description:
-          "python exited \(process.terminationStatus): \(String(decoding: err, as: UTF8.self))")
+    let result = try runProcess(interpreter, ["-c", script], input: Array(input.utf8))
+    guard result.status == 0 else {
+      throw Failure(description: "python exited \(result.status): \(result.err)")
     }
-    return String(decoding: out, as: UTF8.self)
+    return result.out
   }
+}
+
+/// What a child process wrote and how it ended.
+public struct ProcessResult: Sendable {
+  public let status: Int32
+  public let out: String
+  public let err: String
+}
+
+/// Runs a program to completion with the given standard input and environment.
+public func runProcess(
+  _ executable: String, _ arguments: [String], input: [UInt8] = [],
+  environment: [String: String]? = nil
+) throws -> ProcessResult {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  if let environment { process.environment = environment }
+  let stdin = Pipe()
+  let stdout = Pipe()
+  let stderr = Pipe()
+  process.standardInput = stdin
+  process.standardOutput = stdout
+  process.standardError = stderr
+  try process.run()
+  stdin.fileHandleForWriting.write(Data(input))
+  try stdin.fileHandleForWriting.close()
+  // Read standard error on another thread so neither pipe can fill up and block the child.
+  let errBox = ErrorBox()
+  let reader = Thread { errBox.data = stderr.fileHandleForReading.readDataToEndOfFile() }
+  reader.start()
+  let out = stdout.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  while !errBox.done { usleep(1000) }
+  return ProcessResult(
+    status: process.terminationStatus, out: String(decoding: out, as: UTF8.self),
+    err: String(decoding: errBox.data ?? Data(), as: UTF8.self))
+}
+
+private final class ErrorBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Data?
+  var data: Data? {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+  var done: Bool { data != nil }
 }

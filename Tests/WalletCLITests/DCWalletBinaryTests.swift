@@ -37,28 +37,14 @@ struct DCWallet {
   }
 
   func run(_ arguments: [String], stdin: String = "") throws -> Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: DCWallet.binary)
-    process.arguments = ["--home", home] + arguments
     var environment = ProcessInfo.processInfo.environment
     environment.removeValue(forKey: "DCWALLET_HOME")
-    process.environment = environment
-    let input = Pipe()
-    let output = Pipe()
-    let error = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    input.fileHandleForWriting.write(Data(stdin.utf8))
-    try input.fileHandleForWriting.close()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let result = try runProcess(
+      DCWallet.binary, ["--home", home] + arguments, input: Array(stdin.utf8),
+      environment: environment)
     return Result(
-      code: process.terminationStatus,
-      out: String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
-      err: String(decoding: err, as: UTF8.self))
+      code: result.status, out: result.out.trimmingCharacters(in: .whitespacesAndNewlines),
+      err: result.err)
   }
 
   func file(_ name: String, _ contents: [UInt8]) throws -> String {
