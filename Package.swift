@@ -111,7 +111,8 @@ let package = Package(
         path: "Tests/StoreProbe",
         swiftSettings: strictSettings
       ),
-      testTarget("CredentialWallet", ["CryptoPrimitives", "WalletTestSupport", "Mdoc", "store-probe"]),
+      testTarget(
+        "CredentialWallet", ["CryptoPrimitives", "DigitalCredentialsAPI", "WalletTestSupport", "Mdoc", "store-probe"]),
     ],
   swiftLanguageModes: [.v6]
 )

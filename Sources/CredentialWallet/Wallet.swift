@@ -22,14 +22,18 @@ public final class Wallet: Sendable {
   public let keys: any DeviceKeyStore
   /// The clock (injected so tests can pin time).
   public let clock: @Sendable () -> Date
+  /// Asks the holder to authenticate before sharing, as the policy requires.
+  public let authenticator: any UserAuthenticator
 
   /// Opens (and on first use creates) the wallet in a home directory.
   public init(
     home: WalletHome, keys: (any DeviceKeyStore)? = nil,
+    authenticator: any UserAuthenticator = ImplicitAuthenticator(),
     clock: @escaping @Sendable () -> Date = { Date() }
   ) throws(WalletError) {
     self.home = home
     self.clock = clock
+    self.authenticator = authenticator
     do {
       try home.create()
       store = try WalletStore(path: home.databasePath)

@@ -74,6 +74,10 @@ extension Wallet {
   {
     switch (request.kind, consent) {
     case (.mdoc(let presentation), .mdoc(let mdocConsent)):
+      // The holder authenticates before any key is touched; a cancel sends nothing.
+      try await authenticateHolder(
+        usesDeviceKey: true,
+        reason: "Share \(mdocConsent.documents.count) document(s) with \(request.relyingParty)")
       var signers: [String: any Signer] = [:]
       for document in mdocConsent.documents where signers[document.credentialID] == nil {
         signers[document.credentialID] = try await signer(forCredential: document.credentialID)
