@@ -269,4 +269,25 @@ struct RequestRefusalTests {
     #expect(refusal(fixture, .signed, data: ["request": "a.b"])?.code == .malformed)
     #expect(refusal(fixture, .signed, data: ["request": "a.b"])?.errorResponse == nil)
   }
+
+  @Test func noSupportedVPFormat() throws {
+    let fixture = try Fixture()
+    let params = try Self.parameters(fixture)
+    let metadata = try #require(params["client_metadata"])
+      .setting("vp_formats_supported", to: ["jwt_vc_json": ["alg_values": ["ES256"]]])
+    let error = refusal(fixture, .unsigned, data: params.setting("client_metadata", to: metadata))
+    #expect(error?.code == .vpFormatsNotSupported)
+    #expect(error?.errorResponse?.data["error"] == "vp_formats_not_supported")
+  }
+
+  @Test func verifierInfoTravelsWithTheRequest() throws {
+    let fixture = try Fixture()
+    let info: JSONValue = [["format": "jwt", "data": "eyJ..."]]
+    for signing in [RequestSigning.signed(fixture.signer), .multisigned([fixture.signer])] {
+      let sent = try VerifierRequest(
+        dcqlQuery: Fixture.query, origin: Fixture.origin, responseMode: .dcAPI, signing: signing,
+        verifierInfo: info)
+      #expect(try fixture.parse(sent).verifierInfo == info)
+    }
+  }
 }
