@@ -24,6 +24,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("DigitalCredentialsAPI", ["CBOR", "COSE", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "Mdoc", "X509Certificates"]),
   ("CredentialVerifier", ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates"]),
   ("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
+  ("OpenID4VP", ["CBOR", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "Mdoc", "SDJWT", "X509Certificates"]),
   (
     "CredentialWallet",
     [
@@ -102,6 +103,7 @@ let package = Package(
         "CredentialVerifier",
         ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport"]),
       testTarget("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
+      testTarget("OpenID4VP", ["CBOR", "CryptoPrimitives", "DCQL", "JOSE", "Mdoc", "SDJWT", "X509Certificates", "WalletTestSupport"]),
       testTarget(
         "WalletCLI", ["CBOR", "CryptoPrimitives", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport", "dcwallet"]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.

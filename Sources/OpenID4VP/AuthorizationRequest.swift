@@ -1,0 +1,254 @@
+public import DCQL
+public import Foundation
+public import JOSE
+public import X509Certificates
+
+/// An OpenID4VP Authorization Request received over the W3C Digital Credentials API, checked and
+/// with its verifier authenticated (OpenID4VP 1.0 §5, Appendix A).
+public struct AuthorizationRequest: Sendable {
+  /// The DC API protocol it arrived under (OpenID4VP 1.0 Appendix A.1).
+  public let protocolID: OpenID4VPProtocol
+  /// Who is asking (OpenID4VP 1.0 Appendix A.3).
+  public let verifier: VerifierIdentity
+  /// The request parameters as authenticated: the JWS payload, or `data` for unsigned requests
+  /// (OpenID4VP 1.0 §5.1).
+  public let parameters: JSONValue
+  /// `response_mode` (OpenID4VP 1.0 Appendix A.2).
+  public let responseMode: ResponseMode
+  /// `nonce` (OpenID4VP 1.0 §5.2).
+  public let nonce: String
+  /// `dcql_query`, parsed (OpenID4VP 1.0 §6).
+  public let dcqlQuery: DCQLQuery
+  /// `dcql_query` as received.
+  public let dcqlQueryJSON: JSONValue
+  /// `client_metadata` (OpenID4VP 1.0 §5.1).
+  public let clientMetadata: ClientMetadata
+  /// The key and `enc` for a `dc_api.jwt` response; nil for `dc_api` (OpenID4VP 1.0 §8.3).
+  public let responseEncryption: ResponseEncryption?
+  /// `transaction_data`, each entry checked and of a supported type (OpenID4VP 1.0 §5.1).
+  public let transactionData: [TransactionData]
+  /// `verifier_info`, kept as data for the UI (OpenID4VP 1.0 §5.1).
+  public let verifierInfo: JSONValue?
+  /// `expected_origins` of a signed request (OpenID4VP 1.0 Appendix A.2).
+  public let expectedOrigins: [String]?
+
+  /// The origin the platform asserted (never read from the payload).
+  public var origin: String { verifier.origin }
+
+  /// The `typ` of a signed request object (RFC 9101 §10.8, OpenID4VP 1.0 §5).
+  public static let requestObjectType = "oauth-authz-req+jwt"
+
+  /// Parses and checks a request from the DC API `data` for a protocol (OpenID4VP 1.0 Appendix A).
+  ///
+  /// Unsigned requests ignore `client_id` and `expected_origins` (A.3.1). Signed requests are
+  /// verified with the `x5c` leaf key, `typ` must be `oauth-authz-req+jwt`, the client
+  /// identifier prefix must be `x509_san_dns` or `x509_hash` and match the leaf, the chain must
+  /// validate against `verifierTrustAnchors` at `now`, and `origin` must be in
+  /// `expected_origins` (A.2, A.3.2, §5.9.3). A multisigned request is authenticated by its
+  /// first acceptable signature.
+  ///
+  /// - Parameters:
+  ///   - protocolID: the DC API protocol identifier of the request.
+  ///   - data: the request `data`, a JSON object (or a JSON string holding one).
+  ///   - origin: the origin asserted by the platform; never taken from the payload.
+  ///   - verifierTrustAnchors: the certificates trusted to vouch for verifiers.
+  ///   - now: the time for certificate validity.
+  ///   - supportedTransactionDataTypes: transaction data types this wallet can bind; any other
+  ///     type refuses the request (§5.1).
+  /// - Throws: `OpenID4VPError`; its ``OpenID4VPError/errorResponse`` says what to report.
+  public init(
+    protocol protocolID: OpenID4VPProtocol, data: JSONValue, origin: String,
+    verifierTrustAnchors: [Certificate], now: Date,
+    supportedTransactionDataTypes: Set<String> = []
+  ) throws(OpenID4VPError) {
+    var data = data
+    if case .string(let text) = data {
+      do {
+        data = try JSONValue(parsing: text)
+      } catch {
+        throw OpenID4VPError(.malformed, "data is a string but not JSON: \(error.reason)")
+      }
+    }
+    guard case .object = data else { throw OpenID4VPError(.malformed, "data must be an object") }
+
+    var effective = protocolID
+    if protocolID == .draft { effective = data["request"] != nil ? .signed : .unsigned }
+
+    let parameters: JSONValue
+    let identity: VerifierIdentity
+    var verifierInfo: JSONValue? = nil
+    switch effective {
+    case .unsigned, .draft:
+      // A.3.1: the verifier is its origin; client_id and expected_origins carry no meaning here.
+      parameters = data.removing("client_id").removing("expected_origins")
+      identity = .origin(origin)
+      verifierInfo = parameters["verifier_info"]
+    case .signed:
+      guard let request = data["request"]?.string else {
+        throw OpenID4VPError(.malformed, "a signed request needs data.request, a compact JWS")
+      }
+      let jws: CompactJWS
+      do {
+        jws = try CompactJWS(request)
+      } catch {
+        throw Self.jwsParseError(error)
+      }
+      parameters = try Self.payloadObject(jws.payload)
+      let authenticated = try RequestAuthentication.authenticate(
+        header: jws.protectedHeader, x5c: jws.x5c, clientID: parameters["client_id"],
+        origin: origin, trustAnchors: verifierTrustAnchors, now: now, signatureIndex: nil
+      ) { (key) throws(JOSEError) in try jws.verifySignature(with: key) }
+      try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin)
+      identity = .authenticated(authenticated)
+      verifierInfo = parameters["verifier_info"]
+    case .multisigned:
+      let jws: JWSJSON
+      do {
+        jws = try JWSJSON(json: data)
+      } catch {
+        throw Self.jwsParseError(error)
+      }
+      parameters = try Self.payloadObject(jws.payload)
+      // A.3.2: client_id lives only in each signature's protected header.
+      guard parameters["client_id"] == nil else {
+        throw OpenID4VPError(
+          .invalidRequest, "a multisigned request carries client_id only in protected headers")
+      }
+      var failures: [OpenID4VPError] = []
+      var accepted: (AuthenticatedVerifier, JSONValue)? = nil
+      for (index, signature) in jws.signatures.enumerated() {
+        do {
+          let verifier = try RequestAuthentication.authenticate(
+            header: signature.protectedHeader, x5c: signature.x5c,
+            clientID: signature.protectedHeader["client_id"], origin: origin,
+            trustAnchors: verifierTrustAnchors, now: now, signatureIndex: index
+          ) { (key) throws(JOSEError) in try signature.verifySignature(with: key) }
+          accepted = (verifier, signature.protectedHeader)
+          break
+        } catch {
+          failures.append(error)
+        }
+      }
+      guard let (verifier, header) = accepted else {
+        let reasons = failures.enumerated().map { "[\($0.offset)] \($0.element.reason)" }
+        // Only unsupported prefixes: say so; otherwise the verifier could not be authenticated.
+        let code: OpenID4VPError.Code =
+          failures.allSatisfy { $0.code == .unsupportedClientIDPrefix }
+          ? .unsupportedClientIDPrefix
+          : (failures.first { $0.code != .unsupportedClientIDPrefix }?.code ?? .untrustedVerifier)
+        throw OpenID4VPError(
+          code, "no signature authenticates the verifier: \(reasons.joined(separator: "; "))")
+      }
+      try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin)
+      identity = .authenticated(verifier)
+      verifierInfo = header["verifier_info"] ?? parameters["verifier_info"]
+    }
+
+    self.protocolID = protocolID
+    self.verifier = identity
+    self.parameters = parameters
+    self.verifierInfo = verifierInfo
+    expectedOrigins =
+      effective == .unsigned ? nil : parameters["expected_origins"]?.array?.compactMap(\.string)
+
+    // §5.1 / A.2: the parameters common to every form.
+    guard let responseType = parameters["response_type"]?.string else {
+      throw OpenID4VPError(.invalidRequest, "response_type is required")
+    }
+    guard responseType == "vp_token" else {
+      throw OpenID4VPError(.invalidRequest, "response_type must be vp_token, got \(responseType)")
+    }
+    guard let mode = parameters["response_mode"]?.string else {
+      throw OpenID4VPError(.invalidRequest, "response_mode is required over the DC API")
+    }
+    guard let responseMode = ResponseMode(rawValue: mode) else {
+      throw OpenID4VPError(
+        .unsupportedResponseMode, "response_mode \(mode) is not dc_api or dc_api.jwt")
+    }
+    self.responseMode = responseMode
+    guard let nonce = parameters["nonce"]?.string, !nonce.isEmpty else {
+      throw OpenID4VPError(.invalidRequest, "nonce is required")
+    }
+    self.nonce = nonce
+    guard let query = parameters["dcql_query"] else {
+      throw OpenID4VPError(.invalidRequest, "dcql_query is required")
+    }
+    do {
+      dcqlQuery = try DCQLQuery(ClaimValue(query))
+    } catch {
+      throw OpenID4VPError(.invalidRequest, "dcql_query: \(error)")
+    }
+    dcqlQueryJSON = query
+    clientMetadata = try ClientMetadata(json: parameters["client_metadata"])
+    if let formats = clientMetadata.vpFormatsSupported,
+      !formats.keys.contains(where: { Self.supportedFormats.contains($0) })
+    {
+      throw OpenID4VPError(
+        .vpFormatsNotSupported, "vp_formats_supported lists none of \(Self.supportedFormats)")
+    }
+    responseEncryption =
+      responseMode == .dcAPIJWT ? try clientMetadata.responseEncryption() : nil
+
+    var entries: [TransactionData] = []
+    if let list = parameters["transaction_data"] {
+      guard let array = list.array, !array.isEmpty else {
+        throw OpenID4VPError(
+          .unsupportedTransactionData, "transaction_data must be a non-empty array")
+      }
+      let ids = Set(dcqlQuery.credentials.map(\.id))
+      for item in array {
+        guard let encoded = item.string else {
+          throw OpenID4VPError(.unsupportedTransactionData, "transaction_data holds strings")
+        }
+        let entry = try TransactionData(encoded: encoded, credentialQueryIDs: ids)
+        // §5.1: the wallet must refuse a request whose transaction data it cannot process.
+        guard supportedTransactionDataTypes.contains(entry.type) else {
+          throw OpenID4VPError(
+            .unsupportedTransactionData, "transaction data type \(entry.type) is not supported")
+        }
+        entries.append(entry)
+      }
+    }
+    transactionData = entries
+  }
+
+  /// The Credential formats this module presents (OpenID4VP 1.0 Appendix B.2, B.3).
+  public static let supportedFormats: Set<String> = [DCQLFormat.msoMdoc, DCQLFormat.sdJWTVC]
+
+  static func jwsParseError(_ error: JOSEError) -> OpenID4VPError {
+    switch error.code {
+    case .unsupportedAlgorithm, .algorithmKeyMismatch, .invalidHeader:
+      // RFC 9101 §6.1: `none` and unknown algorithms are refused as a signature problem.
+      OpenID4VPError(.invalidRequestSignature, "request JWS: \(error.reason)")
+    default:
+      OpenID4VPError(.malformed, "request JWS: \(error.reason)")
+    }
+  }
+
+  static func payloadObject(_ payload: [UInt8]) throws(OpenID4VPError) -> JSONValue {
+    let json: JSONValue
+    do {
+      json = try JSONValue(parsing: payload)
+    } catch {
+      throw OpenID4VPError(.malformed, "request payload is not JSON: \(error.reason)")
+    }
+    guard case .object = json else {
+      throw OpenID4VPError(.malformed, "request payload must be a JSON object")
+    }
+    return json
+  }
+
+  /// A.2: a non-empty array that holds the origin, compared as plain strings.
+  static func checkExpectedOrigins(_ value: JSONValue?, origin: String) throws(OpenID4VPError) {
+    guard let value else {
+      throw OpenID4VPError(.invalidRequest, "a signed request must carry expected_origins")
+    }
+    guard let array = value.array, !array.isEmpty else {
+      throw OpenID4VPError(.invalidRequest, "expected_origins must be a non-empty array")
+    }
+    guard array.contains(.string(origin)) else {
+      throw OpenID4VPError(
+        .originMismatch, "origin \(origin) is not in expected_origins \(value.serialized())")
+    }
+  }
+}

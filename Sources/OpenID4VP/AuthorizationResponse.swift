@@ -1,0 +1,134 @@
+import CBOR
+public import CryptoPrimitives
+import DCQL
+public import Foundation
+public import JOSE
+import Mdoc
+import SDJWT
+
+/// The wallet's answer to an Authorization Request over the DC API (OpenID4VP 1.0 §8.1,
+/// Appendix A.2).
+public struct AuthorizationResponse: Sendable, Hashable {
+  /// `vp_token`: Credential Query id to an array of presentations (OpenID4VP 1.0 §8.1).
+  public let vpToken: JSONValue
+  /// The response `data` for the DC API: `{"vp_token": ...}` for `dc_api`, `{"response": <JWE>}`
+  /// for `dc_api.jwt` (OpenID4VP 1.0 Appendix A.2, §8.3).
+  public let data: JSONValue
+  /// How ``data`` was built.
+  public let responseMode: ResponseMode
+}
+
+extension AuthorizationRequest {
+  /// The audience of SD-JWT Key Binding JWTs over the DC API, `origin:<origin>`, for signed
+  /// requests too (OpenID4VP 1.0 Appendix A.4).
+  public static func keyBindingAudience(origin: String) -> String { "origin:" + origin }
+
+  /// Builds the response: one presentation per chosen credential, keyed by Credential Query id,
+  /// bound to this origin and nonce, then encrypted for `dc_api.jwt` (OpenID4VP 1.0 §8.1, §8.3,
+  /// Appendix A.2, A.4, B.2.6.2, B.3.6).
+  ///
+  /// SD-JWT Key Binding JWTs carry `aud` `origin:<origin>`, the request nonce, `iat` = `now` and
+  /// the hashes of the transaction data entries that name the Credential Query (§8.4). mdocs are
+  /// device-signed over `[null, null, OpenID4VPDCAPIHandover]` with the encryption key's
+  /// thumbprint for `dc_api.jwt` and null for `dc_api`.
+  ///
+  /// - Parameters:
+  ///   - origin: the platform origin; must be the one the request was parsed for.
+  ///   - presentations: per Credential Query id, what to present; every id must be in the query.
+  ///   - now: `iat` of Key Binding JWTs.
+  ///   - random: the JWE's ephemeral key and IV.
+  /// - Throws: `invalidRequest` for a mismatched origin, an unknown id, a format the query did
+  ///   not ask for, or several presentations where `multiple` is false; `presentationFailed`.
+  public func respond(
+    origin: String, presentations: [String: [CredentialPresentation]], now: Date,
+    random: any RandomSource = SecureRandom()
+  ) throws(OpenID4VPError) -> AuthorizationResponse {
+    guard origin == self.origin else {
+      throw OpenID4VPError(
+        .invalidRequest, "the request was received for \(self.origin), not \(origin)")
+    }
+    let queries = Dictionary(
+      dcqlQuery.credentials.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    for id in presentations.keys where queries[id] == nil {
+      throw OpenID4VPError(.invalidRequest, "\(id) is not a Credential Query id of the request")
+    }
+    let thumbprint = responseEncryption?.jwkThumbprint
+    var token: [(key: String, value: JSONValue)] = []
+    // Query order keeps the output deterministic.
+    for query in dcqlQuery.credentials {
+      guard let chosen = presentations[query.id] else { continue }
+      guard !chosen.isEmpty else {
+        throw OpenID4VPError(.invalidRequest, "no presentation given for \(query.id)")
+      }
+      // §6.1: without `multiple`, exactly one presentation answers a Credential Query.
+      guard query.multiple || chosen.count == 1 else {
+        throw OpenID4VPError(
+          .invalidRequest, "\(query.id) does not allow multiple presentations")
+      }
+      var items: [JSONValue] = []
+      for presentation in chosen {
+        guard presentation.format == query.format else {
+          throw OpenID4VPError(
+            .invalidRequest, "\(query.id) asks for \(query.format), not \(presentation.format)")
+        }
+        items.append(
+          .string(
+            try present(
+              presentation, queryID: query.id, origin: origin, now: now,
+              thumbprint: thumbprint)))
+      }
+      token.append((query.id, .array(items)))
+    }
+    let vpToken = JSONValue.object(token)
+    let plain = JSONValue.object([("vp_token", vpToken)])
+    guard let encryption = responseEncryption else {
+      return AuthorizationResponse(vpToken: vpToken, data: plain, responseMode: responseMode)
+    }
+    // §8.3: the whole response, as a JSON object, is the JWE plaintext.
+    let jwe: String
+    do {
+      jwe = try JWE.encrypt(
+        plaintext: plain.serializedBytes(), recipient: try encryption.key.publicKey(),
+        enc: encryption.enc, kid: encryption.key.kid, random: random)
+    } catch {
+      throw OpenID4VPError(.presentationFailed, "response encryption: \(error.reason)")
+    }
+    return AuthorizationResponse(
+      vpToken: vpToken, data: .object([("response", .string(jwe))]), responseMode: responseMode)
+  }
+
+  /// An error response for the verifier, such as ``OpenID4VPErrorResponse/accessDenied(_:)``
+  /// when the user declines (OpenID4VP 1.0 §8.5, Appendix A.2: errors are returned in the clear).
+  public func errorResponse(_ error: OpenID4VPErrorResponse) -> JSONValue { error.data }
+
+  private func present(
+    _ presentation: CredentialPresentation, queryID: String, origin: String, now: Date,
+    thumbprint: [UInt8]?
+  ) throws(OpenID4VPError) -> String {
+    switch presentation.kind {
+    case .sdJWT(let credential, let paths, let holderKey):
+      let hashes = transactionData.filter { $0.credentialIDs.contains(queryID) }.map(\.hash)
+      let binding = KeyBinding(
+        signer: holderKey, audience: Self.keyBindingAudience(origin: origin), nonce: nonce,
+        issuedAt: now, transactionDataHashes: hashes.isEmpty ? nil : hashes,
+        // §8.4: omitted when the default sha-256 is used.
+        transactionDataHashesAlg: nil)
+      do {
+        return try credential.present(disclosing: paths, keyBinding: binding)
+      } catch {
+        throw OpenID4VPError(.presentationFailed, "SD-JWT \(queryID): \(error.reason)")
+      }
+    case .mdoc(let issuerSigned, let elements, let deviceKey):
+      let transcript = SessionTranscript(
+        handover: Handover.openID4VPDCAPI(origin: origin, nonce: nonce, jwkThumbprint: thumbprint))
+      do {
+        let document = try Document.present(
+          issuerSigned, disclosing: elements, sessionTranscript: transcript, deviceKey: deviceKey)
+        let response = DeviceResponse(documents: [document])
+        return Base64URL.encode(response.bytes)
+      } catch {
+        throw OpenID4VPError(.presentationFailed, "mdoc \(queryID): \(error.reason)")
+      }
+    }
+  }
+}

@@ -1,0 +1,40 @@
+public import CryptoPrimitives
+public import Mdoc
+public import SDJWT
+
+/// One credential the user chose to present, with what to disclose and the key that proves
+/// possession (OpenID4VP 1.0 §8.1, Appendix B.2, B.3).
+public struct CredentialPresentation: Sendable {
+  enum Kind: Sendable {
+    case sdJWT(SDJWT, paths: [SDJWTClaimPath], holderKey: any Signer)
+    case mdoc(IssuerSigned, elements: [String: Set<String>], deviceKey: any Signer)
+  }
+
+  let kind: Kind
+
+  /// An SD-JWT VC presenting the claims at `paths`, with a Key Binding JWT signed by
+  /// `holderKey`, the credential's `cnf` key (OpenID4VP 1.0 Appendix B.3.6).
+  public static func sdJWT(
+    _ credential: SDJWT, disclosing paths: [SDJWTClaimPath], holderKey: any Signer
+  ) -> CredentialPresentation {
+    CredentialPresentation(kind: .sdJWT(credential, paths: paths, holderKey: holderKey))
+  }
+
+  /// An mdoc presenting `elements` (namespace to element identifiers), device-signed with
+  /// `deviceKey`, the MSO's device key (OpenID4VP 1.0 Appendix B.2.6).
+  public static func mdoc(
+    _ issuerSigned: IssuerSigned, disclosing elements: [String: Set<String>],
+    deviceKey: any Signer
+  ) -> CredentialPresentation {
+    CredentialPresentation(
+      kind: .mdoc(issuerSigned, elements: elements, deviceKey: deviceKey))
+  }
+
+  /// The Credential format identifier (OpenID4VP 1.0 Appendix B).
+  public var format: String {
+    switch kind {
+    case .sdJWT: "dc+sd-jwt"
+    case .mdoc: "mso_mdoc"
+    }
+  }
+}

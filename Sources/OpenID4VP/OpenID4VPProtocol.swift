@@ -1,0 +1,21 @@
+/// The Digital Credentials API protocol identifiers of OpenID4VP (OpenID4VP 1.0 Appendix A.1).
+public enum OpenID4VPProtocol: String, Sendable, Hashable, CaseIterable {
+  /// `openid4vp-v1-unsigned`: `data` is the request parameters (OpenID4VP 1.0 Appendix A.3.1).
+  case unsigned = "openid4vp-v1-unsigned"
+  /// `openid4vp-v1-signed`: `data` is `{"request": <compact JWS>}` (OpenID4VP 1.0 Appendix A.3.2).
+  case signed = "openid4vp-v1-signed"
+  /// `openid4vp-v1-multisigned`: `data` is a JWS JSON serialization, general form
+  /// (OpenID4VP 1.0 Appendix A.3.2).
+  case multisigned = "openid4vp-v1-multisigned"
+  /// `openid4vp`, used by drafts before 1.0: signed when `data` has `request`, else unsigned.
+  case draft = "openid4vp"
+}
+
+/// How the wallet returns the response over the DC API (OpenID4VP 1.0 Appendix A.2, §8.3).
+public enum ResponseMode: String, Sendable, Hashable, CaseIterable {
+  /// `dc_api`: `{"vp_token": {...}}` in the clear (OpenID4VP 1.0 Appendix A.2).
+  case dcAPI = "dc_api"
+  /// `dc_api.jwt`: `{"response": <JWE>}` encrypted to the verifier (OpenID4VP 1.0 Appendix A.2,
+  /// §8.3).
+  case dcAPIJWT = "dc_api.jwt"
+}

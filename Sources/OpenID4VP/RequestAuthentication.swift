@@ -1,0 +1,64 @@
+import CryptoPrimitives
+import Foundation
+import JOSE
+import X509Certificates
+
+/// Authenticates the verifier of a signed request through its client identifier and `x5c`
+/// (OpenID4VP 1.0 §5.9.3, Appendix A.3.2).
+enum RequestAuthentication {
+  static func authenticate(
+    header: JSONValue, x5c: [[UInt8]]?, clientID: JSONValue?, origin: String,
+    trustAnchors: [Certificate], now: Date, signatureIndex: Int?,
+    verifySignature: (ECPublicKey) throws(JOSEError) -> Void
+  ) throws(OpenID4VPError) -> AuthenticatedVerifier {
+    // RFC 9101 §10.8 / OpenID4VP 1.0 §5: the request object's media type.
+    guard header["typ"]?.string == AuthorizationRequest.requestObjectType else {
+      throw OpenID4VPError(
+        .invalidRequestSignature,
+        "typ must be \(AuthorizationRequest.requestObjectType), got \(header["typ"]?.string ?? "none")"
+      )
+    }
+    guard let raw = clientID?.string, !raw.isEmpty else {
+      throw OpenID4VPError(.invalidRequest, "a signed request needs a string client_id")
+    }
+    let identifier = ClientIdentifier(raw)
+    guard let prefix = identifier.prefix, ClientIdentifier.Prefix.supported.contains(prefix)
+    else {
+      throw OpenID4VPError(
+        .unsupportedClientIDPrefix,
+        "client_id prefix \(identifier.prefix?.rawValue ?? "(none)") is not supported")
+    }
+    guard let x5c, !x5c.isEmpty else {
+      throw OpenID4VPError(.invalidRequest, "\(prefix) requests carry the certificate in x5c")
+    }
+    var chain: [Certificate] = []
+    for der in x5c {
+      do {
+        chain.append(try Certificate(derEncoded: der))
+      } catch {
+        throw OpenID4VPError(.invalidRequest, "x5c certificate does not parse: \(error)")
+      }
+    }
+    guard let key = chain[0].publicKey.ecPublicKey else {
+      throw OpenID4VPError(.invalidRequestSignature, "the x5c leaf key is not an EC key")
+    }
+    do {
+      try verifySignature(key)
+    } catch {
+      throw OpenID4VPError(.invalidRequestSignature, "request signature: \(error.reason)")
+    }
+    let policy: any CertificatePolicy =
+      prefix == .x509SANDNS
+      ? OpenID4VPSANDNSPolicy(clientID: identifier.value)
+      : OpenID4VPX509HashPolicy(hash: identifier.value)
+    let validator = CertificateValidator(trustAnchors: trustAnchors, policies: [policy])
+    switch validator.validate(chain: chain, at: now) {
+    case .trusted(let trusted):
+      return AuthenticatedVerifier(
+        origin: origin, clientID: identifier, leafCertificate: chain[0], trustedChain: trusted,
+        signatureIndex: signatureIndex)
+    case .untrusted(let reason), .malformed(let reason):
+      throw OpenID4VPError(.untrustedVerifier, "verifier \(raw): \(reason)")
+    }
+  }
+}
