@@ -28,8 +28,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   (
     "CredentialWallet",
     [
-      "CBOR", "COSE", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc", "SDJWT",
-      "X509Certificates", .target(name: "CSQLite", condition: linuxOnly),
+      "CBOR", "COSE", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc", "OpenID4VP",
+      "SDJWT", "X509Certificates", .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
 ]
@@ -69,7 +69,7 @@ let package = Package(
         name: "WalletCLI",
         dependencies: [
           "CBOR", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
-          "X509Certificates",
+          "OpenID4VP", "SDJWT", "X509Certificates",
         ],
         swiftSettings: strictSettings
       ),

@@ -6,6 +6,8 @@ import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import Mdoc
+import OpenID4VP
+import SDJWT
 import X509Certificates
 
 /// The whole flow in a fresh temporary wallet: a development PKI, issuance, import, a verifier
@@ -156,7 +158,99 @@ enum DemoCommand {
       say("refused as expected: \(error.reason)")
     }
 
-    step("9. The activity log")
+    step(
+      "9. An SD-JWT VC PID, issued with selectively disclosable claims and bound to a device key")
+    let sdJWTIssuerKey = try ECPrivateKey(curve: .p256)
+    let sdJWTIssuerCert = try CertificateBuilder(
+      subject: DistinguishedName(
+        commonName: "Demo PID Issuer", organization: "Utopia Registry", country: "UT"),
+      publicKey: sdJWTIssuerKey.publicKey, notBefore: from, notAfter: until,
+      extensions: [.keyUsage(.digitalSignature)]
+    ).issued(by: iaca, signer: iacaKey)
+    let holderKey = try ECPrivateKey(curve: .p256)
+    let claims: JSONValue = .object([
+      ("given_name", "Erika"), ("family_name", "Mustermann"), ("birthdate", "1971-09-01"),
+      ("age_over_18", true),
+      ("address", .object([("locality", "Berlin"), ("country", "DE")])),
+    ])
+    let pidSDJWT = try SDJWTIssuer.issue(
+      claims: claims,
+      selectivelyDisclosable: [
+        "given_name", "family_name", "birthdate", "age_over_18", "address.locality", "address",
+      ],
+      decoys: 2, holderKey: holderKey.publicKey, vct: "urn:eudi:pid:1",
+      issuer: "https://issuer.utopia.example", issuedAt: now,
+      expiresAt: now.addingTimeInterval(86_400 * 90), signer: sdJWTIssuerKey,
+      x5c: [sdJWTIssuerCert], random: SecureRandom())
+    let sdJWTID = try await wallet.importSDJWT(
+      pidSDJWT.serialized, deviceKey: holderKey, id: "pid-sd-jwt"
+    ).id
+    say(
+      "imported \(sdJWTID): \(pidSDJWT.disclosures.count) disclosures, issuer chain to \(iaca.subject)"
+    )
+
+    step(
+      "10. The verifier signs an OpenID4VP request (x509_san_dns, expected_origins) and asks for an encrypted response"
+    )
+    let verifierRootKey = try ECPrivateKey(curve: .p256)
+    let verifierRoot = try CertificateBuilder.readerRoot(
+      commonName: "Demo Verifier CA", organization: "Verifier Trust Scheme",
+      publicKey: verifierRootKey.publicKey, notBefore: from,
+      notAfter: until
+    ).selfSigned(signer: verifierRootKey)
+    let verifierKey = try ECPrivateKey(curve: .p256)
+    let verifierCert = try CertificateBuilder.openID4VPVerifier(
+      dnsName: "shop.example", organization: "Demo Shop", publicKey: verifierKey.publicKey,
+      notBefore: from, notAfter: until
+    ).issued(by: verifierRoot, signer: verifierRootKey)
+    _ = try await wallet.addTrustAnchor(verifierRoot, role: .verifier)
+    let dcql = try JSONValue(
+      parsing:
+        #"{"credentials": [{"id": "pid", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:eudi:pid:1"]}, "claims": [{"path": ["given_name"]}, {"path": ["age_over_18"]}]}]}"#
+    )
+    let oid4vp = try VerifierRequest(
+      dcqlQuery: dcql, origin: origin.serialized, responseMode: .dcAPIJWT,
+      signing: .signed(
+        .x509SANDNS(dnsName: "shop.example", certificateChain: [verifierCert], signer: verifierKey)),
+      expectedOrigins: [origin.serialized])
+    say(
+      "client_id x509_san_dns:shop.example, response_mode dc_api.jwt, DCQL: given_name and age_over_18 from urn:eudi:pid:1"
+    )
+
+    step(
+      "11. The wallet checks the request signature, the verifier chain and expected_origins, then presents"
+    )
+    let oidRequest = try await wallet.resolve(
+      RequestEnvelope(requests: [
+        ProtocolRequest(protocolIdentifier: oid4vp.protocolID.rawValue, data: oid4vp.data)
+      ]),
+      origin: origin.serialized)
+    let oidConsent = try oidRequest.proposedConsent()
+    for line in oidRequest.consentScreen(for: oidConsent).split(separator: "\n") {
+      say(String(line))
+    }
+    let oidResponse = try await wallet.respond(to: oidRequest, consent: oidConsent)
+    say(
+      "response: {\"response\": JWE} encrypted to the verifier's key (\(oidResponse.data["response"]?.string?.count ?? 0) characters)"
+    )
+
+    step(
+      "12. The verifier decrypts and verifies: issuer signature, disclosures, key binding (aud origin:..., nonce, sd_hash)"
+    )
+    let verified = try oid4vp.state.verifyResponse(
+      oidResponse.data, sdJWTIssuerAnchors: [iaca], mdocIssuerAnchors: [iaca], now: Date())
+    for (queryID, credentials) in verified.credentials.sorted(by: { $0.key < $1.key }) {
+      for credential in credentials {
+        say(
+          "\(queryID): "
+            + credential.claims.map {
+              "\(ClaimName.of($0.path, format: credential.format)) = \($0.value.serialized())"
+            }.joined(separator: ", "))
+      }
+    }
+    for check in verified.checks { say("ok  \(check)") }
+
+    step("13. The activity log")
     for record in try await wallet.activity() {
       say(
         "\(record.outcome.rawValue) to \(record.origin ?? "-") (\(record.relyingParty ?? "-")): \(record.sharedItems.joined(separator: ", "))"

@@ -6,6 +6,7 @@ import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import Mdoc
+import OpenID4VP
 import X509Certificates
 
 enum VerifierCommand {
@@ -13,7 +14,17 @@ enum VerifierCommand {
     path: "dcwallet verifier request",
     summary: "Make a DC API request as a relying party, and the state to verify its answer.",
     options: [
-      .value("protocol", "P", required: true, "org-iso-mdoc"),
+      .value(
+        "protocol", "P", required: true,
+        "org-iso-mdoc, openid4vp-v1-unsigned, openid4vp-v1-signed or openid4vp-v1-multisigned"),
+      .value("dcql", "FILE", "OpenID4VP: the DCQL query (JSON)"),
+      .value("response-mode", "MODE", "OpenID4VP: dc_api or dc_api.jwt (default dc_api.jwt)"),
+      .value(
+        "signer-key", "FILE", repeating: true,
+        "OpenID4VP signed/multisigned: a request signing key (PEM)"),
+      .value(
+        "signer-cert", "FILE", repeating: true,
+        "OpenID4VP: the PEM chain of the --signer-key at the same position"),
       .value("doctype", "T", repeating: true, "a document type to request (once per document)"),
       .value(
         "element", "NS/EL", repeating: true, "an element to request, for the most recent --doctype"),
@@ -108,8 +119,16 @@ enum VerifierCommand {
   }
 
   static func request(_ args: ParsedArguments, raw: [String], _ context: CommandContext) throws {
+    if let openID4VP = OpenID4VPProtocol(rawValue: args.value("protocol") ?? ""),
+      openID4VP != .draft
+    {
+      try OpenID4VPVerifierCommands.request(args, protocol: openID4VP, context)
+      return
+    }
     guard args.value("protocol") == DigitalCredentialProtocol.orgIsoMdoc.rawValue else {
-      throw UsageError("--protocol must be org-iso-mdoc", command: requestSpec.path)
+      throw UsageError(
+        "--protocol must be org-iso-mdoc, openid4vp-v1-unsigned, openid4vp-v1-signed or openid4vp-v1-multisigned",
+        command: requestSpec.path)
     }
     let items = try itemsRequests(raw)
     let origin = try WebOrigin(args.value("origin") ?? "https://verifier.example")
@@ -136,14 +155,23 @@ enum VerifierCommand {
   }
 
   static func verify(_ args: ParsedArguments, _ context: CommandContext) throws {
-    let state: AnnexCVerifier.State
+    let stateJSON: JSONValue
     do {
-      state = try AnnexCVerifier.State(
-        json: try JSONValue(parsing: try Files.read(args.value("state") ?? "")))
-    } catch let error as DigitalCredentialsError {
-      throw CommandFailure("verifier state: \(error.reason)")
+      stateJSON = try JSONValue(parsing: try Files.read(args.value("state") ?? ""))
     } catch let error as JOSEError {
       throw CommandFailure("verifier state is not JSON: \(error.reason)")
+    }
+    if let protocolID = stateJSON["protocol"]?.string,
+      OpenID4VPProtocol(rawValue: protocolID) != nil
+    {
+      try OpenID4VPVerifierCommands.verify(args, stateJSON: stateJSON, context)
+      return
+    }
+    let state: AnnexCVerifier.State
+    do {
+      state = try AnnexCVerifier.State(json: stateJSON)
+    } catch {
+      throw CommandFailure("verifier state: \(error.reason)")
     }
     let origin = try WebOrigin(args.value("origin") ?? "")
     let responseBytes = try args.value("response").map(Files.read) ?? context.console.readAll()

@@ -4,6 +4,7 @@ import CryptoPrimitives
 import Foundation
 import JOSE
 import Mdoc
+import SDJWT
 import X509Certificates
 
 enum Inputs {
@@ -326,7 +327,27 @@ enum Describe {
         }
       }
     case .sdJWT:
-      return []
+      guard let sdJWT = try? SDJWT(serialized: String(decoding: credential.issued, as: UTF8.self)),
+        let processed = try? sdJWT.process()
+      else { return [] }
+      var out: [(String, String)] = []
+      func walk(_ value: JSONValue, _ path: [String]) {
+        switch value {
+        case .object(let members) where !path.isEmpty || true:
+          for (key, member) in members
+          where
+            !(path.isEmpty && ["cnf", "iss", "iat", "nbf", "exp", "vct", "status"].contains(key))
+          {
+            walk(member, path + [key])
+          }
+        case .array(let items):
+          for (index, item) in items.enumerated() { walk(item, path + [String(index)]) }
+        default:
+          out.append((path.joined(separator: "."), value.string ?? value.serialized()))
+        }
+      }
+      walk(processed.payload, [])
+      return out
     }
   }
 }

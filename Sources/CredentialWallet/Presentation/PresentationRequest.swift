@@ -1,8 +1,11 @@
 public import CBOR
 public import CryptoPrimitives
+import DCQL
 public import DigitalCredentialsAPI
 public import Foundation
 public import Mdoc
+import OpenID4VP
+import X509Certificates
 
 /// A DC API request resolved against the wallet: what a consent screen shows, and what the
 /// response will be built from.
@@ -11,6 +14,8 @@ public struct PresentationRequest: Sendable {
   public enum Kind: Sendable {
     /// `org-iso-mdoc` (ISO/IEC TS 18013-7 Annex C).
     case mdoc(AnnexCPresentation)
+    /// OpenID4VP 1.0 over the DC API.
+    case openID4VP(OpenID4VPPresentation)
   }
 
   /// The protocol being answered.
@@ -27,6 +32,8 @@ public struct PresentationRequest: Sendable {
     switch kind {
     case .mdoc(let presentation):
       presentation.documentRequests.lazy.compactMap { $0.reader?.name }.first ?? origin.serialized
+    case .openID4VP(let presentation):
+      presentation.request.verifier.clientID?.description ?? origin.serialized
     }
   }
 
@@ -39,6 +46,8 @@ public struct PresentationRequest: Sendable {
       } catch {
         throw WalletError(.refused, error.reason)
       }
+    case .openID4VP(let presentation):
+      return .openID4VP(try presentation.proposedConsent())
     }
   }
 
@@ -50,6 +59,8 @@ public struct PresentationRequest: Sendable {
     -> PresentationConsent
   {
     switch kind {
+    case .openID4VP(let presentation):
+      return .openID4VP(try presentation.consent(credentials: credentials, disclose: disclose))
     case .mdoc(let presentation):
       var chosen: [MdocConsent.Document] = []
       let wanted = try Self.mdocClaims(disclose)
@@ -131,6 +142,33 @@ public struct PresentationRequest: Sendable {
           lines.append("  \(element.nameSpace)/\(element.element.identifier) (\(retain)): \(shown)")
         }
       }
+    case (.openID4VP(let presentation), .openID4VP(let consent)):
+      switch presentation.request.verifier {
+      case .origin(let origin):
+        lines.append("- verifier identified by its origin \(origin) (unsigned request)")
+      case .authenticated(let verifier):
+        lines.append(
+          "- verifier \(verifier.clientID) (\(verifier.leafCertificate.subject)), chain trusted")
+      }
+      for query in presentation.request.dcqlQuery.credentials {
+        lines.append(
+          "- \(query.id): \(query.format) \(query.meta.vctValues?.joined(separator: ", ") ?? query.meta.doctypeValue ?? "")"
+        )
+        for item in consent.selections[query.id] ?? [] {
+          let format = query.format
+          lines.append(
+            "  from credential \(item.credentialID): "
+              + item.disclosed.map { ClaimName.of($0, format: format) }.joined(separator: ", "))
+        }
+        if consent.selections[query.id] == nil { lines.append("  not shared") }
+      }
+      if !presentation.request.transactionData.isEmpty {
+        lines.append(
+          "- transaction data: "
+            + presentation.request.transactionData.map(\.type).joined(separator: ", "))
+      }
+    default:
+      lines.append("(the consent does not fit this request)")
     }
     return lines.joined(separator: "\n")
   }
@@ -140,6 +178,8 @@ public struct PresentationRequest: Sendable {
 public enum PresentationConsent: Sendable, Hashable {
   /// For `org-iso-mdoc`.
   case mdoc(MdocConsent)
+  /// For OpenID4VP.
+  case openID4VP(OpenID4VPConsent)
 }
 
 /// Short readable forms of claim values for screens and logs.

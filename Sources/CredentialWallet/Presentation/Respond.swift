@@ -4,6 +4,7 @@ public import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import Mdoc
+import OpenID4VP
 
 extension Wallet {
   /// Resolves the first request of an envelope this wallet can answer, in the website's order.
@@ -52,7 +53,21 @@ extension Wallet {
           skipped.append((request.protocolIdentifier, "\(error)"))
         }
       case .openID4VPUnsigned, .openID4VPSigned, .openID4VPMultisigned, .openID4VPDraft:
-        skipped.append((request.protocolIdentifier, "OpenID4VP is not answered by this wallet yet"))
+        do {
+          let presentation = try await resolveOpenID4VP(request, origin: origin)
+          return PresentationRequest(
+            protocolIdentifier: request.protocolIdentifier, origin: origin,
+            kind: .openID4VP(presentation),
+            skipped: skipped)
+        } catch let error as OpenID4VPError {
+          skipped.append((request.protocolIdentifier, error.reason))
+        } catch let error as WalletError where error.code == .refused {
+          skipped.append((request.protocolIdentifier, error.reason))
+        } catch let error as WalletError {
+          throw error
+        } catch {
+          skipped.append((request.protocolIdentifier, "\(error)"))
+        }
       case nil:
         skipped.append((request.protocolIdentifier, "unsupported protocol"))
       }
@@ -73,6 +88,10 @@ extension Wallet {
     async throws(WalletError) -> ProtocolResponse
   {
     switch (request.kind, consent) {
+    case (.openID4VP(let presentation), .openID4VP(let openID4VPConsent)):
+      return try await respondOpenID4VP(presentation, consent: openID4VPConsent, request: request)
+    case (.mdoc, .openID4VP), (.openID4VP, .mdoc):
+      throw WalletError(.refused, "the consent is for another protocol than the request")
     case (.mdoc(let presentation), .mdoc(let mdocConsent)):
       // The holder authenticates before any key is touched; a cancel sends nothing.
       try await authenticateHolder(
