@@ -78,8 +78,8 @@ let package = Package(
       .executableTarget(
         name: "dcbench",
         dependencies: [
-          "CBOR", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc",
-          "X509Certificates",
+          "CBOR", "CredentialWallet", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc",
+          "OpenID4VP", "SDJWT", "X509Certificates",
         ],
         swiftSettings: strictSettings
       ),

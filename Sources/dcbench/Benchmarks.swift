@@ -13,6 +13,7 @@ let allBenchmarks: [Benchmark] = [
   Benchmark(name: "primitives", run: primitivesBenchmark),
   Benchmark(name: "hpke", run: hpkeBenchmark),
   Benchmark(name: "annex-c", run: annexCBenchmark),
+  Benchmark(name: "openid4vp", run: openID4VPBenchmark),
   Benchmark(name: "wallet", run: walletBenchmark),
 ]
 

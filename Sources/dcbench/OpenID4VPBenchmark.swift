@@ -1,0 +1,144 @@
+import CryptoPrimitives
+import DCQL
+import Foundation
+import JOSE
+import OpenID4VP
+import SDJWT
+import X509Certificates
+
+/// Issue 6: answering unsigned and signed OpenID4VP requests for an SD-JWT VC with 10
+/// disclosures, `dc_api.jwt`, against the crypto each must perform; and DCQL evaluation over
+/// 1,000 credentials.
+func openID4VPBenchmark(_ h: inout Harness) throws {
+  let now = Date()
+  let issuerKey = try ECPrivateKey(curve: .p256)
+  let holderKey = try ECPrivateKey(curve: .p256)
+  var members: [(key: String, value: JSONValue)] = []
+  for i in 0..<10 { members.append(("claim_\(i)", .string("value \(i)"))) }
+  let sdJWT = try SDJWTIssuer.issue(
+    claims: .object(members),
+    selectivelyDisclosable: (0..<10).map { SDJWTClaimPath(dotted: "claim_\($0)") },
+    holderKey: holderKey.publicKey,
+    vct: "urn:example:bench", issuer: "https://issuer.example", issuedAt: now, signer: issuerKey,
+    random: SecureRandom())
+  let credential = try SDJWTCredential(id: "sd", sdJWT: sdJWT)
+  let claims: [JSONValue] = (0..<10).map { .object([("path", .array([.string("claim_\($0)")]))]) }
+  let query: JSONValue = .object([
+    (
+      "credentials",
+      .array([
+        .object([
+          ("id", "q"), ("format", "dc+sd-jwt"),
+          ("meta", .object([("vct_values", .array(["urn:example:bench"]))])),
+          ("claims", .array(claims)),
+        ])
+      ])
+    )
+  ])
+  let origin = "https://verifier.example"
+  let rootKey = try ECPrivateKey(curve: .p256)
+  let root = try CertificateBuilder.readerRoot(
+    commonName: "Bench Verifier CA", publicKey: rootKey.publicKey,
+    notBefore: now.addingTimeInterval(-60), notAfter: now.addingTimeInterval(86_400)
+  ).selfSigned(signer: rootKey)
+  let leafKey = try ECPrivateKey(curve: .p256)
+  let leaf = try CertificateBuilder.openID4VPVerifier(
+    dnsName: "verifier.example", publicKey: leafKey.publicKey,
+    notBefore: now.addingTimeInterval(-60), notAfter: now.addingTimeInterval(86_400)
+  ).issued(by: root, signer: rootKey)
+  let unsigned = try VerifierRequest(dcqlQuery: query, origin: origin, responseMode: .dcAPIJWT)
+  let signed = try VerifierRequest(
+    dcqlQuery: query, origin: origin, responseMode: .dcAPIJWT,
+    signing: .signed(
+      .x509SANDNS(dnsName: "verifier.example", certificateChain: [leaf], signer: leafKey)),
+    expectedOrigins: [origin])
+
+  func answer(_ request: VerifierRequest) throws -> AuthorizationResponse {
+    let parsed = try AuthorizationRequest(
+      protocol: request.protocolID, data: request.data, origin: origin,
+      verifierTrustAnchors: [root], now: now)
+    let evaluation = parsed.dcqlQuery.evaluate([credential])
+    guard let candidate = evaluation.defaultSelection()["q"]?.first else {
+      throw OpenID4VPError(.queryNotSatisfied, "bench")
+    }
+    return try parsed.respond(
+      origin: origin,
+      presentations: [
+        "q": [credential.presentation(disclosing: candidate.disclosed, holderKey: holderKey)]
+      ], now: now)
+  }
+  _ = try answer(unsigned)
+  _ = try answer(signed)
+
+  let message = [UInt8](repeating: 1, count: 400)
+  let signature = try holderKey.signature(for: message)
+  let plaintext = [UInt8](repeating: 2, count: 2000)
+  let unsignedFloor = try h.measure(
+    "floor: 1 sign + keygen + ECDH + AES-GCM (KB-JWT, JWE)", iterations: 300
+  ) {
+    blackHole(try holderKey.signature(for: message))
+    let ephemeral = try ECPrivateKey(curve: .p256)
+    blackHole(try ephemeral.sharedSecret(with: rootKey.publicKey))
+    blackHole(
+      try AES.GCM.seal(
+        plaintext, key: [UInt8](repeating: 3, count: 16), nonce: [UInt8](repeating: 4, count: 12)))
+  }
+  let signedFloor = try h.measure(
+    "floor + 2 verify (request JWS, verifier certificate)", iterations: 300
+  ) {
+    blackHole(holderKey.publicKey.isValidSignature(signature, for: message))
+    blackHole(holderKey.publicKey.isValidSignature(signature, for: message))
+    blackHole(try holderKey.signature(for: message))
+    let ephemeral = try ECPrivateKey(curve: .p256)
+    blackHole(try ephemeral.sharedSecret(with: rootKey.publicKey))
+    blackHole(
+      try AES.GCM.seal(
+        plaintext, key: [UInt8](repeating: 3, count: 16), nonce: [UInt8](repeating: 4, count: 12)))
+  }
+  let unsignedAnswer = try h.measure(
+    "answer unsigned request (SD-JWT, 10 disclosures, dc_api.jwt)", iterations: 300
+  ) {
+    blackHole(try answer(unsigned))
+  }
+  let signedAnswer = try h.measure("answer signed request (x509_san_dns, same)", iterations: 300) {
+    blackHole(try answer(signed))
+  }
+  Harness.ratio("unsigned answer / its crypto", unsignedAnswer, over: unsignedFloor)
+  Harness.ratio("signed answer / its crypto", signedAnswer, over: signedFloor)
+
+  // DCQL: a 5-credential query with credential_sets over 1,000 credentials.
+  var wallet: [any DCQLCredential] = []
+  for i in 0..<1000 {
+    let vct = "urn:example:type-\(i % 20)"
+    wallet.append(
+      DCQLCredentialDescription.sdJWTVC(
+        vct: vct,
+        claims: .object([
+          "given_name": .string("P\(i)"), "age": .integer(Int64(i % 90)),
+          "address": .object(["country": "DE", "locality": "Berlin"]),
+        ])))
+  }
+  let dcql = try DCQLQuery(
+    json: try JSONSerialization.jsonObject(
+      with: Data(
+        #"""
+        {"credentials": [
+          {"id": "a", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:type-1"]}, "claims": [{"path": ["given_name"]}, {"path": ["address", "country"], "values": ["DE"]}]},
+          {"id": "b", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:type-2"]}, "claims": [{"path": ["age"], "values": [42]}]},
+          {"id": "c", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:type-3", "urn:example:type-4"]}, "claims": [{"id": "x", "path": ["given_name"]}, {"id": "y", "path": ["address", "locality"]}], "claim_sets": [["x", "y"], ["x"]]},
+          {"id": "d", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:missing"]}},
+          {"id": "e", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:type-5"]}, "multiple": true, "claims": [{"path": ["age"]}]}
+        ],
+        "credential_sets": [{"options": [["a"], ["b"]]}, {"options": [["c", "e"]]}, {"options": [["d"]], "required": false}]}
+        """#.utf8)))
+  let evaluation = h.measure(
+    "DCQL: 5-query credential_sets over 1,000 credentials", iterations: 200
+  ) {
+    blackHole(dcql.evaluate(wallet))
+  }
+  print(
+    String(
+      format: "  DCQL evaluation over 1,000 credentials: %.3f ms (aim < 5 ms: %@); satisfied: %@",
+      evaluation / 1e6,
+      evaluation < 5e6 ? "met" : "NOT met", dcql.evaluate(wallet).isSatisfied ? "yes" : "no"))
+}
