@@ -65,6 +65,12 @@ public struct IOSSkippedCredential: Sendable, Hashable {
   public let id: String
   /// Why it is left out.
   public let reason: Reason
+
+  /// Creates a skip record.
+  public init(id: String, reason: Reason) {
+    self.id = id
+    self.reason = reason
+  }
 }
 
 /// Something the plan changed to make a credential registrable, reported so the wallet can log it.
@@ -79,4 +85,10 @@ public struct IOSRegistrationWarning: Sendable, Hashable {
   public let id: String
   /// What was changed.
   public let kind: Kind
+
+  /// Creates a warning.
+  public init(id: String, kind: Kind) {
+    self.id = id
+    self.kind = kind
+  }
 }
