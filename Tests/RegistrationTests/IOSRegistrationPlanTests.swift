@@ -13,7 +13,7 @@ struct IOSRegistrationPlanTests {
     _ descriptions: [CredentialDescription],
     registered: Set<String> = [],
     entitlements: IOSEntitlements? = nil,
-    platform: IOSPlatformCapabilities = .iOS27_3
+    platform: IOSPlatformCapabilities = .iOS27Point3
   ) throws -> IOSRegistrationPlan {
     try IOSRegistrationPlan.make(
       descriptions: descriptions, currentlyRegistered: registered,
@@ -29,7 +29,7 @@ struct IOSRegistrationPlanTests {
         supportedAuthorityKeyIdentifiers: [Fixtures.readerAKI],
         supportedIssuerKeyIdentifiers: [Fixtures.issuerAKI],
         invalidationDate: expiry))
-    let result = try plan([description], platform: .iOS27_0)
+    let result = try plan([description], platform: .iOS27)
     #expect(result.skipped.isEmpty)
     #expect(result.warnings.isEmpty)
     #expect(result.removals.isEmpty)
@@ -50,7 +50,7 @@ struct IOSRegistrationPlanTests {
     "Every docType in Apple's allowed set registers when entitled",
     arguments: IOSEntitlements.allowedMobileDocumentTypes.sorted())
   func allowedDocTypes(docType: String) throws {
-    let result = try plan([try Fixtures.mdl(docType: docType)], platform: .iOS26_0)
+    let result = try plan([try Fixtures.mdl(docType: docType)], platform: .iOS26)
     #expect(result.additions.map(\.documentIdentifier) == ["mdl-1"])
   }
 
@@ -76,7 +76,7 @@ struct IOSRegistrationPlanTests {
   @Test(
     "SD-JWT VCs register only from iOS 27.3",
     arguments: [
-      (IOSPlatformCapabilities.iOS26_0, false), (.iOS27_0, false), (.iOS27_3, true),
+      (IOSPlatformCapabilities.iOS26, false), (.iOS27, false), (.iOS27Point3, true),
     ])
   func sdJWTByVersion(platform: IOSPlatformCapabilities, registers: Bool) throws {
     let result = try plan([Fixtures.pid()], platform: platform)
@@ -130,7 +130,7 @@ struct IOSRegistrationPlanTests {
     let result = try IOSRegistrationPlan.make(
       adding: try Fixtures.mdl(id: "new"), currentlyRegistered: ["other"],
       entitlements: allEntitled,
-      platform: .iOS26_0, now: Fixtures.now)
+      platform: .iOS26, now: Fixtures.now)
     #expect(result.additions.map(\.documentIdentifier) == ["new"])
     #expect(result.removals.isEmpty)
   }
@@ -140,7 +140,7 @@ struct IOSRegistrationPlanTests {
     let result = try IOSRegistrationPlan.make(
       adding: Fixtures.pid(id: "pid"), currentlyRegistered: ["pid", "other"],
       entitlements: allEntitled,
-      platform: .iOS27_0, now: Fixtures.now)
+      platform: .iOS27, now: Fixtures.now)
     #expect(result.additions.isEmpty)
     #expect(result.removals == ["pid"])
     #expect(
@@ -160,7 +160,7 @@ struct IOSRegistrationPlanTests {
     let description = Fixtures.pid(
       ios: IOSRegistrationOptions(invalidationDate: Fixtures.now.addingTimeInterval(-60)))
     #expect(
-      registrationErrorCode { _ = try plan([description], platform: .iOS26_0) }
+      registrationErrorCode { _ = try plan([description], platform: .iOS26) }
         == .invalidationDateInPast)
   }
 
@@ -256,7 +256,7 @@ struct IOSRegistrationPlanTests {
       ios: IOSRegistrationOptions(
         supportedAuthorityKeyIdentifiers: [KeyIdentifier([0xFB, 0xFF])],
         invalidationDate: Date(timeIntervalSince1970: 1_798_761_600)))
-    let result = try plan([description, Fixtures.pid()], registered: ["old"], platform: .iOS27_0)
+    let result = try plan([description, Fixtures.pid()], registered: ["old"], platform: .iOS27)
     #expect(
       result.json.serialized()
         == #"{"platform":"27.0","additions":[{"kind":"mobileDocument","documentIdentifier":"mdl-1","#

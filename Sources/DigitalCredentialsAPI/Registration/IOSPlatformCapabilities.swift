@@ -10,11 +10,11 @@ public struct IOSPlatformCapabilities: Sendable, Hashable, Comparable, CustomStr
   public let minor: Int
 
   /// iOS 26.0: mdoc registrations with a reader gate.
-  public static let iOS26_0 = IOSPlatformCapabilities(checkedMajor: 26, minor: 0)
+  public static let iOS26 = IOSPlatformCapabilities(checkedMajor: 26, minor: 0)
   /// iOS 27.0: adds `supportedIssuerKeyIdentifiers`.
-  public static let iOS27_0 = IOSPlatformCapabilities(checkedMajor: 27, minor: 0)
+  public static let iOS27 = IOSPlatformCapabilities(checkedMajor: 27, minor: 0)
   /// iOS 27.3: adds `VerifiableCredentialRegistration`.
-  public static let iOS27_3 = IOSPlatformCapabilities(checkedMajor: 27, minor: 3)
+  public static let iOS27Point3 = IOSPlatformCapabilities(checkedMajor: 27, minor: 3)
 
   private init(checkedMajor: Int, minor: Int) {
     self.major = checkedMajor
@@ -58,14 +58,15 @@ public struct IOSPlatformCapabilities: Sendable, Hashable, Comparable, CustomStr
   }
 
   /// Whether `MobileDocumentRegistration.supportedIssuerKeyIdentifiers` exists (iOS 27.0+).
-  public var supportsIssuerKeyIdentifiers: Bool { self >= .iOS27_0 }
+  public var supportsIssuerKeyIdentifiers: Bool { self >= .iOS27 }
 
   /// Whether `VerifiableCredentialRegistration` exists (iOS 27.3+).
-  public var supportsVerifiableCredentials: Bool { self >= .iOS27_3 }
+  public var supportsVerifiableCredentials: Bool { self >= .iOS27Point3 }
 
   /// The version as `major.minor`.
   public var description: String { "\(major).\(minor)" }
 
+  /// Orders versions by major, then minor number.
   public static func < (lhs: IOSPlatformCapabilities, rhs: IOSPlatformCapabilities) -> Bool {
     (lhs.major, lhs.minor) < (rhs.major, rhs.minor)
   }

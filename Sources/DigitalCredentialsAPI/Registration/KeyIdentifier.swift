@@ -59,6 +59,7 @@ public struct KeyIdentifier: Sendable, Hashable, CustomStringConvertible {
     return text
   }
 
+  /// The identifier as standard padded base64.
   public var description: String { base64 }
 }
 

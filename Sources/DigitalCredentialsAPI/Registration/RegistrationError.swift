@@ -8,6 +8,7 @@ public struct RegistrationError: Error, Sendable, Hashable, CustomStringConverti
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
     private init(_ name: String) { self.name = name }
+    /// The code's name.
     public var description: String { name }
 
     /// A value given as base64 does not decode (RFC 4648 §4, §5).
@@ -53,6 +54,7 @@ public struct RegistrationError: Error, Sendable, Hashable, CustomStringConverti
     self.credentialID = credentialID
   }
 
+  /// The code, the credential at fault and the reason, for logs.
   public var description: String {
     if let credentialID { return "RegistrationError.\(code) [\(credentialID)]: \(reason)" }
     return "RegistrationError.\(code): \(reason)"
