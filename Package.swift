@@ -99,6 +99,12 @@ let package = Package(
       testTarget("DCQL"),
       testTarget("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
       testTarget("DigitalCredentialsAPI", ["CBOR", "CryptoPrimitives", "HPKE", "JOSE", "Mdoc", "WalletTestSupport"]),
+      .testTarget(
+        name: "RegistrationTests",
+        dependencies: ["DigitalCredentialsAPI", "CBOR", "JOSE", "TestSupport"],
+        resources: [.copy("Vectors")],
+        swiftSettings: strictSettings
+      ),
       testTarget(
         "CredentialVerifier",
         ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport"]),
