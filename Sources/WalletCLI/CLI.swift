@@ -16,6 +16,7 @@ public enum DCWalletCLI {
     ("respond", "answer a DC API request for an origin"),
     ("log", "show the activity log"),
     ("verifier", "act as the relying party: verifier request|verify"),
+    ("registry", "what the stored credentials register with Android and iOS"),
     ("inspect", "print a request, response, credential or registry blob readably"),
     ("demo", "run the whole flow in a temporary wallet"),
   ]
@@ -79,6 +80,7 @@ public enum DCWalletCLI {
       case "respond": try await RespondCommand.run(rest, context)
       case "log": try await LogCommand.run(rest, context)
       case "verifier": try await VerifierCommand.run(rest, context)
+      case "registry": try await RegistryCommand.run(rest, context)
       case "inspect": try await InspectCommand.run(rest, context)
       case "demo": try await DemoCommand.run(rest, context)
       default:

@@ -32,6 +32,17 @@ public final class Console: @unchecked Sendable {
     }
   }
 
+  /// Writes raw bytes to standard output (binary output such as registry data).
+  public func outBytes(_ bytes: [UInt8]) {
+    lock.lock()
+    defer { lock.unlock() }
+    if outBuffer != nil {
+      outBuffer?.append(String(decoding: bytes, as: UTF8.self))
+    } else {
+      FileHandle.standardOutput.write(Data(bytes))
+    }
+  }
+
   /// Writes a line to standard error.
   public func err(_ text: String) {
     lock.lock()

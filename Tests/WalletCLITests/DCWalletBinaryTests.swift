@@ -301,6 +301,46 @@ struct DCWalletBinaryTests {
     #expect(log.map { $0["outcome"]?.string } == ["shared", "refused"])
   }
 
+  @Test(
+    "registry android writes matcher data; registry ios prints the plan; inspect reads them back")
+  func registryAndInspect() throws {
+    let fixture = try CLIFixture()
+    let cli = fixture.cli
+    let out = cli.home + "-files/registry.cbor"
+    let android = try cli.run(["registry", "android", "--out", out])
+    #expect(android.code == 0, "\(android.err)")
+    let inspected = try cli.run(["inspect", out])
+    #expect(inspected.out.contains("multipaz matcher registry database"))
+    #expect(inspected.out.contains("\"documentId\": \"mdl\""))
+    let gated = try cli.run([
+      "registry", "android", "--matcher", "cmwallet", "--reader-gate", "AQID", "--out", out,
+    ])
+    #expect(gated.code == 1 && gated.err.contains("gate"))
+    let ios = try cli.run([
+      "registry", "ios", "--mdoc-types", "org.iso.18013.5.1.mDL", "--registered", "stale", "--json",
+    ])
+    #expect(ios.code == 0, "\(ios.err)")
+    let plan = try JSONValue(parsing: ios.out)
+    #expect(plan.serialized().contains("mdl") && plan.serialized().contains("stale"))
+    let notEntitled = try cli.run(["registry", "ios"])
+    #expect(notEntitled.out.contains("skip") && notEntitled.out.contains("mdl"))
+    #expect(try cli.run(["registry", "ios", "--os-version", "25.0"]).code == 2)
+    // inspect a request, a response and a credential.
+    let (request, _) = try fixture.request()
+    #expect(try cli.run(["inspect", request]).out.contains("deviceRequest"))
+    let response = try cli.run([
+      "respond", "--origin", "https://shop.example", "--request", request,
+    ])
+    let responsePath = try cli.file("response.json", response.out)
+    #expect(try cli.run(["inspect", responsePath]).out.contains("EncryptedResponse"))
+    #expect(
+      try cli.run(["inspect", cli.home + "-files/mdl.cbor"]).out.contains(
+        "IssuerSigned: org.iso.18013.5.1.mDL"))
+    #expect(
+      try cli.run(["inspect", try cli.file("junk.bin", [0xff, 0x00, 0x13])]).out.contains(
+        "not recognised"))
+  }
+
   @Test("Usage errors exit 2; --help exits 0 for every command")
   func usage() throws {
     let cli = try DCWallet()
