@@ -262,6 +262,25 @@ struct MobileDocumentSelectionTests {
     }
   }
 
+  @Test("A stored mdoc offers its docType, every element it holds and its issuer key identifiers")
+  func offerable() throws {
+    let pki = try TestPKI()
+    let issued = try pki.issue(deviceKey: try ECPrivateKey(curve: .p256).publicKey)
+    let document = OfferableDocument(
+      storedMdoc: StoredMdoc(id: "mdl-1", issuerSigned: issued), issuerKeyIdentifiers: [[1, 2]])
+    #expect(document.id == "mdl-1")
+    #expect(document.documentType == "org.iso.18013.5.1.mDL")
+    #expect(
+      document.elements == [
+        "org.iso.18013.5.1": ["family_name", "given_name", "birth_date", "age_over_18", "portrait"]
+      ])
+    #expect(document.issuerKeyIdentifiers == [[1, 2]])
+    let listed = OfferableDocument.mobileDocuments([
+      ("broken", [0xA0], []), ("mdl-1", issued.bytes, [[1, 2]]),
+    ])
+    #expect(listed == [document])
+  }
+
   @Test("Reader chains: trusted to an anchor, untrusted without one, malformed, or none at all")
   func readerTrust() throws {
     let pki = try TestPKI()

@@ -178,3 +178,33 @@ extension MobileDocumentRequest {
     }
   }
 }
+
+extension OfferableDocument {
+  /// What a stored mdoc can offer on a consent screen: its docType, the elements it holds and
+  /// the key identifiers of its issuer chain (the wallet records them on import).
+  public init(storedMdoc: StoredMdoc, issuerKeyIdentifiers: [[UInt8]]) {
+    var elements: [String: Set<String>] = [:]
+    for (nameSpace, items) in storedMdoc.issuerSigned.nameSpaces {
+      elements[nameSpace, default: []].formUnion(items.map(\.elementIdentifier))
+    }
+    self.init(
+      id: storedMdoc.id, documentType: storedMdoc.issuerSigned.docType, elements: elements,
+      issuerKeyIdentifiers: issuerKeyIdentifiers)
+  }
+}
+
+extension OfferableDocument {
+  /// The offerable documents among stored mdocs (`IssuerSigned` bytes with the issuer key
+  /// identifiers recorded on import), in order. One that no longer parses is left out: it could
+  /// not be presented either.
+  public static func mobileDocuments(
+    _ stored: [(id: String, issuerSigned: [UInt8], issuerKeyIdentifiers: [[UInt8]])]
+  ) -> [OfferableDocument] {
+    stored.compactMap { document in
+      guard let issuerSigned = try? IssuerSigned(bytes: document.issuerSigned) else { return nil }
+      return OfferableDocument(
+        storedMdoc: StoredMdoc(id: document.id, issuerSigned: issuerSigned),
+        issuerKeyIdentifiers: document.issuerKeyIdentifiers)
+    }
+  }
+}
