@@ -33,7 +33,7 @@
       self.context = context
       origin = try IOSProviderExchange.origin(
         requestingWebsiteOrigin: context.requestingWebsiteOrigin?.absoluteString)
-      request = Self.request(context.request)
+      request = Self.translate(context.request)
     }
 
     /// The trust of each reader certificate chain against the wallet's reader anchors, for the
@@ -94,12 +94,12 @@
       }
     }
 
-    static func request(_ request: ISO18013MobileDocumentRequest) -> MobileDocumentRequest {
+    static func translate(_ request: ISO18013MobileDocumentRequest) -> MobileDocumentRequest {
       MobileDocumentRequest(
         presentmentRequests: request.presentmentRequests.map { presentment in
           MobileDocumentRequest.PresentmentRequest(
             documentRequestSets: presentment.documentRequestSets.map { set in
-              MobileDocumentRequest.DocumentRequestSet(requests: set.requests.map(documentRequest))
+              MobileDocumentRequest.DocumentRequestSet(requests: set.requests.map(translate))
             },
             isMandatory: presentment.isMandatory)
         },
@@ -110,7 +110,7 @@
         })
     }
 
-    static func documentRequest(_ document: ISO18013MobileDocumentRequest.DocumentRequest)
+    static func translate(_ document: ISO18013MobileDocumentRequest.DocumentRequest)
       -> MobileDocumentRequest.DocumentRequest
     {
       var issuerKeyIdentifiers: [[UInt8]] = []

@@ -42,7 +42,8 @@
         writeRefusal: Self.refusal(model.outcome(of: .addRegistration)))
       let entitlements = self.entitlements
       let now = clock()
-      let version = ProcessInfo.processInfo.operatingSystemVersion
+      let os = ProcessInfo.processInfo.operatingSystemVersion
+      let version = "\(os.majorVersion).\(os.minorVersion)"
       return await RegistrationSync.run(
         access: access,
         readRegistered: { try await store.registrations.map(\.documentIdentifier) },
@@ -50,8 +51,7 @@
           let plan = try IOSRegistrationPlan.make(
             descriptions: descriptions, currentlyRegistered: registered,
             entitlements: entitlements,
-            platform: try IOSPlatformCapabilities(
-              version: "\(version.majorVersion).\(version.minorVersion)"),
+            platform: try IOSPlatformCapabilities(version: version),
             now: now)
           return RegistrationChanges(
             additions: plan.additions.map { ($0.documentIdentifier, $0) },
