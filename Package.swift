@@ -32,6 +32,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "SDJWT", "X509Certificates", .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
+  ("IdentityDocumentServicesBridge", ["CredentialWallet", "DigitalCredentialsAPI", "CryptoPrimitives", "OpenID4VP", "JOSE", "Mdoc", "X509Certificates"]),
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.

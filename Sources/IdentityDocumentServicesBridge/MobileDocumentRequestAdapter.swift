@@ -1,0 +1,128 @@
+// Apple only: translation between ISO18013MobileDocumentRequestContext (IdentityDocumentServicesUI,
+// iOS 26.0) and the wallet. The decisions (origin, raw request type, consistency check, envelope,
+// response bytes, the holder's selection, reader trust) are in IOSProviderExchange,
+// MobileDocumentSelection, ConsistencyCheck and MobileDocumentRequest (DigitalCredentialsAPI) and
+// in Wallet.resolve / Wallet.respond (CredentialWallet), all tested on Linux.
+#if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI) && canImport(Security)
+  public import CredentialWallet
+  public import DigitalCredentialsAPI
+  public import Foundation
+  internal import IdentityDocumentServices
+  public import IdentityDocumentServicesUI
+  public import Mdoc
+  internal import Security
+
+  /// One `org-iso-mdoc` request handed to the provider extension: the parsed request for the
+  /// consent screen, and the step that answers it after consent.
+  ///
+  /// iOS releases the raw request only inside `sendResponse`, after the holder agreed; it is
+  /// checked against the parsed request the screen showed before anything is signed.
+  @available(iOS 26.0, *)
+  public struct MobileDocumentRequestAdapter {
+    /// What the reader asks for, as the OS parsed it: show this on the consent screen.
+    public let request: MobileDocumentRequest
+    /// The website that asks, from `requestingWebsiteOrigin` only.
+    public let origin: WebOrigin
+    private let context: ISO18013MobileDocumentRequestContext
+
+    /// Reads a request context.
+    ///
+    /// - Throws: `invalidOrigin` when the OS gave no website origin (it does for every web
+    ///   request) or one that is not an origin; such a request is not answered.
+    public init(context: ISO18013MobileDocumentRequestContext) throws(DigitalCredentialsError) {
+      self.context = context
+      origin = try IOSProviderExchange.origin(
+        requestingWebsiteOrigin: context.requestingWebsiteOrigin?.absoluteString)
+      request = Self.translate(context.request)
+    }
+
+    /// The trust of each reader certificate chain against the wallet's reader anchors, for the
+    /// consent screen (chains only; the signature is checked after consent).
+    public func readerTrust(in wallet: Wallet) async throws(WalletError) -> [ChainTrust] {
+      request.readerTrust(
+        trustAnchors: try await wallet.trustAnchors(role: .reader), at: wallet.clock())
+    }
+
+    /// The documents the wallet holds that the consent screen can offer.
+    public func offerableDocuments(in wallet: Wallet) async throws(WalletError)
+      -> [OfferableDocument]
+    {
+      OfferableDocument.mobileDocuments(
+        try await wallet.credentials().filter { $0.format == .msoMdoc }.map {
+          ($0.id, $0.issued, $0.issuerAuthorityKeyIdentifiers)
+        })
+    }
+
+    /// Answers after consent: checks the raw request against `request`, resolves it for
+    /// `origin`, builds the consent from the holder's selection, signs, seals and hands the CBOR
+    /// `EncryptedResponse` to the OS.
+    ///
+    /// - Parameter requireTrustedReader: refuse readers that do not chain to a reader anchor.
+    public func respond(
+      with wallet: Wallet, selection: MobileDocumentSelection, requireTrustedReader: Bool = false
+    ) async throws {
+      let shown = request
+      let origin = self.origin
+      try await context.sendResponse { rawRequest in
+        let envelope = try IOSProviderExchange.mobileDocumentEnvelope(
+          rawRequestProtocol: Self.protocolIdentifier(rawRequest.requestType),
+          rawRequestData: Array(rawRequest.requestData), shown: shown)
+        let resolved = try await wallet.resolve(
+          envelope, origin: origin.serialized, requireTrustedReader: requireTrustedReader)
+        let consent = try resolved.consent(
+          credentials: selection.credentialIDs, disclose: selection.disclosedElements)
+        let response = try await wallet.respond(to: resolved, consent: consent)
+        return ISO18013MobileDocumentResponse(
+          responseData: Data(try IOSProviderExchange.mobileDocumentResponseData(response)))
+      }
+    }
+
+    /// Declines: the OS tells the website the user cancelled.
+    public func cancel() {
+      context.cancel()
+    }
+
+    /// The DC API protocol a raw request's type stands for. Only the mdoc case is named: the
+    /// OpenID4VP case's availability is not confirmed, and whatever else arrives is refused by
+    /// `IOSProviderExchange.mobileDocumentEnvelope`, which accepts `org-iso-mdoc` only.
+    static func protocolIdentifier(_ type: IdentityDocumentWebPresentmentRawRequest.RequestType)
+      -> String
+    {
+      switch type {
+      case .iso18013MobileDocument: DigitalCredentialProtocol.orgIsoMdoc.rawValue
+      default: String(describing: type)
+      }
+    }
+
+    static func translate(_ request: ISO18013MobileDocumentRequest) -> MobileDocumentRequest {
+      MobileDocumentRequest(
+        presentmentRequests: request.presentmentRequests.map { presentment in
+          MobileDocumentRequest.PresentmentRequest(
+            documentRequestSets: presentment.documentRequestSets.map { set in
+              MobileDocumentRequest.DocumentRequestSet(requests: set.requests.map(translate))
+            },
+            isMandatory: presentment.isMandatory)
+        },
+        requestAuthentications: request.requestAuthentications.map { authentication in
+          authentication.authenticationCertificateChain.map {
+            Array(SecCertificateCopyData($0) as Data)
+          }
+        })
+    }
+
+    static func translate(_ document: ISO18013MobileDocumentRequest.DocumentRequest)
+      -> MobileDocumentRequest.DocumentRequest
+    {
+      var issuerKeyIdentifiers: [[UInt8]] = []
+      if #available(iOS 27.0, *) {
+        issuerKeyIdentifiers = document.issuerKeyIdentifiers.map { Array($0) }
+      }
+      return MobileDocumentRequest.DocumentRequest(
+        documentType: document.documentType,
+        namespaces: document.namespaces.mapValues { elements in
+          elements.mapValues { MobileDocumentRequest.ElementInfo(isRetaining: $0.isRetaining) }
+        },
+        issuerKeyIdentifiers: issuerKeyIdentifiers)
+    }
+  }
+#endif

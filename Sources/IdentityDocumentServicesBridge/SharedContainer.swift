@@ -1,0 +1,58 @@
+// Apple only: the App Group container and keychain access group the app and its provider
+// extension share. Device keys are KeychainKeyStore's (CredentialWallet/Store), which creates
+// Secure Enclave keys with `.privateKeyUsage` under the access group given here.
+#if canImport(Security) && canImport(CryptoKit)
+  public import CredentialWallet
+  public import Foundation
+
+  /// Where the app and its provider extension (a separate process) find the same wallet: the
+  /// store in the App Group container, device keys in the shared keychain access group.
+  ///
+  /// A Secure Enclave key's access group is fixed when it is created, so the app must use the
+  /// shared group from its first key on; a key made elsewhere can never sign in the extension.
+  public struct SharedContainer: Sendable, Hashable {
+    /// The App Group, `group.…`, in both targets' `com.apple.security.application-groups`.
+    public let appGroup: String
+    /// The keychain access group, `$(AppIdentifierPrefix)…`, in both targets'
+    /// `keychain-access-groups`.
+    public let keychainAccessGroup: String
+    /// The wallet home's directory inside the container.
+    public let directoryName: String
+
+    /// Names the shared locations.
+    public init(appGroup: String, keychainAccessGroup: String, directoryName: String = "Wallet") {
+      self.appGroup = appGroup
+      self.keychainAccessGroup = keychainAccessGroup
+      self.directoryName = directoryName
+    }
+
+    /// The wallet home in the App Group container.
+    ///
+    /// - Throws: `storage` when the process has no such App Group (the entitlement is missing).
+    public func walletHome() throws(WalletError) -> WalletHome {
+      guard
+        let container = FileManager.default.containerURL(
+          forSecurityApplicationGroupIdentifier: appGroup)
+      else {
+        throw WalletError(
+          .storage, "no App Group container \(appGroup): check the application-groups entitlement")
+      }
+      return WalletHome(
+        directory: container.appendingPathComponent(directoryName, isDirectory: true).path)
+    }
+
+    /// Opens the shared wallet with Secure Enclave device keys in the shared access group.
+    public func wallet(authenticator: any UserAuthenticator) throws(WalletError) -> Wallet {
+      let home = try walletHome()
+      let keys: KeychainKeyStore
+      do {
+        try home.create()
+        keys = KeychainKeyStore(
+          store: try WalletStore(path: home.databasePath), accessGroup: keychainAccessGroup)
+      } catch {
+        throw WalletError(.storage, "cannot open the shared wallet store: \(error)")
+      }
+      return try Wallet(home: home, keys: keys, authenticator: authenticator)
+    }
+  }
+#endif
