@@ -121,7 +121,8 @@ let package = Package(
         swiftSettings: strictSettings
       ),
       testTarget(
-        "CredentialWallet", ["CryptoPrimitives", "DigitalCredentialsAPI", "WalletTestSupport", "Mdoc", "store-probe"]),
+        "CredentialWallet",
+        ["CryptoPrimitives", "DigitalCredentialsAPI", "WalletTestSupport", "Mdoc", "X509Certificates", "store-probe"]),
     ],
   swiftLanguageModes: [.v6]
 )

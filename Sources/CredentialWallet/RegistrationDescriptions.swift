@@ -9,14 +9,16 @@ extension Wallet {
   /// Describes every stored credential for OS registration (iOS IdentityDocumentServices and
   /// Android Credential Manager): display, the claims with their values (values that cannot be
   /// compared register as null), the issuer's authority key identifiers, and the validity end
-  /// as iOS's invalidation date.
+  /// as iOS's invalidation date. Expired credentials are left out.
   ///
   /// - Parameter readerGate: authority key identifiers of reader roots to gate on (empty: any).
   public func registrationDescriptions(readerGate: [KeyIdentifier] = []) async throws(WalletError)
     -> [CredentialDescription]
   {
     var descriptions: [CredentialDescription] = []
-    for stored in try await credentials() {
+    let now = clock()
+    // An expired credential is not registered (and iOS refuses a past invalidation date).
+    for stored in try await credentials() where (stored.validUntil ?? .distantFuture) > now {
       let issuerKeys = stored.issuerAuthorityKeyIdentifiers.filter { !$0.isEmpty }.map(
         KeyIdentifier.init)
       let display = CredentialDisplayInfo(

@@ -5,6 +5,7 @@ import Foundation
 import Mdoc
 import Testing
 import WalletTestSupport
+import X509Certificates
 
 /// An authenticator that answers from a script and counts the prompts.
 final class ScriptedAuthenticator: UserAuthenticator, @unchecked Sendable {
@@ -104,5 +105,38 @@ struct UserAuthenticationTests {
     let request = try await wallet.resolve(setup.envelope, origin: "https://shop.example")
     _ = try await wallet.respond(to: request, consent: try request.proposedConsent())
     #expect(authenticator.prompts.count == 1)
+  }
+}
+
+@Suite("Registration descriptions from the store")
+struct RegistrationDescriptionTests {
+  @Test(
+    "Stored mdocs become descriptions with values, issuer AKIs and the invalidation date; expired ones are left out"
+  )
+  func descriptions() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let pki = try TestPKI(now: Date())
+    let wallet = try Wallet(home: WalletHome(directory: dir.path))
+    let device = try ECPrivateKey(curve: .p256)
+    _ = try await wallet.importMdoc(
+      try pki.issue(deviceKey: device.publicKey).bytes, deviceKey: device, id: "mdl")
+    let descriptions = try await wallet.registrationDescriptions()
+    let mdl = try #require(descriptions.first)
+    #expect(descriptions.count == 1 && mdl.id == "mdl")
+    guard case .mdoc(let docType, let nameSpaces) = mdl.credential else {
+      Issue.record("not an mdoc description")
+      return
+    }
+    #expect(docType == "org.iso.18013.5.1.mDL")
+    #expect(nameSpaces["org.iso.18013.5.1"]?["family_name"]?.value == .string("Mustermann"))
+    #expect(nameSpaces["org.iso.18013.5.1"]?["portrait"]?.value == .null)
+    #expect(
+      mdl.ios.supportedIssuerKeyIdentifiers.map(\.bytes) == [pki.iaca.subjectKeyIdentifier ?? []])
+    #expect(mdl.ios.invalidationDate != nil)
+    // A wallet whose clock is past the validity end registers nothing.
+    let later = try Wallet(
+      home: WalletHome(directory: dir.path), clock: { Date().addingTimeInterval(86_400 * 400) })
+    #expect(try await later.registrationDescriptions().isEmpty)
   }
 }
