@@ -317,3 +317,39 @@ struct ConsistencyCheckTests {
     }
   }
 }
+
+@Suite("Platform request variants")
+struct PlatformRequestVariantTests {
+  @Test("iOS OpenID4VP raw requests expose the DCQL query and the client identifiers")
+  func iosOpenID4VP() throws {
+    let origin = try WebOrigin("https://rp.example")
+    let query: JSONValue = .object([
+      ("credentials", .array([.object([("id", "pid"), ("format", "dc+sd-jwt")])]))
+    ])
+    let params: JSONValue = .object([
+      ("client_id", "x509_san_dns:rp.example"), ("nonce", "n"), ("dcql_query", query),
+    ])
+    let key = try ECPrivateKey(curve: .p256)
+    let jws = try JWS.sign(
+      payload: params.serializedBytes(), protectedHeader: .object([("typ", "oauth-authz-req+jwt")]),
+      signer: key)
+    let signed = try PlatformRequest.iosOpenID4VP(
+      origin: origin, protocolIdentifier: "openid4vp-v1-signed",
+      requestData: Data(JSONValue.object([("request", .string(jws))]).serialized().utf8))
+    guard case .iosOpenID4VP(_, _, let dcql, let clients) = signed else {
+      Issue.record("wrong variant")
+      return
+    }
+    #expect(dcql == query)
+    #expect(clients == ["x509_san_dns:rp.example"])
+    #expect(signed.origin == origin)
+    let unsigned = try PlatformRequest.iosOpenID4VP(
+      origin: origin, protocolIdentifier: "openid4vp-v1-unsigned",
+      requestData: Data(params.serialized().utf8))
+    if case .iosOpenID4VP(_, _, _, let none) = unsigned { #expect(none.isEmpty) }
+    #expect(throws: DigitalCredentialsError.self) {
+      try PlatformRequest.iosOpenID4VP(
+        origin: origin, protocolIdentifier: "openid4vp-v1-unsigned", requestData: Data("{}".utf8))
+    }
+  }
+}
