@@ -79,7 +79,7 @@ let package = Package(
       .executableTarget(
         name: "dcbench",
         dependencies: [
-          "CBOR", "CredentialWallet", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc",
+          "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc",
           "OpenID4VP", "SDJWT", "X509Certificates",
         ],
         swiftSettings: strictSettings

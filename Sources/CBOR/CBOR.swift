@@ -2,7 +2,7 @@
 ///
 /// RFC 8949 §2 (data model) and §3 (major types). Equality is structural: `.encoded` values
 /// compare by their bytes, and floats of different widths are different cases.
-public indirect enum CBOR: Sendable, Hashable {
+public enum CBOR: Sendable, Hashable {
   /// An unsigned integer, major type 0 (RFC 8949 §3.1).
   case unsigned(UInt64)
   /// A negative integer whose value is `-1 - n`, major type 1 (RFC 8949 §3.1).
@@ -16,7 +16,7 @@ public indirect enum CBOR: Sendable, Hashable {
   /// A map of ordered key/value pairs, major type 5 (RFC 8949 §3.1).
   case map(CBORMap)
   /// A tag number and its content, major type 6 (RFC 8949 §3.4).
-  case tagged(UInt64, CBOR)
+  indirect case tagged(UInt64, CBOR)
   /// A simple value other than false, true, null and undefined, major type 7 (RFC 8949 §3.3).
   case simple(UInt8)
   /// The simple values false and true (RFC 8949 §3.3).
@@ -32,7 +32,7 @@ public indirect enum CBOR: Sendable, Hashable {
   /// A double-precision float (RFC 8949 §3.3).
   case double(Double)
   /// An already-encoded data item whose bytes the encoder splices verbatim (RFC 8949 §3.4.5.1 idea).
-  case encoded(EncodedCBOR)
+  indirect case encoded(EncodedCBOR)
 }
 
 extension CBOR {

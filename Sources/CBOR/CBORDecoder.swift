@@ -260,7 +260,13 @@ struct Reader {
         }
         return .textString(collected)
       }
-      return .textString(try Reader.validateUTF8(try readStringBytes(head), at: head.offset))
+      // Validate straight from the input, without an intermediate array.
+      let length = try checkLength(head, minimumBytesEach: 1, what: "text string")
+      defer { offset += length }
+      guard let string = String(validating: bytes[offset..<(offset + length)], as: UTF8.self) else {
+        throw CBORError(.invalidUTF8, offset: head.offset, reason: "text string is not valid UTF-8")
+      }
+      return .textString(string)
     case 4:
       try checkDepth(depth, at: head.offset)
       var items: [CBOR] = []
@@ -320,8 +326,27 @@ struct Reader {
   mutating func readMap(_ head: Head, depth: Int) throws(CBORError) -> CBORMap {
     var keys: [CBOR] = []
     var values: [CBOR] = []
-    var seen = Set<ArraySlice<UInt8>>()
+    // Canonical key encodings seen so far: compared pairwise while the map is small (no hashing,
+    // no allocation for keys that arrived canonical), hashed once it grows.
+    var seenList: [ArraySlice<UInt8>] = []
+    var seenSet: Set<ArraySlice<UInt8>>? = nil
     var previousKey: Range<Int>? = nil
+
+    func insertKey(_ canonical: ArraySlice<UInt8>) -> Bool {
+      if var set = seenSet {
+        seenSet = nil
+        let inserted = set.insert(canonical).inserted
+        seenSet = set
+        return inserted
+      }
+      if seenList.contains(canonical) { return false }
+      seenList.append(canonical)
+      if seenList.count > 64 {
+        seenSet = Set(seenList)
+        seenList = []
+      }
+      return true
+    }
 
     func readPair(_ reader: inout Reader) throws(CBORError) {
       let keyStart = reader.offset
@@ -342,7 +367,7 @@ struct Reader {
       // A key that arrived in deterministic form already is its canonical encoding.
       let canonical =
         keyIsDeterministic ? reader.bytes[keyRange] : ArraySlice(CBOREncoder().encode(key))
-      guard seen.insert(canonical).inserted else {
+      guard insertKey(canonical) else {
         throw CBORError(
           .duplicateMapKey, offset: keyStart,
           reason: "map key \(key.diagnosticNotation) appears twice (RFC 8949 §5.6)")

@@ -8,7 +8,7 @@ public struct CBORMap: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
   /// Positions by unwrapped key, kept only for maps large enough that scanning would be slow.
   private var positions: [CBOR: Int]?
 
-  private static let indexThreshold = 16
+  private static let indexThreshold = 64
 
   /// Creates an empty map (RFC 8949 §3.1).
   public init() {

@@ -1,4 +1,5 @@
 import CBOR
+import COSE
 import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
@@ -155,6 +156,34 @@ func annexCBenchmark(_ h: inout Harness) throws {
     }
     try h.measure("  detail: EncryptionInfo", iterations: 300) {
       blackHole(try EncryptionInfo(base64URL: eiText))
+    }
+    let parsedRequest = try DeviceRequest(bytes: drBytes)
+    let itemsBytes = parsedRequest.docRequests[0].itemsRequestBytes.bytes
+    try h.measure("  detail: CBOR decode ItemsRequest (\(itemsBytes.count) B)", iterations: 300) {
+      blackHole(try CBOR.decode(itemsBytes))
+    }
+    let itemsCBOR = try CBOR.decode(itemsBytes)
+    try h.measure("  detail: ItemsRequest(cbor:)", iterations: 300) {
+      blackHole(try ItemsRequest(cbor: itemsCBOR))
+    }
+    let outer = try CBOR.decode(drBytes)
+    try h.measure("  detail: DeviceRequest(cbor:)", iterations: 300) {
+      blackHole(try DeviceRequest(cbor: outer))
+    }
+    if let readerAuth = parsedRequest.docRequests[0].readerAuth,
+      let readerDER = try readerAuth.headers.x5chain.first
+    {
+      try h.measure("  detail: reader Certificate(derEncoded:)", iterations: 300) {
+        blackHole(try Certificate(derEncoded: readerDER))
+      }
+      let readerCert = try Certificate(derEncoded: readerDER)
+      h.measure("  detail: chain validation (1 verify)", iterations: 300) {
+        blackHole(
+          CertificateValidator(
+            trustAnchors: [fixture.readerRoot], policy: .mdocReaderAuthentication
+          ).validate(
+            chain: [readerCert], at: fixture.now))
+      }
     }
     let consent = try presentation.proposedConsent()
     try h.measure("  detail: deviceResponse", iterations: 300) {
