@@ -491,12 +491,17 @@ fail:
 }
 
 /// ECDH: writes the x coordinate of d * Q (the curve's coordinate size).
+///
+/// The peer is not re-validated here: every public key this library holds was checked on
+/// import (on the curve, not the point at infinity), and P-256/384/521 have cofactor 1, so that
+/// check is complete (SP 800-56A §5.6.2.3.4). OpenSSL's peer validation would add a full
+/// scalar multiplication (n·Q) to every agreement.
 static inline int dc_ecdh(EVP_PKEY *priv, EVP_PKEY *peer, uint8_t *out, size_t *outlen) {
   EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(priv, NULL);
   int ok = 0;
   if (ctx == NULL) return 0;
   if (EVP_PKEY_derive_init(ctx) != 1) goto done;
-  if (EVP_PKEY_derive_set_peer_ex(ctx, peer, 1) != 1) goto done;
+  if (EVP_PKEY_derive_set_peer_ex(ctx, peer, 0) != 1) goto done;
   ok = EVP_PKEY_derive(ctx, out, outlen) == 1;
 done:
   EVP_PKEY_CTX_free(ctx);
