@@ -301,9 +301,16 @@ done:
 static inline EVP_PKEY *dc_ec_from_public(int curve, const uint8_t *pt, size_t len,
                                           uint8_t *normalized, size_t *normlen_out) {
   size_t normlen = 0;
+  size_t coordinate = curve == 0 ? 32 : curve == 1 ? 48 : 66;
   EVP_PKEY *template = NULL, *pkey = NULL;
-  if (!dc_ec_point_normalize(curve, pt, len, normalized, 133, &normlen))
+  if (len == 1 + 2 * coordinate && pt[0] == 0x04) {
+    // Already uncompressed: setting it below decodes it with EC_POINT_oct2point, which refuses
+    // a point off the curve; the 0x04 form cannot encode the point at infinity.
+    memcpy(normalized, pt, len);
+    normlen = len;
+  } else if (!dc_ec_point_normalize(curve, pt, len, normalized, 133, &normlen)) {
     return NULL;
+  }
   *normlen_out = normlen;
   if (dc_group(curve) == NULL || (template = dc_template_table()[curve]) == NULL) return NULL;
   pkey = EVP_PKEY_new();

@@ -29,12 +29,10 @@ extension Wallet {
       case .orgIsoMdoc:
         do {
           // Only credentials of the requested docTypes are read from the store and parsed.
-          let docTypes =
-            (try? AnnexCRequest(data: request.data))?.deviceRequest.docRequests.map(
-              \.itemsRequest.docType) ?? []
+          let annexC = try AnnexCRequest(data: request.data)
+          let docTypes = Array(Set(annexC.deviceRequest.docRequests.map(\.itemsRequest.docType)))
           let presentation = try AnnexCPresentation.resolve(
-            data: request.data, origin: origin,
-            credentials: try await storedMdocs(docTypes: Array(Set(docTypes))),
+            request: annexC, origin: origin, credentials: try await storedMdocs(docTypes: docTypes),
             readerTrustAnchors: try await trustAnchors(role: .reader), now: clock())
           if requireTrustedReader { try presentation.requireTrustedReader() }
           guard presentation.answerableDocRequests != nil else {

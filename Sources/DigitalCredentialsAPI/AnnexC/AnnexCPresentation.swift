@@ -92,7 +92,16 @@ public struct AnnexCPresentation: Sendable {
     data: JSONValue, origin: WebOrigin, credentials: [StoredMdoc],
     readerTrustAnchors: [Certificate], now: Date
   ) throws(DigitalCredentialsError) -> AnnexCPresentation {
-    let request = try AnnexCRequest(data: data)
+    try resolve(
+      request: try AnnexCRequest(data: data), origin: origin, credentials: credentials,
+      readerTrustAnchors: readerTrustAnchors, now: now)
+  }
+
+  /// Resolves an already parsed request (for callers that read it first, for example to pick the
+  /// credentials of the requested docTypes).
+  public static func resolve(
+    request: AnnexCRequest, origin: WebOrigin, credentials: [StoredMdoc], readerTrustAnchors: [Certificate], now: Date
+  ) throws(DigitalCredentialsError) -> AnnexCPresentation {
     let transcript = request.sessionTranscript(origin: origin)
     let authentication: RequestAuthentication
     do {
