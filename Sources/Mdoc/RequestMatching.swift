@@ -26,10 +26,20 @@ extension ItemsRequest {
   /// differs, otherwise every requested element with the mdoc's value or nil.
   public func match(_ issuerSigned: IssuerSigned) -> ItemsRequestMatch? {
     guard issuerSigned.docType == docType else { return nil }
+    // One pass over the mdoc's items, then one lookup per requested element.
+    var values: [String: [String: CBOR]] = [:]
+    for (ns, items) in issuerSigned.nameSpaces {
+      var byElement: [String: CBOR] = [:]
+      byElement.reserveCapacity(items.count)
+      for item in items where byElement[item.elementIdentifier] == nil {
+        byElement[item.elementIdentifier] = item.elementValue
+      }
+      values[ns] = byElement
+    }
     let elements = requestedElements.map { ns, element in
       ItemsRequestMatch.Element(
         nameSpace: ns, identifier: element.identifier, intentToRetain: element.intentToRetain,
-        value: issuerSigned.item(nameSpace: ns, element: element.identifier)?.elementValue)
+        value: values[ns]?[element.identifier])
     }
     return ItemsRequestMatch(elements: elements)
   }

@@ -7,23 +7,34 @@ import Testing
 
 struct HPKEVector: Decodable, CustomTestStringConvertible {
   struct Encryption: Decodable {
-    let sequence_number: Int
+    let sequenceNumber: Int
     let pt: String
     let aad: String
     let nonce: String
     let ct: String
+
+    enum CodingKeys: String, CodingKey {
+      case sequenceNumber = "sequence_number"
+      case pt, aad, nonce, ct
+    }
   }
   struct Export: Decodable {
-    let exporter_context: String
-    let L: Int
-    let exported_value: String
+    let exporterContext: String
+    let length: Int
+    let exportedValue: String
+
+    enum CodingKeys: String, CodingKey {
+      case exporterContext = "exporter_context"
+      case length = "L"
+      case exportedValue = "exported_value"
+    }
   }
-  let suite_name: String
-  let mode_name: String
+  let suiteName: String
+  let modeName: String
   let mode: UInt8
-  let kem_id: UInt16
-  let kdf_id: UInt16
-  let aead_id: UInt16
+  let kemID: UInt16
+  let kdfID: UInt16
+  let aeadID: UInt16
   let info: String
   let ikmE: String
   let skEm: String
@@ -35,24 +46,42 @@ struct HPKEVector: Decodable, CustomTestStringConvertible {
   let skSm: String?
   let pkSm: String?
   let psk: String?
-  let psk_id: String?
+  let pskID: String?
   let enc: String
-  let shared_secret: String
-  let key_schedule_context: String
+  let sharedSecret: String
+  let keyScheduleContext: String
   let key: String
-  let base_nonce: String
-  let exporter_secret: String
+  let baseNonce: String
+  let exporterSecret: String
   let encryptions: [Encryption]
   let exports: [Export]
 
-  var testDescription: String { "\(suite_name) \(mode_name)" }
+  enum CodingKeys: String, CodingKey {
+    case suiteName = "suite_name"
+    case modeName = "mode_name"
+    case mode
+    case kemID = "kem_id"
+    case kdfID = "kdf_id"
+    case aeadID = "aead_id"
+    case info, ikmE, skEm, pkEm, ikmR, skRm, pkRm, ikmS, skSm, pkSm, psk
+    case pskID = "psk_id"
+    case enc
+    case sharedSecret = "shared_secret"
+    case keyScheduleContext = "key_schedule_context"
+    case key
+    case baseNonce = "base_nonce"
+    case exporterSecret = "exporter_secret"
+    case encryptions, exports
+  }
+
+  var testDescription: String { "\(suiteName) \(modeName)" }
 
   var suite: HPKE.Ciphersuite {
     get throws {
       HPKE.Ciphersuite(
-        kem: try #require(HPKE.KEM(rawValue: kem_id)),
-        kdf: try #require(HPKE.KDF(rawValue: kdf_id)),
-        aead: try #require(HPKE.AEAD(rawValue: aead_id)))
+        kem: try #require(HPKE.KEM(rawValue: kemID)),
+        kdf: try #require(HPKE.KDF(rawValue: kdfID)),
+        aead: try #require(HPKE.AEAD(rawValue: aeadID)))
     }
   }
 }
@@ -99,14 +128,14 @@ struct HPKEVectorTests {
     }
     let (shared, enc) = try suite.kem.encapsulate(to: pkR, sender: skS, ephemeral: skE)
     #expect(enc == hexBytes(vector.enc))
-    #expect(shared == hexBytes(vector.shared_secret))
+    #expect(shared == hexBytes(vector.sharedSecret))
     let schedule = try KeySchedule(
       suite: suite, mode: try #require(HPKE.Mode(rawValue: vector.mode)), sharedSecret: shared,
       info: hexBytes(vector.info), psk: hexBytes(vector.psk ?? ""),
-      pskID: hexBytes(vector.psk_id ?? ""))
+      pskID: hexBytes(vector.pskID ?? ""))
     #expect(schedule.key == hexBytes(vector.key))
-    #expect(schedule.baseNonce == hexBytes(vector.base_nonce))
-    #expect(schedule.exporterSecret == hexBytes(vector.exporter_secret))
+    #expect(schedule.baseNonce == hexBytes(vector.baseNonce))
+    #expect(schedule.exporterSecret == hexBytes(vector.exporterSecret))
   }
 
   @Test(
@@ -120,7 +149,7 @@ struct HPKEVectorTests {
       try ECPrivateKey(rawRepresentation: hexBytes($0), curve: curve)
     }
     let psk = hexBytes(vector.psk ?? "")
-    let pskID = hexBytes(vector.psk_id ?? "")
+    let pskID = hexBytes(vector.pskID ?? "")
     let info = hexBytes(vector.info)
     var sender = try HPKE.Sender(
       recipientKey: skR.publicKey, ciphersuite: suite, info: info, psk: psk, pskID: pskID,
@@ -132,8 +161,8 @@ struct HPKEVectorTests {
       psk: psk,
       pskID: pskID, senderKey: skS?.publicKey)
     let bySequence = Dictionary(
-      uniqueKeysWithValues: vector.encryptions.map { ($0.sequence_number, $0) })
-    let last = try #require(vector.encryptions.map(\.sequence_number).max())
+      uniqueKeysWithValues: vector.encryptions.map { ($0.sequenceNumber, $0) })
+    let last = try #require(vector.encryptions.map(\.sequenceNumber).max())
     for seq in 0...last {
       // Sequence numbers the RFC skips are advanced with a throwaway message on both sides.
       let e = bySequence[seq]
@@ -144,13 +173,13 @@ struct HPKEVectorTests {
       #expect(try recipient.open(ct, authenticating: aad) == pt, "seq \(seq)")
     }
     for export in vector.exports {
-      let context = hexBytes(export.exporter_context)
+      let context = hexBytes(export.exporterContext)
       #expect(
-        try sender.exportSecret(context: context, outputByteCount: export.L)
-          == hexBytes(export.exported_value))
+        try sender.exportSecret(context: context, outputByteCount: export.length)
+          == hexBytes(export.exportedValue))
       #expect(
-        try recipient.exportSecret(context: context, outputByteCount: export.L)
-          == hexBytes(export.exported_value))
+        try recipient.exportSecret(context: context, outputByteCount: export.length)
+          == hexBytes(export.exportedValue))
     }
   }
 }

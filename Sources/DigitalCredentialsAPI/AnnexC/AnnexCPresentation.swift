@@ -100,7 +100,8 @@ public struct AnnexCPresentation: Sendable {
   /// Resolves an already parsed request (for callers that read it first, for example to pick the
   /// credentials of the requested docTypes).
   public static func resolve(
-    request: AnnexCRequest, origin: WebOrigin, credentials: [StoredMdoc], readerTrustAnchors: [Certificate], now: Date
+    request: AnnexCRequest, origin: WebOrigin, credentials: [StoredMdoc],
+    readerTrustAnchors: [Certificate], now: Date
   ) throws(DigitalCredentialsError) -> AnnexCPresentation {
     let transcript = request.sessionTranscript(origin: origin)
     let authentication: RequestAuthentication
