@@ -21,6 +21,10 @@ enum RespondCommand {
       .flag(
         "require-trusted-reader", "refuse readers that do not chain to a trusted reader anchor"),
       .flag("interactive", "show the request like a consent screen and ask before answering"),
+      .flag(
+        "error-response",
+        "when the holder declines an OpenID4VP request, print its access_denied response (still exit 1)"
+      ),
     ],
     discussion: """
       The request is one protocol request {"protocol": P, "data": D} or the list a website passes,
@@ -62,6 +66,11 @@ enum RespondCommand {
       let answer = Prompt.readAnswer(fromStandardInput: args.value("request") != nil)
       guard answer == "y" || answer == "yes" else {
         await wallet.logRefusal(request, reason: "declined by the user")
+        if args.flag("error-response"),
+          let declined = request.declinedResponse(reason: "the holder declined")
+        {
+          context.console.out(declined.json.serialized())
+        }
         throw CommandFailure("declined")
       }
     }

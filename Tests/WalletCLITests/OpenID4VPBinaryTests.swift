@@ -205,6 +205,27 @@ struct OpenID4VPBinaryTests {
     #expect(unknown.code == 1 && unknown.err.contains("birthdate was not requested"))
   }
 
+  @Test("A declined OpenID4VP request can be answered with access_denied, and only on request")
+  func declined() throws {
+    let fixture = try OpenID4VPFixture()
+    let cli = fixture.base.cli
+    let (request, _) = try fixture.request("openid4vp-v1-unsigned", mode: "dc_api", signers: [])
+    let quiet = try cli.run(
+      ["respond", "--origin", "https://shop.example", "--request", request, "--interactive"],
+      stdin: "n\n")
+    #expect(quiet.code == 1 && quiet.out.isEmpty)
+    let answered = try cli.run(
+      [
+        "respond", "--origin", "https://shop.example", "--request", request, "--interactive",
+        "--error-response",
+      ], stdin: "n\n")
+    #expect(answered.code == 1)
+    let json = try JSONValue(parsing: answered.out)
+    #expect(json["protocol"]?.string == "openid4vp-v1-unsigned")
+    #expect(json["data"]?["error"]?.string == "access_denied")
+    #expect(json["data"]?["vp_token"] == nil)
+  }
+
   @Test("A tampered SD-JWT is rejected on import and nothing is written")
   func tamperedSDJWT() throws {
     let fixture = try OpenID4VPFixture()

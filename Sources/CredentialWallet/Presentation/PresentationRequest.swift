@@ -198,3 +198,19 @@ public enum ValueText {
     }
   }
 }
+
+extension PresentationRequest {
+  /// The protocol's own answer for a declined request, where the protocol defines one: OpenID4VP
+  /// 1.0 §8.5 `access_denied` (the verifier learns that the holder said no, and nothing else).
+  /// `org-iso-mdoc` defines no such answer: the page simply gets no credential.
+  public func declinedResponse(reason: String? = nil) -> ProtocolResponse? {
+    switch kind {
+    case .openID4VP(let presentation):
+      ProtocolResponse(
+        protocolIdentifier: protocolIdentifier,
+        data: presentation.request.errorResponse(.accessDenied(reason)))
+    case .mdoc:
+      nil
+    }
+  }
+}
