@@ -133,9 +133,11 @@ extension Reader {
       } else {
         out += "(_ " + chunks.joined(separator: ", ") + ")"
       }
-    case 4:
+    case 4, 5:
+      // Arrays and maps share the member loop; a map member is a key and a value (§8).
       try checkDepth(depth, at: head.offset)
-      out += head.isIndefinite ? "[_ " : "["
+      let isMap = head.major == 5
+      out += isMap ? (head.isIndefinite ? "{_ " : "{") : (head.isIndefinite ? "[_ " : "[")
       var first = true
       var remainingCount = head.argument
       while head.isIndefinite ? try !consumeBreak(inside: head) : remainingCount > 0 {
@@ -143,22 +145,12 @@ extension Reader {
         if !first { out += ", " }
         first = false
         try renderItem(depth: depth + 1, into: &out)
+        if isMap {
+          out += ": "
+          try renderItem(depth: depth + 1, into: &out)
+        }
       }
-      out += "]"
-    case 5:
-      try checkDepth(depth, at: head.offset)
-      out += head.isIndefinite ? "{_ " : "{"
-      var first = true
-      var remainingCount = head.argument
-      while head.isIndefinite ? try !consumeBreak(inside: head) : remainingCount > 0 {
-        remainingCount -= head.isIndefinite ? 0 : 1
-        if !first { out += ", " }
-        first = false
-        try renderItem(depth: depth + 1, into: &out)
-        out += ": "
-        try renderItem(depth: depth + 1, into: &out)
-      }
-      out += "}"
+      out += isMap ? "}" : "]"
     case 6:
       try checkDepth(depth, at: head.offset)
       out += String(head.argument) + "("

@@ -100,10 +100,8 @@ public final class Wallet: Sendable {
     guard verification.deviceKey == deviceKey.publicKey else {
       throw WalletError(.importRejected, "the device key is not the key the mdoc's MSO binds")
     }
-    var identifiers: [[UInt8]] = []
-    if let chain = try? issuerSigned.documentSignerChain() {
-      identifiers = chain.compactMap(\.authorityKeyIdentifier)
-    }
+    // The document signer's AKI names the IACA: what issuer gating on both platforms matches.
+    let identifiers = [verification.documentSigner.authorityKeyIdentifier].compactMap { $0 }
     let mso = issuerSigned.mso
     let display = CredentialDisplay(
       title: MdocDisplay.title(for: mso.docType), subtitle: MdocDisplay.subtitle(issuerSigned),
