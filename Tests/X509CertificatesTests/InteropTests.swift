@@ -121,7 +121,8 @@ struct InteropTests {
         out.append({
           "subject": leaf.subject.rfc4514_string(),
           "issuer": leaf.issuer.rfc4514_string(),
-          "serial": format(leaf.serial_number, "x"),
+          # Whole bytes, as the Swift side prints them (format(n, "x") drops a leading zero nibble).
+          "serial": leaf.serial_number.to_bytes((leaf.serial_number.bit_length() + 7) // 8, "big").hex(),
           "not_before": leaf.not_valid_before_utc.isoformat(),
           "not_after": leaf.not_valid_after_utc.isoformat(),
           "point": leaf.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint).hex(),
