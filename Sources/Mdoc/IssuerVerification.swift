@@ -83,7 +83,13 @@ extension IssuerSigned {
     return IssuerVerification(documentSigner: chain[0], trust: trust, deviceKey: deviceKey)
   }
 
-  /// Checks every present item's digest against the MSO (§9.3.1 step 3).
+  /// Checks every present item's digest against the MSO (§9.3.1 step 3), and that no element
+  /// identifier appears twice in a namespace.
+  ///
+  /// An element identifier names one data element of its namespace (ISO 18013-5 §7.2.1,
+  /// §8.3.2.1.2.2): a namespace carrying the same identifier twice, each with its own valid
+  /// digest, would let a holder show one value and disclose another (or a reader keep the last
+  /// one), so it is refused however both items verify.
   public func checkDigests() throws(MdocError) {
     let algorithm = try mso.digest
     for (nameSpace, items) in nameSpaces {
@@ -91,9 +97,16 @@ extension IssuerSigned {
         throw MdocError(.digestMismatch, "the MSO has no digests for namespace \(nameSpace)")
       }
       var seen = Set<UInt64>()
+      var identifiers = Set<String>()
       for item in items {
         guard seen.insert(item.digestID).inserted else {
           throw MdocError(.malformed, "digestID \(item.digestID) appears twice in \(nameSpace)")
+        }
+        guard identifiers.insert(item.elementIdentifier).inserted else {
+          throw MdocError(
+            .malformed,
+            "element \(nameSpace)/\(item.elementIdentifier) appears more than once in its namespace"
+          )
         }
         guard let expected = digests[item.digestID] else {
           throw MdocError(
