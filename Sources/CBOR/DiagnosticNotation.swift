@@ -11,6 +11,25 @@ extension CBOR: CustomStringConvertible {
     Diagnostic.render(self, into: &out)
     return out
   }
+
+  /// Text made safe to print on a terminal: every control or formatting character (C0, DEL,
+  /// C1, the Unicode bidirectional controls) is written as the escape diagnostic notation uses
+  /// for it (`\t`, `\u001b`), and every other character as it is. Quotes and backslashes stay
+  /// as they are, so ordinary text reads unchanged.
+  ///
+  /// - Parameter keepingNewlines: keep line feeds as line breaks (for text of several lines).
+  public static func terminalSafe(_ text: String, keepingNewlines: Bool = false) -> String {
+    guard text.unicodeScalars.contains(where: Diagnostic.isControl) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if keepingNewlines && scalar == "\n" {
+        out += "\n"
+      } else {
+        Diagnostic.appendEscaping(scalar, to: &out)
+      }
+    }
+    return out
+  }
 }
 
 /// RFC 8949 §8 and §8.1 rendering.
@@ -75,24 +94,45 @@ enum Diagnostic {
     return text + "'"
   }
 
-  /// RFC 8949 §8: text strings are written as JSON strings.
+  /// RFC 8949 §8: text strings are written as JSON strings; characters that would act on a
+  /// terminal rather than print are escaped (see `appendEscaping`).
   static func quoted(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": out += "\\\""
       case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7f:
-        let hexValue = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hexValue.count) + hexValue
-      default:
-        out.unicodeScalars.append(scalar)
+      default: appendEscaping(scalar, to: &out)
       }
     }
     return out + "\""
+  }
+
+  /// Appends a scalar, escaped as in a JSON string (RFC 8259 §7) when it is a control or
+  /// formatting character: C0 (`\n`, `\r`, `\t` by name), DEL, C1 (ECMA-48 §5.3: 0x9B is CSI,
+  /// the single-byte escape introducer) and the bidirectional formatting characters of Unicode
+  /// UAX #9 §2 (which reorder what follows them on screen).
+  static func appendEscaping(_ scalar: Unicode.Scalar, to out: inout String) {
+    switch scalar {
+    case "\n": out += "\\n"
+    case "\r": out += "\\r"
+    case "\t": out += "\\t"
+    case _ where isControl(scalar):
+      let hexValue = String(scalar.value, radix: 16)
+      out += "\\u" + String(repeating: "0", count: 4 - hexValue.count) + hexValue
+    default:
+      out.unicodeScalars.append(scalar)
+    }
+  }
+
+  /// C0, DEL, C1, U+061C, U+200E/U+200F, U+202A-U+202E, U+2066-U+2069, and U+2028/U+2029 (line
+  /// and paragraph separators, which some terminals treat as line breaks).
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1f, 0x7f...0x9f, 0x061c, 0x200e, 0x200f, 0x2028...0x202e, 0x2066...0x2069:
+      true
+    default: false
+    }
   }
 
   /// RFC 8949 §8: floats always show a fraction or exponent, and the specials by name.

@@ -94,13 +94,13 @@ public enum DCWalletCLI {
       console.out(error.text)
       return 0
     } catch let error as CommandFailure {
-      console.err("dcwallet \(command): \(error.message)")
+      console.errLine("dcwallet \(command): \(error.message)")
       return 1
     } catch let error as WalletError {
-      console.err("dcwallet \(command): \(error.reason)")
+      console.errLine("dcwallet \(command): \(error.reason)")
       return 1
     } catch {
-      console.err("dcwallet \(command): \(error)")
+      console.errLine("dcwallet \(command): \(error)")
       return 1
     }
   }

@@ -1,6 +1,17 @@
+import CBOR
 public import Foundation
 
 /// Where a command writes and reads; tests substitute buffers.
+///
+/// Everything written with ``out(_:)`` and ``err(_:)`` passes through one filter: control and
+/// formatting characters (C0 but the line feed, DEL, C1, the Unicode bidirectional controls) are
+/// written as visible escapes (`\u001b`), the way `dcwallet inspect` shows text in diagnostic
+/// notation. The CLI prints strings that requesters, issuers and stored rows chose (reader
+/// names, namespaces, element identifiers, `vct` values, error reasons, claim values); none of
+/// them can move the cursor, erase a line or reorder the screen. JSON written here stays the
+/// same JSON: its serializer already escapes C0, and an escaped C1 or bidi character is a valid
+/// JSON escape of the same character (RFC 8259 §7). Only ``outBytes(_:)`` writes bytes as they
+/// are, for binary output.
 public final class Console: @unchecked Sendable {
   private let lock = NSLock()
   private var outBuffer: [String]?
@@ -21,8 +32,10 @@ public final class Console: @unchecked Sendable {
     self.input = input
   }
 
-  /// Writes a line to standard output.
+  /// Writes a line (or several, separated by line feeds) to standard output, escaping control
+  /// characters.
   public func out(_ text: String) {
+    let text = CBOR.terminalSafe(text, keepingNewlines: true)
     lock.lock()
     defer { lock.unlock() }
     if outBuffer != nil {
@@ -30,6 +43,12 @@ public final class Console: @unchecked Sendable {
     } else {
       FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
+  }
+
+  /// Writes exactly one line to standard output: a line feed inside text is escaped too, so a
+  /// value cannot start a line of its own (use for lines built from outside strings).
+  public func outLine(_ text: String) {
+    out(CBOR.terminalSafe(text))
   }
 
   /// Writes raw bytes to standard output (binary output such as registry data).
@@ -43,8 +62,10 @@ public final class Console: @unchecked Sendable {
     }
   }
 
-  /// Writes a line to standard error.
+  /// Writes a line (or several, separated by line feeds) to standard error, escaping control
+  /// characters.
   public func err(_ text: String) {
+    let text = CBOR.terminalSafe(text, keepingNewlines: true)
     lock.lock()
     defer { lock.unlock() }
     if errBuffer != nil {
@@ -52,6 +73,11 @@ public final class Console: @unchecked Sendable {
     } else {
       FileHandle.standardError.write(Data((text + "\n").utf8))
     }
+  }
+
+  /// Writes exactly one line to standard error, a line feed inside text escaped too.
+  public func errLine(_ text: String) {
+    err(CBOR.terminalSafe(text))
   }
 
   /// Everything on standard input.
