@@ -43,24 +43,65 @@ public struct ImplicitAuthenticator: UserAuthenticator {
   public func authenticate(reason: String) async -> AuthenticationOutcome { .authenticated }
 }
 
+/// The policy in force and, when the stored setting could not be used, why.
+public struct UserAuthenticationPolicyStatus: Sendable, Hashable {
+  /// The policy that applies.
+  public let policy: UserAuthenticationPolicy
+  /// Set when the stored setting was refused (its authentication tag is missing or wrong, or the
+  /// value is unknown): the policy is then the strictest, `.always`.
+  public let problem: StoreProblem?
+}
+
 extension Wallet {
-  /// The policy in force (the store setting, else the default).
+  /// The policy in force: the authenticated store setting, else the default. A setting whose
+  /// row was written without the key-encryption key is refused and `.always` applies (see
+  /// ``userAuthenticationPolicyStatus()``).
   public func userAuthenticationPolicy() async throws(WalletError) -> UserAuthenticationPolicy {
+    try await userAuthenticationPolicyStatus().policy
+  }
+
+  /// The policy in force, with the reason when the stored setting was refused.
+  public func userAuthenticationPolicyStatus() async throws(WalletError)
+    -> UserAuthenticationPolicyStatus
+  {
+    let record: SettingRecord?
     do {
-      return try await store.setting(UserAuthenticationPolicy.settingKey).flatMap(
-        UserAuthenticationPolicy.init(rawValue:))
-        ?? .default
+      record = try await store.settingRecord(UserAuthenticationPolicy.settingKey)
     } catch {
       throw WalletError(.storage, error.reason)
     }
+    guard let record else { return UserAuthenticationPolicyStatus(policy: .default, problem: nil) }
+    func refused(_ code: WalletStoreError.Code, _ why: String) -> UserAuthenticationPolicyStatus {
+      UserAuthenticationPolicyStatus(
+        policy: .always,
+        problem: StoreProblem(
+          record: .setting(key: record.key),
+          error: WalletStoreError(
+            code, "the holder authentication policy \(why); authentication is always required")))
+    }
+    guard settingsAuthentication.verifies(record) else {
+      return refused(
+        .unauthenticatedRecord,
+        record.authenticationTag == nil
+          ? "has no authentication tag (set before this version, or written directly)"
+          : "was changed without the wallet's key")
+    }
+    guard let policy = UserAuthenticationPolicy(rawValue: record.value) else {
+      return refused(.corruptRecord, "has an unknown value")
+    }
+    return UserAuthenticationPolicyStatus(policy: policy, problem: nil)
   }
 
-  /// Sets the policy for the app and its request UI.
+  /// Sets the policy for the app and its request UI; the row is authenticated.
   public func setUserAuthenticationPolicy(_ policy: UserAuthenticationPolicy)
     async throws(WalletError)
   {
+    let key = UserAuthenticationPolicy.settingKey
     do {
-      try await store.setSetting(UserAuthenticationPolicy.settingKey, policy.rawValue)
+      try await store.setSetting(
+        SettingRecord(
+          key: key, value: policy.rawValue,
+          authenticationTag: settingsAuthentication.tag(forSetting: key, value: policy.rawValue)))
     } catch {
       throw WalletError(.storage, error.reason)
     }

@@ -24,10 +24,20 @@ public final class Wallet: Sendable {
   public let clock: @Sendable () -> Date
   /// Asks the holder to authenticate before sharing, as the policy requires.
   public let authenticator: any UserAuthenticator
+  /// Tags and checks the rows that decide security (trust anchors, the policy).
+  let settingsAuthentication: SettingsAuthentication
 
   /// Opens (and on first use creates) the wallet in a home directory.
+  ///
+  /// - Parameters:
+  ///   - keys: where device keys live; by default `SoftwareKeyStore` with the home's
+  ///     key-encryption key.
+  ///   - settingsKey: the key that authenticates trust anchors and settings (see
+  ///     `SettingsAuthentication`). By default it is derived from the home's key-encryption key
+  ///     (created on first use); with `KeychainKeyStore`, pass
+  ///     `KeychainKeyStore.settingsAuthenticationKey()`.
   public init(
-    home: WalletHome, keys: (any DeviceKeyStore)? = nil,
+    home: WalletHome, keys: (any DeviceKeyStore)? = nil, settingsKey: [UInt8]? = nil,
     authenticator: any UserAuthenticator = ImplicitAuthenticator(),
     clock: @escaping @Sendable () -> Date = { Date() }
   ) throws(WalletError) {
@@ -39,6 +49,12 @@ public final class Wallet: Sendable {
       store = try WalletStore(path: home.databasePath)
       self.keys =
         try keys ?? SoftwareKeyStore(store: store, keyEncryptionKeyPath: home.keyEncryptionKeyPath)
+      if let settingsKey {
+        settingsAuthentication = try SettingsAuthentication(key: settingsKey)
+      } else {
+        settingsAuthentication = try SettingsAuthentication(
+          keyEncryptionKey: try KeyEncryptionKey.loadOrCreate(at: home.keyEncryptionKeyPath))
+      }
     } catch {
       throw WalletError(.storage, "cannot open the wallet in \(home.directory): \(error)")
     }
@@ -46,39 +62,78 @@ public final class Wallet: Sendable {
 
   // MARK: - Trust anchors
 
-  /// Adds a trusted certificate for a role (issuer IACA, mdoc reader, OpenID4VP verifier).
+  /// Adds a trusted certificate for a role (issuer IACA, mdoc reader, OpenID4VP verifier); the
+  /// row is authenticated (see `SettingsAuthentication`).
   public func addTrustAnchor(_ certificate: Certificate, role: TrustRole) async throws(WalletError)
     -> TrustAnchorRecord
   {
     let record = TrustAnchorRecord(
       role: role, certificateDER: certificate.derBytes, subject: certificate.subject.description,
       addedAt: clock())
+    let tagged = record.tagged(settingsAuthentication.tag(for: record))
     do {
-      try await store.addTrustAnchor(record)
+      try await store.addTrustAnchor(tagged)
     } catch {
       throw WalletError(.storage, error.reason)
     }
-    return record
+    return tagged
   }
 
-  /// The trusted certificates of a role.
-  public func trustAnchors(role: TrustRole) async throws(WalletError) -> [Certificate] {
+  /// The trust anchors of a role (or all), split into those that may be used and those that
+  /// may not: a row whose authentication tag is missing or wrong (written without the
+  /// key-encryption key) or whose certificate does not parse is reported, never trusted.
+  public func trustAnchorListing(role: TrustRole? = nil) async throws(WalletError)
+    -> TrustAnchorListing
+  {
     let records: [TrustAnchorRecord]
     do {
       records = try await store.trustAnchors(role: role)
     } catch {
       throw WalletError(.storage, error.reason)
     }
-    // Anchors were parsed when added; one that no longer parses is skipped rather than trusted.
-    return records.compactMap { try? Certificate(derEncoded: $0.certificateDER) }
+    var anchors: [TrustAnchorRecord] = []
+    var problems: [StoreProblem] = []
+    for record in records {
+      guard settingsAuthentication.verifies(record) else {
+        let why =
+          record.authenticationTag == nil
+          ? "has no authentication tag (added before this version, or written directly to the database); remove it and add it again"
+          : "does not match its authentication tag: it was changed without the wallet's key"
+        problems.append(
+          StoreProblem(
+            record: .trustAnchor(id: record.id),
+            error: WalletStoreError(
+              .unauthenticatedRecord, "trust anchor \(record.id) (\(record.subject)) \(why)")))
+        continue
+      }
+      guard (try? Certificate(derEncoded: record.certificateDER)) != nil else {
+        problems.append(
+          StoreProblem(
+            record: .trustAnchor(id: record.id),
+            error: WalletStoreError(
+              .corruptRecord, "trust anchor \(record.id) is not a certificate")))
+        continue
+      }
+      anchors.append(record)
+    }
+    return TrustAnchorListing(anchors: anchors, problems: problems)
+  }
+
+  /// The trusted certificates of a role: only authenticated rows (see `trustAnchorListing`).
+  public func trustAnchors(role: TrustRole) async throws(WalletError) -> [Certificate] {
+    try await trustAnchorListing(role: role).anchors.compactMap {
+      try? Certificate(derEncoded: $0.certificateDER)
+    }
   }
 
   // MARK: - Import
 
   /// Imports an mdoc (`IssuerSigned` CBOR) with its device key after verifying it: the issuer
   /// signature, the chain to a configured issuer IACA (when any is configured), every digest,
-  /// the validity window, and that the device key is the one the MSO binds. A credential that
-  /// fails any check is rejected and nothing is written.
+  /// the validity window, that no element identifier repeats in a namespace, and that the device
+  /// key is the one the MSO binds. A credential that fails any check is rejected and nothing is
+  /// written. With no issuer anchor configured, the issuer cannot be established: the credential
+  /// is stored with `issuerTrust == .unverified`, for the caller to warn about.
   public func importMdoc(_ bytes: [UInt8], deviceKey: ECPrivateKey, id: String? = nil)
     async throws(WalletError) -> StoredCredential
   {
@@ -111,13 +166,14 @@ public final class Wallet: Sendable {
       id: id, format: .msoMdoc, type: mso.docType, issued: issuerSigned.bytes, display: display,
       validFrom: mso.validityInfo.validFrom, validUntil: mso.validityInfo.validUntil,
       deviceKey: deviceKey,
-      identifiers: identifiers)
+      identifiers: identifiers, issuerTrust: verification.trust.isTrusted ? .trusted : .unverified)
   }
 
   /// Imports an SD-JWT VC with its device key: the issuer signature is checked against the
   /// configured issuer anchors (through its `x5c` chain) when any are configured, every
   /// disclosure must be referenced, the validity window must hold, and `cnf` must be the device
-  /// key. A credential that fails is rejected and nothing is written.
+  /// key. A credential that fails is rejected and nothing is written. With no issuer anchor
+  /// configured the credential is stored with `issuerTrust == .unverified`.
   public func importSDJWT(_ text: String, deviceKey: ECPrivateKey, id: String? = nil)
     async throws(WalletError) -> StoredCredential
   {
@@ -165,7 +221,7 @@ public final class Wallet: Sendable {
       validFrom: verified.payload["nbf"]?.double.map { Date(timeIntervalSince1970: $0) },
       validUntil: verified.payload["exp"]?.double.map { Date(timeIntervalSince1970: $0) },
       deviceKey: deviceKey,
-      identifiers: identifiers)
+      identifiers: identifiers, issuerTrust: anchors.isEmpty ? .unverified : .trusted)
   }
 
   /// Writes the device key and the credential in one transaction: a failed import leaves
@@ -174,7 +230,7 @@ public final class Wallet: Sendable {
   private func storeCredential(
     id: String?, format: CredentialFormat, type: String, issued: [UInt8],
     display: CredentialDisplay, validFrom: Date?,
-    validUntil: Date?, deviceKey: ECPrivateKey, identifiers: [[UInt8]]
+    validUntil: Date?, deviceKey: ECPrivateKey, identifiers: [[UInt8]], issuerTrust: IssuerTrust
   ) async throws(WalletError) -> StoredCredential {
     func credential(keyID: String) -> StoredCredential {
       StoredCredential(
@@ -182,7 +238,7 @@ public final class Wallet: Sendable {
         display: display,
         validFrom: validFrom, validUntil: validUntil, deviceKeyID: keyID,
         issuerAuthorityKeyIdentifiers: identifiers,
-        createdAt: clock())
+        createdAt: clock(), issuerTrust: issuerTrust)
     }
     if let software = keys as? SoftwareKeyStore {
       do {
@@ -230,10 +286,17 @@ public final class Wallet: Sendable {
     }
   }
 
-  /// The stored credentials.
+  /// The stored credentials that can be read; a damaged row is skipped (see
+  /// ``credentialListing()``).
   public func credentials() async throws(WalletError) -> [StoredCredential] {
+    try await credentialListing().credentials
+  }
+
+  /// The stored credentials that can be read, and a problem for each row that cannot: one
+  /// damaged row neither hides the others nor blocks requests for its type.
+  public func credentialListing() async throws(WalletError) -> CredentialListing {
     do {
-      return try await store.credentials()
+      return try await store.credentialListing()
     } catch {
       throw WalletError(.storage, error.reason)
     }

@@ -85,7 +85,7 @@ enum ImportCommand {
       .value("id", "ID", "the identifier to store it under (default: a new UUID)"),
     ],
     discussion:
-      "The issuer chain is checked against the issuer anchors when any are configured (dcwallet trust add --issuer)."
+      "The issuer chain is checked against the issuer anchors when any are configured (dcwallet trust add --issuer). With none, the credential is imported with a warning on standard error and its issuer is recorded as unverified."
   )
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
@@ -97,6 +97,7 @@ enum ImportCommand {
     }
     let key = try Inputs.privateKey(args.value("device-key") ?? "")
     let wallet = try context.wallet()
+    Describe.warn(try await wallet.trustAnchorListing(role: .issuer).problems, context.console)
     let credential: StoredCredential
     if let mdoc {
       credential = try await wallet.importMdoc(
@@ -106,19 +107,33 @@ enum ImportCommand {
         try Files.text(sdJWT ?? ""), deviceKey: key, id: args.value("id"))
     }
     context.console.out(credential.id)
+    if credential.issuerTrust == .unverified {
+      context.console.errLine(
+        "warning: no trusted issuer anchor is configured, so the issuer is unverified"
+          + (credential.display.issuerName.map { " (it claims to be \($0))" } ?? "")
+          + "; add one with dcwallet trust add --issuer FILE")
+    }
   }
 }
 
 enum ListCommand {
   static let spec = CommandSpec(
-    path: "dcwallet list", summary: "List the stored credentials.",
-    options: [.flag("json", "print JSON")])
+    path: "dcwallet list",
+    summary: "List the stored credentials, marking expired and not-yet-valid ones.",
+    options: [.flag("json", "print JSON (with validity and issuerTrust)")],
+    discussion:
+      "A stored row that cannot be read is skipped with a warning on standard error.")
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     let args = try context.parse(spec, arguments)
-    let credentials = try await context.wallet().credentials()
+    let wallet = try context.wallet()
+    let listing = try await wallet.credentialListing()
+    Describe.warn(listing.problems, context.console)
+    let now = wallet.clock()
+    let credentials = listing.credentials
     if args.flag("json") {
-      context.console.out(JSONValue.array(credentials.map(Describe.summary)).serialized())
+      context.console.out(
+        JSONValue.array(credentials.map { Describe.summary($0, at: now) }).serialized())
       return
     }
     if credentials.isEmpty {
@@ -127,8 +142,10 @@ enum ListCommand {
     }
     for credential in credentials {
       let until = credential.validUntil.map { " valid until \(Describe.date($0))" } ?? ""
-      context.console.out(
-        "\(credential.id)  \(credential.format.rawValue)  \(credential.type)  \(credential.display.title)\(credential.display.subtitle.map { " — \($0)" } ?? "")\(until)"
+      let state = credential.validity(at: now)
+      let flag = state == .valid ? "" : "  [\(Describe.validity(state, credential))]"
+      context.console.outLine(
+        "\(credential.id)  \(credential.format.rawValue)  \(credential.type)  \(credential.display.title)\(credential.display.subtitle.map { " — \($0)" } ?? "")\(until)\(flag)"
       )
     }
   }
@@ -136,32 +153,50 @@ enum ListCommand {
 
 enum ShowCommand {
   static let spec = CommandSpec(
-    path: "dcwallet show", summary: "Show one credential and its claims.",
-    options: [.flag("json", "print JSON")],
+    path: "dcwallet show",
+    summary: "Show one credential: its issuer (trusted or unverified), validity state and claims.",
+    options: [.flag("json", "print JSON (with validity and issuerTrust)")],
     positionals: ["ID"])
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     let args = try context.parse(spec, arguments)
     let id = args.positionals[0]
-    guard let credential = try await context.wallet().credentials().first(where: { $0.id == id })
-    else {
+    let wallet = try context.wallet()
+    let listing = try await wallet.credentialListing()
+    guard let credential = listing.credentials.first(where: { $0.id == id }) else {
+      if let problem = listing.problems.first(where: { $0.record == .credential(id: id) }) {
+        throw CommandFailure("credential \(id) cannot be read: \(problem.error.reason)")
+      }
       throw CommandFailure("no credential \(id)")
     }
+    let now = wallet.clock()
     let claims = Describe.claims(credential)
     if args.flag("json") {
-      var summary = Describe.summary(credential)
+      var summary = Describe.summary(credential, at: now)
       summary = summary.setting("claims", to: .object(claims.map { ($0.0, .string($0.1)) }))
       context.console.out(summary.serialized())
       return
     }
-    context.console.out(
+    let console = context.console
+    console.outLine(
       "\(credential.display.title) (\(credential.format.rawValue), \(credential.type))")
-    context.console.out("id: \(credential.id)")
-    if let issuer = credential.display.issuerName { context.console.out("issuer: \(issuer)") }
-    if let from = credential.validFrom, let until = credential.validUntil {
-      context.console.out("valid: \(Describe.date(from)) to \(Describe.date(until))")
+    console.outLine("id: \(credential.id)")
+    switch credential.issuerTrust {
+    case .trusted:
+      console.outLine(
+        "issuer: \(credential.display.issuerName ?? "(unnamed)") (chains to a trusted issuer anchor)"
+      )
+    case .unverified:
+      console.outLine(
+        "issuer unverified"
+          + (credential.display.issuerName.map { " (claims to be \($0))" } ?? "")
+          + ": no issuer anchor vouched for it at import")
     }
-    for (name, value) in claims { context.console.out("  \(name): \(value)") }
+    if let from = credential.validFrom, let until = credential.validUntil {
+      console.outLine("valid: \(Describe.date(from)) to \(Describe.date(until))")
+    }
+    console.outLine("state: \(Describe.validity(credential.validity(at: now), credential))")
+    for (name, value) in claims { console.outLine("  \(name): \(value)") }
   }
 }
 
@@ -187,7 +222,10 @@ enum TrustCommand {
     ])
   static let listSpec = CommandSpec(
     path: "dcwallet trust list", summary: "List trust anchors.",
-    options: [.flag("json", "print JSON")])
+    options: [.flag("json", "print JSON")],
+    discussion:
+      "An anchor whose row was changed without the wallet's key (or added before anchors were authenticated) is not trusted: it is left out, with a warning on standard error."
+  )
   static let removeSpec = CommandSpec(
     path: "dcwallet trust remove", summary: "Remove a trust anchor.", positionals: ["ID"])
 
@@ -212,7 +250,9 @@ enum TrustCommand {
       context.console.out(record.id)
     case "list":
       let args = try context.parse(listSpec, rest)
-      let records = try await context.wallet().store.trustAnchors(role: nil)
+      let listing = try await context.wallet().trustAnchorListing()
+      Describe.warn(listing.problems, context.console)
+      let records = listing.anchors
       if args.flag("json") {
         context.console.out(
           JSONValue.array(
@@ -227,7 +267,7 @@ enum TrustCommand {
         context.console.out("no trust anchors")
       } else {
         for record in records {
-          context.console.out("\(record.id)  \(record.role.rawValue)  \(record.subject)")
+          context.console.outLine("\(record.id)  \(record.role.rawValue)  \(record.subject)")
         }
       }
     case "remove":
@@ -289,7 +329,7 @@ enum LogCommand {
         line += "  shared: " + record.sharedItems.joined(separator: ", ")
       }
       if record.outcome != .shared, !record.detail.isEmpty { line += "  reason: \(record.detail)" }
-      context.console.out(line)
+      context.console.outLine(line)
     }
   }
 }
@@ -302,7 +342,9 @@ enum Describe {
     return formatter.string(from: date)
   }
 
-  static func summary(_ credential: StoredCredential) -> JSONValue {
+  /// A credential for `--json`: `validity` is `valid`, `expired` or `not-yet-valid` at `now`,
+  /// `issuerTrust` is `trusted` or `unverified`.
+  static func summary(_ credential: StoredCredential, at now: Date) -> JSONValue {
     var members: [(key: String, value: JSONValue)] = [
       ("id", .string(credential.id)), ("format", .string(credential.format.rawValue)),
       ("type", .string(credential.type)),
@@ -313,7 +355,41 @@ enum Describe {
     }
     if let from = credential.validFrom { members.append(("validFrom", .string(date(from)))) }
     if let until = credential.validUntil { members.append(("validUntil", .string(date(until)))) }
+    members.append(("validity", .string(validityName(credential.validity(at: now)))))
+    members.append(("issuerTrust", .string(credential.issuerTrust.rawValue)))
+    if let issuer = credential.display.issuerName { members.append(("issuer", .string(issuer))) }
     return .object(members)
+  }
+
+  /// The JSON name of a validity state.
+  static func validityName(_ validity: CredentialValidity) -> String {
+    switch validity {
+    case .valid: "valid"
+    case .expired: "expired"
+    case .notYetValid: "not-yet-valid"
+    }
+  }
+
+  /// A validity state in words, with the date that decides it.
+  static func validity(_ validity: CredentialValidity, _ credential: StoredCredential) -> String {
+    switch validity {
+    case .valid: "valid"
+    case .expired: "EXPIRED" + (credential.validUntil.map { " since \(date($0))" } ?? "")
+    case .notYetValid: "NOT YET VALID" + (credential.validFrom.map { " until \(date($0))" } ?? "")
+    }
+  }
+
+  /// One warning line on standard error per stored row that was skipped.
+  static func warn(_ problems: [StoreProblem], _ console: Console) {
+    for problem in problems {
+      let what: String
+      switch problem.record {
+      case .credential(let id): what = "credential \(id) skipped"
+      case .trustAnchor(let id): what = "trust anchor \(id) not trusted"
+      case .setting(let key): what = "setting \(key) ignored"
+      }
+      console.errLine("warning: \(what): \(problem.error.reason)")
+    }
   }
 
   /// Each claim as (name, readable value): mdoc claims as NAMESPACE/ELEMENT, SD-JWT as paths.

@@ -11,7 +11,7 @@ struct WalletStoreTests {
     let path = dir.path + "/nested/deeper/wallet.sqlite"
     let store = try WalletStore(path: path)
     #expect(try await store.schemaVersion() == WalletStore.currentSchemaVersion)
-    #expect(WalletStore.currentSchemaVersion == 3)
+    #expect(WalletStore.currentSchemaVersion == 4)
     #expect(FileManager.default.fileExists(atPath: path))
     let mode = try await store.execute("PRAGMA journal_mode")
     #expect(mode == [[.text("wal")]])
@@ -265,8 +265,11 @@ struct WalletStoreTests {
       INSERT INTO credentials (id, format, type, issued, display, created_at_ms)
       VALUES (?, ?, ?, ?, ?, ?)
       """, [.text("odd"), .text("ldp_vc"), .text("t"), .blob([1]), .text("{}"), .integer(0)])
-    let format = await #expect(throws: WalletStoreError.self) { try await store.credentials() }
-    #expect(format?.code == .corruptRecord)
+    // A row that cannot be read is reported, not returned, and fails no listing.
+    #expect(try await store.credentials().isEmpty)
+    let listing = try await store.credentialListing()
+    #expect(listing.problems.map(\.record) == [.credential(id: "odd")])
+    #expect(listing.problems.first?.error.code == .corruptRecord)
     _ = try await store.execute(
       "UPDATE credentials SET format = ?, display = ? WHERE id = ?",
       [.text("mso_mdoc"), .text("not json"), .text("odd")])

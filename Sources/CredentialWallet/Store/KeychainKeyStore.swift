@@ -102,6 +102,35 @@
       }
     }
 
+    /// The key that authenticates trust anchors and settings (see `SettingsAuthentication`)
+    /// when device keys live here. There is no key-encryption key file on this path, so the key
+    /// is 32 random bytes in a keychain item of its own (account `settings-authentication` under
+    /// this service and access group, this device only), created on first use; the app and its
+    /// extensions share it through the access group. Pass it to `Wallet.init(settingsKey:)`.
+    ///
+    /// Someone who can write the shared container's database but cannot read this keychain item
+    /// cannot add a trust anchor or relax the holder authentication policy.
+    public func settingsAuthenticationKey() throws -> [UInt8] {
+      let account = "settings-authentication"
+      do {
+        return try copyItem(id: account)
+      } catch let error as WalletStoreError where error.code == .notFound {
+        // First use: create it below.
+      }
+      let key = SecureRandom.bytes(count: SettingsAuthentication.keyByteCount)
+      var query = baseQuery(id: account)
+      query[kSecValueData as String] = Data(key)
+      query[kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+      let status = SecItemAdd(query as CFDictionary, nil)
+      // Another process created it first: use that one.
+      if status == errSecDuplicateItem { return try copyItem(id: account) }
+      guard status == errSecSuccess else {
+        throw WalletStoreError(
+          .keyOperationFailed, "SecItemAdd for the settings authentication key failed: \(status)")
+      }
+      return key
+    }
+
     private func save(id: String, kind: Kind, secret: [UInt8], _ publicKey: ECPublicKey)
       async throws
     {

@@ -7,7 +7,7 @@
 /// Dates are INTEGER milliseconds since 1970 (UTC). Lists are JSON arrays of strings.
 enum Schema {
   /// The version this code writes.
-  static let currentVersion = 3
+  static let currentVersion = 4
 
   /// The statements that bring a file from `version - 1` to `version`.
   static func migration(to version: Int) -> [String] {
@@ -15,6 +15,7 @@ enum Schema {
     case 1: version1
     case 2: version2
     case 3: version3
+    case 4: version4
     default: []
     }
   }
@@ -91,5 +92,16 @@ enum Schema {
   /// Version 3: matching asks for credentials of one format and type, so index them.
   static let version3 = [
     "CREATE INDEX credentials_by_type ON credentials(format, type, created_at_ms, id)"
+  ]
+
+  /// Version 4: whether an issuer anchor vouched for each credential's issuer (existing rows
+  /// recorded nothing, so they read as unverified), and an authentication tag on the rows that
+  /// decide security (trust anchors, settings): HMAC-SHA256 under a key derived from the
+  /// key-encryption key (see `SettingsAuthentication`). Rows written before have no tag and are
+  /// not trusted until written again with one; SQL alone cannot compute it.
+  static let version4 = [
+    "ALTER TABLE credentials ADD COLUMN issuer_trust TEXT NOT NULL DEFAULT 'unverified'",
+    "ALTER TABLE trust_anchors ADD COLUMN authentication_tag BLOB",
+    "ALTER TABLE settings ADD COLUMN authentication_tag BLOB",
   ]
 }

@@ -8,7 +8,7 @@ extension SQLiteConnection {
 
   private static let credentialColumns = """
     id, format, type, issued, display, valid_from_ms, valid_until_ms, device_key_id,
-    issuer_authority_key_ids, created_at_ms
+    issuer_authority_key_ids, created_at_ms, issuer_trust
     """
 
   func insertCredential(_ credential: StoredCredential) throws(WalletStoreError) {
@@ -23,10 +23,11 @@ extension SQLiteConnection {
       credential.deviceKeyID.map { .text($0) } ?? .null,
       .text(try StoreJSON.encode(credential.issuerAuthorityKeyIdentifiers.map(StoreHex.encode))),
       .integer(StoreTime.milliseconds(credential.createdAt)),
+      .text(credential.issuerTrust.rawValue),
     ]
     do throws(WalletStoreError) {
       try run(
-        "INSERT INTO credentials (\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO credentials (\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         values)
     } catch  where error.code == .duplicateID {
       throw WalletStoreError(.duplicateID, "a credential with id \(credential.id) already exists")
@@ -45,25 +46,36 @@ extension SQLiteConnection {
     ).first
   }
 
+  /// The rows of one format whose type is one of `types`, each decoded or with why it cannot be.
   func credentials(format: CredentialFormat, types: [String]) throws(WalletStoreError)
-    -> [StoredCredential]
+    -> [CredentialRow]
   {
     guard !types.isEmpty else { return [] }
     let placeholders = Array(repeating: "?", count: types.count).joined(separator: ", ")
     return try query(
       "SELECT \(Self.credentialColumns) FROM credentials WHERE format = ? AND type IN (\(placeholders)) ORDER BY created_at_ms, id",
-      [.text(format.rawValue)] + types.map { .text($0) }, row: Self.decodeCredential)
+      [.text(format.rawValue)] + types.map { .text($0) }, row: Self.credentialRow)
   }
 
-  func credentials(format: CredentialFormat?) throws(WalletStoreError) -> [StoredCredential] {
+  /// Every row, or those of one format, each decoded or with why it cannot be.
+  func credentials(format: CredentialFormat?) throws(WalletStoreError) -> [CredentialRow] {
     if let format {
       return try query(
         "SELECT \(Self.credentialColumns) FROM credentials WHERE format = ? ORDER BY created_at_ms, id",
-        [.text(format.rawValue)], row: Self.decodeCredential)
+        [.text(format.rawValue)], row: Self.credentialRow)
     }
     return try query(
       "SELECT \(Self.credentialColumns) FROM credentials ORDER BY created_at_ms, id",
-      row: Self.decodeCredential)
+      row: Self.credentialRow)
+  }
+
+  /// One row: a bad row is reported with its id rather than failing the whole query.
+  private static func credentialRow(_ row: SQLiteStatement) -> CredentialRow {
+    do throws(WalletStoreError) {
+      return .success(try decodeCredential(row))
+    } catch {
+      return .failure(StoreProblem(record: .credential(id: row.text(0) ?? ""), error: error))
+    }
   }
 
   func removeCredential(id: String) throws(WalletStoreError) -> Bool {
@@ -91,12 +103,16 @@ extension SQLiteConnection {
       }
       identifiers.append(bytes)
     }
+    guard let trust = row.text(10).flatMap(IssuerTrust.init(rawValue:)) else {
+      throw WalletStoreError(
+        .corruptRecord, "credential \(id) has an unknown issuer trust \(row.text(10) ?? "NULL")")
+    }
     return StoredCredential(
       id: id, format: format, type: row.text(2) ?? "", issued: row.blob(3), display: display,
       validFrom: row.optionalInt64(5).map { StoreTime.date(milliseconds: $0) },
       validUntil: row.optionalInt64(6).map { StoreTime.date(milliseconds: $0) },
       deviceKeyID: row.text(7), issuerAuthorityKeyIdentifiers: identifiers,
-      createdAt: StoreTime.date(milliseconds: row.int64(9)))
+      createdAt: StoreTime.date(milliseconds: row.int64(9)), issuerTrust: trust)
   }
 
   // MARK: Trust anchors
@@ -107,10 +123,14 @@ extension SQLiteConnection {
     }
     do throws(WalletStoreError) {
       try run(
-        "INSERT INTO trust_anchors (id, role, certificate, subject, added_at_ms) VALUES (?, ?, ?, ?, ?)",
+        """
+        INSERT INTO trust_anchors (id, role, certificate, subject, added_at_ms, authentication_tag)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """,
         [
           .text(anchor.id), .text(anchor.role.rawValue), .blob(anchor.certificateDER),
           .text(anchor.subject), .integer(StoreTime.milliseconds(anchor.addedAt)),
+          anchor.authenticationTag.map { .blob($0) } ?? .null,
         ])
     } catch  where error.code == .duplicateID {
       throw WalletStoreError(.duplicateID, "a trust anchor with id \(anchor.id) already exists")
@@ -118,7 +138,7 @@ extension SQLiteConnection {
   }
 
   func trustAnchors(role: TrustRole?) throws(WalletStoreError) -> [TrustAnchorRecord] {
-    let columns = "id, role, certificate, subject, added_at_ms"
+    let columns = "id, role, certificate, subject, added_at_ms, authentication_tag"
     if let role {
       return try query(
         "SELECT \(columns) FROM trust_anchors WHERE role = ? ORDER BY added_at_ms, id",
@@ -142,7 +162,8 @@ extension SQLiteConnection {
     }
     return TrustAnchorRecord(
       id: id, role: role, certificateDER: row.blob(2), subject: row.text(3) ?? "",
-      addedAt: StoreTime.date(milliseconds: row.int64(4)))
+      addedAt: StoreTime.date(milliseconds: row.int64(4)),
+      authenticationTag: row.isNull(5) ? nil : row.blob(5))
   }
 
   // MARK: Activity
@@ -191,12 +212,23 @@ extension SQLiteConnection {
     try query("SELECT value FROM settings WHERE key = ?", [.text(key)]) { $0.text(0) }.first ?? nil
   }
 
-  func setSetting(_ key: String, _ value: String?) throws(WalletStoreError) {
+  func settingRecord(_ key: String) throws(WalletStoreError) -> SettingRecord? {
+    try query("SELECT key, value, authentication_tag FROM settings WHERE key = ?", [.text(key)]) {
+      SettingRecord(
+        key: $0.text(0) ?? "", value: $0.text(1) ?? "",
+        authenticationTag: $0.isNull(2) ? nil : $0.blob(2))
+    }.first
+  }
+
+  func setSetting(_ key: String, _ value: String?, tag: [UInt8]? = nil) throws(WalletStoreError) {
     guard !key.isEmpty else { throw WalletStoreError(.invalidArgument, "a setting needs a key") }
     if let value {
       try run(
-        "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        [.text(key), .text(value)])
+        """
+        INSERT INTO settings (key, value, authentication_tag) VALUES (?, ?, ?) ON CONFLICT (key)
+        DO UPDATE SET value = excluded.value, authentication_tag = excluded.authentication_tag
+        """,
+        [.text(key), .text(value), tag.map { .blob($0) } ?? .null])
     } else {
       try run("DELETE FROM settings WHERE key = ?", [.text(key)])
     }

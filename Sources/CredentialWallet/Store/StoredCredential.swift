@@ -32,6 +32,26 @@ public struct CredentialDisplay: Sendable, Hashable, Codable {
   }
 }
 
+/// Whether the wallet established who issued a credential.
+public enum IssuerTrust: String, Sendable, Hashable, CaseIterable {
+  /// The issuer's chain reached one of the wallet's issuer anchors when the credential was
+  /// imported.
+  case trusted
+  /// No issuer anchor vouched for the issuer (none was configured): its signature verified
+  /// against the key it carries, so the name it gives is only a claim.
+  case unverified
+}
+
+/// Where a credential stands in its validity period at a given time.
+public enum CredentialValidity: String, Sendable, Hashable, CaseIterable {
+  /// Within its validity period (or it has none).
+  case valid
+  /// Its `validUntil` (mdoc) or `exp` (SD-JWT) has passed.
+  case expired
+  /// Its `validFrom` (mdoc) or `nbf` (SD-JWT) is still to come.
+  case notYetValid
+}
+
 /// A credential as the wallet keeps it: the issued bytes exactly as imported, plus what the
 /// wallet needs to list, match and present it without parsing them again.
 ///
@@ -59,6 +79,17 @@ public struct StoredCredential: Sendable, Hashable {
   public let issuerAuthorityKeyIdentifiers: [[UInt8]]
   /// When the credential was stored.
   public let createdAt: Date
+  /// Whether an issuer anchor vouched for the issuer at import. Rows stored before schema
+  /// version 4 recorded nothing and read as `unverified`.
+  public let issuerTrust: IssuerTrust
+
+  /// The credential's validity at `now`: `expired` after `validUntil`, `notYetValid` before
+  /// `validFrom` (ISO 18013-5 §9.1.2.4 validityInfo; SD-JWT `exp` / `nbf`, RFC 7519 §4.1.4-5).
+  public func validity(at now: Date) -> CredentialValidity {
+    if let validUntil, now > validUntil { return .expired }
+    if let validFrom, now < validFrom { return .notYetValid }
+    return .valid
+  }
 
   /// Creates a credential record. Dates keep millisecond precision, the precision stored, so a
   /// record read back equals the one written.
@@ -66,8 +97,9 @@ public struct StoredCredential: Sendable, Hashable {
     id: String = UUID().uuidString.lowercased(), format: CredentialFormat, type: String,
     issued: [UInt8], display: CredentialDisplay, validFrom: Date? = nil, validUntil: Date? = nil,
     deviceKeyID: String? = nil, issuerAuthorityKeyIdentifiers: [[UInt8]] = [],
-    createdAt: Date = Date()
+    createdAt: Date = Date(), issuerTrust: IssuerTrust = .unverified
   ) {
+    self.issuerTrust = issuerTrust
     self.id = id
     self.format = format
     self.type = type

@@ -22,16 +22,39 @@ public struct TrustAnchorRecord: Sendable, Hashable {
   public let subject: String
   /// When the anchor was added (millisecond precision).
   public let addedAt: Date
+  /// HMAC-SHA256 over the row under the settings authentication key (see
+  /// `SettingsAuthentication`); nil on rows written before schema version 4 or without the key.
+  public let authenticationTag: [UInt8]?
 
   /// Creates a trust anchor record.
   public init(
     id: String = UUID().uuidString.lowercased(), role: TrustRole, certificateDER: [UInt8],
-    subject: String, addedAt: Date = Date()
+    subject: String, addedAt: Date = Date(), authenticationTag: [UInt8]? = nil
   ) {
+    self.authenticationTag = authenticationTag
     self.id = id
     self.role = role
     self.certificateDER = certificateDER
     self.subject = subject
     self.addedAt = StoreTime.normalized(addedAt)
   }
+}
+
+extension TrustAnchorRecord {
+  /// This record with an authentication tag.
+  func tagged(_ tag: [UInt8]) -> TrustAnchorRecord {
+    TrustAnchorRecord(
+      id: id, role: role, certificateDER: certificateDER, subject: subject, addedAt: addedAt,
+      authenticationTag: tag)
+  }
+}
+
+/// The trust anchors that may be used, and a problem for each that may not.
+public struct TrustAnchorListing: Sendable, Hashable {
+  /// Anchors whose row is authenticated and whose certificate parses.
+  public let anchors: [TrustAnchorRecord]
+  /// Anchors that are not trusted: `.unauthenticatedRecord` (the row's tag is missing or wrong:
+  /// tampered, or written before schema version 4) or `.corruptRecord` (the certificate does not
+  /// parse).
+  public let problems: [StoreProblem]
 }

@@ -88,22 +88,40 @@ public actor WalletStore {
     }
   }
 
-  /// All credentials, or those of one format, ordered by `createdAt` then `id`.
+  /// All readable credentials, or those of one format, ordered by `createdAt` then `id`. A row
+  /// that cannot be read is skipped; ``credentialListing(format:)`` reports it.
   public func credentials(format: CredentialFormat? = nil) throws(WalletStoreError)
     -> [StoredCredential]
   {
+    try credentialListing(format: format).credentials
+  }
+
+  /// The readable credentials, or those of one format, and a problem for each row that cannot
+  /// be read (an unknown format, malformed JSON): one bad row hides no other.
+  public func credentialListing(format: CredentialFormat? = nil) throws(WalletStoreError)
+    -> CredentialListing
+  {
     try database.retrying { () throws(WalletStoreError) in
-      try database.connection.credentials(format: format)
+      CredentialListing(try database.connection.credentials(format: format))
     }
   }
 
-  /// The credentials of one format whose type (docType or vct) is one of `types`, in creation
-  /// order; only these rows are read, so matching a request does not load the whole wallet.
+  /// The readable credentials of one format whose type (docType or vct) is one of `types`, in
+  /// creation order; only these rows are read, so matching a request does not load the whole
+  /// wallet. A row that cannot be read is skipped (see ``credentialListing(format:types:)``), so
+  /// it does not block requests for its type.
   public func credentials(format: CredentialFormat, types: [String]) throws(WalletStoreError)
     -> [StoredCredential]
   {
+    try credentialListing(format: format, types: types).credentials
+  }
+
+  /// As ``credentials(format:types:)``, with a problem for each row that cannot be read.
+  public func credentialListing(format: CredentialFormat, types: [String])
+    throws(WalletStoreError) -> CredentialListing
+  {
     try database.retrying { () throws(WalletStoreError) in
-      try database.connection.credentials(format: format, types: types)
+      CredentialListing(try database.connection.credentials(format: format, types: types))
     }
   }
 
@@ -165,6 +183,21 @@ public actor WalletStore {
   public func setSetting(_ key: String, _ value: String?) throws(WalletStoreError) {
     try database.write { () throws(WalletStoreError) in
       try database.connection.setSetting(key, value)
+    }
+  }
+
+  /// A setting with its authentication tag, or nil.
+  public func settingRecord(_ key: String) throws(WalletStoreError) -> SettingRecord? {
+    try database.retrying { () throws(WalletStoreError) in
+      try database.connection.settingRecord(key)
+    }
+  }
+
+  /// Sets a setting with the tag that authenticates it (see `SettingsAuthentication`).
+  public func setSetting(_ record: SettingRecord) throws(WalletStoreError) {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.setSetting(
+        record.key, record.value, tag: record.authenticationTag)
     }
   }
 

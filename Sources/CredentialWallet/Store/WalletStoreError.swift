@@ -24,6 +24,9 @@ public struct WalletStoreError: Error, Sendable, Hashable, CustomStringConvertib
     public static let invalidArgument = Code("invalidArgument")
     /// A stored row cannot be read back (an unknown format, malformed JSON, a bad key).
     public static let corruptRecord = Code("corruptRecord")
+    /// A row that decides security (a trust anchor, a setting) has no authentication tag or a
+    /// wrong one: it was written without the key-encryption key (tampered, or before schema 4).
+    public static let unauthenticatedRecord = Code("unauthenticatedRecord")
     /// The database was written by a newer schema version than this code knows.
     public static let unsupportedSchemaVersion = Code("unsupportedSchemaVersion")
     /// SQLite reported an error that has no more specific code.

@@ -1,0 +1,74 @@
+/// A stored row that could not be used, and why: returned beside the good rows, so that one
+/// damaged row does not hide the others.
+public struct StoreProblem: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Which row.
+  public enum Record: Sendable, Hashable {
+    /// A row of `credentials`.
+    case credential(id: String)
+    /// A row of `trust_anchors`.
+    case trustAnchor(id: String)
+    /// A row of `settings`.
+    case setting(key: String)
+  }
+
+  /// The row.
+  public let record: Record
+  /// Why it was not used: `.corruptRecord` (it cannot be read) or `.unauthenticatedRecord` (a
+  /// security setting whose authentication tag is missing or wrong).
+  public let error: WalletStoreError
+
+  /// Creates a problem report.
+  public init(record: Record, error: WalletStoreError) {
+    self.record = record
+    self.error = error
+  }
+
+  /// `<record>: <reason>`.
+  public var description: String { "\(record): \(error.reason)" }
+}
+
+/// The readable credentials and a report for each row that is not.
+public struct CredentialListing: Sendable, Hashable {
+  /// The credentials that could be read, in creation order.
+  public let credentials: [StoredCredential]
+  /// One entry per row that could not be read.
+  public let problems: [StoreProblem]
+
+  /// Creates a listing.
+  public init(credentials: [StoredCredential], problems: [StoreProblem]) {
+    self.credentials = credentials
+    self.problems = problems
+  }
+
+  init(_ rows: [CredentialRow]) {
+    var credentials: [StoredCredential] = []
+    var problems: [StoreProblem] = []
+    for row in rows {
+      switch row {
+      case .success(let credential): credentials.append(credential)
+      case .failure(let problem): problems.append(problem)
+      }
+    }
+    self.init(credentials: credentials, problems: problems)
+  }
+}
+
+/// A row of `credentials`, decoded or with why it cannot be.
+typealias CredentialRow = Result<StoredCredential, StoreProblem>
+
+/// A setting as stored: its value and the tag that authenticates it, if any.
+public struct SettingRecord: Sendable, Hashable {
+  /// The setting's name.
+  public let key: String
+  /// Its value.
+  public let value: String
+  /// HMAC-SHA256 over the row (see `SettingsAuthentication`); nil when written without one.
+  public let authenticationTag: [UInt8]?
+
+  /// Creates a setting record.
+  public init(key: String, value: String, authenticationTag: [UInt8]? = nil) {
+    self.key = key
+    self.value = value
+    self.authenticationTag = authenticationTag
+  }
+}
