@@ -45,14 +45,19 @@
     public func wallet(authenticator: any UserAuthenticator) throws(WalletError) -> Wallet {
       let home = try walletHome()
       let keys: KeychainKeyStore
+      let settingsKey: [UInt8]
       do {
         try home.create()
         keys = KeychainKeyStore(
           store: try WalletStore(path: home.databasePath), accessGroup: keychainAccessGroup)
+        // Trust anchors and settings are authenticated with a key in the shared keychain group,
+        // not one derived from a file in the container (see SettingsAuthentication).
+        settingsKey = try keys.settingsAuthenticationKey()
       } catch {
         throw WalletError(.storage, "cannot open the shared wallet store: \(error)")
       }
-      return try Wallet(home: home, keys: keys, authenticator: authenticator)
+      return try Wallet(
+        home: home, keys: keys, settingsKey: settingsKey, authenticator: authenticator)
     }
   }
 #endif
