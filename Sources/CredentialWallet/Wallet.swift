@@ -274,11 +274,12 @@ public final class Wallet: Sendable {
   /// Removes a credential and its device key.
   public func removeCredential(id: String) async throws(WalletError) {
     do {
-      guard let credential = try await store.credential(id: id) else {
+      // Only the device key column is read, so a row too damaged to list can still be removed.
+      guard let keyID = try await store.deviceKeyIDOfCredential(id: id) else {
         throw WalletError(.notFound, "no credential \(id)")
       }
       _ = try await store.removeCredential(id: id)
-      if let keyID = credential.deviceKeyID { try? await keys.deleteKey(id: keyID) }
+      if let keyID { try? await keys.deleteKey(id: keyID) }
     } catch let error as WalletError {
       throw error
     } catch {

@@ -143,6 +143,10 @@ struct StoreHygieneTests {
     let request = try await wallet.resolve(try setup.envelope(), origin: "https://shop.example")
     let response = try await wallet.respond(to: request, consent: try request.proposedConsent())
     #expect(response.protocolIdentifier == "org-iso-mdoc")
+    // A row too damaged to read can still be removed.
+    try await wallet.removeCredential(id: "bad")
+    #expect(try await wallet.credentialListing().problems.isEmpty)
+    await #expect(throws: WalletError.self) { try await wallet.removeCredential(id: "bad") }
   }
 
   // MARK: §7.12 authenticated settings

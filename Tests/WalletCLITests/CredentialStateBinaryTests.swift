@@ -128,6 +128,10 @@ struct CredentialStateBinaryTests {
     let (request, _) = try fixture.request()
     let respond = try cli.run(["respond", "--origin", "https://shop.example", "--request", request])
     #expect(respond.code == 0, "\(respond.err)")
+    // The damaged row can be removed, and the warning goes with it.
+    #expect(try cli.run(["remove", "broken"]).code == 0)
+    let after = try cli.run(["list"])
+    #expect(after.code == 0 && after.err.isEmpty && after.out.hasPrefix("mdl "))
   }
 
   @Test("A trust anchor edited in the database is not trusted and is reported")

@@ -125,6 +125,16 @@ public actor WalletStore {
     }
   }
 
+  /// The device key a credential row names: nil when there is no such row, `.some(nil)` when
+  /// the row names none. Reads that one column, so it works on a row too damaged to decode.
+  func deviceKeyIDOfCredential(id: String) throws(WalletStoreError) -> String?? {
+    try database.retrying { () throws(WalletStoreError) in
+      try database.connection.query(
+        "SELECT device_key_id FROM credentials WHERE id = ?", [.text(id)]
+      ) { $0.text(0) }.first
+    }
+  }
+
   /// Removes a credential; false when no credential has this id.
   public func removeCredential(id: String) throws(WalletStoreError) -> Bool {
     try database.write { () throws(WalletStoreError) in
