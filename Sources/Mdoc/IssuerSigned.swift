@@ -1,7 +1,7 @@
 public import CBOR
 public import COSE
 public import CryptoPrimitives
-public import Foundation
+import Foundation
 public import X509Certificates
 
 /// `IssuerSignedItem` (ISO 18013-5 §8.3.2.1.2.2) with the exact bytes its digest covers.

@@ -1,5 +1,5 @@
 import CBOR
-public import Foundation
+import Foundation
 
 /// Where a command writes and reads; tests substitute buffers.
 ///
