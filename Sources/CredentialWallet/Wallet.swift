@@ -323,10 +323,16 @@ public final class Wallet: Sendable {
     _ = try? await store.append(activity)
   }
 
-  /// The activity log, newest first.
+  /// The activity log, newest first; an entry that cannot be read is skipped (see
+  /// ``activityListing(limit:)``).
   public func activity(limit: Int = 100) async throws(WalletError) -> [ActivityRecord] {
+    try await activityListing(limit: limit).records
+  }
+
+  /// The activity log, newest first, with a problem for each entry that cannot be read.
+  public func activityListing(limit: Int = 100) async throws(WalletError) -> ActivityListing {
     do {
-      return try await store.activities(limit: limit)
+      return try await store.activityListing(limit: limit)
     } catch {
       throw WalletError(.storage, error.reason)
     }

@@ -301,7 +301,9 @@ enum LogCommand {
       }
       limit = value
     }
-    let records = try await context.wallet().activity(limit: limit)
+    let listing = try await context.wallet().activityListing(limit: limit)
+    Describe.warn(listing.problems, context.console)
+    let records = listing.records
     if args.flag("json") {
       context.console.out(
         JSONValue.array(
@@ -387,6 +389,7 @@ enum Describe {
       case .credential(let id): what = "credential \(id) skipped"
       case .trustAnchor(let id): what = "trust anchor \(id) not trusted"
       case .setting(let key): what = "setting \(key) ignored"
+      case .activity(let id): what = "activity entry \(id) skipped"
       }
       console.errLine("warning: \(what): \(problem.error.reason)")
     }

@@ -149,6 +149,23 @@ struct StoreHygieneTests {
     await #expect(throws: WalletError.self) { try await wallet.removeCredential(id: "bad") }
   }
 
+  @Test("A damaged activity entry is reported and skipped; the rest of the log reads")
+  func damagedActivityIsSkipped() async throws {
+    let setup = try Setup()
+    defer { setup.dir.remove() }
+    let wallet = try setup.wallet()
+    let first = try await wallet.store.append(
+      NewActivity(protocolIdentifier: "org-iso-mdoc", outcome: .refused, detail: "one"))
+    let second = try await wallet.store.append(
+      NewActivity(protocolIdentifier: "org-iso-mdoc", outcome: .shared, detail: "two"))
+    _ = try await wallet.store.execute(
+      "UPDATE activity SET shared_items = 'not json' WHERE id = ?", [.integer(first)])
+    #expect(try await wallet.activity().map(\.id) == [second])
+    let listing = try await wallet.activityListing()
+    #expect(listing.problems.map(\.record) == [.activity(id: first)])
+    #expect(listing.problems.first?.error.code == .corruptRecord)
+  }
+
   // MARK: §7.12 authenticated settings
 
   @Test(

@@ -128,6 +128,14 @@ struct CredentialStateBinaryTests {
     let (request, _) = try fixture.request()
     let respond = try cli.run(["respond", "--origin", "https://shop.example", "--request", request])
     #expect(respond.code == 0, "\(respond.err)")
+    // A damaged activity entry: log still prints the others, with a warning.
+    #expect(
+      try cli.run(["respond", "--origin", "https://shop.example", "--request", request]).code == 0)
+    _ = try await Self.store(cli).execute(
+      "UPDATE activity SET outcome = 'exploded' WHERE id = (SELECT min(id) FROM activity)")
+    let log = try cli.run(["log"])
+    #expect(log.code == 0 && log.out.contains("shared"), "\(log.err)")
+    #expect(log.err.contains("warning: activity entry") && log.err.contains("unknown outcome"))
     // The damaged row can be removed, and the warning goes with it.
     #expect(try cli.run(["remove", "broken"]).code == 0)
     let after = try cli.run(["list"])

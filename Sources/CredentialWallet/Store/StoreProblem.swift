@@ -9,6 +9,8 @@ public struct StoreProblem: Error, Sendable, Hashable, CustomStringConvertible {
     case trustAnchor(id: String)
     /// A row of `settings`.
     case setting(key: String)
+    /// A row of `activity`.
+    case activity(id: Int64)
   }
 
   /// The row.
@@ -71,4 +73,12 @@ public struct SettingRecord: Sendable, Hashable {
     self.value = value
     self.authenticationTag = authenticationTag
   }
+}
+
+/// The activity entries that can be read and a report for each that cannot.
+public struct ActivityListing: Sendable, Hashable {
+  /// Readable entries, newest first.
+  public let records: [ActivityRecord]
+  /// One entry per row that could not be read.
+  public let problems: [StoreProblem]
 }

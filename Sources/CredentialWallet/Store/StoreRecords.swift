@@ -183,27 +183,38 @@ extension SQLiteConnection {
     return lastInsertRowID
   }
 
-  func activities(limit: Int) throws(WalletStoreError) -> [ActivityRecord] {
+  /// The newest entries, each decoded or with why it cannot be.
+  func activities(limit: Int) throws(WalletStoreError) -> [Result<ActivityRecord, StoreProblem>] {
     guard limit >= 0 else { throw WalletStoreError(.invalidArgument, "limit must not be negative") }
     return try query(
       """
       SELECT id, timestamp_ms, protocol, origin, relying_party, outcome, credential_ids,
         shared_items, detail FROM activity ORDER BY timestamp_ms DESC, id DESC LIMIT ?
       """, [.integer(Int64(limit))]
-    ) { (row) throws(WalletStoreError) -> ActivityRecord in
-      let id = row.int64(0)
-      guard let outcome = row.text(5).flatMap(ActivityOutcome.init(rawValue:)) else {
-        throw WalletStoreError(.corruptRecord, "activity \(id) has an unknown outcome")
+    ) { (row) -> Result<ActivityRecord, StoreProblem> in
+      do throws(WalletStoreError) {
+        return .success(try Self.decodeActivity(row))
+      } catch {
+        return .failure(StoreProblem(record: .activity(id: row.int64(0)), error: error))
       }
-      let entry = NewActivity(
-        timestamp: StoreTime.date(milliseconds: row.int64(1)),
-        protocolIdentifier: row.text(2) ?? "", origin: row.text(3), relyingParty: row.text(4),
-        outcome: outcome,
-        credentialIDs: try StoreJSON.decode([String].self, row.text(6), what: "activity \(id)"),
-        sharedItems: try StoreJSON.decode([String].self, row.text(7), what: "activity \(id)"),
-        detail: row.text(8) ?? "")
-      return ActivityRecord(id: id, entry)
     }
+  }
+
+  private static func decodeActivity(_ row: SQLiteStatement) throws(WalletStoreError)
+    -> ActivityRecord
+  {
+    let id = row.int64(0)
+    guard let outcome = row.text(5).flatMap(ActivityOutcome.init(rawValue:)) else {
+      throw WalletStoreError(.corruptRecord, "activity \(id) has an unknown outcome")
+    }
+    let entry = NewActivity(
+      timestamp: StoreTime.date(milliseconds: row.int64(1)),
+      protocolIdentifier: row.text(2) ?? "", origin: row.text(3), relyingParty: row.text(4),
+      outcome: outcome,
+      credentialIDs: try StoreJSON.decode([String].self, row.text(6), what: "activity \(id)"),
+      sharedItems: try StoreJSON.decode([String].self, row.text(7), what: "activity \(id)"),
+      detail: row.text(8) ?? "")
+    return ActivityRecord(id: id, entry)
   }
 
   // MARK: Settings

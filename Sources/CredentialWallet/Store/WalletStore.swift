@@ -176,9 +176,24 @@ public actor WalletStore {
   }
 
   /// The most recent activity entries, newest first (by timestamp, then id).
+  /// Entries that cannot be read are skipped; ``activityListing(limit:)`` reports them.
   public func activities(limit: Int = 100) throws(WalletStoreError) -> [ActivityRecord] {
+    try activityListing(limit: limit).records
+  }
+
+  /// The most recent entries that can be read, newest first, and a problem for each of the
+  /// `limit` newest rows that cannot.
+  public func activityListing(limit: Int = 100) throws(WalletStoreError) -> ActivityListing {
     try database.retrying { () throws(WalletStoreError) in
-      try database.connection.activities(limit: limit)
+      var records: [ActivityRecord] = []
+      var problems: [StoreProblem] = []
+      for row in try database.connection.activities(limit: limit) {
+        switch row {
+        case .success(let record): records.append(record)
+        case .failure(let problem): problems.append(problem)
+        }
+      }
+      return ActivityListing(records: records, problems: problems)
     }
   }
 
