@@ -29,7 +29,8 @@ public enum AnnexCVerifier {
 
     /// Creates a state for a web origin, in its serialization.
     public init(origin: WebOrigin, request: AnnexCRequest, recipientPrivateKey: ECPrivateKey) {
-      self.init(origin: origin.serialized, request: request, recipientPrivateKey: recipientPrivateKey)
+      self.init(
+        origin: origin.serialized, request: request, recipientPrivateKey: recipientPrivateKey)
     }
 
     /// The state of a request that was sent and captured, without a saved state: the request

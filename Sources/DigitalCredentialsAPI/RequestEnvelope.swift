@@ -134,7 +134,8 @@ public struct RequestEnvelope: Sendable, Hashable {
       return ProtocolRequest(protocolIdentifier: "", problem: "an entry must be a JSON object")
     }
     guard let identifier = item["protocol"]?.string else {
-      return ProtocolRequest(protocolIdentifier: "", problem: "a request needs a string \"protocol\"")
+      return ProtocolRequest(
+        protocolIdentifier: "", problem: "a request needs a string \"protocol\"")
     }
     guard let data = item["data"] ?? item["request"] else {
       return ProtocolRequest(

@@ -47,7 +47,8 @@ extension VerifierState {
     guard let modeText = parameters["response_mode"]?.string,
       let mode = ResponseMode(rawValue: modeText)
     else {
-      throw OpenID4VPError(.invalidRequest, "the request's response_mode is not dc_api or dc_api.jwt")
+      throw OpenID4VPError(
+        .invalidRequest, "the request's response_mode is not dc_api or dc_api.jwt")
     }
     guard let query = parameters["dcql_query"] else {
       throw OpenID4VPError(.invalidRequest, "the request has no dcql_query")

@@ -27,6 +27,10 @@ enum OpenID4VPVerifierCommands {
     else {
       throw UsageError("--response-mode must be dc_api or dc_api.jwt", command: path)
     }
+    guard mode == .dcAPIJWT || args.value("out-key") == nil else {
+      throw UsageError(
+        "--out-key: a dc_api response is not encrypted, there is no key", command: path)
+    }
     let origin = try WebOrigin(args.value("origin") ?? "https://verifier.example").serialized
     let keys = args.all("signer-key")
     let certs = args.all("signer-cert")
@@ -81,6 +85,11 @@ enum OpenID4VPVerifierCommands {
     try Files.write(Array(page.serialized().utf8), to: args.value("out-request") ?? "")
     try SecretFile.create(
       Array(request.state.json.serialized().utf8), to: args.value("out-state") ?? "")
+    if let keyPath = args.value("out-key") {
+      if let key = request.state.encryptionKey {
+        try SecretFile.create(Array(key.json.serialized().utf8), to: keyPath)
+      }
+    }
     context.console.out(
       "wrote \(args.value("out-request") ?? "") and \(args.value("out-state") ?? "")")
   }

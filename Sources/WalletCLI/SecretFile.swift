@@ -24,13 +24,16 @@ public enum SecretFile {
   ) throws {
     let temporary = path + ".tmp-\(UUID().uuidString.prefix(8))"
     // O_EXCL: never reuse (or follow a link at) an existing path; the mode applies at creation.
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(SecretFile.mode))
+    let descriptor = open(
+      temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(SecretFile.mode))
     guard descriptor >= 0 else {
       throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))")
     }
     var failure: String?
     // A umask cannot widen the mode, but fchmod makes 0600 exact whatever the umask.
-    if fchmod(descriptor, mode_t(SecretFile.mode)) != 0 { failure = String(cString: strerror(errno)) }
+    if fchmod(descriptor, mode_t(SecretFile.mode)) != 0 {
+      failure = String(cString: strerror(errno))
+    }
     var offset = 0
     while failure == nil, offset < bytes.count {
       let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }

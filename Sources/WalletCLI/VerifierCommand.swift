@@ -38,6 +38,9 @@ enum VerifierCommand {
       .value(
         "out-state", "FILE", required: true,
         "where to write the verifier state (holds a private key; mode 0600)"),
+      .value(
+        "out-key", "FILE",
+        "also write the response decryption private key alone, as a JWK (mode 0600)"),
     ])
   static let verifySpec = CommandSpec(
     path: "dcwallet verifier verify", summary: "Open and verify a wallet's response.",
@@ -166,6 +169,10 @@ enum VerifierCommand {
           ("protocol", .string(request.protocolIdentifier)), ("data", request.data),
         ]).serialized().utf8), to: args.value("out-request") ?? "")
     try SecretFile.create(Array(state.json.serialized().utf8), to: args.value("out-state") ?? "")
+    if let keyPath = args.value("out-key") {
+      try SecretFile.create(
+        Array(JWK(privateKey: state.recipientPrivateKey).json.serialized().utf8), to: keyPath)
+    }
     context.console.out(
       "wrote \(args.value("out-request") ?? "") and \(args.value("out-state") ?? "")")
   }

@@ -79,7 +79,9 @@ struct CapturedExchangeTests {
   @Test("The origin is compared exactly: another spelling of the same origin does not open")
   func exactOrigin() throws {
     let vector = try WaltID()
-    for spelling in ["https://Verifier.example", "https://verifier.example:443", "https://verifier.example/"] {
+    for spelling in [
+      "https://Verifier.example", "https://verifier.example:443", "https://verifier.example/",
+    ] {
       let state = try AnnexCVerifier.State(
         sentRequest: vector.data, origin: spelling, recipientPrivateKey: vector.key)
       #expect {
@@ -169,7 +171,8 @@ struct CapturedExchangeTests {
           now: TestPKI.now)
       } throws: {
         let error = $0 as? DigitalCredentialsError
-        return error?.code == .verificationFailed && error?.reason.contains("is not trusted") == true
+        return error?.code == .verificationFailed
+          && error?.reason.contains("is not trusted") == true
       }
     }
   }

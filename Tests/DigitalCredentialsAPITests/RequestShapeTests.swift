@@ -49,7 +49,8 @@ struct RequestShapeTests {
     #expect(envelope.requests[0].knownProtocol == nil)
     #expect(envelope.requests[1].protocolIdentifier == "org-iso-mdoc")
     #expect(
-      envelope.requests[1].problem == "requests[1]: the org-iso-mdoc data string does not hold a JSON object")
+      envelope.requests[1].problem
+        == "requests[1]: the org-iso-mdoc data string does not hold a JSON object")
     // A malformed entry of a known protocol is not offered for answering.
     #expect(envelope.requests[1].knownProtocol == nil)
     #expect(envelope.requests[2].problem == nil)

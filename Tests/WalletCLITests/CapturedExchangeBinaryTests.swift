@@ -105,13 +105,15 @@ struct CapturedExchangeBinaryTests {
     #expect(noRequest.err.contains("needs --request"))
     // A wrong key is a one-line refusal.
     let wrongKey = try cli.run([
-      "inspect", "--key", try cli.file("other.pem", try ECPrivateKey(curve: .p256).pemRepresentation),
+      "inspect", "--key",
+      try cli.file("other.pem", try ECPrivateKey(curve: .p256).pemRepresentation),
       "--origin", files.origin, "--request", files.request, files.response,
     ])
     Self.expectRefusal(wrongKey, containing: "the Annex C response does not open")
   }
 
-  @Test("Our own org-iso-mdoc exchange verifies without the state, with --at, and --at with --state")
+  @Test(
+    "Our own org-iso-mdoc exchange verifies without the state, with --at, and --at with --state")
   func ownAnnexCWithoutState() throws {
     let fixture = try CLIFixture()
     let cli = fixture.cli
@@ -125,7 +127,8 @@ struct CapturedExchangeBinaryTests {
     let stateJSON = try JSONValue(parsing: Array(Data(contentsOf: URL(fileURLWithPath: state))))
     let scalar = try Base64URL.decode(try #require(stateJSON["recipientPrivateKey"]?.string))
     let keyPath = try cli.file(
-      "verifier-hpke.pem", try ECPrivateKey(rawRepresentation: scalar, curve: .p256).pemRepresentation)
+      "verifier-hpke.pem",
+      try ECPrivateKey(rawRepresentation: scalar, curve: .p256).pemRepresentation)
     let stateless = [
       "verifier", "verify", "--request", request, "--recipient-key", keyPath, "--origin",
       "https://shop.example", "--response", responsePath, "--issuer-anchor", fixture.iacaPath,
@@ -166,7 +169,9 @@ struct CapturedExchangeBinaryTests {
     #expect(try cli.run(withState + ["--request", request]).code == 2)
   }
 
-  @Test("Our own signed OpenID4VP exchange: stateless verify with the JWK, anchors kept apart, inspect --key")
+  @Test(
+    "Our own signed OpenID4VP exchange: stateless verify with the JWK, anchors kept apart, inspect --key"
+  )
   func ownOpenID4VPWithoutState() throws {
     let fixture = try OpenID4VPFixture()
     let cli = fixture.base.cli
@@ -219,7 +224,9 @@ struct CapturedExchangeBinaryTests {
       ]), containing: "the recipient key is not in the request's client_metadata.jwks")
   }
 
-  @Test("respond reads the navigator.credentials.get argument and legacy providers; a malformed entry is skipped")
+  @Test(
+    "respond reads the navigator.credentials.get argument and legacy providers; a malformed entry is skipped"
+  )
   func respondToEveryShape() throws {
     let fixture = try CLIFixture()
     let cli = fixture.cli
@@ -232,7 +239,10 @@ struct CapturedExchangeBinaryTests {
         ("signal", .object([])),
       ]),
       .object([
-        ("providers", .array([.object([("protocol", "org-iso-mdoc"), ("request", .string(data.serialized()))])]))
+        (
+          "providers",
+          .array([.object([("protocol", "org-iso-mdoc"), ("request", .string(data.serialized()))])])
+        )
       ]),
       .object([
         (
@@ -282,8 +292,9 @@ struct CapturedExchangeBinaryTests {
     #expect(
       (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int == 0o600)
     // Replacing an existing, wider file leaves a 0600 file.
-    FileManager.default.createFile(
-      atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644])
+    #expect(
+      FileManager.default.createFile(
+        atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
     try SecretFile.create(Array("{}".utf8), to: path)
     #expect(
       (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int == 0o600)
