@@ -380,6 +380,16 @@ enum VerifierOutput {
               ("docType", .string(document.docType)),
               ("issuer", .string(document.issuer.documentSigner.subject.description)),
               (
+                "trust",
+                .string(
+                  {
+                    switch document.trustBasis {
+                    case .chain: "chain to a trusted IACA"
+                    case .pinnedDocumentSigner: "pinned document signer (direct trust)"
+                    }
+                  }())
+              ),
+              (
                 "elements",
                 .object(
                   document.elements.map {

@@ -155,6 +155,8 @@ struct CapturedExchangeBinaryTests {
       try cli.file("ds.pem", fixture.pki.documentSigner.pemString),
     ])
     #expect(pinned.code == 0, "\(pinned.err)")
+    #expect(pinned.out.contains("document signer pinned as an issuer anchor (direct trust)"))
+    #expect(json["documents"]?[0]?["trust"] == "chain to a trusted IACA")
     // Without anchors the issuer is not trusted.
     Self.expectRefusal(
       try cli.run(Array(stateless.dropLast(2))), containing: "is not trusted")
@@ -262,6 +264,9 @@ struct CapturedExchangeBinaryTests {
     ]
     for (index, shape) in shapes.enumerated() {
       let path = try cli.file("shape-\(index).json", shape.serialized())
+      // inspect reads every shape too.
+      let inspected = try cli.run(["inspect", path])
+      #expect(inspected.code == 0 && inspected.out.contains("deviceRequest ("), "shape \(index)")
       let answered = try cli.run(["respond", "--origin", "https://shop.example", "--request", path])
       #expect(answered.code == 0, "shape \(index): \(answered.err)")
       #expect(answered.out.contains(#""protocol":"org-iso-mdoc""#), "shape \(index)")
