@@ -188,4 +188,46 @@ struct CapturedExchangeTests {
       ($0 as? DigitalCredentialsError)?.reason.contains("pinned document signer") == true
     }
   }
+
+  @Test(
+    "A capture with reader authentication and an MSO valid for one day verifies only at its time")
+  func oneDayMSOCapture() throws {
+    // Like a real Chrome/Android capture: readerAuth in the request, an HPKE response, and an
+    // MSO valid for one day. Verified later, it has expired: the verification time decides.
+    let captured = TestPKI.now
+    let pki = try TestPKI(now: captured)
+    let deviceKey = try ECPrivateKey(curve: .p256)
+    let mdoc = try pki.issue(
+      deviceKey: deviceKey.publicKey, validFrom: captured.addingTimeInterval(-3600),
+      validUntil: captured.addingTimeInterval(86_400 - 3600))
+    let origin = try WebOrigin("https://verifier.example")
+    let request = try AnnexCVerifier.makeRequest(
+      itemsRequests: [
+        ItemsRequest(
+          docType: "org.iso.18013.5.1.mDL",
+          nameSpaces: [("org.iso.18013.5.1", [.init("age_over_18", intentToRetain: false)])])
+      ], origin: origin, reader: .init(signer: pki.readerKey, chain: [pki.reader]))
+    let presentation = try AnnexCPresentation.resolve(
+      data: request.request.data, origin: origin,
+      credentials: [StoredMdoc(id: "mdl", issuerSigned: mdoc)],
+      readerTrustAnchors: [pki.readerRoot], now: captured)
+    try presentation.requireTrustedReader()
+    let response = try presentation.respond(
+      consent: try presentation.proposedConsent(), deviceKey: { _ in deviceKey }
+    ).data
+    // The verifier kept only the request as sent (a JSON round trip) and its key.
+    let sent = try JSONValue(parsing: request.request.data.serialized())
+    let state = try AnnexCVerifier.State(
+      sentRequest: sent, origin: "https://verifier.example",
+      recipientPrivateKey: request.recipientPrivateKey)
+    let result = try AnnexCVerifier.verify(
+      responseData: response, state: state, issuerTrustAnchors: [pki.iaca],
+      now: captured.addingTimeInterval(3600))
+    #expect(result.documents.map(\.docType) == ["org.iso.18013.5.1.mDL"])
+    #expect {
+      try AnnexCVerifier.verify(
+        responseData: response, state: state, issuerTrustAnchors: [pki.iaca],
+        now: captured.addingTimeInterval(2 * 86_400))
+    } throws: { ($0 as? DigitalCredentialsError)?.code == .verificationFailed }
+  }
 }
