@@ -51,7 +51,8 @@ enum VerifierCommand {
         "without --state: the request that was sent (any shape 'respond' reads)"),
       .value(
         "recipient-key", "FILE",
-        "without --state: the verifier's private key for the response (P-256 JWK or PEM)"),
+        "without --state: the verifier's private key for the response (P-256 JWK or PEM; not needed for an unencrypted dc_api response)"
+      ),
       .value(
         "origin", "ORIGIN", required: true,
         "the verifier's origin as the wallet's platform reported it (compared exactly)"),
@@ -282,8 +283,7 @@ enum VerifierCommand {
     _ args: ParsedArguments, origin: String, now: Date, mdocAnchors: [Certificate],
     sdJWTAnchors: [Certificate], _ context: CommandContext
   ) throws {
-    guard let requestPath = args.value("request"), let keyPath = args.value("recipient-key")
-    else {
+    guard let requestPath = args.value("request") else {
       throw UsageError(
         "give --state, or --request and --recipient-key", command: verifySpec.path)
     }
@@ -293,25 +293,29 @@ enum VerifierCommand {
     } catch let error as DigitalCredentialsError {
       throw CommandFailure("the request cannot be read: \(error.reason)")
     }
-    let key = try recipientKey(keyPath)
+    // Optional only for an unencrypted (dc_api) OpenID4VP response.
+    let key = try args.value("recipient-key").map(recipientKey)
     let response = try responseJSON(args, context)
     // The response envelope names the protocol it answers; without it, every entry we can
     // verify is a candidate.
     let answered = response["protocol"]?.string
     let candidates = envelope.requests.filter { request in
-      guard let known = request.knownProtocol, known != .openID4VPDraft else { return false }
-      return answered == nil || request.protocolIdentifier == answered
+      request.knownProtocol != nil && (answered == nil || request.protocolIdentifier == answered)
     }
     guard !candidates.isEmpty else {
       if let answered {
         throw CommandFailure("the response answers \(answered), which the request does not ask")
       }
-      throw CommandFailure("the request holds no org-iso-mdoc or openid4vp-v1-* entry to verify")
+      throw CommandFailure("the request holds no org-iso-mdoc or OpenID4VP entry to verify")
     }
     var firstFailure: CommandFailure?
     for request in candidates {
       do {
         if request.knownProtocol == .orgIsoMdoc {
+          guard let key else {
+            throw CommandFailure(
+              "an org-iso-mdoc response is sealed to the verifier: give --recipient-key")
+          }
           let state: AnnexCVerifier.State
           do {
             state = try AnnexCVerifier.State(

@@ -310,4 +310,73 @@ struct CapturedExchangeBinaryTests {
     #expect(
       (try FileManager.default.attributesOfItem(atPath: state)[.posixPermissions]) as? Int == 0o600)
   }
+
+  @Test(
+    "verify without a state refuses a sent request it cannot rebuild, naming why",
+    arguments: [
+      (
+        #"{"protocol": "openid4vp-v1-unsigned", "data": {"response_mode": "dc_api", "dcql_query": {}}}"#,
+        "the request has no string nonce"
+      ),
+      (
+        #"{"protocol": "openid4vp-v1-unsigned", "data": {"nonce": "n", "response_mode": "fragment", "dcql_query": {}}}"#,
+        "response_mode is not dc_api or dc_api.jwt"
+      ),
+      (
+        #"{"protocol": "openid4vp-v1-unsigned", "data": {"nonce": "n", "response_mode": "dc_api"}}"#,
+        "the request has no dcql_query"
+      ),
+      (
+        #"{"protocol": "openid4vp-v1-unsigned", "data": {"nonce": "n", "response_mode": "dc_api", "dcql_query": {}, "transaction_data": [1]}}"#,
+        "transaction_data must be an array of strings"
+      ),
+      (
+        #"{"protocol": "openid4vp-v1-unsigned", "data": {"nonce": "n", "response_mode": "dc_api.jwt", "dcql_query": {}}}"#,
+        "the request asks for an encrypted response: give its private key"
+      ),
+      (
+        #"{"protocol": "openid4vp-v1-signed", "data": {"nonce": "n"}}"#,
+        #"a signed request is {"request": <compact JWS>}"#
+      ),
+      (
+        #"{"protocol": "openid4vp-v1-multisigned", "data": {"payload": "e30", "signatures": "x"}}"#,
+        "the request JWS"
+      ),
+      (
+        #"{"protocol": "openid4vp", "data": {"nonce": "n", "response_mode": "dc_api", "dcql_query": {}}}"#,
+        "cannot be verified with OpenID4VP 1.0 semantics"
+      ),
+      (
+        #"{"protocol": "org-iso-mdoc", "data": {"deviceRequest": "AA", "encryptionInfo": "AA"}}"#,
+        "an org-iso-mdoc response is sealed to the verifier: give --recipient-key"
+      ),
+      (
+        #"{"protocol": "x-unknown", "data": {}}"#,
+        "the request holds no org-iso-mdoc or OpenID4VP entry to verify"
+      ),
+    ])
+  func unusableSentRequest(request: String, reason: String) throws {
+    let cli = try DCWallet()
+    let result = try cli.run([
+      "verifier", "verify", "--request", try cli.file("sent.json", request), "--origin",
+      "https://shop.example", "--response", try cli.file("answer.json", #"{"vp_token": {}}"#),
+    ])
+    Self.expectRefusal(result, containing: reason)
+  }
+
+  @Test("A response that answers a protocol the request did not use is refused")
+  func responseForAnotherProtocol() throws {
+    let cli = try DCWallet()
+    let result = try cli.run([
+      "verifier", "verify", "--request",
+      try cli.file(
+        "sent.json",
+        #"{"protocol": "openid4vp-v1-unsigned", "data": {"nonce": "n", "response_mode": "dc_api", "dcql_query": {}}}"#
+      ),
+      "--origin", "https://shop.example", "--response",
+      try cli.file("answer.json", #"{"protocol": "org-iso-mdoc", "data": {"response": "AA"}}"#),
+    ])
+    Self.expectRefusal(
+      result, containing: "the response answers org-iso-mdoc, which the request does not ask")
+  }
 }
