@@ -220,10 +220,12 @@ enum InspectCommand {
     var lines: [String] = []
     if let response = data["response"]?.string {
       let parts = response.split(separator: ".", omittingEmptySubsequences: false)
-      if parts.count == 5 { return ["response: JWE"] + describeCompactJOSE(response) }
+      if parts.count == 5 {
+        return ["response: JWE (open it with --key)"] + describeCompactJOSE(response)
+      }
       if let bytes = try? Base64URL.decode(response), let item = try? CBOR.decode(bytes) {
         lines.append(
-          "response: EncryptedResponse (\(bytes.count) bytes; sealed to the verifier, cannot be opened here)"
+          "response: EncryptedResponse (\(bytes.count) bytes; sealed to the verifier: open it with --key, --request and --origin)"
         )
         lines.append(contentsOf: indent(item.diagnosticNotation))
         return lines

@@ -379,4 +379,48 @@ struct CapturedExchangeBinaryTests {
     Self.expectRefusal(
       result, containing: "the response answers org-iso-mdoc, which the request does not ask")
   }
+
+  @Test(
+    "Stateless verification of our own unsigned and multisigned OpenID4VP exchanges",
+    arguments: [("openid4vp-v1-unsigned", "dc_api"), ("openid4vp-v1-multisigned", "dc_api.jwt")])
+  func ownOpenID4VPProtocols(protocolID: String, mode: String) throws {
+    let fixture = try OpenID4VPFixture()
+    let cli = fixture.base.cli
+    let signers =
+      protocolID == "openid4vp-v1-multisigned"
+      ? [
+        (fixture.otherKeyPath, fixture.otherChainPath),
+        (fixture.verifierKeyPath, fixture.verifierChainPath),
+      ]
+      : []
+    let (request, state) = try fixture.request(protocolID, mode: mode, signers: signers)
+    let response = try cli.run([
+      "respond", "--origin", "https://shop.example", "--request", request,
+    ])
+    try #require(response.code == 0, "\(response.err)")
+    var arguments = [
+      "verifier", "verify", "--request", request, "--origin", "https://shop.example", "--response",
+      try cli.file("answer-\(protocolID).json", response.out), "--issuer-anchor",
+      fixture.base.iacaPath, "--sd-jwt-issuer-anchor", fixture.base.iacaPath, "--json",
+    ]
+    if mode == "dc_api.jwt" {
+      let stateJSON = try JSONValue(parsing: Array(Data(contentsOf: URL(fileURLWithPath: state))))
+      arguments += [
+        "--recipient-key",
+        try cli.file(
+          "key-\(protocolID).jwk", try #require(stateJSON["encryption_key"]).serialized()),
+      ]
+    }
+    let verified = try cli.run(arguments)
+    try #require(verified.code == 0, "\(verified.err)")
+    let json = try JSONValue(parsing: verified.out)
+    #expect(json["credentials"]?["pid"]?[0]?["claims"]?["age_over_18"] == .bool(true))
+    #expect(
+      json["credentials"]?["mdl"]?[0]?["claims"]?["org.iso.18013.5.1/age_over_18"] == .bool(true))
+    // The same exchange checked for another origin fails: the key binding names the origin.
+    var elsewhere = arguments
+    elsewhere[try #require(elsewhere.firstIndex(of: "https://shop.example"))] =
+      "https://evil.example"
+    Self.expectRefusal(try cli.run(elsewhere), containing: "verification failed")
+  }
 }
