@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // The Digital Credentials wallet SDK. Zero package dependencies: crypto comes from the system's
-// OpenSSL 3 `libcrypto` on Linux (CryptoKit on Apple platforms). See ../shared/DESIGN.md.
+// OpenSSL 3 `libcrypto` on Linux (CryptoKit on Apple platforms). See docs/ARCHITECTURE.md.
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -11,7 +11,7 @@ let strictSettings: [SwiftSetting] = [
 
 let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
 
-/// The protocol modules, each with the modules it may import (DESIGN.md, "Modules").
+/// The protocol modules, each with the modules it may import (docs/ARCHITECTURE.md, "Modules").
 let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("CBOR", []),
   ("CryptoPrimitives", [.target(name: "COpenSSL", condition: linuxOnly)]),

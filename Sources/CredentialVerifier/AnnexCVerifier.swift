@@ -12,18 +12,48 @@ public enum AnnexCVerifier {
   /// What the verifier keeps between the request and the response. It holds the HPKE private
   /// key: store it like a secret, and use it once.
   public struct State: Sendable, Hashable {
-    /// The verifier's own origin, which the wallet's platform will report.
-    public let origin: WebOrigin
+    /// The origin the verifier expects the wallet's platform to report, exactly as it goes into
+    /// the SessionTranscript (C.3.2.2): the verifier compares it as given, without normalising.
+    public let origin: String
     /// The request data sent to the wallet.
     public let request: AnnexCRequest
     /// The HPKE recipient private key.
     public let recipientPrivateKey: ECPrivateKey
 
-    /// Creates a state.
-    public init(origin: WebOrigin, request: AnnexCRequest, recipientPrivateKey: ECPrivateKey) {
+    /// Creates a state for an origin taken exactly as given.
+    public init(origin: String, request: AnnexCRequest, recipientPrivateKey: ECPrivateKey) {
       self.origin = origin
       self.request = request
       self.recipientPrivateKey = recipientPrivateKey
+    }
+
+    /// Creates a state for a web origin, in its serialization.
+    public init(origin: WebOrigin, request: AnnexCRequest, recipientPrivateKey: ECPrivateKey) {
+      self.init(
+        origin: origin.serialized, request: request, recipientPrivateKey: recipientPrivateKey)
+    }
+
+    /// The state of a request that was sent and captured, without a saved state: the request
+    /// `data` as sent (`deviceRequest` and `encryptionInfo`), the origin the platform reported,
+    /// and the verifier's HPKE private key.
+    ///
+    /// - Throws: `invalidRequest` for unreadable request data, `invalidEncryptionInfo` when the
+    ///   private key is not the one whose public key the request's EncryptionInfo names.
+    public init(sentRequest data: JSONValue, origin: String, recipientPrivateKey: ECPrivateKey)
+      throws(DigitalCredentialsError)
+    {
+      let request = try AnnexCRequest(data: data)
+      // C.3.2.1: the response is sealed to EncryptionInfo.recipientPublicKey; another key can
+      // never open it, so say so instead of reporting a failed decryption.
+      guard
+        recipientPrivateKey.publicKey.x963Representation
+          == request.encryptionInfo.recipientPublicKey.x963Representation
+      else {
+        throw DigitalCredentialsError(
+          .invalidEncryptionInfo,
+          "the recipient key is not the one the request's EncryptionInfo names")
+      }
+      self.init(origin: origin, request: request, recipientPrivateKey: recipientPrivateKey)
     }
 
     public static func == (lhs: State, rhs: State) -> Bool {
@@ -33,11 +63,19 @@ public enum AnnexCVerifier {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(request) }
 
+    /// `SessionTranscript = [null, null, ["dcapi", SHA-256(CBOR([encryptionInfoB64, origin]))]]`
+    /// (C.3.2.2) for this state's origin, byte for byte as given.
+    public var sessionTranscript: SessionTranscript {
+      SessionTranscript(
+        handover: Handover.dcapi(
+          encryptionInfoBase64: request.encryptionInfo.base64URL, origin: origin))
+    }
+
     /// The state as JSON (origin, request data, private key as base64url scalar).
     public var json: JSONValue {
       .object([
         ("protocol", .string(DigitalCredentialProtocol.orgIsoMdoc.rawValue)),
-        ("origin", .string(origin.serialized)),
+        ("origin", .string(origin)),
         ("request", request.data),
         ("recipientPrivateKey", .string(Base64URL.encode(recipientPrivateKey.rawRepresentation))),
       ])
@@ -51,7 +89,7 @@ public enum AnnexCVerifier {
         throw DigitalCredentialsError(
           .invalidRequest, "verifier state needs origin, request and recipientPrivateKey")
       }
-      self.origin = try WebOrigin(origin)
+      self.origin = origin
       self.request = try AnnexCRequest(data: request)
       do {
         recipientPrivateKey = try ECPrivateKey(
@@ -128,8 +166,10 @@ public enum AnnexCVerifier {
     public let docType: String
     /// Disclosed elements in response order.
     public let elements: [(nameSpace: String, identifier: String, value: CBOR)]
-    /// The document signer and whether it chains to a trusted IACA.
+    /// The document signer, and the MSO's device key.
     public let issuer: IssuerVerification
+    /// Why the issuer is trusted: a chain to an IACA, or the pinned document signer itself.
+    public let trustBasis: IssuerTrustBasis
   }
 
   /// The outcome of verifying a response.
@@ -138,15 +178,30 @@ public enum AnnexCVerifier {
     public let checks: [Check]
   }
 
-  /// Opens and verifies a response: decryption under the transcript of the expected origin,
-  /// the DeviceResponse structure, each document's issuer signature, chain to a trusted IACA,
-  /// digests and validity, its device signature over the same transcript, and that only
-  /// requested elements came back.
+  /// The meaning of a DeviceResponse `status` (ISO 18013-5 §8.3.2.1.2.3, Table 8).
+  public static func statusMeaning(_ status: Int) -> String {
+    switch status {
+    case 0: "OK"
+    case 10: "general error"
+    case 11: "CBOR decoding error"
+    case 12: "CBOR validation error"
+    default: "unknown status"
+    }
+  }
+
+  /// Opens and verifies a response: decryption under the transcript of the state's origin
+  /// (taken exactly as given), the DeviceResponse structure and status, each document's issuer
+  /// signature, its trust (a chain to an IACA in `issuerTrustAnchors`, or a document signer
+  /// certificate pinned there), digests and validity at `now`, its device signature over the
+  /// same transcript, and that only requested elements came back.
+  ///
+  /// A response that opens but holds no document verifies nothing, so it is refused with what it
+  /// does say (its status and the documents that were requested).
   public static func verify(
     responseData: JSONValue, state: State, issuerTrustAnchors: [Certificate], now: Date
   ) throws(DigitalCredentialsError) -> Result {
     var checks: [Check] = []
-    let transcript = state.request.sessionTranscript(origin: state.origin)
+    let transcript = state.sessionTranscript
     let encrypted = try EncryptedResponse(data: responseData)
     let plaintext = try encrypted.open(
       privateKey: state.recipientPrivateKey, sessionTranscript: transcript)
@@ -160,13 +215,28 @@ public enum AnnexCVerifier {
     } catch {
       throw DigitalCredentialsError(.verificationFailed, "DeviceResponse: \(error.reason)")
     }
+    let requested = state.request.deviceRequest.docRequests.map(\.itemsRequest.docType)
+    // ISO 18013-5 §8.3.2.1.2.3: a non-zero status means the mdoc could not answer.
     guard response.status == DeviceResponse.statusOK else {
-      throw DigitalCredentialsError(.verificationFailed, "DeviceResponse status \(response.status)")
+      throw DigitalCredentialsError(
+        .verificationFailed,
+        "the response opened but its DeviceResponse has status \(response.status) "
+          + "(\(statusMeaning(response.status))) and nothing is verified")
+    }
+    guard !response.documents.isEmpty else {
+      throw DigitalCredentialsError(
+        .verificationFailed,
+        "the response opened and its DeviceResponse \(response.version) has status 0 (OK), "
+          + "but it holds no documents: nothing was presented for "
+          + requested.joined(separator: ", ")
+          + (response.documentErrors.isEmpty
+            ? "" : " (documentErrors: \(response.documentErrors.flatMap(\.keys).sorted()))"))
     }
     checks.append(
       Check(
         name: "structure", passed: true,
-        detail: "DeviceResponse \(response.version), \(response.documents.count) document(s)"))
+        detail:
+          "DeviceResponse \(response.version), status 0, \(response.documents.count) document(s)"))
     var documents: [VerifiedDocument] = []
     var usedRequests = Set<Int>()
     for document in response.documents {
@@ -182,14 +252,20 @@ public enum AnnexCVerifier {
       usedRequests.insert(requestIndex)
       let itemsRequest = state.request.deviceRequest.docRequests[requestIndex].itemsRequest
       let issuer: IssuerVerification
+      let basis: IssuerTrustBasis
       do {
-        issuer = try document.issuerSigned.verify(
-          expectedDocType: document.docType, trustAnchors: issuerTrustAnchors, at: now)
+        (issuer, basis) = try document.issuerSigned.verify(
+          expectedDocType: document.docType, issuerAnchors: issuerTrustAnchors, at: now)
+        let trust =
+          switch basis {
+          case .chain: "chain to a trusted IACA"
+          case .pinnedDocumentSigner: "document signer pinned as an issuer anchor (direct trust)"
+          }
         checks.append(
           Check(
             name: "issuer \(document.docType)", passed: true,
             detail:
-              "MSO signed by \(issuer.documentSigner.subject), chain trusted, digests and validity verified"
+              "MSO signed by \(issuer.documentSigner.subject), \(trust), digests and validity verified"
           ))
         try document.verifyDeviceAuthentication(
           sessionTranscript: transcript, deviceKey: issuer.deviceKey)
@@ -219,7 +295,8 @@ public enum AnnexCVerifier {
           name: "disclosure \(document.docType)", passed: true,
           detail: "\(elements.count) element(s), all requested"))
       documents.append(
-        VerifiedDocument(docType: document.docType, elements: elements, issuer: issuer))
+        VerifiedDocument(
+          docType: document.docType, elements: elements, issuer: issuer, trustBasis: basis))
     }
     return Result(documents: documents, checks: checks)
   }

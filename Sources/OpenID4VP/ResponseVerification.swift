@@ -294,9 +294,15 @@ extension VerifierState {
     let transcript = SessionTranscript(
       handover: Handover.openID4VPDCAPI(origin: origin, nonce: nonce, jwkThumbprint: thumbprint))
     do {
-      issuer = try document.issuerSigned.verify(
-        expectedDocType: document.docType, trustAnchors: anchors, at: now)
-      checks.append("issuerAuth by a document signer chaining to a trusted IACA")
+      // An anchor may be the document signer itself (direct trust, issue 10 §4).
+      let basis: IssuerTrustBasis
+      (issuer, basis) = try document.issuerSigned.verify(
+        expectedDocType: document.docType, issuerAnchors: anchors, at: now)
+      if case .pinnedDocumentSigner = basis {
+        checks.append("issuerAuth by a document signer pinned as an issuer anchor (direct trust)")
+      } else {
+        checks.append("issuerAuth by a document signer chaining to a trusted IACA")
+      }
       checks.append("value digests, docType and validity")
       try document.verifyDeviceAuthentication(
         sessionTranscript: transcript, deviceKey: issuer.deviceKey)

@@ -19,6 +19,7 @@ public enum DCWalletCLI {
     ("registry", "what the stored credentials register with Android and iOS"),
     ("inspect", "print a request, response, credential or registry blob readably"),
     ("demo", "run the whole flow in a temporary wallet"),
+    ("dev", "dev files: a development PKI, keys and credentials for the README's tour"),
   ]
 
   static var usage: String {
@@ -83,6 +84,7 @@ public enum DCWalletCLI {
       case "registry": try await RegistryCommand.run(rest, context)
       case "inspect": try await InspectCommand.run(rest, context)
       case "demo": try await DemoCommand.run(rest, context)
+      case "dev": try await DevCommand.run(rest, context)
       default:
         throw UsageError("unknown command '\(command)'", command: "dcwallet")
       }

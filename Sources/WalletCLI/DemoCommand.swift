@@ -165,7 +165,13 @@ enum DemoCommand {
       subject: DistinguishedName(
         commonName: "Demo PID Issuer", organization: "Utopia Registry", country: "UT"),
       publicKey: sdJWTIssuerKey.publicKey, notBefore: from, notAfter: until,
-      extensions: [.keyUsage(.digitalSignature)]
+      extensions: [
+        .keyUsage(.digitalSignature),
+        // SD-JWT VC §3.5: `iss` is tied to the x5c leaf, here by its DNS name and URI.
+        .subjectAlternativeNames([
+          .dnsName("issuer.utopia.example"), .uri("https://issuer.utopia.example"),
+        ]),
+      ]
     ).issued(by: iaca, signer: iacaKey)
     let holderKey = try ECPrivateKey(curve: .p256)
     let claims: JSONValue = .object([

@@ -1,8 +1,11 @@
 import CBOR
+import CredentialVerifier
+import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import Mdoc
+import X509Certificates
 
 /// `dcwallet inspect FILE`: prints any request, response, registry blob or credential it
 /// recognises, readably (CBOR diagnostic notation, decoded JOSE headers and payloads).
@@ -10,17 +13,150 @@ enum InspectCommand {
   static let spec = CommandSpec(
     path: "dcwallet inspect",
     summary: "Print a DC API request or response, a credential or registry data in readable form.",
+    options: [
+      .value(
+        "key", "FILE",
+        "open an encrypted response with the verifier's private key (P-256 JWK or PEM)"),
+      .value("origin", "ORIGIN", "with --key: the origin the platform reported (Annex C)"),
+      .value("request", "FILE", "with --key: the request that was sent (needed for Annex C)"),
+    ],
     positionals: ["FILE"],
     discussion: """
-      Recognises: DC API requests ({"protocol", "data"} or {"requests": [...]}) for org-iso-mdoc and
-      OpenID4VP, their responses, compact JWS/JWE, SD-JWT, CBOR (IssuerSigned, DeviceRequest,
-      DeviceResponse, any item), base64url CBOR, and the CMWallet/Ubique registry blob.
+      Recognises: DC API requests (every shape 'respond' reads) for org-iso-mdoc and OpenID4VP,
+      their responses, compact JWS/JWE, SD-JWT, CBOR (IssuerSigned, DeviceRequest, DeviceResponse,
+      any item), base64url CBOR, and the CMWallet/Ubique registry blob.
+      With --key, an encrypted response is opened and its content printed: an Annex C HPKE
+      response (needs --request and --origin: its EncryptionInfo and the origin make the HPKE info)
+      shows the DeviceResponse; an OpenID4VP JWE response shows the vp_token, each presentation
+      decoded. Nothing is verified: use 'verifier verify' for that.
       """)
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     let args = try context.parse(spec, arguments)
     let bytes = try Files.read(args.positionals[0])
+    if let keyPath = args.value("key") {
+      for line in try openResponse(bytes, keyPath: keyPath, args) { context.console.out(line) }
+      return
+    }
     for line in describe(bytes) { context.console.out(line) }
+  }
+
+  /// `inspect --key`: opens an Annex C HPKE or OpenID4VP JWE response and describes what is
+  /// inside.
+  static func openResponse(_ bytes: [UInt8], keyPath: String, _ args: ParsedArguments) throws
+    -> [String]
+  {
+    let key = try VerifierCommand.recipientKey(keyPath)
+    let json: JSONValue
+    do {
+      json = try JSONValue(parsing: bytes)
+    } catch {
+      throw CommandFailure("the response is not JSON: \(error.reason)")
+    }
+    let data = json["data"] ?? json
+    guard let sealed = data["response"]?.string else {
+      throw CommandFailure("the response holds no encrypted \"response\" to open")
+    }
+    if sealed.split(separator: ".", omittingEmptySubsequences: false).count == 5 {
+      // OpenID4VP 1.0 §8.3: a JWE sealed to the key of client_metadata.jwks.
+      let plaintext: [UInt8]
+      do {
+        plaintext = try CompactJWE(sealed).decrypt(with: key)
+      } catch {
+        throw CommandFailure("the JWE response does not open with this key: \(error.reason)")
+      }
+      guard let payload = try? JSONValue(parsing: plaintext) else {
+        throw CommandFailure("the decrypted JWE is not JSON")
+      }
+      var lines = ["OpenID4VP response (JWE opened with the given key):"]
+      guard let vpToken = payload["vp_token"]?.object else {
+        return lines + pretty(payload)
+      }
+      for (queryID, presentations) in vpToken {
+        for (index, presentation) in (presentations.array ?? [presentations]).enumerated() {
+          lines.append("")
+          lines.append("vp_token.\(queryID)[\(index)]:")
+          guard let text = presentation.string else {
+            lines.append(contentsOf: pretty(presentation))
+            continue
+          }
+          if text.contains("~") {
+            lines.append(contentsOf: describeSDJWT(text).map { "  " + $0 })
+          } else if let cbor = try? Base64URL.decode(text), let item = try? CBOR.decode(cbor) {
+            lines.append(contentsOf: describeDeviceResponse(item).map { "  " + $0 })
+          } else {
+            lines.append(contentsOf: indent(text))
+          }
+        }
+      }
+      return lines
+    }
+    // ISO/IEC TS 18013-7 Annex C: HPKE with info = SessionTranscript, which hashes the request's
+    // EncryptionInfo text and the origin (C.3.2.2): both are needed to open the response.
+    guard let requestPath = args.value("request") else {
+      throw UsageError(
+        "opening an Annex C response needs --request (its EncryptionInfo) and --origin",
+        command: spec.path)
+    }
+    guard let origin = args.value("origin"), !origin.isEmpty else {
+      throw UsageError("opening an Annex C response needs --origin", command: spec.path)
+    }
+    let envelope: RequestEnvelope
+    do {
+      envelope = try RequestEnvelope(json: try Files.read(requestPath))
+    } catch let error as DigitalCredentialsError {
+      throw CommandFailure("the request cannot be read: \(error.reason)")
+    }
+    guard let entry = envelope.requests.first(where: { $0.knownProtocol == .orgIsoMdoc }) else {
+      throw CommandFailure("the request holds no org-iso-mdoc entry")
+    }
+    let plaintext: [UInt8]
+    do {
+      let state = try AnnexCVerifier.State(
+        sentRequest: entry.data, origin: origin, recipientPrivateKey: key)
+      plaintext = try EncryptedResponse(data: data).open(
+        privateKey: key, sessionTranscript: state.sessionTranscript)
+    } catch {
+      throw CommandFailure("the Annex C response does not open: \(error.reason)")
+    }
+    guard let item = try? CBOR.decode(plaintext) else {
+      throw CommandFailure("the decrypted Annex C response is not CBOR")
+    }
+    return ["Annex C response (HPKE opened for \(origin) with the given key):"]
+      + describeDeviceResponse(item)
+  }
+
+  /// A DeviceResponse in words (status, documents, issuer, elements), then in full.
+  static func describeDeviceResponse(_ item: CBOR) -> [String] {
+    guard let response = try? DeviceResponse(cbor: item) else {
+      return ["not a DeviceResponse:"] + indent(diagnosticWithTag24(item))
+    }
+    var lines = [
+      "DeviceResponse \(response.version), status \(response.status) "
+        + "(\(AnnexCVerifier.statusMeaning(response.status))), "
+        + "\(response.documents.count) document(s)"
+    ]
+    for document in response.documents {
+      let mso = document.issuerSigned.mso
+      lines.append(
+        "  \(document.docType), MSO valid \(mso.validityInfo.validFrom) to \(mso.validityInfo.validUntil)"
+      )
+      if let signer = try? document.issuerSigned.documentSignerChain().first {
+        lines.append("    document signer: \(signer.subject) (not verified here)")
+      }
+      for (ns, items) in document.issuerSigned.nameSpaces {
+        for element in items {
+          lines.append(
+            "    \(ns)/\(element.elementIdentifier) = \(element.elementValue.diagnosticNotation.prefix(120))"
+          )
+        }
+      }
+    }
+    for error in response.documentErrors {
+      lines.append("  documentErrors: \(error.map { "\($0.key): \($0.value)" }.sorted())")
+    }
+    lines.append("CBOR:")
+    return lines + indent(diagnosticWithTag24(item))
   }
 
   static func describe(_ bytes: [UInt8]) -> [String] {
@@ -52,6 +188,17 @@ enum InspectCommand {
   }
 
   static func describeJSON(_ json: JSONValue) -> [String] {
+    if json["digital"] != nil || json["providers"] != nil,
+      let envelope = try? RequestEnvelope(json: json)
+    {
+      return ["DC API request (\(envelope.requests.count) request(s))"]
+        + envelope.requests.enumerated().flatMap { index, request in
+          ["", "requests[\(index)]:"]
+            + (request.problem.map { ["skipped: \($0)"] }
+              ?? (["protocol: \(request.protocolIdentifier)"]
+                + describeData(request.protocolIdentifier, request.data)))
+        }
+    }
     if let list = json["requests"]?.array {
       return ["DC API request list (\(list.count) request(s))"]
         + list.enumerated().flatMap { index, item in
@@ -73,10 +220,12 @@ enum InspectCommand {
     var lines: [String] = []
     if let response = data["response"]?.string {
       let parts = response.split(separator: ".", omittingEmptySubsequences: false)
-      if parts.count == 5 { return ["response: JWE"] + describeCompactJOSE(response) }
+      if parts.count == 5 {
+        return ["response: JWE (open it with --key)"] + describeCompactJOSE(response)
+      }
       if let bytes = try? Base64URL.decode(response), let item = try? CBOR.decode(bytes) {
         lines.append(
-          "response: EncryptedResponse (\(bytes.count) bytes; sealed to the verifier, cannot be opened here)"
+          "response: EncryptedResponse (\(bytes.count) bytes; sealed to the verifier: open it with --key, --request and --origin)"
         )
         lines.append(contentsOf: indent(item.diagnosticNotation))
         return lines

@@ -27,6 +27,10 @@ enum OpenID4VPVerifierCommands {
     else {
       throw UsageError("--response-mode must be dc_api or dc_api.jwt", command: path)
     }
+    guard mode == .dcAPIJWT || args.value("out-key") == nil else {
+      throw UsageError(
+        "--out-key: a dc_api response is not encrypted, there is no key", command: path)
+    }
     let origin = try WebOrigin(args.value("origin") ?? "https://verifier.example").serialized
     let keys = args.all("signer-key")
     let certs = args.all("signer-cert")
@@ -79,57 +83,50 @@ enum OpenID4VPVerifierCommands {
       ("protocol", .string(request.protocolID.rawValue)), ("data", request.data),
     ])
     try Files.write(Array(page.serialized().utf8), to: args.value("out-request") ?? "")
-    try Files.write(
-      Array(request.state.json.serialized().utf8), to: args.value("out-state") ?? "", mode: 0o600)
+    try SecretFile.create(
+      Array(request.state.json.serialized().utf8), to: args.value("out-state") ?? "")
+    if let keyPath = args.value("out-key") {
+      if let key = request.state.encryptionKey {
+        try SecretFile.create(Array(key.json.serialized().utf8), to: keyPath)
+      }
+    }
     context.console.out(
       "wrote \(args.value("out-request") ?? "") and \(args.value("out-state") ?? "")")
   }
 
-  static func verify(_ args: ParsedArguments, stateJSON: JSONValue, _ context: CommandContext)
-    throws
-  {
-    let state: VerifierState
+  /// Verifies a response against a state (saved, or rebuilt from the request as sent), with
+  /// the mdoc and SD-JWT VC issuer anchors kept apart.
+  static func verify(
+    response: JSONValue, state: VerifierState, mdocAnchors: [Certificate],
+    sdJWTAnchors: [Certificate], now: Date
+  ) throws -> VerifiedAuthorizationResponse {
     do {
-      state = try VerifierState(json: stateJSON)
-    } catch {
-      throw CommandFailure("verifier state: \(error.reason)")
-    }
-    let origin = try WebOrigin(args.value("origin") ?? "").serialized
-    guard origin == state.origin else {
-      throw CommandFailure("the request was made for \(state.origin), not \(origin)")
-    }
-    let responseBytes = try args.value("response").map(Files.read) ?? context.console.readAll()
-    let response: JSONValue
-    do {
-      response = try JSONValue(parsing: responseBytes)
-    } catch {
-      throw CommandFailure("the response is not JSON: \(error.reason)")
-    }
-    let anchors = try Inputs.certificates(args.all("issuer-anchor"))
-    let verified: VerifiedAuthorizationResponse
-    do {
-      verified = try state.verifyResponse(
-        response["data"] ?? response, sdJWTIssuerAnchors: anchors, mdocIssuerAnchors: anchors,
-        now: Date())
+      return try state.verifyResponse(
+        response["data"] ?? response, sdJWTIssuerAnchors: sdJWTAnchors,
+        mdocIssuerAnchors: mdocAnchors, now: now)
     } catch {
       throw CommandFailure("verification failed: \(error.reason)")
     }
-    if args.flag("json") {
+  }
+
+  static func print(
+    _ verified: VerifiedAuthorizationResponse, json asJSON: Bool, _ context: CommandContext
+  ) {
+    if asJSON {
       context.console.out(json(verified).serialized())
-    } else {
-      for (queryID, credentials) in verified.credentials.sorted(by: { $0.key < $1.key }) {
-        for credential in credentials {
+      return
+    }
+    for (queryID, credentials) in verified.credentials.sorted(by: { $0.key < $1.key }) {
+      for credential in credentials {
+        context.console.out(
+          "\(queryID): \(credential.format) \(credential.vct ?? credential.docType ?? "")")
+        for claim in credential.claims {
           context.console.out(
-            "\(queryID): \(credential.format) \(credential.vct ?? credential.docType ?? "")")
-          for claim in credential.claims {
-            context.console.out(
-              "  \(ClaimName.of(claim.path, format: credential.format)): \(claim.value.serialized())"
-            )
-          }
+            "  \(ClaimName.of(claim.path, format: credential.format)): \(claim.value.serialized())")
         }
       }
-      for check in verified.checks { context.console.out("ok  \(check)") }
     }
+    for check in verified.checks { context.console.out("ok  \(check)") }
   }
 
   static func json(_ verified: VerifiedAuthorizationResponse) -> JSONValue {

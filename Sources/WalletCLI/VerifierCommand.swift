@@ -38,18 +38,39 @@ enum VerifierCommand {
       .value(
         "out-state", "FILE", required: true,
         "where to write the verifier state (holds a private key; mode 0600)"),
+      .value(
+        "out-key", "FILE",
+        "also write the response decryption private key alone, as a JWK (mode 0600)"),
     ])
   static let verifySpec = CommandSpec(
     path: "dcwallet verifier verify", summary: "Open and verify a wallet's response.",
     options: [
-      .value("state", "FILE", required: true, "the state written by 'verifier request'"),
+      .value("state", "FILE", "the state written by 'verifier request'"),
       .value(
-        "origin", "ORIGIN", required: true, "the verifier's origin, as the wallet's platform saw it"
+        "request", "FILE",
+        "without --state: the request that was sent (any shape 'respond' reads)"),
+      .value(
+        "recipient-key", "FILE",
+        "without --state: the verifier's private key for the response (P-256 JWK or PEM; not needed for an unencrypted dc_api response)"
       ),
+      .value(
+        "origin", "ORIGIN", required: true,
+        "the verifier's origin as the wallet's platform reported it (compared exactly)"),
       .value("response", "FILE", "the response JSON (default: standard input)"),
-      .value("issuer-anchor", "FILE", repeating: true, "a trusted issuer IACA (PEM or DER)"),
+      .value("at", "RFC3339", "verify as of this time (default: now), e.g. 2025-06-01T12:00:00Z"),
+      .value(
+        "issuer-anchor", "FILE", repeating: true,
+        "a trusted mdoc issuer: an IACA, or a document signer certificate itself (PEM or DER)"),
+      .value(
+        "sd-jwt-issuer-anchor", "FILE", repeating: true,
+        "a trusted SD-JWT VC issuer anchor (PEM or DER)"),
       .flag("json", "print JSON"),
-    ])
+    ],
+    discussion: """
+      Give --state (written by 'verifier request'), or --request and --recipient-key for an exchange
+      captured without a state (the request as sent and the verifier's private key). The origin is
+      used exactly as given: it must be the one the platform reported to the wallet.
+      """)
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     guard let sub = arguments.first else {
@@ -148,51 +169,202 @@ enum VerifierCommand {
         JSONValue.object([
           ("protocol", .string(request.protocolIdentifier)), ("data", request.data),
         ]).serialized().utf8), to: args.value("out-request") ?? "")
-    try Files.write(
-      Array(state.json.serialized().utf8), to: args.value("out-state") ?? "", mode: 0o600)
+    try SecretFile.create(Array(state.json.serialized().utf8), to: args.value("out-state") ?? "")
+    if let keyPath = args.value("out-key") {
+      try SecretFile.create(
+        Array(JWK(privateKey: state.recipientPrivateKey).json.serialized().utf8), to: keyPath)
+    }
     context.console.out(
       "wrote \(args.value("out-request") ?? "") and \(args.value("out-state") ?? "")")
   }
 
+  /// The verification time: `--at`, else now.
+  static func verificationTime(_ args: ParsedArguments) throws -> Date {
+    guard let text = args.value("at") else { return Date() }
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    if let date = formatter.date(from: text) { return date }
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    if let date = formatter.date(from: text) { return date }
+    throw UsageError(
+      "--at takes an RFC 3339 date-time such as 2025-06-01T12:00:00Z, not \"\(text)\"",
+      command: verifySpec.path)
+  }
+
   static func verify(_ args: ParsedArguments, _ context: CommandContext) throws {
+    let now = try verificationTime(args)
+    // The origin is used exactly as given (issue 10 §4): no normalisation on the verifier side.
+    let origin = args.value("origin") ?? ""
+    guard !origin.isEmpty else {
+      throw UsageError("--origin must not be empty", command: verifySpec.path)
+    }
+    let mdocAnchors = try Inputs.certificates(args.all("issuer-anchor"))
+    let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor"))
+    guard let statePath = args.value("state") else {
+      try verifyCaptured(
+        args, origin: origin, now: now, mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors,
+        context)
+      return
+    }
+    guard args.value("request") == nil, args.value("recipient-key") == nil else {
+      throw UsageError(
+        "give --state, or --request and --recipient-key, not both", command: verifySpec.path)
+    }
     let stateJSON: JSONValue
     do {
-      stateJSON = try JSONValue(parsing: try Files.read(args.value("state") ?? ""))
+      stateJSON = try JSONValue(parsing: try Files.read(statePath))
     } catch let error as JOSEError {
       throw CommandFailure("verifier state is not JSON: \(error.reason)")
     }
+    let response = try responseJSON(args, context)
     if let protocolID = stateJSON["protocol"]?.string,
       OpenID4VPProtocol(rawValue: protocolID) != nil
     {
-      try OpenID4VPVerifierCommands.verify(args, stateJSON: stateJSON, context)
+      let state: VerifierState
+      do {
+        state = try VerifierState(json: stateJSON)
+      } catch {
+        throw CommandFailure("verifier state: \(error.reason)")
+      }
+      guard origin == state.origin else {
+        throw CommandFailure("the request was made for \(state.origin), not \(origin)")
+      }
+      let verified = try OpenID4VPVerifierCommands.verify(
+        response: response, state: state, mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors,
+        now: now)
+      OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
       return
     }
-    let state: AnnexCVerifier.State
+    let saved: AnnexCVerifier.State
     do {
-      state = try AnnexCVerifier.State(json: stateJSON)
+      saved = try AnnexCVerifier.State(json: stateJSON)
     } catch {
       throw CommandFailure("verifier state: \(error.reason)")
     }
-    let origin = try WebOrigin(args.value("origin") ?? "")
+    // The response opens only under the transcript of the origin the wallet saw.
+    let state = AnnexCVerifier.State(
+      origin: origin, request: saved.request, recipientPrivateKey: saved.recipientPrivateKey)
+    let result = try verifyAnnexC(response: response, state: state, anchors: mdocAnchors, now: now)
+    printAnnexC(result, json: args.flag("json"), context)
+  }
+
+  /// Reads the response JSON (`--response`, else standard input); `{"protocol", "data"}` or its
+  /// data alone.
+  static func responseJSON(_ args: ParsedArguments, _ context: CommandContext) throws -> JSONValue {
     let responseBytes = try args.value("response").map(Files.read) ?? context.console.readAll()
-    let response: JSONValue
     do {
-      response = try JSONValue(parsing: responseBytes)
+      return try JSONValue(parsing: responseBytes)
     } catch {
       throw CommandFailure("the response is not JSON: \(error.reason)")
     }
-    let data = response["data"] ?? response
-    let anchors = try Inputs.certificates(args.all("issuer-anchor"))
-    let stateForOrigin = AnnexCVerifier.State(
-      origin: origin, request: state.request, recipientPrivateKey: state.recipientPrivateKey)
-    let result: AnnexCVerifier.Result
+  }
+
+  /// A private key for the response: a JWK (with `d`) or PEM; P-256.
+  static func recipientKey(_ path: String) throws -> ECPrivateKey {
+    let text = try Files.text(path).trimmingCharacters(in: .whitespacesAndNewlines)
+    let key: ECPrivateKey
+    if text.hasPrefix("{") {
+      do {
+        key = try JWK(json: try JSONValue(parsing: text)).privateKey()
+      } catch {
+        throw CommandFailure("\(path) is not a private JWK: \(error.reason)")
+      }
+    } else {
+      key = try Inputs.privateKey(path)
+    }
+    guard key.curve == .p256 else {
+      throw CommandFailure("\(path): the response key must be on P-256, not \(key.curve.rawValue)")
+    }
+    return key
+  }
+
+  /// `verifier verify --request --recipient-key`: a captured exchange without a state.
+  static func verifyCaptured(
+    _ args: ParsedArguments, origin: String, now: Date, mdocAnchors: [Certificate],
+    sdJWTAnchors: [Certificate], _ context: CommandContext
+  ) throws {
+    guard let requestPath = args.value("request") else {
+      throw UsageError(
+        "give --state, or --request and --recipient-key", command: verifySpec.path)
+    }
+    let envelope: RequestEnvelope
     do {
-      result = try AnnexCVerifier.verify(
-        responseData: data, state: stateForOrigin, issuerTrustAnchors: anchors, now: Date())
+      envelope = try RequestEnvelope(json: try Files.read(requestPath))
+    } catch let error as DigitalCredentialsError {
+      throw CommandFailure("the request cannot be read: \(error.reason)")
+    }
+    // Optional only for an unencrypted (dc_api) OpenID4VP response.
+    let key = try args.value("recipient-key").map(recipientKey)
+    let response = try responseJSON(args, context)
+    // The response envelope names the protocol it answers; without it, every entry we can
+    // verify is a candidate.
+    let answered = response["protocol"]?.string
+    let candidates = envelope.requests.filter { request in
+      request.knownProtocol != nil && (answered == nil || request.protocolIdentifier == answered)
+    }
+    guard !candidates.isEmpty else {
+      if let answered {
+        throw CommandFailure("the response answers \(answered), which the request does not ask")
+      }
+      throw CommandFailure("the request holds no org-iso-mdoc or OpenID4VP entry to verify")
+    }
+    var firstFailure: CommandFailure?
+    for request in candidates {
+      do {
+        if request.knownProtocol == .orgIsoMdoc {
+          guard let key else {
+            throw CommandFailure(
+              "an org-iso-mdoc response is sealed to the verifier: give --recipient-key")
+          }
+          let state: AnnexCVerifier.State
+          do {
+            state = try AnnexCVerifier.State(
+              sentRequest: request.data, origin: origin, recipientPrivateKey: key)
+          } catch {
+            throw CommandFailure("the org-iso-mdoc request: \(error.reason)")
+          }
+          let result = try verifyAnnexC(
+            response: response, state: state, anchors: mdocAnchors, now: now)
+          printAnnexC(result, json: args.flag("json"), context)
+          return
+        }
+        guard let protocolID = OpenID4VPProtocol(rawValue: request.protocolIdentifier) else {
+          continue
+        }
+        let state: VerifierState
+        do {
+          state = try VerifierState(
+            sentRequest: request.data, protocolID: protocolID, origin: origin,
+            recipientPrivateKey: key)
+        } catch {
+          throw CommandFailure("the \(protocolID.rawValue) request: \(error.reason)")
+        }
+        let verified = try OpenID4VPVerifierCommands.verify(
+          response: response, state: state, mdocAnchors: mdocAnchors,
+          sdJWTAnchors: sdJWTAnchors, now: now)
+        OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
+        return
+      } catch let failure as CommandFailure {
+        firstFailure = firstFailure ?? failure
+      }
+    }
+    throw firstFailure ?? CommandFailure("nothing to verify")
+  }
+
+  static func verifyAnnexC(
+    response: JSONValue, state: AnnexCVerifier.State, anchors: [Certificate], now: Date
+  ) throws -> AnnexCVerifier.Result {
+    do {
+      return try AnnexCVerifier.verify(
+        responseData: response["data"] ?? response, state: state, issuerTrustAnchors: anchors,
+        now: now)
     } catch {
       throw CommandFailure("verification failed: \(error.reason)")
     }
-    if args.flag("json") {
+  }
+
+  static func printAnnexC(_ result: AnnexCVerifier.Result, json: Bool, _ context: CommandContext) {
+    if json {
       context.console.out(VerifierOutput.json(result).serialized())
     } else {
       for line in VerifierOutput.text(result) { context.console.out(line) }
@@ -211,6 +383,16 @@ enum VerifierOutput {
             .object([
               ("docType", .string(document.docType)),
               ("issuer", .string(document.issuer.documentSigner.subject.description)),
+              (
+                "trust",
+                .string(
+                  {
+                    switch document.trustBasis {
+                    case .chain: "chain to a trusted IACA"
+                    case .pinnedDocumentSigner: "pinned document signer (direct trust)"
+                    }
+                  }())
+              ),
               (
                 "elements",
                 .object(

@@ -134,7 +134,8 @@ struct OpenID4VPBinaryTests {
     let verify = try cli.run(
       [
         "verifier", "verify", "--state", state, "--origin", "https://shop.example",
-        "--issuer-anchor", fixture.base.iacaPath, "--json",
+        "--issuer-anchor", fixture.base.iacaPath, "--sd-jwt-issuer-anchor",
+        fixture.base.iacaPath, "--json",
       ],
       stdin: response.out)
     try #require(verify.code == 0, "\(verify.err)")
@@ -195,7 +196,8 @@ struct OpenID4VPBinaryTests {
     let verify = try cli.run(
       [
         "verifier", "verify", "--state", state, "--origin", "https://shop.example",
-        "--issuer-anchor", fixture.base.iacaPath,
+        "--issuer-anchor", fixture.base.iacaPath, "--sd-jwt-issuer-anchor",
+        fixture.base.iacaPath,
       ], stdin: response.out)
     #expect(verify.code == 1 && verify.err.contains("given_name"))
     let unknown = try cli.run([

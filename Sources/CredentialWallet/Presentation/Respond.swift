@@ -67,7 +67,7 @@ extension Wallet {
           skipped.append((request.protocolIdentifier, "\(error)"))
         }
       case nil:
-        skipped.append((request.protocolIdentifier, "unsupported protocol"))
+        skipped.append((request.protocolIdentifier, request.skipReason ?? "unsupported protocol"))
       }
     }
     let reason = skipped.map { "\($0.protocolIdentifier): \($0.reason)" }.joined(separator: "; ")
