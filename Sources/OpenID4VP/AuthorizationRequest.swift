@@ -44,8 +44,12 @@ public struct AuthorizationRequest: Sendable {
   /// verified with the `x5c` leaf key, `typ` must be `oauth-authz-req+jwt`, the client
   /// identifier prefix must be `x509_san_dns` or `x509_hash` and match the leaf, the chain must
   /// validate against `verifierTrustAnchors` at `now`, and `origin` must be in
-  /// `expected_origins` (A.2, A.3.2, §5.9.3). A multisigned request is authenticated by its
-  /// first acceptable signature.
+  /// `expected_origins` (A.2, A.3.2, §5.9.3). A `client_id` sent beside the request object must
+  /// be the authenticated one. A multisigned request (`data.request`, a JWS JSON serialization)
+  /// is authenticated by its first signature that verifies and chains to a trusted verifier;
+  /// the other signatures are ignored. Following HAIP 1.0, `x5c` must not carry a trust anchor
+  /// and the signing certificate must not be self-signed. The drafts' `openid4vp` identifier is
+  /// refused (`unsupportedProtocol`).
   ///
   /// - Parameters:
   ///   - protocolID: the DC API protocol identifier of the request.
@@ -71,14 +75,19 @@ public struct AuthorizationRequest: Sendable {
     }
     guard case .object = data else { throw OpenID4VPError(.malformed, "data must be an object") }
 
-    var effective = protocolID
-    if protocolID == .draft { effective = data["request"] != nil ? .signed : .unsigned }
-
     let parameters: JSONValue
     let identity: VerifierIdentity
     var verifierInfo: JSONValue? = nil
-    switch effective {
-    case .unsigned, .draft:
+    switch protocolID {
+    case .draft:
+      // The drafts' `openid4vp` bound responses differently from draft to draft (audience,
+      // handover); answering it with 1.0 semantics would produce a response its verifier
+      // cannot check, and the identifier does not say which draft is meant.
+      throw OpenID4VPError(
+        .unsupportedProtocol,
+        "openid4vp is the identifier of OpenID4VP drafts; only the openid4vp-v1-* protocols "
+          + "of OpenID4VP 1.0 are answered")
+    case .unsigned:
       // A.3.1: the verifier is its origin; client_id and expected_origins carry no meaning here.
       parameters = data.removing("client_id").removing("expected_origins")
       identity = .origin(origin)
@@ -98,13 +107,14 @@ public struct AuthorizationRequest: Sendable {
         header: jws.protectedHeader, x5c: jws.x5c, clientID: parameters["client_id"],
         origin: origin, trustAnchors: verifierTrustAnchors, now: now, signatureIndex: nil
       ) { (key) throws(JOSEError) in try jws.verifySignature(with: key) }
+      try Self.checkOuterClientID(data["client_id"], authenticated: authenticated.clientID)
       try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin)
       identity = .authenticated(authenticated)
       verifierInfo = parameters["verifier_info"]
     case .multisigned:
       let jws: JWSJSON
       do {
-        jws = try JWSJSON(json: data)
+        jws = try JWSJSON(json: try Self.multisignedObject(data))
       } catch {
         throw Self.jwsParseError(error)
       }
@@ -139,6 +149,7 @@ public struct AuthorizationRequest: Sendable {
         throw OpenID4VPError(
           code, "no signature authenticates the verifier: \(reasons.joined(separator: "; "))")
       }
+      try Self.checkOuterClientID(data["client_id"], authenticated: verifier.clientID)
       try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin)
       identity = .authenticated(verifier)
       verifierInfo = header["verifier_info"] ?? parameters["verifier_info"]
@@ -149,7 +160,7 @@ public struct AuthorizationRequest: Sendable {
     self.parameters = parameters
     self.verifierInfo = verifierInfo
     expectedOrigins =
-      effective == .unsigned ? nil : parameters["expected_origins"]?.array?.compactMap(\.string)
+      protocolID == .unsigned ? nil : parameters["expected_origins"]?.array?.compactMap(\.string)
 
     // §5.1 / A.2: the parameters common to every form.
     guard let responseType = parameters["response_type"]?.string else {
@@ -236,6 +247,54 @@ public struct AuthorizationRequest: Sendable {
       throw OpenID4VPError(.malformed, "request payload must be a JSON object")
     }
     return json
+  }
+
+  /// The JWS JSON serialization of a multisigned request (OpenID4VP 1.0 Appendix A.3.2).
+  ///
+  /// A.3.2 lists `request` among the DC API parameters and puts the JWS in it, as the
+  /// conformance suite and deployed wallets send it: `data.request` holds the general JWS JSON
+  /// serialization object (or that object as JSON text). The appendix's non-normative example
+  /// shows the bare object, so a `data` that is itself the serialization (`payload` and
+  /// `signatures`, no `request`) is read too; nothing else is.
+  static func multisignedObject(_ data: JSONValue) throws(JOSEError) -> JSONValue {
+    guard let request = data["request"] else {
+      guard data["payload"] != nil, data["signatures"] != nil else {
+        throw JOSEError(
+          .malformedJWS,
+          "a multisigned request needs data.request, a JWS JSON serialization (general)")
+      }
+      return data
+    }
+    switch request {
+    case .object:
+      return request
+    case .string(let text):
+      // A compact JWS is not JSON; only an object serialized as text is accepted here.
+      guard let parsed = try? JSONValue(parsing: text), case .object = parsed else {
+        throw JOSEError(
+          .malformedJWS,
+          "data.request of a multisigned request must be a JWS JSON serialization object")
+      }
+      return parsed
+    default:
+      throw JOSEError(
+        .malformedJWS,
+        "data.request of a multisigned request must be a JWS JSON serialization object")
+    }
+  }
+
+  /// RFC 9101 §5 / OpenID4VP 1.0 §5.9: a `client_id` sent beside the request object must be
+  /// the one the request object authenticated.
+  static func checkOuterClientID(_ outer: JSONValue?, authenticated: ClientIdentifier)
+    throws(OpenID4VPError)
+  {
+    guard let outer else { return }
+    guard outer.string == authenticated.rawValue else {
+      throw OpenID4VPError(
+        .invalidRequest,
+        "client_id \(outer.serialized()) beside the request object differs from the "
+          + "authenticated \(authenticated.rawValue)")
+    }
   }
 
   /// A.2: a non-empty array that holds the origin, compared as plain strings.

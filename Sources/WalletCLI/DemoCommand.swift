@@ -165,7 +165,11 @@ enum DemoCommand {
       subject: DistinguishedName(
         commonName: "Demo PID Issuer", organization: "Utopia Registry", country: "UT"),
       publicKey: sdJWTIssuerKey.publicKey, notBefore: from, notAfter: until,
-      extensions: [.keyUsage(.digitalSignature)]
+      extensions: [
+        .keyUsage(.digitalSignature),
+        // SD-JWT VC inline X.509: the leaf vouches for the host of `iss`.
+        .subjectAlternativeNames([.dnsName("issuer.utopia.example")]),
+      ]
     ).issued(by: iaca, signer: iacaKey)
     let holderKey = try ECPrivateKey(curve: .p256)
     let claims: JSONValue = .object([
