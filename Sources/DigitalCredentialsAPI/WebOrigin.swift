@@ -66,9 +66,8 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
   private static func port(
     _ text: Substring, _ fail: (String) -> DigitalCredentialsError
   ) throws(DigitalCredentialsError) -> Int {
-    guard !text.isEmpty else { throw fail("empty port") }
-    guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-      throw fail("a port is ASCII digits only")
+    guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+      throw fail("a port is one or more ASCII digits")
     }
     guard text.first != "0" else { throw fail("a serialized port has no leading zero") }
     // At most five digits, so the value cannot overflow before the range check.

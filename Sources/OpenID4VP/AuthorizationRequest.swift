@@ -254,17 +254,10 @@ public struct AuthorizationRequest: Sendable {
   /// A.3.2 lists `request` among the DC API parameters and puts the JWS in it, as the
   /// conformance suite and deployed wallets send it: `data.request` holds the general JWS JSON
   /// serialization object (or that object as JSON text). The appendix's non-normative example
-  /// shows the bare object, so a `data` that is itself the serialization (`payload` and
-  /// `signatures`, no `request`) is read too; nothing else is.
+  /// shows the bare object, so a `data` without `request` is read as the serialization itself.
   static func multisignedObject(_ data: JSONValue) throws(JOSEError) -> JSONValue {
-    guard let request = data["request"] else {
-      guard data["payload"] != nil, data["signatures"] != nil else {
-        throw JOSEError(
-          .malformedJWS,
-          "a multisigned request needs data.request, a JWS JSON serialization (general)")
-      }
-      return data
-    }
+    // Without `request`, `data` itself must parse as the serialization.
+    guard let request = data["request"] else { return data }
     switch request {
     case .object:
       return request

@@ -195,6 +195,22 @@ struct HAIPConformanceTests {
     #expect(refusal(fixture, .multisigned, data: multi)?.code == .untrustedVerifier)
   }
 
+  @Test func x5cThatCarriesAnyRootIsRefused() throws {
+    let fixture = try Fixture()
+    // A self-signed root of another PKI after the leaf: still a trust anchor in x5c.
+    let otherKey = try ECPrivateKey(curve: .p256)
+    let otherRoot = try CertificateBuilder.readerRoot(
+      commonName: "Other Root", publicKey: otherKey.publicKey,
+      notBefore: fixture.now.addingTimeInterval(-3600),
+      notAfter: fixture.now.addingTimeInterval(86_400)
+    ).selfSigned(signer: otherKey)
+    let data = try RequestRefusalTests.signed(
+      try RequestRefusalTests.signedPayload(fixture),
+      header: RequestRefusalTests.header([fixture.verifierCertificate, otherRoot]),
+      key: fixture.verifierKey)
+    #expect(refusal(fixture, .signed, data: data)?.code == .untrustedVerifier)
+  }
+
   @Test func leafConfiguredAsTrustAnchorIsRefused() throws {
     let fixture = try Fixture()
     let sent = try fixture.makeRequest(.signed(fixture.signer), .dcAPI)
