@@ -112,21 +112,25 @@ public struct AuthorizationRequest: Sendable {
       identity = .authenticated(authenticated)
       verifierInfo = parameters["verifier_info"]
     case .multisigned:
-      let jws: JWSJSON
+      let object: JSONValue
       do {
-        jws = try JWSJSON(json: try Self.multisignedObject(data))
+        object = try Self.multisignedObject(data)
       } catch {
         throw Self.jwsParseError(error)
       }
-      parameters = try Self.payloadObject(jws.payload)
+      // Each signature is read on its own: one this wallet cannot read (an algorithm it does not
+      // support, a malformed entry) is a failed signature, not a failed request (A.3.2: the
+      // wallet authenticates the verifier through a signature it supports).
+      var failures: [(index: Int, error: OpenID4VPError)] = []
+      let (payload, signatures) = try Self.readSignatures(object, failures: &failures)
+      parameters = try Self.payloadObject(payload)
       // A.3.2: client_id lives only in each signature's protected header.
       guard parameters["client_id"] == nil else {
         throw OpenID4VPError(
           .invalidRequest, "a multisigned request carries client_id only in protected headers")
       }
-      var failures: [OpenID4VPError] = []
       var accepted: (AuthenticatedVerifier, JSONValue)? = nil
-      for (index, signature) in jws.signatures.enumerated() {
+      for (index, signature) in signatures {
         do {
           let verifier = try RequestAuthentication.authenticate(
             header: signature.protectedHeader, x5c: signature.x5c,
@@ -136,18 +140,11 @@ public struct AuthorizationRequest: Sendable {
           accepted = (verifier, signature.protectedHeader)
           break
         } catch {
-          failures.append(error)
+          failures.append((index, error))
         }
       }
       guard let (verifier, header) = accepted else {
-        let reasons = failures.enumerated().map { "[\($0.offset)] \($0.element.reason)" }
-        // Only unsupported prefixes: say so; otherwise the verifier could not be authenticated.
-        let code: OpenID4VPError.Code =
-          failures.allSatisfy { $0.code == .unsupportedClientIDPrefix }
-          ? .unsupportedClientIDPrefix
-          : (failures.first { $0.code != .unsupportedClientIDPrefix }?.code ?? .untrustedVerifier)
-        throw OpenID4VPError(
-          code, "no signature authenticates the verifier: \(reasons.joined(separator: "; "))")
+        throw Self.noSignature(failures.sorted { $0.index < $1.index })
       }
       try Self.checkOuterClientID(data["client_id"], authenticated: verifier.clientID)
       try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin)
@@ -274,6 +271,57 @@ public struct AuthorizationRequest: Sendable {
         .malformedJWS,
         "data.request of a multisigned request must be a JWS JSON serialization object")
     }
+  }
+
+  /// The payload and the readable signatures of a multisigned request, each with its index;
+  /// unreadable signatures go to `failures` (RFC 7515 §7.2.1: each signature stands alone).
+  ///
+  /// - Throws: when no signature can be read at all, the combined failure.
+  static func readSignatures(
+    _ object: JSONValue, failures: inout [(index: Int, error: OpenID4VPError)]
+  ) throws(OpenID4VPError) -> (payload: [UInt8], signatures: [(Int, JWSJSON.Signature)]) {
+    guard let entries = object["signatures"]?.array, let payload = object["payload"] else {
+      // Not the general form (for example the flattened one): read as a whole.
+      do {
+        let jws = try JWSJSON(json: object)
+        return (jws.payload, Array(jws.signatures.enumerated()))
+      } catch {
+        throw jwsParseError(error)
+      }
+    }
+    var payloadBytes: [UInt8]? = nil
+    var signatures: [(Int, JWSJSON.Signature)] = []
+    for (index, entry) in entries.enumerated() {
+      do {
+        let single = try JWSJSON(
+          json: .object([("payload", payload), ("signatures", .array([entry]))]))
+        payloadBytes = single.payload
+        signatures.append((index, single.signatures[0]))
+      } catch {
+        failures.append((index, jwsParseError(error)))
+      }
+    }
+    guard let payloadBytes else {
+      if failures.isEmpty {
+        throw OpenID4VPError(.malformed, "request JWS: signatures must be a non-empty array")
+      }
+      throw noSignature(failures)
+    }
+    return (payloadBytes, signatures)
+  }
+
+  /// The refusal when no signature of a multisigned request authenticates the verifier: every
+  /// signature's reason, and the code of the first failure that is not an unsupported prefix.
+  static func noSignature(_ failures: [(index: Int, error: OpenID4VPError)]) -> OpenID4VPError {
+    let reasons = failures.map { "[\($0.index)] \($0.error.reason)" }
+    // Only unsupported prefixes: say so; otherwise the verifier could not be authenticated.
+    let code: OpenID4VPError.Code =
+      failures.allSatisfy { $0.error.code == .unsupportedClientIDPrefix }
+      ? .unsupportedClientIDPrefix
+      : (failures.first { $0.error.code != .unsupportedClientIDPrefix }?.error.code
+        ?? .untrustedVerifier)
+    return OpenID4VPError(
+      code, "no signature authenticates the verifier: \(reasons.joined(separator: "; "))")
   }
 
   /// RFC 9101 §5 / OpenID4VP 1.0 §5.9: a `client_id` sent beside the request object must be

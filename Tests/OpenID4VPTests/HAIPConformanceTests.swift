@@ -112,6 +112,44 @@ struct HAIPConformanceTests {
     #expect(authenticatedIndex(first) == .some(0))
   }
 
+  /// Signature entries this wallet cannot read: another algorithm family, `none`, malformed.
+  static let unreadableEntries: [JSONValue] = [
+    [
+      "protected": .string(
+        Base64URL.encode(
+          JSONValue.object([
+            ("alg", "RS256"), ("typ", "oauth-authz-req+jwt"),
+            ("client_id", "x509_san_dns:rsa.example"),
+          ]).serializedBytes())),
+      "signature": .string(Base64URL.encode([UInt8](repeating: 7, count: 256))),
+    ],
+    [
+      "protected": .string(Base64URL.encode(Array(#"{"alg":"none"}"#.utf8))), "signature": "",
+    ],
+    ["protected": .string(Base64URL.encode(Array(#"{"alg":"EdDSA"}"#.utf8))), "signature": "AAAA"],
+    ["signature": "AAAA"], ["protected": "!!!", "signature": "AAAA"], "not an object",
+  ]
+
+  @Test func unreadableExtraSignaturesAreIgnored() throws {
+    let fixture = try Fixture()
+    let sent = try fixture.makeRequest(.multisigned([fixture.signer]), .dcAPI)
+    let request = try #require(sent.data["request"])
+    let valid = try #require(request["signatures"]?.array)
+    let mixed = Self.unreadableEntries + valid + Self.unreadableEntries
+    let data = sent.data.setting("request", to: request.setting("signatures", to: .array(mixed)))
+    let parsed = try fixture.parse(protocol: .multisigned, data: data)
+    #expect(authenticatedIndex(parsed) == .some(Self.unreadableEntries.count))
+
+    // With no readable signature left, the request is refused and every entry is named.
+    let none = sent.data.setting(
+      "request", to: request.setting("signatures", to: .array(Self.unreadableEntries)))
+    let error = refusal(fixture, .multisigned, data: none)
+    #expect(error?.code == .invalidRequestSignature)
+    #expect(error?.reason.contains("[5]") == true)
+    let empty = sent.data.setting("request", to: request.setting("signatures", to: []))
+    #expect(refusal(fixture, .multisigned, data: empty)?.code == .malformed)
+  }
+
   @Test func noSignatureThatVerifiesIsARefusal() throws {
     let fixture = try Fixture()
     let payload = try Self.multisignedPayload(fixture)
@@ -281,8 +319,13 @@ struct HAIPConformanceTests {
     let request = try fixture.parse(
       protocol: .unsigned, data: sent.data.setting("client_metadata", to: metadata))
     #expect(request.responseEncryption?.key.json == good)
-    // The response is encrypted to that key: the verifier, holding it, opens it.
-    let verified = try fixture.verify(try fixture.respond(to: request).data, state: sent.state)
+    // The response is encrypted to that key, named by its kid (§8.3): the verifier opens it.
+    let response = try fixture.respond(to: request)
+    let jwe = try #require(response.data["response"]?.string)
+    let header = try JSONValue(
+      parsing: try Base64URL.decode(String(try #require(jwe.split(separator: ".").first))))
+    #expect(header["kid"] == good["kid"])
+    let verified = try fixture.verify(response.data, state: sent.state)
     #expect(verified.credentials.count == 2)
   }
 
