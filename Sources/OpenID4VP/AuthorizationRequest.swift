@@ -273,6 +273,10 @@ public struct AuthorizationRequest: Sendable {
     }
   }
 
+  /// The most signatures a multisigned request may carry: one per trust framework the verifier
+  /// takes part in, a handful in practice (A.3.2).
+  public static let maximumSignatures = 32
+
   /// The payload and the readable signatures of a multisigned request, each with its index;
   /// unreadable signatures go to `failures` (RFC 7515 §7.2.1: each signature stands alone).
   ///
@@ -288,6 +292,12 @@ public struct AuthorizationRequest: Sendable {
       } catch {
         throw jwsParseError(error)
       }
+    }
+    // Hostile input: every entry costs a payload decode, a signature and a chain check.
+    guard entries.count <= maximumSignatures else {
+      throw OpenID4VPError(
+        .malformed,
+        "request JWS: \(entries.count) signatures, more than the \(maximumSignatures) read")
     }
     var payloadBytes: [UInt8]? = nil
     var signatures: [(Int, JWSJSON.Signature)] = []

@@ -150,6 +150,22 @@ struct HAIPConformanceTests {
     #expect(refusal(fixture, .multisigned, data: empty)?.code == .malformed)
   }
 
+  @Test func tooManySignaturesAreRefusedBeforeAnyIsChecked() throws {
+    let fixture = try Fixture()
+    let sent = try fixture.makeRequest(.multisigned([fixture.signer]), .dcAPI)
+    let request = try #require(sent.data["request"])
+    let valid = try #require(request["signatures"]?.array)
+    let limit = AuthorizationRequest.maximumSignatures
+    let atLimit = Array(repeating: valid[0], count: limit)
+    let accepted = sent.data.setting(
+      "request", to: request.setting("signatures", to: .array(atLimit)))
+    #expect(
+      authenticatedIndex(try fixture.parse(protocol: .multisigned, data: accepted)) == .some(0))
+    let over = sent.data.setting(
+      "request", to: request.setting("signatures", to: .array(atLimit + valid)))
+    #expect(refusal(fixture, .multisigned, data: over)?.code == .malformed)
+  }
+
   @Test func noSignatureThatVerifiesIsARefusal() throws {
     let fixture = try Fixture()
     let payload = try Self.multisignedPayload(fixture)
