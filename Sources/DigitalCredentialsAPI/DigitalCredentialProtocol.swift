@@ -8,6 +8,8 @@ public enum DigitalCredentialProtocol: String, Sendable, Hashable, CaseIterable 
   case openID4VPSigned = "openid4vp-v1-signed"
   /// OpenID4VP 1.0 Appendix A, multi-signed request (JWS JSON serialization).
   case openID4VPMultisigned = "openid4vp-v1-multisigned"
-  /// The identifier of the OpenID4VP drafts.
+  /// The identifier of the OpenID4VP drafts. Recognised so it can be named; the OpenID4VP module
+  /// refuses to answer it (`OpenID4VPError.Code.unsupportedProtocol`): the drafts bound the
+  /// response differently from OpenID4VP 1.0 and from one another.
   case openID4VPDraft = "openid4vp"
 }

@@ -13,7 +13,8 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
   /// Parses and normalises an origin.
   ///
   /// - Throws: `invalidOrigin` for anything with a path, query, fragment, credentials, a
-  ///   non-http(s) scheme, an empty or malformed host, or a bad port.
+  ///   non-http(s) scheme, an empty or malformed host, or a port that is empty, signed, has a
+  ///   leading zero or lies outside 1...65535.
   public init(_ text: String) throws(DigitalCredentialsError) {
     func fail(_ why: String) -> DigitalCredentialsError {
       DigitalCredentialsError(.invalidOrigin, "\"\(text)\" is not a web origin: \(why)")
@@ -36,16 +37,14 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
       host = rest[...close]
       let after = rest[rest.index(after: close)...]
       if !after.isEmpty {
-        guard after.hasPrefix(":"), let p = Int(after.dropFirst()) else { throw fail("bad port") }
-        port = p
+        guard after.hasPrefix(":") else { throw fail("bad port") }
+        port = try Self.port(after.dropFirst(), fail)
       }
     } else if let colon = rest.lastIndex(of: ":") {
       host = rest[..<colon]
-      guard let p = Int(rest[rest.index(after: colon)...]) else { throw fail("bad port") }
-      port = p
+      port = try Self.port(rest[rest.index(after: colon)...], fail)
     }
     guard !host.isEmpty else { throw fail("empty host") }
-    if let p = port, !(1...65535).contains(p) { throw fail("port out of range") }
     let hostAllowed = host.allSatisfy {
       $0.isASCII && ($0.isLetter || $0.isNumber || "-.[]:".contains($0))
     }
@@ -59,4 +58,22 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
   }
 
   public var description: String { serialized }
+
+  /// A port as an origin serialization writes it (WHATWG URL §4.4 "port state", §4.5 URL
+  /// serializing): ASCII digits only (no sign, space or empty port), no leading zero, and a
+  /// value up to 65535. Port 0 is refused too: nothing can be served from it, so no platform
+  /// asserts it.
+  private static func port(
+    _ text: Substring, _ fail: (String) -> DigitalCredentialsError
+  ) throws(DigitalCredentialsError) -> Int {
+    guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+      throw fail("a port is one or more ASCII digits")
+    }
+    guard text.first != "0" else { throw fail("a serialized port has no leading zero") }
+    // At most five digits, so the value cannot overflow before the range check.
+    guard text.utf8.count <= 5, let value = Int(text), value <= 65535 else {
+      throw fail("port out of range")
+    }
+    return value
+  }
 }

@@ -44,8 +44,12 @@ public struct AuthorizationRequest: Sendable {
   /// verified with the `x5c` leaf key, `typ` must be `oauth-authz-req+jwt`, the client
   /// identifier prefix must be `x509_san_dns` or `x509_hash` and match the leaf, the chain must
   /// validate against `verifierTrustAnchors` at `now`, and `origin` must be in
-  /// `expected_origins` (A.2, A.3.2, §5.9.3). A multisigned request is authenticated by its
-  /// first acceptable signature.
+  /// `expected_origins` (A.2, A.3.2, §5.9.3). A `client_id` sent beside the request object must
+  /// be the authenticated one. A multisigned request (`data.request`, a JWS JSON serialization)
+  /// is authenticated by its first signature that verifies and chains to a trusted verifier;
+  /// the other signatures are ignored. Following HAIP 1.0, `x5c` must not carry a trust anchor
+  /// and the signing certificate must not be self-signed. The drafts' `openid4vp` identifier is
+  /// refused (`unsupportedProtocol`).
   ///
   /// - Parameters:
   ///   - protocolID: the DC API protocol identifier of the request.
@@ -71,14 +75,19 @@ public struct AuthorizationRequest: Sendable {
     }
     guard case .object = data else { throw OpenID4VPError(.malformed, "data must be an object") }
 
-    var effective = protocolID
-    if protocolID == .draft { effective = data["request"] != nil ? .signed : .unsigned }
-
     let parameters: JSONValue
     let identity: VerifierIdentity
     var verifierInfo: JSONValue? = nil
-    switch effective {
-    case .unsigned, .draft:
+    switch protocolID {
+    case .draft:
+      // The drafts' `openid4vp` bound responses differently from draft to draft (audience,
+      // handover); answering it with 1.0 semantics would produce a response its verifier
+      // cannot check, and the identifier does not say which draft is meant.
+      throw OpenID4VPError(
+        .unsupportedProtocol,
+        "openid4vp is the identifier of OpenID4VP drafts; only the openid4vp-v1-* protocols "
+          + "of OpenID4VP 1.0 are answered")
+    case .unsigned:
       // A.3.1: the verifier is its origin; client_id and expected_origins carry no meaning here.
       parameters = data.removing("client_id").removing("expected_origins")
       identity = .origin(origin)
@@ -98,25 +107,30 @@ public struct AuthorizationRequest: Sendable {
         header: jws.protectedHeader, x5c: jws.x5c, clientID: parameters["client_id"],
         origin: origin, trustAnchors: verifierTrustAnchors, now: now, signatureIndex: nil
       ) { (key) throws(JOSEError) in try jws.verifySignature(with: key) }
+      try Self.checkOuterClientID(data["client_id"], authenticated: authenticated.clientID)
       try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin)
       identity = .authenticated(authenticated)
       verifierInfo = parameters["verifier_info"]
     case .multisigned:
-      let jws: JWSJSON
+      let object: JSONValue
       do {
-        jws = try JWSJSON(json: data)
+        object = try Self.multisignedObject(data)
       } catch {
         throw Self.jwsParseError(error)
       }
-      parameters = try Self.payloadObject(jws.payload)
+      // Each signature is read on its own: one this wallet cannot read (an algorithm it does not
+      // support, a malformed entry) is a failed signature, not a failed request (A.3.2: the
+      // wallet authenticates the verifier through a signature it supports).
+      var failures: [(index: Int, error: OpenID4VPError)] = []
+      let (payload, signatures) = try Self.readSignatures(object, failures: &failures)
+      parameters = try Self.payloadObject(payload)
       // A.3.2: client_id lives only in each signature's protected header.
       guard parameters["client_id"] == nil else {
         throw OpenID4VPError(
           .invalidRequest, "a multisigned request carries client_id only in protected headers")
       }
-      var failures: [OpenID4VPError] = []
       var accepted: (AuthenticatedVerifier, JSONValue)? = nil
-      for (index, signature) in jws.signatures.enumerated() {
+      for (index, signature) in signatures {
         do {
           let verifier = try RequestAuthentication.authenticate(
             header: signature.protectedHeader, x5c: signature.x5c,
@@ -126,19 +140,13 @@ public struct AuthorizationRequest: Sendable {
           accepted = (verifier, signature.protectedHeader)
           break
         } catch {
-          failures.append(error)
+          failures.append((index, error))
         }
       }
       guard let (verifier, header) = accepted else {
-        let reasons = failures.enumerated().map { "[\($0.offset)] \($0.element.reason)" }
-        // Only unsupported prefixes: say so; otherwise the verifier could not be authenticated.
-        let code: OpenID4VPError.Code =
-          failures.allSatisfy { $0.code == .unsupportedClientIDPrefix }
-          ? .unsupportedClientIDPrefix
-          : (failures.first { $0.code != .unsupportedClientIDPrefix }?.code ?? .untrustedVerifier)
-        throw OpenID4VPError(
-          code, "no signature authenticates the verifier: \(reasons.joined(separator: "; "))")
+        throw Self.noSignature(failures.sorted { $0.index < $1.index })
       }
+      try Self.checkOuterClientID(data["client_id"], authenticated: verifier.clientID)
       try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin)
       identity = .authenticated(verifier)
       verifierInfo = header["verifier_info"] ?? parameters["verifier_info"]
@@ -149,7 +157,7 @@ public struct AuthorizationRequest: Sendable {
     self.parameters = parameters
     self.verifierInfo = verifierInfo
     expectedOrigins =
-      effective == .unsigned ? nil : parameters["expected_origins"]?.array?.compactMap(\.string)
+      protocolID == .unsigned ? nil : parameters["expected_origins"]?.array?.compactMap(\.string)
 
     // §5.1 / A.2: the parameters common to every form.
     guard let responseType = parameters["response_type"]?.string else {
@@ -236,6 +244,108 @@ public struct AuthorizationRequest: Sendable {
       throw OpenID4VPError(.malformed, "request payload must be a JSON object")
     }
     return json
+  }
+
+  /// The JWS JSON serialization of a multisigned request (OpenID4VP 1.0 Appendix A.3.2).
+  ///
+  /// A.3.2 lists `request` among the DC API parameters and puts the JWS in it, as the
+  /// conformance suite and deployed wallets send it: `data.request` holds the general JWS JSON
+  /// serialization object (or that object as JSON text). The appendix's non-normative example
+  /// shows the bare object, so a `data` without `request` is read as the serialization itself.
+  static func multisignedObject(_ data: JSONValue) throws(JOSEError) -> JSONValue {
+    // Without `request`, `data` itself must parse as the serialization.
+    guard let request = data["request"] else { return data }
+    switch request {
+    case .object:
+      return request
+    case .string(let text):
+      // A compact JWS is not JSON; only an object serialized as text is accepted here.
+      guard let parsed = try? JSONValue(parsing: text), case .object = parsed else {
+        throw JOSEError(
+          .malformedJWS,
+          "data.request of a multisigned request must be a JWS JSON serialization object")
+      }
+      return parsed
+    default:
+      throw JOSEError(
+        .malformedJWS,
+        "data.request of a multisigned request must be a JWS JSON serialization object")
+    }
+  }
+
+  /// The most signatures a multisigned request may carry: one per trust framework the verifier
+  /// takes part in, a handful in practice (A.3.2).
+  public static let maximumSignatures = 32
+
+  /// The payload and the readable signatures of a multisigned request, each with its index;
+  /// unreadable signatures go to `failures` (RFC 7515 §7.2.1: each signature stands alone).
+  ///
+  /// - Throws: when no signature can be read at all, the combined failure.
+  static func readSignatures(
+    _ object: JSONValue, failures: inout [(index: Int, error: OpenID4VPError)]
+  ) throws(OpenID4VPError) -> (payload: [UInt8], signatures: [(Int, JWSJSON.Signature)]) {
+    guard let entries = object["signatures"]?.array, let payload = object["payload"] else {
+      // Not the general form (for example the flattened one): read as a whole.
+      do {
+        let jws = try JWSJSON(json: object)
+        return (jws.payload, Array(jws.signatures.enumerated()))
+      } catch {
+        throw jwsParseError(error)
+      }
+    }
+    // Hostile input: every entry costs a payload decode, a signature and a chain check.
+    guard entries.count <= maximumSignatures else {
+      throw OpenID4VPError(
+        .malformed,
+        "request JWS: \(entries.count) signatures, more than the \(maximumSignatures) read")
+    }
+    var payloadBytes: [UInt8]? = nil
+    var signatures: [(Int, JWSJSON.Signature)] = []
+    for (index, entry) in entries.enumerated() {
+      do {
+        let single = try JWSJSON(
+          json: .object([("payload", payload), ("signatures", .array([entry]))]))
+        payloadBytes = single.payload
+        signatures.append((index, single.signatures[0]))
+      } catch {
+        failures.append((index, jwsParseError(error)))
+      }
+    }
+    guard let payloadBytes else {
+      if failures.isEmpty {
+        throw OpenID4VPError(.malformed, "request JWS: signatures must be a non-empty array")
+      }
+      throw noSignature(failures)
+    }
+    return (payloadBytes, signatures)
+  }
+
+  /// The refusal when no signature of a multisigned request authenticates the verifier: every
+  /// signature's reason, and the code of the first failure that is not an unsupported prefix.
+  static func noSignature(_ failures: [(index: Int, error: OpenID4VPError)]) -> OpenID4VPError {
+    let reasons = failures.map { "[\($0.index)] \($0.error.reason)" }
+    // Only unsupported prefixes: say so; otherwise the verifier could not be authenticated.
+    let code: OpenID4VPError.Code =
+      failures.allSatisfy { $0.error.code == .unsupportedClientIDPrefix }
+      ? .unsupportedClientIDPrefix
+      : (failures.first { $0.error.code != .unsupportedClientIDPrefix }?.error.code
+        ?? .untrustedVerifier)
+    return OpenID4VPError(
+      code, "no signature authenticates the verifier: \(reasons.joined(separator: "; "))")
+  }
+
+  /// RFC 9101 §5 / OpenID4VP 1.0 §5.9: a `client_id` sent beside the request object must be
+  /// the one the request object authenticated.
+  static func checkOuterClientID(_ outer: JSONValue?, authenticated: ClientIdentifier)
+    throws(OpenID4VPError)
+  {
+    guard let outer else { return }
+    guard outer.string == authenticated.rawValue else {
+      throw OpenID4VPError(
+        .invalidRequest,
+        "client_id \(outer.serialized()) beside the request object differs from the "
+          + "authenticated \(authenticated.rawValue)")
+    }
   }
 
   /// A.2: a non-empty array that holds the origin, compared as plain strings.

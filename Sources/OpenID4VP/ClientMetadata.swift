@@ -57,8 +57,10 @@ public struct ClientMetadata: Sendable, Hashable {
   }
 
   /// Chooses the key and content encryption for `dc_api.jwt` (OpenID4VP 1.0 §8.3): the first
-  /// EC P-256 key meant for encryption (`use` `enc` or absent, `alg` `ECDH-ES` or absent), and
-  /// the first `enc` value this module supports.
+  /// EC P-256 public key meant for encryption (`use` `enc` or absent, `alg` `ECDH-ES` or
+  /// absent); keys of another type, curve, use or algorithm are passed over, not refused. The
+  /// `enc` is `A256GCM` when offered (HAIP 1.0 §5), otherwise the first offered value this
+  /// module supports.
   ///
   /// - Throws: `noEncryptionKey`, `unsupportedEncryption`.
   public func responseEncryption() throws(OpenID4VPError) -> ResponseEncryption {
@@ -71,8 +73,10 @@ public struct ClientMetadata: Sendable, Hashable {
       throw OpenID4VPError(
         .noEncryptionKey, "client_metadata.jwks has no P-256 ECDH-ES key for encryption")
     }
-    guard let enc = encryptedResponseEncValuesSupported.lazy.compactMap(JWEEncryption.init).first
-    else {
+    let offered = encryptedResponseEncValuesSupported.compactMap(JWEEncryption.init)
+    // §8.3 leaves the choice to the wallet; HAIP 1.0 §5: a wallet that supports both uses
+    // A256GCM. Otherwise the verifier's order.
+    guard let enc = offered.contains(.a256gcm) ? .a256gcm : offered.first else {
       throw OpenID4VPError(
         .unsupportedEncryption,
         "none of \(encryptedResponseEncValuesSupported) is supported (A128GCM, A256GCM)")

@@ -51,6 +51,9 @@ public struct OpenID4VPError: Error, Sendable, Hashable, CustomStringConvertible
     public static let queryNotSatisfied = Code("queryNotSatisfied")
     /// A key or value could not be generated or encoded.
     public static let internalFailure = Code("internalFailure")
+    /// The DC API protocol identifier is one this module does not answer, such as the drafts'
+    /// `openid4vp` (OpenID4VP 1.0 Appendix A.1); nothing is reported, the protocol is not spoken.
+    public static let unsupportedProtocol = Code("unsupportedProtocol")
   }
 
   /// What went wrong.

@@ -4,10 +4,13 @@ public enum OpenID4VPProtocol: String, Sendable, Hashable, CaseIterable {
   case unsigned = "openid4vp-v1-unsigned"
   /// `openid4vp-v1-signed`: `data` is `{"request": <compact JWS>}` (OpenID4VP 1.0 Appendix A.3.2).
   case signed = "openid4vp-v1-signed"
-  /// `openid4vp-v1-multisigned`: `data` is a JWS JSON serialization, general form
-  /// (OpenID4VP 1.0 Appendix A.3.2).
+  /// `openid4vp-v1-multisigned`: `data` is `{"request": <JWS JSON serialization object>}`,
+  /// general form (OpenID4VP 1.0 Appendix A.3.2).
   case multisigned = "openid4vp-v1-multisigned"
-  /// `openid4vp`, used by drafts before 1.0: signed when `data` has `request`, else unsigned.
+  /// `openid4vp`, the identifier of the drafts before 1.0. Recognised so that it can be named,
+  /// never answered: ``AuthorizationRequest`` refuses it with
+  /// ``OpenID4VPError/Code/unsupportedProtocol``, because the drafts bound the response
+  /// (audience, mdoc handover) differently from each other and from 1.0.
   case draft = "openid4vp"
 }
 

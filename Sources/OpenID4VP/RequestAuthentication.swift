@@ -39,6 +39,21 @@ enum RequestAuthentication {
         throw OpenID4VPError(.invalidRequest, "x5c certificate does not parse: \(error)")
       }
     }
+    // HAIP 1.0 §5 (signed requests): the trust anchor is not sent in x5c, and the request is
+    // not signed with a self-signed certificate. Either would let a pinned or root key stand
+    // for a verifier without a path from a trust anchor to a distinct signing certificate.
+    for (index, certificate) in chain.enumerated()
+    where isSelfSigned(certificate)
+      || trustAnchors.contains(where: {
+        $0.subject == certificate.subject && $0.publicKey == certificate.publicKey
+      })
+    {
+      throw OpenID4VPError(
+        .untrustedVerifier,
+        index == 0 && isSelfSigned(certificate)
+          ? "the request signing certificate \(certificate.subject) is self-signed (HAIP 1.0)"
+          : "x5c includes the trust anchor \(certificate.subject), which HAIP 1.0 forbids")
+    }
     guard let key = chain[0].publicKey.ecPublicKey else {
       throw OpenID4VPError(.invalidRequestSignature, "the x5c leaf key is not an EC key")
     }
@@ -61,4 +76,9 @@ enum RequestAuthentication {
       throw OpenID4VPError(.untrustedVerifier, "verifier \(raw): \(reason)")
     }
   }
+}
+
+/// Self-issued (RFC 5280 §3.2: subject equals issuer) and signed by its own key.
+func isSelfSigned(_ certificate: Certificate) -> Bool {
+  certificate.isSelfIssued && certificate.isSignatureValid(issuedBy: certificate)
 }

@@ -87,7 +87,8 @@ extension VerifierState {
       guard let key = encryptionKey else {
         throw OpenID4VPError(.invalidResponse, "the state has no encryption key for dc_api.jwt")
       }
-      guard let text = data["response"]?.string else {
+      // Some peers spell the member `Response`; read it, but only ever emit `response` (A.2).
+      guard let text = (data["response"] ?? data["Response"])?.string else {
         throw OpenID4VPError(.invalidResponse, "a dc_api.jwt response is {\"response\": <JWE>}")
       }
       payload = try Self.decrypt(text, with: key)

@@ -8,7 +8,7 @@ public import X509Certificates
 public struct RequestSigner: Sendable {
   /// The full client identifier, prefix included, such as `x509_san_dns:verifier.example`.
   public var clientID: String
-  /// The `x5c` chain, leaf first; the anchor may be left out.
+  /// The certificate chain, leaf first; a self-signed root at its end is not sent (HAIP 1.0).
   public var certificateChain: [Certificate]
   /// The leaf certificate's private key.
   public var signer: any Signer
@@ -18,6 +18,14 @@ public struct RequestSigner: Sendable {
     self.clientID = clientID
     self.certificateChain = certificateChain
     self.signer = signer
+  }
+
+  /// The `x5c` sent: the chain without self-signed certificates after the leaf, since HAIP 1.0
+  /// forbids sending the trust anchor (and wallets refuse a request that does).
+  var x5c: [[UInt8]] {
+    certificateChain.enumerated().filter { index, certificate in
+      index == 0 || !isSelfSigned(certificate)
+    }.map(\.element.derBytes)
   }
 
   /// `x509_san_dns:<dnsName>`; the leaf must carry `dnsName` as a SAN (OpenID4VP 1.0 §5.9.3).
@@ -65,7 +73,8 @@ public struct VerifierRequest: Sendable {
   /// and published in `client_metadata.jwks` with `use: enc`, `alg: ECDH-ES` and a `kid`
   /// (§8.3). Signed requests carry `client_id` and `expected_origins` (default `[origin]`) in
   /// the payload; multisigned requests carry each `client_id` and `x5c` in that signature's
-  /// protected header (A.3.2). Every JWS has `typ: oauth-authz-req+jwt`.
+  /// protected header and travel as `{"request": <JWS JSON serialization>}` (A.3.2). Every JWS
+  /// has `typ: oauth-authz-req+jwt`; `x5c` never holds a self-signed root (HAIP 1.0).
   ///
   /// - Parameters:
   ///   - dcqlQuery: the DCQL query; it is validated before it is sent.
@@ -145,7 +154,7 @@ public struct VerifierRequest: Sendable {
           payload: JSONValue.object(params).serializedBytes(),
           protectedHeader: .object([
             ("typ", .string(AuthorizationRequest.requestObjectType)),
-            ("x5c", JWS.x5c(signer.certificateChain.map(\.derBytes))),
+            ("x5c", JWS.x5c(signer.x5c)),
           ]),
           signer: signer.signer)
         data = .object([("request", .string(jws))])
@@ -163,15 +172,20 @@ public struct VerifierRequest: Sendable {
         var header: [(key: String, value: JSONValue)] = [
           ("typ", .string(AuthorizationRequest.requestObjectType)),
           ("client_id", .string(signer.clientID)),
-          ("x5c", JWS.x5c(signer.certificateChain.map(\.derBytes))),
+          ("x5c", JWS.x5c(signer.x5c)),
         ]
         // A.3.2: verifier_info belongs to each signature's protected header.
         if let verifierInfo { header.append(("verifier_info", verifierInfo)) }
         return JWSJSON.SignerEntry(protectedHeader: .object(header), signer: signer.signer)
       }
       do {
-        data = try JWSJSON.sign(
-          payload: JSONValue.object(params).serializedBytes(), signers: entries)
+        // A.3.2: the JWS travels in `request`, as the conformance suite and wallets expect.
+        data = .object([
+          (
+            "request",
+            try JWSJSON.sign(payload: JSONValue.object(params).serializedBytes(), signers: entries)
+          )
+        ])
       } catch {
         throw OpenID4VPError(.internalFailure, "signing the request: \(error.reason)")
       }

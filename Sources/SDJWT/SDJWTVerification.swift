@@ -84,7 +84,13 @@ extension SDJWT {
   /// at `now` under `policies` (RFC 7515 §4.1.6, SD-JWT VC §3.5), then as
   /// ``verify(issuerKey:now:options:)``.
   ///
-  /// - Throws: `untrustedIssuer` when `x5c` is absent, unreadable or does not validate.
+  /// Under the ``SDJWTProfile/sdJWTVC`` profile the path must also meet
+  /// ``SDJWTVCIssuerPolicy`` for the credential's `iss`: the leaf is an end entity with
+  /// keyUsage digitalSignature, and a present `iss` is vouched for by a leaf SAN (its `https`
+  /// host as a dNSName, or the whole value as a URI).
+  ///
+  /// - Throws: `untrustedIssuer` when `x5c` is absent, unreadable or does not validate, or the
+  ///   leaf does not vouch for `iss`.
   public func verify(
     trustAnchors: [Certificate], at now: Date, policies: [any CertificatePolicy] = [],
     options: SDJWTVerificationOptions = .init()
@@ -97,6 +103,12 @@ extension SDJWT {
     }
     guard !chain.isEmpty else {
       throw SDJWTError(.untrustedIssuer, "the issuer-signed JWT has no x5c header")
+    }
+    var policies = policies
+    if options.profile == .sdJWTVC {
+      // SD-JWT VC "Issuer Verification Key Discovery and Validation": the key must be shown to
+      // belong to the Issuer. (`iss` is a string: the payload parse refuses anything else.)
+      policies.insert(SDJWTVCIssuerPolicy(issuer: issuerPayload["iss"]?.string), at: 0)
     }
     let validator = CertificateValidator(trustAnchors: trustAnchors, policies: policies)
     switch validator.validate(chain: chain, at: now) {

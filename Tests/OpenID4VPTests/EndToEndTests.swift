@@ -128,14 +128,17 @@ struct EndToEndTests {
     #expect(error?.code == .errorResponse)
   }
 
-  @Test func draftProtocolIdentifierReadsBothForms() throws {
+  @Test func draftProtocolIdentifierIsRefused() throws {
     let fixture = try Fixture()
-    let unsigned = try fixture.makeRequest(.unsigned, .dcAPI)
-    #expect(
-      try fixture.parse(protocol: .draft, data: unsigned.data).verifier == .origin(Fixture.origin))
-    let signed = try fixture.makeRequest(.signed(fixture.signer), .dcAPI)
-    let request = try fixture.parse(protocol: .draft, data: signed.data)
-    #expect(request.verifier.clientID?.rawValue == "x509_san_dns:verifier.example")
+    // The drafts' `openid4vp` is never answered with 1.0 semantics, in either form.
+    for sent in [
+      try fixture.makeRequest(.unsigned, .dcAPI),
+      try fixture.makeRequest(.signed(fixture.signer), .dcAPI),
+    ] {
+      let error = openID4VPError { _ = try fixture.parse(protocol: .draft, data: sent.data) }
+      #expect(error?.code == .unsupportedProtocol)
+      #expect(error?.errorResponse == nil)
+    }
   }
 
   @Test func unsignedRequestIgnoresClientIDAndExpectedOrigins() throws {

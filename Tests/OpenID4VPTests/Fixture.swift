@@ -66,9 +66,14 @@ struct Fixture {
       notBefore: from, notAfter: until
     ).selfSigned(signer: pidRootKey)
     pidIssuerKey = try ECPrivateKey(curve: .p256)
-    pidIssuer = try CertificateBuilder.documentSigner(
-      commonName: "Test PID Issuer", country: "UT", publicKey: pidIssuerKey.publicKey,
-      notBefore: from, notAfter: until
+    // SD-JWT VC inline X.509: an end entity that signs and names the host of `iss`.
+    pidIssuer = try CertificateBuilder(
+      subject: DistinguishedName(commonName: "Test PID Issuer", country: "UT"),
+      publicKey: pidIssuerKey.publicKey, notBefore: from, notAfter: until,
+      extensions: [
+        .keyUsage(.digitalSignature), .subjectAlternativeNames([.dnsName("pid.example")]),
+        .subjectKeyIdentifier(CertificateExtension.keyIdentifier(for: pidIssuerKey.publicKey)),
+      ]
     ).issued(by: pidRoot, signer: pidRootKey)
 
     holderKey = try ECPrivateKey(curve: .p256)

@@ -230,11 +230,22 @@ struct RoundTripTests {
       notBefore: now.addingTimeInterval(-86_400 * 30),
       notAfter: now.addingTimeInterval(86_400 * 3650)
     ).selfSigned(signer: rootKey)
-    let leaf = try CertificateBuilder.documentSigner(
-      commonName: "Test PID Issuer", country: "DE", publicKey: signerKey.publicKey,
-      notBefore: now.addingTimeInterval(-86_400), notAfter: now.addingTimeInterval(86_400 * 365)
+    return (root, try issuerLeaf(signerKey: signerKey, root: root, rootKey: rootKey))
+  }
+
+  /// An SD-JWT VC issuer certificate: an end entity that signs and names `issuer.example`, the
+  /// host of the fixture's `iss` (SD-JWT VC, inline X.509).
+  static func issuerLeaf(
+    signerKey: ECPrivateKey, root: Certificate, rootKey: ECPrivateKey,
+    names: [GeneralName] = [.dnsName("issuer.example")],
+    extensions: [CertificateExtension] = [.keyUsage(.digitalSignature)]
+  ) throws -> Certificate {
+    try CertificateBuilder(
+      subject: DistinguishedName(commonName: "Test PID Issuer", country: "DE"),
+      publicKey: signerKey.publicKey, notBefore: now.addingTimeInterval(-86_400),
+      notAfter: now.addingTimeInterval(86_400 * 365),
+      extensions: extensions + (names.isEmpty ? [] : [.subjectAlternativeNames(names)])
     ).issued(by: root, signer: rootKey)
-    return (root, leaf)
   }
 
   @Test("ClaimPath dotted form")

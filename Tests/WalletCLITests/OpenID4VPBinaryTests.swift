@@ -27,7 +27,9 @@ struct OpenID4VPFixture {
       subject: DistinguishedName(commonName: "Test PID Issuer", country: "UT"),
       publicKey: issuerKey.publicKey,
       notBefore: now.addingTimeInterval(-3600), notAfter: now.addingTimeInterval(86_400),
-      extensions: [.keyUsage(.digitalSignature)]
+      extensions: [
+        .keyUsage(.digitalSignature), .subjectAlternativeNames([.dnsName("issuer.example")]),
+      ]
     ).issued(by: pki.iaca, signer: pki.iacaKey)
     let holder = try ECPrivateKey(curve: .p256)
     let claims: JSONValue = .object([

@@ -101,7 +101,10 @@ public enum ConsistencyCheck {
           parameters = value
         }
       case .openID4VPMultisigned?:
-        parameters = try JSONValue(parsing: try JWSJSON(json: value).payload)
+        // OpenID4VP 1.0 A.3.2: `data.request` holds the JWS JSON serialization (or its text).
+        var jws = value["request"] ?? value
+        if case .string(let text) = jws { jws = try JSONValue(parsing: text) }
+        parameters = try JSONValue(parsing: try JWSJSON(json: jws).payload)
       case .orgIsoMdoc?, nil:
         throw DigitalCredentialsError(
           .consentViolation, "\(protocolIdentifier) is not an OpenID4VP protocol")

@@ -29,7 +29,8 @@ public enum PlatformRequest: Sendable {
         let clientID = (try? JSONValue(parsing: jws.payload))?["client_id"]?.string
       {
         clientIDs = [clientID]
-      } else if let jws = try? JWSJSON(json: value) {
+      } else if let jws = try? JWSJSON(json: value["request"] ?? value) {
+        // OpenID4VP 1.0 A.3.2: multisigned requests carry the JWS JSON in `data.request`.
         clientIDs = jws.signatures.compactMap { $0.protectedHeader["client_id"]?.string }
       }
     }
