@@ -239,7 +239,8 @@ public final class Wallet: Sendable {
     }
   }
 
-  /// The stored mdocs of the given docTypes, parsed for matching.
+  /// The stored mdocs of the given docTypes that are valid at the wallet's clock, parsed for
+  /// matching: an expired or not yet valid mdoc is never offered (ISO 18013-5 §9.3.1).
   func storedMdocs(docTypes: [String]) async throws(WalletError) -> [StoredMdoc] {
     let all: [StoredCredential]
     do {
@@ -247,10 +248,12 @@ public final class Wallet: Sendable {
     } catch {
       throw WalletError(.storage, error.reason)
     }
+    let now = clock()
     return all.compactMap { credential in
-      (try? IssuerSigned(bytes: credential.issued)).map {
-        StoredMdoc(id: credential.id, issuerSigned: $0)
-      }
+      guard let issuerSigned = try? IssuerSigned(bytes: credential.issued),
+        Self.isValid(issuerSigned.mso.validityInfo, at: now)
+      else { return nil }
+      return StoredMdoc(id: credential.id, issuerSigned: issuerSigned)
     }
   }
 

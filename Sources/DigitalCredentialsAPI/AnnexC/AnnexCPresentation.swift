@@ -255,7 +255,7 @@ public struct AnnexCPresentation: Sendable {
   /// Refuses a consent that names an unknown doc request twice, a credential that is not a
   /// candidate, an element that was not requested or that the credential lacks, or that leaves
   /// a mandatory use case unanswered.
-  func validate(_ consent: MdocConsent) throws(DigitalCredentialsError) {
+  public func validate(_ consent: MdocConsent) throws(DigitalCredentialsError) {
     guard !consent.documents.isEmpty else {
       throw DigitalCredentialsError(.consentViolation, "the consent shares no document")
     }
@@ -282,13 +282,15 @@ public struct AnnexCPresentation: Sendable {
           .consentViolation, "the consent shares no element for doc request \(item.docRequestIndex)"
         )
       }
+      // One dictionary per candidate keeps the check linear in the request and the consent.
+      var requested: [String: [String: ItemsRequestMatch.Element]] = [:]
+      for element in candidate.match.elements
+      where requested[element.nameSpace]?[element.identifier] == nil {
+        requested[element.nameSpace, default: [:]][element.identifier] = element
+      }
       for (ns, elements) in item.elements {
         for element in elements {
-          guard
-            let match = candidate.match.elements.first(where: {
-              $0.nameSpace == ns && $0.identifier == element
-            })
-          else {
+          guard let match = requested[ns]?[element] else {
             throw DigitalCredentialsError(.consentViolation, "\(ns)/\(element) was not requested")
           }
           guard match.value != nil else {
