@@ -282,6 +282,80 @@ struct ConsentChoiceTests {
   }
 }
 
+extension ConsentChoiceTests {
+  @Test("A choice that the request cannot take is refused with what is wrong")
+  func impossibleChoices() async throws {
+    let fixture = try await ConsentFixture()
+    defer { fixture.dir.remove() }
+    let wallet = try fixture.wallet()
+    let (_, envelope) = try fixture.request(Self.pidOptions)
+    let presentation = try openID4VP(
+      try await wallet.resolve(envelope, origin: ConsentFixture.origin))
+    let cases: [(OpenID4VPChoice, String)] = [
+      (
+        OpenID4VPChoice(credentials: ["pid_sdjwt": ["mdl"]]),
+        "cannot answer the credential query pid_sdjwt"
+      ),
+      (OpenID4VPChoice(options: [0: 5]), "has no option 5"),
+      (
+        OpenID4VPChoice(credentials: ["pid_sdjwt": ["pid-sdjwt", "pid-sdjwt"]]),
+        "takes one credential"
+      ),
+      (
+        OpenID4VPChoice(claims: ["pid-sdjwt": []]),
+        "nothing to share for the credential query pid_sdjwt"
+      ),
+    ]
+    for (choice, expected) in cases {
+      let reason = await walletRefusal { _ = try presentation.consent(for: choice) }
+      #expect(reason.contains(expected), "\(choice): \(reason)")
+    }
+  }
+
+  @Test("Consent validation: every query without credential_sets, no empty or repeated credentials")
+  func consentStructureIsValidated() async throws {
+    let fixture = try await ConsentFixture()
+    defer { fixture.dir.remove() }
+    let authenticator = CountingAuthenticator()
+    let wallet = try fixture.wallet(authenticator: authenticator)
+    typealias Item = OpenID4VPConsent.Item
+    let (_, plain) = try fixture.request([
+      "credentials": [ConsentFixture.pidSDJWTQuery, ConsentFixture.mdlQuery(multiple: true)]
+    ])
+    let request = try await wallet.resolve(plain, origin: ConsentFixture.origin)
+    let pid = [Item(credentialID: "pid-sdjwt", disclosed: [])]
+    let cases: [([String: [Item]], String)] = [
+      (["pid_sdjwt": pid], "leaves the credential query mdl unanswered"),
+      (["pid_sdjwt": pid, "mdl": []], "without a credential"),
+      (
+        [
+          "pid_sdjwt": pid,
+          "mdl": [
+            Item(credentialID: "mdl", disclosed: []), Item(credentialID: "mdl", disclosed: []),
+          ],
+        ], "named twice"
+      ),
+    ]
+    for (selections, expected) in cases {
+      let reason = await walletRefusal {
+        _ = try await wallet.respond(
+          to: request, consent: .openID4VP(OpenID4VPConsent(selections: selections)))
+      }
+      #expect(reason.contains(expected), "\(selections): \(reason)")
+    }
+    #expect(authenticator.count == 0)
+    // Both mDLs for the `multiple` query is a valid consent.
+    let both: [String: [Item]] = [
+      "pid_sdjwt": pid,
+      "mdl": [
+        Item(credentialID: "mdl", disclosed: []), Item(credentialID: "mdl-2", disclosed: []),
+      ],
+    ]
+    _ = try await wallet.respond(
+      to: request, consent: .openID4VP(OpenID4VPConsent(selections: both)))
+  }
+}
+
 /// Counts the times the holder is asked, and always says yes.
 final class CountingAuthenticator: UserAuthenticator, @unchecked Sendable {
   private let lock = NSLock()

@@ -78,14 +78,14 @@ struct ConsentFixture {
     }
   }
 
-  func issueSDJWT(holder: ECPrivateKey, expiresAt: Date) throws -> SDJWT {
+  func issueSDJWT(holder: ECPrivateKey, expiresAt: Date, notBefore: Date? = nil) throws -> SDJWT {
     try SDJWTIssuer.issue(
       claims: [
         "given_name": "Erika", "family_name": "Mustermann", "age_over_18": true,
       ],
       selectivelyDisclosable: ["given_name", "family_name", "age_over_18"],
       holderKey: holder.publicKey, vct: Self.pidType, issuer: "https://issuer.example",
-      issuedAt: now.addingTimeInterval(-3600), expiresAt: expiresAt,
+      issuedAt: now.addingTimeInterval(-3600), notBefore: notBefore, expiresAt: expiresAt,
       signer: sdJWTIssuerKey, x5c: [sdJWTIssuer], random: SecureRandom())
   }
 

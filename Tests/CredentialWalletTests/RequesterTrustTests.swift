@@ -178,5 +178,15 @@ struct RequesterTrustTests {
     let earlier = try fixture.wallet(at: fixture.now.addingTimeInterval(-7200))
     _ = await walletRefusal { _ = try await earlier.resolve(mdlRequest, origin: origin) }
     _ = await walletRefusal { _ = try await earlier.resolve(annexC, origin: origin) }
+    // An SD-JWT whose nbf is an hour ago is not offered to a wallet whose clock says two hours ago.
+    let late = try ECPrivateKey(curve: .p256)
+    _ = try await setup.importSDJWT(
+      try fixture.issueSDJWT(
+        holder: late, expiresAt: fixture.now.addingTimeInterval(86_400),
+        notBefore: fixture.now.addingTimeInterval(-3600)
+      ).serialized, deviceKey: late, id: "late-pid")
+    try await setup.removeCredential(id: "short-pid")
+    _ = try await setup.resolve(sdJWTRequest, origin: origin)
+    _ = await walletRefusal { _ = try await earlier.resolve(sdJWTRequest, origin: origin) }
   }
 }
