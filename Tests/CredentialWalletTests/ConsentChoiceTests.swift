@@ -195,6 +195,11 @@ struct ConsentChoiceTests {
     #expect(
       try openID4VP(consent).selections.values.allSatisfy { $0.allSatisfy(\.disclosed.isEmpty) })
     #expect(request.consentScreen(for: consent).contains("only what is always presented"))
+    // No claim was requested, so naming claims leaves nothing to share.
+    let named = await walletRefusal {
+      _ = try request.consent(credentials: [], disclose: ["given_name"])
+    }
+    #expect(named.contains("nothing to share"))
     let response = try await wallet.respond(to: request, consent: consent)
     let token = try #require(response.data["vp_token"])
     // SD-JWT VC: the issuer-signed JWT and a Key Binding JWT, no disclosure.

@@ -25,8 +25,14 @@ struct RequesterTrustTests {
     let wallet = try fixture.wallet()
     let (_, unsigned) = try fixture.request(Self.mdlQuery)
     // Without the policy an unsigned request is answered (identified by its origin only)...
-    let open = try await wallet.resolve(unsigned, origin: ConsentFixture.origin)
+    let authenticator = CountingAuthenticator()
+    let asking = try fixture.wallet(authenticator: authenticator)
+    let open = try await asking.resolve(unsigned, origin: ConsentFixture.origin)
     #expect(open.requester == .unverified(origin: try WebOrigin(ConsentFixture.origin)))
+    _ = try await asking.respond(to: open, consent: try open.proposedConsent())
+    #expect(
+      authenticator.reasons.last?.hasSuffix("with https://verifier.example (unverified)") == true)
+    #expect(try await asking.activity().first?.relyingParty == nil)
     // ...under it, it is refused.
     let reason = await walletRefusal {
       _ = try await wallet.resolve(
@@ -37,6 +43,9 @@ struct RequesterTrustTests {
     let trusted = try await wallet.resolve(
       signed, origin: ConsentFixture.origin, requireTrustedReader: true)
     #expect(trusted.requester.verifiedName == "x509_san_dns:verifier.example")
+    _ = try await asking.respond(to: trusted, consent: try trusted.proposedConsent())
+    #expect(authenticator.reasons.last?.hasSuffix("with x509_san_dns:verifier.example") == true)
+    #expect(try await asking.activity().first?.relyingParty == "x509_san_dns:verifier.example")
     let (_, stranger) = try fixture.request(
       Self.mdlQuery, signing: .signed(fixture.strangerSigner))
     _ = await walletRefusal {

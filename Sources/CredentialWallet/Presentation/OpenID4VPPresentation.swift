@@ -275,11 +275,7 @@ extension OpenID4VPPresentation {
           }
           chosen.append(found)
         }
-        // §6.1: without `multiple`, one credential answers a query.
-        guard credentialQuery.multiple || chosen.count <= 1 else {
-          throw WalletError(
-            .refused, "the credential query \(credentialQuery.id) takes one credential")
-        }
+        // `validate` refuses several credentials where `multiple` is false (§6.1).
         if !chosen.isEmpty { picks[credentialQuery.id] = chosen }
       } else if let first = candidates.first {
         // §7.5 of the review: the minimum is one credential, even with `multiple`.
