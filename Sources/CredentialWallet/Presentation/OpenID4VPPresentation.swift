@@ -371,12 +371,11 @@ extension OpenID4VPPresentation {
     let wanted = Set(disclose)
     if !wanted.isEmpty {
       var matched = false
-      for (queryID, match) in evaluation.matches {
-        let format = request.dcqlQuery.credentials.first { $0.id == queryID }?.format ?? ""
-        for candidate in match.candidates {
+      for query in request.dcqlQuery.credentials {
+        for candidate in evaluation.matches[query.id]?.candidates ?? [] {
           guard let id = credentialID(at: candidate.credentialIndex) else { continue }
           let kept = candidate.disclosed.filter {
-            wanted.contains(ClaimName.of($0, format: format))
+            wanted.contains(ClaimName.of($0, format: query.format))
           }
           matched = matched || !kept.isEmpty
           choice.claims[id, default: []].formUnion(kept)
