@@ -106,12 +106,13 @@ struct RequesterTrustTests {
     #expect(!screen.contains("Your Bank"))
     #expect(screen.contains("https://evil.example (unverified"))
     #expect(screen.contains("NOT trusted"))
+    await wallet.logRefusal(request, reason: "declined by the user")
     _ = try await wallet.respond(to: request, consent: consent)
     #expect(authenticator.reasons.count == 1)
     #expect(authenticator.reasons[0].contains("https://evil.example (unverified)"))
     #expect(!authenticator.reasons[0].contains("Your Bank"))
     let log = try await wallet.activity()
-    #expect(log.first?.outcome == .shared && log.first?.relyingParty == nil)
+    #expect(log.map(\.outcome) == [.shared, .refused])
     #expect(log.allSatisfy { $0.relyingParty == nil })
   }
 
