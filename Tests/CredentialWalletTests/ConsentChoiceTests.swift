@@ -361,6 +361,41 @@ extension ConsentChoiceTests {
   }
 }
 
+extension ConsentChoiceTests {
+  @Test("The Annex C screen shows use cases as credential sets, with the answered option")
+  func annexCUseCasesOnScreen() async throws {
+    let fixture = try await ConsentFixture()
+    defer { fixture.dir.remove() }
+    let wallet = try fixture.wallet()
+    func items(_ docType: String, _ nameSpace: String) -> ItemsRequest {
+      ItemsRequest(
+        docType: docType,
+        nameSpaces: [(nameSpace, [.init("given_name", intentToRetain: false)])])
+    }
+    let request = AnnexCRequest(
+      deviceRequest: DeviceRequest(
+        docRequests: [
+          DocRequest(itemsRequest: items("org.example.absent", "org.example")),
+          DocRequest(itemsRequest: items("eu.europa.ec.eudi.pid.1", "eu.europa.ec.eudi.pid.1")),
+        ],
+        useCases: [UseCase(mandatory: true, documentSets: [[0], [1]])]),
+      encryptionInfo: EncryptionInfo(
+        nonce: [UInt8](repeating: 9, count: 16),
+        recipientPublicKey: try ECPrivateKey(curve: .p256).publicKey))
+    let resolved = try await wallet.resolve(
+      RequestEnvelope(requests: [
+        ProtocolRequest(protocolIdentifier: "org-iso-mdoc", data: request.data)
+      ]), origin: ConsentFixture.origin)
+    let screen = resolved.screen(for: try resolved.proposedConsent())
+    #expect(screen.credentialSets.count == 1)
+    #expect(screen.credentialSets[0].options == [["0"], ["1"]])
+    #expect(screen.credentialSets[0].satisfiableOptions == [1])
+    #expect(screen.credentialSets[0].answeredOption == 1)
+    #expect(screen.documents.map(\.presentations.count) == [0, 1])
+    #expect(screen.documents[1].presentations[0].claims.first?.shared == true)
+  }
+}
+
 /// Counts the times the holder is asked, and always says yes.
 final class CountingAuthenticator: UserAuthenticator, @unchecked Sendable {
   private let lock = NSLock()

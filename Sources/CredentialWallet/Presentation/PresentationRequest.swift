@@ -128,14 +128,15 @@ public struct PresentationRequest: Sendable {
   public func screen(for consent: PresentationConsent) -> ConsentScreen {
     switch (kind, consent) {
     case (.mdoc(let presentation), .mdoc(let mdocConsent)):
+      let answered = Set(mdocConsent.documents.map(\.docRequestIndex))
+      let answerable = Set(
+        presentation.documentRequests.filter { !$0.candidates.isEmpty }.map(\.index))
       return ConsentScreen(
         origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
         documents: Self.documents(presentation, mdocConsent),
+        // DeviceRequestInfo use cases are Annex C's credential sets: document sets as options.
         credentialSets: presentation.useCases.map { useCase in
-          let answered = Set(mdocConsent.documents.map(\.docRequestIndex))
-          let answerable = Set(
-            presentation.documentRequests.filter { !$0.candidates.isEmpty }.map(\.index))
-          return ConsentScreen.CredentialSet(
+          ConsentScreen.CredentialSet(
             required: useCase.mandatory,
             options: useCase.documentSets.map { $0.map(String.init) },
             satisfiableOptions: useCase.documentSets.indices.filter {
