@@ -394,6 +394,52 @@ extension ConsentChoiceTests {
     #expect(screen.documents.map(\.presentations.count) == [0, 1])
     #expect(screen.documents[1].presentations[0].claims.first?.shared == true)
   }
+
+  @Test("Annex C optional use cases: only when chosen, unless no use case is mandatory")
+  func annexCOptionalUseCases() async throws {
+    let fixture = try await ConsentFixture()
+    defer { fixture.dir.remove() }
+    let wallet = try fixture.wallet()
+    let mdl = ItemsRequest(
+      docType: "org.iso.18013.5.1.mDL",
+      nameSpaces: [("org.iso.18013.5.1", [.init("age_over_18", intentToRetain: false)])])
+    let pid = ItemsRequest(
+      docType: "eu.europa.ec.eudi.pid.1",
+      nameSpaces: [("eu.europa.ec.eudi.pid.1", [.init("given_name", intentToRetain: false)])])
+    func resolve(_ useCases: [UseCase]) async throws -> PresentationRequest {
+      let request = AnnexCRequest(
+        deviceRequest: DeviceRequest(
+          docRequests: [DocRequest(itemsRequest: mdl), DocRequest(itemsRequest: pid)],
+          useCases: useCases),
+        encryptionInfo: EncryptionInfo(
+          nonce: [UInt8](repeating: 8, count: 16),
+          recipientPublicKey: try ECPrivateKey(curve: .p256).publicKey))
+      return try await wallet.resolve(
+        RequestEnvelope(requests: [
+          ProtocolRequest(protocolIdentifier: "org-iso-mdoc", data: request.data)
+        ]), origin: ConsentFixture.origin)
+    }
+    func answered(_ consent: PresentationConsent) -> [String] {
+      guard case .mdoc(let mdoc) = consent else { return [] }
+      return mdoc.documents.map(\.credentialID)
+    }
+    let mixed = try await resolve([
+      UseCase(mandatory: true, documentSets: [[0]]), UseCase(mandatory: false, documentSets: [[1]]),
+    ])
+    #expect(answered(try mixed.proposedConsent()) == ["mdl"])
+    #expect(answered(try mixed.consent(credentials: [], disclose: [])) == ["mdl"])
+    #expect(
+      answered(try mixed.consent(credentials: ["mdl", "pid-mdoc"], disclose: [])) == [
+        "mdl", "pid-mdoc",
+      ])
+    let refused = await walletRefusal {
+      _ = try mixed.consent(credentials: ["pid-mdoc"], disclose: [])
+    }
+    #expect(refused.contains("mandatory use case"))
+    // Every use case optional: the reader's first preference that can be answered.
+    let optional = try await resolve([UseCase(mandatory: false, documentSets: [[1], [0]])])
+    #expect(answered(try optional.proposedConsent()) == ["pid-mdoc"])
+  }
 }
 
 /// Counts the times the holder is asked, and always says yes.

@@ -85,8 +85,13 @@ public struct PresentationRequest: Sendable {
       var chosen: [MdocConsent.Document] = []
       let wanted = Set(disclose)
       let chosenCredentials = Set(credentials)
-      guard let indices = presentation.answerableDocRequests else {
-        throw WalletError(.refused, "no stored credential can answer the request")
+      guard let indices = presentation.docRequestsToAnswer(credentials: chosenCredentials) else {
+        throw WalletError(
+          .refused,
+          chosenCredentials.isEmpty
+            ? "no stored credential can answer the request"
+            : "the chosen credentials leave nothing to share (none answers the request, or a mandatory use case needs others)"
+        )
       }
       var matched = false
       for index in indices {
