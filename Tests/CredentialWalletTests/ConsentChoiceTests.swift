@@ -124,6 +124,21 @@ struct ConsentChoiceTests {
     let screen = request.screen(for: .openID4VP(typed))
     #expect(screen.credentialSets.map(\.required) == [true, false])
     #expect(screen.credentialSets.map(\.answeredOption) == [0, 0])
+    // When every set is optional, the minimum is the first option that can be answered.
+    let (_, allOptional) = try fixture.request([
+      "credentials": [
+        ConsentFixture.pidSDJWTQuery, ConsentFixture.mdlQuery(),
+        [
+          "id": "photo", "format": "mso_mdoc", "meta": ["doctype_value": "org.iso.23220.photoid.1"],
+        ],
+      ],
+      "credential_sets": [
+        ["options": [["photo"]], "required": false],
+        ["options": [["mdl"], ["pid_sdjwt"]], "required": false],
+      ],
+    ])
+    let optional = try await wallet.resolve(allOptional, origin: ConsentFixture.origin)
+    #expect(try openID4VP(optional.proposedConsent()).credentialIDs == ["mdl": ["mdl"]])
   }
 
   @Test("--disclose ignores claims that were not requested; an empty intersection is the refusal")

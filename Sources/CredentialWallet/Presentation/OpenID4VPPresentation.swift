@@ -254,8 +254,9 @@ extension OpenID4VPPresentation {
 
   /// The consent for a holder's choice (OpenID4VP 1.0 §6.4.2): for each credential set, the
   /// picked option or, for a required set, the first option (in query order) whose every query
-  /// has a chosen credential; optional sets only when picked; without `credential_sets`, every
-  /// query. Each query presents its chosen credentials (by default its first candidate), each
+  /// has a chosen credential; optional sets only when picked (when every set is optional and none
+  /// is picked, the first option of the first set that can be answered); without
+  /// `credential_sets`, every query. Each query presents its chosen credentials (by default its first candidate), each
   /// disclosing what the query matched in it, limited by the choice's claims.
   ///
   /// - Throws: `refused` naming the credential set or query the choice cannot answer, or when a
@@ -307,6 +308,13 @@ extension OpenID4VPPresentation {
           }
           answered += option
         }
+      }
+      // Every set optional and none picked: the minimum that still answers is the verifier's
+      // first preference that can be answered.
+      if answered.isEmpty, choice.options.isEmpty, !sets.contains(where: \.required) {
+        answered =
+          sets.lazy.compactMap { set in set.options.first { $0.allSatisfy { picks[$0] != nil } } }
+          .first ?? []
       }
     } else {
       for credentialQuery in query.credentials {
