@@ -256,8 +256,9 @@ extension OpenID4VPPresentation {
   /// picked option or, for a required set, the first option (in query order) whose every query
   /// has a chosen credential; optional sets only when picked (when every set is optional and none
   /// is picked, the first option of the first set that can be answered); without
-  /// `credential_sets`, every query. Each query presents its chosen credentials (by default its first candidate), each
-  /// disclosing what the query matched in it, limited by the choice's claims.
+  /// `credential_sets`, every query. Each query presents its chosen credentials (by default its
+  /// first candidate), each disclosing what the query matched in it, limited by the choice's
+  /// claims.
   ///
   /// - Throws: `refused` naming the credential set or query the choice cannot answer, or when a
   ///   claim limit leaves a credential that a query needs with nothing to disclose.
@@ -279,7 +280,7 @@ extension OpenID4VPPresentation {
         // `validate` refuses several credentials where `multiple` is false (§6.1).
         if !chosen.isEmpty { picks[credentialQuery.id] = chosen }
       } else if let first = candidates.first {
-        // §7.5 of the review: the minimum is one credential, even with `multiple`.
+        // The minimum is one credential: `multiple` (§6.1) allows more, it never asks for more.
         picks[credentialQuery.id] = [first]
       }
     }
