@@ -112,6 +112,38 @@ struct ConsentChoiceBinaryTests {
     #expect(answered.code == 0, "\(answered.err)")
   }
 
+  @Test("A credential query without claims is answered with what is always presented")
+  func queryWithoutClaims() throws {
+    let fixture = try OpenID4VPFixture()
+    let cli = fixture.base.cli
+    let dcql = try cli.file(
+      "no-claims.json",
+      #"{"credentials": [{"id": "pid", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:eudi:pid:1"]}}]}"#
+    )
+    let request = cli.home + "-files/no-claims-request.json"
+    let state = cli.home + "-files/no-claims-state.json"
+    let made = try cli.run([
+      "verifier", "request", "--protocol", "openid4vp-v1-unsigned", "--dcql", dcql,
+      "--response-mode", "dc_api", "--origin", "https://shop.example", "--out-request", request,
+      "--out-state", state,
+    ])
+    try #require(made.code == 0, "\(made.err)")
+    let response = try cli.run([
+      "respond", "--origin", "https://shop.example", "--request", request,
+    ])
+    try #require(response.code == 0, "\(response.err)")
+    let pid = try #require(
+      try JSONValue(parsing: response.out)["data"]?["vp_token"]?["pid"]?[0]?.string)
+    // The issuer-signed JWT and the Key Binding JWT, no Disclosure.
+    #expect(pid.split(separator: "~", omittingEmptySubsequences: false).count == 2)
+    let verify = try cli.run(
+      [
+        "verifier", "verify", "--state", state, "--origin", "https://shop.example",
+        "--issuer-anchor", fixture.base.iacaPath,
+      ], stdin: response.out)
+    #expect(verify.code == 0, "\(verify.err)")
+  }
+
   @Test("A self-signed reader named \"Your Bank\" is shown and logged by its origin, unverified")
   func selfSignedReaderNameIsNotShown() throws {
     let base = try CLIFixture()
