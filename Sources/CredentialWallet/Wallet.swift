@@ -1,9 +1,9 @@
 import CBOR
 public import CryptoPrimitives
-public import DigitalCredentialsAPI
+import DigitalCredentialsAPI
 public import Foundation
 import JOSE
-public import Mdoc
+import Mdoc
 import SDJWT
 public import X509Certificates
 

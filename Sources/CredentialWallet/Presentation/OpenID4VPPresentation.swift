@@ -1,6 +1,6 @@
 public import DCQL
-public import DigitalCredentialsAPI
-public import Foundation
+import DigitalCredentialsAPI
+import Foundation
 import JOSE
 import Mdoc
 public import OpenID4VP

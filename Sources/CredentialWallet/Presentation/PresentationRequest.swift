@@ -1,9 +1,9 @@
 public import CBOR
-public import CryptoPrimitives
+import CryptoPrimitives
 public import DCQL
 public import DigitalCredentialsAPI
-public import Foundation
-public import Mdoc
+import Foundation
+import Mdoc
 import OpenID4VP
 import X509Certificates
 

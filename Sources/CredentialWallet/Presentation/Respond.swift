@@ -1,5 +1,5 @@
 import CBOR
-public import CryptoPrimitives
+import CryptoPrimitives
 public import DigitalCredentialsAPI
 import Foundation
 import JOSE
