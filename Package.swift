@@ -122,7 +122,7 @@ let package = Package(
       ),
       testTarget(
         "CredentialWallet",
-        ["CryptoPrimitives", "DigitalCredentialsAPI", "WalletTestSupport", "Mdoc", "X509Certificates", "store-probe"]),
+        ["CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "SDJWT", "WalletTestSupport", "X509Certificates", "store-probe"]),
     ],
   swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,9 @@
 import CBOR
 public import CryptoPrimitives
-public import DigitalCredentialsAPI
+import DigitalCredentialsAPI
 public import Foundation
 import JOSE
-public import Mdoc
+import Mdoc
 import SDJWT
 public import X509Certificates
 
@@ -303,7 +303,8 @@ public final class Wallet: Sendable {
     }
   }
 
-  /// The stored mdocs of the given docTypes, parsed for matching.
+  /// The stored mdocs of the given docTypes that are valid at the wallet's clock, parsed for
+  /// matching: an expired or not yet valid mdoc is never offered (ISO 18013-5 §9.3.1).
   func storedMdocs(docTypes: [String]) async throws(WalletError) -> [StoredMdoc] {
     let all: [StoredCredential]
     do {
@@ -311,10 +312,12 @@ public final class Wallet: Sendable {
     } catch {
       throw WalletError(.storage, error.reason)
     }
+    let now = clock()
     return all.compactMap { credential in
-      (try? IssuerSigned(bytes: credential.issued)).map {
-        StoredMdoc(id: credential.id, issuerSigned: $0)
-      }
+      guard let issuerSigned = try? IssuerSigned(bytes: credential.issued),
+        Self.isValid(issuerSigned.mso.validityInfo, at: now)
+      else { return nil }
+      return StoredMdoc(id: credential.id, issuerSigned: issuerSigned)
     }
   }
 

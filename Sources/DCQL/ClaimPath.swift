@@ -177,7 +177,10 @@ public struct SelectedClaim: Sendable, Hashable {
   public let value: ClaimValue
 }
 
-extension ClaimValue {
+extension ClaimValue: CustomStringConvertible {
+  /// Compact JSON-like text, object members in key order.
+  public var description: String { compactDescription }
+
   /// Compact JSON-like text for messages; object members in key order.
   var compactDescription: String {
     switch self {

@@ -60,6 +60,9 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
   }
 
   /// A presentation of the claims DCQL selected, bound to `holderKey` (OpenID4VP 1.0 B.3.6).
+  ///
+  /// With no claims (a Credential Query without `claims`), only what is mandatory to present:
+  /// the issuer-signed JWT and the Key Binding JWT, no Disclosure (OpenID4VP 1.0 §6.4.1).
   public func presentation(disclosing disclosed: [ClaimPathConcrete], holderKey: any Signer)
     -> CredentialPresentation
   {
@@ -125,6 +128,11 @@ public struct MdocCredential: DCQLCredential, Sendable {
 
   /// A presentation of the elements DCQL selected, device-signed with `deviceKey`
   /// (OpenID4VP 1.0 Appendix B.2.6).
+  ///
+  /// With no claims (a Credential Query without `claims`), no data element is selectively
+  /// disclosable on request, so none is presented (OpenID4VP 1.0 §6.4.1): `IssuerSigned` carries
+  /// no `nameSpaces` (optional, and non-empty when present, ISO 18013-5 §8.3.2.1.2.2) and the
+  /// MSO, issuer signature and device signature still prove the document.
   public func presentation(disclosing disclosed: [ClaimPathConcrete], deviceKey: any Signer)
     -> CredentialPresentation
   {

@@ -13,13 +13,17 @@ enum RespondCommand {
       ),
       .value("request", "FILE", "the request JSON (default: standard input)"),
       .value(
-        "credential", "ID", repeating: true, "use these credentials (default: the first that match)"
+        "credential", "ID", repeating: true,
+        "use these credentials; each credential set answers the first option they satisfy (default: the minimum)"
       ),
       .value(
         "disclose", "CLAIM", repeating: true,
-        "disclose only these requested claims (mdoc: NAMESPACE/ELEMENT)"),
+        "disclose only these among the requested claims; others are ignored (mdoc: NAMESPACE/ELEMENT)"
+      ),
       .flag(
-        "require-trusted-reader", "refuse readers that do not chain to a trusted reader anchor"),
+        "require-trusted-reader",
+        "answer only requesters authenticated through a trusted chain: Annex C readers, signed OpenID4VP verifiers"
+      ),
       .flag("interactive", "show the request like a consent screen and ask before answering"),
       .flag(
         "error-response",

@@ -297,10 +297,19 @@ struct AnnexCEndToEndTests {
       readerTrustAnchors: [], now: TestPKI.now)
     #expect(presentation.useCases.count == 2)
     #expect(presentation.answerableDocRequests == [1, 2])
+    // The minimum answers the mandatory use case only; the optional one when its credential is
+    // chosen.
     let consent = try presentation.proposedConsent()
-    #expect(consent.documents.map(\.credentialID) == ["mdl", "pid"])
+    #expect(consent.documents.map(\.credentialID) == ["mdl"])
+    #expect(presentation.docRequestsToAnswer(credentials: ["mdl", "pid"]) == [1, 2])
+    #expect(presentation.docRequestsToAnswer(credentials: ["mdl"]) == [1])
+    #expect(presentation.docRequestsToAnswer(credentials: ["pid"]) == nil)
     // Leaving the mandatory use case unanswered is refused.
-    let onlyPID = MdocConsent(documents: [consent.documents[1]])
+    let onlyPID = MdocConsent(documents: [
+      MdocConsent.Document(
+        docRequestIndex: 2, credentialID: "pid",
+        elements: ["eu.europa.ec.eudi.pid.1": ["given_name"]])
+    ])
     #expect {
       try presentation.respond(consent: onlyPID, deviceKey: wallet.key)
     } throws: { ($0 as? DigitalCredentialsError)?.code == .consentViolation }

@@ -255,7 +255,7 @@ struct DCWalletBinaryTests {
         [
           "respond", "--origin", "https://shop.example", "--request", unsigned, "--disclose",
           "org.iso.18013.5.1/portrait",
-        ], "", "was not requested"
+        ], "", "nothing to share"
       ),
       (
         ["respond", "--origin", "https://shop.example"],

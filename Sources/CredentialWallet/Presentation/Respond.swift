@@ -1,5 +1,5 @@
 import CBOR
-public import CryptoPrimitives
+import CryptoPrimitives
 public import DigitalCredentialsAPI
 import Foundation
 import JOSE
@@ -11,7 +11,10 @@ extension Wallet {
   ///
   /// - Parameters:
   ///   - origin: the origin the platform reported; the payload is never trusted for it.
-  ///   - requireTrustedReader: refuse readers that do not chain to a configured reader anchor.
+  ///   - requireTrustedReader: answer only requesters authenticated through a trusted chain, for
+  ///     every protocol: Annex C doc requests signed by readers that chain to a configured reader
+  ///     anchor, and signed OpenID4VP requests whose verifier chains to a configured verifier
+  ///     anchor (an unsigned OpenID4VP request is not authenticated).
   /// - Throws: `refused` with every request's reason when none can be answered; the refusal is
   ///   logged.
   public func resolve(
@@ -52,7 +55,8 @@ extension Wallet {
         }
       case .openID4VPUnsigned, .openID4VPSigned, .openID4VPMultisigned, .openID4VPDraft:
         do {
-          let presentation = try await resolveOpenID4VP(request, origin: origin)
+          let presentation = try await resolveOpenID4VP(
+            request, origin: origin, requireTrustedVerifier: requireTrustedReader)
           return PresentationRequest(
             protocolIdentifier: request.protocolIdentifier, origin: origin,
             kind: .openID4VP(presentation),
@@ -94,7 +98,8 @@ extension Wallet {
       // The holder authenticates before any key is touched; a cancel sends nothing.
       try await authenticateHolder(
         usesDeviceKey: true,
-        reason: "Share \(mdocConsent.documents.count) document(s) with \(request.relyingParty)")
+        reason:
+          "Share \(mdocConsent.documents.count) document(s) with \(request.requester.promptText)")
       var signers: [String: any Signer] = [:]
       for document in mdocConsent.documents where signers[document.credentialID] == nil {
         signers[document.credentialID] = try await signer(forCredential: document.credentialID)
@@ -113,7 +118,7 @@ extension Wallet {
           NewActivity(
             timestamp: clock(), protocolIdentifier: request.protocolIdentifier,
             origin: request.origin.serialized,
-            relyingParty: request.relyingParty, outcome: .shared,
+            relyingParty: request.requester.verifiedName, outcome: .shared,
             credentialIDs: mdocConsent.documents.map(\.credentialID),
             sharedItems: items.sorted(),
             detail: "sealed DeviceResponse, \(sealed.cipherText.count) bytes"))
@@ -131,7 +136,7 @@ extension Wallet {
       NewActivity(
         timestamp: clock(), protocolIdentifier: request.protocolIdentifier,
         origin: request.origin.serialized,
-        relyingParty: request.relyingParty, outcome: .refused, detail: reason))
+        relyingParty: request.requester.verifiedName, outcome: .refused, detail: reason))
   }
 
   /// The signer of a credential's device key.

@@ -179,10 +179,43 @@ public struct AnnexCPresentation: Sendable {
     return chosen.isEmpty ? nil : chosen.sorted()
   }
 
-  /// A consent that shares, for each answerable doc request, the first candidate's requested
-  /// elements that it holds (what a consent screen proposes before the user changes anything).
+  /// The doc requests a consent answers with the holder's chosen credentials (empty: any
+  /// candidate), at the minimum: with use cases, the first document set (in the reader's order)
+  /// of each mandatory use case that the chosen credentials satisfy, and an optional use case
+  /// only when credentials were chosen and satisfy one of its sets; without use cases, every doc
+  /// request a chosen credential answers. When no use case is mandatory and none was chosen, the
+  /// first satisfiable set of the first use case that has one, so that such a request can still
+  /// be answered. Nil when a mandatory use case, or everything, is left unanswered.
+  public func docRequestsToAnswer(credentials chosen: Set<String> = []) -> [Int]? {
+    let answerable = Set(
+      documentRequests.filter { docRequest in
+        docRequest.candidates.contains { chosen.isEmpty || chosen.contains($0.credentialID) }
+      }.map(\.index))
+    guard !useCases.isEmpty else { return answerable.isEmpty ? nil : answerable.sorted() }
+    var answered = Set<Int>()
+    for useCase in useCases where useCase.mandatory || !chosen.isEmpty {
+      if let set = useCase.documentSets.first(where: { $0.allSatisfy(answerable.contains) }) {
+        answered.formUnion(set)
+      } else if useCase.mandatory {
+        return nil
+      }
+    }
+    if answered.isEmpty, !useCases.contains(where: \.mandatory) {
+      for useCase in useCases {
+        if let set = useCase.documentSets.first(where: { $0.allSatisfy(answerable.contains) }) {
+          answered.formUnion(set)
+          break
+        }
+      }
+    }
+    return answered.isEmpty ? nil : answered.sorted()
+  }
+
+  /// A consent that shares the minimum (`docRequestsToAnswer()`): for each doc request to answer,
+  /// the first candidate's requested elements that it holds (what a consent screen proposes
+  /// before the user changes anything).
   public func proposedConsent() throws(DigitalCredentialsError) -> MdocConsent {
-    guard let indices = answerableDocRequests else {
+    guard let indices = docRequestsToAnswer() else {
       throw DigitalCredentialsError(.noMatchingCredential, "no stored mdoc can answer the request")
     }
     let documents = indices.compactMap { index -> MdocConsent.Document? in
@@ -255,7 +288,7 @@ public struct AnnexCPresentation: Sendable {
   /// Refuses a consent that names an unknown doc request twice, a credential that is not a
   /// candidate, an element that was not requested or that the credential lacks, or that leaves
   /// a mandatory use case unanswered.
-  func validate(_ consent: MdocConsent) throws(DigitalCredentialsError) {
+  public func validate(_ consent: MdocConsent) throws(DigitalCredentialsError) {
     guard !consent.documents.isEmpty else {
       throw DigitalCredentialsError(.consentViolation, "the consent shares no document")
     }
@@ -282,13 +315,15 @@ public struct AnnexCPresentation: Sendable {
           .consentViolation, "the consent shares no element for doc request \(item.docRequestIndex)"
         )
       }
+      // One dictionary per candidate keeps the check linear in the request and the consent.
+      var requested: [String: [String: ItemsRequestMatch.Element]] = [:]
+      for element in candidate.match.elements
+      where requested[element.nameSpace]?[element.identifier] == nil {
+        requested[element.nameSpace, default: [:]][element.identifier] = element
+      }
       for (ns, elements) in item.elements {
         for element in elements {
-          guard
-            let match = candidate.match.elements.first(where: {
-              $0.nameSpace == ns && $0.identifier == element
-            })
-          else {
+          guard let match = requested[ns]?[element] else {
             throw DigitalCredentialsError(.consentViolation, "\(ns)/\(element) was not requested")
           }
           guard match.value != nil else {
