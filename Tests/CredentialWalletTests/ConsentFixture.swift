@@ -57,7 +57,10 @@ struct ConsentFixture {
     sdJWTIssuer = try CertificateBuilder(
       subject: DistinguishedName(commonName: "Test PID Issuer", country: "UT"),
       publicKey: sdJWTIssuerKey.publicKey, notBefore: from, notAfter: until,
-      extensions: [.keyUsage(.digitalSignature)]
+      // SD-JWT VC: the x5c leaf names the host of `iss`.
+      extensions: [
+        .keyUsage(.digitalSignature), .subjectAlternativeNames([.dnsName("issuer.example")]),
+      ]
     ).issued(by: pki.iaca, signer: pki.iacaKey)
 
     let wallet = try self.wallet()

@@ -139,7 +139,7 @@ struct ConsentChoiceBinaryTests {
     let verify = try cli.run(
       [
         "verifier", "verify", "--state", state, "--origin", "https://shop.example",
-        "--issuer-anchor", fixture.base.iacaPath,
+        "--sd-jwt-issuer-anchor", fixture.base.iacaPath,
       ], stdin: response.out)
     #expect(verify.code == 0, "\(verify.err)")
   }
