@@ -243,7 +243,8 @@ struct AnnexCTests {
     let origin = try WebOrigin("https://verifier.example")
     let response = DeviceResponse(documents: [], documentErrors: [["org.iso.18013.5.1.mDL": 0]])
     let sealed = try EncryptedResponse.seal(
-      response, to: verifierKey.publicKey, sessionTranscript: request.sessionTranscript(origin: origin))
+      response, to: verifierKey.publicKey,
+      sessionTranscript: request.sessionTranscript(origin: origin))
     let script = """
       import sys, json, base64, hashlib, cbor2
       from cryptography.hazmat.primitives.asymmetric import ec

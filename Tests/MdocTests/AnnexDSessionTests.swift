@@ -4,8 +4,8 @@ import CryptoPrimitives
 import Foundation
 import Mdoc
 import TestSupport
-import X509Certificates
 import Testing
+import X509Certificates
 
 /// The session fields of the ISO 18013-5 Annex D worked example that the other Annex D tests do
 /// not read: the SessionTranscript's members, the session keys and encryption (§9.1.1.5), the
@@ -82,7 +82,10 @@ struct AnnexDSessionTests {
   /// §9.1.1.5: IV = 8-byte identifier (reader 0, mdoc 1) || 4-byte message counter (from 1).
   static func iv(device: Bool, counter: UInt32) -> [UInt8] {
     [0, 0, 0, 0, 0, 0, 0, device ? 1 : 0]
-      + [UInt8(counter >> 24), UInt8(counter >> 16 & 0xFF), UInt8(counter >> 8 & 0xFF), UInt8(counter & 0xFF)]
+      + [
+        UInt8(counter >> 24), UInt8(counter >> 16 & 0xFF), UInt8(counter >> 8 & 0xFF),
+        UInt8(counter & 0xFF),
+      ]
   }
 
   static func open(_ data: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {

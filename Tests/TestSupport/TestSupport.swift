@@ -158,3 +158,19 @@ extension Trait where Self == ConditionTrait {
       Comment(rawValue: PythonPeer.skipReason))
   }
 }
+
+/// How much longer `body(large)` takes than `body(small)`: the best of `runs` timings of each,
+/// taken alternately so that a busy machine slows both sides alike. Linear work gives about
+/// `large / small`, quadratic work its square.
+public func scalingRatio(
+  small: Int, large: Int, runs: Int = 7, _ body: (Int) throws -> Void
+) rethrows -> Double {
+  let clock = ContinuousClock()
+  var smallBest = Duration.seconds(3600)
+  var largeBest = Duration.seconds(3600)
+  for _ in 0..<runs {
+    smallBest = min(smallBest, try clock.measure { try body(small) })
+    largeBest = min(largeBest, try clock.measure { try body(large) })
+  }
+  return largeBest / max(smallBest, .microseconds(1))
+}
