@@ -153,9 +153,10 @@ struct AnnexCTests {
       Self.encryptionInfo(["dcapi"]),
     ]
     for text in cases {
-      #expect(throws: DigitalCredentialsError.self, "\(text)") {
+      let error = #expect(throws: DigitalCredentialsError.self, "\(text)") {
         try EncryptionInfo(base64URL: text)
       }
+      #expect(error?.code == .invalidEncryptionInfo, "\(text)")
     }
     #expect(
       try EncryptionInfo(
