@@ -22,6 +22,7 @@ import X509Certificates
 struct ImportRefusalTests {
   /// An SD-JWT VC issuer: a root (the anchor the wallet may be configured with) and a leaf.
   struct Issuer {
+    static let iss = "https://pid.example"
     let rootKey: ECPrivateKey
     let root: Certificate
     let key: ECPrivateKey
@@ -36,10 +37,13 @@ struct ImportRefusalTests {
         notAfter: until
       ).selfSigned(signer: self.rootKey)
       key = try ECPrivateKey(curve: .p256)
-      leaf = try CertificateBuilder.documentSigner(
+      var builder = CertificateBuilder.documentSigner(
         commonName: name + " Issuer", country: "UT", publicKey: key.publicKey, notBefore: from,
-        notAfter: until
-      ).issued(by: root, signer: self.rootKey)
+        notAfter: until)
+      // SD-JWT VC §3.5: the leaf names the issuer `iss` (host and URI).
+      builder.extensions.append(
+        .subjectAlternativeNames([.dnsName("pid.example"), .uri(Self.iss)]))
+      leaf = try builder.issued(by: root, signer: self.rootKey)
     }
 
     /// An SD-JWT VC bound to `holder`, signed by `signer` (the leaf key unless given) with `x5c`.
@@ -49,7 +53,7 @@ struct ImportRefusalTests {
       try SDJWTIssuer.issue(
         claims: ["given_name": "Erika", "family_name": "Mustermann"],
         selectivelyDisclosable: ["given_name", "family_name"], holderKey: holder,
-        vct: "urn:eudi:pid:1", issuer: "https://pid.example",
+        vct: "urn:eudi:pid:1", issuer: Self.iss,
         issuedAt: clock.addingTimeInterval(-3600), expiresAt: clock.addingTimeInterval(86_400),
         signer: signer ?? key, x5c: x5c ?? [leaf], random: SecureRandom()
       ).serialized

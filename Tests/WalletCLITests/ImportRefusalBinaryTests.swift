@@ -26,10 +26,13 @@ struct ImportRefusalBinaryTests {
     holder = try ECPrivateKey(curve: .p256)
     holderPath = try fixture.cli.file("holder.pem", holder.pemRepresentation)
     issuerKey = try ECPrivateKey(curve: .p256)
-    issuerCert = try CertificateBuilder.documentSigner(
+    var builder = CertificateBuilder.documentSigner(
       commonName: "Test PID Issuer", country: "UT", publicKey: issuerKey.publicKey,
-      notBefore: now.addingTimeInterval(-3600), notAfter: now.addingTimeInterval(86_400)
-    ).issued(by: fixture.pki.iaca, signer: fixture.pki.iacaKey)
+      notBefore: now.addingTimeInterval(-3600), notAfter: now.addingTimeInterval(86_400))
+    // SD-JWT VC §3.5: the leaf names the issuer `iss` (host and URI).
+    builder.extensions.append(
+      .subjectAlternativeNames([.dnsName("issuer.example"), .uri("https://issuer.example")]))
+    issuerCert = try builder.issued(by: fixture.pki.iaca, signer: fixture.pki.iacaKey)
   }
 
   func sdJWT(signer: ECPrivateKey? = nil, x5c: [Certificate]? = nil, holderKey: ECPublicKey? = nil)
@@ -75,11 +78,13 @@ struct ImportRefusalBinaryTests {
     #expect(wrongSignature.contains("signature"), "\(wrongSignature)")
 
     let foreign = try TestPKI(now: fixture.pki.clock)
-    let foreignCert = try CertificateBuilder.documentSigner(
+    var foreignBuilder = CertificateBuilder.documentSigner(
       commonName: "Foreign PID Issuer", country: "UT", publicKey: issuerKey.publicKey,
       notBefore: fixture.pki.clock.addingTimeInterval(-3600),
-      notAfter: fixture.pki.clock.addingTimeInterval(86_400)
-    ).issued(by: foreign.iaca, signer: foreign.iacaKey)
+      notAfter: fixture.pki.clock.addingTimeInterval(86_400))
+    foreignBuilder.extensions.append(
+      .subjectAlternativeNames([.dnsName("issuer.example"), .uri("https://issuer.example")]))
+    let foreignCert = try foreignBuilder.issued(by: foreign.iaca, signer: foreign.iacaKey)
     let untrusted = try refused(
       "--sd-jwt", "foreign.sdjwt", Array(try sdJWT(x5c: [foreignCert]).utf8))
     #expect(untrusted.contains("x5c chain"), "\(untrusted)")
