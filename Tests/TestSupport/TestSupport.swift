@@ -90,6 +90,14 @@ public enum PythonPeer {
     }
   }
 
+  /// The check interop tests made before the ``Testing/Trait/pythonPeers`` trait existed, kept
+  /// for them: true when the peers are installed; otherwise it throws, so a test without the
+  /// trait fails instead of passing silently. New tests use the trait and ``require(_:installed:required:)``.
+  public static func available(_ test: String) throws -> Bool {
+    try require(test)
+    return true
+  }
+
   /// Runs a Python script with the given standard input; returns standard output.
   /// A non-zero exit is an error carrying standard error.
   public static func run(_ script: String, input: String = "") throws -> String {
