@@ -240,7 +240,7 @@ struct RequestRefusalTests {
     let jwk = try #require(params["client_metadata"]?["jwks"]?["keys"]?[0])
     for bad in [
       jwk.setting("use", to: "sig"), jwk.setting("alg", to: "ECDH-ES+A128KW"),
-      try JWK(publicKey: try ECPrivateKey(curve: .p384).publicKey).json,
+      JWK(publicKey: try ECPrivateKey(curve: .p384).publicKey).json,
     ] {
       let metadata = try #require(params["client_metadata"])
         .setting("jwks", to: ["keys": [bad]])
