@@ -177,4 +177,103 @@ struct StructureRefusalTests {
     let plain = try document(try issue(nil), deviceSigned: [:])
     try plain.verifyDeviceAuthentication(sessionTranscript: transcript, deviceKey: device.publicKey)
   }
+  // MARK: - Envelopes (ISO 18013-5 §8.3.2.1.2)
+
+  /// The error a decoding step throws, or an issue when it succeeds.
+  func decodingError(_ body: () throws(MdocError) -> Void) -> MdocError? {
+    do {
+      try body()
+      Issue.record("decoded")
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test("A DeviceRequest or DeviceResponse of another major version is refused")
+  func majorVersion() throws {
+    let request = DeviceRequest(docRequests: [
+      DocRequest(
+        itemsRequest: ItemsRequest(
+          docType: "org.iso.18013.5.1.mDL",
+          nameSpaces: [(Self.nameSpace, [.init("age_over_18", intentToRetain: false)])]))
+    ])
+    var requestMap = try #require(request.cbor.map)
+    // A later minor version is read (forward compatible); another major version is not.
+    requestMap["version"] = "1.7"
+    _ = try DeviceRequest(cbor: .map(requestMap))
+    requestMap["version"] = "2.0"
+    let requestError = decodingError { () throws(MdocError) in
+      _ = try DeviceRequest(cbor: .map(requestMap))
+    }
+    #expect(requestError?.code == .malformed)
+    #expect(requestError?.reason == "DeviceRequest version 2.0 is not supported")
+
+    var responseMap = try #require(DeviceResponse(documents: []).cbor.map)
+    responseMap["version"] = "1.1"
+    _ = try DeviceResponse(cbor: .map(responseMap))
+    responseMap["version"] = "2.0"
+    let responseError = decodingError { () throws(MdocError) in
+      _ = try DeviceResponse(cbor: .map(responseMap))
+    }
+    #expect(responseError?.code == .malformed)
+    #expect(responseError?.reason == "DeviceResponse version 2.0 is not supported")
+  }
+
+  @Test("DeviceAuth holding both a deviceSignature and a deviceMac is refused")
+  func bothDeviceSignatureAndMac() throws {
+    let transcript = SessionTranscript(
+      handover: Handover.dcapi(encryptionInfoBase64: "abc", origin: "https://verifier.example"))
+    let document = try Document.present(
+      mdoc, disclosing: [Self.nameSpace: ["age_over_18"]], sessionTranscript: transcript,
+      deviceKey: device)
+    var deviceSigned = try #require(document.deviceSigned.cbor.map)
+    var auth = try #require(deviceSigned["deviceAuth"]?.map)
+    // The baseline: the genuine DeviceSigned reads back.
+    _ = try DeviceSigned(cbor: .map(deviceSigned))
+    auth["deviceMac"] =
+      COSEMac0.mac(payload: [], detached: true, key: [UInt8](repeating: 1, count: 32)).cbor()
+    deviceSigned["deviceAuth"] = .map(auth)
+    let error = decodingError { () throws(MdocError) in
+      _ = try DeviceSigned(cbor: .map(deviceSigned))
+    }
+    #expect(error?.code == .malformed)
+    #expect(
+      error?.reason == "DeviceSigned.deviceAuth must hold exactly one of deviceSignature, deviceMac"
+    )
+  }
+
+  @Test("An IssuerSigned namespace with no items is refused")
+  func emptyNamespace() throws {
+    var map = try #require(mdoc.cbor.map)
+    var spaces = try #require(map["nameSpaces"]?.map)
+    spaces["org.example.empty"] = []
+    map["nameSpaces"] = .map(spaces)
+    let error = decodingError { () throws(MdocError) in _ = try IssuerSigned(cbor: .map(map)) }
+    #expect(error?.code == .malformed)
+    #expect(error?.reason.contains("nameSpaces[org.example.empty]: at least one item") == true)
+  }
+
+  @Test("A readerAuth without x5chain is refused")
+  func readerAuthWithoutChain() throws {
+    let transcript = SessionTranscript(
+      handover: Handover.dcapi(encryptionInfoBase64: "abc", origin: "https://verifier.example"))
+    let items = ItemsRequest(
+      docType: "org.iso.18013.5.1.mDL",
+      nameSpaces: [(Self.nameSpace, [.init("age_over_18", intentToRetain: false)])])
+    let unsigned = DocRequest(itemsRequest: items)
+    let payload = ReaderAuthentication.bytes(
+      sessionTranscript: transcript, itemsRequestBytes: unsigned.itemsRequestBytes)
+    // Signed by the reader key, but naming no certificate.
+    let readerAuth = try COSESign1.sign(payload: payload, detached: true, signer: pki.readerKey)
+    let request = DeviceRequest(docRequests: [
+      DocRequest(itemsRequest: items, readerAuth: readerAuth)
+    ])
+    let error = decodingError { () throws(MdocError) in
+      _ = try request.authenticateReader(
+        sessionTranscript: transcript, trustAnchors: [pki.readerRoot], at: pki.clock)
+    }
+    #expect(error?.code == .invalidReaderSignature)
+    #expect(error?.reason == "docRequests[0].readerAuth: readerAuth has no x5chain")
+  }
 }

@@ -252,6 +252,49 @@ struct ProtectiveCheckTests {
     #expect(bound?.reason == "pid: holder binding (KB-JWT) is required")
   }
 
+  /// §8.4: the KB-JWT binds every entry for its query, not a subset.
+  @Test("A KB-JWT binding only some of the query's transaction data is refused")
+  func keyBindingBindsEveryEntry() throws {
+    let fixture = try Fixture()
+    let entries: [JSONValue] = [
+      ["type": .string(Fixture.paymentType), "credential_ids": ["pid"], "amount": "1"],
+      ["type": .string(Fixture.paymentType), "credential_ids": ["pid"], "amount": "2"],
+    ]
+    let sent = try fixture.makeRequest(.unsigned, .dcAPI, transactionData: entries)
+    let good = try fixture.respond(to: try fixture.parse(sent)).vpToken
+    // The baseline: the wallet binds both entries and the verifier accepts.
+    _ = try fixture.verify(["vp_token": good], state: sent.state)
+    let hashes = sent.state.transactionData.map {
+      Base64URL.encode(SHA256.hash(data: Array($0.utf8)))
+    }
+    #expect(hashes.count == 2)
+    let body = try fixture.pid.present(
+      disclosing: ["given_name", "family_name", "address.locality"],
+      keyBinding: KeyBinding(
+        signer: fixture.holderKey, audience: "origin:" + Fixture.origin, nonce: sent.state.nonce,
+        issuedAt: fixture.now, transactionDataHashes: [hashes[0]]))
+    let error = openID4VPError {
+      _ = try fixture.verify(
+        ["vp_token": good.setting("pid", to: [.string(body)])], state: sent.state)
+    }
+    #expect(error?.code == .invalidPresentation)
+    #expect(error?.reason == "pid: transaction_data_hashes do not match the request")
+  }
+
+  @Test("An empty or non-array vp_token entry is refused")
+  func emptyPresentationList() throws {
+    let fixture = try Fixture()
+    let sent = try fixture.makeRequest(.unsigned, .dcAPI)
+    let good = try fixture.respond(to: try fixture.parse(sent)).vpToken
+    for value: JSONValue in [[], "not an array"] {
+      let error = openID4VPError {
+        _ = try fixture.verify(["vp_token": good.setting("mdl", to: value)], state: sent.state)
+      }
+      #expect(error?.code == .invalidResponse)
+      #expect(error?.reason == "vp_token.mdl must be a non-empty array")
+    }
+  }
+
   // MARK: - The verifier's mdoc DeviceResponse (OpenID4VP 1.0 Appendix B.2.6)
 
   @Test("An mdoc DeviceResponse with a non-zero status or not exactly one document is refused")
