@@ -122,7 +122,8 @@ struct SoftwareKeyStoreTests {
     let directoryError = #expect(throws: WalletStoreError.self) {
       _ = try SoftwareKeyStore(store: store, keyEncryptionKeyPath: dir.path)
     }
-    #expect(directoryError != nil)
+    #expect(directoryError?.code == .invalidKeyFile)
+    #expect(directoryError?.reason == "\(dir.path) is not a regular file")
   }
 
   @Test func deleteKey() async throws {

@@ -153,9 +153,10 @@ struct AnnexCTests {
       Self.encryptionInfo(["dcapi"]),
     ]
     for text in cases {
-      #expect(throws: DigitalCredentialsError.self, "\(text)") {
+      let error = #expect(throws: DigitalCredentialsError.self, "\(text)") {
         try EncryptionInfo(base64URL: text)
       }
+      #expect(error?.code == .invalidEncryptionInfo, "\(text)")
     }
     #expect(
       try EncryptionInfo(
@@ -224,33 +225,60 @@ struct AnnexCTests {
       request.sessionTranscript(origin: try WebOrigin("https://other.example")).bytes != bytes)
   }
 
-  @Test("pyhpke opens the response we seal for an Annex C request")
+  /// The peer rebuilds the SessionTranscript itself (ISO/IEC TS 18013-7:2025 C.3.2.2) from
+  /// the request's `encryptionInfo` text and the origin, with cbor2 and hashlib: a transcript
+  /// that differs from the specification's in any byte fails to open.
+  @Test("pyhpke opens the response we seal for an Annex C request", .pythonPeers)
   func pyhpkeOpensOurResponse() throws {
-    guard try PythonPeer.available("pyhpke opens our EncryptedResponse") else { return }
+    try PythonPeer.require("pyhpke opens our EncryptedResponse")
     let verifierKey = try ECPrivateKey(curve: .p256)
-    let info = EncryptionInfo(
-      nonce: [UInt8](repeating: 3, count: 16), recipientPublicKey: verifierKey.publicKey)
-    let transcript = SessionTranscript(
-      handover: Handover.dcapi(
-        encryptionInfoBase64: info.base64URL, origin: "https://verifier.example"))
+    let request = AnnexCRequest(
+      deviceRequest: DeviceRequest(docRequests: [
+        DocRequest(
+          itemsRequest: ItemsRequest(
+            docType: "org.iso.18013.5.1.mDL",
+            nameSpaces: [("org.iso.18013.5.1", [.init("age_over_18", intentToRetain: false)])]))
+      ]),
+      encryptionInfo: EncryptionInfo(
+        nonce: [UInt8](repeating: 3, count: 16), recipientPublicKey: verifierKey.publicKey))
+    let origin = try WebOrigin("https://verifier.example")
     let response = DeviceResponse(documents: [], documentErrors: [["org.iso.18013.5.1.mDL": 0]])
     let sealed = try EncryptedResponse.seal(
-      response, to: verifierKey.publicKey, sessionTranscript: transcript)
+      response, to: verifierKey.publicKey,
+      sessionTranscript: request.sessionTranscript(origin: origin))
     let script = """
-      import sys, json, cbor2
+      import sys, json, base64, hashlib, cbor2
+      from cryptography.hazmat.primitives.asymmetric import ec
       from pyhpke import AEADId, CipherSuite, KDFId, KEMId
       args = json.loads(sys.stdin.read())
       h = bytes.fromhex
-      tag, body = cbor2.loads(h(args["sealed"]))
+      def b64url(text):
+          return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+      # C.3.2.1: EncryptionInfo = ["dcapi", {"nonce": bstr, "recipientPublicKey": COSE_Key}]
+      kind, params = cbor2.loads(b64url(args["encryptionInfo"]))
+      assert kind == "dcapi", kind
       suite = CipherSuite.new(KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES128_GCM)
       sk = suite.kem.deserialize_private_key(h(args["sk"]))
-      ctx = suite.create_recipient_context(body["enc"], sk, info=h(args["transcript"]))
+      cose = params["recipientPublicKey"]
+      numbers = ec.derive_private_key(int(args["sk"], 16), ec.SECP256R1()).public_key().public_numbers()
+      assert (cose[1], cose[-1]) == (2, 1)  # EC2, P-256
+      assert (cose[-2], cose[-3]) == (numbers.x.to_bytes(32, "big"), numbers.y.to_bytes(32, "big"))
+      assert len(params["nonce"]) >= 16
+      # C.3.2.2: dcapiInfo = [base64EncryptionInfo, serializedOrigin];
+      # SessionTranscript = [null, null, ["dcapi", SHA-256(dcapiInfo)]]
+      info = cbor2.dumps([args["encryptionInfo"], args["origin"]])
+      transcript = cbor2.dumps([None, None, ["dcapi", hashlib.sha256(info).digest()]])
+      # C.3.2.3: EncryptedResponse = ["dcapi", {"enc": bstr, "cipherText": bstr}]
+      tag, body = cbor2.loads(b64url(args["response"]))
+      ctx = suite.create_recipient_context(body["enc"], sk, info=transcript)
       print(tag, ctx.open(body["cipherText"], aad=b"").hex())
       """
     let out = try PythonPeer.run(
       script,
       input: """
-        {"sealed": "\(hexString(sealed.bytes))", "sk": "\(hexString(verifierKey.rawRepresentation))", "transcript": "\(hexString(transcript.bytes))"}
+        {"encryptionInfo": "\(try #require(request.data["encryptionInfo"]?.string))", \
+        "origin": "\(origin.serialized)", "response": "\(try #require(sealed.data["response"]?.string))", \
+        "sk": "\(hexString(verifierKey.rawRepresentation))"}
         """)
     #expect(
       out.trimmingCharacters(in: .whitespacesAndNewlines) == "dcapi \(hexString(response.bytes))")

@@ -32,10 +32,10 @@ struct InteropTests {
   }
 
   @Test(
-    "joserfc decrypts our ECDH-ES JWE (P-256, A128GCM and A256GCM, with apu/apv)",
+    "joserfc decrypts our ECDH-ES JWE (P-256, A128GCM and A256GCM, with apu/apv)", .pythonPeers,
     arguments: JWEEncryption.allCases)
   func ourJWEInJoserfc(_ enc: JWEEncryption) throws {
-    guard try PythonPeer.available("ourJWEInJoserfc") else { return }
+    try PythonPeer.require("ourJWEInJoserfc")
     let recipient = try ECPrivateKey(curve: .p256)
     let plaintext = Array(String(repeating: "vp_token ü ", count: 9000).utf8)  // > 64 KiB
     let compact = try JWE.encrypt(
@@ -54,10 +54,10 @@ struct InteropTests {
   }
 
   @Test(
-    "We decrypt joserfc's ECDH-ES JWE (A128GCM and A256GCM, with apu/apv)",
+    "We decrypt joserfc's ECDH-ES JWE (A128GCM and A256GCM, with apu/apv)", .pythonPeers,
     arguments: JWEEncryption.allCases, EllipticCurve.allCases)
   func joserfcJWEInOurs(_ enc: JWEEncryption, _ curve: EllipticCurve) throws {
-    guard try PythonPeer.available("joserfcJWEInOurs") else { return }
+    try PythonPeer.require("joserfcJWEInOurs")
     let recipient = try ECPrivateKey(curve: curve)
     let result = try Self.run(
       """
@@ -76,9 +76,9 @@ struct InteropTests {
     #expect(try jwe.decrypt(with: recipient) == Array("Hello from joserfc ✓".utf8))
   }
 
-  @Test("joserfc verifies our compact ES256 JWS with a large x5c header")
+  @Test("joserfc verifies our compact ES256 JWS with a large x5c header", .pythonPeers)
   func ourJWSInJoserfc() throws {
-    guard try PythonPeer.available("ourJWSInJoserfc") else { return }
+    try PythonPeer.require("ourJWSInJoserfc")
     let key = try ECPrivateKey(curve: .p256)
     let chain: [[UInt8]] = [
       (0..<1800).map { UInt8(truncatingIfNeeded: $0 * 31) },
@@ -100,9 +100,11 @@ struct InteropTests {
     #expect(result["x5c"] == .array(chain.map { .string(hexString(SHA256.hash(data: $0))) }))
   }
 
-  @Test("We verify joserfc's compact JWS on every curve", arguments: EllipticCurve.allCases)
+  @Test(
+    "We verify joserfc's compact JWS on every curve", .pythonPeers,
+    arguments: EllipticCurve.allCases)
   func joserfcJWSInOurs(_ curve: EllipticCurve) throws {
-    guard try PythonPeer.available("joserfcJWSInOurs") else { return }
+    try PythonPeer.require("joserfcJWSInOurs")
     let key = try ECPrivateKey(curve: curve)
     let algorithm = JWSAlgorithm(curve: curve)
     let result = try Self.run(
@@ -120,9 +122,9 @@ struct InteropTests {
     #expect(jws.payload == Array("signed by joserfc".utf8))
   }
 
-  @Test("joserfc and jwcrypto verify our general JSON JWS with two signatures")
+  @Test("joserfc and jwcrypto verify our general JSON JWS with two signatures", .pythonPeers)
   func ourGeneralJSONInPeers() throws {
-    guard try PythonPeer.available("ourGeneralJSONInPeers") else { return }
+    try PythonPeer.require("ourGeneralJSONInPeers")
     let a = try ECPrivateKey(curve: .p256)
     let b = try ECPrivateKey(curve: .p521)
     let json = try JWSJSON.sign(
@@ -155,9 +157,9 @@ struct InteropTests {
     #expect(result["jwcrypto"] == ["a", "b"])
   }
 
-  @Test("joserfc's general JSON JWS with two signatures verifies here")
+  @Test("joserfc's general JSON JWS with two signatures verifies here", .pythonPeers)
   func joserfcGeneralJSONInOurs() throws {
-    guard try PythonPeer.available("joserfcGeneralJSONInOurs") else { return }
+    try PythonPeer.require("joserfcGeneralJSONInOurs")
     let a = try ECPrivateKey(curve: .p384)
     let b = try ECPrivateKey(curve: .p256)
     let result = try Self.run(
@@ -182,9 +184,11 @@ struct InteropTests {
     #expect(jws.payload == Array("general from joserfc".utf8))
   }
 
-  @Test("RFC 7638 thumbprints agree with joserfc on every curve", arguments: EllipticCurve.allCases)
+  @Test(
+    "RFC 7638 thumbprints agree with joserfc on every curve", .pythonPeers,
+    arguments: EllipticCurve.allCases)
   func thumbprints(_ curve: EllipticCurve) throws {
-    guard try PythonPeer.available("thumbprints") else { return }
+    try PythonPeer.require("thumbprints")
     let jwk = JWK(publicKey: try ECPrivateKey(curve: curve).publicKey, kid: "ignored", use: "enc")
     let result = try Self.run(
       "print(json.dumps({\"t\": ECKey.import_key(data).thumbprint()}))", input: jwk.json)

@@ -148,13 +148,15 @@ struct AnnexDTests {
     }
     // Another session's transcript fails the MAC.
     let other = SessionTranscript(handover: .null)
-    #expect(throws: MdocError.self) {
+    let macError = #expect(throws: MdocError.self) {
       try document.verifyDeviceAuthentication(
         sessionTranscript: other, deviceKey: verification.deviceKey
       ) {
         () throws(MdocError) in macKey
       }
     }
+    #expect(macError?.code == .invalidDeviceSignature)
+    #expect(macError?.reason == "deviceMac: COSE_Mac0 tag does not verify")
   }
 
   @Test(

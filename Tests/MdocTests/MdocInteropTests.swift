@@ -38,10 +38,11 @@ struct MdocInteropTests {
     """
 
   @Test(
-    "An mdoc issued by pymdoccbor is accepted and presented; pymdoccbor and pycose verify our response"
+    "An mdoc issued by pymdoccbor is accepted and presented; pymdoccbor and pycose verify our response",
+    .pythonPeers
   )
   func pymdoccborIssued() throws {
-    guard try PythonPeer.available("pymdoccbor-issued mdoc") else { return }
+    try PythonPeer.require("pymdoccbor-issued mdoc")
     let device = try ECPrivateKey(curve: .p256)
     let issueScript = """
       import sys, json, cbor2
@@ -92,9 +93,9 @@ struct MdocInteropTests {
       ])
   }
 
-  @Test("pymdoccbor verifies an mdoc we issue, and pycose our device signature")
+  @Test("pymdoccbor verifies an mdoc we issue, and pycose our device signature", .pythonPeers)
   func ourIssued() throws {
-    guard try PythonPeer.available("our mdoc in pymdoccbor") else { return }
+    try PythonPeer.require("our mdoc in pymdoccbor")
     let pki = try TestPKI()
     let device = try ECPrivateKey(curve: .p256)
     let mdoc = try pki.issue(deviceKey: device.publicKey)

@@ -121,9 +121,10 @@ struct MdocRoundTripTests {
         && allAuth.perDocRequest.allSatisfy { $0?.name == "Test Reader" })
     // readerAuthAll does not cover a changed transcript.
     let other = SessionTranscript(handover: .null)
-    #expect(throws: MdocError.self) {
+    let error = #expect(throws: MdocError.self) {
       try signedAll.authenticateReader(sessionTranscript: other, trustAnchors: [], at: TestPKI.now)
     }
+    #expect(error?.code == .invalidReaderSignature)
   }
 
   @Test("Matching a request against an mdoc")
@@ -152,9 +153,14 @@ struct MdocRoundTripTests {
   @Test("Malformed structures are typed errors, never crashes")
   func malformed() throws {
     for bad: [UInt8] in [[], [0xa0], [0xff], [0x82, 0x01], Array("not cbor".utf8)] {
-      #expect(throws: MdocError.self) { try DeviceRequest(bytes: bad) }
-      #expect(throws: MdocError.self) { try DeviceResponse(bytes: bad) }
-      #expect(throws: MdocError.self) { try IssuerSigned(bytes: bad) }
+      let errors = [
+        #expect(throws: MdocError.self) { try DeviceRequest(bytes: bad) },
+        #expect(throws: MdocError.self) { try DeviceResponse(bytes: bad) },
+        #expect(throws: MdocError.self) { try IssuerSigned(bytes: bad) },
+      ]
+      for error in errors {
+        #expect(error?.code == .malformed, "\(bad): \(String(describing: error))")
+      }
     }
     // Wrong member types.
     let cases: [CBOR] = [

@@ -7,8 +7,8 @@ import Testing
 /// Our `dc_api.jwt` response opened by joserfc, an implementation we did not write.
 @Suite("OpenID4VP interop (Python peers)")
 struct InteropTests {
-  @Test func joserfcDecryptsOurResponse() throws {
-    guard try PythonPeer.available("joserfcDecryptsOurResponse") else { return }
+  @Test(.pythonPeers) func joserfcDecryptsOurResponse() throws {
+    try PythonPeer.require("joserfcDecryptsOurResponse")
     let fixture = try Fixture()
     let sent = try fixture.makeRequest(.signed(fixture.signer), .dcAPIJWT)
     let request = try fixture.parse(sent)

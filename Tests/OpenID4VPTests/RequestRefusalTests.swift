@@ -79,14 +79,21 @@ struct RequestRefusalTests {
       try Self.signedPayload(fixture), header: Self.header([fixture.verifierCertificate]),
       key: try ECPrivateKey(curve: .p256))
     #expect(refusal(fixture, data: data)?.code == .invalidRequestSignature)
-    // A flipped payload byte under a genuine signature.
+    // A changed payload (still a valid request object) under a genuine signature.
     let good = try fixture.makeRequest(.signed(fixture.signer), .dcAPI)
     let parts = try #require(good.data["request"]?.string).split(separator: ".").map(String.init)
-    var payload = try Base64URL.decode(parts[1])
-    payload[payload.count / 2] ^= 0x01
-    let tampered = [parts[0], Base64URL.encode(payload), parts[2]].joined(separator: ".")
+    let payload = try JSONValue(parsing: try Base64URL.decode(parts[1]))
+      .setting("nonce", to: "attacker-chosen")
+    let tampered = [parts[0], Base64URL.encode(payload.serializedBytes()), parts[2]].joined(
+      separator: ".")
     let error = refusal(fixture, data: ["request": .string(tampered)])
-    #expect(error?.code == .invalidRequestSignature || error?.code == .malformed)
+    #expect(error?.code == .invalidRequestSignature)
+    #expect(error?.reason.hasPrefix("request signature:") == true)
+    // A payload that is no longer JSON is malformed before any signature is checked.
+    var garbled = try Base64URL.decode(parts[1])
+    garbled[0] = UInt8(ascii: "[")
+    let notJSON = [parts[0], Base64URL.encode(garbled), parts[2]].joined(separator: ".")
+    #expect(refusal(fixture, data: ["request": .string(notJSON)])?.code == .malformed)
   }
 
   @Test func sanDoesNotMatchClientID() throws {

@@ -1,5 +1,6 @@
 // Helpers shared by the test targets: hex, and running independent Python implementations.
 public import Foundation
+public import Testing
 
 /// Decodes hex (either case); other characters such as spaces are skipped.
 public func hexBytes(_ hex: String) -> [UInt8] {
@@ -42,8 +43,10 @@ public func loadJSON(_ url: URL) throws -> Any {
 
 /// Runs Python peers (pyhpke, pycose, joserfc, cryptography, ...) from the interop venv.
 ///
-/// Interop tests call `PythonPeer.available()` first. Locally, a missing venv skips them with a
-/// printed reason; with `DCWALLET_REQUIRE_INTEROP=1` (set by `.ci/run`) a missing venv is an error.
+/// An interop test carries the ``Testing/Trait/pythonPeers`` trait and calls `PythonPeer.run`:
+/// when the venv is missing the trait reports the test as skipped, except with
+/// `DCWALLET_REQUIRE_INTEROP=1` (set by `.ci/run`), where the test runs and fails on the missing
+/// peers. A test never passes without having run its peer.
 public enum PythonPeer {
   public struct Failure: Error, CustomStringConvertible {
     public let description: String
@@ -58,21 +61,47 @@ public enum PythonPeer {
     return root.appendingPathComponent(".venv/bin/python").path
   }
 
-  /// True when the peers can run. Throws when CI requires them and they are missing.
-  public static func available(_ test: String) throws -> Bool {
-    if FileManager.default.isExecutableFile(atPath: interpreter) { return true }
-    let message =
-      "interop test '\(test)' needs the Python peers at \(interpreter) (run: bash .ci/run)"
-    if ProcessInfo.processInfo.environment["DCWALLET_REQUIRE_INTEROP"] == "1" {
-      throw Failure(description: "required but missing: " + message)
+  /// Whether the interpreter exists.
+  public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: interpreter) }
+
+  /// Whether CI demands the peers (`DCWALLET_REQUIRE_INTEROP=1`).
+  public static var isRequired: Bool {
+    ProcessInfo.processInfo.environment["DCWALLET_REQUIRE_INTEROP"] == "1"
+  }
+
+  /// Whether an interop test runs: when the peers are installed, or when they are required
+  /// (and the test then fails on their absence rather than being skipped).
+  public static func shouldRun(installed: Bool, required: Bool) -> Bool { installed || required }
+
+  /// Why an interop test was skipped.
+  public static var skipReason: String {
+    "needs the Python peers at \(interpreter) (run: bash .ci/run, or set DCWALLET_PYTHON)"
+  }
+
+  /// Throws unless the peers can run: the check an interop test makes before using them.
+  public static func require(
+    _ test: String, installed: Bool = isInstalled, required: Bool = isRequired
+  ) throws {
+    guard installed else {
+      throw Failure(
+        description: "interop test '\(test)' "
+          + (required ? "requires the peers (DCWALLET_REQUIRE_INTEROP=1) but " : "")
+          + skipReason)
     }
-    print("SKIPPED (no Python peers): \(message)")
-    return false
+  }
+
+  /// The check interop tests made before the ``Testing/Trait/pythonPeers`` trait existed, kept
+  /// for them: true when the peers are installed; otherwise it throws, so a test without the
+  /// trait fails instead of passing silently. New tests use the trait and ``require(_:installed:required:)``.
+  public static func available(_ test: String) throws -> Bool {
+    try require(test)
+    return true
   }
 
   /// Runs a Python script with the given standard input; returns standard output.
   /// A non-zero exit is an error carrying standard error.
   public static func run(_ script: String, input: String = "") throws -> String {
+    try require("python")
     let result = try runProcess(interpreter, ["-c", script], input: Array(input.utf8))
     guard result.status == 0 else {
       throw Failure(description: "python exited \(result.status): \(result.err)")
@@ -126,4 +155,30 @@ private final class ErrorBox: @unchecked Sendable {
     set { lock.withLock { stored = newValue } }
   }
   var done: Bool { data != nil }
+}
+
+extension Trait where Self == ConditionTrait {
+  /// Interop tests against the Python peers: skipped (and reported as skipped) when the venv is
+  /// missing, run (and failing) when `DCWALLET_REQUIRE_INTEROP=1` demands the peers.
+  public static var pythonPeers: Self {
+    .enabled(
+      if: PythonPeer.shouldRun(installed: PythonPeer.isInstalled, required: PythonPeer.isRequired),
+      Comment(rawValue: PythonPeer.skipReason))
+  }
+}
+
+/// How much longer `body(large)` takes than `body(small)`: the best of `runs` timings of each,
+/// taken alternately so that a busy machine slows both sides alike. Linear work gives about
+/// `large / small`, quadratic work its square.
+public func scalingRatio(
+  small: Int, large: Int, runs: Int = 7, _ body: (Int) throws -> Void
+) rethrows -> Double {
+  let clock = ContinuousClock()
+  var smallBest = Duration.seconds(3600)
+  var largeBest = Duration.seconds(3600)
+  for _ in 0..<runs {
+    smallBest = min(smallBest, try clock.measure { try body(small) })
+    largeBest = min(largeBest, try clock.measure { try body(large) })
+  }
+  return largeBest / max(smallBest, .microseconds(1))
 }

@@ -35,6 +35,8 @@ enum KeyEncryptionKey {
     if fd < 0 {
       let code = errno
       if code == ENOENT { return nil }
+      // O_NOFOLLOW: a key file reached through a symbolic link is refused, not followed.
+      if code == ELOOP { throw WalletStoreError(.insecureKeyFile, "\(path) is a symbolic link") }
       throw WalletStoreError(.fileSystemFailure, "cannot open \(path): \(describe(code))")
     }
     defer { close(fd) }
