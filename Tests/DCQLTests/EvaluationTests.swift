@@ -343,7 +343,7 @@ import Testing
     #expect(result.matches["pid"]?.candidates.map(\.credentialIndex) == [1000])
     // Eight times the credentials: about 8x the time when linear, 64x when quadratic; 32x
     // leaves room for a busy machine and still catches quadratic work.
-    let ratio = scalingRatio(small: 500, large: 4000) { count in
+    let ratio = scalingRatio(small: 2_000, large: 16_000) { count in
       let wallet = wallet(count)
       _ = query.evaluate(wallet)
     }

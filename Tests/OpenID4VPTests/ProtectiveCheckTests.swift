@@ -155,6 +155,32 @@ struct ProtectiveCheckTests {
     #expect(error?.reason == "format jwt_vc_json cannot be verified here")
   }
 
+  /// OpenID4VP 1.0 §5.1 `client_metadata`: malformed members refuse the request.
+  @Test("Malformed client_metadata members are refused")
+  func clientMetadataShape() {
+    let cases: [(JSONValue, String)] = [
+      ("not an object", "client_metadata must be an object"),
+      (["jwks": ["key": []]], "jwks"),
+      (["jwks": ["keys": "none"]], "jwks"),
+      (["encrypted_response_enc_values_supported": []], "encrypted_response_enc_values_supported"),
+      (
+        ["encrypted_response_enc_values_supported": "A128GCM"],
+        "encrypted_response_enc_values_supported"
+      ),
+      (["encrypted_response_enc_values_supported": [1]], "encrypted_response_enc_values_supported"),
+      (["vp_formats_supported": ["mso_mdoc"]], "vp_formats_supported"),
+    ]
+    for (json, fragment) in cases {
+      let error = openID4VPError { _ = try ClientMetadata(json: json) }
+      #expect(error?.code == .invalidRequest, "\(json)")
+      #expect(error?.reason.contains(fragment) == true, "\(json): \(String(describing: error))")
+    }
+    // The baseline: absent metadata and a well-formed one read.
+    #expect((try? ClientMetadata(json: nil)) != nil)
+    #expect(
+      (try? ClientMetadata(json: ["encrypted_response_enc_values_supported": ["A256GCM"]])) != nil)
+  }
+
   // MARK: - Transaction data and key binding, verifier side
 
   /// A request with one payment entry for `pid`, the wallet's genuine answer, and its state.
