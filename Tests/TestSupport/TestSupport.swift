@@ -175,7 +175,7 @@ extension Trait where Self == ConditionTrait {
 /// and the smallest ratio is returned as soon as it is below `bound`: noise does not repeat,
 /// quadratic work does.
 public func scalingRatio(
-  small: Int, large: Int, runs: Int = 7, attempts: Int = 4, bound: Double = 32,
+  small: Int, large: Int, runs: Int = 7, attempts: Int = 4, bound: Double,
   _ body: (Int) throws -> Void
 ) rethrows -> Double {
   let clock = ContinuousClock()
