@@ -173,6 +173,34 @@ struct ImportRefusalTests {
     #expect(try await wallet.credentials().isEmpty)
   }
 
+  /// RFC 9901 §4: an issuer hands out an SD-JWT without a KB-JWT; a presentation is not a
+  /// credential.
+  @Test("A presentation (with a KB-JWT) is refused at import")
+  func presentationIsNotACredential() async throws {
+    defer { dir.remove() }
+    let issued = try SDJWT(serialized: try issuer.issue(holder: device.publicKey, clock: clock))
+    let presented = try issued.present(
+      disclosing: ["given_name"],
+      keyBinding: KeyBinding(
+        signer: device, audience: "origin:https://verifier.example", nonce: "n", issuedAt: clock))
+    let error = await importSDJWT(presented)
+    #expect(error?.code == .importRejected)
+    #expect(error?.reason == "an issued SD-JWT carries no key binding JWT")
+    #expect(try await wallet.credentials().isEmpty)
+  }
+
+  @Test("Without issuer anchors, an SD-JWT with no x5c (no key to check) is refused")
+  func noAnchorsNoX5C() async throws {
+    defer { dir.remove() }
+    let bare = try issuer.issue(holder: device.publicKey, clock: clock, x5c: [])
+    let error = await importSDJWT(bare)
+    #expect(error?.code == .importRejected)
+    #expect(
+      error?.reason
+        == "with no issuer anchors configured, the SD-JWT must carry its signing key in x5c")
+    #expect(try await wallet.credentials().isEmpty)
+  }
+
   /// ISO 18013-5 §9.3.1: with issuer anchors configured, the document signer must chain to one.
   @Test("An mdoc from a foreign IACA is refused while anchors are configured")
   func mdocFromForeignIACA() async throws {

@@ -103,6 +103,84 @@ struct ProtectiveCheckTests {
     }
   }
 
+  @Test("A transaction data entry that is not base64url JSON is refused")
+  func entryNotJSON() {
+    for encoded in ["not base64url!", Base64URL.encode(Array("not json".utf8))] {
+      let error = openID4VPError {
+        _ = try TransactionData(encoded: encoded, credentialQueryIDs: Self.ids)
+      }
+      #expect(error?.code == .unsupportedTransactionData)
+      #expect(error?.reason.hasPrefix("transaction_data entry is not base64url JSON") == true)
+    }
+  }
+
+  @Test("A request without response_mode or with an empty nonce is refused")
+  func responseModeAndNonce() throws {
+    let fixture = try Fixture()
+    let params = try fixture.makeRequest(.unsigned, .dcAPI).data
+    let cases: [(JSONValue, String)] = [
+      (params.removing("response_mode"), "response_mode is required over the DC API"),
+      (params.setting("nonce", to: ""), "nonce is required"),
+      (params.setting("nonce", to: 7), "nonce is required"),
+    ]
+    for (data, reason) in cases {
+      let error = openID4VPError { _ = try fixture.parse(protocol: .unsigned, data: data) }
+      #expect(error?.code == .invalidRequest)
+      #expect(error?.reason == reason)
+    }
+  }
+
+  @Test(
+    "A response that is not a JSON object, or answers a format the verifier cannot check, is refused"
+  )
+  func responseShapeAndFormat() throws {
+    let fixture = try Fixture()
+    let sent = try fixture.makeRequest(.unsigned, .dcAPI)
+    for data: JSONValue in ["vp_token", [["vp_token": [:]]], 7] {
+      let error = openID4VPError { _ = try fixture.verify(data, state: sent.state) }
+      #expect(error?.code == .invalidResponse)
+      #expect(error?.reason == "response data must be a JSON object")
+    }
+    // A state whose query asks for a format this module does not verify.
+    let query: JSONValue = [
+      "credentials": [["id": "vc", "format": "jwt_vc_json", "meta": ["type_values": [["X"]]]]]
+    ]
+    let state = VerifierState(
+      protocolID: sent.state.protocolID, origin: Fixture.origin, nonce: sent.state.nonce,
+      responseMode: .dcAPI, encryptionKey: nil, dcqlQuery: query)
+    let error = openID4VPError {
+      _ = try fixture.verify(["vp_token": ["vc": ["eyJ.e30.sig"]]], state: state)
+    }
+    #expect(error?.code == .invalidResponse)
+    #expect(error?.reason == "format jwt_vc_json cannot be verified here")
+  }
+
+  /// OpenID4VP 1.0 §5.1 `client_metadata`: malformed members refuse the request.
+  @Test("Malformed client_metadata members are refused")
+  func clientMetadataShape() {
+    let cases: [(JSONValue, String)] = [
+      ("not an object", "client_metadata must be an object"),
+      (["jwks": ["key": []]], "jwks"),
+      (["jwks": ["keys": "none"]], "jwks"),
+      (["encrypted_response_enc_values_supported": []], "encrypted_response_enc_values_supported"),
+      (
+        ["encrypted_response_enc_values_supported": "A128GCM"],
+        "encrypted_response_enc_values_supported"
+      ),
+      (["encrypted_response_enc_values_supported": [1]], "encrypted_response_enc_values_supported"),
+      (["vp_formats_supported": ["mso_mdoc"]], "vp_formats_supported"),
+    ]
+    for (json, fragment) in cases {
+      let error = openID4VPError { _ = try ClientMetadata(json: json) }
+      #expect(error?.code == .invalidRequest, "\(json)")
+      #expect(error?.reason.contains(fragment) == true, "\(json): \(String(describing: error))")
+    }
+    // The baseline: absent metadata and a well-formed one read.
+    #expect((try? ClientMetadata(json: nil)) != nil)
+    #expect(
+      (try? ClientMetadata(json: ["encrypted_response_enc_values_supported": ["A256GCM"]])) != nil)
+  }
+
   // MARK: - Transaction data and key binding, verifier side
 
   /// A request with one payment entry for `pid`, the wallet's genuine answer, and its state.
