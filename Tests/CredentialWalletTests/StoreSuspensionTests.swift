@@ -107,7 +107,7 @@ struct StoreSuspensionTests {
     // One statement that runs for tens of seconds unless interrupted (sqlite3_interrupt).
     let query = Task {
       try await store.execute(
-        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500000000) "
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000000) "
           + "SELECT count(*) FROM c")
     }
     try await Task.sleep(for: .milliseconds(300))
