@@ -36,9 +36,10 @@
     /// and later, the 26.0 initializer before. Verifiable credentials are not planned (they need
     /// `.iOS27Point3`).
     public static let iOS27 = RegistrationBuilder(sdkFloor: .iOS27) { planned in
-      guard #available(iOS 27.0, *), case .mobileDocument(let mdoc) = planned else {
+      guard case .mobileDocument(let mdoc) = planned else {
         return try RegistrationBuilder.iOS26.make(planned)
       }
+      guard #available(iOS 27.0, *) else { return try RegistrationBuilder.iOS26.make(planned) }
       return MobileDocumentRegistration(
         mobileDocumentType: mdoc.mobileDocumentType,
         supportedIssuerKeyIdentifiers: mdoc.supportedIssuerKeyIdentifiers.map { Data($0.bytes) },
