@@ -32,7 +32,14 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "SDJWT", "X509Certificates", .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
-  ("IdentityDocumentServicesBridge", ["CredentialWallet", "DigitalCredentialsAPI", "CryptoPrimitives", "OpenID4VP", "JOSE", "Mdoc", "X509Certificates"]),
+  // The Apple edge, one target per iOS SDK floor (`#available` guards only at run time; a
+  // symbol the SDK lacks fails the whole target): 26.0, 27.0, 27.3. docs/ios-integration.md.
+  ("IdentityDocumentServicesBridge", ["CredentialWallet", "DigitalCredentialsAPI", "Mdoc"]),
+  ("IdentityDocumentServicesBridge27", ["DigitalCredentialsAPI", "IdentityDocumentServicesBridge"]),
+  (
+    "IdentityDocumentServicesBridge27_3",
+    ["CredentialWallet", "DigitalCredentialsAPI", "IdentityDocumentServicesBridge", "IdentityDocumentServicesBridge27"]
+  ),
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.

@@ -1,6 +1,11 @@
 // IdentityDocumentServicesBridge: the Apple-only edge between IdentityDocumentServices /
 // IdentityDocumentServicesUI (iOS 26+), the Secure Enclave, LocalAuthentication and the wallet.
 //
+// SDK floor: this target uses iOS 26.0 symbols only and builds with the iOS 26 SDK.
+// `#available` guards only at run time, so newer symbols live in targets of their own:
+// IdentityDocumentServicesBridge27 (iOS 27.0 SDK) and IdentityDocumentServicesBridge27_3
+// (iOS 27.3 SDK). See docs/ios-integration.md, "Products and their SDK floors".
+//
 // Every file is compiled only where the Apple frameworks exist (`#if canImport(...)`), so on
 // Linux this target is empty. The files translate types and nothing else; every decision they
 // need lives in a Linux-tested module:
@@ -10,6 +15,8 @@
 //   then `Wallet.resolve` / `Wallet.respond` (CredentialWallet);
 // - registration: `RegistrationSync` (DigitalCredentialsAPI/Platform) driven by
 //   `IOSRegistrationPlan` and `RegistrationStatusModel` (DigitalCredentialsAPI/Registration);
+// - suspension: `WalletStore.suspend()` / `resume()` (CredentialWallet/Store), behind
+//   `SharedWallet`;
 // - device keys: `KeychainKeyStore` (CredentialWallet/Store), which already creates Secure
 //   Enclave keys with `.privateKeyUsage` in a keychain access group;
 // - holder authentication: `Wallet`'s `UserAuthenticationPolicy` over an `AuthenticationOutcome`.

@@ -3,11 +3,15 @@
 // response bytes, the holder's selection, reader trust) are in IOSProviderExchange,
 // MobileDocumentSelection, ConsistencyCheck and MobileDocumentRequest (DigitalCredentialsAPI) and
 // in Wallet.resolve / Wallet.respond (CredentialWallet), all tested on Linux.
+//
+// iOS 26.0 symbols only. The request's issuer key identifiers (`DocumentRequest.issuerKeyIdentifiers`,
+// iOS 27.0) are read by `MobileDocumentRequestAdapter.iOS27(context:)` in
+// IdentityDocumentServicesBridge27.
 #if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI) && canImport(Security)
   public import CredentialWallet
   public import DigitalCredentialsAPI
   public import Foundation
-  internal import IdentityDocumentServices
+  public import IdentityDocumentServices
   public import IdentityDocumentServicesUI
   public import Mdoc
   internal import Security
@@ -17,7 +21,13 @@
   ///
   /// iOS releases the raw request only inside `sendResponse`, after the holder agreed; it is
   /// checked against the parsed request the screen showed before anything is signed.
+  ///
+  /// Main-actor isolated: the scene hands the context to its view builder on the main actor
+  /// (`IdentityDocumentProvider` is `@MainActor`) and Apple does not state that the context is
+  /// `Sendable`, so the adapter stays where the context is. What crosses to the wallet
+  /// (`MobileDocumentRequest`, `WebOrigin`, `MobileDocumentSelection`, `Wallet`) is `Sendable`.
   @available(iOS 26.0, *)
+  @MainActor
   public struct MobileDocumentRequestAdapter {
     /// What the reader asks for, as the OS parsed it: show this on the consent screen.
     public let request: MobileDocumentRequest
@@ -25,15 +35,26 @@
     public let origin: WebOrigin
     private let context: ISO18013MobileDocumentRequestContext
 
-    /// Reads a request context.
+    /// Reads a request context with the iOS 26.0 API: document requests carry no issuer key
+    /// identifiers (any issuer is asked for). Use `MobileDocumentRequestAdapter.iOS27(context:)`
+    /// from IdentityDocumentServicesBridge27 to read them.
     ///
     /// - Throws: `invalidOrigin` when the OS gave no website origin (it does for every web
     ///   request) or one that is not an origin; such a request is not answered.
     public init(context: ISO18013MobileDocumentRequestContext) throws(DigitalCredentialsError) {
+      try self.init(context: context, issuerKeyIdentifiers: { _ in [] })
+    }
+
+    /// Reads a request context, taking each document request's issuer key identifiers from
+    /// `issuerKeyIdentifiers` (the iOS 27.0 property lives in IdentityDocumentServicesBridge27).
+    public init(
+      context: ISO18013MobileDocumentRequestContext,
+      issuerKeyIdentifiers: (ISO18013MobileDocumentRequest.DocumentRequest) -> [Data]
+    ) throws(DigitalCredentialsError) {
       self.context = context
       origin = try IOSProviderExchange.origin(
         requestingWebsiteOrigin: context.requestingWebsiteOrigin?.absoluteString)
-      request = Self.translate(context.request)
+      request = Self.translate(context.request, issuerKeyIdentifiers: issuerKeyIdentifiers)
     }
 
     /// The trust of each reader certificate chain against the wallet's reader anchors, for the
@@ -61,6 +82,7 @@
     public func respond(
       with wallet: Wallet, selection: MobileDocumentSelection, requireTrustedReader: Bool = false
     ) async throws {
+      // Only Sendable values enter the `@Sendable` response handler.
       let shown = request
       let origin = self.origin
       try await context.sendResponse { rawRequest in
@@ -85,21 +107,34 @@
     /// The DC API protocol a raw request's type stands for. Only the mdoc case is named: the
     /// OpenID4VP case's availability is not confirmed, and whatever else arrives is refused by
     /// `IOSProviderExchange.mobileDocumentEnvelope`, which accepts `org-iso-mdoc` only.
-    static func protocolIdentifier(_ type: IdentityDocumentWebPresentmentRawRequest.RequestType)
-      -> String
-    {
+    nonisolated static func protocolIdentifier(
+      _ type: IdentityDocumentWebPresentmentRawRequest.RequestType
+    ) -> String {
       switch type {
       case .iso18013MobileDocument: DigitalCredentialProtocol.orgIsoMdoc.rawValue
       default: String(describing: type)
       }
     }
 
-    static func translate(_ request: ISO18013MobileDocumentRequest) -> MobileDocumentRequest {
+    nonisolated static func translate(
+      _ request: ISO18013MobileDocumentRequest,
+      issuerKeyIdentifiers: (ISO18013MobileDocumentRequest.DocumentRequest) -> [Data]
+    ) -> MobileDocumentRequest {
       MobileDocumentRequest(
         presentmentRequests: request.presentmentRequests.map { presentment in
           MobileDocumentRequest.PresentmentRequest(
             documentRequestSets: presentment.documentRequestSets.map { set in
-              MobileDocumentRequest.DocumentRequestSet(requests: set.requests.map(translate))
+              MobileDocumentRequest.DocumentRequestSet(
+                requests: set.requests.map { document in
+                  MobileDocumentRequest.DocumentRequest(
+                    documentType: document.documentType,
+                    namespaces: document.namespaces.mapValues { elements in
+                      elements.mapValues {
+                        MobileDocumentRequest.ElementInfo(isRetaining: $0.isRetaining)
+                      }
+                    },
+                    issuerKeyIdentifiers: issuerKeyIdentifiers(document).map { Array($0) })
+                })
             },
             isMandatory: presentment.isMandatory)
         },
@@ -108,21 +143,6 @@
             Array(SecCertificateCopyData($0) as Data)
           }
         })
-    }
-
-    static func translate(_ document: ISO18013MobileDocumentRequest.DocumentRequest)
-      -> MobileDocumentRequest.DocumentRequest
-    {
-      var issuerKeyIdentifiers: [[UInt8]] = []
-      if #available(iOS 27.0, *) {
-        issuerKeyIdentifiers = document.issuerKeyIdentifiers.map { Array($0) }
-      }
-      return MobileDocumentRequest.DocumentRequest(
-        documentType: document.documentType,
-        namespaces: document.namespaces.mapValues { elements in
-          elements.mapValues { MobileDocumentRequest.ElementInfo(isRetaining: $0.isRetaining) }
-        },
-        issuerKeyIdentifiers: issuerKeyIdentifiers)
     }
   }
 #endif

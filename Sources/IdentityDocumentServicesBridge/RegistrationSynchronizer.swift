@@ -2,14 +2,54 @@
 // registration planner; every decision is in RegistrationSync, IOSRegistrationPlan and
 // RegistrationStatusModel (DigitalCredentialsAPI, tested on Linux).
 //
-// Written against DigitalCredentialsAPI/Registration as it stands on the `registry` branch
-// (IOSRegistrationPlan.make(descriptions:currentlyRegistered:entitlements:platform:now:),
-// IOSRegistration, IOSEntitlements, IOSPlatformCapabilities, RegistrationStatusModel); it builds on
-// Apple platforms only once that branch is merged.
+// This file uses iOS 26.0 symbols only, so the target builds with the iOS 26 SDK. The 27.0 and
+// 27.3 registrations are built by `RegistrationBuilder.iOS27` (IdentityDocumentServicesBridge27)
+// and `.iOS27Point3` (IdentityDocumentServicesBridge27_3).
 #if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices)
   public import DigitalCredentialsAPI
   public import Foundation
-  internal import IdentityDocumentServices
+  public import IdentityDocumentServices
+
+  /// Turns a planned registration into Apple's, using the registration API of one SDK.
+  ///
+  /// `sdkFloor` is the newest iOS whose registration symbols `make` uses: on a newer device the
+  /// plan is made as for `sdkFloor`, so nothing is planned that `make` cannot build (no issuer
+  /// key identifiers below 27.0, no verifiable credentials below 27.3).
+  @available(iOS 26.0, *)
+  public struct RegistrationBuilder: Sendable {
+    /// The newest iOS whose registration API `make` uses.
+    public let sdkFloor: IOSPlatformCapabilities
+    /// Builds Apple's registration for a planned one.
+    public let make: @Sendable (IOSRegistration) throws -> any IdentityDocumentRegistration
+
+    /// A builder for an SDK floor.
+    public init(
+      sdkFloor: IOSPlatformCapabilities,
+      make: @escaping @Sendable (IOSRegistration) throws -> any IdentityDocumentRegistration
+    ) {
+      self.sdkFloor = sdkFloor
+      self.make = make
+    }
+
+    /// The iOS 26.0 registration API: `MobileDocumentRegistration` with reader AKIs only.
+    public static let iOS26 = RegistrationBuilder(sdkFloor: .iOS26) { planned in
+      switch planned {
+      case .mobileDocument(let mdoc):
+        return MobileDocumentRegistration(
+          mobileDocumentType: mdoc.mobileDocumentType,
+          supportedAuthorityKeyIdentifiers: mdoc.supportedAuthorityKeyIdentifiers.map {
+            Data($0.bytes)
+          },
+          documentIdentifier: mdoc.documentIdentifier, invalidationDate: mdoc.invalidationDate)
+      case .verifiableCredential(let vc):
+        // Not planned below 27.3 (the plan is made for `sdkFloor`); refused if it ever is.
+        throw RegistrationError(
+          .unsupportedPlatformVersion,
+          "VerifiableCredentialRegistration needs IdentityDocumentServicesBridge27_3",
+          credentialID: vc.documentIdentifier)
+      }
+    }
+  }
 
   /// Keeps the app's IdentityDocumentServices registrations equal to the credentials the wallet
   /// wants offered: stale document identifiers are removed, every presentable credential is added
@@ -22,11 +62,18 @@
     /// The app's `mobile-document-types` and `verifiable-credential-types` entitlements, as in its
     /// `.entitlements` file (the OS gives no API to read them).
     public let entitlements: IOSEntitlements
+    /// How planned registrations become Apple's: `.iOS26` here, `.iOS27` or `.iOS27Point3` from the
+    /// targets built with those SDKs.
+    public let builder: RegistrationBuilder
     private let clock: @Sendable () -> Date
 
     /// Creates a synchronizer for an app's entitlements.
-    public init(entitlements: IOSEntitlements, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+      entitlements: IOSEntitlements, builder: RegistrationBuilder = .iOS26,
+      clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
       self.entitlements = entitlements
+      self.builder = builder
       self.clock = clock
     }
 
@@ -41,6 +88,7 @@
         canReadRegistrations: model.outcome(of: .readRegistrations) == .proceeds,
         writeRefusal: Self.refusal(model.outcome(of: .addRegistration)))
       let entitlements = self.entitlements
+      let builder = self.builder
       let now = clock()
       let os = ProcessInfo.processInfo.operatingSystemVersion
       let version = "\(os.majorVersion).\(os.minorVersion)"
@@ -48,11 +96,12 @@
         access: access,
         readRegistered: { try await store.registrations.map(\.documentIdentifier) },
         plan: { registered in
+          // Planned for the older of the device and the builder's SDK (Comparable, Linux-tested).
+          let device = try IOSPlatformCapabilities(version: version)
+          let platform = min(device, builder.sdkFloor)
           let plan = try IOSRegistrationPlan.make(
             descriptions: descriptions, currentlyRegistered: registered,
-            entitlements: entitlements,
-            platform: try IOSPlatformCapabilities(version: version),
-            now: now)
+            entitlements: entitlements, platform: platform, now: now)
           return RegistrationChanges(
             additions: plan.additions.map { ($0.documentIdentifier, $0) },
             removals: plan.removals,
@@ -60,7 +109,7 @@
               + plan.warnings.map { "\($0.id): \($0.kind.rawValue)" })
         },
         add: { registration in
-          try await store.addRegistration(try Self.registration(registration))
+          try await store.addRegistration(try builder.make(registration))
         },
         remove: { id in try await store.removeRegistration(forDocumentIdentifier: id) })
     }
@@ -81,55 +130,6 @@
     static func refusal(_ outcome: RegistrationStatusModel.Outcome) -> String? {
       guard case .fails(let error) = outcome else { return nil }
       return "the registration store is \(error.rawValue)"
-    }
-
-    /// Apple's registration for a planned one. The plan was made for this OS version, so the
-    /// availability checks agree with it: issuer key identifiers only reach the 27.0 initializer,
-    /// verifiable credentials are only planned on 27.3.
-    static func registration(_ planned: IOSRegistration) throws -> any IdentityDocumentRegistration
-    {
-      switch planned {
-      case .mobileDocument(let mdoc):
-        if #available(iOS 27.0, *) {
-          return MobileDocumentRegistration(
-            mobileDocumentType: mdoc.mobileDocumentType,
-            supportedIssuerKeyIdentifiers: mdoc.supportedIssuerKeyIdentifiers.map {
-              Data($0.bytes)
-            },
-            supportedAuthorityKeyIdentifiers: mdoc.supportedAuthorityKeyIdentifiers.map {
-              Data($0.bytes)
-            },
-            documentIdentifier: mdoc.documentIdentifier, invalidationDate: mdoc.invalidationDate)
-        }
-        return MobileDocumentRegistration(
-          mobileDocumentType: mdoc.mobileDocumentType,
-          supportedAuthorityKeyIdentifiers: mdoc.supportedAuthorityKeyIdentifiers.map {
-            Data($0.bytes)
-          },
-          documentIdentifier: mdoc.documentIdentifier, invalidationDate: mdoc.invalidationDate)
-      case .verifiableCredential(let vc):
-        guard #available(iOS 27.3, *) else {
-          throw RegistrationError(
-            .unsupportedPlatformVersion, "VerifiableCredentialRegistration needs iOS 27.3",
-            credentialID: vc.documentIdentifier)
-        }
-        // Apple's pages imply, but do not state, that VerifiableCredentialRegistration conforms
-        // to IdentityDocumentRegistration: the cast compiles either way and fails loudly if not.
-        let value: Any = VerifiableCredentialRegistration(
-          verifiableCredentialTypes: vc.verifiableCredentialTypes,
-          supportedIssuerKeyIdentifiers: vc.supportedIssuerKeyIdentifiers.map { Data($0.bytes) },
-          supportedAuthorityKeyIdentifiers: vc.supportedAuthorityKeyIdentifiers.map {
-            Data($0.bytes)
-          },
-          documentIdentifier: vc.documentIdentifier, invalidationDate: vc.invalidationDate)
-        guard let registration = value as? any IdentityDocumentRegistration else {
-          throw RegistrationError(
-            .unsupportedPlatformVersion,
-            "VerifiableCredentialRegistration is not an IdentityDocumentRegistration on this OS",
-            credentialID: vc.documentIdentifier)
-        }
-        return registration
-      }
     }
   }
 #endif

@@ -42,22 +42,56 @@
     }
 
     /// Opens the shared wallet with Secure Enclave device keys in the shared access group.
-    public func wallet(authenticator: any UserAuthenticator) throws(WalletError) -> Wallet {
+    ///
+    /// Keep the result for the life of the process and call its `suspend()` before the process
+    /// is suspended: the store is a file in the shared container, and iOS terminates a
+    /// suspended process that holds a lock on such a file (0xdead10cc).
+    public func open(authenticator: any UserAuthenticator) throws(WalletError) -> SharedWallet {
       let home = try walletHome()
+      let keyStore: WalletStore
       let keys: KeychainKeyStore
       let settingsKey: [UInt8]
       do {
         try home.create()
-        keys = KeychainKeyStore(
-          store: try WalletStore(path: home.databasePath), accessGroup: keychainAccessGroup)
+        keyStore = try WalletStore(path: home.databasePath)
+        keys = KeychainKeyStore(store: keyStore, accessGroup: keychainAccessGroup)
         // Trust anchors and settings are authenticated with a key in the shared keychain group,
         // not one derived from a file in the container (see SettingsAuthentication).
         settingsKey = try keys.settingsAuthenticationKey()
       } catch {
         throw WalletError(.storage, "cannot open the shared wallet store: \(error)")
       }
-      return try Wallet(
+      let wallet = try Wallet(
         home: home, keys: keys, settingsKey: settingsKey, authenticator: authenticator)
+      return SharedWallet(wallet: wallet, keyStore: keyStore)
+    }
+  }
+
+  /// The wallet in the App Group container, with the two store connections it holds (the
+  /// wallet's and its device keys'), so that both are suspended and resumed together.
+  public final class SharedWallet: Sendable {
+    /// The wallet.
+    public let wallet: Wallet
+    private let keyStore: WalletStore
+
+    init(wallet: Wallet, keyStore: WalletStore) {
+      self.wallet = wallet
+      self.keyStore = keyStore
+    }
+
+    /// Interrupts any transaction and closes both store connections, so the process holds no
+    /// file lock in the shared container while suspended (`WalletStore.suspend()`, tested on
+    /// Linux). Call it when the scene moves to the background, inside a background task.
+    public func suspend() async {
+      await wallet.store.suspend()
+      await keyStore.suspend()
+    }
+
+    /// Opens both connections again (`WalletStore.resume()`); call it when the scene becomes
+    /// active.
+    public func resume() async throws(WalletStoreError) {
+      try await wallet.store.resume()
+      try await keyStore.resume()
     }
   }
 #endif

@@ -7,8 +7,17 @@
 //   store-probe hang <db> <prefix> <count>    commits <count> credentials, then opens a
 //                                             transaction, writes more, prints "hanging" and
 //                                             sleeps until killed
+//   store-probe locks <db>                    prints "free" when it can take a write lock on
+//                                             the whole of <db> and <db>-shm (POSIX fcntl locks,
+//                                             as SQLite's unix VFS takes them), else "held <file>"
 import CredentialWallet
 import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 func say(_ line: String) {
   FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -25,7 +34,25 @@ func credential(_ id: String) -> StoredCredential {
     display: CredentialDisplay(title: id))
 }
 
+/// Whether another process holds any fcntl lock on part of the file (a missing file has none).
+func lockHeld(_ path: String) -> Bool {
+  let fd = open(path, O_RDWR)
+  guard fd >= 0 else { return false }
+  defer { close(fd) }
+  var lock = flock()
+  lock.l_type = Int16(F_WRLCK)
+  lock.l_whence = Int16(SEEK_SET)
+  lock.l_start = 0
+  lock.l_len = 0  // the whole file, including SQLite's lock bytes past its end
+  return fcntl(fd, F_SETLK, &lock) != 0
+}
+
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "locks" {
+  let held = [arguments[2], arguments[2] + "-shm", arguments[2] + "-wal"].filter(lockHeld)
+  say(held.isEmpty ? "free" : "held " + held.joined(separator: " "))
+  exit(0)
+}
 guard (5...6).contains(arguments.count), let count = Int(arguments[4]), count >= 0 else {
   fail("usage: store-probe write|hang <db> <prefix> <count> [<go>]")
 }

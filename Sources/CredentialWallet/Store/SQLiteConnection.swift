@@ -33,12 +33,70 @@ private var transient: sqlite3_destructor_type {
   unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
 
-/// One open SQLite connection. Not thread-safe by itself: `WalletStore` confines it to its actor.
+/// What another thread may do to a connection while the store's queue runs a statement on it:
+/// mark it suspended and interrupt that statement (`sqlite3_interrupt` is the one SQLite call
+/// documented as safe from another thread, sqlite.org/c3ref/interrupt.html). The lock keeps an
+/// interrupt from reaching a handle that is being closed.
+final class SQLiteSuspension: @unchecked Sendable {
+  private let lock = NSLock()
+  private var handle: OpaquePointer?
+  private var suspended = false
+
+  /// Whether the connection refuses new statements until it is resumed.
+  var isSuspended: Bool { lock.withLock { suspended } }
+
+  /// Marks the connection suspended and interrupts the statement it runs, if any: the statement
+  /// fails with `SQLITE_INTERRUPT` and its transaction is rolled back.
+  func interrupt() {
+    lock.withLock {
+      suspended = true
+      if let handle { sqlite3_interrupt(handle) }
+    }
+  }
+
+  /// Records the open handle (nil once closed); `resumed` clears the suspended mark.
+  func attach(_ handle: OpaquePointer?, resumed: Bool = false) {
+    lock.withLock {
+      self.handle = handle
+      if resumed { suspended = false }
+    }
+  }
+}
+
+/// The busy handler's context: the retry limit and whether the connection is being suspended
+/// (a suspended connection stops waiting for locks at once).
+private final class BusyContext {
+  let limit: Int
+  let suspension: SQLiteSuspension
+  init(limit: Int, suspension: SQLiteSuspension) {
+    self.limit = limit
+    self.suspension = suspension
+  }
+}
+
+/// One SQLite connection, which can be closed and opened again (``close()``, ``reopen()``) so a
+/// suspended process holds no file lock. Not thread-safe by itself: `WalletStore` confines it to
+/// its actor; only ``suspension`` is touched from other threads.
 final class SQLiteConnection {
-  private let handle: OpaquePointer
+  private var handle: OpaquePointer?
+  private let path: String
+  private var busyContext: BusyContext?
+  /// Shared with `WalletStore`'s nonisolated `suspend()`.
+  let suspension = SQLiteSuspension()
 
   /// Opens (creating if needed) the database file at path.
   init(path: String) throws(WalletStoreError) {
+    self.path = path
+    try open()
+  }
+
+  deinit {
+    suspension.attach(nil)
+    // v2 defers the close until every statement is finalized; statements never outlive a call.
+    if let handle { sqlite3_close_v2(handle) }
+  }
+
+  private func open() throws(WalletStoreError) {
     var db: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
     let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -49,41 +107,68 @@ final class SQLiteConnection {
     }
     handle = db
     sqlite3_extended_result_codes(db, 1)
+    suspension.attach(db)
   }
 
-  deinit {
-    // v2 defers the close until every statement is finalized; statements never outlive a call.
+  /// Whether the connection is open.
+  var isOpen: Bool { handle != nil }
+
+  /// Closes the connection, releasing every lock it holds on the database, `-wal` and `-shm`
+  /// files; an open transaction is rolled back first. When it is the file's last connection,
+  /// SQLite checkpoints the WAL into the database and removes the `-wal` file
+  /// (sqlite.org/wal.html, "Automatic Checkpoint" and "Persistence of WAL mode").
+  func close() {
+    guard let handle else { return }
+    rollbackQuietly()
+    suspension.attach(nil)
     sqlite3_close_v2(handle)
+    self.handle = nil
+  }
+
+  /// Opens the file again after ``close()`` and clears the suspended mark. The caller
+  /// configures the new connection (busy timeout, pragmas are per connection).
+  func reopen() throws(WalletStoreError) {
+    if handle == nil { try open() }
+    suspension.attach(handle, resumed: true)
   }
 
   /// Lets SQLite sleep and retry for about this long when another connection holds a lock.
   ///
   /// Not `sqlite3_busy_timeout`: its handler backs off to 100 ms between tries, so a process
   /// committing in a loop can keep a waiting process out for the whole timeout. Retrying about
-  /// every millisecond keeps waiters in the race. The limit travels in the context pointer's
-  /// bits, so there is nothing to keep alive; the wait is bounded by the number of tries.
+  /// every millisecond keeps waiters in the race. The wait is bounded by the number of tries,
+  /// and ends at once when the connection is being suspended.
   func setBusyTimeout(milliseconds: Int32) {
-    let limit = UnsafeMutableRawPointer(bitPattern: Int(max(milliseconds, 0)))
+    guard let handle else { return }
+    let context = BusyContext(limit: Int(max(milliseconds, 0)), suspension: suspension)
+    busyContext = context  // kept alive as long as the handler may run
     sqlite3_busy_handler(
       handle,
       { context, tries in
-        guard Int(tries) < Int(bitPattern: context) else { return 0 }
+        guard let context else { return 0 }
+        let busy = Unmanaged<BusyContext>.fromOpaque(context).takeUnretainedValue()
+        guard Int(tries) < busy.limit, !busy.suspension.isSuspended else { return 0 }
         Thread.sleep(forTimeInterval: Double.random(in: 0.0005...0.0015))
         return 1
-      }, limit)
+      }, Unmanaged.passUnretained(context).toOpaque())
   }
 
   /// Whether a transaction is open on this connection.
-  var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+  var inTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
 
   /// Rows changed by the most recent INSERT, UPDATE or DELETE.
-  var changes: Int { Int(sqlite3_changes(handle)) }
+  var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
 
   /// The rowid of the most recent successful INSERT.
-  var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+  var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
   /// Compiles one SQL statement.
+  ///
+  /// - Throws: `.suspended` while the store is suspended or closed: no statement starts then.
   func prepare(_ sql: String) throws(WalletStoreError) -> SQLiteStatement {
+    guard let handle, !suspension.isSuspended else {
+      throw WalletStoreError(.suspended, "the store is suspended; resume() it first")
+    }
     var statement: OpaquePointer?
     let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
     guard rc == SQLITE_OK, let statement else {
@@ -114,13 +199,16 @@ final class SQLiteConnection {
 
   /// Rolls back the open transaction, if any; used on paths that are already failing.
   func rollbackQuietly() {
-    if inTransaction { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+    if let handle, inTransaction { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
   }
 
   /// Turns a result code into the store's error, with SQLite's message.
   func error(_ rc: Int32, _ context: String) -> WalletStoreError {
-    let message = String(cString: sqlite3_errmsg(handle))
+    let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "the connection is closed"
     switch rc & 0xff {
+    case SQLITE_INTERRUPT:
+      // Only `WalletStore.suspend()` interrupts (sqlite.org/c3ref/interrupt.html).
+      return WalletStoreError(.suspended, "\(context): interrupted by suspend()")
     case SQLITE_BUSY, SQLITE_LOCKED:
       return WalletStoreError(.busy, "\(context): \(message)")
     case SQLITE_CONSTRAINT:

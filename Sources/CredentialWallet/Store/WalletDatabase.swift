@@ -28,12 +28,29 @@ final class WalletDatabase {
     self.busyTimeout = busyTimeout
     try Self.createOwnerOnlyFile(path)
     connection = try SQLiteConnection(path: path)
-    let milliseconds =
-      busyTimeout.components.seconds * 1000
-      + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-    connection.setBusyTimeout(milliseconds: Int32(clamping: milliseconds))
     try configure()
     try migrate(to: targetVersion)
+  }
+
+  /// Closes the connection so that the process holds no lock on the files: iOS terminates a
+  /// suspended process that holds a file lock in a shared (App Group) container, exception
+  /// code 0xdead10cc. An open transaction is rolled back; the caller interrupted it first.
+  func suspend() {
+    connection.close()
+  }
+
+  /// Opens the connection again after ``suspend()`` and configures it as `init` did (the busy
+  /// handler and the pragmas belong to the connection, not the file).
+  func resume() throws(WalletStoreError) {
+    guard connection.suspension.isSuspended || !connection.isOpen else { return }
+    do throws(WalletStoreError) {
+      try connection.reopen()
+      try configure()
+    } catch {
+      connection.suspension.interrupt()  // stays suspended: no half-configured connection
+      connection.close()
+      throw error
+    }
   }
 
   /// Creates an empty database file readable only by its owner, unless one exists. SQLite
@@ -50,6 +67,10 @@ final class WalletDatabase {
   }
 
   private func configure() throws(WalletStoreError) {
+    let milliseconds =
+      busyTimeout.components.seconds * 1000
+      + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+    connection.setBusyTimeout(milliseconds: Int32(clamping: milliseconds))
     // Switching to WAL needs a moment of exclusive access; another process opening the same new
     // file at once gets SQLITE_BUSY here, which the retry absorbs. WAL persists in the file.
     let mode = try retrying { () throws(WalletStoreError) -> String? in

@@ -8,7 +8,9 @@ internal import Foundation
 /// share the store, so every write is a short `BEGIN IMMEDIATE` transaction in WAL mode, waiting
 /// up to a busy timeout for another process's lock; a committed write survives a process killed
 /// at any point. Each call is one transaction: it commits whole or leaves nothing written. Use
-/// ``transaction(_:)`` to make several writes one.
+/// ``transaction(_:)`` to make several writes one. Before the process is suspended, call
+/// ``suspend()``: it interrupts the running transaction and closes the file, so the process
+/// holds no lock while suspended (see ``suspend()``); ``resume()`` opens it again.
 ///
 /// The store stores; it does not verify. Check a credential before calling ``insert(_:)``.
 ///
@@ -23,6 +25,7 @@ public actor WalletStore {
 
   private let database: WalletDatabase
   private nonisolated let executor: StoreExecutor
+  private nonisolated let suspension: SQLiteSuspension
 
   /// The serial queue the store's blocking SQLite calls run on.
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -55,9 +58,49 @@ public actor WalletStore {
     }
     self.path = path
     self.executor = StoreExecutor(label: "WalletStore \(path)")
-    self.database = try WalletDatabase(
+    let database = try WalletDatabase(
       path: path, busyTimeout: busyTimeout, targetVersion: schemaVersion)
+    self.database = database
+    self.suspension = database.connection.suspension
   }
+
+  // MARK: Suspension
+
+  /// Releases every lock the store holds, before the process is suspended.
+  ///
+  /// iOS terminates a suspended app or extension that holds a lock on a file in a shared
+  /// container (exception code 0xdead10cc), and the store lives in the App Group container. So
+  /// the store, as GRDB's `Database.suspend` does: marks itself suspended and interrupts the
+  /// statement running on its queue (`sqlite3_interrupt`); the transaction that statement
+  /// belongs to fails with ``WalletStoreError/Code/suspended`` and is rolled back, so nothing
+  /// half-written is committed; a wait for another process's lock ends at once. Then the
+  /// connection is closed, which releases its locks on the database and its `-shm` file (the last
+  /// connection to close also checkpoints the WAL). Until ``resume()``, every call fails with
+  /// `.suspended` without touching the file.
+  ///
+  /// Call it when the app moves to the background (`scenePhase == .background`), inside a
+  /// background task so it finishes before the process is suspended. A transaction that
+  /// committed before the interruption stays committed.
+  public nonisolated func suspend() async {
+    suspension.interrupt()
+    await closeForSuspension()
+  }
+
+  private func closeForSuspension() {
+    database.suspend()
+  }
+
+  /// Opens the store again after ``suspend()``; calls made after it work as before. Does
+  /// nothing when the store is not suspended.
+  ///
+  /// - Throws: `.cannotOpen` or `.busy` when the file cannot be opened and configured again;
+  ///   the store then stays suspended and `resume()` can be tried again.
+  public func resume() throws(WalletStoreError) {
+    try database.resume()
+  }
+
+  /// Whether the store is suspended: from ``suspend()`` until ``resume()``.
+  public nonisolated var isSuspended: Bool { suspension.isSuspended }
 
   /// The schema version recorded in the file.
   public func schemaVersion() throws(WalletStoreError) -> Int {

@@ -43,6 +43,9 @@ public struct WalletStoreError: Error, Sendable, Hashable, CustomStringConvertib
     public static let keyOperationFailed = Code("keyOperationFailed")
     /// A transaction handle was used after its transaction ended.
     public static let transactionClosed = Code("transactionClosed")
+    /// The store is suspended (`WalletStore.suspend()`): the call was interrupted or refused,
+    /// nothing it wrote was committed. Call `WalletStore.resume()` first.
+    public static let suspended = Code("suspended")
   }
 
   /// What kind of failure this is.

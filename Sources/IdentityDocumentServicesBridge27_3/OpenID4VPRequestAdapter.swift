@@ -2,6 +2,10 @@
 // iOS 27.3) and the wallet. The decisions (origin, exchange protocol, envelope, response bytes)
 // are in IOSProviderExchange (DigitalCredentialsAPI) and in Wallet.resolve / Wallet.respond
 // (CredentialWallet), all tested on Linux.
+//
+// iOS 27.3 symbols (`OpenID4VPRawRequestContext`, its `Response`,
+// `OpenID4VPExchangeProtocolIdentifier`): this file is in IdentityDocumentServicesBridge27_3,
+// built only with the iOS 27.3 SDK or later.
 #if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI)
   public import CredentialWallet
   public import DigitalCredentialsAPI
@@ -14,7 +18,12 @@
   /// The OS hands over the raw request once, before consent, so the consent screen shows the
   /// wallet's resolution of these very bytes and the response is built from the same value: no
   /// second representation needs to be reconciled.
+  ///
+  /// Main-actor isolated: the scene hands the context to its view builder on the main actor and
+  /// Apple does not state that the context is `Sendable`. What crosses to the wallet
+  /// (`RequestEnvelope`, `PresentationRequest`, `PresentationConsent`, `Wallet`) is `Sendable`.
   @available(iOS 27.3, *)
+  @MainActor
   public struct OpenID4VPRequestAdapter {
     /// The website that asks, from `requestingWebsiteOrigin` only.
     public let origin: WebOrigin
@@ -68,7 +77,9 @@
 
     /// The exchange protocol as text: its raw value when it is `RawRepresentable` with a string
     /// raw value, else its description.
-    static func description(of exchangeProtocol: OpenID4VPExchangeProtocolIdentifier) -> String {
+    nonisolated static func description(of exchangeProtocol: OpenID4VPExchangeProtocolIdentifier)
+      -> String
+    {
       let value: Any = exchangeProtocol
       if let representable = value as? any RawRepresentable,
         let raw = representable.rawValue as? String
