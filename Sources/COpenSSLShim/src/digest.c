@@ -1,0 +1,111 @@
+// Digests, HMAC, HKDF-Expand, the CSPRNG and the error queue.
+// Linux and Android only (the Apple backend is CryptoKit): elsewhere this file is empty.
+#if defined(__linux__)
+#include "internal.h"
+
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/hmac.h>
+#include <openssl/kdf.h>
+#include <openssl/rand.h>
+
+const EVP_MD *dc_md(DCDigest digest) {
+  switch (digest) {
+  case DCDigestSHA256: return EVP_sha256();
+  case DCDigestSHA384: return EVP_sha384();
+  case DCDigestSHA512: return EVP_sha512();
+  }
+  return NULL;
+}
+
+const char *dc_md_name(DCDigest digest) {
+  switch (digest) {
+  case DCDigestSHA256: return "SHA256";
+  case DCDigestSHA384: return "SHA384";
+  case DCDigestSHA512: return "SHA512";
+  }
+  return NULL;
+}
+
+void dc_last_error(char *buf, size_t len) {
+  unsigned long code = ERR_get_error();
+  if (len > 0) buf[0] = 0;
+  if (code != 0 && len > 0) ERR_error_string_n(code, buf, len);
+  ERR_clear_error();
+}
+
+void dc_clear_errors(void) { ERR_clear_error(); }
+
+int dc_digest(DCDigest digest, const uint8_t *data, size_t len, uint8_t *out) {
+  const EVP_MD *md = dc_md(digest);
+  unsigned int outlen = 0;
+  if (md == NULL) return 0;
+  return EVP_Digest(data, len, out, &outlen, md, NULL);
+}
+
+EVP_MD_CTX *dc_digest_new(DCDigest digest) {
+  const EVP_MD *md = dc_md(digest);
+  EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+  if (md == NULL || ctx == NULL || EVP_DigestInit_ex(ctx, md, NULL) != 1) {
+    EVP_MD_CTX_free(ctx);
+    return NULL;
+  }
+  return ctx;
+}
+
+int dc_digest_update(EVP_MD_CTX *ctx, const uint8_t *data, size_t len) {
+  return EVP_DigestUpdate(ctx, data, len);
+}
+
+int dc_digest_final(EVP_MD_CTX *ctx, uint8_t *out) {
+  unsigned int outlen = 0;
+  return EVP_DigestFinal_ex(ctx, out, &outlen);
+}
+
+void dc_digest_free(EVP_MD_CTX *ctx) { EVP_MD_CTX_free(ctx); }
+
+int dc_hmac(DCDigest digest, const uint8_t *key, size_t keylen, const uint8_t *data, size_t len,
+            uint8_t *out) {
+  const EVP_MD *md = dc_md(digest);
+  unsigned int outlen = 0;
+  static const uint8_t empty = 0;
+  if (md == NULL || keylen > INT32_MAX) return 0;
+  // HMAC() treats a NULL key as "reuse the previous key": always pass a real pointer.
+  return HMAC(md, keylen > 0 ? key : &empty, (int)keylen, len > 0 ? data : &empty, len, out,
+              &outlen) != NULL;
+}
+
+int dc_hkdf_expand(DCDigest digest, const uint8_t *prk, size_t prklen, const uint8_t *info,
+                   size_t infolen, uint8_t *out, size_t outlen) {
+  static uint8_t empty[1] = {0};
+  const char *mdname = dc_md_name(digest);
+  EVP_KDF *kdf = NULL;
+  EVP_KDF_CTX *ctx = NULL;
+  OSSL_PARAM params[5];
+  int n = 0, ok = 0;
+  int mode = EVP_KDF_HKDF_MODE_EXPAND_ONLY;
+  if (mdname == NULL) return 0;
+  kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+  if (kdf == NULL) return 0;
+  ctx = EVP_KDF_CTX_new(kdf);
+  EVP_KDF_free(kdf);
+  if (ctx == NULL) return 0;
+  params[n++] = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)mdname, 0);
+  params[n++] = OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode);
+  params[n++] = OSSL_PARAM_construct_octet_string(
+      OSSL_KDF_PARAM_KEY, prklen > 0 ? (void *)prk : (void *)empty, prklen);
+  if (infolen > 0)
+    params[n++] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)info, infolen);
+  params[n] = OSSL_PARAM_construct_end();
+  ok = EVP_KDF_derive(ctx, out, outlen, params) == 1;
+  EVP_KDF_CTX_free(ctx);
+  return ok;
+}
+
+int dc_random(uint8_t *out, size_t len) {
+  if (len == 0) return 1;
+  if (len > INT32_MAX) return 0;
+  return RAND_bytes(out, (int)len);
+}
+
+#endif
