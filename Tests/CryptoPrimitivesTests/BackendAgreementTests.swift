@@ -123,6 +123,9 @@ struct BackendAgreementTests {
       "302e020100300506032b657004220420a41c88dc4d431888f897f0c50b685b2eb12fd855bb097d58611fe87b4b057e71"
     )
     #expect(code { _ = try ECPrivateKey(derRepresentation: ed25519) } == .unsupportedAlgorithm)
+    // rsaEncryption with a body no backend parses: refused for its algorithm, not its bytes.
+    let rsa = bytes("3014020100300d06092a864886f70d0101010500040100")
+    #expect(code { _ = try ECPrivateKey(derRepresentation: rsa) } == .unsupportedAlgorithm)
   }
 
   @Test("DER ECDSA-Sig-Value written in Swift is minimal (leading zeros, high bits, zero)")
