@@ -4,18 +4,41 @@
 #include "internal.h"
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/hmac.h>
 #include <openssl/kdf.h>
 #include <openssl/rand.h>
 
+// The digests and the HKDF KDF, fetched from the default provider once: passing OpenSSL 3 a
+// legacy EVP_sha256() makes every EVP_DigestInit fetch the implementation again by name (a
+// locked table lookup), and EVP_KDF_fetch does the same. Fetched objects are immutable and
+// may be shared between threads.
+static EVP_MD *dc_fetched_mds[3];
+static EVP_KDF *dc_fetched_hkdf;
+static CRYPTO_ONCE dc_fetch_once = CRYPTO_ONCE_STATIC_INIT;
+
+static void dc_fetch_init(void) {
+  dc_fetched_mds[DCDigestSHA256] = EVP_MD_fetch(NULL, "SHA2-256", NULL);
+  dc_fetched_mds[DCDigestSHA384] = EVP_MD_fetch(NULL, "SHA2-384", NULL);
+  dc_fetched_mds[DCDigestSHA512] = EVP_MD_fetch(NULL, "SHA2-512", NULL);
+  dc_fetched_hkdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+}
+
 const EVP_MD *dc_md(DCDigest digest) {
   switch (digest) {
-  case DCDigestSHA256: return EVP_sha256();
-  case DCDigestSHA384: return EVP_sha384();
-  case DCDigestSHA512: return EVP_sha512();
+  case DCDigestSHA256:
+  case DCDigestSHA384:
+  case DCDigestSHA512:
+    if (!CRYPTO_THREAD_run_once(&dc_fetch_once, dc_fetch_init)) return NULL;
+    return dc_fetched_mds[digest];
   }
   return NULL;
+}
+
+static EVP_KDF *dc_hkdf(void) {
+  if (!CRYPTO_THREAD_run_once(&dc_fetch_once, dc_fetch_init)) return NULL;
+  return dc_fetched_hkdf;
 }
 
 const char *dc_md_name(DCDigest digest) {
@@ -85,10 +108,9 @@ int dc_hkdf_expand(DCDigest digest, const uint8_t *prk, size_t prklen, const uin
   int n = 0, ok = 0;
   int mode = EVP_KDF_HKDF_MODE_EXPAND_ONLY;
   if (mdname == NULL) return 0;
-  kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+  kdf = dc_hkdf();
   if (kdf == NULL) return 0;
   ctx = EVP_KDF_CTX_new(kdf);
-  EVP_KDF_free(kdf);
   if (ctx == NULL) return 0;
   params[n++] = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)mdname, 0);
   params[n++] = OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode);
