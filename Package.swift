@@ -14,7 +14,7 @@ let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
 /// The protocol modules, each with the modules it may import (docs/ARCHITECTURE.md, "Modules").
 let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("CBOR", []),
-  ("CryptoPrimitives", [.target(name: "COpenSSL", condition: linuxOnly)]),
+  ("CryptoPrimitives", [.target(name: "COpenSSLShim", condition: linuxOnly)]),
   ("HPKE", ["CryptoPrimitives"]),
   ("X509Certificates", ["CryptoPrimitives"]),
   ("COSE", ["CBOR", "CryptoPrimitives", "X509Certificates"]),
@@ -65,6 +65,8 @@ let package = Package(
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]
     ),
+    // The C helpers over libcrypto (bodies in src/*.c, declarations in include/dc_openssl.h).
+    .target(name: "COpenSSLShim", dependencies: [.target(name: "COpenSSL", condition: linuxOnly)]),
     .systemLibrary(
       name: "CSQLite",
       pkgConfig: "sqlite3",

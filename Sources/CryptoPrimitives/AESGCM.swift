@@ -5,6 +5,9 @@ public enum AES {
     /// The tag length this library produces and requires, in bytes.
     public static let tagByteCount = 16
 
+    /// The shortest nonce accepted, in bytes (CryptoKit's `AES.GCM.Nonce` minimum).
+    static let minimumNonceByteCount = 12
+
     /// The output of a seal: nonce, ciphertext and tag.
     public struct SealedBox: Sendable, Hashable {
       /// The nonce (IV) the message was sealed with.
@@ -32,7 +35,9 @@ public enum AES {
     ///
     /// - Parameters:
     ///   - key: 16, 24 or 32 bytes.
-    ///   - nonce: at least one byte; 12 bytes is the standard size.
+    ///   - nonce: at least 12 bytes; 12 is the standard size (SP 800-38D §5.2.1.1).
+    /// - Throws: `CryptoError.invalidParameter` for a key of another size or a nonce shorter
+    ///   than 12 bytes.
     ///   - authenticatedData: associated data, authenticated but not encrypted.
     public static func seal(
       _ plaintext: some Collection<UInt8>, key: some Collection<UInt8>,
@@ -49,7 +54,8 @@ public enum AES {
 
     /// Checks the tag and decrypts (SP 800-38D §7.2). Nothing is returned unless the tag verifies.
     ///
-    /// - Throws: `CryptoError.authenticationFailure` for a wrong key, nonce, data or tag.
+    /// - Throws: `CryptoError.authenticationFailure` for a wrong key, nonce, data or tag;
+    ///   `CryptoError.invalidParameter` for a key of another size or a nonce under 12 bytes.
     public static func open(
       _ box: SealedBox, key: some Collection<UInt8>,
       authenticating authenticatedData: some Collection<UInt8> = [UInt8]()
@@ -66,8 +72,13 @@ public enum AES {
         throw CryptoError(
           .invalidParameter, "AES-GCM key must be 16, 24 or 32 bytes, got \(key.count)")
       }
-      guard !nonce.isEmpty else {
-        throw CryptoError(.invalidParameter, "AES-GCM nonce must not be empty")
+      // SP 800-38D §5.2.1.1 allows any IV of at least one bit, but CryptoKit's `AES.GCM.Nonce`
+      // refuses fewer than 12 bytes; deciding it here makes both backends refuse them alike.
+      // No protocol this library speaks uses another size (HPKE Nn = 12, JWE A*GCM 96-bit IVs).
+      guard nonce.count >= minimumNonceByteCount else {
+        throw CryptoError(
+          .invalidParameter,
+          "AES-GCM nonce must be at least \(minimumNonceByteCount) bytes, got \(nonce.count)")
       }
     }
   }

@@ -1,6 +1,8 @@
 // The Apple backend: CryptoKit and Security. Written against Apple's documented API; it cannot be
 // compiled on the Linux CI machine, so it holds translation only: every decision (sizes, curve
-// checks, error codes) is made in the shared, Linux-tested files that call it.
+// checks, error codes) is made in the shared, Linux-tested files that call it. Key and signature
+// encodings (SubjectPublicKeyInfo, PKCS#8, DER ECDSA-Sig-Value) are written and SPKI is read in
+// shared Swift (KeyEncoding.swift, ECDSASignature.swift), so neither backend does that here.
 #if canImport(CryptoKit)
   import CryptoKit
   import Foundation
@@ -76,9 +78,7 @@
     static func hkdfExpand(
       _ algorithm: DigestAlgorithm, prk: [UInt8], info: [UInt8], count: Int
     ) throws(CryptoError) -> [UInt8] {
-      guard prk.count >= algorithm.byteCount else {
-        throw CryptoError(.invalidParameter, "HKDF-Expand key shorter than HashLen")
-      }
+      // HKDF.expand checked PRK >= HashLen and the output length (RFC 5869 §2.3).
       let key: SymmetricKey
       switch algorithm {
       case .sha256:
@@ -104,7 +104,9 @@
           authenticating: aad)
         return (Array(box.ciphertext), Array(box.tag))
       } catch {
-        throw CryptoError(.invalidParameter, "AES-GCM seal failed: \(error)")
+        // Key and nonce sizes were checked by AES.GCM (nonce >= 12 bytes, as Nonce(data:)
+        // requires), so a failure here is the backend's, coded as on OpenSSL.
+        throw CryptoError(.backendFailure, "AES-GCM seal failed: \(error)")
       }
     }
 
@@ -144,21 +146,6 @@
       } catch {}
       throw CryptoError(
         .invalidSignatureEncoding, "not a strict DER ECDSA signature for a \(n)-byte scalar")
-    }
-
-    static func ecdsaRawToDER(_ raw: [UInt8], scalarByteCount n: Int) -> [UInt8] {
-      // Raw signatures are validated for length before they get here.
-      switch n {
-      case 32:
-        return (try? P256.Signing.ECDSASignature(rawRepresentation: raw).derRepresentation).map(
-          Array.init) ?? []
-      case 48:
-        return (try? P384.Signing.ECDSASignature(rawRepresentation: raw).derRepresentation).map(
-          Array.init) ?? []
-      default:
-        return (try? P521.Signing.ECDSASignature(rawRepresentation: raw).derRepresentation).map(
-          Array.init) ?? []
-      }
     }
   }
 
@@ -214,27 +201,6 @@
       } catch {
         throw CryptoError(
           .invalidPoint, "point is not on \(curve.rawValue) or is the point at infinity")
-      }
-    }
-
-    convenience init(spki: [UInt8]) throws(CryptoError) {
-      if let k = try? P256.Signing.PublicKey(derRepresentation: spki) {
-        self.init(key: .p256(k))
-      } else if let k = try? P384.Signing.PublicKey(derRepresentation: spki) {
-        self.init(key: .p384(k))
-      } else if let k = try? P521.Signing.PublicKey(derRepresentation: spki) {
-        self.init(key: .p521(k))
-      } else {
-        throw CryptoError(
-          .invalidKey, "not a valid DER SubjectPublicKeyInfo on P-256, P-384 or P-521")
-      }
-    }
-
-    var spki: [UInt8] {
-      switch key {
-      case .p256(let k): Array(k.derRepresentation)
-      case .p384(let k): Array(k.derRepresentation)
-      case .p521(let k): Array(k.derRepresentation)
       }
     }
 
@@ -329,14 +295,6 @@
       case .p256(let k): Array(k.rawRepresentation)
       case .p384(let k): Array(k.rawRepresentation)
       case .p521(let k): Array(k.rawRepresentation)
-      }
-    }
-
-    var pkcs8: [UInt8] {
-      switch key {
-      case .p256(let k): Array(k.derRepresentation)
-      case .p384(let k): Array(k.derRepresentation)
-      case .p521(let k): Array(k.derRepresentation)
       }
     }
 

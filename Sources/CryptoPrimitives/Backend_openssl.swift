@@ -1,31 +1,33 @@
-// The Linux backend: OpenSSL 3 libcrypto through the COpenSSL system library.
+// The Linux backend: OpenSSL 3 libcrypto through the COpenSSLShim C target (which links the
+// COpenSSL system library). Translation only: sizes, encodings and error codes are decided in
+// the shared files that call it. Every C call's result is checked; a failure throws.
 #if !canImport(CryptoKit)
-  internal import COpenSSL
+  internal import COpenSSLShim
 
   extension DigestAlgorithm {
-    var opensslSelector: Int32 {
+    var openssl: DCDigest {
       switch self {
-      case .sha256: 0
-      case .sha384: 1
-      case .sha512: 2
+      case .sha256: DCDigestSHA256
+      case .sha384: DCDigestSHA384
+      case .sha512: DCDigestSHA512
       }
     }
   }
 
   extension EllipticCurve {
-    var opensslSelector: Int32 {
+    var openssl: DCCurve {
       switch self {
-      case .p256: 0
-      case .p384: 1
-      case .p521: 2
+      case .p256: DCCurveP256
+      case .p384: DCCurveP384
+      case .p521: DCCurveP521
       }
     }
 
-    init?(opensslSelector: Int32) {
-      switch opensslSelector {
-      case 0: self = .p256
-      case 1: self = .p384
-      case 2: self = .p521
+    init?(openssl curve: DCCurve) {
+      switch curve {
+      case DCCurveP256: self = .p256
+      case DCCurveP384: self = .p384
+      case DCCurveP521: self = .p521
       default: return nil
       }
     }
@@ -43,8 +45,9 @@
   enum Backend {
     static func digest(_ algorithm: DigestAlgorithm, _ data: [UInt8]) -> [UInt8] {
       var out = [UInt8](repeating: 0, count: algorithm.byteCount)
-      let ok = dc_digest(algorithm.opensslSelector, data, data.count, &out)
-      precondition(ok == 1, "EVP_Digest failed for a built-in digest")  // not input-dependent
+      let ok = dc_digest(algorithm.openssl, data, data.count, &out)
+      // The public hashing API cannot fail (as CryptoKit's); only allocation failure gets here.
+      precondition(ok == 1, "EVP_Digest failed for a built-in digest")
       return out
     }
 
@@ -53,27 +56,31 @@
       private let algorithm: DigestAlgorithm
 
       init(_ algorithm: DigestAlgorithm) {
-        guard let ctx = dc_digest_new(algorithm.opensslSelector) else {
+        guard let ctx = dc_digest_new(algorithm.openssl) else {
           preconditionFailure("EVP_DigestInit failed for a built-in digest")  // allocation failure
         }
         self.ctx = ctx
         self.algorithm = algorithm
       }
 
-      func update(_ data: [UInt8]) { _ = dc_digest_update(ctx, data, data.count) }
+      func update(_ data: [UInt8]) {
+        let ok = dc_digest_update(ctx, data, data.count)
+        precondition(ok == 1, "EVP_DigestUpdate failed")  // not input-dependent
+      }
 
       func finalize() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: algorithm.byteCount)
-        _ = dc_digest_final(ctx, &out)
+        let ok = dc_digest_final(ctx, &out)
+        precondition(ok == 1, "EVP_DigestFinal failed")  // not input-dependent
         return out
       }
 
-      deinit { EVP_MD_CTX_free(ctx) }
+      deinit { dc_digest_free(ctx) }
     }
 
     static func hmac(_ algorithm: DigestAlgorithm, key: [UInt8], data: [UInt8]) -> [UInt8] {
       var out = [UInt8](repeating: 0, count: algorithm.byteCount)
-      let ok = dc_hmac(algorithm.opensslSelector, key, key.count, data, data.count, &out)
+      let ok = dc_hmac(algorithm.openssl, key, key.count, data, data.count, &out)
       precondition(ok == 1, "HMAC failed for a built-in digest")
       return out
     }
@@ -90,11 +97,9 @@
       _ algorithm: DigestAlgorithm, prk: [UInt8], info: [UInt8], count: Int
     ) throws(CryptoError) -> [UInt8] {
       var out = [UInt8](repeating: 0, count: count)
-      guard
-        dc_hkdf(algorithm.opensslSelector, 2, prk, prk.count, nil, 0, info, info.count, &out, count)
-          == 1
+      guard dc_hkdf_expand(algorithm.openssl, prk, prk.count, info, info.count, &out, count) == 1
       else {
-        throw CryptoError(.invalidParameter, opensslError("HKDF-Expand failed"))
+        throw CryptoError(.backendFailure, opensslError("HKDF-Expand failed"))
       }
       return out
     }
@@ -145,13 +150,6 @@
       }
       return raw
     }
-
-    static func ecdsaRawToDER(_ raw: [UInt8], scalarByteCount n: Int) -> [UInt8] {
-      var der = [UInt8](repeating: 0, count: 2 * n + 9)
-      let len = dc_ecdsa_raw_to_der(raw, n, &der)
-      precondition(len > 0, "ECDSA_SIG encoding failed")  // only on allocation failure
-      return Array(der.prefix(Int(len)))
-    }
   }
 
   /// An OpenSSL `EVP_PKEY` holding a public EC key; immutable after construction.
@@ -161,68 +159,45 @@
     let uncompressed: [UInt8]
 
     init(point: [UInt8], curve: EllipticCurve) throws(CryptoError) {
-      var normalized = [UInt8](repeating: 0, count: 133)
+      var normalized = [UInt8](repeating: 0, count: curve.uncompressedPointByteCount)
       var length = 0
       guard
         let pkey = dc_ec_from_public(
-          curve.opensslSelector, point, point.count, &normalized, &length)
+          curve.openssl, point, point.count, &normalized, normalized.count, &length)
       else {
         dc_clear_errors()
         throw CryptoError(
           .invalidPoint, "point is not on \(curve.rawValue) or is the point at infinity")
       }
+      guard length == normalized.count else {
+        dc_pkey_free(pkey)
+        throw CryptoError(.backendFailure, "EC point normalised to \(length) bytes")
+      }
       self.pkey = pkey
       self.curve = curve
       // The encoding comes from the validation step; asking the key again costs an inversion.
-      self.uncompressed = Array(normalized.prefix(length))
+      self.uncompressed = normalized
     }
 
-    convenience init(spki: [UInt8]) throws(CryptoError) {
-      guard let pkey = dc_pkey_from_spki(spki, spki.count) else {
-        dc_clear_errors()
-        throw CryptoError(.invalidKey, "not a valid DER SubjectPublicKeyInfo")
-      }
-      guard let curve = EllipticCurve(opensslSelector: dc_ec_curve_of(pkey)) else {
-        EVP_PKEY_free(pkey)
-        throw CryptoError(.unsupportedAlgorithm, "public key is not EC on P-256, P-384 or P-521")
-      }
-      // Re-validate the point through the same path as raw points (on curve, not infinity).
-      let bytes = BackendPublicKey.publicBytes(pkey, curve)
-      EVP_PKEY_free(pkey)
-      try self.init(point: bytes, curve: curve)
-    }
-
-    init(owning pkey: OpaquePointer, curve: EllipticCurve) {
-      self.pkey = pkey
-      self.curve = curve
-      self.uncompressed = BackendPublicKey.publicBytes(pkey, curve)
-    }
-
-    static func publicBytes(_ pkey: OpaquePointer, _ curve: EllipticCurve) -> [UInt8] {
+    /// Takes one reference to pkey; on a throw that reference is released.
+    init(owning pkey: OpaquePointer, curve: EllipticCurve) throws(CryptoError) {
       var out = [UInt8](repeating: 0, count: curve.uncompressedPointByteCount)
       var len = 0
       guard dc_ec_public_bytes(pkey, &out, out.count, &len) == 1, len == out.count else {
-        dc_clear_errors()
-        return []
+        dc_pkey_free(pkey)
+        throw CryptoError(.backendFailure, opensslError("EC key has no public point"))
       }
-      return out
-    }
-
-    var spki: [UInt8] {
-      let len = dc_pkey_to_der(pkey, 0, nil)
-      guard len > 0 else { return [] }
-      var out = [UInt8](repeating: 0, count: Int(len))
-      _ = dc_pkey_to_der(pkey, 0, &out)
-      return out
+      self.pkey = pkey
+      self.curve = curve
+      self.uncompressed = out
     }
 
     func verify(raw: [UInt8], message: [UInt8], digest: DigestAlgorithm) -> Bool {
-      let der = Backend.ecdsaRawToDER(raw, scalarByteCount: curve.coordinateByteCount)
-      return dc_ecdsa_verify(pkey, digest.opensslSelector, message, message.count, der, der.count)
-        == 1
+      let der = ECDSASignature.der(raw: raw, scalarByteCount: curve.coordinateByteCount)
+      return dc_ecdsa_verify(pkey, digest.openssl, message, message.count, der, der.count) == 1
     }
 
-    deinit { EVP_PKEY_free(pkey) }
+    deinit { dc_pkey_free(pkey) }
   }
 
   /// An OpenSSL `EVP_PKEY` holding an EC key pair; immutable after construction.
@@ -230,27 +205,44 @@
     let pkey: OpaquePointer
     let curve: EllipticCurve
     let publicKey: BackendPublicKey
+    /// The private scalar, read once here so that exporting it later cannot fail.
+    let scalar: [UInt8]
 
+    /// Takes one reference to pkey; on a throw that reference is released.
     private init(owning pkey: OpaquePointer, curve: EllipticCurve) throws(CryptoError) {
+      var scalar = [UInt8](repeating: 0, count: curve.coordinateByteCount)
+      guard dc_ec_private_bytes(pkey, &scalar, scalar.count) == 1 else {
+        dc_pkey_free(pkey)
+        throw CryptoError(.backendFailure, opensslError("EC private key has no scalar"))
+      }
+      guard dc_pkey_up_ref(pkey) == 1 else {
+        dc_pkey_free(pkey)
+        throw CryptoError(.backendFailure, opensslError("EVP_PKEY_up_ref failed"))
+      }
+      // The public half shares the EVP_PKEY (one extra reference, released by its deinit or by
+      // its throwing initializer).
+      let publicKey: BackendPublicKey
+      do {
+        publicKey = try BackendPublicKey(owning: pkey, curve: curve)
+      } catch {
+        dc_pkey_free(pkey)
+        throw error
+      }
       self.pkey = pkey
       self.curve = curve
-      guard EVP_PKEY_up_ref(pkey) == 1 else {
-        EVP_PKEY_free(pkey)
-        throw CryptoError(.backendFailure, "EVP_PKEY_up_ref failed")
-      }
-      // The public half shares the EVP_PKEY (one extra reference, released by its deinit).
-      self.publicKey = BackendPublicKey(owning: pkey, curve: curve)
+      self.publicKey = publicKey
+      self.scalar = scalar
     }
 
     convenience init(generating curve: EllipticCurve) throws(CryptoError) {
-      guard let pkey = dc_ec_generate(curve.opensslSelector) else {
+      guard let pkey = dc_ec_generate(curve.openssl) else {
         throw CryptoError(.backendFailure, opensslError("EC key generation failed"))
       }
       try self.init(owning: pkey, curve: curve)
     }
 
     convenience init(scalar: [UInt8], curve: EllipticCurve) throws(CryptoError) {
-      guard let pkey = dc_ec_from_private(curve.opensslSelector, scalar, scalar.count) else {
+      guard let pkey = dc_ec_from_private(curve.openssl, scalar, scalar.count) else {
         dc_clear_errors()
         throw CryptoError(
           .invalidKey, "private scalar is zero or not below the \(curve.rawValue) group order")
@@ -263,36 +255,28 @@
         dc_clear_errors()
         throw CryptoError(.invalidKey, "not a valid DER PKCS#8 or SEC1 EC private key")
       }
-      guard let curve = EllipticCurve(opensslSelector: dc_ec_curve_of(pkey)) else {
-        EVP_PKEY_free(pkey)
+      var selector = DCCurveP256
+      guard dc_ec_curve_of(pkey, &selector) == 1, let curve = EllipticCurve(openssl: selector)
+      else {
+        dc_pkey_free(pkey)
+        dc_clear_errors()
         throw CryptoError(.unsupportedAlgorithm, "private key is not EC on P-256, P-384 or P-521")
       }
       // Rebuild from the scalar so the public point is derived, not trusted from the file.
       var scalar = [UInt8](repeating: 0, count: curve.coordinateByteCount)
       let ok = dc_ec_private_bytes(pkey, &scalar, scalar.count)
-      EVP_PKEY_free(pkey)
-      guard ok == 1 else { throw CryptoError(.invalidKey, "EC private key has no usable scalar") }
+      dc_pkey_free(pkey)
+      guard ok == 1 else {
+        dc_clear_errors()
+        throw CryptoError(.invalidKey, "EC private key has no usable scalar")
+      }
       try self.init(scalar: scalar, curve: curve)
-    }
-
-    var scalar: [UInt8] {
-      var out = [UInt8](repeating: 0, count: curve.coordinateByteCount)
-      _ = dc_ec_private_bytes(pkey, &out, out.count)
-      return out
-    }
-
-    var pkcs8: [UInt8] {
-      let len = dc_pkey_to_der(pkey, 1, nil)
-      guard len > 0 else { return [] }
-      var out = [UInt8](repeating: 0, count: Int(len))
-      _ = dc_pkey_to_der(pkey, 1, &out)
-      return out
     }
 
     func sign(message: [UInt8], digest: DigestAlgorithm) throws(CryptoError) -> [UInt8] {
       var der = [UInt8](repeating: 0, count: 2 * curve.coordinateByteCount + 9)
       var len = der.count
-      guard dc_ecdsa_sign(pkey, digest.opensslSelector, message, message.count, &der, &len) == 1
+      guard dc_ecdsa_sign(pkey, digest.openssl, message, message.count, &der, &len) == 1
       else {
         throw CryptoError(.backendFailure, opensslError("ECDSA signing failed"))
       }
@@ -309,6 +293,6 @@
       return out
     }
 
-    deinit { EVP_PKEY_free(pkey) }
+    deinit { dc_pkey_free(pkey) }
   }
 #endif

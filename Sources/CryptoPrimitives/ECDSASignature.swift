@@ -34,6 +34,18 @@ public struct ECDSASignature: Sendable, Hashable {
 
   /// DER `ECDSA-Sig-Value`.
   public var derRepresentation: [UInt8] {
-    Backend.ecdsaRawToDER(rawRepresentation, scalarByteCount: curve.coordinateByteCount)
+    Self.der(raw: rawRepresentation, scalarByteCount: curve.coordinateByteCount)
+  }
+
+  /// `ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }` (RFC 5480 §2.2.3), written here
+  /// for both backends: each INTEGER is minimal two's complement (X.690 §8.3.2), so a leading
+  /// 0x00 is added only when the high bit is set.
+  static func der(raw: [UInt8], scalarByteCount n: Int) -> [UInt8] {
+    func integer(_ magnitude: ArraySlice<UInt8>) -> [UInt8] {
+      var bytes = Array(magnitude.drop { $0 == 0 })
+      if bytes.isEmpty || bytes[0] & 0x80 != 0 { bytes.insert(0, at: 0) }
+      return KeyEncoding.tlv(0x02, bytes)
+    }
+    return KeyEncoding.tlv(0x30, integer(raw.prefix(n)) + integer(raw.dropFirst(n)))
   }
 }

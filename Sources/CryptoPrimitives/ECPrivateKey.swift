@@ -27,8 +27,23 @@ public struct ECPrivateKey: Sendable, CustomStringConvertible {
   }
 
   /// Reads DER: PKCS#8 `PrivateKeyInfo` (RFC 5208) or SEC1 `ECPrivateKey` (RFC 5915).
+  ///
+  /// - Throws: `CryptoError.unsupportedAlgorithm` for a PKCS#8 key that is not EC on one of
+  ///   the three curves, `CryptoError.invalidKey` for malformed bytes or an out-of-range scalar.
   public init(derRepresentation bytes: some Collection<UInt8>) throws(CryptoError) {
-    backing = try BackendPrivateKey(der: Array(bytes))
+    let bytes = Array(bytes)
+    // Decided here rather than by each backend, so both refuse other key types alike.
+    if let (oid, parameters) = KeyEncoding.privateKeyInfoAlgorithm(bytes) {
+      guard oid == KeyEncoding.ecPublicKeyOID else {
+        throw CryptoError(.unsupportedAlgorithm, "private key is not an EC key (id-ecPublicKey)")
+      }
+      if let parameters,
+        !EllipticCurve.allCases.contains(where: { KeyEncoding.curveOID($0) == parameters })
+      {
+        throw CryptoError(.unsupportedAlgorithm, "private key is not on P-256, P-384 or P-521")
+      }
+    }
+    backing = try BackendPrivateKey(der: bytes)
   }
 
   /// Reads PEM: `PRIVATE KEY` (PKCS#8) or `EC PRIVATE KEY` (SEC1).
@@ -52,7 +67,10 @@ public struct ECPrivateKey: Sendable, CustomStringConvertible {
   public var rawRepresentation: [UInt8] { backing.scalar }
 
   /// DER PKCS#8 `PrivateKeyInfo`.
-  public var derRepresentation: [UInt8] { backing.pkcs8 }
+  public var derRepresentation: [UInt8] {
+    KeyEncoding.privateKeyInfo(
+      scalar: backing.scalar, point: backing.publicKey.uncompressed, curve: curve)
+  }
 
   /// PEM `PRIVATE KEY` (PKCS#8) document.
   public var pemRepresentation: String {

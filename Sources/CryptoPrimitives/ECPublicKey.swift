@@ -66,8 +66,13 @@ public struct ECPublicKey: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Reads a DER SubjectPublicKeyInfo (RFC 5480); the curve comes from the encoding.
+  ///
+  /// The point may be uncompressed or compressed (RFC 5480 §2.2); the curve must be named by
+  /// OID, and the bytes must be DER with nothing after them. The same rules hold on every
+  /// platform: the encoding is read here, not by the crypto backend.
   public init(derRepresentation bytes: some Collection<UInt8>) throws(CryptoError) {
-    backing = try BackendPublicKey(spki: Array(bytes))
+    let (curve, point) = try KeyEncoding.readSubjectPublicKeyInfo(Array(bytes))
+    try self.init(x963Representation: point, curve: curve)
   }
 
   /// Reads a PEM `PUBLIC KEY` document.
@@ -98,7 +103,9 @@ public struct ECPublicKey: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// DER SubjectPublicKeyInfo (RFC 5480).
-  public var derRepresentation: [UInt8] { backing.spki }
+  public var derRepresentation: [UInt8] {
+    KeyEncoding.subjectPublicKeyInfo(point: backing.uncompressed, curve: curve)
+  }
 
   /// PEM `PUBLIC KEY` document.
   public var pemRepresentation: String {

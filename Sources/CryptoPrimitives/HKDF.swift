@@ -24,9 +24,18 @@ public enum HKDF {
         .invalidParameter,
         "HKDF-Expand output of \(outputByteCount) bytes exceeds 255 × \(algorithm.byteCount)")
     }
+    // RFC 5869 §2.3: PRK is "a pseudorandom key of at least HashLen octets". CryptoKit enforces
+    // it and OpenSSL does not, so it is enforced here for both.
+    let prk = Array(pseudoRandomKey)
+    guard prk.count >= algorithm.byteCount else {
+      throw CryptoError(
+        .invalidParameter,
+        "HKDF-Expand pseudorandom key of \(prk.count) bytes is shorter than HashLen (\(algorithm.byteCount))"
+      )
+    }
     guard outputByteCount > 0 else { return [] }
     return try Backend.hkdfExpand(
-      algorithm, prk: Array(pseudoRandomKey), info: Array(info), count: outputByteCount)
+      algorithm, prk: prk, info: Array(info), count: outputByteCount)
   }
 
   /// Extract then expand in one call (RFC 5869 §2).

@@ -1,0 +1,133 @@
+// Digests, HMAC, HKDF-Expand, the CSPRNG and the error queue.
+// Linux and Android only (the Apple backend is CryptoKit): elsewhere this file is empty.
+#if defined(__linux__)
+#include "internal.h"
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/hmac.h>
+#include <openssl/kdf.h>
+#include <openssl/rand.h>
+
+// The digests and the HKDF KDF, fetched from the default provider once: passing OpenSSL 3 a
+// legacy EVP_sha256() makes every EVP_DigestInit fetch the implementation again by name (a
+// locked table lookup), and EVP_KDF_fetch does the same. Fetched objects are immutable and
+// may be shared between threads.
+static EVP_MD *dc_fetched_mds[3];
+static EVP_KDF *dc_fetched_hkdf;
+static CRYPTO_ONCE dc_fetch_once = CRYPTO_ONCE_STATIC_INIT;
+
+static void dc_fetch_init(void) {
+  dc_fetched_mds[DCDigestSHA256] = EVP_MD_fetch(NULL, "SHA2-256", NULL);
+  dc_fetched_mds[DCDigestSHA384] = EVP_MD_fetch(NULL, "SHA2-384", NULL);
+  dc_fetched_mds[DCDigestSHA512] = EVP_MD_fetch(NULL, "SHA2-512", NULL);
+  dc_fetched_hkdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+}
+
+const EVP_MD *dc_md(DCDigest digest) {
+  switch (digest) {
+  case DCDigestSHA256:
+  case DCDigestSHA384:
+  case DCDigestSHA512:
+    if (!CRYPTO_THREAD_run_once(&dc_fetch_once, dc_fetch_init)) return NULL;
+    return dc_fetched_mds[digest];
+  }
+  return NULL;
+}
+
+static EVP_KDF *dc_hkdf(void) {
+  if (!CRYPTO_THREAD_run_once(&dc_fetch_once, dc_fetch_init)) return NULL;
+  return dc_fetched_hkdf;
+}
+
+const char *dc_md_name(DCDigest digest) {
+  switch (digest) {
+  case DCDigestSHA256: return "SHA256";
+  case DCDigestSHA384: return "SHA384";
+  case DCDigestSHA512: return "SHA512";
+  }
+  return NULL;
+}
+
+void dc_last_error(char *buf, size_t len) {
+  unsigned long code = ERR_get_error();
+  if (len > 0) buf[0] = 0;
+  if (code != 0 && len > 0) ERR_error_string_n(code, buf, len);
+  ERR_clear_error();
+}
+
+void dc_clear_errors(void) { ERR_clear_error(); }
+
+int dc_digest(DCDigest digest, const uint8_t *data, size_t len, uint8_t *out) {
+  const EVP_MD *md = dc_md(digest);
+  unsigned int outlen = 0;
+  if (md == NULL) return 0;
+  return EVP_Digest(data, len, out, &outlen, md, NULL);
+}
+
+EVP_MD_CTX *dc_digest_new(DCDigest digest) {
+  const EVP_MD *md = dc_md(digest);
+  EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+  if (md == NULL || ctx == NULL || EVP_DigestInit_ex(ctx, md, NULL) != 1) {
+    EVP_MD_CTX_free(ctx);
+    return NULL;
+  }
+  return ctx;
+}
+
+int dc_digest_update(EVP_MD_CTX *ctx, const uint8_t *data, size_t len) {
+  return EVP_DigestUpdate(ctx, data, len);
+}
+
+int dc_digest_final(EVP_MD_CTX *ctx, uint8_t *out) {
+  unsigned int outlen = 0;
+  return EVP_DigestFinal_ex(ctx, out, &outlen);
+}
+
+void dc_digest_free(EVP_MD_CTX *ctx) { EVP_MD_CTX_free(ctx); }
+
+int dc_hmac(DCDigest digest, const uint8_t *key, size_t keylen, const uint8_t *data, size_t len,
+            uint8_t *out) {
+  const EVP_MD *md = dc_md(digest);
+  unsigned int outlen = 0;
+  static const uint8_t empty = 0;
+  if (md == NULL || keylen > INT32_MAX) return 0;
+  // HMAC() treats a NULL key as "reuse the previous key": always pass a real pointer.
+  return HMAC(md, keylen > 0 ? key : &empty, (int)keylen, len > 0 ? data : &empty, len, out,
+              &outlen) != NULL;
+}
+
+int dc_hkdf_expand(DCDigest digest, const uint8_t *prk, size_t prklen, const uint8_t *info,
+                   size_t infolen, uint8_t *out, size_t outlen) {
+  static uint8_t empty[1] = {0};
+  const char *mdname = dc_md_name(digest);
+  EVP_KDF *kdf = NULL;
+  EVP_KDF_CTX *ctx = NULL;
+  OSSL_PARAM params[5];
+  int n = 0, ok = 0;
+  int mode = EVP_KDF_HKDF_MODE_EXPAND_ONLY;
+  if (mdname == NULL) return 0;
+  kdf = dc_hkdf();
+  if (kdf == NULL) return 0;
+  ctx = EVP_KDF_CTX_new(kdf);
+  if (ctx == NULL) return 0;
+  params[n++] = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)mdname, 0);
+  params[n++] = OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode);
+  params[n++] = OSSL_PARAM_construct_octet_string(
+      OSSL_KDF_PARAM_KEY, prklen > 0 ? (void *)prk : (void *)empty, prklen);
+  if (infolen > 0)
+    params[n++] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)info, infolen);
+  params[n] = OSSL_PARAM_construct_end();
+  ok = EVP_KDF_derive(ctx, out, outlen, params) == 1;
+  EVP_KDF_CTX_free(ctx);
+  return ok;
+}
+
+int dc_random(uint8_t *out, size_t len) {
+  if (len == 0) return 1;
+  if (len > INT32_MAX) return 0;
+  return RAND_bytes(out, (int)len);
+}
+
+#endif
