@@ -21,18 +21,26 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("JOSE", ["CryptoPrimitives", "X509Certificates"]),
   ("DCQL", []),
   ("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
-  ("DigitalCredentialsAPI", ["CBOR", "COSE", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "Mdoc", "X509Certificates"]),
-  ("CredentialVerifier", ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates"]),
   ("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
-  ("OpenID4VP", ["CBOR", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "Mdoc", "SDJWT", "X509Certificates"]),
+  ("DigitalCredentialsAPI", ["JOSE"]),
+  ("OrgIsoMdoc", ["CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc"]),
+  ("CredentialRegistration", ["CBOR", "DigitalCredentialsAPI", "JOSE"]),
+  ("OpenID4VP", ["CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "SDJWT", "X509Certificates"]),
+  (
+    "CredentialVerifier",
+    [
+      "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
+      "X509Certificates",
+    ]
+  ),
   (
     "CredentialWallet",
     [
-      "CBOR", "COSE", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc", "OpenID4VP",
-      "SDJWT", "X509Certificates", .target(name: "CSQLite", condition: linuxOnly),
+      "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc",
+      "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates", .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
-  ("IdentityDocumentServicesBridge", ["CredentialWallet", "DigitalCredentialsAPI", "CryptoPrimitives", "OpenID4VP", "JOSE", "Mdoc", "X509Certificates"]),
+  ("IdentityDocumentServicesBridge", ["CredentialRegistration", "CredentialWallet", "DigitalCredentialsAPI", "Mdoc"]),
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.
@@ -69,8 +77,8 @@ let package = Package(
       .target(
         name: "WalletCLI",
         dependencies: [
-          "CBOR", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
-          "OpenID4VP", "SDJWT", "X509Certificates",
+          "CBOR", "CredentialRegistration", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives",
+          "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
         ],
         swiftSettings: strictSettings
       ),
@@ -79,8 +87,8 @@ let package = Package(
       .executableTarget(
         name: "dcbench",
         dependencies: [
-          "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc",
-          "OpenID4VP", "SDJWT", "X509Certificates",
+          "CBOR", "COSE", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
+          "HPKE", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
         ],
         swiftSettings: strictSettings
       ),
@@ -99,18 +107,22 @@ let package = Package(
       testTarget("JOSE", ["CryptoPrimitives"]),
       testTarget("DCQL"),
       testTarget("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
-      testTarget("DigitalCredentialsAPI", ["CBOR", "CryptoPrimitives", "HPKE", "JOSE", "Mdoc", "WalletTestSupport"]),
-      .testTarget(
-        name: "RegistrationTests",
-        dependencies: ["DigitalCredentialsAPI", "CBOR", "JOSE", "TestSupport"],
-        resources: [.copy("Vectors")],
-        swiftSettings: strictSettings
-      ),
+      testTarget("DigitalCredentialsAPI", ["JOSE"]),
+      testTarget("OrgIsoMdoc", ["CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "WalletTestSupport"]),
+      testTarget("CredentialRegistration", ["CBOR", "DigitalCredentialsAPI", "JOSE"]),
       testTarget(
         "CredentialVerifier",
-        ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport"]),
+        [
+          "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP",
+          "OrgIsoMdoc", "X509Certificates", "WalletTestSupport",
+        ]),
       testTarget("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
-      testTarget("OpenID4VP", ["CBOR", "CryptoPrimitives", "DCQL", "JOSE", "Mdoc", "SDJWT", "X509Certificates", "WalletTestSupport"]),
+      testTarget(
+        "OpenID4VP",
+        [
+          "CBOR", "CredentialVerifier", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "SDJWT",
+          "X509Certificates", "WalletTestSupport",
+        ]),
       testTarget(
         "WalletCLI", ["CBOR", "CryptoPrimitives", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport", "dcwallet"]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
@@ -122,7 +134,10 @@ let package = Package(
       ),
       testTarget(
         "CredentialWallet",
-        ["CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "SDJWT", "WalletTestSupport", "X509Certificates", "store-probe"]),
+        [
+          "CBOR", "COSE", "CredentialRegistration", "CredentialVerifier", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
+          "HPKE", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates", "store-probe",
+        ]),
     ],
   swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@
 // IOSRegistration, IOSEntitlements, IOSPlatformCapabilities, RegistrationStatusModel); it builds on
 // Apple platforms only once that branch is merged.
 #if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices)
-  public import DigitalCredentialsAPI
+  public import CredentialRegistration
   public import Foundation
   internal import IdentityDocumentServices
 

@@ -1,7 +1,7 @@
 import CryptoPrimitives
 import Foundation
 import JOSE
-import X509Certificates
+package import X509Certificates
 
 /// Authenticates the verifier of a signed request through its client identifier and `x5c`
 /// (OpenID4VP 1.0 §5.9.3, Appendix A.3.2).
@@ -79,6 +79,6 @@ enum RequestAuthentication {
 }
 
 /// Self-issued (RFC 5280 §3.2: subject equals issuer) and signed by its own key.
-func isSelfSigned(_ certificate: Certificate) -> Bool {
+package func isSelfSigned(_ certificate: Certificate) -> Bool {
   certificate.isSelfIssued && certificate.isSignatureValid(issuedBy: certificate)
 }

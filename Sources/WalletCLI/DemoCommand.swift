@@ -9,6 +9,7 @@ import Mdoc
 import OpenID4VP
 import SDJWT
 import X509Certificates
+import OrgIsoMdoc
 
 /// The whole flow in a fresh temporary wallet: a development PKI, issuance, import, a verifier
 /// request with reader authentication, the wallet's answer, and the verification.

@@ -5,6 +5,7 @@ import Foundation
 import JOSE
 import OpenID4VP
 import X509Certificates
+import CredentialVerifier
 
 /// `dcwallet verifier request|verify` for OpenID4VP 1.0 over the DC API.
 enum OpenID4VPVerifierCommands {

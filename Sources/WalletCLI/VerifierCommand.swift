@@ -8,6 +8,7 @@ import JOSE
 import Mdoc
 import OpenID4VP
 import X509Certificates
+import OrgIsoMdoc
 
 enum VerifierCommand {
   static let requestSpec = CommandSpec(

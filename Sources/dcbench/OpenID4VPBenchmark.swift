@@ -5,6 +5,7 @@ import JOSE
 import OpenID4VP
 import SDJWT
 import X509Certificates
+import CredentialVerifier
 
 /// Issue 6: answering unsigned and signed OpenID4VP requests for an SD-JWT VC with 10
 /// disclosures, `dc_api.jwt`, against the crypto each must perform; and DCQL evaluation over

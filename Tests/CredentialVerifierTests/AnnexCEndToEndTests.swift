@@ -9,6 +9,8 @@ import TestSupport
 import Testing
 import WalletTestSupport
 import X509Certificates
+import OrgIsoMdoc
+import CredentialWallet
 
 /// Verifier request -> wallet response -> verifier verification, over the whole Annex C flow.
 @Suite("org-iso-mdoc end to end")

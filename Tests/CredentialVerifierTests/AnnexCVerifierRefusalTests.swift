@@ -7,6 +7,7 @@ import Foundation
 import Mdoc
 import Testing
 import WalletTestSupport
+import OrgIsoMdoc
 
 /// Responses the Annex C verifier must refuse although they decrypt: each is sealed to the
 /// verifier's HPKE key under the right transcript, so only the check named by the test stops it.

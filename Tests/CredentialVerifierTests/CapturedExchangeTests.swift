@@ -9,6 +9,8 @@ import TestSupport
 import Testing
 import WalletTestSupport
 import X509Certificates
+import OrgIsoMdoc
+import CredentialWallet
 
 /// Issue 10 §4: verifying a captured exchange without a state (the request as sent, the origin
 /// and the verifier's key), exact origins, and direct trust in a pinned document signer.

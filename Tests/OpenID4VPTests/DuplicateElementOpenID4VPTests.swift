@@ -1,4 +1,5 @@
 import CBOR
+import CredentialVerifier
 import CryptoPrimitives
 import DCQL
 import Foundation

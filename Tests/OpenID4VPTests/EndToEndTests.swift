@@ -4,6 +4,7 @@ import JOSE
 import OpenID4VP
 import Testing
 import X509Certificates
+import CredentialVerifier
 
 /// Verifier request -> wallet parse, evaluate, respond -> verifier verify, for every request form
 /// and response mode, with an SD-JWT PID and an mdoc mDL in one query.

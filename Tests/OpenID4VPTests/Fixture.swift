@@ -8,6 +8,7 @@ import SDJWT
 import Testing
 import WalletTestSupport
 import X509Certificates
+import CredentialVerifier
 
 /// A verifier, an SD-JWT PID issuer, an mDL issuer and a holder, all made fresh per test.
 struct Fixture {

@@ -4,6 +4,7 @@ import JOSE
 import OpenID4VP
 import Testing
 import X509Certificates
+import CredentialVerifier
 
 /// HAIP 1.0 and OpenID conformance-suite behaviour of the wallet over the DC API: request
 /// shapes as real verifiers send them, and a refusal test for every check.

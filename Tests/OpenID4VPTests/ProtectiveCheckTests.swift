@@ -6,6 +6,7 @@ import OpenID4VP
 import SDJWT
 import Testing
 import X509Certificates
+import CredentialVerifier
 
 /// Transaction data, signed-request and response checks, each exercised by an input that passes
 /// every earlier check, so the test fails if the check it names is removed.

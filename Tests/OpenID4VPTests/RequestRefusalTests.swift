@@ -4,6 +4,7 @@ import JOSE
 import OpenID4VP
 import Testing
 import X509Certificates
+import CredentialVerifier
 
 /// Requests the wallet must refuse, each with its typed error and the error response it reports.
 struct RequestRefusalTests {

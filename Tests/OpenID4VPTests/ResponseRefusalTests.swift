@@ -4,6 +4,7 @@ import JOSE
 import OpenID4VP
 import SDJWT
 import Testing
+import CredentialVerifier
 
 /// Responses the verifier must refuse.
 struct ResponseRefusalTests {
