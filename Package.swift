@@ -17,30 +17,45 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("CryptoPrimitives", [.target(name: "COpenSSL", condition: linuxOnly)]),
   ("HPKE", ["CryptoPrimitives"]),
   ("X509Certificates", ["CryptoPrimitives"]),
-  ("COSE", ["CBOR", "CryptoPrimitives", "X509Certificates"]),
-  ("JOSE", ["CryptoPrimitives", "X509Certificates"]),
+  ("COSE", ["CBOR", "CryptoPrimitives"]),
+  ("JOSE", ["CryptoPrimitives"]),
   ("DCQL", []),
   ("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
   ("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
   ("DigitalCredentialsAPI", ["JOSE"]),
-  ("OrgIsoMdoc", ["CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc"]),
+  (
+    "OrgIsoMdoc",
+    ["CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc"]
+  ),
   ("CredentialRegistration", ["CBOR", "DigitalCredentialsAPI", "JOSE"]),
-  ("OpenID4VP", ["CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "SDJWT", "X509Certificates"]),
+  (
+    "OpenID4VP",
+    [
+      "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "SDJWT",
+      "X509Certificates",
+    ]
+  ),
   (
     "CredentialVerifier",
     [
-      "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
+      "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP",
+      "OrgIsoMdoc", "SDJWT",
       "X509Certificates",
     ]
   ),
   (
     "CredentialWallet",
     [
-      "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc",
-      "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates", .target(name: "CSQLite", condition: linuxOnly),
+      "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
+      "JOSE", "Mdoc",
+      "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
+      .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
-  ("IdentityDocumentServicesBridge", ["CredentialRegistration", "CredentialWallet", "DigitalCredentialsAPI", "Mdoc"]),
+  (
+    "IdentityDocumentServicesBridge",
+    ["CredentialRegistration", "CredentialWallet", "DigitalCredentialsAPI", "Mdoc"]
+  ),
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.
@@ -72,22 +87,28 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
   ]
-    + modules.map { .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings) }
+    + modules.map {
+      .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings)
+    }
     + [
       .target(
         name: "WalletCLI",
         dependencies: [
-          "CBOR", "CredentialRegistration", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives",
-          "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
+          "CBOR", "CredentialRegistration", "CredentialVerifier", "CredentialWallet",
+          "CryptoPrimitives",
+          "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
+          "X509Certificates",
         ],
         swiftSettings: strictSettings
       ),
-      .executableTarget(name: "dcwallet", dependencies: ["WalletCLI"], swiftSettings: strictSettings),
+      .executableTarget(
+        name: "dcwallet", dependencies: ["WalletCLI"], swiftSettings: strictSettings),
       .executableTarget(name: "foundation-baseline", swiftSettings: strictSettings),
       .executableTarget(
         name: "dcbench",
         dependencies: [
-          "CBOR", "COSE", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
+          "CBOR", "COSE", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DCQL",
+          "DigitalCredentialsAPI",
           "HPKE", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
         ],
         swiftSettings: strictSettings
@@ -104,27 +125,40 @@ let package = Package(
       testTarget("HPKE", ["CryptoPrimitives"]),
       testTarget("X509Certificates", ["CryptoPrimitives"]),
       testTarget("COSE", ["CBOR", "CryptoPrimitives"]),
-      testTarget("JOSE", ["CryptoPrimitives"]),
+      testTarget("JOSE", ["CryptoPrimitives", "X509Certificates"]),
       testTarget("DCQL"),
-      testTarget("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
-      testTarget("DigitalCredentialsAPI", ["JOSE"]),
-      testTarget("OrgIsoMdoc", ["CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "WalletTestSupport"]),
+      testTarget(
+        "Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
+      testTarget("DigitalCredentialsAPI"),
+      testTarget(
+        "OrgIsoMdoc",
+        [
+          "CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
+          "WalletTestSupport",
+        ]),
       testTarget("CredentialRegistration", ["CBOR", "DigitalCredentialsAPI", "JOSE"]),
       testTarget(
         "CredentialVerifier",
         [
-          "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP",
-          "OrgIsoMdoc", "X509Certificates", "WalletTestSupport",
+          "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE",
+          "Mdoc", "OrgIsoMdoc",
+          "X509Certificates", "WalletTestSupport",
         ]),
       testTarget("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
       testTarget(
         "OpenID4VP",
         [
-          "CBOR", "CredentialVerifier", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "SDJWT",
+          "CBOR", "CredentialVerifier", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE",
+          "Mdoc", "SDJWT",
           "X509Certificates", "WalletTestSupport",
         ]),
       testTarget(
-        "WalletCLI", ["CBOR", "CryptoPrimitives", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport", "dcwallet"]),
+        "WalletCLI",
+        [
+          "CBOR", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
+          "OrgIsoMdoc", "SDJWT",
+          "X509Certificates", "WalletTestSupport", "dcwallet",
+        ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
         name: "store-probe",
@@ -135,8 +169,10 @@ let package = Package(
       testTarget(
         "CredentialWallet",
         [
-          "CBOR", "COSE", "CredentialRegistration", "CredentialVerifier", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
-          "HPKE", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates", "store-probe",
+          "CBOR", "CredentialRegistration", "CredentialVerifier", "CryptoPrimitives", "DCQL",
+          "DigitalCredentialsAPI", "JOSE",
+          "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates",
+          "store-probe",
         ]),
     ],
   swiftLanguageModes: [.v6]

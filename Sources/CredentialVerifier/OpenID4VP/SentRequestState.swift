@@ -20,28 +20,12 @@ extension VerifierState {
     sentRequest data: JSONValue, protocolID: OpenID4VPProtocol, origin: String,
     recipientPrivateKey: ECPrivateKey?
   ) throws(OpenID4VPError) {
-    let parameters: JSONValue
-    switch protocolID {
-    case .draft:
+    if protocolID == .draft {
       throw OpenID4VPError(
         .invalidRequest,
         "openid4vp (pre-1.0 drafts) responses cannot be verified with OpenID4VP 1.0 semantics")
-    case .unsigned:
-      parameters = data
-    case .signed:
-      guard let compact = data["request"]?.string else {
-        throw OpenID4VPError(.malformed, "a signed request is {\"request\": <compact JWS>}")
-      }
-      parameters = try Self.payload { () throws(JOSEError) in try CompactJWS(compact).payload }
-    case .multisigned:
-      let serialization = data["request"] ?? data
-      parameters = try Self.payload { () throws(JOSEError) in
-        try JWSJSON(json: serialization).payload
-      }
     }
-    guard case .object = parameters else {
-      throw OpenID4VPError(.malformed, "the request parameters must be a JSON object")
-    }
+    let parameters = try protocolID.unverifiedRequestParameters(of: data)
     guard let nonce = parameters["nonce"]?.string else {
       throw OpenID4VPError(.invalidRequest, "the request has no string nonce")
     }
@@ -87,13 +71,4 @@ extension VerifierState {
       encryptionKey: encryptionKey, dcqlQuery: query, transactionData: transactionData)
   }
 
-  private static func payload(_ read: () throws(JOSEError) -> [UInt8]) throws(OpenID4VPError)
-    -> JSONValue
-  {
-    do {
-      return try JSONValue(parsing: try read())
-    } catch {
-      throw OpenID4VPError(.malformed, "the request JWS: \(error.reason)")
-    }
-  }
 }

@@ -1,8 +1,9 @@
 import DCQL
+public import DigitalCredentialsAPI
 public import Foundation
 public import JOSE
 import Mdoc
-public import DigitalCredentialsAPI
+import OpenID4VP
 import OrgIsoMdoc
 
 /// Before signing on iOS: the raw request the OS releases after consent must not ask for more
@@ -84,35 +85,21 @@ public enum ConsistencyCheck {
     }
   }
 
-  /// The `dcql_query` of a raw OpenID4VP DC API request, by protocol (OpenID4VP 1.0 Appendix A):
-  /// the parameters themselves (unsigned), or the payload of the JWS (signed, multisigned). The
+  /// The `dcql_query` of a raw OpenID4VP DC API request, read by the OpenID4VP module
+  /// (``OpenID4VPProtocol/unverifiedRequestParameters(of:)``, OpenID4VP 1.0 Appendix A.3). The
   /// signature is checked by the presentation flow; this check is only about what is asked.
   static func dcqlQuery(_ data: Data, protocolIdentifier: String) throws(DigitalCredentialsError)
     -> JSONValue
   {
+    guard let protocolID = OpenID4VPProtocol(rawValue: protocolIdentifier), protocolID != .draft
+    else {
+      throw DigitalCredentialsError(
+        .consentViolation, "\(protocolIdentifier) is not an OpenID4VP 1.0 protocol")
+    }
     let parameters: JSONValue
     do {
-      let value = try JSONValue(parsing: Array(data))
-      switch DigitalCredentialProtocol(rawValue: protocolIdentifier) {
-      case .openID4VPUnsigned?:
-        parameters = value
-      case .openID4VPSigned?, .openID4VPDraft?:
-        if let request = value["request"]?.string {
-          parameters = try JSONValue(parsing: try CompactJWS(request).payload)
-        } else {
-          parameters = value
-        }
-      case .openID4VPMultisigned?:
-        // OpenID4VP 1.0 A.3.2: `data.request` holds the JWS JSON serialization (or its text).
-        var jws = value["request"] ?? value
-        if case .string(let text) = jws { jws = try JSONValue(parsing: text) }
-        parameters = try JSONValue(parsing: try JWSJSON(json: jws).payload)
-      case .orgIsoMdoc?, nil:
-        throw DigitalCredentialsError(
-          .consentViolation, "\(protocolIdentifier) is not an OpenID4VP protocol")
-      }
-    } catch let error as DigitalCredentialsError {
-      throw error
+      parameters = try protocolID.unverifiedRequestParameters(
+        of: try JSONValue(parsing: Array(data)))
     } catch {
       throw DigitalCredentialsError(
         .consentViolation, "the raw request cannot be decoded: \(error)")
