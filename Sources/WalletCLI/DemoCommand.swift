@@ -255,7 +255,7 @@ enum DemoCommand {
             }.joined(separator: ", "))
       }
     }
-    for check in verified.checks { say("ok  \(check)") }
+    for check in verified.report.checks { say("ok  \(VerificationCheckText.sentence(check))") }
 
     step("13. The activity log")
     for record in try await wallet.activity() {

@@ -127,7 +127,9 @@ enum OpenID4VPVerifierCommands {
         }
       }
     }
-    for check in verified.checks { context.console.out("ok  \(check)") }
+    for check in verified.report.checks {
+      context.console.out("ok  \(VerificationCheckText.sentence(check))")
+    }
   }
 
   static func json(_ verified: VerifiedAuthorizationResponse) -> JSONValue {
@@ -156,7 +158,10 @@ enum OpenID4VPVerifierCommands {
             )
           })
       ),
-      ("checks", .array(verified.checks.map { .string($0) })),
+      (
+        "checks",
+        .array(verified.report.checks.map { .string(VerificationCheckText.sentence($0)) })
+      ),
     ])
   }
 }

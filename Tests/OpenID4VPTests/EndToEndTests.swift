@@ -1,10 +1,10 @@
+import CredentialVerifier
 import CryptoPrimitives
 import Foundation
 import JOSE
 import OpenID4VP
 import Testing
 import X509Certificates
-import CredentialVerifier
 
 /// Verifier request -> wallet parse, evaluate, respond -> verifier verify, for every request form
 /// and response mode, with an SD-JWT PID and an mdoc mDL in one query.
@@ -73,8 +73,11 @@ struct EndToEndTests {
     #expect(mdl.claim(["org.iso.18013.5.1", "family_name"]) == "Mustermann")
     #expect(mdl.claim(["org.iso.18013.5.1", "age_over_18"]) == true)
     #expect(mdl.claim(["org.iso.18013.5.1", "portrait"]) == nil)
-    #expect(mdl.checks.contains { $0.contains("OpenID4VPDCAPIHandover") })
-    #expect(verified.checks.contains("required credential_sets satisfied"))
+    #expect(
+      mdl.report.checks.contains {
+        if case .mdocHandoverDeviceSignature = $0 { true } else { false }
+      })
+    #expect(verified.report.checks.contains(.credentialSetsSatisfied))
   }
 
   @Test func transactionDataIsBoundAndChecked() throws {
@@ -89,9 +92,7 @@ struct EndToEndTests {
     let response = try fixture.respond(to: request)
     let verified = try fixture.verify(response.data, state: sent.state)
     #expect(
-      verified.credentials["pid"]?.first?.checks.contains {
-        $0.contains("transaction_data_hashes")
-      } == true)
+      verified.credentials["pid"]?.first?.report.checks.contains(.transactionDataBound) == true)
 
     // The KB-JWT names the hash of the entry exactly as sent.
     let presentation = try #require(response.vpToken["pid"]?[0]?.string)

@@ -1,3 +1,4 @@
+import CredentialVerifier
 import CryptoPrimitives
 import Foundation
 import JOSE
@@ -6,7 +7,6 @@ import OpenID4VP
 import SDJWT
 import Testing
 import X509Certificates
-import CredentialVerifier
 
 /// Transaction data, signed-request and response checks, each exercised by an input that passes
 /// every earlier check, so the test fails if the check it names is removed.
@@ -157,8 +157,7 @@ struct ProtectiveCheckTests {
     let answered = try Answered()
     let verified = try answered.fixture.verify(["vp_token": answered.good], state: answered.state)
     #expect(
-      verified.credentials["pid"]?[0].checks.last
-        == "transaction_data_hashes bind the request's transaction data")
+      verified.credentials["pid"]?[0].report.checks.last == .transactionDataBound)
     for extra: [(key: String, value: JSONValue)] in [
       [("transaction_data_hashes", [.string(answered.hash)])],
       [

@@ -4,8 +4,8 @@ public import DigitalCredentialsAPI
 public import Foundation
 public import JOSE
 public import Mdoc
-public import X509Certificates
 public import OrgIsoMdoc
+public import X509Certificates
 
 /// The relying party's side of `org-iso-mdoc` (ISO/IEC TS 18013-7:2025 Annex C): make a
 /// request, then open and verify the response.
@@ -155,13 +155,6 @@ public enum AnnexCVerifier {
     return State(origin: origin, request: request, recipientPrivateKey: key)
   }
 
-  /// One check the verifier ran, for display.
-  public struct Check: Sendable, Hashable {
-    public let name: String
-    public let passed: Bool
-    public let detail: String
-  }
-
   /// A verified document and what it disclosed.
   public struct VerifiedDocument: Sendable {
     public let docType: String
@@ -176,7 +169,8 @@ public enum AnnexCVerifier {
   /// The outcome of verifying a response.
   public struct Result: Sendable {
     public let documents: [VerifiedDocument]
-    public let checks: [Check]
+    /// What was checked, in order.
+    public let report: VerificationReport
   }
 
   /// The meaning of a DeviceResponse `status` (ISO 18013-5 §8.3.2.1.2.3, Table 8).
@@ -201,15 +195,12 @@ public enum AnnexCVerifier {
   public static func verify(
     responseData: JSONValue, state: State, issuerTrustAnchors: [Certificate], now: Date
   ) throws(DigitalCredentialsError) -> Result {
-    var checks: [Check] = []
+    var checks: [VerificationCheck] = []
     let transcript = state.sessionTranscript
     let encrypted = try EncryptedResponse(data: responseData)
     let plaintext = try encrypted.open(
       privateKey: state.recipientPrivateKey, sessionTranscript: transcript)
-    checks.append(
-      Check(
-        name: "decryption", passed: true,
-        detail: "HPKE opened under the transcript of \(state.origin)"))
+    checks.append(.responseOpened(transcriptOrigin: state.origin))
     let response: DeviceResponse
     do {
       response = try DeviceResponse(bytes: plaintext)
@@ -234,10 +225,8 @@ public enum AnnexCVerifier {
             ? "" : " (documentErrors: \(response.documentErrors.flatMap(\.keys).sorted()))"))
     }
     checks.append(
-      Check(
-        name: "structure", passed: true,
-        detail:
-          "DeviceResponse \(response.version), status 0, \(response.documents.count) document(s)"))
+      .deviceResponseStructure(
+        version: response.version, documentCount: response.documents.count))
     var documents: [VerifiedDocument] = []
     var usedRequests = Set<Int>()
     for document in response.documents {
@@ -257,23 +246,17 @@ public enum AnnexCVerifier {
       do {
         (issuer, basis) = try document.issuerSigned.verify(
           expectedDocType: document.docType, issuerAnchors: issuerTrustAnchors, at: now)
-        let trust =
+        let trust: VerificationCheck.IssuerTrust =
           switch basis {
-          case .chain: "chain to a trusted IACA"
-          case .pinnedDocumentSigner: "document signer pinned as an issuer anchor (direct trust)"
+          case .chain: .chainToIACA
+          case .pinnedDocumentSigner: .pinnedDocumentSigner
           }
         checks.append(
-          Check(
-            name: "issuer \(document.docType)", passed: true,
-            detail:
-              "MSO signed by \(issuer.documentSigner.subject), \(trust), digests and validity verified"
-          ))
+          .documentIssuer(
+            docType: document.docType, documentSigner: issuer.documentSigner.subject, trust: trust))
         try document.verifyDeviceAuthentication(
           sessionTranscript: transcript, deviceKey: issuer.deviceKey)
-        checks.append(
-          Check(
-            name: "device \(document.docType)", passed: true,
-            detail: "device signature over this session verified"))
+        checks.append(.documentDeviceSignature(docType: document.docType))
       } catch {
         throw DigitalCredentialsError(.verificationFailed, "\(document.docType): \(error.reason)")
       }
@@ -291,14 +274,11 @@ public enum AnnexCVerifier {
           elements.append((ns, item.elementIdentifier, item.elementValue))
         }
       }
-      checks.append(
-        Check(
-          name: "disclosure \(document.docType)", passed: true,
-          detail: "\(elements.count) element(s), all requested"))
+      checks.append(.onlyRequestedElements(docType: document.docType, elementCount: elements.count))
       documents.append(
         VerifiedDocument(
           docType: document.docType, elements: elements, issuer: issuer, trustBasis: basis))
     }
-    return Result(documents: documents, checks: checks)
+    return Result(documents: documents, report: VerificationReport(checks: checks))
   }
 }

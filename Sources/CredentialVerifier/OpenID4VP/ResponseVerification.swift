@@ -4,9 +4,9 @@ public import DCQL
 public import Foundation
 public import JOSE
 import Mdoc
+public import OpenID4VP
 import SDJWT
 public import X509Certificates
-public import OpenID4VP
 
 /// One verified claim: where it sits in the credential and its value (OpenID4VP 1.0 §7).
 public struct VerifiedClaim: Sendable, Hashable {
@@ -31,8 +31,8 @@ public struct VerifiedCredential: Sendable, Hashable {
   public let claims: [VerifiedClaim]
   /// The issuer's (document signer's) certificate, the `x5c` / x5chain leaf.
   public let issuerCertificate: Certificate?
-  /// The checks that passed, in words, in the order they ran.
-  public let checks: [String]
+  /// The checks that passed for this presentation, in the order they ran.
+  public let report: VerificationReport
 
   /// The value of the claim at `path`, if presented.
   public func claim(_ path: [String]) -> JSONValue? {
@@ -47,8 +47,8 @@ public struct VerifiedAuthorizationResponse: Sendable, Hashable {
   public let vpToken: JSONValue
   /// Per Credential Query id, its verified presentations.
   public let credentials: [String: [VerifiedCredential]]
-  /// The response-level checks that passed, in words.
-  public let checks: [String]
+  /// The response-level checks that passed, in the order they ran.
+  public let report: VerificationReport
 }
 
 extension VerifierState {
@@ -78,7 +78,7 @@ extension VerifierState {
         .errorResponse,
         "\(error.error.rawValue)\(error.errorDescription.map { ": " + $0 } ?? "")")
     }
-    var checks: [String] = []
+    var checks: [VerificationCheck] = []
     let payload: JSONValue
     var thumbprint: [UInt8]? = nil
     switch responseMode {
@@ -94,7 +94,7 @@ extension VerifierState {
       }
       payload = try Self.decrypt(text, with: key)
       thumbprint = key.publicJWK.thumbprint()
-      checks.append("response JWE decrypted with the request's encryption key")
+      checks.append(.responseDecrypted)
     }
     guard let vpToken = payload["vp_token"], let entries = vpToken.object else {
       // §8.5: an encrypted error response is also possible.
@@ -171,15 +171,16 @@ extension VerifierState {
             .queryNotSatisfied, "required credential set \(index) has no answered option")
         }
       }
-      checks.append("required credential_sets satisfied")
+      checks.append(.credentialSetsSatisfied)
     } else {
       for credential in query.credentials where !answered.contains(credential.id) {
         throw OpenID4VPError(.queryNotSatisfied, "Credential Query \(credential.id) unanswered")
       }
-      checks.append("every Credential Query answered")
+      checks.append(.everyCredentialQueryAnswered)
     }
-    checks.append("each presentation meets its Credential Query")
-    return VerifiedAuthorizationResponse(vpToken: vpToken, credentials: results, checks: checks)
+    checks.append(.presentationsMeetQueries)
+    return VerifiedAuthorizationResponse(
+      vpToken: vpToken, credentials: results, report: VerificationReport(checks: checks))
   }
 
   static func decrypt(_ text: String, with key: JWK) throws(OpenID4VPError) -> JSONValue {
@@ -230,11 +231,9 @@ extension VerifierState {
     } catch {
       throw OpenID4VPError(.invalidPresentation, "\(id): \(error)")
     }
-    var checks = [
-      "issuer signature with a trusted x5c chain", "disclosures match the issuer's digests",
-    ]
+    var checks: [VerificationCheck] = [.sdJWTIssuerSignature, .sdJWTDisclosureDigests]
     if let binding = verified.keyBinding {
-      checks.append("KB-JWT signed by cnf key, aud origin:\(origin), nonce, sd_hash, iat")
+      checks.append(.keyBinding(origin: origin))
       if !transactionDataHashes.isEmpty {
         // §8.4: every entry for this query is bound, with the default algorithm.
         guard
@@ -250,7 +249,7 @@ extension VerifierState {
           throw OpenID4VPError(
             .invalidPresentation, "\(id): transaction_data_hashes do not match the request")
         }
-        checks.append("transaction_data_hashes bind the request's transaction data")
+        checks.append(.transactionDataBound)
       }
     } else if query.requireCryptographicHolderBinding || !transactionDataHashes.isEmpty {
       throw OpenID4VPError(.invalidPresentation, "\(id): holder binding (KB-JWT) is required")
@@ -268,7 +267,7 @@ extension VerifierState {
       VerifiedCredential(
         credentialQueryID: id, format: DCQLFormat.sdJWTVC, docType: nil,
         vct: verified.credential.vct, claims: claims, issuerCertificate: chain.first,
-        checks: checks),
+        report: VerificationReport(checks: checks)),
       description
     )
   }
@@ -291,7 +290,7 @@ extension VerifierState {
         "\(id): DeviceResponse must have status 0 and one document (status \(response.status), "
           + "\(response.documents.count) documents)")
     }
-    var checks: [String] = []
+    var checks: [VerificationCheck] = []
     let issuer: IssuerVerification
     let transcript = SessionTranscript(
       handover: Handover.openID4VPDCAPI(origin: origin, nonce: nonce, jwkThumbprint: thumbprint))
@@ -301,15 +300,14 @@ extension VerifierState {
       (issuer, basis) = try document.issuerSigned.verify(
         expectedDocType: document.docType, issuerAnchors: anchors, at: now)
       if case .pinnedDocumentSigner = basis {
-        checks.append("issuerAuth by a document signer pinned as an issuer anchor (direct trust)")
+        checks.append(.mdocIssuerAuth(trust: .pinnedDocumentSigner))
       } else {
-        checks.append("issuerAuth by a document signer chaining to a trusted IACA")
+        checks.append(.mdocIssuerAuth(trust: .chainToIACA))
       }
-      checks.append("value digests, docType and validity")
+      checks.append(.mdocValueDigests)
       try document.verifyDeviceAuthentication(
         sessionTranscript: transcript, deviceKey: issuer.deviceKey)
-      checks.append(
-        "device signature over the OpenID4VPDCAPIHandover transcript for \(origin) and the nonce")
+      checks.append(.mdocHandoverDeviceSignature(origin: origin))
     } catch {
       throw OpenID4VPError(.invalidPresentation, "\(id): \(error.reason)")
     }
@@ -331,7 +329,8 @@ extension VerifierState {
     return (
       VerifiedCredential(
         credentialQueryID: id, format: DCQLFormat.msoMdoc, docType: document.docType, vct: nil,
-        claims: claims, issuerCertificate: issuer.documentSigner, checks: checks),
+        claims: claims, issuerCertificate: issuer.documentSigner,
+        report: VerificationReport(checks: checks)),
       description
     )
   }
