@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import DigitalCredentialsAPI
 import Foundation
 import JOSE
 package import X509Certificates
@@ -7,7 +8,7 @@ package import X509Certificates
 /// (OpenID4VP 1.0 §5.9.3, Appendix A.3.2).
 enum RequestAuthentication {
   static func authenticate(
-    header: JSONValue, x5c: [[UInt8]]?, clientID: JSONValue?, origin: String,
+    header: JSONValue, x5c: [[UInt8]]?, clientID: JSONValue?, origin: WebOrigin,
     trustAnchors: [Certificate], now: Date, signatureIndex: Int?,
     verifySignature: (ECPublicKey) throws(JOSEError) -> Void
   ) throws(OpenID4VPError) -> AuthenticatedVerifier {

@@ -1,11 +1,12 @@
+import CredentialVerifier
 import CryptoPrimitives
 import DCQL
+import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import OpenID4VP
 import SDJWT
 import X509Certificates
-import CredentialVerifier
 
 /// Issue 6: answering unsigned and signed OpenID4VP requests for an SD-JWT VC with 10
 /// disclosures, `dc_api.jwt`, against the crypto each must perform; and DCQL evaluation over
@@ -56,14 +57,14 @@ func openID4VPBenchmark(_ h: inout Harness) throws {
 
   func answer(_ request: VerifierRequest) throws -> AuthorizationResponse {
     let parsed = try AuthorizationRequest(
-      protocol: request.protocolID, data: request.data, origin: origin,
+      protocol: request.protocolID, data: request.data, origin: try WebOrigin(origin),
       verifierTrustAnchors: [root], now: now)
     let evaluation = parsed.dcqlQuery.evaluate([credential])
     guard let candidate = evaluation.defaultSelection()["q"]?.first else {
       throw OpenID4VPError(.queryNotSatisfied, "bench")
     }
     return try parsed.respond(
-      origin: origin,
+      origin: parsed.origin,
       presentations: [
         "q": [credential.presentation(disclosing: candidate.disclosed, holderKey: holderKey)]
       ], now: now)

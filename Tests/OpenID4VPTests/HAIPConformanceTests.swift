@@ -1,10 +1,11 @@
+import CredentialVerifier
 import CryptoPrimitives
+import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import OpenID4VP
 import Testing
 import X509Certificates
-import CredentialVerifier
 
 /// HAIP 1.0 and OpenID conformance-suite behaviour of the wallet over the DC API: request
 /// shapes as real verifiers send them, and a refusal test for every check.
@@ -51,7 +52,7 @@ struct HAIPConformanceTests {
   ) -> OpenID4VPError? {
     openID4VPError {
       _ = try AuthorizationRequest(
-        protocol: protocolID, data: data, origin: Fixture.origin,
+        protocol: protocolID, data: data, origin: try WebOrigin(Fixture.origin),
         verifierTrustAnchors: anchors ?? [fixture.verifierRoot], now: fixture.now,
         supportedTransactionDataTypes: [Fixture.paymentType])
     }

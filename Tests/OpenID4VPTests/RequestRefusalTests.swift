@@ -1,10 +1,10 @@
+import CredentialVerifier
 import CryptoPrimitives
 import Foundation
 import JOSE
 import OpenID4VP
 import Testing
 import X509Certificates
-import CredentialVerifier
 
 /// Requests the wallet must refuse, each with its typed error and the error response it reports.
 struct RequestRefusalTests {
@@ -53,9 +53,12 @@ struct RequestRefusalTests {
     let error = refusal(fixture, data: sent.data, origin: "https://attacker.example")
     #expect(error?.code == .originMismatch)
     #expect(error?.errorResponse?.error == .invalidRequest)
-    // Plain string comparison: a trailing slash is another origin.
-    #expect(
-      refusal(fixture, data: sent.data, origin: Fixture.origin + "/")?.code == .originMismatch)
+    // Plain string comparison against the serialized origin: an expected_origins entry with a
+    // trailing slash is another origin. (The origin itself is a WebOrigin, already serialized.)
+    let slashed = try Self.signed(
+      try Self.signedPayload(fixture, expectedOrigins: [.string(Fixture.origin + "/")]),
+      header: Self.header([fixture.verifierCertificate]), key: fixture.verifierKey)
+    #expect(refusal(fixture, data: slashed)?.code == .originMismatch)
   }
 
   @Test func emptyOrMissingExpectedOrigins() throws {
