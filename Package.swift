@@ -17,28 +17,57 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("CryptoPrimitives", [.target(name: "COpenSSLShim", condition: linuxOnly)]),
   ("HPKE", ["CryptoPrimitives"]),
   ("X509Certificates", ["CryptoPrimitives"]),
-  ("COSE", ["CBOR", "CryptoPrimitives", "X509Certificates"]),
-  ("JOSE", ["CryptoPrimitives", "X509Certificates"]),
+  ("COSE", ["CBOR", "CryptoPrimitives"]),
+  ("JOSE", ["CryptoPrimitives"]),
   ("DCQL", []),
   ("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
-  ("DigitalCredentialsAPI", ["CBOR", "COSE", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "Mdoc", "X509Certificates"]),
-  ("CredentialVerifier", ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates"]),
   ("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
-  ("OpenID4VP", ["CBOR", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "Mdoc", "SDJWT", "X509Certificates"]),
+  ("DigitalCredentialsAPI", ["JOSE"]),
+  (
+    "OrgIsoMdoc",
+    ["CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc"]
+  ),
+  ("CredentialRegistration", ["CBOR", "DigitalCredentialsAPI", "JOSE"]),
+  (
+    "OpenID4VP",
+    [
+      "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "SDJWT",
+      "X509Certificates",
+    ]
+  ),
+  (
+    "CredentialVerifier",
+    [
+      "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP",
+      "OrgIsoMdoc", "SDJWT",
+      "X509Certificates",
+    ]
+  ),
   (
     "CredentialWallet",
     [
-      "CBOR", "COSE", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc", "OpenID4VP",
-      "SDJWT", "X509Certificates", .target(name: "CSQLite", condition: linuxOnly),
+      "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
+      "JOSE", "Mdoc",
+      "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
+      .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
   // The Apple edge, one target per iOS SDK floor (`#available` guards only at run time; a
   // symbol the SDK lacks fails the whole target): 26.0, 27.0, 27.3. docs/ios-integration.md.
-  ("IdentityDocumentServicesBridge", ["CredentialWallet", "DigitalCredentialsAPI", "Mdoc"]),
-  ("IdentityDocumentServicesBridge27", ["DigitalCredentialsAPI", "IdentityDocumentServicesBridge"]),
+  (
+    "IdentityDocumentServicesBridge",
+    ["CredentialRegistration", "CredentialWallet", "DigitalCredentialsAPI", "Mdoc"]
+  ),
+  (
+    "IdentityDocumentServicesBridge27",
+    ["CredentialRegistration", "DigitalCredentialsAPI", "IdentityDocumentServicesBridge"]
+  ),
   (
     "IdentityDocumentServicesBridge27_3",
-    ["CredentialWallet", "DigitalCredentialsAPI", "IdentityDocumentServicesBridge", "IdentityDocumentServicesBridge27"]
+    [
+      "CredentialRegistration", "CredentialWallet", "DigitalCredentialsAPI", "IdentityDocumentServicesBridge",
+      "IdentityDocumentServicesBridge27",
+    ]
   ),
 ]
 
@@ -73,23 +102,29 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
   ]
-    + modules.map { .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings) }
+    + modules.map {
+      .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings)
+    }
     + [
       .target(
         name: "WalletCLI",
         dependencies: [
-          "CBOR", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
-          "OpenID4VP", "SDJWT", "X509Certificates",
+          "CBOR", "CredentialRegistration", "CredentialVerifier", "CredentialWallet",
+          "CryptoPrimitives",
+          "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
+          "X509Certificates",
         ],
         swiftSettings: strictSettings
       ),
-      .executableTarget(name: "dcwallet", dependencies: ["WalletCLI"], swiftSettings: strictSettings),
+      .executableTarget(
+        name: "dcwallet", dependencies: ["WalletCLI"], swiftSettings: strictSettings),
       .executableTarget(name: "foundation-baseline", swiftSettings: strictSettings),
       .executableTarget(
         name: "dcbench",
         dependencies: [
-          "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc",
-          "OpenID4VP", "SDJWT", "X509Certificates",
+          "CBOR", "COSE", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DCQL",
+          "DigitalCredentialsAPI",
+          "HPKE", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
         ],
         swiftSettings: strictSettings
       ),
@@ -105,23 +140,40 @@ let package = Package(
       testTarget("HPKE", ["CryptoPrimitives"]),
       testTarget("X509Certificates", ["CryptoPrimitives"]),
       testTarget("COSE", ["CBOR", "CryptoPrimitives"]),
-      testTarget("JOSE", ["CryptoPrimitives"]),
+      testTarget("JOSE", ["CryptoPrimitives", "X509Certificates"]),
       testTarget("DCQL"),
-      testTarget("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
-      testTarget("DigitalCredentialsAPI", ["CBOR", "CryptoPrimitives", "HPKE", "JOSE", "Mdoc", "WalletTestSupport"]),
-      .testTarget(
-        name: "RegistrationTests",
-        dependencies: ["DigitalCredentialsAPI", "CBOR", "JOSE", "TestSupport"],
-        resources: [.copy("Vectors")],
-        swiftSettings: strictSettings
-      ),
+      testTarget(
+        "Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
+      testTarget("DigitalCredentialsAPI"),
+      testTarget(
+        "OrgIsoMdoc",
+        [
+          "CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
+          "WalletTestSupport",
+        ]),
+      testTarget("CredentialRegistration", ["CBOR", "DigitalCredentialsAPI", "JOSE"]),
       testTarget(
         "CredentialVerifier",
-        ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport"]),
+        [
+          "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE",
+          "Mdoc", "OrgIsoMdoc",
+          "X509Certificates", "WalletTestSupport",
+        ]),
       testTarget("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
-      testTarget("OpenID4VP", ["CBOR", "CryptoPrimitives", "DCQL", "JOSE", "Mdoc", "SDJWT", "X509Certificates", "WalletTestSupport"]),
       testTarget(
-        "WalletCLI", ["CBOR", "CryptoPrimitives", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport", "dcwallet"]),
+        "OpenID4VP",
+        [
+          "CBOR", "CredentialVerifier", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE",
+          "Mdoc", "SDJWT",
+          "X509Certificates", "WalletTestSupport",
+        ]),
+      testTarget(
+        "WalletCLI",
+        [
+          "CBOR", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
+          "OrgIsoMdoc", "SDJWT",
+          "X509Certificates", "WalletTestSupport", "dcwallet",
+        ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
         name: "store-probe",
@@ -131,7 +183,12 @@ let package = Package(
       ),
       testTarget(
         "CredentialWallet",
-        ["CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "SDJWT", "WalletTestSupport", "X509Certificates", "store-probe"]),
+        [
+          "CBOR", "CredentialRegistration", "CredentialVerifier", "CryptoPrimitives", "DCQL",
+          "DigitalCredentialsAPI", "JOSE",
+          "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates",
+          "store-probe",
+        ]),
     ],
   swiftLanguageModes: [.v6]
 )

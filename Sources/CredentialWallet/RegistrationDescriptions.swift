@@ -1,9 +1,9 @@
 import CBOR
-public import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import Mdoc
 import SDJWT
+public import CredentialRegistration
 
 extension Wallet {
   /// Describes every stored credential for OS registration (iOS IdentityDocumentServices and

@@ -6,7 +6,7 @@
 // 27.3 registrations are built by `RegistrationBuilder.iOS27` (IdentityDocumentServicesBridge27)
 // and `.iOS27Point3` (IdentityDocumentServicesBridge27_3).
 #if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices)
-  public import DigitalCredentialsAPI
+  public import CredentialRegistration
   public import Foundation
   public import IdentityDocumentServices
 

@@ -8,6 +8,7 @@
 // - `MobileDocumentRegistration.init(mobileDocumentType:supportedIssuerKeyIdentifiers:
 //   supportedAuthorityKeyIdentifiers:documentIdentifier:invalidationDate:)` (27.0)
 #if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI) && canImport(Security)
+  public import CredentialRegistration
   public import DigitalCredentialsAPI
   public import Foundation
   public import IdentityDocumentServices

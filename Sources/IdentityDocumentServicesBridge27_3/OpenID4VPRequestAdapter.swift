@@ -1,6 +1,6 @@
 // Apple only: translation between OpenID4VPRawRequestContext (IdentityDocumentServicesUI,
 // iOS 27.3) and the wallet. The decisions (origin, exchange protocol, envelope, response bytes)
-// are in IOSProviderExchange (DigitalCredentialsAPI) and in Wallet.resolve / Wallet.respond
+// are in IOSProviderExchange (CredentialWallet) and in Wallet.resolve / Wallet.respond
 // (CredentialWallet), all tested on Linux.
 //
 // iOS 27.3 symbols (`OpenID4VPRawRequestContext`, its `Response`,

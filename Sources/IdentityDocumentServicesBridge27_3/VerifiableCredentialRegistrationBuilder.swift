@@ -9,6 +9,7 @@
 // - `OpenID4VPRawRequestContext`, `OpenID4VPRawRequestContext.Response(responseData:)`,
 //   `OpenID4VPExchangeProtocolIdentifier` (27.3), in OpenID4VPRequestAdapter.swift
 #if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI) && canImport(Security)
+  public import CredentialRegistration
   public import DigitalCredentialsAPI
   public import Foundation
   public import IdentityDocumentServices

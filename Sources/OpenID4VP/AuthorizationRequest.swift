@@ -1,4 +1,5 @@
 public import DCQL
+public import DigitalCredentialsAPI
 public import Foundation
 public import JOSE
 public import X509Certificates
@@ -33,7 +34,7 @@ public struct AuthorizationRequest: Sendable {
   public let expectedOrigins: [String]?
 
   /// The origin the platform asserted (never read from the payload).
-  public var origin: String { verifier.origin }
+  public var origin: WebOrigin { verifier.origin }
 
   /// The `typ` of a signed request object (RFC 9101 §10.8, OpenID4VP 1.0 §5).
   public static let requestObjectType = "oauth-authz-req+jwt"
@@ -61,7 +62,7 @@ public struct AuthorizationRequest: Sendable {
   ///     type refuses the request (§5.1).
   /// - Throws: `OpenID4VPError`; its ``OpenID4VPError/errorResponse`` says what to report.
   public init(
-    protocol protocolID: OpenID4VPProtocol, data: JSONValue, origin: String,
+    protocol protocolID: OpenID4VPProtocol, data: JSONValue, origin: WebOrigin,
     verifierTrustAnchors: [Certificate], now: Date,
     supportedTransactionDataTypes: Set<String> = []
   ) throws(OpenID4VPError) {
@@ -108,7 +109,7 @@ public struct AuthorizationRequest: Sendable {
         origin: origin, trustAnchors: verifierTrustAnchors, now: now, signatureIndex: nil
       ) { (key) throws(JOSEError) in try jws.verifySignature(with: key) }
       try Self.checkOuterClientID(data["client_id"], authenticated: authenticated.clientID)
-      try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin)
+      try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin.serialized)
       identity = .authenticated(authenticated)
       verifierInfo = parameters["verifier_info"]
     case .multisigned:
@@ -147,7 +148,7 @@ public struct AuthorizationRequest: Sendable {
         throw Self.noSignature(failures.sorted { $0.index < $1.index })
       }
       try Self.checkOuterClientID(data["client_id"], authenticated: verifier.clientID)
-      try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin)
+      try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin.serialized)
       identity = .authenticated(verifier)
       verifierInfo = header["verifier_info"] ?? parameters["verifier_info"]
     }

@@ -1,6 +1,7 @@
 import CBOR
 public import CryptoPrimitives
 import DCQL
+public import DigitalCredentialsAPI
 public import Foundation
 public import JOSE
 import Mdoc
@@ -40,7 +41,7 @@ extension AuthorizationRequest {
   /// - Throws: `invalidRequest` for a mismatched origin, an unknown id, a format the query did
   ///   not ask for, or several presentations where `multiple` is false; `presentationFailed`.
   public func respond(
-    origin: String, presentations: [String: [CredentialPresentation]], now: Date,
+    origin: WebOrigin, presentations: [String: [CredentialPresentation]], now: Date,
     random: any RandomSource = SecureRandom()
   ) throws(OpenID4VPError) -> AuthorizationResponse {
     guard origin == self.origin else {
@@ -74,7 +75,7 @@ extension AuthorizationRequest {
         items.append(
           .string(
             try present(
-              presentation, queryID: query.id, origin: origin, now: now,
+              presentation, queryID: query.id, origin: origin.serialized, now: now,
               thumbprint: thumbprint)))
       }
       token.append((query.id, .array(items)))

@@ -100,7 +100,7 @@ public struct MdocCredential: DCQLCredential, Sendable {
     }
   }
 
-  static func claims(of nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])]) -> ClaimValue
+  package static func claims(of nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])]) -> ClaimValue
   {
     var result: [String: ClaimValue] = [:]
     for (nameSpace, items) in nameSpaces {

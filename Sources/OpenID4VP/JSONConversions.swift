@@ -1,11 +1,11 @@
-import CBOR
-import DCQL
-import JOSE
+package import CBOR
+package import DCQL
+package import JOSE
 
 extension ClaimValue {
   /// The same JSON value in DCQL's model (RFC 8259); member order is not kept, DCQL does not
   /// need it.
-  init(_ json: JSONValue) {
+  package init(_ json: JSONValue) {
     switch json {
     case .null: self = .null
     case .bool(let b): self = .bool(b)
@@ -25,7 +25,7 @@ extension JSONValue {
   /// A JSON view of an mdoc element value (OpenID4VP 1.0 Appendix B.2.4): text, numbers,
   /// booleans and null as themselves, byte strings as base64url, `full-date` and `tdate` as
   /// their text, maps with text or integer keys as objects.
-  init(cbor: CBOR) {
+  package init(cbor: CBOR) {
     switch cbor {
     case .unsigned(let n): self = n <= UInt64(Int64.max) ? .integer(Int64(n)) : .number(Double(n))
     case .negative(let n):

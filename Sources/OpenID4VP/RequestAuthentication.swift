@@ -1,13 +1,14 @@
 import CryptoPrimitives
+import DigitalCredentialsAPI
 import Foundation
 import JOSE
-import X509Certificates
+package import X509Certificates
 
 /// Authenticates the verifier of a signed request through its client identifier and `x5c`
 /// (OpenID4VP 1.0 §5.9.3, Appendix A.3.2).
 enum RequestAuthentication {
   static func authenticate(
-    header: JSONValue, x5c: [[UInt8]]?, clientID: JSONValue?, origin: String,
+    header: JSONValue, x5c: [[UInt8]]?, clientID: JSONValue?, origin: WebOrigin,
     trustAnchors: [Certificate], now: Date, signatureIndex: Int?,
     verifySignature: (ECPublicKey) throws(JOSEError) -> Void
   ) throws(OpenID4VPError) -> AuthenticatedVerifier {
@@ -79,6 +80,6 @@ enum RequestAuthentication {
 }
 
 /// Self-issued (RFC 5280 §3.2: subject equals issuer) and signed by its own key.
-func isSelfSigned(_ certificate: Certificate) -> Bool {
+package func isSelfSigned(_ certificate: Certificate) -> Bool {
   certificate.isSelfIssued && certificate.isSignatureValid(issuedBy: certificate)
 }

@@ -1,3 +1,4 @@
+public import DigitalCredentialsAPI
 public import X509Certificates
 
 /// Who is asking, as far as the wallet could establish: the facts travel with the request to
@@ -5,13 +6,13 @@ public import X509Certificates
 public enum VerifierIdentity: Sendable, Hashable {
   /// An unsigned request: the verifier is known only by the origin the platform asserted
   /// (OpenID4VP 1.0 Appendix A.3.1).
-  case origin(String)
+  case origin(WebOrigin)
   /// A signed request whose client identifier was authenticated with a trusted certificate
   /// (OpenID4VP 1.0 Appendix A.3.2, §5.9.3).
   case authenticated(AuthenticatedVerifier)
 
   /// The origin the platform asserted.
-  public var origin: String {
+  public var origin: WebOrigin {
     switch self {
     case .origin(let origin): origin
     case .authenticated(let verifier): verifier.origin
@@ -28,7 +29,7 @@ public enum VerifierIdentity: Sendable, Hashable {
 /// A verifier authenticated through a signed request (OpenID4VP 1.0 §5.9.3, Appendix A.3.2).
 public struct AuthenticatedVerifier: Sendable, Hashable {
   /// The origin the platform asserted, found in `expected_origins`.
-  public let origin: String
+  public let origin: WebOrigin
   /// The client identifier that the certificate was checked against.
   public let clientID: ClientIdentifier
   /// The `x5c` leaf certificate.

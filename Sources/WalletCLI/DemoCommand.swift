@@ -9,6 +9,7 @@ import Mdoc
 import OpenID4VP
 import SDJWT
 import X509Certificates
+import OrgIsoMdoc
 
 /// The whole flow in a fresh temporary wallet: a development PKI, issuance, import, a verifier
 /// request with reader authentication, the wallet's answer, and the verification.
@@ -254,7 +255,7 @@ enum DemoCommand {
             }.joined(separator: ", "))
       }
     }
-    for check in verified.checks { say("ok  \(check)") }
+    for check in verified.report.checks { say("ok  \(VerificationCheckText.sentence(check))") }
 
     step("13. The activity log")
     for record in try await wallet.activity() {

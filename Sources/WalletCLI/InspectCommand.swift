@@ -6,6 +6,7 @@ import Foundation
 import JOSE
 import Mdoc
 import X509Certificates
+import OrgIsoMdoc
 
 /// `dcwallet inspect FILE`: prints any request, response, registry blob or credential it
 /// recognises, readably (CBOR diagnostic notation, decoded JOSE headers and payloads).

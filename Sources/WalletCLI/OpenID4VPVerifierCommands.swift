@@ -5,6 +5,7 @@ import Foundation
 import JOSE
 import OpenID4VP
 import X509Certificates
+import CredentialVerifier
 
 /// `dcwallet verifier request|verify` for OpenID4VP 1.0 over the DC API.
 enum OpenID4VPVerifierCommands {
@@ -126,7 +127,9 @@ enum OpenID4VPVerifierCommands {
         }
       }
     }
-    for check in verified.checks { context.console.out("ok  \(check)") }
+    for check in verified.report.checks {
+      context.console.out("ok  \(VerificationCheckText.sentence(check))")
+    }
   }
 
   static func json(_ verified: VerifiedAuthorizationResponse) -> JSONValue {
@@ -155,7 +158,10 @@ enum OpenID4VPVerifierCommands {
             )
           })
       ),
-      ("checks", .array(verified.checks.map { .string($0) })),
+      (
+        "checks",
+        .array(verified.report.checks.map { .string(VerificationCheckText.sentence($0)) })
+      ),
     ])
   }
 }

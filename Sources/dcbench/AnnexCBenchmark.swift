@@ -6,6 +6,8 @@ import Foundation
 import JOSE
 import Mdoc
 import X509Certificates
+import OrgIsoMdoc
+import CredentialWallet
 
 /// A wallet holding one mDL with 30 elements and a 20 KB portrait, and a reader-authenticated
 /// request for all of them.

@@ -4,6 +4,7 @@ import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import Mdoc
+import OrgIsoMdoc
 
 /// The consent screen for a large request (issue 10 §7.9): an Annex C request for the mDL's 30
 /// elements plus thousands the mDL does not hold. The screen must grow linearly with the request,

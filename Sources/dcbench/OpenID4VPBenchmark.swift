@@ -1,5 +1,7 @@
+import CredentialVerifier
 import CryptoPrimitives
 import DCQL
+import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import OpenID4VP
@@ -55,14 +57,14 @@ func openID4VPBenchmark(_ h: inout Harness) throws {
 
   func answer(_ request: VerifierRequest) throws -> AuthorizationResponse {
     let parsed = try AuthorizationRequest(
-      protocol: request.protocolID, data: request.data, origin: origin,
+      protocol: request.protocolID, data: request.data, origin: try WebOrigin(origin),
       verifierTrustAnchors: [root], now: now)
     let evaluation = parsed.dcqlQuery.evaluate([credential])
     guard let candidate = evaluation.defaultSelection()["q"]?.first else {
       throw OpenID4VPError(.queryNotSatisfied, "bench")
     }
     return try parsed.respond(
-      origin: origin,
+      origin: parsed.origin,
       presentations: [
         "q": [credential.presentation(disclosing: candidate.disclosed, holderKey: holderKey)]
       ], now: now)

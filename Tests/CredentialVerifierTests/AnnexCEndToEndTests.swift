@@ -1,10 +1,12 @@
 import CBOR
 import CredentialVerifier
+import CredentialWallet
 import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import Mdoc
+import OrgIsoMdoc
 import TestSupport
 import Testing
 import WalletTestSupport
@@ -99,7 +101,10 @@ struct AnnexCEndToEndTests {
       Set(result.documents[0].elements.map(\.identifier)) == [
         "family_name", "age_over_18", "portrait",
       ])
-    #expect(result.checks.allSatisfy { $0.passed })
+    // Decryption, structure, then issuer, device signature and disclosure for the one document.
+    #expect(result.report.checks.count == 5)
+    #expect(
+      result.report.checks.contains(.documentDeviceSignature(docType: result.documents[0].docType)))
   }
 
   @Test("Two documents (mDL + PID) with selective disclosure")

@@ -5,6 +5,7 @@ import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import Mdoc
+import OrgIsoMdoc
 import Testing
 import WalletTestSupport
 
@@ -65,7 +66,8 @@ struct AnnexCVerifierRefusalTests {
   func baseline() throws {
     let result = try verify(DeviceResponse(documents: [try present(mdl, key: deviceKey)]))
     #expect(result.documents.map(\.docType) == ["org.iso.18013.5.1.mDL"])
-    #expect(result.checks.map(\.name).contains("device org.iso.18013.5.1.mDL"))
+    #expect(
+      result.report.checks.contains(.documentDeviceSignature(docType: "org.iso.18013.5.1.mDL")))
   }
 
   /// ISO 18013-5 §9.1.3: whoever holds only an IssuerSigned cannot authenticate as the device.

@@ -7,6 +7,7 @@ import JOSE
 import Mdoc
 import Testing
 import WalletTestSupport
+import OrgIsoMdoc
 
 /// Issue 10 §7.4: the Annex C verifier refuses a document whose namespace repeats an element
 /// identifier, although every item's digest is in the MSO and the device signature verifies.

@@ -8,6 +8,8 @@ import Mdoc
 import OpenID4VP
 import Testing
 import WalletTestSupport
+import OrgIsoMdoc
+import CredentialVerifier
 
 @Suite("OpenID4VP consent: the holder's choice, the minimum by default, validated before signing")
 struct ConsentChoiceTests {

@@ -9,6 +9,8 @@ import SDJWT
 import Testing
 import WalletTestSupport
 import X509Certificates
+import OrgIsoMdoc
+import CredentialVerifier
 
 @Suite(
   "Who asks: trusted requesters only under the policy, names only when verified, valid credentials only"

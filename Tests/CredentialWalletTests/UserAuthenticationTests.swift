@@ -6,6 +6,8 @@ import Mdoc
 import Testing
 import WalletTestSupport
 import X509Certificates
+import OrgIsoMdoc
+import CredentialRegistration
 
 /// An authenticator that answers from a script and counts the prompts.
 final class ScriptedAuthenticator: UserAuthenticator, @unchecked Sendable {

@@ -1,6 +1,8 @@
 import CBOR
+import CredentialVerifier
 import CryptoPrimitives
 import DCQL
+import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import Mdoc
@@ -49,7 +51,7 @@ struct DuplicateElementOpenID4VPTests {
         }
       }
       return try request.respond(
-        origin: Fixture.origin, presentations: presentations, now: fixture.now
+        origin: try WebOrigin(Fixture.origin), presentations: presentations, now: fixture.now
       )
       .data
     }

@@ -1,4 +1,6 @@
+import CredentialVerifier
 import CryptoPrimitives
+import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import OpenID4VP
@@ -35,7 +37,7 @@ struct EndToEndTests {
     #expect(request.nonce == sent.state.nonce)
     switch (form, request.verifier) {
     case (.unsigned, .origin(let origin)):
-      #expect(origin == Fixture.origin)
+      #expect(origin.serialized == Fixture.origin)
     case (.signed, .authenticated(let verifier)), (.multisigned, .authenticated(let verifier)):
       #expect(verifier.clientID.rawValue == "x509_san_dns:verifier.example")
       #expect(verifier.clientID.prefix == .x509SANDNS)
@@ -72,8 +74,11 @@ struct EndToEndTests {
     #expect(mdl.claim(["org.iso.18013.5.1", "family_name"]) == "Mustermann")
     #expect(mdl.claim(["org.iso.18013.5.1", "age_over_18"]) == true)
     #expect(mdl.claim(["org.iso.18013.5.1", "portrait"]) == nil)
-    #expect(mdl.checks.contains { $0.contains("OpenID4VPDCAPIHandover") })
-    #expect(verified.checks.contains("required credential_sets satisfied"))
+    #expect(
+      mdl.report.checks.contains {
+        if case .mdocHandoverDeviceSignature = $0 { true } else { false }
+      })
+    #expect(verified.report.checks.contains(.credentialSetsSatisfied))
   }
 
   @Test func transactionDataIsBoundAndChecked() throws {
@@ -88,9 +93,7 @@ struct EndToEndTests {
     let response = try fixture.respond(to: request)
     let verified = try fixture.verify(response.data, state: sent.state)
     #expect(
-      verified.credentials["pid"]?.first?.checks.contains {
-        $0.contains("transaction_data_hashes")
-      } == true)
+      verified.credentials["pid"]?.first?.report.checks.contains(.transactionDataBound) == true)
 
     // The KB-JWT names the hash of the entry exactly as sent.
     let presentation = try #require(response.vpToken["pid"]?[0]?.string)
@@ -147,7 +150,7 @@ struct EndToEndTests {
     let data = sent.data.setting("client_id", to: "x509_san_dns:evil.example")
       .setting("expected_origins", to: ["https://elsewhere.example"])
     let request = try fixture.parse(protocol: .unsigned, data: data)
-    #expect(request.verifier == .origin(Fixture.origin))
+    #expect(request.verifier == .origin(try WebOrigin(Fixture.origin)))
     #expect(request.parameters["client_id"] == nil)
     #expect(request.expectedOrigins == nil)
   }

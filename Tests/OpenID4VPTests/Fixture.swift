@@ -1,5 +1,7 @@
+import CredentialVerifier
 import CryptoPrimitives
 import DCQL
+import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import Mdoc
@@ -142,7 +144,8 @@ struct Fixture {
     supportedTransactionDataTypes: Set<String> = [Fixture.paymentType]
   ) throws -> AuthorizationRequest {
     try AuthorizationRequest(
-      protocol: protocolID, data: data, origin: origin, verifierTrustAnchors: [verifierRoot],
+      protocol: protocolID, data: data, origin: try WebOrigin(origin),
+      verifierTrustAnchors: [verifierRoot],
       now: now, supportedTransactionDataTypes: supportedTransactionDataTypes)
   }
 
@@ -172,7 +175,8 @@ struct Fixture {
         }
       }
     }
-    return try request.respond(origin: origin, presentations: presentations, now: now)
+    return try request.respond(
+      origin: try WebOrigin(origin), presentations: presentations, now: now)
   }
 
   func verify(_ data: JSONValue, state: VerifierState) throws -> VerifiedAuthorizationResponse {

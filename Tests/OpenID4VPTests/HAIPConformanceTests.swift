@@ -1,4 +1,6 @@
+import CredentialVerifier
 import CryptoPrimitives
+import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import OpenID4VP
@@ -50,7 +52,7 @@ struct HAIPConformanceTests {
   ) -> OpenID4VPError? {
     openID4VPError {
       _ = try AuthorizationRequest(
-        protocol: protocolID, data: data, origin: Fixture.origin,
+        protocol: protocolID, data: data, origin: try WebOrigin(Fixture.origin),
         verifierTrustAnchors: anchors ?? [fixture.verifierRoot], now: fixture.now,
         supportedTransactionDataTypes: [Fixture.paymentType])
     }

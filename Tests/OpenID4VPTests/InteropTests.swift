@@ -1,3 +1,4 @@
+import CredentialVerifier
 import Foundation
 import JOSE
 import OpenID4VP

@@ -1,3 +1,4 @@
+import CredentialVerifier
 import CryptoPrimitives
 import Foundation
 import JOSE
@@ -234,8 +235,7 @@ struct ProtectiveCheckTests {
     let answered = try Answered()
     let verified = try answered.fixture.verify(["vp_token": answered.good], state: answered.state)
     #expect(
-      verified.credentials["pid"]?[0].checks.last
-        == "transaction_data_hashes bind the request's transaction data")
+      verified.credentials["pid"]?[0].report.checks.last == .transactionDataBound)
     for extra: [(key: String, value: JSONValue)] in [
       [("transaction_data_hashes", [.string(answered.hash)])],
       [

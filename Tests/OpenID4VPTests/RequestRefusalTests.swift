@@ -1,3 +1,4 @@
+import CredentialVerifier
 import CryptoPrimitives
 import Foundation
 import JOSE
@@ -52,9 +53,12 @@ struct RequestRefusalTests {
     let error = refusal(fixture, data: sent.data, origin: "https://attacker.example")
     #expect(error?.code == .originMismatch)
     #expect(error?.errorResponse?.error == .invalidRequest)
-    // Plain string comparison: a trailing slash is another origin.
-    #expect(
-      refusal(fixture, data: sent.data, origin: Fixture.origin + "/")?.code == .originMismatch)
+    // Plain string comparison against the serialized origin: an expected_origins entry with a
+    // trailing slash is another origin. (The origin itself is a WebOrigin, already serialized.)
+    let slashed = try Self.signed(
+      try Self.signedPayload(fixture, expectedOrigins: [.string(Fixture.origin + "/")]),
+      header: Self.header([fixture.verifierCertificate]), key: fixture.verifierKey)
+    #expect(refusal(fixture, data: slashed)?.code == .originMismatch)
   }
 
   @Test func emptyOrMissingExpectedOrigins() throws {

@@ -1,4 +1,6 @@
+import CredentialVerifier
 import CryptoPrimitives
+import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import OpenID4VP
@@ -103,7 +105,7 @@ struct ResponseRefusalTests {
     let request = try fixture.parse(sent)
     // The wallet discloses less than asked: no family_name in the mDL.
     let response = try request.respond(
-      origin: Fixture.origin,
+      origin: try WebOrigin(Fixture.origin),
       presentations: [
         "pid": [
           .sdJWT(
@@ -128,13 +130,14 @@ struct ResponseRefusalTests {
     for presentations in [["pid": [mdoc]], ["nope": [mdoc]], ["mdl": [mdoc, mdoc]]] {
       let error = openID4VPError {
         _ = try request.respond(
-          origin: Fixture.origin, presentations: presentations, now: fixture.now)
+          origin: try WebOrigin(Fixture.origin), presentations: presentations, now: fixture.now)
       }
       #expect(error?.code == .invalidRequest)
     }
     let error = openID4VPError {
       _ = try request.respond(
-        origin: "https://other.example", presentations: ["mdl": [mdoc]], now: fixture.now)
+        origin: try WebOrigin("https://other.example"), presentations: ["mdl": [mdoc]],
+        now: fixture.now)
     }
     #expect(error?.code == .invalidRequest)
   }

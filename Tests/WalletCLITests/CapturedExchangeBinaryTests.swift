@@ -6,6 +6,7 @@ import Testing
 import WalletCLI
 import WalletTestSupport
 import X509Certificates
+import OrgIsoMdoc
 
 /// Issue 10 §1, §4, §7.10 and §7.14 through the built binary: request shapes, verifying and
 /// opening captured exchanges without a state, `--at`, the two issuer anchor lists, and the

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 import WalletTestSupport
 import X509Certificates
+import OrgIsoMdoc
 
 /// Runs the built `dcwallet` binary, as scripts will.
 struct DCWallet {

@@ -6,6 +6,7 @@ import Mdoc
 import TestSupport
 import Testing
 import WalletTestSupport
+import OrgIsoMdoc
 
 /// `dcwallet verifier verify` refuses an Annex C response that decrypts but whose device
 /// authentication was made without the device key (ISO 18013-5 §9.1.3).

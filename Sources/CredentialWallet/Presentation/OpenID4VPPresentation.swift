@@ -123,7 +123,7 @@ extension Wallet {
       throw WalletError(.refused, "unsupported protocol")
     }
     let authorization = try AuthorizationRequest(
-      protocol: protocolID, data: request.data, origin: origin.serialized,
+      protocol: protocolID, data: request.data, origin: origin,
       verifierTrustAnchors: try await trustAnchors(role: .verifier), now: clock())
     if requireTrustedVerifier {
       guard case .authenticated = authorization.verifier else {
@@ -227,7 +227,7 @@ extension Wallet {
     }
     do {
       let response = try presentation.request.respond(
-        origin: request.origin.serialized, presentations: presentations, now: clock())
+        origin: request.origin, presentations: presentations, now: clock())
       await log(
         NewActivity(
           timestamp: clock(), protocolIdentifier: request.protocolIdentifier,

@@ -5,6 +5,7 @@ import Foundation
 import JOSE
 import Mdoc
 import OpenID4VP
+import OrgIsoMdoc
 
 extension Wallet {
   /// Resolves the first request of an envelope this wallet can answer, in the website's order.

@@ -1,0 +1,345 @@
+import CBOR
+public import CryptoPrimitives
+public import Foundation
+public import JOSE
+public import Mdoc
+public import X509Certificates
+public import DigitalCredentialsAPI
+public import OrgIsoMdoc
+
+/// A stored mdoc the wallet offers for matching.
+public struct StoredMdoc: Sendable {
+  /// The wallet's identifier for the credential.
+  public let id: String
+  /// The issued mdoc.
+  public let issuerSigned: IssuerSigned
+
+  /// Creates a stored mdoc.
+  public init(id: String, issuerSigned: IssuerSigned) {
+    self.id = id
+    self.issuerSigned = issuerSigned
+  }
+}
+
+/// What the user agreed to share: per answered doc request, one credential and its elements.
+///
+/// The caller builds this from the consent screen; `AnnexCPresentation.respond` refuses any
+/// consent that reaches beyond the request or the credential.
+public struct MdocConsent: Sendable, Hashable {
+  /// One document to present.
+  public struct Document: Sendable, Hashable {
+    /// The index of the answered doc request.
+    public let docRequestIndex: Int
+    /// The credential that answers it.
+    public let credentialID: String
+    /// The elements to disclose, by namespace.
+    public let elements: [String: Set<String>]
+
+    /// Creates a consented document.
+    public init(docRequestIndex: Int, credentialID: String, elements: [String: Set<String>]) {
+      self.docRequestIndex = docRequestIndex
+      self.credentialID = credentialID
+      self.elements = elements
+    }
+  }
+
+  /// The documents, in any order (the response follows the request's order).
+  public let documents: [Document]
+
+  /// Creates a consent.
+  public init(documents: [Document]) { self.documents = documents }
+}
+
+/// An `org-iso-mdoc` request resolved against the wallet's mdocs: the session transcript for
+/// the platform's origin, each doc request with the reader that signed it and the candidate
+/// credentials, ready for a consent screen (ISO/IEC TS 18013-7:2025 Annex C).
+public struct AnnexCPresentation: Sendable {
+  /// One doc request of the DeviceRequest.
+  public struct DocumentRequest: Sendable {
+    /// Its index in `docRequests`.
+    public let index: Int
+    /// What it asks for.
+    public let itemsRequest: ItemsRequest
+    /// Who signed it (its own readerAuth or readerAuthAll), nil when unsigned.
+    public let reader: ReaderIdentity?
+    /// Stored mdocs of the requested docType, with what each holds of the request.
+    public let candidates: [Candidate]
+  }
+
+  /// A stored mdoc that can answer a doc request.
+  public struct Candidate: Sendable {
+    /// The credential's identifier.
+    public let credentialID: String
+    /// Every requested element with the credential's value or nil.
+    public let match: ItemsRequestMatch
+  }
+
+  /// The request as received.
+  public let request: AnnexCRequest
+  /// The origin the platform supplied (never one from the payload).
+  public let origin: WebOrigin
+  /// The transcript both signatures and the HPKE seal are bound to.
+  public let sessionTranscript: SessionTranscript
+  /// The doc requests, in request order.
+  public let documentRequests: [DocumentRequest]
+  /// The DeviceRequestInfo use cases (alternatives over doc requests), empty when absent.
+  public let useCases: [UseCase]
+  private let credentials: [String: IssuerSigned]
+
+  /// Resolves request data for the platform's origin.
+  ///
+  /// - Throws: `invalidRequest` for malformed data, `invalidEncryptionInfo`,
+  ///   `invalidReaderAuthentication` when any reader signature fails (the request is refused).
+  public static func resolve(
+    data: JSONValue, origin: WebOrigin, credentials: [StoredMdoc],
+    readerTrustAnchors: [Certificate], now: Date
+  ) throws(DigitalCredentialsError) -> AnnexCPresentation {
+    try resolve(
+      request: try AnnexCRequest(data: data), origin: origin, credentials: credentials,
+      readerTrustAnchors: readerTrustAnchors, now: now)
+  }
+
+  /// Resolves an already parsed request (for callers that read it first, for example to pick the
+  /// credentials of the requested docTypes).
+  public static func resolve(
+    request: AnnexCRequest, origin: WebOrigin, credentials: [StoredMdoc],
+    readerTrustAnchors: [Certificate], now: Date
+  ) throws(DigitalCredentialsError) -> AnnexCPresentation {
+    let transcript = request.sessionTranscript(origin: origin)
+    let authentication: RequestAuthentication
+    do {
+      authentication = try request.deviceRequest.authenticateReader(
+        sessionTranscript: transcript, trustAnchors: readerTrustAnchors, at: now)
+    } catch {
+      throw DigitalCredentialsError(.invalidReaderAuthentication, error.reason)
+    }
+    let useCases: [UseCase]
+    do {
+      useCases = try request.deviceRequest.useCases
+    } catch {
+      throw DigitalCredentialsError(.invalidRequest, error.reason)
+    }
+    for useCase in useCases {
+      for set in useCase.documentSets
+      where set.contains(where: { !request.deviceRequest.docRequests.indices.contains($0) }) {
+        throw DigitalCredentialsError(
+          .invalidRequest, "a use case refers to a doc request that does not exist")
+      }
+    }
+    let documentRequests = request.deviceRequest.docRequests.enumerated().map { index, docRequest in
+      DocumentRequest(
+        index: index, itemsRequest: docRequest.itemsRequest,
+        reader: authentication.perDocRequest[index],
+        candidates: credentials.compactMap { stored in
+          docRequest.itemsRequest.match(stored.issuerSigned).map {
+            Candidate(credentialID: stored.id, match: $0)
+          }
+        })
+    }
+    return AnnexCPresentation(
+      request: request, origin: origin, sessionTranscript: transcript,
+      documentRequests: documentRequests,
+      useCases: useCases,
+      credentials: Dictionary(
+        credentials.map { ($0.id, $0.issuerSigned) }, uniquingKeysWith: { first, _ in first }))
+  }
+
+  /// Whether every doc request is signed by a trusted reader.
+  public var isReaderTrusted: Bool {
+    documentRequests.allSatisfy { $0.reader?.trust.isTrusted == true }
+  }
+
+  /// Refuses the request unless every doc request is signed by a trusted reader (the caller's
+  /// `--require-trusted-reader` policy).
+  public func requireTrustedReader() throws(DigitalCredentialsError) {
+    for document in documentRequests {
+      guard let reader = document.reader else {
+        throw DigitalCredentialsError(
+          .untrustedReader, "doc request \(document.index) is not signed by a reader")
+      }
+      if case .untrusted(let reason) = reader.trust {
+        throw DigitalCredentialsError(
+          .untrustedReader, "reader \(reader.name) is not trusted: \(reason)")
+      }
+    }
+  }
+
+  /// The doc requests to answer: with use cases, the first satisfiable document set of each
+  /// use case (mandatory ones must be satisfiable); without, every doc request that has a
+  /// candidate. Nil when a mandatory use case, or every doc request, cannot be answered.
+  public var answerableDocRequests: [Int]? {
+    let answerable = Set(documentRequests.filter { !$0.candidates.isEmpty }.map(\.index))
+    guard !useCases.isEmpty else { return answerable.isEmpty ? nil : answerable.sorted() }
+    var chosen = Set<Int>()
+    for useCase in useCases {
+      if let set = useCase.documentSets.first(where: { $0.allSatisfy(answerable.contains) }) {
+        chosen.formUnion(set)
+      } else if useCase.mandatory {
+        return nil
+      }
+    }
+    return chosen.isEmpty ? nil : chosen.sorted()
+  }
+
+  /// The doc requests a consent answers with the holder's chosen credentials (empty: any
+  /// candidate), at the minimum: with use cases, the first document set (in the reader's order)
+  /// of each mandatory use case that the chosen credentials satisfy, and an optional use case
+  /// only when credentials were chosen and satisfy one of its sets; without use cases, every doc
+  /// request a chosen credential answers. When no use case is mandatory and none was chosen, the
+  /// first satisfiable set of the first use case that has one, so that such a request can still
+  /// be answered. Nil when a mandatory use case, or everything, is left unanswered.
+  public func docRequestsToAnswer(credentials chosen: Set<String> = []) -> [Int]? {
+    let answerable = Set(
+      documentRequests.filter { docRequest in
+        docRequest.candidates.contains { chosen.isEmpty || chosen.contains($0.credentialID) }
+      }.map(\.index))
+    guard !useCases.isEmpty else { return answerable.isEmpty ? nil : answerable.sorted() }
+    var answered = Set<Int>()
+    for useCase in useCases where useCase.mandatory || !chosen.isEmpty {
+      if let set = useCase.documentSets.first(where: { $0.allSatisfy(answerable.contains) }) {
+        answered.formUnion(set)
+      } else if useCase.mandatory {
+        return nil
+      }
+    }
+    if answered.isEmpty, !useCases.contains(where: \.mandatory) {
+      for useCase in useCases {
+        if let set = useCase.documentSets.first(where: { $0.allSatisfy(answerable.contains) }) {
+          answered.formUnion(set)
+          break
+        }
+      }
+    }
+    return answered.isEmpty ? nil : answered.sorted()
+  }
+
+  /// A consent that shares the minimum (`docRequestsToAnswer()`): for each doc request to answer,
+  /// the first candidate's requested elements that it holds (what a consent screen proposes
+  /// before the user changes anything).
+  public func proposedConsent() throws(DigitalCredentialsError) -> MdocConsent {
+    guard let indices = docRequestsToAnswer() else {
+      throw DigitalCredentialsError(.noMatchingCredential, "no stored mdoc can answer the request")
+    }
+    let documents = indices.compactMap { index -> MdocConsent.Document? in
+      guard let candidate = documentRequests[index].candidates.first else { return nil }
+      var elements: [String: Set<String>] = [:]
+      for element in candidate.match.available {
+        elements[element.nameSpace, default: []].insert(element.identifier)
+      }
+      return MdocConsent.Document(
+        docRequestIndex: index, credentialID: candidate.credentialID, elements: elements)
+    }
+    return MdocConsent(documents: documents)
+  }
+
+  /// Checks a consent against the request and the credentials, then builds the DeviceResponse:
+  /// one document per consented doc request, only consented elements, each device-signed over
+  /// this session's transcript. Nothing is signed unless the whole consent is valid.
+  public func deviceResponse(
+    consent: MdocConsent, deviceKey: (String) throws -> any Signer
+  ) throws(DigitalCredentialsError) -> DeviceResponse {
+    try validate(consent)
+    var documents: [Document] = []
+    for item in consent.documents.sorted(by: { $0.docRequestIndex < $1.docRequestIndex }) {
+      let docRequest = documentRequests[item.docRequestIndex]
+      guard let issuerSigned = credentials[item.credentialID] else {
+        throw DigitalCredentialsError(
+          .consentViolation, "credential \(item.credentialID) is not offered")
+      }
+      // Requested elements that are not shared are reported as not returned (ISO 18013-5
+      // §8.3.2.1.2.3, error code 0).
+      var notReturned: [String: [String]] = [:]
+      for (ns, element) in docRequest.itemsRequest.requestedElements
+      where !(item.elements[ns]?.contains(element.identifier) ?? false) {
+        notReturned[ns, default: []].append(element.identifier)
+      }
+      let signer: any Signer
+      do {
+        signer = try deviceKey(item.credentialID)
+      } catch {
+        throw DigitalCredentialsError(
+          .cryptoFailure, "no device key for \(item.credentialID): \(error)")
+      }
+      do {
+        documents.append(
+          try Document.present(
+            issuerSigned, disclosing: item.elements, notReturned: notReturned,
+            sessionTranscript: sessionTranscript,
+            deviceKey: signer))
+      } catch {
+        throw DigitalCredentialsError(
+          .cryptoFailure, "presenting \(item.credentialID): \(error.reason)")
+      }
+    }
+    let answered = Set(consent.documents.map(\.docRequestIndex))
+    let documentErrors = documentRequests.filter { !answered.contains($0.index) }.map {
+      [$0.itemsRequest.docType: 0]
+    }
+    return DeviceResponse(documents: documents, documentErrors: documentErrors)
+  }
+
+  /// Builds the DeviceResponse for a consent and seals it to the verifier (C.3.2.3).
+  public func respond(
+    consent: MdocConsent, deviceKey: (String) throws -> any Signer
+  ) throws(DigitalCredentialsError) -> EncryptedResponse {
+    let response = try deviceResponse(consent: consent, deviceKey: deviceKey)
+    return try EncryptedResponse.seal(
+      response, to: request.encryptionInfo.recipientPublicKey, sessionTranscript: sessionTranscript)
+  }
+
+  /// Refuses a consent that names an unknown doc request twice, a credential that is not a
+  /// candidate, an element that was not requested or that the credential lacks, or that leaves
+  /// a mandatory use case unanswered.
+  public func validate(_ consent: MdocConsent) throws(DigitalCredentialsError) {
+    guard !consent.documents.isEmpty else {
+      throw DigitalCredentialsError(.consentViolation, "the consent shares no document")
+    }
+    var seen = Set<Int>()
+    for item in consent.documents {
+      guard documentRequests.indices.contains(item.docRequestIndex) else {
+        throw DigitalCredentialsError(
+          .consentViolation, "doc request \(item.docRequestIndex) does not exist")
+      }
+      guard seen.insert(item.docRequestIndex).inserted else {
+        throw DigitalCredentialsError(
+          .consentViolation, "doc request \(item.docRequestIndex) is answered twice")
+      }
+      let docRequest = documentRequests[item.docRequestIndex]
+      guard
+        let candidate = docRequest.candidates.first(where: { $0.credentialID == item.credentialID })
+      else {
+        throw DigitalCredentialsError(
+          .consentViolation,
+          "credential \(item.credentialID) cannot answer doc request \(item.docRequestIndex)")
+      }
+      guard item.elements.values.contains(where: { !$0.isEmpty }) else {
+        throw DigitalCredentialsError(
+          .consentViolation, "the consent shares no element for doc request \(item.docRequestIndex)"
+        )
+      }
+      // One dictionary per candidate keeps the check linear in the request and the consent.
+      var requested: [String: [String: ItemsRequestMatch.Element]] = [:]
+      for element in candidate.match.elements
+      where requested[element.nameSpace]?[element.identifier] == nil {
+        requested[element.nameSpace, default: [:]][element.identifier] = element
+      }
+      for (ns, elements) in item.elements {
+        for element in elements {
+          guard let match = requested[ns]?[element] else {
+            throw DigitalCredentialsError(.consentViolation, "\(ns)/\(element) was not requested")
+          }
+          guard match.value != nil else {
+            throw DigitalCredentialsError(
+              .consentViolation, "credential \(item.credentialID) does not hold \(ns)/\(element)")
+          }
+        }
+      }
+    }
+    for (index, useCase) in useCases.enumerated() where useCase.mandatory {
+      guard useCase.documentSets.contains(where: { Set($0).isSubset(of: seen) }) else {
+        throw DigitalCredentialsError(
+          .consentViolation, "mandatory use case \(index) is not answered by the consent")
+      }
+    }
+  }
+}
