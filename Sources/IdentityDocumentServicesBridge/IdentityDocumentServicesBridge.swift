@@ -11,9 +11,9 @@
 // need lives in a Linux-tested module:
 //
 // - provider extension requests: `IOSProviderExchange`, `MobileDocumentSelection`,
-//   `MobileDocumentRequest.readerTrust` and `ConsistencyCheck` (DigitalCredentialsAPI/Platform),
+//   `MobileDocumentRequest.readerTrust` and `ConsistencyCheck` (CredentialWallet/Platform),
 //   then `Wallet.resolve` / `Wallet.respond` (CredentialWallet);
-// - registration: `RegistrationSync` (DigitalCredentialsAPI/Platform) driven by
+// - registration: `RegistrationSync` (CredentialRegistration) driven by
 //   `IOSRegistrationPlan` and `RegistrationStatusModel` (DigitalCredentialsAPI/Registration);
 // - suspension: `WalletStore.suspend()` / `resume()` (CredentialWallet/Store), behind
 //   `SharedWallet`;

@@ -1,7 +1,7 @@
 // Apple only: translation between ISO18013MobileDocumentRequestContext (IdentityDocumentServicesUI,
 // iOS 26.0) and the wallet. The decisions (origin, raw request type, consistency check, envelope,
 // response bytes, the holder's selection, reader trust) are in IOSProviderExchange,
-// MobileDocumentSelection, ConsistencyCheck and MobileDocumentRequest (DigitalCredentialsAPI) and
+// MobileDocumentSelection, ConsistencyCheck and MobileDocumentRequest (CredentialWallet) and
 // in Wallet.resolve / Wallet.respond (CredentialWallet), all tested on Linux.
 //
 // iOS 26.0 symbols only. The request's issuer key identifiers (`DocumentRequest.issuerKeyIdentifiers`,
