@@ -13,26 +13,52 @@ let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
 
 /// The protocol modules, each with the modules it may import (docs/ARCHITECTURE.md, "Modules").
 let modules: [(name: String, dependencies: [Target.Dependency])] = [
+  ("JSON", []),
   ("CBOR", []),
   ("CryptoPrimitives", [.target(name: "COpenSSL", condition: linuxOnly)]),
   ("HPKE", ["CryptoPrimitives"]),
-  ("X509Certificates", ["CryptoPrimitives"]),
+  ("X509Certificates", ["CryptoPrimitives", "JSON"]),
   ("COSE", ["CBOR", "CryptoPrimitives", "X509Certificates"]),
-  ("JOSE", ["CryptoPrimitives", "X509Certificates"]),
-  ("DCQL", []),
+  ("JOSE", ["CryptoPrimitives", "JSON", "X509Certificates"]),
+  ("DCQL", ["JSON"]),
   ("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
-  ("DigitalCredentialsAPI", ["CBOR", "COSE", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "Mdoc", "X509Certificates"]),
-  ("CredentialVerifier", ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates"]),
-  ("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
-  ("OpenID4VP", ["CBOR", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "Mdoc", "SDJWT", "X509Certificates"]),
+  (
+    "DigitalCredentialsAPI",
+    [
+      "CBOR", "COSE", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "JSON", "Mdoc",
+      "X509Certificates",
+    ]
+  ),
+  (
+    "CredentialVerifier",
+    [
+      "CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "JSON", "Mdoc",
+      "X509Certificates",
+    ]
+  ),
+  ("SDJWT", ["JOSE", "JSON", "CryptoPrimitives", "X509Certificates"]),
+  (
+    "OpenID4VP",
+    [
+      "CBOR", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "JSON", "Mdoc", "SDJWT",
+      "X509Certificates",
+    ]
+  ),
   (
     "CredentialWallet",
     [
-      "CBOR", "COSE", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc", "OpenID4VP",
+      "CBOR", "COSE", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "JSON",
+      "Mdoc", "OpenID4VP",
       "SDJWT", "X509Certificates", .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
-  ("IdentityDocumentServicesBridge", ["CredentialWallet", "DigitalCredentialsAPI", "CryptoPrimitives", "OpenID4VP", "JOSE", "Mdoc", "X509Certificates"]),
+  (
+    "IdentityDocumentServicesBridge",
+    [
+      "CredentialWallet", "DigitalCredentialsAPI", "CryptoPrimitives", "OpenID4VP", "JOSE", "JSON",
+      "Mdoc", "X509Certificates",
+    ]
+  ),
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.
@@ -64,23 +90,28 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
   ]
-    + modules.map { .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings) }
+    + modules.map {
+      .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings)
+    }
     + [
       .target(
         name: "WalletCLI",
         dependencies: [
-          "CBOR", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
-          "OpenID4VP", "SDJWT", "X509Certificates",
+          "CBOR", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives",
+          "DigitalCredentialsAPI", "JOSE", "JSON",
+          "Mdoc", "OpenID4VP", "SDJWT", "X509Certificates",
         ],
         swiftSettings: strictSettings
       ),
-      .executableTarget(name: "dcwallet", dependencies: ["WalletCLI"], swiftSettings: strictSettings),
+      .executableTarget(
+        name: "dcwallet", dependencies: ["WalletCLI"], swiftSettings: strictSettings),
       .executableTarget(name: "foundation-baseline", swiftSettings: strictSettings),
       .executableTarget(
         name: "dcbench",
         dependencies: [
-          "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc",
-          "OpenID4VP", "SDJWT", "X509Certificates",
+          "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
+          "HPKE", "JOSE", "JSON",
+          "Mdoc", "OpenID4VP", "SDJWT", "X509Certificates",
         ],
         swiftSettings: strictSettings
       ),
@@ -91,28 +122,44 @@ let package = Package(
         path: "Tests/WalletTestSupport",
         swiftSettings: strictSettings
       ),
+      testTarget("JSON"),
       testTarget("CBOR"),
       testTarget("CryptoPrimitives"),
       testTarget("HPKE", ["CryptoPrimitives"]),
       testTarget("X509Certificates", ["CryptoPrimitives"]),
       testTarget("COSE", ["CBOR", "CryptoPrimitives"]),
-      testTarget("JOSE", ["CryptoPrimitives"]),
-      testTarget("DCQL"),
-      testTarget("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
-      testTarget("DigitalCredentialsAPI", ["CBOR", "CryptoPrimitives", "HPKE", "JOSE", "Mdoc", "WalletTestSupport"]),
+      testTarget("JOSE", ["CryptoPrimitives", "JSON"]),
+      testTarget("DCQL", ["JSON"]),
+      testTarget(
+        "Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
+      testTarget(
+        "DigitalCredentialsAPI",
+        ["CBOR", "CryptoPrimitives", "HPKE", "JOSE", "JSON", "Mdoc", "WalletTestSupport"]),
       .testTarget(
         name: "RegistrationTests",
-        dependencies: ["DigitalCredentialsAPI", "CBOR", "JOSE", "TestSupport"],
+        dependencies: ["DigitalCredentialsAPI", "CBOR", "JOSE", "JSON", "TestSupport"],
         resources: [.copy("Vectors")],
         swiftSettings: strictSettings
       ),
       testTarget(
         "CredentialVerifier",
-        ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport"]),
-      testTarget("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
-      testTarget("OpenID4VP", ["CBOR", "CryptoPrimitives", "DCQL", "JOSE", "Mdoc", "SDJWT", "X509Certificates", "WalletTestSupport"]),
+        [
+          "CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "JSON", "Mdoc",
+          "X509Certificates", "WalletTestSupport",
+        ]),
+      testTarget("SDJWT", ["JOSE", "JSON", "CryptoPrimitives", "X509Certificates"]),
       testTarget(
-        "WalletCLI", ["CBOR", "CryptoPrimitives", "JOSE", "Mdoc", "X509Certificates", "WalletTestSupport", "dcwallet"]),
+        "OpenID4VP",
+        [
+          "CBOR", "CryptoPrimitives", "DCQL", "JOSE", "JSON", "Mdoc", "SDJWT", "X509Certificates",
+          "WalletTestSupport",
+        ]),
+      testTarget(
+        "WalletCLI",
+        [
+          "CBOR", "CryptoPrimitives", "JOSE", "JSON", "Mdoc", "X509Certificates",
+          "WalletTestSupport", "dcwallet",
+        ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
         name: "store-probe",
@@ -122,7 +169,10 @@ let package = Package(
       ),
       testTarget(
         "CredentialWallet",
-        ["CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "SDJWT", "WalletTestSupport", "X509Certificates", "store-probe"]),
+        [
+          "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "JSON", "Mdoc", "OpenID4VP",
+          "SDJWT", "WalletTestSupport", "X509Certificates", "store-probe",
+        ]),
     ],
   swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import CBOR
 public import DigitalCredentialsAPI
 import Foundation
 import JOSE
+public import JSON
 import Mdoc
 import SDJWT
 

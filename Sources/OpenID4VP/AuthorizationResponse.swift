@@ -3,6 +3,7 @@ public import CryptoPrimitives
 import DCQL
 public import Foundation
 public import JOSE
+public import JSON
 import Mdoc
 import SDJWT
 

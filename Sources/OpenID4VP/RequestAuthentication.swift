@@ -1,6 +1,7 @@
 import CryptoPrimitives
 import Foundation
 import JOSE
+import JSON
 import X509Certificates
 
 /// Authenticates the verifier of a signed request through its client identifier and `x5c`

@@ -1,5 +1,6 @@
 public import CryptoPrimitives
 public import JOSE
+public import JSON
 
 extension VerifierState {
   /// The state of an OpenID4VP request that was sent and captured, for verifying its response
@@ -89,8 +90,14 @@ extension VerifierState {
   private static func payload(_ read: () throws(JOSEError) -> [UInt8]) throws(OpenID4VPError)
     -> JSONValue
   {
+    let bytes: [UInt8]
     do {
-      return try JSONValue(parsing: try read())
+      bytes = try read()
+    } catch {
+      throw OpenID4VPError(.malformed, "the request JWS: \(error.reason)")
+    }
+    do {
+      return try JSONValue(parsing: bytes)
     } catch {
       throw OpenID4VPError(.malformed, "the request JWS: \(error.reason)")
     }

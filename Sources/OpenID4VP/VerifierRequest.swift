@@ -1,6 +1,7 @@
 public import CryptoPrimitives
 import DCQL
 public import JOSE
+public import JSON
 public import X509Certificates
 
 /// A key and certificate chain a verifier signs requests with, under a client identifier

@@ -3,6 +3,7 @@ import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 
 /// The consent screen for a large request (issue 10 §7.9): an Annex C request for the mDL's 30

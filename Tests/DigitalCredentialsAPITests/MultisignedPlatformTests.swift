@@ -2,6 +2,7 @@ import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import Testing
 
 /// Multisigned OpenID4VP requests as verifiers send them: `data.request` holds the JWS JSON

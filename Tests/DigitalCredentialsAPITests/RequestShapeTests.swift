@@ -1,5 +1,6 @@
 import DigitalCredentialsAPI
 import JOSE
+import JSON
 import Testing
 
 /// Issue 10 §1: every request shape that reaches a wallet.

@@ -2,6 +2,7 @@ import CryptoPrimitives
 import DCQL
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 import OpenID4VP
 import SDJWT

@@ -1,5 +1,6 @@
 import Foundation
 import JOSE
+import JSON
 import OpenID4VP
 import TestSupport
 import Testing

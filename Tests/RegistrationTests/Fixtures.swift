@@ -2,6 +2,7 @@ import CBOR
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import Testing
 
 /// Fixed inputs shared by the suites. The clock is pinned (DESIGN.md: time is injected).

@@ -1,6 +1,7 @@
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import Testing
 
 @Suite("iOS registration plan")

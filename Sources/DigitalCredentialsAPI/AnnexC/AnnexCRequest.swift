@@ -1,4 +1,5 @@
 public import JOSE
+public import JSON
 public import Mdoc
 
 /// An `org-iso-mdoc` request (ISO/IEC TS 18013-7:2025 Annex C): `data = {"deviceRequest":

@@ -1,6 +1,7 @@
 import DCQL
 public import Foundation
 public import JOSE
+public import JSON
 public import Mdoc
 
 /// Before signing on iOS: the raw request the OS releases after consent must not ask for more
@@ -50,10 +51,8 @@ public enum ConsistencyCheck {
     let shown: DCQLQuery
     let asked: DCQLQuery
     do {
-      shown = try DCQLQuery(
-        json: try JSONSerialization.jsonObject(with: Data(shownQuery.serializedBytes())))
-      asked = try DCQLQuery(
-        json: try JSONSerialization.jsonObject(with: Data(rawQuery.serializedBytes())))
+      shown = try DCQLQuery(shownQuery)
+      asked = try DCQLQuery(rawQuery)
     } catch {
       throw DigitalCredentialsError(.consentViolation, "a DCQL query cannot be read: \(error)")
     }
