@@ -22,43 +22,18 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("JOSE", ["CryptoPrimitives", "JSON", "X509Certificates"]),
   ("DCQL", ["JSON"]),
   ("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
-  (
-    "DigitalCredentialsAPI",
-    [
-      "CBOR", "COSE", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "JSON", "Mdoc",
-      "X509Certificates",
-    ]
-  ),
-  (
-    "CredentialVerifier",
-    [
-      "CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "JSON", "Mdoc",
-      "X509Certificates",
-    ]
-  ),
+  ("DigitalCredentialsAPI", ["CBOR", "COSE", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "JSON", "Mdoc", "X509Certificates"]),
+  ("CredentialVerifier", ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "JSON", "Mdoc", "X509Certificates"]),
   ("SDJWT", ["JOSE", "JSON", "CryptoPrimitives", "X509Certificates"]),
-  (
-    "OpenID4VP",
-    [
-      "CBOR", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "JSON", "Mdoc", "SDJWT",
-      "X509Certificates",
-    ]
-  ),
+  ("OpenID4VP", ["CBOR", "CryptoPrimitives", "DCQL", "HPKE", "JOSE", "JSON", "Mdoc", "SDJWT", "X509Certificates"]),
   (
     "CredentialWallet",
     [
-      "CBOR", "COSE", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "JSON",
-      "Mdoc", "OpenID4VP",
+      "CBOR", "COSE", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "JSON", "Mdoc", "OpenID4VP",
       "SDJWT", "X509Certificates", .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
-  (
-    "IdentityDocumentServicesBridge",
-    [
-      "CredentialWallet", "DigitalCredentialsAPI", "CryptoPrimitives", "OpenID4VP", "JOSE", "JSON",
-      "Mdoc", "X509Certificates",
-    ]
-  ),
+  ("IdentityDocumentServicesBridge", ["CredentialWallet", "DigitalCredentialsAPI", "CryptoPrimitives", "OpenID4VP", "JOSE", "JSON", "Mdoc", "X509Certificates"]),
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.
@@ -90,27 +65,22 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
   ]
-    + modules.map {
-      .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings)
-    }
+    + modules.map { .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings) }
     + [
       .target(
         name: "WalletCLI",
         dependencies: [
-          "CBOR", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives",
-          "DigitalCredentialsAPI", "JOSE", "JSON",
+          "CBOR", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "JSON",
           "Mdoc", "OpenID4VP", "SDJWT", "X509Certificates",
         ],
         swiftSettings: strictSettings
       ),
-      .executableTarget(
-        name: "dcwallet", dependencies: ["WalletCLI"], swiftSettings: strictSettings),
+      .executableTarget(name: "dcwallet", dependencies: ["WalletCLI"], swiftSettings: strictSettings),
       .executableTarget(name: "foundation-baseline", swiftSettings: strictSettings),
       .executableTarget(
         name: "dcbench",
         dependencies: [
-          "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
-          "HPKE", "JOSE", "JSON",
+          "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "HPKE", "JOSE", "JSON",
           "Mdoc", "OpenID4VP", "SDJWT", "X509Certificates",
         ],
         swiftSettings: strictSettings
@@ -130,11 +100,8 @@ let package = Package(
       testTarget("COSE", ["CBOR", "CryptoPrimitives"]),
       testTarget("JOSE", ["CryptoPrimitives", "JSON"]),
       testTarget("DCQL", ["JSON"]),
-      testTarget(
-        "Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
-      testTarget(
-        "DigitalCredentialsAPI",
-        ["CBOR", "CryptoPrimitives", "HPKE", "JOSE", "JSON", "Mdoc", "WalletTestSupport"]),
+      testTarget("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
+      testTarget("DigitalCredentialsAPI", ["CBOR", "CryptoPrimitives", "HPKE", "JOSE", "JSON", "Mdoc", "WalletTestSupport"]),
       .testTarget(
         name: "RegistrationTests",
         dependencies: ["DigitalCredentialsAPI", "CBOR", "JOSE", "JSON", "TestSupport"],
@@ -143,23 +110,11 @@ let package = Package(
       ),
       testTarget(
         "CredentialVerifier",
-        [
-          "CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "JSON", "Mdoc",
-          "X509Certificates", "WalletTestSupport",
-        ]),
+        ["CBOR", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "JSON", "Mdoc", "X509Certificates", "WalletTestSupport"]),
       testTarget("SDJWT", ["JOSE", "JSON", "CryptoPrimitives", "X509Certificates"]),
+      testTarget("OpenID4VP", ["CBOR", "CryptoPrimitives", "DCQL", "JOSE", "JSON", "Mdoc", "SDJWT", "X509Certificates", "WalletTestSupport"]),
       testTarget(
-        "OpenID4VP",
-        [
-          "CBOR", "CryptoPrimitives", "DCQL", "JOSE", "JSON", "Mdoc", "SDJWT", "X509Certificates",
-          "WalletTestSupport",
-        ]),
-      testTarget(
-        "WalletCLI",
-        [
-          "CBOR", "CryptoPrimitives", "JOSE", "JSON", "Mdoc", "X509Certificates",
-          "WalletTestSupport", "dcwallet",
-        ]),
+        "WalletCLI", ["CBOR", "CryptoPrimitives", "JOSE", "JSON", "Mdoc", "X509Certificates", "WalletTestSupport", "dcwallet"]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
         name: "store-probe",
@@ -169,10 +124,7 @@ let package = Package(
       ),
       testTarget(
         "CredentialWallet",
-        [
-          "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "JSON", "Mdoc", "OpenID4VP",
-          "SDJWT", "WalletTestSupport", "X509Certificates", "store-probe",
-        ]),
+        ["CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "JSON", "Mdoc", "OpenID4VP", "SDJWT", "WalletTestSupport", "X509Certificates", "store-probe"]),
     ],
   swiftLanguageModes: [.v6]
 )
