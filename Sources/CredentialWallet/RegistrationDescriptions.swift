@@ -2,7 +2,7 @@ import CBOR
 public import DigitalCredentialsAPI
 import Foundation
 import JOSE
-public import JSON
+import JSON
 import Mdoc
 import SDJWT
 

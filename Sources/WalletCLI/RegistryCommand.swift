@@ -2,7 +2,7 @@ import CredentialWallet
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
-public import JSON
+import JSON
 
 /// `dcwallet registry android|ios`: what the stored credentials register with the OS.
 enum RegistryCommand {

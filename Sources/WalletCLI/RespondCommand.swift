@@ -2,7 +2,7 @@ import CredentialWallet
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
-public import JSON
+import JSON
 
 enum RespondCommand {
   static let spec = CommandSpec(
