@@ -13,31 +13,32 @@ let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
 
 /// The protocol modules, each with the modules it may import (docs/ARCHITECTURE.md, "Modules").
 let modules: [(name: String, dependencies: [Target.Dependency])] = [
+  ("JSON", []),
   ("CBOR", []),
   ("CryptoPrimitives", [.target(name: "COpenSSLShim", condition: linuxOnly)]),
   ("HPKE", ["CryptoPrimitives"]),
-  ("X509Certificates", ["CryptoPrimitives"]),
+  ("X509Certificates", ["JSON", "CryptoPrimitives"]),
   ("COSE", ["CBOR", "CryptoPrimitives"]),
-  ("JOSE", ["CryptoPrimitives"]),
-  ("DCQL", []),
+  ("JOSE", ["JSON", "CryptoPrimitives"]),
+  ("DCQL", ["JSON"]),
   ("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
-  ("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
-  ("DigitalCredentialsAPI", ["JOSE"]),
+  ("SDJWT", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
+  ("DigitalCredentialsAPI", ["JSON", "JOSE"]),
   (
     "OrgIsoMdoc",
-    ["CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc"]
+    ["JSON", "CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc"]
   ),
-  ("CredentialRegistration", ["CBOR", "DigitalCredentialsAPI", "JOSE"]),
+  ("CredentialRegistration", ["JSON", "CBOR", "DigitalCredentialsAPI", "JOSE"]),
   (
     "OpenID4VP",
-    [
+    ["JSON", 
       "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "SDJWT",
       "X509Certificates",
     ]
   ),
   (
     "CredentialVerifier",
-    [
+    ["JSON", 
       "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP",
       "OrgIsoMdoc", "SDJWT",
       "X509Certificates",
@@ -45,7 +46,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ),
   (
     "CredentialWallet",
-    [
+    ["JSON", 
       "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
       "JOSE", "Mdoc",
       "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
@@ -109,7 +110,7 @@ let package = Package(
       .target(
         name: "WalletCLI",
         dependencies: [
-          "CBOR", "CredentialRegistration", "CredentialVerifier", "CredentialWallet",
+          "JSON", "CBOR", "CredentialRegistration", "CredentialVerifier", "CredentialWallet",
           "CryptoPrimitives",
           "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
           "X509Certificates",
@@ -122,7 +123,7 @@ let package = Package(
       .executableTarget(
         name: "dcbench",
         dependencies: [
-          "CBOR", "COSE", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DCQL",
+          "JSON", "CBOR", "COSE", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI",
           "HPKE", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
         ],
@@ -135,41 +136,42 @@ let package = Package(
         path: "Tests/WalletTestSupport",
         swiftSettings: strictSettings
       ),
-      testTarget("CBOR"),
+      testTarget("JSON"),
+      testTarget("CBOR", ["JSON"]),
       testTarget("CryptoPrimitives"),
       testTarget("HPKE", ["CryptoPrimitives"]),
       testTarget("X509Certificates", ["CryptoPrimitives"]),
       testTarget("COSE", ["CBOR", "CryptoPrimitives"]),
-      testTarget("JOSE", ["CryptoPrimitives", "X509Certificates"]),
-      testTarget("DCQL"),
+      testTarget("JOSE", ["JSON", "CryptoPrimitives", "X509Certificates"]),
+      testTarget("DCQL", ["JSON"]),
       testTarget(
         "Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
       testTarget("DigitalCredentialsAPI"),
       testTarget(
         "OrgIsoMdoc",
-        [
+        ["JSON", 
           "CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
           "WalletTestSupport",
         ]),
-      testTarget("CredentialRegistration", ["CBOR", "DigitalCredentialsAPI", "JOSE"]),
+      testTarget("CredentialRegistration", ["JSON", "CBOR", "DigitalCredentialsAPI", "JOSE"]),
       testTarget(
         "CredentialVerifier",
-        [
+        ["JSON", 
           "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE",
           "Mdoc", "OrgIsoMdoc",
           "X509Certificates", "WalletTestSupport",
         ]),
-      testTarget("SDJWT", ["JOSE", "CryptoPrimitives", "X509Certificates"]),
+      testTarget("SDJWT", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
       testTarget(
         "OpenID4VP",
-        [
+        ["JSON", 
           "CBOR", "CredentialVerifier", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE",
           "Mdoc", "SDJWT",
           "X509Certificates", "WalletTestSupport",
         ]),
       testTarget(
         "WalletCLI",
-        [
+        ["JSON", 
           "CBOR", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
           "OrgIsoMdoc", "SDJWT",
           "X509Certificates", "WalletTestSupport", "dcwallet",
@@ -183,7 +185,7 @@ let package = Package(
       ),
       testTarget(
         "CredentialWallet",
-        [
+        ["JSON", 
           "CBOR", "CredentialRegistration", "CredentialVerifier", "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI", "JOSE",
           "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates",

@@ -1,4 +1,5 @@
 internal import JOSE
+import JSON
 
 /// The registry blob of the CMWallet and Ubique matchers (wire-formats.md, "CMWallet / Ubique
 /// matchers"): a little-endian int32 offset of the JSON (4 + total icon bytes), the icons

@@ -1,4 +1,5 @@
 internal import JOSE
+import JSON
 
 /// An X.509 key identifier (the `keyIdentifier` of an AuthorityKeyIdentifier or
 /// SubjectKeyIdentifier, RFC 5280 §4.2.1.1, §4.2.1.2) as the platforms register it.

@@ -1,6 +1,7 @@
 import CBOR
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 import SDJWT
 public import CredentialRegistration

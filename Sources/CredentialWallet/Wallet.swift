@@ -3,6 +3,7 @@ public import CryptoPrimitives
 import DigitalCredentialsAPI
 public import Foundation
 import JOSE
+import JSON
 import Mdoc
 import SDJWT
 public import X509Certificates

@@ -1,4 +1,5 @@
 public import Foundation
+public import JSON
 
 /// A JSON value as a credential exposes its claims or a query carries its values (OpenID4VP 1.0 §6.3, §7).
 ///
@@ -27,15 +28,47 @@ public enum ClaimValue: Sendable, Hashable {
     self = try ClaimValue.convert(json, depth: 0)
   }
 
-  /// Parses JSON text, top-level scalars included (RFC 8259).
+  /// Parses JSON text, top-level scalars included, with the strict parser of the `JSON` module
+  /// (RFC 8259): integers stay integers, other numbers are doubles.
   public init(jsonData: Data) throws(DCQLError) {
-    let object: Any
+    let value: JSONValue
     do {
-      object = try JSONSerialization.jsonObject(with: jsonData, options: [.fragmentsAllowed])
+      value = try JSONValue(parsing: jsonData, limits: JSONLimits(maxDepth: Self.maximumDepth))
     } catch {
-      throw DCQLError(.invalidJSON, "not JSON: \(error.localizedDescription)")
+      throw DCQLError(.invalidJSON, "not JSON: \(error.reason)")
     }
-    try self.init(json: object)
+    self.init(value)
+  }
+
+  /// The same JSON value in DCQL's model (RFC 8259); object member order is not kept, DCQL
+  /// selects members by name (OpenID4VP 1.0 §7).
+  public init(_ json: JSONValue) {
+    switch json {
+    case .null: self = .null
+    case .bool(let b): self = .bool(b)
+    case .integer(let i): self = .integer(i)
+    case .number(let d): self = .number(d)
+    case .string(let s): self = .string(s)
+    case .array(let elements): self = .array(elements.map(ClaimValue.init))
+    case .object(let members):
+      var object = [String: ClaimValue](minimumCapacity: members.count)
+      for (key, value) in members { object[key] = ClaimValue(value) }
+      self = .object(object)
+    }
+  }
+
+  /// This value as a `JSONValue`, object members in key order (RFC 8259).
+  public var jsonValue: JSONValue {
+    switch self {
+    case .null: .null
+    case .bool(let b): .bool(b)
+    case .integer(let i): .integer(i)
+    case .number(let d): .number(d)
+    case .string(let s): .string(s)
+    case .array(let elements): .array(elements.map(\.jsonValue))
+    case .object(let members):
+      .object(members.keys.sorted().map { ($0, members[$0]?.jsonValue ?? .null) })
+    }
   }
 
   /// The string, when this is a string.

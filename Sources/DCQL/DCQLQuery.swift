@@ -1,4 +1,5 @@
 public import Foundation
+public import JSON
 
 /// A Digital Credentials Query Language query: the `dcql_query` request parameter (OpenID4VP 1.0 §6).
 public struct DCQLQuery: Sendable, Hashable {
@@ -15,6 +16,11 @@ public struct DCQLQuery: Sendable, Hashable {
   /// Parses and validates a query from `JSONSerialization` output (OpenID4VP 1.0 §6).
   public init(json: Any) throws(DCQLError) {
     try self.init(try ClaimValue(json: json))
+  }
+
+  /// Parses and validates a query from a JSON value (OpenID4VP 1.0 §6).
+  public init(_ value: JSONValue) throws(DCQLError) {
+    try self.init(ClaimValue(value))
   }
 
   /// Parses and validates a query from a JSON value (OpenID4VP 1.0 §6).

@@ -1,4 +1,5 @@
 // Validation of a DCQL query's JSON (OpenID4VP 1.0 §6.1–§6.3, §7, Appendix B).
+import JSON
 
 enum QueryParser {
   static func query(_ root: ClaimValue) throws(DCQLError) -> DCQLQuery {
@@ -146,7 +147,7 @@ enum QueryParser {
     if type == TrustedAuthorityQuery.aki {
       // §6.1.1.1: each value is the base64url-encoded KeyIdentifier of an AKI.
       for (i, v) in values.enumerated() {
-        guard let bytes = Base64URL.decode(v), !bytes.isEmpty else {
+        guard let bytes = try? Base64URL.decode(v), !bytes.isEmpty else {
           throw DCQLError(
             .invalidValue, at: location + ".values[\(i)]", "not unpadded base64url")
         }

@@ -1,4 +1,5 @@
 public import JOSE
+public import JSON
 
 /// One protocol request as the website passed it: `{ "protocol": P, "data": D }` (or, in the
 /// legacy form, `{ "protocol": P, "request": D }`).

@@ -2,6 +2,8 @@
 ///
 /// Codes are values rather than enum cases so that new failure kinds break no client
 /// (the swift-certificates convention, as in `CryptoError`).
+import JSON
+
 public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of failure this is; match on it, never on the reason text.
   public struct Code: Hashable, Sendable, CustomStringConvertible {

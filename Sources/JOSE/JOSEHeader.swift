@@ -1,4 +1,5 @@
 // Header checks shared by JWS (RFC 7515 §4) and JWE (RFC 7516 §4).
+import JSON
 
 enum JOSEHeader {
   /// Decodes and parses a base64url protected header into a JSON object (RFC 7515 §5.2 steps 2-4).

@@ -1,4 +1,5 @@
 public import CryptoPrimitives
+public import JSON
 
 /// JWE key management algorithms this module implements (RFC 7518 §4.1).
 public enum JWEAlgorithm: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,5 @@
 public import CryptoPrimitives
+public import JSON
 
 /// An elliptic-curve JSON Web Key, public or private (RFC 7517 §4, RFC 7518 §6.2).
 ///
@@ -68,7 +69,12 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
     }
     func coordinate(_ name: String) throws(JOSEError) -> [UInt8]? {
       guard let text = try string(name) else { return nil }
-      let bytes = try Base64URL.decode(text)
+      let bytes: [UInt8]
+      do {
+        bytes = try Base64URL.decode(text)
+      } catch {
+        throw JOSEError(.invalidBase64URL, "JWK \(name): \(error.reason)")
+      }
       // RFC 7518 §6.2.1.2: the full field size, even when leading bytes are zero.
       guard bytes.count == curve.coordinateByteCount else {
         throw JOSEError(

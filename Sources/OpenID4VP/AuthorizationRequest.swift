@@ -2,6 +2,7 @@ public import DCQL
 public import DigitalCredentialsAPI
 public import Foundation
 public import JOSE
+public import JSON
 public import X509Certificates
 
 /// An OpenID4VP Authorization Request received over the W3C Digital Credentials API, checked and

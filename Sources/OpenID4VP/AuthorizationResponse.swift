@@ -4,6 +4,7 @@ import DCQL
 public import DigitalCredentialsAPI
 public import Foundation
 public import JOSE
+public import JSON
 import Mdoc
 import SDJWT
 

@@ -1,5 +1,6 @@
 import CryptoPrimitives
 public import JOSE
+public import JSON
 
 /// The `client_metadata` request parameter, as far as the DC API flow uses it (OpenID4VP 1.0
 /// §5.1, §11.1).

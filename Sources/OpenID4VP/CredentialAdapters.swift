@@ -2,6 +2,7 @@ import CBOR
 public import CryptoPrimitives
 public import DCQL
 import JOSE
+import JSON
 public import Mdoc
 public import SDJWT
 import X509Certificates

@@ -1,25 +1,7 @@
 package import CBOR
-package import DCQL
-package import JOSE
-
-extension ClaimValue {
-  /// The same JSON value in DCQL's model (RFC 8259); member order is not kept, DCQL does not
-  /// need it.
-  package init(_ json: JSONValue) {
-    switch json {
-    case .null: self = .null
-    case .bool(let b): self = .bool(b)
-    case .integer(let i): self = .integer(i)
-    case .number(let d): self = .number(d)
-    case .string(let s): self = .string(s)
-    case .array(let elements): self = .array(elements.map(ClaimValue.init))
-    case .object(let members):
-      var object = [String: ClaimValue](minimumCapacity: members.count)
-      for (key, value) in members { object[key] = ClaimValue(value) }
-      self = .object(object)
-    }
-  }
-}
+import DCQL
+import JOSE
+package import JSON
 
 extension JSONValue {
   /// A JSON view of an mdoc element value (OpenID4VP 1.0 Appendix B.2.4): text, numbers,

@@ -1,4 +1,5 @@
 public import JOSE
+public import JSON
 
 /// An authorization error response: what the wallet returns to the verifier instead of a
 /// `vp_token` (OpenID4VP 1.0 §8.5; over the DC API it is the fulfilled response, Appendix A.2).

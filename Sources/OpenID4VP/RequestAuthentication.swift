@@ -2,6 +2,7 @@ import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 package import X509Certificates
 
 /// Authenticates the verifier of a signed request through its client identifier and `x5c`

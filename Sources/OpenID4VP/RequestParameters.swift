@@ -1,4 +1,5 @@
 public import JOSE
+public import JSON
 
 extension OpenID4VPProtocol {
   /// The authorization request parameters that a DC API `data` value carries under this
@@ -46,8 +47,14 @@ extension OpenID4VPProtocol {
   private static func payload(_ read: () throws(JOSEError) -> [UInt8]) throws(OpenID4VPError)
     -> JSONValue
   {
+    let bytes: [UInt8]
     do {
-      return try JSONValue(parsing: try read())
+      bytes = try read()
+    } catch {
+      throw OpenID4VPError(.malformed, "the request JWS: \(error.reason)")
+    }
+    do {
+      return try JSONValue(parsing: bytes)
     } catch {
       throw OpenID4VPError(.malformed, "the request JWS: \(error.reason)")
     }

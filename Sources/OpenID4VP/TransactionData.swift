@@ -1,5 +1,6 @@
 import CryptoPrimitives
 public import JOSE
+public import JSON
 
 /// One `transaction_data` entry (OpenID4VP 1.0 §5.1, §8.4): base64url JSON with a `type` and the
 /// Credential Query ids it applies to, kept as received because its hash is what gets signed.

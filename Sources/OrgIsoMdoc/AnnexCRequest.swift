@@ -1,4 +1,5 @@
 public import JOSE
+public import JSON
 public import Mdoc
 public import DigitalCredentialsAPI
 

@@ -2,6 +2,7 @@ import CBOR
 public import CryptoPrimitives
 public import HPKE
 public import JOSE
+public import JSON
 public import Mdoc
 public import DigitalCredentialsAPI
 

@@ -3,6 +3,7 @@ import COSE
 public import CryptoPrimitives
 import JOSE
 public import DigitalCredentialsAPI
+import JSON
 
 /// `EncryptionInfo = ["dcapi", {"nonce": bstr, "recipientPublicKey": COSE_Key}]`
 /// (ISO/IEC TS 18013-7:2025 C.3.2.1), with the base64url text exactly as received: the session

@@ -1,4 +1,5 @@
 public import JOSE
+public import JSON
 
 /// A path to a claim in a (processed) payload: object member names and array indices from the
 /// top level down (RFC 9901 §7.2 selects Disclosures by the claims they carry).

@@ -1,4 +1,5 @@
 public import JOSE
+public import JSON
 
 /// A Disclosure: the salt, the claim name (absent for array elements) and the value of one
 /// selectively disclosable claim, kept with the exact base64url text it arrived as (RFC 9901 §4.2).

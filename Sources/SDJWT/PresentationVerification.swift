@@ -1,6 +1,7 @@
 public import CryptoPrimitives
 public import Foundation
 import JOSE
+import JSON
 public import X509Certificates
 
 /// What a verifier expects of a presentation's Key Binding JWT (RFC 9901 §7.3 step 5).

@@ -1,4 +1,5 @@
 public import JOSE
+public import JSON
 
 /// The Processed SD-JWT Payload: the issuer's payload with every presented Disclosure put back
 /// in place, digests, decoys and `_sd_alg` removed, and the claim path of each Disclosure

@@ -1,5 +1,6 @@
 public import CryptoPrimitives
 import JOSE
+import JSON
 
 /// The hash algorithms for Disclosure digests and `sd_hash`, named as in the IANA Named
 /// Information Hash Algorithm registry (RFC 9901 §4.1.1).

@@ -1,4 +1,5 @@
 public import JOSE
+public import JSON
 
 /// An SD-JWT in the compact serialization, `<Issuer-signed JWT>~<Disclosure>~...~[<KB-JWT>]`,
 /// parsed but not yet verified; every part keeps the exact text received (RFC 9901 §4, §7.1).

@@ -1,6 +1,7 @@
 public import CryptoPrimitives
 public import Foundation
 public import JOSE
+public import JSON
 public import X509Certificates
 
 /// Issues SD-JWT VCs: makes the chosen claims selectively disclosable, adds decoys, and signs

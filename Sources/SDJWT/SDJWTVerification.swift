@@ -1,6 +1,7 @@
 public import CryptoPrimitives
 public import Foundation
 public import JOSE
+public import JSON
 public import X509Certificates
 
 /// Which rules the Issuer-signed JWT must meet beyond RFC 9901 itself.

@@ -3,6 +3,7 @@ import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import OpenID4VP
 import X509Certificates
 import CredentialVerifier

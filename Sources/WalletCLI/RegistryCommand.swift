@@ -3,6 +3,7 @@ import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import CredentialRegistration
+import JSON
 
 /// `dcwallet registry android|ios`: what the stored credentials register with the OS.
 enum RegistryCommand {

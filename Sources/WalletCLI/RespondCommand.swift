@@ -2,6 +2,7 @@ import CredentialWallet
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 
 enum RespondCommand {
   static let spec = CommandSpec(

@@ -5,6 +5,7 @@ import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 import OpenID4VP
 import X509Certificates
@@ -265,8 +266,14 @@ enum VerifierCommand {
     let text = try Files.text(path).trimmingCharacters(in: .whitespacesAndNewlines)
     let key: ECPrivateKey
     if text.hasPrefix("{") {
+      let json: JSONValue
       do {
-        key = try JWK(json: try JSONValue(parsing: text)).privateKey()
+        json = try JSONValue(parsing: text)
+      } catch {
+        throw CommandFailure("\(path) is not a private JWK: \(error.reason)")
+      }
+      do {
+        key = try JWK(json: json).privateKey()
       } catch {
         throw CommandFailure("\(path) is not a private JWK: \(error.reason)")
       }

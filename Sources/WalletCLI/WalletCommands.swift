@@ -3,6 +3,7 @@ import CredentialWallet
 import CryptoPrimitives
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 import SDJWT
 import X509Certificates
@@ -57,17 +58,7 @@ enum Inputs {
     let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(
       in: .whitespacesAndNewlines)
     if let decoded = try? Base64URL.decode(text) { return decoded }
-    if text.count % 2 == 0, text.allSatisfy(\.isHexDigit) {
-      var out = [UInt8]()
-      var index = text.startIndex
-      while index < text.endIndex {
-        let next = text.index(index, offsetBy: 2)
-        guard let byte = UInt8(text[index..<next], radix: 16) else { break }
-        out.append(byte)
-        index = next
-      }
-      return out
-    }
+    if let decoded = try? Hex.decode(text) { return decoded }
     return bytes
   }
 }

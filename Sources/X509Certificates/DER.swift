@@ -1,5 +1,7 @@
 /// Distinguished Encoding Rules (X.690 §10): a strict reader and a serializer for the subset of
 /// ASN.1 that X.509 certificates use.
+import JSON
+
 public enum DER {
   /// The deepest nesting the reader accepts; RFC 5280 certificates need fewer than 12 levels.
   public static let maximumDepth = 32
@@ -370,11 +372,6 @@ extension DER {
   }
 }
 
-func hex(_ byte: UInt8) -> String {
-  let digits = Array("0123456789abcdef")
-  return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-}
+func hex(_ byte: UInt8) -> String { Hex.encode([byte]) }
 
-func hex(_ bytes: some Sequence<UInt8>) -> String {
-  bytes.map { hex($0) }.joined()
-}
+func hex(_ bytes: some Sequence<UInt8>) -> String { Hex.encode(bytes) }

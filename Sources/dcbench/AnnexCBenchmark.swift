@@ -4,6 +4,7 @@ import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 import X509Certificates
 import OrgIsoMdoc

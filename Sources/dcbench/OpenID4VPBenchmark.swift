@@ -4,6 +4,7 @@ import DCQL
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import OpenID4VP
 import SDJWT
 import X509Certificates
@@ -121,18 +122,17 @@ func openID4VPBenchmark(_ h: inout Harness) throws {
         ])))
   }
   let dcql = try DCQLQuery(
-    json: try JSONSerialization.jsonObject(
-      with: Data(
-        #"""
-        {"credentials": [
-          {"id": "a", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:type-1"]}, "claims": [{"path": ["given_name"]}, {"path": ["address", "country"], "values": ["DE"]}]},
-          {"id": "b", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:type-2"]}, "claims": [{"path": ["age"], "values": [42]}]},
-          {"id": "c", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:type-3", "urn:example:type-4"]}, "claims": [{"id": "x", "path": ["given_name"]}, {"id": "y", "path": ["address", "locality"]}], "claim_sets": [["x", "y"], ["x"]]},
-          {"id": "d", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:missing"]}},
-          {"id": "e", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:type-5"]}, "multiple": true, "claims": [{"path": ["age"]}]}
-        ],
-        "credential_sets": [{"options": [["a"], ["b"]]}, {"options": [["c", "e"]]}, {"options": [["d"]], "required": false}]}
-        """#.utf8)))
+    jsonData: Data(
+      #"""
+      {"credentials": [
+        {"id": "a", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:type-1"]}, "claims": [{"path": ["given_name"]}, {"path": ["address", "country"], "values": ["DE"]}]},
+        {"id": "b", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:type-2"]}, "claims": [{"path": ["age"], "values": [42]}]},
+        {"id": "c", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:type-3", "urn:example:type-4"]}, "claims": [{"id": "x", "path": ["given_name"]}, {"id": "y", "path": ["address", "locality"]}], "claim_sets": [["x", "y"], ["x"]]},
+        {"id": "d", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:missing"]}},
+        {"id": "e", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:example:type-5"]}, "multiple": true, "claims": [{"path": ["age"]}]}
+      ],
+      "credential_sets": [{"options": [["a"], ["b"]]}, {"options": [["c", "e"]]}, {"options": [["d"]], "required": false}]}
+      """#.utf8))
   let evaluation = h.measure(
     "DCQL: 5-query credential_sets over 1,000 credentials", iterations: 200
   ) {

@@ -1,5 +1,6 @@
 import CBOR
 import Foundation
+import JSON
 import Testing
 
 /// RFC 8949 Appendix A examples, from Vectors/cbor-rfc8949-appendix-a.json.

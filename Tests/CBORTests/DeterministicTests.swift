@@ -1,4 +1,5 @@
 import CBOR
+import JSON
 import Testing
 
 /// RFC 8949 §4.2.1 golden vectors, from Vectors/cbor-deterministic.json.

@@ -1,5 +1,6 @@
 import CBOR
 import Foundation
+import JSON
 
 /// A JSON value that keeps numbers as their source text, so 2^64 and -0.0 survive intact.
 indirect enum JSONValue: Equatable {

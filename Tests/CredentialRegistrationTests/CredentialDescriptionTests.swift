@@ -1,6 +1,7 @@
 import CBOR
 import DigitalCredentialsAPI
 import JOSE
+import JSON
 import Testing
 import CredentialRegistration
 

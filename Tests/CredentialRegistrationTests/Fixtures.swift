@@ -2,6 +2,7 @@ import CBOR
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import Testing
 import CredentialRegistration
 

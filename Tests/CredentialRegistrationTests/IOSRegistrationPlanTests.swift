@@ -1,6 +1,7 @@
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import Testing
 import CredentialRegistration
 

@@ -5,6 +5,7 @@ import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 import OrgIsoMdoc
 import TestSupport

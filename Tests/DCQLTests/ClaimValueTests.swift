@@ -1,5 +1,6 @@
 import DCQL
 import Foundation
+import JSON
 import Testing
 
 /// `JSONSerialization` output to claim values: booleans, integers and other numbers kept apart.

@@ -2,6 +2,7 @@ import DCQL
 import Foundation
 import TestSupport
 import Testing
+import JSON
 
 /// The matching rules of OpenID4VP 1.0 §6.4 and §7, one behaviour per test.
 @Suite struct EvaluationTests {

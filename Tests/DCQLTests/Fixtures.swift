@@ -1,6 +1,7 @@
 import DCQL
 import Foundation
 import Testing
+import JSON
 
 /// A fixed wallet: an mDL, two PIDs (SD-JWT VC) with different values, and a photo ID.
 enum Wallet {

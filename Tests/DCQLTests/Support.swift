@@ -2,6 +2,7 @@ import DCQL
 import Foundation
 import TestSupport
 import Testing
+import JSON
 
 /// Loads a vector file shipped in this target's `Vectors` folder as `JSONSerialization` output.
 func loadVector(_ name: String) throws -> [String: Any] {

@@ -1,6 +1,7 @@
 import DCQL
 import Foundation
 import Testing
+import JSON
 
 /// Published vectors: the OpenID4VP 1.0 example queries, the §7.1 pointer example, axle's matching cases.
 @Suite struct VectorTests {

@@ -1,6 +1,7 @@
 import CryptoPrimitives
 import Foundation
 import JOSE
+import JSON
 import TestSupport
 import Testing
 import X509Certificates

@@ -1,5 +1,6 @@
 import CryptoPrimitives
 import JOSE
+import JSON
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import CryptoPrimitives
 import Foundation
 import JOSE
+import JSON
 import Testing
 
 /// Loads a vector file shipped in this target's `Vectors` folder, parsed with our own parser.

@@ -5,6 +5,7 @@ import DCQL
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 import OpenID4VP
 import SDJWT

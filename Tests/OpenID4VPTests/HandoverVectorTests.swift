@@ -1,6 +1,7 @@
 import CBOR
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 import OpenID4VP
 import TestSupport

@@ -1,6 +1,7 @@
 import CredentialVerifier
 import Foundation
 import JOSE
+import JSON
 import OpenID4VP
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import CredentialVerifier
 import CryptoPrimitives
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 import OpenID4VP
 import SDJWT

@@ -3,6 +3,7 @@ import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 import Testing
 import OrgIsoMdoc

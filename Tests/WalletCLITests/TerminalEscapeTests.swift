@@ -2,6 +2,7 @@ import CBOR
 import CryptoPrimitives
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 import Testing
 import WalletTestSupport

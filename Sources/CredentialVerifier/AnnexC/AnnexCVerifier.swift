@@ -3,6 +3,7 @@ public import CryptoPrimitives
 public import DigitalCredentialsAPI
 public import Foundation
 public import JOSE
+public import JSON
 public import Mdoc
 public import OrgIsoMdoc
 public import X509Certificates

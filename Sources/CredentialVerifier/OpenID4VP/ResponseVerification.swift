@@ -3,6 +3,7 @@ import CryptoPrimitives
 public import DCQL
 public import Foundation
 public import JOSE
+public import JSON
 import Mdoc
 public import OpenID4VP
 import SDJWT

@@ -1,5 +1,6 @@
 public import CryptoPrimitives
 public import JOSE
+public import JSON
 public import OpenID4VP
 
 extension VerifierState {

@@ -1,6 +1,7 @@
 public import CryptoPrimitives
 import DCQL
 public import JOSE
+public import JSON
 public import X509Certificates
 public import OpenID4VP
 

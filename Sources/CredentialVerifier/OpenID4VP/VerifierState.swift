@@ -1,4 +1,5 @@
 public import JOSE
+public import JSON
 public import OpenID4VP
 
 /// What a verifier keeps between sending a request and checking its response (OpenID4VP 1.0

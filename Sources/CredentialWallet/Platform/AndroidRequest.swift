@@ -1,6 +1,7 @@
 import Foundation
-import JOSE
 public import DigitalCredentialsAPI
+public import JOSE
+import JSON
 
 /// What Android Credential Manager hands a wallet's request activity, as a plain value: the
 /// caller, the protocol requests in the website's order (protocols this SDK does not answer are

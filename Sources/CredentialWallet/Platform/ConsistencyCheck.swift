@@ -2,7 +2,8 @@ import DCQL
 public import DigitalCredentialsAPI
 public import Foundation
 public import JOSE
-import Mdoc
+public import JSON
+public import Mdoc
 import OpenID4VP
 import OrgIsoMdoc
 
@@ -53,10 +54,8 @@ public enum ConsistencyCheck {
     let shown: DCQLQuery
     let asked: DCQLQuery
     do {
-      shown = try DCQLQuery(
-        json: try JSONSerialization.jsonObject(with: Data(shownQuery.serializedBytes())))
-      asked = try DCQLQuery(
-        json: try JSONSerialization.jsonObject(with: Data(rawQuery.serializedBytes())))
+      shown = try DCQLQuery(shownQuery)
+      asked = try DCQLQuery(rawQuery)
     } catch {
       throw DigitalCredentialsError(.consentViolation, "a DCQL query cannot be read: \(error)")
     }

@@ -1,5 +1,6 @@
 public import Foundation
-import JOSE
+public import JOSE
+import JSON
 public import Mdoc
 public import X509Certificates
 public import DigitalCredentialsAPI

@@ -1,6 +1,7 @@
 public import Foundation
 public import JOSE
 public import DigitalCredentialsAPI
+public import JSON
 
 /// The request the request UI sees, whichever platform delivered it (the shape animo's Expo
 /// module calls `DcApiRequest`, as Swift values).

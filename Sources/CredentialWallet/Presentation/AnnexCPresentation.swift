@@ -2,6 +2,7 @@ import CBOR
 public import CryptoPrimitives
 public import Foundation
 public import JOSE
+public import JSON
 public import Mdoc
 public import X509Certificates
 public import DigitalCredentialsAPI

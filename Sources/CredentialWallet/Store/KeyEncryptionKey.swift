@@ -1,5 +1,6 @@
 internal import CryptoPrimitives
 internal import Foundation
+import JSON
 
 #if canImport(Glibc)
   internal import Glibc
@@ -79,7 +80,7 @@ enum KeyEncryptionKey {
 
   /// Writes a fresh random key to path unless a file is already there.
   static func create(at path: String) throws(WalletStoreError) {
-    let temporary = "\(path).\(getpid()).\(StoreHex.encode(SecureRandom.bytes(count: 8))).tmp"
+    let temporary = "\(path).\(getpid()).\(Hex.encode(SecureRandom.bytes(count: 8))).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard fd >= 0 else {
       throw WalletStoreError(.fileSystemFailure, "cannot create \(temporary): \(describe(errno))")

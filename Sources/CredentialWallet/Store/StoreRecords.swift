@@ -1,4 +1,5 @@
 internal import Foundation
+import JSON
 
 // Each table's SQL, in one place, over a connection. `WalletStore` runs these in a transaction
 // of its own; `WalletStore.Transaction` runs several in one. Values are always bound.
@@ -21,7 +22,7 @@ extension SQLiteConnection {
       credential.validFrom.map { .integer(StoreTime.milliseconds($0)) } ?? .null,
       credential.validUntil.map { .integer(StoreTime.milliseconds($0)) } ?? .null,
       credential.deviceKeyID.map { .text($0) } ?? .null,
-      .text(try StoreJSON.encode(credential.issuerAuthorityKeyIdentifiers.map(StoreHex.encode))),
+      .text(try StoreJSON.encode(credential.issuerAuthorityKeyIdentifiers.map { Hex.encode($0) })),
       .integer(StoreTime.milliseconds(credential.createdAt)),
       .text(credential.issuerTrust.rawValue),
     ]
@@ -97,7 +98,7 @@ extension SQLiteConnection {
       [String].self, row.text(8), what: "credential \(id) issuer keys")
     var identifiers = [[UInt8]]()
     for hex in akis {
-      guard let bytes = StoreHex.decode(hex) else {
+      guard let bytes = try? Hex.decode(hex) else {
         throw WalletStoreError(
           .corruptRecord, "credential \(id) has a malformed issuer key identifier")
       }
@@ -322,43 +323,6 @@ enum StoreJSON {
       return try JSONDecoder().decode(type, from: Data((text ?? "").utf8))
     } catch {
       throw WalletStoreError(.corruptRecord, "\(what) is not valid JSON: \(error)")
-    }
-  }
-}
-
-/// Lowercase hex, for byte strings kept in JSON.
-enum StoreHex {
-  static func encode(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out = [UInt8]()
-    out.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-      out.append(digits[Int(byte >> 4)])
-      out.append(digits[Int(byte & 0x0f)])
-    }
-    return String(decoding: out, as: UTF8.self)
-  }
-
-  static func decode(_ text: String) -> [UInt8]? {
-    let chars = Array(text.utf8)
-    guard chars.count % 2 == 0 else { return nil }
-    var out = [UInt8]()
-    out.reserveCapacity(chars.count / 2)
-    var index = 0
-    while index < chars.count {
-      guard let high = value(chars[index]), let low = value(chars[index + 1]) else { return nil }
-      out.append(high << 4 | low)
-      index += 2
-    }
-    return out
-  }
-
-  private static func value(_ c: UInt8) -> UInt8? {
-    switch c {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-    default: nil
     }
   }
 }

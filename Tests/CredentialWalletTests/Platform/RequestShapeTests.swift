@@ -1,5 +1,6 @@
 import DigitalCredentialsAPI
 import JOSE
+import JSON
 import Testing
 import CredentialWallet
 

@@ -19,17 +19,17 @@ extension JSONValue {
   /// Parses one JSON text strictly (RFC 8259): valid UTF-8, no duplicate object keys
   /// (RFC 7515 §5.2 step 4 requires rejecting them in headers), no trailing content.
   public init(parsing bytes: some Collection<UInt8>, limits: JSONLimits = .default)
-    throws(JOSEError)
+    throws(JSONError)
   {
     guard bytes.count <= limits.maxLength else {
-      throw JOSEError(.invalidJSON, "JSON text of \(bytes.count) bytes exceeds \(limits.maxLength)")
+      throw JSONError(.invalidJSON, "JSON text of \(bytes.count) bytes exceeds \(limits.maxLength)")
     }
     var parser = JSONParser(bytes: Array(bytes), limits: limits)
     self = try parser.parseDocument()
   }
 
   /// Parses one JSON text strictly (RFC 8259); see `init(parsing:limits:)` for bytes.
-  public init(parsing text: String, limits: JSONLimits = .default) throws(JOSEError) {
+  public init(parsing text: String, limits: JSONLimits = .default) throws(JSONError) {
     try self.init(parsing: Array(text.utf8), limits: limits)
   }
 }
@@ -44,11 +44,11 @@ struct JSONParser {
     self.limits = limits
   }
 
-  private func fail(_ what: String) -> JOSEError {
-    JOSEError(.invalidJSON, "\(what) at offset \(position)")
+  private func fail(_ what: String) -> JSONError {
+    JSONError(.invalidJSON, "\(what) at offset \(position)")
   }
 
-  mutating func parseDocument() throws(JOSEError) -> JSONValue {
+  mutating func parseDocument() throws(JSONError) -> JSONValue {
     // RFC 8259 §8.1: no byte order mark is emitted, and we accept none.
     skipWhitespace()
     let value = try parseValue(depth: 0)
@@ -66,7 +66,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseValue(depth: Int) throws(JOSEError) -> JSONValue {
+  private mutating func parseValue(depth: Int) throws(JSONError) -> JSONValue {
     guard position < bytes.count else { throw fail("unexpected end of input") }
     switch bytes[position] {
     case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
@@ -88,7 +88,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func expectLiteral(_ literal: String) throws(JOSEError) {
+  private mutating func expectLiteral(_ literal: String) throws(JSONError) {
     let expected = Array(literal.utf8)
     let count = expected.count
     guard position + count <= bytes.count,
@@ -97,7 +97,7 @@ struct JSONParser {
     position += count
   }
 
-  private mutating func parseObject(depth: Int) throws(JOSEError) -> JSONValue {
+  private mutating func parseObject(depth: Int) throws(JSONError) -> JSONValue {
     guard depth <= limits.maxDepth else { throw fail("nesting deeper than \(limits.maxDepth)") }
     position += 1
     var members: [(key: String, value: JSONValue)] = []
@@ -133,7 +133,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseArray(depth: Int) throws(JOSEError) -> JSONValue {
+  private mutating func parseArray(depth: Int) throws(JSONError) -> JSONValue {
     guard depth <= limits.maxDepth else { throw fail("nesting deeper than \(limits.maxDepth)") }
     position += 1
     var elements: [JSONValue] = []
@@ -157,7 +157,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseHex4() throws(JOSEError) -> UInt32 {
+  private mutating func parseHex4() throws(JSONError) -> UInt32 {
     guard position + 4 <= bytes.count else { throw fail("truncated \\u escape") }
     var value: UInt32 = 0
     for _ in 0..<4 {
@@ -175,7 +175,7 @@ struct JSONParser {
     return value
   }
 
-  private mutating func parseString() throws(JOSEError) -> String {
+  private mutating func parseString() throws(JSONError) -> String {
     position += 1
     var out = [UInt8]()
     while true {
@@ -231,7 +231,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseNumber() throws(JOSEError) -> JSONValue {
+  private mutating func parseNumber() throws(JSONError) -> JSONValue {
     // RFC 8259 §6: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
     let start = position
     func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }

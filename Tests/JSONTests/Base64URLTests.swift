@@ -1,4 +1,4 @@
-import JOSE
+import JSON
 import Testing
 
 @Suite("Base64URL")
@@ -29,7 +29,7 @@ struct Base64URLTests {
     ]
   )
   func strict(_ text: String) {
-    expectJOSEError(.invalidBase64URL) { try Base64URL.decode(text) }
+    expectJSONError(.invalidBase64) { try Base64URL.decode(text) }
   }
 
   @Test("Round trip of all byte values at every length up to 66")

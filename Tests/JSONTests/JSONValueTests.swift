@@ -1,4 +1,4 @@
-import JOSE
+import JSON
 import Testing
 
 @Suite("JSONValue")
@@ -54,32 +54,32 @@ struct JSONValueTests {
       "", " ", "[", "{\"a\"}", "{\"a\":}", "tru", "nul", "[1e400]", "{1:2}", "[1 2]",
     ])
   func malformed(_ text: String) {
-    expectJOSEError(.invalidJSON) { try JSONValue(parsing: text) }
+    expectJSONError(.invalidJSON) { try JSONValue(parsing: text) }
   }
 
   @Test("Rejects invalid UTF-8 inside strings")
   func invalidUTF8() {
-    expectJOSEError(.invalidJSON) { try JSONValue(parsing: [0x22, 0xC3, 0x28, 0x22]) }
-    expectJOSEError(.invalidJSON) { try JSONValue(parsing: [0x22, 0xED, 0xA0, 0x80, 0x22]) }
+    expectJSONError(.invalidJSON) { try JSONValue(parsing: [0x22, 0xC3, 0x28, 0x22]) }
+    expectJSONError(.invalidJSON) { try JSONValue(parsing: [0x22, 0xED, 0xA0, 0x80, 0x22]) }
   }
 
   @Test("Depth 10,000 is refused without exhausting the stack; depth 64 is accepted")
   func depth() throws {
     let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-    expectJOSEError(.invalidJSON) { try JSONValue(parsing: deep) }
+    expectJSONError(.invalidJSON) { try JSONValue(parsing: deep) }
     let deepObject =
       String(repeating: #"{"a":"#, count: 10_000) + "1" + String(repeating: "}", count: 10_000)
-    expectJOSEError(.invalidJSON) { try JSONValue(parsing: deepObject) }
+    expectJSONError(.invalidJSON) { try JSONValue(parsing: deepObject) }
     let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
     _ = try JSONValue(parsing: ok)
-    expectJOSEError(.invalidJSON) {
+    expectJSONError(.invalidJSON) {
       try JSONValue(parsing: "[" + ok + "]")
     }
   }
 
   @Test("Length limit is enforced")
   func length() {
-    expectJOSEError(.invalidJSON) {
+    expectJSONError(.invalidJSON) {
       try JSONValue(
         parsing: "\"" + String(repeating: "a", count: 100) + "\"", limits: JSONLimits(maxLength: 50)
       )

@@ -1,4 +1,4 @@
-/// Strict base64url without padding, as JOSE uses it (RFC 7515 §2, RFC 4648 §5).
+/// Strict base64url without padding, as JOSE, SD-JWT and the DC API use it (RFC 7515 §2, RFC 4648 §5).
 public enum Base64URL {
   /// Encodes bytes as base64url with the trailing `=` removed (RFC 7515 §2).
   public static func encode(_ bytes: some Collection<UInt8>) -> String {
@@ -7,18 +7,21 @@ public enum Base64URL {
 
   /// Decodes unpadded base64url, rejecting padding, `+`, `/`, whitespace, impossible lengths and
   /// non-zero unused bits, so every value has exactly one encoding (RFC 7515 §2, RFC 4648 §3.5).
-  public static func decode(_ text: String) throws(JOSEError) -> [UInt8] {
+  public static func decode(_ text: String) throws(JSONError) -> [UInt8] {
     try Base64Codec.decode(Array(text.utf8), url: true)
   }
 }
 
-/// Standard padded base64 for `x5c` certificates (RFC 7515 §4.1.6, RFC 4648 §4).
-enum Base64 {
-  static func encode(_ bytes: [UInt8]) -> String {
-    Base64Codec.encode(bytes, alphabet: Base64Codec.standardAlphabet, padding: true)
+/// Standard padded base64 (RFC 4648 §4), as `x5c` certificates use it (RFC 7515 §4.1.6).
+public enum Base64 {
+  /// Encodes bytes as base64 with `=` padding (RFC 4648 §4).
+  public static func encode(_ bytes: some Collection<UInt8>) -> String {
+    Base64Codec.encode(Array(bytes), alphabet: Base64Codec.standardAlphabet, padding: true)
   }
 
-  static func decode(_ text: String) throws(JOSEError) -> [UInt8] {
+  /// Decodes padded base64, rejecting missing padding, `-`, `_`, whitespace and non-zero unused
+  /// bits (RFC 4648 §3.5, §4).
+  public static func decode(_ text: String) throws(JSONError) -> [UInt8] {
     try Base64Codec.decode(Array(text.utf8), url: false)
   }
 }
@@ -71,12 +74,12 @@ enum Base64Codec {
   }
 
   /// Decodes; `url` selects base64url without padding, else standard base64 with mandatory padding.
-  static func decode(_ input: [UInt8], url: Bool) throws(JOSEError) -> [UInt8] {
+  static func decode(_ input: [UInt8], url: Bool) throws(JSONError) -> [UInt8] {
     let name = url ? "base64url" : "base64"
     var chars = input[...]
     if !url {
       guard input.count % 4 == 0 else {
-        throw JOSEError(.invalidBase64URL, "\(name) length \(input.count) is not a multiple of 4")
+        throw JSONError(.invalidBase64, "\(name) length \(input.count) is not a multiple of 4")
       }
       var pad = 0
       while pad < 2, chars.last == UInt8(ascii: "=") {
@@ -86,7 +89,7 @@ enum Base64Codec {
     }
     // RFC 4648 §4: a final group of one character cannot encode a whole byte.
     guard chars.count % 4 != 1 else {
-      throw JOSEError(.invalidBase64URL, "\(name) length \(chars.count) is impossible")
+      throw JSONError(.invalidBase64, "\(name) length \(chars.count) is impossible")
     }
     var out = [UInt8]()
     out.reserveCapacity(chars.count * 3 / 4)
@@ -94,7 +97,7 @@ enum Base64Codec {
     var bits = 0
     for (offset, c) in chars.enumerated() {
       guard let v = value(of: c, url: url) else {
-        throw JOSEError(.invalidBase64URL, "invalid \(name) character at offset \(offset)")
+        throw JSONError(.invalidBase64, "invalid \(name) character at offset \(offset)")
       }
       accumulator = accumulator << 6 | v
       bits += 6
@@ -106,7 +109,7 @@ enum Base64Codec {
     }
     // RFC 4648 §3.5: unused trailing bits must be zero, so that the encoding is canonical.
     guard accumulator == 0 else {
-      throw JOSEError(.invalidBase64URL, "\(name) has non-zero trailing bits")
+      throw JSONError(.invalidBase64, "\(name) has non-zero trailing bits")
     }
     return out
   }
