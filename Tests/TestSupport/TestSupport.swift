@@ -36,11 +36,6 @@ public func hexString(_ bytes: some Sequence<UInt8>) -> String {
   return String(decoding: out, as: UTF8.self)
 }
 
-/// Loads a JSON vector file shipped in a test target's `Vectors` folder.
-public func loadJSON(_ url: URL) throws -> Any {
-  try JSONSerialization.jsonObject(with: Data(contentsOf: url))
-}
-
 /// Runs Python peers (pyhpke, pycose, joserfc, cryptography, ...) from the interop venv.
 ///
 /// An interop test carries the ``Testing/Trait/pythonPeers`` trait and calls `PythonPeer.run`:
