@@ -1,5 +1,5 @@
 // Helpers shared by the test targets: hex, and running independent Python implementations.
-public import Foundation
+import Foundation
 public import Testing
 
 /// Decodes hex (either case); other characters such as spaces are skipped.
