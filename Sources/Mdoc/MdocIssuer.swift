@@ -1,7 +1,7 @@
 public import CBOR
-public import COSE
+import COSE
 public import CryptoPrimitives
-public import Foundation
+import Foundation
 public import X509Certificates
 
 /// Issues mdocs (ISO 18013-5 §9.1.2): for tests, the demo and development issuers.

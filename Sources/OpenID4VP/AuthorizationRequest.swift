@@ -1,7 +1,7 @@
 public import DCQL
 public import DigitalCredentialsAPI
 public import Foundation
-public import JOSE
+import JOSE
 public import JSON
 public import X509Certificates
 

@@ -3,7 +3,7 @@ public import CryptoPrimitives
 import DCQL
 public import DigitalCredentialsAPI
 public import Foundation
-public import JOSE
+import JOSE
 public import JSON
 import Mdoc
 import SDJWT

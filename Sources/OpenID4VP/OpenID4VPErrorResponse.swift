@@ -1,4 +1,4 @@
-public import JOSE
+import JOSE
 public import JSON
 
 /// An authorization error response: what the wallet returns to the verifier instead of a

@@ -1,5 +1,5 @@
 import CryptoPrimitives
-public import JOSE
+import JOSE
 public import JSON
 
 /// One `transaction_data` entry (OpenID4VP 1.0 §5.1, §8.4): base64url JSON with a `type` and the

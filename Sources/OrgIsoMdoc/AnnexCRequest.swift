@@ -1,4 +1,4 @@
-public import JOSE
+import JOSE
 public import JSON
 public import Mdoc
 public import DigitalCredentialsAPI

@@ -1,7 +1,7 @@
 import CBOR
 public import CryptoPrimitives
 public import HPKE
-public import JOSE
+import JOSE
 public import JSON
 public import Mdoc
 public import DigitalCredentialsAPI

@@ -1,4 +1,4 @@
-public import JOSE
+import JOSE
 public import JSON
 
 /// A path to a claim in a (processed) payload: object member names and array indices from the

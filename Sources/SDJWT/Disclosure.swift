@@ -1,4 +1,4 @@
-public import JOSE
+import JOSE
 public import JSON
 
 /// A Disclosure: the salt, the claim name (absent for array elements) and the value of one

@@ -1,4 +1,4 @@
-public import JOSE
+import JOSE
 public import JSON
 
 /// The Processed SD-JWT Payload: the issuer's payload with every presented Disclosure put back

@@ -1,6 +1,6 @@
 public import CryptoPrimitives
 public import Foundation
-public import JOSE
+import JOSE
 public import JSON
 public import X509Certificates
 

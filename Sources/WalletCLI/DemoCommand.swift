@@ -29,9 +29,51 @@ enum DemoCommand {
     defer { if !args.flag("keep") { try? FileManager.default.removeItem(atPath: directory) } }
     let wallet = try Wallet(home: WalletHome(directory: directory))
     let now = Date()
+    let narrator = Narrator(console: console)
+    let origin = try WebOrigin("https://shop.example")
+
+    let pki = try makePKI(now: now, narrator)
+    let mdocs = try issueMdocs(pki, now: now, narrator)
+    try await trustAndImport(mdocs, pki, into: wallet, directory: directory, narrator)
+    try await runAnnexCExchange(pki, origin: origin, wallet: wallet, narrator)
+    try await issueSDJWTPID(pki, now: now, into: wallet, narrator)
+    try await runOpenID4VPExchange(pki, origin: origin, wallet: wallet, narrator)
+    try await showActivity(wallet, narrator)
+    console.out("\nEvery check passed.")
+    if args.flag("keep") { console.out("wallet home kept at \(directory)") }
+  }
+
+  /// Prints the demo's numbered steps and their indented details.
+  struct Narrator {
+    let console: Console
     func step(_ text: String) { console.out("\n== \(text)") }
     func say(_ text: String) { console.out("   \(text)") }
+  }
 
+  /// The development PKI: an IACA and its document signer, a reader CA and its reader.
+  struct PKI {
+    let from: Date
+    let until: Date
+    let iacaKey: ECPrivateKey
+    let iaca: Certificate
+    let dsKey: ECPrivateKey
+    let ds: Certificate
+    let readerRoot: Certificate
+    let readerKey: ECPrivateKey
+    let reader: Certificate
+  }
+
+  /// The issued mdocs and their device keys.
+  struct Mdocs {
+    let mdl: IssuerSigned
+    let mdlKey: ECPrivateKey
+    let pid: IssuerSigned
+    let pidKey: ECPrivateKey
+  }
+
+  /// Step 1: a development PKI valid from a day before `now` for a year.
+  static func makePKI(now: Date, _ narrator: Narrator) throws -> PKI {
+    let (step, say) = (narrator.step, narrator.say)
     step("1. A development PKI")
     let from = now.addingTimeInterval(-86_400)
     let until = now.addingTimeInterval(86_400 * 365)
@@ -59,6 +101,15 @@ enum DemoCommand {
     say("IACA \(iaca.subject) -> document signer \(ds.subject)")
     say("reader CA \(readerRoot.subject) -> reader \(reader.subject)")
 
+    return PKI(
+      from: from, until: until, iacaKey: iacaKey, iaca: iaca, dsKey: dsKey, ds: ds,
+      readerRoot: readerRoot, readerKey: readerKey, reader: reader)
+  }
+
+  /// Step 2: an mDL and a PID, each bound to a new device key.
+  static func issueMdocs(_ pki: PKI, now: Date, _ narrator: Narrator) throws -> Mdocs {
+    let (step, say) = (narrator.step, narrator.say)
+    let (from, dsKey, ds) = (pki.from, pki.dsKey, pki.ds)
     step("2. Issue an mDL and a PID, each bound to a new device key")
     let issuer = MdocIssuer(signer: dsKey, certificateChain: [ds])
     let validity = ValidityInfo(
@@ -91,6 +142,16 @@ enum DemoCommand {
       ], deviceKey: pidKey.publicKey, validity: validity)
     say("mDL: 7 elements, \(mdl.bytes.count) bytes; PID: 4 elements, \(pid.bytes.count) bytes")
 
+    return Mdocs(mdl: mdl, mdlKey: mdlKey, pid: pid, pidKey: pidKey)
+  }
+
+  /// Step 3: the wallet trusts the IACA and the reader CA, then imports both mdocs.
+  static func trustAndImport(
+    _ mdocs: Mdocs, _ pki: PKI, into wallet: Wallet, directory: String, _ narrator: Narrator
+  ) async throws {
+    let (step, say) = (narrator.step, narrator.say)
+    let (iaca, readerRoot) = (pki.iaca, pki.readerRoot)
+    let (mdl, mdlKey, pid, pidKey) = (mdocs.mdl, mdocs.mdlKey, mdocs.pid, mdocs.pidKey)
     step(
       "3. The wallet trusts the IACA and the reader CA, then imports both (each is verified first)")
     _ = try await wallet.addTrustAnchor(iaca, role: .issuer)
@@ -99,10 +160,18 @@ enum DemoCommand {
     let pidID = try await wallet.importMdoc(pid.bytes, deviceKey: pidKey, id: "pid").id
     say("imported \(mdlID) and \(pidID) into \(directory)")
 
+  }
+
+  /// Steps 4 to 8: an Annex C request with reader authentication, the wallet's answer, its
+  /// verification, and the refusal of the same response replayed to another origin.
+  static func runAnnexCExchange(
+    _ pki: PKI, origin: WebOrigin, wallet: Wallet, _ narrator: Narrator
+  ) async throws {
+    let (step, say) = (narrator.step, narrator.say)
+    let (iaca, readerKey, reader) = (pki.iaca, pki.readerKey, pki.reader)
     step(
       "4. A verifier at https://shop.example asks for age_over_21 and a portrait (mDL) and the given name (PID)"
     )
-    let origin = try WebOrigin("https://shop.example")
     let state = try AnnexCVerifier.makeRequest(
       itemsRequests: [
         ItemsRequest(
@@ -160,6 +229,15 @@ enum DemoCommand {
       say("refused as expected: \(error.reason)")
     }
 
+  }
+
+  /// Step 9: an SD-JWT VC PID with selectively disclosable claims, bound to a device key and
+  /// imported.
+  static func issueSDJWTPID(_ pki: PKI, now: Date, into wallet: Wallet, _ narrator: Narrator)
+    async throws
+  {
+    let (step, say) = (narrator.step, narrator.say)
+    let (from, until, iaca, iacaKey) = (pki.from, pki.until, pki.iaca, pki.iacaKey)
     step(
       "9. An SD-JWT VC PID, issued with selectively disclosable claims and bound to a device key")
     let sdJWTIssuerKey = try ECPrivateKey(curve: .p256)
@@ -197,6 +275,15 @@ enum DemoCommand {
       "imported \(sdJWTID): \(pidSDJWT.disclosures.count) disclosures, issuer chain to \(iaca.subject)"
     )
 
+  }
+
+  /// Steps 10 to 12: a signed OpenID4VP request with an encrypted response, the wallet's
+  /// presentation, and the verifier's checks.
+  static func runOpenID4VPExchange(
+    _ pki: PKI, origin: WebOrigin, wallet: Wallet, _ narrator: Narrator
+  ) async throws {
+    let (step, say) = (narrator.step, narrator.say)
+    let (from, until, iaca) = (pki.from, pki.until, pki.iaca)
     step(
       "10. The verifier signs an OpenID4VP request (x509_san_dns, expected_origins) and asks for an encrypted response"
     )
@@ -258,13 +345,16 @@ enum DemoCommand {
     }
     for check in verified.report.checks { say("ok  \(VerificationCheckText.sentence(check))") }
 
+  }
+
+  /// Step 13: the wallet's activity log.
+  static func showActivity(_ wallet: Wallet, _ narrator: Narrator) async throws {
+    let (step, say) = (narrator.step, narrator.say)
     step("13. The activity log")
     for record in try await wallet.activity() {
       say(
         "\(record.outcome.rawValue) to \(record.origin ?? "-") (\(record.relyingParty ?? "-")): \(record.sharedItems.joined(separator: ", "))"
       )
     }
-    console.out("\nEvery check passed.")
-    if args.flag("keep") { console.out("wallet home kept at \(directory)") }
   }
 }

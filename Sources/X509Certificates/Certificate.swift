@@ -37,88 +37,46 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   /// Reads a DER certificate strictly: X.690 §10 encoding, the RFC 5280 §4.1 structure, no
   /// trailing bytes, and every extension this library understands decodes.
   public init(derEncoded bytes: [UInt8]) throws(CertificateError) {
+    let (tbsNode, signatureAlgorithm, signature) = try Self.readOuter(bytes)
+    let tbs = try TBSCertificate(node: tbsNode, outerAlgorithm: signatureAlgorithm)
+    self.derBytes = bytes
+    self.tbsCertificateBytes = Array(tbsNode.encodedBytes)
+    self.signatureAlgorithm = signatureAlgorithm
+    self.signature = signature
+    self.version = tbs.version
+    self.serialNumber = tbs.serialNumber
+    self.issuer = tbs.issuer
+    self.subject = tbs.subject
+    self.notBefore = tbs.validity.notBefore
+    self.notAfter = tbs.validity.notAfter
+    self.publicKey = tbs.subjectPublicKeyInfo.publicKey
+    self.subjectPublicKeyBytes = tbs.subjectPublicKeyInfo.subjectPublicKeyBytes
+    self.extensions = tbs.extensions
+    self.decoded = try DecodedExtensions(tbs.extensions)
+  }
+
+  /// Reads `Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue }`
+  /// (RFC 5280 §4.1.1) with no trailing bytes or members; the TBS node is returned unread.
+  static func readOuter(_ bytes: [UInt8]) throws(CertificateError) -> (
+    tbs: DER.Node, signatureAlgorithm: SignatureAlgorithm, signature: [UInt8]
+  ) {
     let root = try DER.parse(bytes)
     var outer = try root.expect(DER.Identifier.sequence, "Certificate").members("Certificate")
     let tbs = try outer.next(DER.Identifier.sequence, "tbsCertificate")
-    let outerAlgorithm = try SignatureAlgorithm(
+    let algorithm = try SignatureAlgorithm(
       node: try outer.next(DER.Identifier.sequence, "signatureAlgorithm"))
     let signature = try outer.next(DER.Identifier.bitString, "signatureValue")
       .octetAlignedBitString()
     try outer.finish()
+    return (tbs, algorithm, signature)
+  }
 
-    var fields = tbs.members("TBSCertificate")
-    var version = 1
-    if let versionNode = fields.optional(DER.Identifier.contextSpecific(0, constructed: true)) {
-      guard versionNode.children.count == 1 else {
-        throw CertificateError(.invalidCertificate, "version [0] must hold one INTEGER")
-      }
-      let value = try versionNode.children[0].integerValue()
-      guard (0...2).contains(value) else {
-        throw CertificateError(.invalidCertificate, "unknown certificate version \(value + 1)")
-      }
-      version = value + 1
-    }
-    let serial = try fields.next(DER.Identifier.integer, "serialNumber").integerBytes()
-    let innerAlgorithm = try SignatureAlgorithm(
-      node: try fields.next(DER.Identifier.sequence, "signature"))
-    // RFC 5280 §4.1.1.2: the outer field MUST contain the same algorithm identifier.
-    guard innerAlgorithm == outerAlgorithm else {
-      throw CertificateError(
-        .invalidCertificate,
-        "signatureAlgorithm \(outerAlgorithm) differs from TBS signature \(innerAlgorithm)")
-    }
-    let issuer = try DistinguishedName(
-      node: try fields.next(DER.Identifier.sequence, "issuer"))
-    var validity = try fields.next(DER.Identifier.sequence, "validity").members("Validity")
-    let notBefore = try validity.nextAny("notBefore").timeValue()
-    let notAfter = try validity.nextAny("notAfter").timeValue()
-    try validity.finish()
-    let subject = try DistinguishedName(
-      node: try fields.next(DER.Identifier.sequence, "subject"))
-    let (publicKey, keyBits) = try CertificatePublicKey.read(
-      try fields.next(DER.Identifier.sequence, "subjectPublicKeyInfo"))
-    // RFC 5280 §4.1.2.8: unique identifiers are read past; conforming CAs do not emit them.
-    _ = fields.optional(DER.Identifier.contextSpecific(1, constructed: false))
-    _ = fields.optional(DER.Identifier.contextSpecific(2, constructed: false))
-    var extensions: [CertificateExtension] = []
-    if let wrapper = fields.optional(DER.Identifier.contextSpecific(3, constructed: true)) {
-      // RFC 5280 §4.1.2.9: extensions appear only in v3, as a non-empty SEQUENCE.
-      guard version == 3 else {
-        throw CertificateError(
-          .invalidCertificate, "extensions in a version \(version) certificate")
-      }
-      guard wrapper.children.count == 1 else {
-        throw CertificateError(.invalidCertificate, "extensions [3] must hold one SEQUENCE")
-      }
-      let list = try wrapper.children[0].expect(DER.Identifier.sequence, "Extensions")
-      guard !list.children.isEmpty else {
-        throw CertificateError(.invalidCertificate, "empty Extensions")
-      }
-      for node in list.children {
-        var members = try node.expect(DER.Identifier.sequence, "Extension").members("Extension")
-        let oid = try members.next(DER.Identifier.objectIdentifier, "extnID").objectIdentifier()
-        let critical = try members.optional(DER.Identifier.boolean)?.booleanValue() ?? false
-        let value = try members.next(DER.Identifier.octetString, "extnValue").octetStringBytes()
-        try members.finish()
-        extensions.append(CertificateExtension(oid: oid, critical: critical, value: value))
-      }
-    }
-    try fields.finish()
+  /// The validity period (RFC 5280 §4.1.2.5).
+  public var validity: Validity { Validity(notBefore: notBefore, notAfter: notAfter) }
 
-    self.derBytes = bytes
-    self.tbsCertificateBytes = Array(tbs.encodedBytes)
-    self.signatureAlgorithm = outerAlgorithm
-    self.signature = signature
-    self.version = version
-    self.serialNumber = serial
-    self.issuer = issuer
-    self.subject = subject
-    self.notBefore = notBefore
-    self.notAfter = notAfter
-    self.publicKey = publicKey
-    self.subjectPublicKeyBytes = keyBits
-    self.extensions = extensions
-    self.decoded = try DecodedExtensions(extensions)
+  /// The subject public key with its exact key bits (RFC 5280 §4.1.2.7).
+  public var subjectPublicKeyInfo: SubjectPublicKeyInfo {
+    SubjectPublicKeyInfo(publicKey: publicKey, subjectPublicKeyBytes: subjectPublicKeyBytes)
   }
 
   /// Reads a single PEM `CERTIFICATE` document (RFC 7468 §5).
@@ -200,7 +158,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   public var isSelfIssued: Bool { issuer == subject }
 
   /// Whether date lies within notBefore...notAfter, both inclusive (RFC 5280 §4.1.2.5).
-  public func isValid(at date: Date) -> Bool { notBefore <= date && date <= notAfter }
+  public func isValid(at date: Date) -> Bool { validity.contains(date) }
 
   /// The subject name, for messages.
   public var description: String { subject.description }

@@ -1,6 +1,7 @@
 import CBOR
 import Foundation
 import JSON
+import TestSupport
 
 /// A JSON value that keeps numbers as their source text, so 2^64 and -0.0 survive intact.
 indirect enum JSONValue: Equatable {
@@ -191,11 +192,7 @@ struct JSONParser {
 
 enum TestData {
   static func json(_ name: String) throws -> JSONValue {
-    guard
-      let url = Bundle.module.url(
-        forResource: name, withExtension: "json", subdirectory: "Vectors")
-    else { throw JSONParseError(offset: -1) }
-    return try JSONParser.parse(Data(contentsOf: url))
+    try JSONParser.parse(Data(VectorFile.bytes(name, in: .module)))
   }
 }
 

@@ -12,12 +12,7 @@ func base64URL(_ text: String) -> [UInt8] {
 }
 
 func loadCOSEVectors() -> [String: Any] {
-  guard
-    let url = Bundle.module.url(
-      forResource: "cose-sign1-cose-wg", withExtension: "json", subdirectory: "Vectors"),
-    let json = try? loadJSON(url) as? [String: Any]
-  else { return [:] }
-  return json
+  (try? VectorFile.object("cose-sign1-cose-wg", in: .module)) ?? [:]
 }
 
 let sign1Names: [String] = ((loadCOSEVectors()["sign1"] as? [String: Any]) ?? [:]).keys.sorted()

@@ -26,11 +26,9 @@ struct CapturedExchangeTests {
     let deviceResponseDigest: String
 
     init() throws {
-      let url = try #require(
-        Bundle.module.url(
-          forResource: "annex-c-waltid-deterministic", withExtension: "json",
-          subdirectory: "Vectors"))
-      let vector = try #require(try JSONValue(parsing: Array(Data(contentsOf: url)))["vector"])
+      let vector = try #require(
+        try JSONValue(parsing: VectorFile.bytes("annex-c-waltid-deterministic", in: .module))[
+          "vector"])
       origin = try #require(vector["origin"]?.string)
       data = .object([
         ("deviceRequest", .string(try #require(vector["deviceRequestB64"]?.string))),

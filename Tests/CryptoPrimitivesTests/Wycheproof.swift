@@ -15,9 +15,7 @@ enum WycheproofResult: String, Decodable {
 func loadVectors<Group: Decodable>(_ name: String, as: Group.Type = Group.self) throws
   -> WycheproofFile<Group>
 {
-  let url = try #require(
-    Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Vectors"))
-  return try JSONDecoder().decode(WycheproofFile<Group>.self, from: Data(contentsOf: url))
+  try VectorFile.decode(WycheproofFile<Group>.self, name, in: .module)
 }
 
 /// Hex to bytes for the vectors.

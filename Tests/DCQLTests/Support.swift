@@ -6,9 +6,7 @@ import JSON
 
 /// Loads a vector file shipped in this target's `Vectors` folder as `JSONSerialization` output.
 func loadVector(_ name: String) throws -> [String: Any] {
-  let url = try #require(
-    Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Vectors"))
-  return try #require(try loadJSON(url) as? [String: Any])
+  try VectorFile.object(name, in: .module)
 }
 
 /// Parses a query written as JSON text in a test.

@@ -87,13 +87,8 @@ struct HPKEVector: Decodable, CustomTestStringConvertible {
 }
 
 let hpkeVectors: [HPKEVector] = {
-  guard
-    let url = Bundle.module.url(
-      forResource: "hpke-rfc9180", withExtension: "json", subdirectory: "Vectors"),
-    let data = try? Data(contentsOf: url)
-  else { return [] }
   struct File: Decodable { let vectors: [HPKEVector] }
-  return (try? JSONDecoder().decode(File.self, from: data).vectors) ?? []
+  return (try? VectorFile.decode(File.self, "hpke-rfc9180", in: .module).vectors) ?? []
 }()
 
 @Suite("HPKE RFC 9180 Appendix A vectors")

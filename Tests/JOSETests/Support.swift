@@ -2,13 +2,12 @@ import CryptoPrimitives
 import Foundation
 import JOSE
 import JSON
+import TestSupport
 import Testing
 
 /// Loads a vector file shipped in this target's `Vectors` folder, parsed with our own parser.
 func loadVector(_ name: String) throws -> JSONValue {
-  let url = try #require(
-    Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Vectors"))
-  return try JSONValue(parsing: Array(try Data(contentsOf: url)))
+  try JSONValue(parsing: VectorFile.bytes(name, in: .module))
 }
 
 /// Expects `body` to throw a `JOSEError` with `code`.

@@ -13,10 +13,7 @@ struct AnnexD {
   let json: [String: Any]
 
   init() throws {
-    let url = try #require(
-      Bundle.module.url(
-        forResource: "iso18013-5-annex-d", withExtension: "json", subdirectory: "Vectors"))
-    json = try #require(try loadJSON(url) as? [String: Any])
+    json = try VectorFile.object("iso18013-5-annex-d", in: .module)
   }
 
   func hex(_ key: String) throws -> [UInt8] { hexBytes(try #require(json[key] as? String)) }

@@ -10,10 +10,7 @@ import Testing
 /// OpenID4VP 1.0 §B.2.6.2 (DC API) handover examples, rebuilt from their inputs.
 struct HandoverVectorTests {
   static func vectors() throws -> JSONValue {
-    let url = try #require(
-      Bundle.module.url(
-        forResource: "openid4vp-1.0-handover", withExtension: "json", subdirectory: "Vectors"))
-    return try JSONValue(parsing: Array(try Data(contentsOf: url)))
+    try JSONValue(parsing: VectorFile.bytes("openid4vp-1.0-handover", in: .module))
   }
 
   @Test func dcAPIHandoverMatchesTheSpec() throws {

@@ -84,10 +84,7 @@ struct RequestEnvelopeTests {
 @Suite("org-iso-mdoc (ISO/IEC TS 18013-7 Annex C)")
 struct AnnexCTests {
   static func avExample() throws -> [String: Any] {
-    let url = try #require(
-      Bundle.module.url(
-        forResource: "annex-c-av-doc-example", withExtension: "json", subdirectory: "Vectors"))
-    return try #require(try loadJSON(url) as? [String: Any])
+    try VectorFile.object("annex-c-av-doc-example", in: .module)
   }
 
   @Test("The EU age-verification example request reads, and its response has the expected size")

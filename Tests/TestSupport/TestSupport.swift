@@ -1,5 +1,5 @@
 // Helpers shared by the test targets: hex, and running independent Python implementations.
-public import Foundation
+import Foundation
 public import Testing
 
 /// Decodes hex (either case); other characters such as spaces are skipped.
@@ -34,11 +34,6 @@ public func hexString(_ bytes: some Sequence<UInt8>) -> String {
     out.append(digits[Int(b & 0x0f)])
   }
   return String(decoding: out, as: UTF8.self)
-}
-
-/// Loads a JSON vector file shipped in a test target's `Vectors` folder.
-public func loadJSON(_ url: URL) throws -> Any {
-  try JSONSerialization.jsonObject(with: Data(contentsOf: url))
 }
 
 /// Runs Python peers (pyhpke, pycose, joserfc, cryptography, ...) from the interop venv.

@@ -23,11 +23,9 @@ struct CapturedExchangeBinaryTests {
     let key: String
 
     init(_ cli: DCWallet) throws {
-      let url = try #require(
-        Bundle.module.url(
-          forResource: "annex-c-waltid-deterministic", withExtension: "json",
-          subdirectory: "Vectors"))
-      let vector = try #require(try JSONValue(parsing: Array(Data(contentsOf: url)))["vector"])
+      let vector = try #require(
+        try JSONValue(parsing: VectorFile.bytes("annex-c-waltid-deterministic", in: .module))[
+          "vector"])
       origin = try #require(vector["origin"]?.string)
       let data = JSONValue.object([
         ("deviceRequest", .string(try #require(vector["deviceRequestB64"]?.string))),

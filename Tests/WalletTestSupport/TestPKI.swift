@@ -1,5 +1,5 @@
 // Shared fixtures for tests above the protocol modules: a development PKI and issued mdocs.
-public import CBOR
+import CBOR
 public import CryptoPrimitives
 public import Foundation
 public import Mdoc

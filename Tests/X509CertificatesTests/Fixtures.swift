@@ -7,10 +7,7 @@ import X509Certificates
 /// Shared helpers: Annex D certificates, fixed dates and quick chains.
 enum Fixtures {
   static func annexD() throws -> [String: [UInt8]] {
-    let url = try #require(
-      Bundle.module.url(
-        forResource: "iso18013-5-annex-d", withExtension: "json", subdirectory: "Vectors"))
-    let json = try #require(try loadJSON(url) as? [String: Any])
+    let json = try VectorFile.object("iso18013-5-annex-d", in: .module)
     let certificates = try #require(json["certificates"] as? [String: String])
     return certificates.mapValues(hexBytes)
   }

@@ -2,7 +2,7 @@ public import CBOR
 public import CryptoPrimitives
 public import DigitalCredentialsAPI
 public import Foundation
-public import JOSE
+import JOSE
 public import JSON
 public import Mdoc
 public import OrgIsoMdoc

@@ -2,7 +2,7 @@ import CBOR
 import CryptoPrimitives
 public import DCQL
 public import Foundation
-public import JOSE
+import JOSE
 public import JSON
 import Mdoc
 public import OpenID4VP

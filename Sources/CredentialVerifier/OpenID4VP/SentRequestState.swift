@@ -1,5 +1,5 @@
 public import CryptoPrimitives
-public import JOSE
+import JOSE
 public import JSON
 public import OpenID4VP
 

@@ -1,6 +1,6 @@
 public import CryptoPrimitives
 import DCQL
-public import JOSE
+import JOSE
 public import JSON
 public import X509Certificates
 public import OpenID4VP

@@ -1,6 +1,6 @@
 import Foundation
 public import DigitalCredentialsAPI
-public import JOSE
+import JOSE
 import JSON
 
 /// What Android Credential Manager hands a wallet's request activity, as a plain value: the

@@ -1,9 +1,9 @@
 import DCQL
 public import DigitalCredentialsAPI
 public import Foundation
-public import JOSE
+import JOSE
 public import JSON
-public import Mdoc
+import Mdoc
 import OpenID4VP
 import OrgIsoMdoc
 

@@ -1,5 +1,5 @@
 public import Foundation
-public import JOSE
+import JOSE
 import JSON
 public import Mdoc
 public import X509Certificates

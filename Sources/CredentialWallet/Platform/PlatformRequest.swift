@@ -1,5 +1,5 @@
 public import Foundation
-public import JOSE
+import JOSE
 public import DigitalCredentialsAPI
 public import JSON
 

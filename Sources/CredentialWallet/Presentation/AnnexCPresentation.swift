@@ -1,7 +1,7 @@
 import CBOR
 public import CryptoPrimitives
 public import Foundation
-public import JOSE
+import JOSE
 public import JSON
 public import Mdoc
 public import X509Certificates
