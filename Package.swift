@@ -23,12 +23,12 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("DCQL", ["JSON"]),
   ("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
   ("SDJWT", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
-  ("DigitalCredentialsAPI", ["JSON", "JOSE"]),
+  ("DigitalCredentialsAPI", ["JSON"]),
   (
     "OrgIsoMdoc",
     ["JSON", "CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc"]
   ),
-  ("CredentialRegistration", ["JSON", "CBOR", "DigitalCredentialsAPI", "JOSE"]),
+  ("CredentialRegistration", ["JSON", "CBOR", "DigitalCredentialsAPI"]),
   (
     "OpenID4VP",
     ["JSON", 

@@ -1,4 +1,3 @@
-internal import JOSE
 import JSON
 
 /// The registry blob of the CMWallet and Ubique matchers (wire-formats.md, "CMWallet / Ubique

@@ -1,6 +1,5 @@
 internal import CBOR
 public import Foundation
-public import JOSE
 public import JSON
 
 /// The registration store changes that make the set iOS has registered equal the set the wallet

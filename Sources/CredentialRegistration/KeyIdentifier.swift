@@ -1,4 +1,3 @@
-internal import JOSE
 import JSON
 
 /// An X.509 key identifier (the `keyIdentifier` of an AuthorityKeyIdentifier or

@@ -1,5 +1,4 @@
 public import CBOR
-public import JOSE
 public import JSON
 
 /// A claim value as a platform matcher compares it: text, integer, boolean, full-date or null.

@@ -1,4 +1,3 @@
-public import JOSE
 public import JSON
 
 /// One protocol request as the website passed it: `{ "protocol": P, "data": D }` (or, in the
