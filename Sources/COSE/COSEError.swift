@@ -58,12 +58,12 @@ public struct COSEError: Error, Sendable, Hashable, CustomStringConvertible,
     self.reason = reason
   }
 
-  init(_ error: CBORError, _ context: String) {
-    self.init(.malformed, "\(context): \(error)")
+  init(_ error: CBORError, _ context: String, file: String = #fileID, line: UInt = #line) {
+    self.init(.malformed, "\(context): \(error)", underlying: error, file: file, line: line)
   }
 
-  init(_ error: CryptoError, _ context: String) {
-    self.init(.invalidKey, "\(context): \(error.reason)")
+  init(_ error: CryptoError, _ context: String, file: String = #fileID, line: UInt = #line) {
+    self.init(.invalidKey, "\(context): \(error.reason)", underlying: error, file: file, line: line)
   }
 
   public var description: String { "COSEError.\(code): \(reason)" }

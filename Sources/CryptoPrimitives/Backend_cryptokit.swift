@@ -106,7 +106,7 @@
       } catch {
         // Key and nonce sizes were checked by AES.GCM (nonce >= 12 bytes, as Nonce(data:)
         // requires), so a failure here is the backend's, coded as on OpenSSL.
-        throw CryptoError(.backendFailure, "AES-GCM seal failed: \(error)")
+        throw CryptoError(.backendFailure, "AES-GCM seal failed: \(error)", underlying: error)
       }
     }
 
@@ -321,7 +321,7 @@
           return Array(try k.signature(for: CryptoKit.SHA512.hash(data: message)).rawRepresentation)
         }
       } catch {
-        throw CryptoError(.backendFailure, "ECDSA signing failed: \(error)")
+        throw CryptoError(.backendFailure, "ECDSA signing failed: \(error)", underlying: error)
       }
     }
 
@@ -348,7 +348,7 @@
       } catch let error as CryptoError {
         throw error
       } catch {
-        throw CryptoError(.invalidPoint, "ECDH failed: \(error)")
+        throw CryptoError(.invalidPoint, "ECDH failed: \(error)", underlying: error)
       }
     }
   }
