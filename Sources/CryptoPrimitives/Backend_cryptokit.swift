@@ -119,7 +119,8 @@
         return Array(
           try CryptoKit.AES.GCM.open(box, using: SymmetricKey(data: key), authenticating: aad))
       } catch {
-        throw CryptoError(.authenticationFailure, "AES-GCM tag does not verify")
+        throw CryptoError(
+          .authenticationFailure, "AES-GCM tag does not verify", underlying: error)
       }
     }
 
@@ -200,7 +201,8 @@
         }
       } catch {
         throw CryptoError(
-          .invalidPoint, "point is not on \(curve.rawValue) or is the point at infinity")
+          .invalidPoint, "point is not on \(curve.rawValue) or is the point at infinity",
+          underlying: error)
       }
     }
 
@@ -273,7 +275,8 @@
         }
       } catch {
         throw CryptoError(
-          .invalidKey, "private scalar is zero or not below the \(curve.rawValue) group order")
+          .invalidKey, "private scalar is zero or not below the \(curve.rawValue) group order",
+          underlying: error)
       }
     }
 

@@ -64,7 +64,8 @@ struct AEADContext: Sendable {
         nonce: nonce(), ciphertext: Array(ciphertext[..<split]), tag: Array(ciphertext[split...]))
       plaintext = try AES.GCM.open(box, key: key, authenticating: aad)
     } catch {
-      throw HPKEError(.openFailed, "the ciphertext does not authenticate under this context")
+      throw HPKEError(
+        .openFailed, "the ciphertext does not authenticate under this context", underlying: error)
     }
     try increment()
     return plaintext

@@ -222,7 +222,7 @@ public struct CompactJWE: Sendable, Hashable {
       return try AES.GCM.open(
         box, key: contentKey, authenticating: Array(encodedProtectedHeader.utf8))
     } catch {
-      throw JOSEError(.decryptionFailed, "JWE authentication failed")
+      throw JOSEError(.decryptionFailed, "JWE authentication failed", underlying: error)
     }
   }
 }

@@ -97,7 +97,8 @@ public enum AnnexCVerifier {
         recipientPrivateKey = try ECPrivateKey(
           rawRepresentation: Base64URL.decode(key), curve: .p256)
       } catch {
-        throw DigitalCredentialsError(.invalidRequest, "verifier state has an unusable private key")
+        throw DigitalCredentialsError(
+          .invalidRequest, "verifier state has an unusable private key", underlying: error)
       }
     }
   }
