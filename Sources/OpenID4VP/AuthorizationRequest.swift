@@ -335,7 +335,8 @@ public struct AuthorizationRequest: Sendable {
       : (failures.first { $0.error.code != .unsupportedClientIDPrefix }?.error.code
         ?? .untrustedVerifier)
     return OpenID4VPError(
-      code, "no signature authenticates the verifier: \(reasons.joined(separator: "; "))")
+      code, "no signature authenticates the verifier: \(reasons.joined(separator: "; "))",
+      underlying: failures.first { $0.error.code == code }?.error)
   }
 
   /// RFC 9101 §5 / OpenID4VP 1.0 §5.9: a `client_id` sent beside the request object must be
