@@ -2,7 +2,9 @@
 ///
 /// RFC 8949 §5.3 (validity) and §1.2 / Appendix F (well-formedness): the code says what was
 /// wrong, `offset` where in the input, and `reason` explains it to a human.
-public struct CBORError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct CBORError: Error, Sendable, Hashable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
   /// An extensible error code: new codes can be added without breaking clients (RFC 8949 §5.3).
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private let name: String
@@ -51,8 +53,28 @@ public struct CBORError: Error, Sendable, Hashable, CustomStringConvertible {
   /// A human-readable explanation naming the field or item (RFC 8949 §5.3).
   public var reason: String
 
+  // Errors keep their cause (issue 11): the same shape in every protocol module's error.
+  // `code` is stable and the thing to match on; `reason` is for people; `underlying` keeps the
+  // error this one wraps as a value (cast it to the lower module's error type, it is never
+  // flattened into `reason`); `file`/`line` say where it was thrown (`#fileID`, `#line`).
+  // Equality and hashing use the code and reason only (plus this type's own location fields),
+  // never the cause or the throw site, so tests can build the expected error directly.
+
+  /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
+  public let underlying: (any Error & Sendable)?
+  /// The file (`#fileID`) where the error was created.
+  public let file: String
+  /// The line where the error was created.
+  public let line: UInt
+
   /// Creates an error (RFC 8949 §5.3).
-  public init(_ code: Code, offset: Int? = nil, reason: String) {
+  public init(
+    _ code: Code, offset: Int? = nil, reason: String, underlying: (any Error & Sendable)? = nil,
+    file: String = #fileID, line: UInt = #line
+  ) {
+    self.underlying = underlying
+    self.file = file
+    self.line = line
     self.code = code
     self.offset = offset
     self.reason = reason
@@ -70,6 +92,27 @@ public struct CBORError: Error, Sendable, Hashable, CustomStringConvertible {
   public func inContext(_ context: String) -> CBORError {
     // Subscript paths such as `[0]` attach directly: `Type.field[0]: reason`.
     let joined = reason.hasPrefix("[") ? context + reason : "\(context): \(reason)"
-    return CBORError(code, offset: offset, reason: joined)
+    return CBORError(
+      code, offset: offset, reason: joined, underlying: underlying, file: file, line: line)
   }
+
+  /// Equal when the code and reason and offset are; the cause and throw site are ignored.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.code == rhs.code && lhs.reason == rhs.reason && lhs.offset == rhs.offset
+  }
+
+  /// Hashes the fields `==` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(code)
+    hasher.combine(reason)
+    hasher.combine(offset)
+  }
+
+  /// The description, the throw site, and the cause chain, one per line.
+  public var debugDescription: String {
+    var text = "\(description) (\(file):\(line))"
+    if let underlying { text += "\n  caused by: " + String(reflecting: underlying) }
+    return text
+  }
+
 }

@@ -83,7 +83,7 @@ public struct COSESign1: Sendable, Hashable {
     do {
       signature = try signer.signature(for: tbs)
     } catch {
-      throw COSEError(.invalidKey, "signing failed: \(error)")
+      throw COSEError(.invalidKey, "signing failed: \(error)", underlying: error)
     }
     return COSESign1(
       headers: headers, payload: detached ? nil : payload, signature: signature.rawRepresentation)

@@ -39,7 +39,8 @@ public struct KeyIdentifier: Sendable, Hashable, CustomStringConvertible {
     do {
       self.bytes = try Base64URL.decode(translated)
     } catch {
-      throw RegistrationError(.invalidBase64, "'\(text)' is not base64: \(error.reason)")
+      throw RegistrationError(
+        .invalidBase64, "'\(text)' is not base64: \(error.reason)", underlying: error)
     }
   }
 

@@ -106,7 +106,7 @@
       } catch {
         // Key and nonce sizes were checked by AES.GCM (nonce >= 12 bytes, as Nonce(data:)
         // requires), so a failure here is the backend's, coded as on OpenSSL.
-        throw CryptoError(.backendFailure, "AES-GCM seal failed: \(error)")
+        throw CryptoError(.backendFailure, "AES-GCM seal failed: \(error)", underlying: error)
       }
     }
 
@@ -119,7 +119,8 @@
         return Array(
           try CryptoKit.AES.GCM.open(box, using: SymmetricKey(data: key), authenticating: aad))
       } catch {
-        throw CryptoError(.authenticationFailure, "AES-GCM tag does not verify")
+        throw CryptoError(
+          .authenticationFailure, "AES-GCM tag does not verify", underlying: error)
       }
     }
 
@@ -200,7 +201,8 @@
         }
       } catch {
         throw CryptoError(
-          .invalidPoint, "point is not on \(curve.rawValue) or is the point at infinity")
+          .invalidPoint, "point is not on \(curve.rawValue) or is the point at infinity",
+          underlying: error)
       }
     }
 
@@ -273,7 +275,8 @@
         }
       } catch {
         throw CryptoError(
-          .invalidKey, "private scalar is zero or not below the \(curve.rawValue) group order")
+          .invalidKey, "private scalar is zero or not below the \(curve.rawValue) group order",
+          underlying: error)
       }
     }
 
@@ -321,7 +324,7 @@
           return Array(try k.signature(for: CryptoKit.SHA512.hash(data: message)).rawRepresentation)
         }
       } catch {
-        throw CryptoError(.backendFailure, "ECDSA signing failed: \(error)")
+        throw CryptoError(.backendFailure, "ECDSA signing failed: \(error)", underlying: error)
       }
     }
 
@@ -348,7 +351,7 @@
       } catch let error as CryptoError {
         throw error
       } catch {
-        throw CryptoError(.invalidPoint, "ECDH failed: \(error)")
+        throw CryptoError(.invalidPoint, "ECDH failed: \(error)", underlying: error)
       }
     }
   }

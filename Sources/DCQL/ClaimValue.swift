@@ -35,7 +35,7 @@ public enum ClaimValue: Sendable, Hashable {
     do {
       value = try JSONValue(parsing: jsonData, limits: JSONLimits(maxDepth: Self.maximumDepth))
     } catch {
-      throw DCQLError(.invalidJSON, "not JSON: \(error.reason)")
+      throw DCQLError(.invalidJSON, "not JSON: \(error.reason)", underlying: error)
     }
     self.init(value)
   }

@@ -169,7 +169,9 @@ enum QueryParser {
     let path: ClaimPath
     if let v = members["path"] {
       do { path = try ClaimPath(json: v) } catch {
-        throw DCQLError(error.code, at: location + ".path" + error.location, error.reason)
+        throw DCQLError(
+          error.code, at: location + ".path" + error.location, error.reason,
+          underlying: error.underlying, file: error.file, line: error.line)
       }
     } else if format == DCQLFormat.msoMdoc, case .string(let namespace)? = members["namespace"],
       case .string(let element)? = members["claim_name"]

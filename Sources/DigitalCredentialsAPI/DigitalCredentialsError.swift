@@ -1,5 +1,7 @@
 /// An error from the DC API layer: an extensible code and a reason.
-public struct DigitalCredentialsError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct DigitalCredentialsError: Error, Sendable, Hashable, CustomStringConvertible,
+  CustomDebugStringConvertible
+{
   /// What kind of failure this is.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
@@ -35,11 +37,50 @@ public struct DigitalCredentialsError: Error, Sendable, Hashable, CustomStringCo
   /// A human-readable explanation.
   public let reason: String
 
+  // Errors keep their cause (issue 11): the same shape in every protocol module's error.
+  // `code` is stable and the thing to match on; `reason` is for people; `underlying` keeps the
+  // error this one wraps as a value (cast it to the lower module's error type, it is never
+  // flattened into `reason`); `file`/`line` say where it was thrown (`#fileID`, `#line`).
+  // Equality and hashing use the code and reason only (plus this type's own location fields),
+  // never the cause or the throw site, so tests can build the expected error directly.
+
+  /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
+  public let underlying: (any Error & Sendable)?
+  /// The file (`#fileID`) where the error was created.
+  public let file: String
+  /// The line where the error was created.
+  public let line: UInt
+
   /// Creates an error with a code and a reason.
-  public init(_ code: Code, _ reason: String) {
+  public init(
+    _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
+    file: String = #fileID, line: UInt = #line
+  ) {
+    self.underlying = underlying
+    self.file = file
+    self.line = line
     self.code = code
     self.reason = reason
   }
 
   public var description: String { "DigitalCredentialsError.\(code): \(reason)" }
+
+  /// Equal when the code and reason are; the cause and throw site are ignored.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.code == rhs.code && lhs.reason == rhs.reason
+  }
+
+  /// Hashes the fields `==` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(code)
+    hasher.combine(reason)
+  }
+
+  /// The description, the throw site, and the cause chain, one per line.
+  public var debugDescription: String {
+    var text = "\(description) (\(file):\(line))"
+    if let underlying { text += "\n  caused by: " + String(reflecting: underlying) }
+    return text
+  }
+
 }

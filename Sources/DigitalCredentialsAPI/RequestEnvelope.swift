@@ -70,7 +70,8 @@ public struct RequestEnvelope: Sendable, Hashable {
     do {
       value = try JSONValue(parsing: bytes)
     } catch {
-      throw DigitalCredentialsError(.invalidRequest, "the request is not JSON: \(error.reason)")
+      throw DigitalCredentialsError(
+        .invalidRequest, "the request is not JSON: \(error.reason)", underlying: error)
     }
     try self.init(json: value)
   }

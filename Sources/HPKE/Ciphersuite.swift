@@ -151,7 +151,7 @@ struct LabeledKDF {
         info: i2osp(UInt16(length)) + prefix + Array(label.utf8) + info,
         outputByteCount: length)
     } catch {
-      throw HPKEError(.invalidParameter, "LabeledExpand: \(error.reason)")
+      throw HPKEError(.invalidParameter, "LabeledExpand: \(error.reason)", underlying: error)
     }
   }
 }

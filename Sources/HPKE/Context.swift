@@ -44,7 +44,7 @@ struct AEADContext: Sendable {
     do {
       box = try AES.GCM.seal(plaintext, key: key, nonce: nonce(), authenticating: aad)
     } catch {
-      throw HPKEError(.invalidParameter, "AEAD seal: \(error.reason)")
+      throw HPKEError(.invalidParameter, "AEAD seal: \(error.reason)", underlying: error)
     }
     try increment()
     return box.ciphertext + box.tag
@@ -64,7 +64,8 @@ struct AEADContext: Sendable {
         nonce: nonce(), ciphertext: Array(ciphertext[..<split]), tag: Array(ciphertext[split...]))
       plaintext = try AES.GCM.open(box, key: key, authenticating: aad)
     } catch {
-      throw HPKEError(.openFailed, "the ciphertext does not authenticate under this context")
+      throw HPKEError(
+        .openFailed, "the ciphertext does not authenticate under this context", underlying: error)
     }
     try increment()
     return plaintext
@@ -109,7 +110,8 @@ extension HPKE {
         do {
           ephemeral = try ECPrivateKey(curve: ciphersuite.kem.curve)
         } catch {
-          throw HPKEError(.invalidKey, "ephemeral key generation: \(error.reason)")
+          throw HPKEError(
+            .invalidKey, "ephemeral key generation: \(error.reason)", underlying: error)
         }
       }
       let (sharedSecret, enc) = try ciphersuite.kem.encapsulate(

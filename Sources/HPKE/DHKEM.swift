@@ -37,7 +37,8 @@ extension HPKE.KEM {
     do {
       return try ECPublicKey(x963Representation: enc, curve: curve)
     } catch {
-      throw HPKEError(.invalidEncapsulatedKey, "encapsulated key: \(error.reason)")
+      throw HPKEError(
+        .invalidEncapsulatedKey, "encapsulated key: \(error.reason)", underlying: error)
     }
   }
 
@@ -45,7 +46,7 @@ extension HPKE.KEM {
     do {
       return try sk.sharedSecret(with: pk)
     } catch {
-      throw HPKEError(.invalidKey, "DH: \(error.reason)")
+      throw HPKEError(.invalidKey, "DH: \(error.reason)", underlying: error)
     }
   }
 

@@ -88,7 +88,7 @@ public struct CompactJWS: Sendable, Hashable {
       payload = try Base64URL.decode(String(parts[1]))
       signature = try Base64URL.decode(String(parts[2]))
     } catch {
-      throw JOSEError(.malformedJWS, "payload or signature: \(error.reason)")
+      throw JOSEError(.malformedJWS, "payload or signature: \(error.reason)", underlying: error)
     }
     try JOSEHeader.checkExtensions(protected: header.value, unprotected: nil)
     guard let alg = try JOSEHeader.string("alg", in: header.value) else {

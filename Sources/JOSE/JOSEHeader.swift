@@ -10,13 +10,14 @@ enum JOSEHeader {
     do {
       bytes = try Base64URL.decode(String(encoded))
     } catch {
-      throw JOSEError(code, "protected header: \(error.reason)")
+      throw JOSEError(code, "protected header: \(error.reason)", underlying: error)
     }
     let value: JSONValue
     do {
       value = try JSONValue(parsing: bytes)
     } catch {
-      throw JOSEError(code, "protected header is not valid JSON: \(error.reason)")
+      throw JOSEError(
+        code, "protected header is not valid JSON: \(error.reason)", underlying: error)
     }
     guard case .object = value else {
       throw JOSEError(code, "protected header is not a JSON object")
@@ -82,7 +83,9 @@ enum JOSEHeader {
       do {
         chain.append(try Base64.decode(text))
       } catch {
-        throw JOSEError(.invalidHeader, "x5c entry is not base64 (not base64url): \(error.reason)")
+        throw JOSEError(
+          .invalidHeader, "x5c entry is not base64 (not base64url): \(error.reason)",
+          underlying: error)
       }
     }
     return chain

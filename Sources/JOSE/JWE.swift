@@ -62,7 +62,7 @@ public enum JWE {
     do {
       sharedSecret = try ephemeral.sharedSecret(with: recipient)
     } catch {
-      throw JOSEError(.cryptoFailure, "ECDH failed: \(error.reason)")
+      throw JOSEError(.cryptoFailure, "ECDH failed: \(error.reason)", underlying: error)
     }
     let key = try ConcatKDF.deriveKey(
       sharedSecret: sharedSecret, keyDataLength: enc.keyBitCount, algorithmID: enc.rawValue,
@@ -74,7 +74,7 @@ public enum JWE {
       box = try AES.GCM.seal(
         plaintext, key: key, nonce: iv, authenticating: Array(encodedHeader.utf8))
     } catch {
-      throw JOSEError(.cryptoFailure, "AES-GCM failed: \(error.reason)")
+      throw JOSEError(.cryptoFailure, "AES-GCM failed: \(error.reason)", underlying: error)
     }
     // RFC 7516 §7.1: with direct key agreement the encrypted key part is empty.
     return [
@@ -163,7 +163,7 @@ public struct CompactJWE: Sendable, Hashable {
       do {
         return try Base64URL.decode(String(part))
       } catch {
-        throw JOSEError(.malformedJWE, "\(name): \(error.reason)")
+        throw JOSEError(.malformedJWE, "\(name): \(error.reason)", underlying: error)
       }
     }
     func headerBytes(_ name: String) throws(JOSEError) -> [UInt8] {
@@ -210,7 +210,7 @@ public struct CompactJWE: Sendable, Hashable {
     } catch let error as JOSEError {
       throw error
     } catch {
-      throw JOSEError(.invalidKey, "ECDH with epk failed: \(error)")
+      throw JOSEError(.invalidKey, "ECDH with epk failed: \(error)", underlying: error)
     }
     let contentKey = try ConcatKDF.deriveKey(
       sharedSecret: sharedSecret, keyDataLength: encryption.keyBitCount,
@@ -222,7 +222,7 @@ public struct CompactJWE: Sendable, Hashable {
       return try AES.GCM.open(
         box, key: contentKey, authenticating: Array(encodedProtectedHeader.utf8))
     } catch {
-      throw JOSEError(.decryptionFailed, "JWE authentication failed")
+      throw JOSEError(.decryptionFailed, "JWE authentication failed", underlying: error)
     }
   }
 }

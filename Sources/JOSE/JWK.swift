@@ -73,7 +73,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
       do {
         bytes = try Base64URL.decode(text)
       } catch {
-        throw JOSEError(.invalidBase64URL, "JWK \(name): \(error.reason)")
+        throw JOSEError(.invalidBase64URL, "JWK \(name): \(error.reason)", underlying: error)
       }
       // RFC 7518 §6.2.1.2: the full field size, even when leading bytes are zero.
       guard bytes.count == curve.coordinateByteCount else {
@@ -129,7 +129,8 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
     do {
       return try ECPublicKey(x: x, y: y, curve: crv)
     } catch {
-      throw JOSEError(.invalidKey, "JWK is not a valid \(crv.jwkName) point: \(error.reason)")
+      throw JOSEError(
+        .invalidKey, "JWK is not a valid \(crv.jwkName) point: \(error.reason)", underlying: error)
     }
   }
 
@@ -140,7 +141,9 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
     do {
       key = try ECPrivateKey(rawRepresentation: d, curve: crv)
     } catch {
-      throw JOSEError(.invalidKey, "JWK d is not a valid \(crv.jwkName) scalar: \(error.reason)")
+      throw JOSEError(
+        .invalidKey, "JWK d is not a valid \(crv.jwkName) scalar: \(error.reason)",
+        underlying: error)
     }
     guard key.publicKey.x == x, key.publicKey.y == y else {
       throw JOSEError(.invalidKey, "JWK d does not match its x and y")

@@ -79,7 +79,7 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable {
     } catch let error as JOSEError {
       throw error
     } catch {
-      throw JOSEError(.cryptoFailure, "signer failed: \(error)")
+      throw JOSEError(.cryptoFailure, "signer failed: \(error)", underlying: error)
     }
   }
 }

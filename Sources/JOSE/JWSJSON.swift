@@ -56,7 +56,7 @@ public struct JWSJSON: Sendable, Hashable {
       do {
         signature = try Base64URL.decode(encodedSignature)
       } catch {
-        throw JOSEError(.malformedJWS, "signature: \(error.reason)")
+        throw JOSEError(.malformedJWS, "signature: \(error.reason)", underlying: error)
       }
       guard let alg = try JOSEHeader.string("alg", in: header.value) else {
         throw JOSEError(.invalidHeader, "JWS protected header has no alg")
@@ -92,7 +92,7 @@ public struct JWSJSON: Sendable, Hashable {
     do {
       payload = try Base64URL.decode(encodedPayload)
     } catch {
-      throw JOSEError(.malformedJWS, "payload: \(error.reason)")
+      throw JOSEError(.malformedJWS, "payload: \(error.reason)", underlying: error)
     }
     self.encodedPayload = encodedPayload
     if let list = json["signatures"] {
@@ -119,7 +119,7 @@ public struct JWSJSON: Sendable, Hashable {
     do {
       json = try JSONValue(parsing: text)
     } catch {
-      throw JOSEError(.malformedJWS, "not JSON: \(error.reason)")
+      throw JOSEError(.malformedJWS, "not JSON: \(error.reason)", underlying: error)
     }
     try self.init(json: json)
   }

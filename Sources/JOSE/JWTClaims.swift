@@ -37,7 +37,7 @@ public struct JWTClaims: Sendable, Hashable {
     do {
       json = try JSONValue(parsing: payload)
     } catch {
-      throw JOSEError(.invalidClaim, "JWT claims are not JSON: \(error.reason)")
+      throw JOSEError(.invalidClaim, "JWT claims are not JSON: \(error.reason)", underlying: error)
     }
     try self.init(json: json)
   }

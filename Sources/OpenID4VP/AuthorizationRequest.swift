@@ -72,7 +72,8 @@ public struct AuthorizationRequest: Sendable {
       do {
         data = try JSONValue(parsing: text)
       } catch {
-        throw OpenID4VPError(.malformed, "data is a string but not JSON: \(error.reason)")
+        throw OpenID4VPError(
+          .malformed, "data is a string but not JSON: \(error.reason)", underlying: error)
       }
     }
     guard case .object = data else { throw OpenID4VPError(.malformed, "data must be an object") }
@@ -186,7 +187,7 @@ public struct AuthorizationRequest: Sendable {
     do {
       dcqlQuery = try DCQLQuery(ClaimValue(query))
     } catch {
-      throw OpenID4VPError(.invalidRequest, "dcql_query: \(error)")
+      throw OpenID4VPError(.invalidRequest, "dcql_query: \(error)", underlying: error)
     }
     dcqlQueryJSON = query
     clientMetadata = try ClientMetadata(json: parameters["client_metadata"])
@@ -229,9 +230,9 @@ public struct AuthorizationRequest: Sendable {
     switch error.code {
     case .unsupportedAlgorithm, .algorithmKeyMismatch, .invalidHeader:
       // RFC 9101 §6.1: `none` and unknown algorithms are refused as a signature problem.
-      OpenID4VPError(.invalidRequestSignature, "request JWS: \(error.reason)")
+      OpenID4VPError(.invalidRequestSignature, "request JWS: \(error.reason)", underlying: error)
     default:
-      OpenID4VPError(.malformed, "request JWS: \(error.reason)")
+      OpenID4VPError(.malformed, "request JWS: \(error.reason)", underlying: error)
     }
   }
 
@@ -240,7 +241,8 @@ public struct AuthorizationRequest: Sendable {
     do {
       json = try JSONValue(parsing: payload)
     } catch {
-      throw OpenID4VPError(.malformed, "request payload is not JSON: \(error.reason)")
+      throw OpenID4VPError(
+        .malformed, "request payload is not JSON: \(error.reason)", underlying: error)
     }
     guard case .object = json else {
       throw OpenID4VPError(.malformed, "request payload must be a JSON object")
@@ -333,7 +335,8 @@ public struct AuthorizationRequest: Sendable {
       : (failures.first { $0.error.code != .unsupportedClientIDPrefix }?.error.code
         ?? .untrustedVerifier)
     return OpenID4VPError(
-      code, "no signature authenticates the verifier: \(reasons.joined(separator: "; "))")
+      code, "no signature authenticates the verifier: \(reasons.joined(separator: "; "))",
+      underlying: failures.first { $0.error.code == code }?.error)
   }
 
   /// RFC 9101 §5 / OpenID4VP 1.0 §5.9: a `client_id` sent beside the request object must be

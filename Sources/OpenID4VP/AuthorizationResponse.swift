@@ -93,7 +93,8 @@ extension AuthorizationRequest {
         plaintext: plain.serializedBytes(), recipient: try encryption.key.publicKey(),
         enc: encryption.enc, kid: encryption.key.kid, random: random)
     } catch {
-      throw OpenID4VPError(.presentationFailed, "response encryption: \(error.reason)")
+      throw OpenID4VPError(
+        .presentationFailed, "response encryption: \(error.reason)", underlying: error)
     }
     return AuthorizationResponse(
       vpToken: vpToken, data: .object([("response", .string(jwe))]), responseMode: responseMode)
@@ -118,7 +119,8 @@ extension AuthorizationRequest {
       do {
         return try credential.present(disclosing: paths, keyBinding: binding)
       } catch {
-        throw OpenID4VPError(.presentationFailed, "SD-JWT \(queryID): \(error.reason)")
+        throw OpenID4VPError(
+          .presentationFailed, "SD-JWT \(queryID): \(error.reason)", underlying: error)
       }
     case .mdoc(let issuerSigned, let elements, let deviceKey):
       let transcript = SessionTranscript(
@@ -129,7 +131,8 @@ extension AuthorizationRequest {
         let response = DeviceResponse(documents: [document])
         return Base64URL.encode(response.bytes)
       } catch {
-        throw OpenID4VPError(.presentationFailed, "mdoc \(queryID): \(error.reason)")
+        throw OpenID4VPError(
+          .presentationFailed, "mdoc \(queryID): \(error.reason)", underlying: error)
       }
     }
   }

@@ -35,7 +35,7 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
     do {
       processed = try sdJWT.process()
     } catch {
-      throw OpenID4VPError(.malformed, "SD-JWT \(id): \(error.reason)")
+      throw OpenID4VPError(.malformed, "SD-JWT \(id): \(error.reason)", underlying: error)
     }
     self.id = id
     self.sdJWT = sdJWT
@@ -101,7 +101,8 @@ public struct MdocCredential: DCQLCredential, Sendable {
     }
   }
 
-  package static func claims(of nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])]) -> ClaimValue
+  package static func claims(of nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])])
+    -> ClaimValue
   {
     var result: [String: ClaimValue] = [:]
     for (nameSpace, items) in nameSpaces {

@@ -38,7 +38,8 @@ enum RequestAuthentication {
       do {
         chain.append(try Certificate(derEncoded: der))
       } catch {
-        throw OpenID4VPError(.invalidRequest, "x5c certificate does not parse: \(error)")
+        throw OpenID4VPError(
+          .invalidRequest, "x5c certificate does not parse: \(error)", underlying: error)
       }
     }
     // HAIP 1.0 §5 (signed requests): the trust anchor is not sent in x5c, and the request is
@@ -62,7 +63,8 @@ enum RequestAuthentication {
     do {
       try verifySignature(key)
     } catch {
-      throw OpenID4VPError(.invalidRequestSignature, "request signature: \(error.reason)")
+      throw OpenID4VPError(
+        .invalidRequestSignature, "request signature: \(error.reason)", underlying: error)
     }
     let policy: any CertificatePolicy =
       prefix == .x509SANDNS

@@ -32,7 +32,7 @@ extension OpenID4VPProtocol {
         do {
           serialization = try JSONValue(parsing: text)
         } catch {
-          throw OpenID4VPError(.malformed, "the request JWS: \(error.reason)")
+          throw OpenID4VPError(.malformed, "the request JWS: \(error.reason)", underlying: error)
         }
       }
       let object = serialization
@@ -51,12 +51,12 @@ extension OpenID4VPProtocol {
     do {
       bytes = try read()
     } catch {
-      throw OpenID4VPError(.malformed, "the request JWS: \(error.reason)")
+      throw OpenID4VPError(.malformed, "the request JWS: \(error.reason)", underlying: error)
     }
     do {
       return try JSONValue(parsing: bytes)
     } catch {
-      throw OpenID4VPError(.malformed, "the request JWS: \(error.reason)")
+      throw OpenID4VPError(.malformed, "the request JWS: \(error.reason)", underlying: error)
     }
   }
 }

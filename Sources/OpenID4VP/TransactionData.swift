@@ -25,8 +25,8 @@ public struct TransactionData: Sendable, Hashable {
       json = try JSONValue(parsing: try Base64URL.decode(encoded))
     } catch {
       throw OpenID4VPError(
-        .unsupportedTransactionData, "transaction_data entry is not base64url JSON: \(error.reason)"
-      )
+        .unsupportedTransactionData,
+        "transaction_data entry is not base64url JSON: \(error.reason)", underlying: error)
     }
     guard case .object = json, let type = json["type"]?.string else {
       throw OpenID4VPError(

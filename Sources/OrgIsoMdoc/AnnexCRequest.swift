@@ -1,7 +1,7 @@
+public import DigitalCredentialsAPI
 import JOSE
 public import JSON
 public import Mdoc
-public import DigitalCredentialsAPI
 
 /// An `org-iso-mdoc` request (ISO/IEC TS 18013-7:2025 Annex C): `data = {"deviceRequest":
 /// b64url(DeviceRequest), "encryptionInfo": b64url(EncryptionInfo)}`.
@@ -28,12 +28,13 @@ public struct AnnexCRequest: Sendable, Hashable {
       bytes = try Base64URL.decode(deviceRequestText)
     } catch {
       throw DigitalCredentialsError(
-        .invalidRequest, "deviceRequest is not base64url: \(error.reason)")
+        .invalidRequest, "deviceRequest is not base64url: \(error.reason)", underlying: error)
     }
     do {
       deviceRequest = try DeviceRequest(bytes: bytes)
     } catch {
-      throw DigitalCredentialsError(.invalidRequest, "deviceRequest: \(error.reason)")
+      throw DigitalCredentialsError(
+        .invalidRequest, "deviceRequest: \(error.reason)", underlying: error)
     }
     encryptionInfo = try EncryptionInfo(base64URL: encryptionInfoText)
     deviceRequestBase64URL = deviceRequestText

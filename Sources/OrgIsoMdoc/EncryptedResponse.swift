@@ -1,10 +1,10 @@
 import CBOR
 public import CryptoPrimitives
+public import DigitalCredentialsAPI
 public import HPKE
 import JOSE
 public import JSON
 public import Mdoc
-public import DigitalCredentialsAPI
 
 /// `EncryptedResponse = ["dcapi", {"enc": bstr, "cipherText": bstr}]` (ISO/IEC TS 18013-7:2025
 /// C.3.2.3): the DeviceResponse sealed with HPKE to the verifier.
@@ -34,7 +34,7 @@ public struct EncryptedResponse: Sendable, Hashable {
       )
       return EncryptedResponse(enc: enc, cipherText: ciphertext)
     } catch {
-      throw DigitalCredentialsError(.cryptoFailure, "HPKE seal: \(error.reason)")
+      throw DigitalCredentialsError(.cryptoFailure, "HPKE seal: \(error.reason)", underlying: error)
     }
   }
 
@@ -49,7 +49,8 @@ public struct EncryptedResponse: Sendable, Hashable {
         cipherText, encapsulatedKey: enc, privateKey: privateKey, ciphersuite: Self.ciphersuite,
         info: sessionTranscript.bytes)
     } catch {
-      throw DigitalCredentialsError(.decryptionFailed, "HPKE open: \(error.reason)")
+      throw DigitalCredentialsError(
+        .decryptionFailed, "HPKE open: \(error.reason)", underlying: error)
     }
   }
 

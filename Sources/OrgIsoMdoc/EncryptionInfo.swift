@@ -1,8 +1,8 @@
 import CBOR
 import COSE
 public import CryptoPrimitives
-import JOSE
 public import DigitalCredentialsAPI
+import JOSE
 import JSON
 
 /// `EncryptionInfo = ["dcapi", {"nonce": bstr, "recipientPublicKey": COSE_Key}]`
@@ -21,20 +21,22 @@ public struct EncryptionInfo: Sendable, Hashable {
 
   /// Reads and checks an EncryptionInfo from its base64url text.
   public init(base64URL text: String) throws(DigitalCredentialsError) {
-    func fail(_ why: String) -> DigitalCredentialsError {
-      DigitalCredentialsError(.invalidEncryptionInfo, why)
+    func fail(
+      _ why: String, underlying: (any Error & Sendable)? = nil, line: UInt = #line
+    ) -> DigitalCredentialsError {
+      DigitalCredentialsError(.invalidEncryptionInfo, why, underlying: underlying, line: line)
     }
     let bytes: [UInt8]
     do {
       bytes = try Base64URL.decode(text)
     } catch {
-      throw fail("encryptionInfo is not base64url: \(error.reason)")
+      throw fail("encryptionInfo is not base64url: \(error.reason)", underlying: error)
     }
     let item: CBOR
     do {
       item = try CBOR.decode(bytes)
     } catch {
-      throw fail("encryptionInfo is not CBOR: \(error)")
+      throw fail("encryptionInfo is not CBOR: \(error)", underlying: error)
     }
     guard let members = item.array, members.count == 2 else {
       throw fail("EncryptionInfo must be a two-member array")
@@ -63,9 +65,9 @@ public struct EncryptionInfo: Sendable, Hashable {
     } catch let error as DigitalCredentialsError {
       throw error
     } catch let error as COSEError {
-      throw fail("recipientPublicKey: \(error.reason)")
+      throw fail("recipientPublicKey: \(error.reason)", underlying: error)
     } catch {
-      throw fail("recipientPublicKey: \(error)")
+      throw fail("recipientPublicKey: \(error)", underlying: error)
     }
     base64URL = text
     self.nonce = nonce

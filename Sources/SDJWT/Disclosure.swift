@@ -25,13 +25,15 @@ public struct Disclosure: Sendable, Hashable, CustomStringConvertible {
     do {
       bytes = try Base64URL.decode(encoded)
     } catch {
-      throw SDJWTError(.invalidDisclosure, "disclosure is not base64url: \(error.reason)")
+      throw SDJWTError(
+        .invalidDisclosure, "disclosure is not base64url: \(error.reason)", underlying: error)
     }
     let json: JSONValue
     do {
       json = try JSONValue(parsing: bytes)
     } catch {
-      throw SDJWTError(.invalidDisclosure, "disclosure is not JSON: \(error.reason)")
+      throw SDJWTError(
+        .invalidDisclosure, "disclosure is not JSON: \(error.reason)", underlying: error)
     }
     guard let elements = json.array else {
       throw SDJWTError(.invalidDisclosure, "disclosure is not a JSON array")

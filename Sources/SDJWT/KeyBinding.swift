@@ -125,7 +125,7 @@ extension SDJWT {
         signer: keyBinding.signer)
       return body + kb
     } catch {
-      throw SDJWTError(.signingFailed, "KB-JWT: \(error.reason)")
+      throw SDJWTError(.signingFailed, "KB-JWT: \(error.reason)", underlying: error)
     }
   }
 }

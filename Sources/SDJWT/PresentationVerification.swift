@@ -78,13 +78,13 @@ extension SDJWT {
     do {
       try kb.verifySignature(with: holderKey)
     } catch {
-      throw SDJWTError(.invalidKeyBinding, "KB-JWT signature: \(error.reason)")
+      throw SDJWTError(.invalidKeyBinding, "KB-JWT signature: \(error.reason)", underlying: error)
     }
     let claims: JSONValue
     do {
       claims = try JWTClaims(payload: kb.payload).json
     } catch {
-      throw SDJWTError(.invalidKeyBinding, "KB-JWT payload: \(error.reason)")
+      throw SDJWTError(.invalidKeyBinding, "KB-JWT payload: \(error.reason)", underlying: error)
     }
     guard let iat = claims["iat"]?.double else {
       throw SDJWTError(.invalidKeyBinding, "KB-JWT has no iat")

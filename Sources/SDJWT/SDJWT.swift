@@ -31,13 +31,13 @@ public struct SDJWT: Sendable, Hashable {
     do {
       issuerSignedJWT = try CompactJWS(String(parts[0]))
     } catch {
-      throw SDJWTError(.malformed, "issuer-signed JWT: \(error.reason)")
+      throw SDJWTError(.malformed, "issuer-signed JWT: \(error.reason)", underlying: error)
     }
     do {
       let claims = try JWTClaims(payload: issuerSignedJWT.payload)
       issuerPayload = claims.json
     } catch {
-      throw SDJWTError(.malformed, "issuer-signed JWT payload: \(error.reason)")
+      throw SDJWTError(.malformed, "issuer-signed JWT payload: \(error.reason)", underlying: error)
     }
     hashAlgorithm = try ProcessedSDJWT.hashAlgorithm(of: issuerPayload)
     var disclosures: [Disclosure] = []
@@ -52,7 +52,7 @@ public struct SDJWT: Sendable, Hashable {
       do {
         keyBindingJWT = try CompactJWS(String(last))
       } catch {
-        throw SDJWTError(.invalidKeyBinding, "KB-JWT: \(error.reason)")
+        throw SDJWTError(.invalidKeyBinding, "KB-JWT: \(error.reason)", underlying: error)
       }
     } else {
       keyBindingJWT = nil

@@ -82,7 +82,7 @@ public enum SDJWTIssuer {
       jwt = try JWS.sign(
         payload: payload.serializedBytes(), protectedHeader: .object(header), signer: signer)
     } catch {
-      throw SDJWTError(.signingFailed, error.reason)
+      throw SDJWTError(.signingFailed, error.reason, underlying: error)
     }
     let issuance = ([jwt] + builder.disclosures.map(\.encoded)).joined(separator: "~") + "~"
     return try SDJWT(serialized: issuance)

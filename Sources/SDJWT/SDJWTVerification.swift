@@ -100,7 +100,7 @@ extension SDJWT {
     do {
       chain = try issuerCertificates()
     } catch {
-      throw SDJWTError(.untrustedIssuer, "x5c: \(error.reason)")
+      throw SDJWTError(.untrustedIssuer, "x5c: \(error.reason)", underlying: error)
     }
     guard !chain.isEmpty else {
       throw SDJWTError(.untrustedIssuer, "the issuer-signed JWT has no x5c header")
@@ -131,7 +131,8 @@ extension SDJWT {
       do {
         chain.append(try Certificate(derEncoded: der))
       } catch {
-        throw SDJWTError(.untrustedIssuer, "x5c certificate does not parse: \(error)")
+        throw SDJWTError(
+          .untrustedIssuer, "x5c certificate does not parse: \(error)", underlying: error)
       }
     }
     return chain
@@ -145,7 +146,7 @@ extension SDJWT {
     do {
       try issuerSignedJWT.verifySignature(with: key)
     } catch {
-      throw SDJWTError(.invalidIssuerSignature, error.reason)
+      throw SDJWTError(.invalidIssuerSignature, error.reason, underlying: error)
     }
     if options.profile == .sdJWTVC {
       // SD-JWT VC §3.2.1: the media type of the Issuer-signed JWT.
@@ -227,7 +228,7 @@ extension SDJWT {
     } catch let error as SDJWTError {
       throw error
     } catch {
-      throw SDJWTError(.missingHolderBinding, "cnf.jwk: \(error)")
+      throw SDJWTError(.missingHolderBinding, "cnf.jwk: \(error)", underlying: error)
     }
   }
 }

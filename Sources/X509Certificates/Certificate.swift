@@ -85,7 +85,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     do {
       document = try PEMDocument(pemString: text)
     } catch {
-      throw CertificateError(.invalidPEM, error.reason)
+      throw CertificateError(.invalidPEM, error.reason, underlying: error)
     }
     guard document.label == "CERTIFICATE" else {
       throw CertificateError(.invalidPEM, "PEM label is \(document.label), not CERTIFICATE")
@@ -99,7 +99,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     do {
       documents = try PEMDocument.parseAll(text)
     } catch {
-      throw CertificateError(.invalidPEM, error.reason)
+      throw CertificateError(.invalidPEM, error.reason, underlying: error)
     }
     var chain: [Certificate] = []
     for (index, document) in documents.enumerated() {

@@ -112,7 +112,7 @@ public struct CertificateBuilder: Sendable {
     do {
       signature = try signer.signature(for: tbs)
     } catch {
-      throw CertificateError(.signingFailed, "signer failed: \(error)")
+      throw CertificateError(.signingFailed, "signer failed: \(error)", underlying: error)
     }
     let certificate = DER.sequence([
       tbs, algorithm.derEncoded, DER.bitString(signature.derRepresentation),

@@ -174,14 +174,14 @@ struct DecodedExtensions: Sendable, Hashable {
       do {
         node = try DER.parse(ext.value)
       } catch {
-        throw CertificateError(.invalidExtension, "\(ext.oid): \(error.reason)")
+        throw CertificateError(.invalidExtension, "\(ext.oid): \(error.reason)", underlying: error)
       }
       do {
         try decode(ext.oid, node)
       } catch  where error.code == .invalidExtension {
         throw error
       } catch {
-        throw CertificateError(.invalidExtension, "\(ext.oid): \(error.reason)")
+        throw CertificateError(.invalidExtension, "\(ext.oid): \(error.reason)", underlying: error)
       }
     }
   }

@@ -55,7 +55,8 @@ public enum CertificatePublicKey: Sendable, Hashable, CustomStringConvertible {
       do {
         return (.ec(try ECPublicKey(x963Representation: keyBits, curve: curve)), keyBits)
       } catch {
-        throw CertificateError(.invalidPublicKey, "\(curve.rawValue) point: \(error.reason)")
+        throw CertificateError(
+          .invalidPublicKey, "\(curve.rawValue) point: \(error.reason)", underlying: error)
       }
     case .rsaEncryption:
       // RFC 3279 §2.3.1: RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }.
@@ -63,7 +64,8 @@ public enum CertificatePublicKey: Sendable, Hashable, CustomStringConvertible {
       do {
         rsaKey = try DER.parse(keyBits)
       } catch {
-        throw CertificateError(.invalidPublicKey, "RSAPublicKey: \(error.reason)")
+        throw CertificateError(
+          .invalidPublicKey, "RSAPublicKey: \(error.reason)", underlying: error)
       }
       var fields = rsaKey.members("RSAPublicKey")
       let modulus = try fields.next(DER.Identifier.integer, "modulus").integerBytes()

@@ -97,7 +97,8 @@ public enum AnnexCVerifier {
         recipientPrivateKey = try ECPrivateKey(
           rawRepresentation: Base64URL.decode(key), curve: .p256)
       } catch {
-        throw DigitalCredentialsError(.invalidRequest, "verifier state has an unusable private key")
+        throw DigitalCredentialsError(
+          .invalidRequest, "verifier state has an unusable private key", underlying: error)
       }
     }
   }
@@ -127,7 +128,8 @@ public enum AnnexCVerifier {
     do {
       key = try ECPrivateKey(curve: .p256)
     } catch {
-      throw DigitalCredentialsError(.cryptoFailure, "HPKE key generation: \(error.reason)")
+      throw DigitalCredentialsError(
+        .cryptoFailure, "HPKE key generation: \(error.reason)", underlying: error)
     }
     let encryptionInfo = EncryptionInfo(
       nonce: random.bytes(count: 16), recipientPublicKey: key.publicKey)
@@ -148,7 +150,7 @@ public enum AnnexCVerifier {
           signer: reader.signer, chain: reader.chain)
         docRequests.append(DocRequest(itemsRequest: items, readerAuth: readerAuth))
       } catch {
-        throw DigitalCredentialsError(.cryptoFailure, error.reason)
+        throw DigitalCredentialsError(.cryptoFailure, error.reason, underlying: error)
       }
     }
     let request = AnnexCRequest(
@@ -206,7 +208,8 @@ public enum AnnexCVerifier {
     do {
       response = try DeviceResponse(bytes: plaintext)
     } catch {
-      throw DigitalCredentialsError(.verificationFailed, "DeviceResponse: \(error.reason)")
+      throw DigitalCredentialsError(
+        .verificationFailed, "DeviceResponse: \(error.reason)", underlying: error)
     }
     let requested = state.request.deviceRequest.docRequests.map(\.itemsRequest.docType)
     // ISO 18013-5 §8.3.2.1.2.3: a non-zero status means the mdoc could not answer.
@@ -259,7 +262,8 @@ public enum AnnexCVerifier {
           sessionTranscript: transcript, deviceKey: issuer.deviceKey)
         checks.append(.documentDeviceSignature(docType: document.docType))
       } catch {
-        throw DigitalCredentialsError(.verificationFailed, "\(document.docType): \(error.reason)")
+        throw DigitalCredentialsError(
+          .verificationFailed, "\(document.docType): \(error.reason)", underlying: error)
       }
       var elements: [(nameSpace: String, identifier: String, value: CBOR)] = []
       for (ns, items) in document.issuerSigned.nameSpaces {

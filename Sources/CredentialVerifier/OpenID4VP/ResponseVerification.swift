@@ -108,7 +108,7 @@ extension VerifierState {
     do {
       query = try DCQLQuery(ClaimValue(dcqlQuery))
     } catch {
-      throw OpenID4VPError(.invalidResponse, "the state's dcql_query: \(error)")
+      throw OpenID4VPError(.invalidResponse, "the state's dcql_query: \(error)", underlying: error)
     }
     let queries = Dictionary(
       query.credentials.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -189,18 +189,19 @@ extension VerifierState {
     do {
       jwe = try CompactJWE(text)
     } catch {
-      throw OpenID4VPError(.invalidResponse, "response JWE: \(error.reason)")
+      throw OpenID4VPError(.invalidResponse, "response JWE: \(error.reason)", underlying: error)
     }
     let plaintext: [UInt8]
     do {
       plaintext = try jwe.decrypt(with: try key.privateKey())
     } catch {
-      throw OpenID4VPError(.decryptionFailed, "response JWE: \(error.reason)")
+      throw OpenID4VPError(.decryptionFailed, "response JWE: \(error.reason)", underlying: error)
     }
     do {
       return try JSONValue(parsing: plaintext)
     } catch {
-      throw OpenID4VPError(.invalidResponse, "decrypted response is not JSON: \(error.reason)")
+      throw OpenID4VPError(
+        .invalidResponse, "decrypted response is not JSON: \(error.reason)", underlying: error)
     }
   }
 
@@ -212,7 +213,8 @@ extension VerifierState {
       do {
         entry = try TransactionData(encoded: encoded, credentialQueryIDs: ids)
       } catch {
-        throw OpenID4VPError(.invalidResponse, "the state's transaction_data: \(error.reason)")
+        throw OpenID4VPError(
+          .invalidResponse, "the state's transaction_data: \(error.reason)", underlying: error)
       }
       for id in entry.credentialIDs { result[id, default: []].append(entry.hash) }
     }
@@ -230,7 +232,7 @@ extension VerifierState {
         expectedAudience: AuthorizationRequest.keyBindingAudience(origin: origin),
         expectedNonce: nonce, now: now)
     } catch {
-      throw OpenID4VPError(.invalidPresentation, "\(id): \(error)")
+      throw OpenID4VPError(.invalidPresentation, "\(id): \(error)", underlying: error)
     }
     var checks: [VerificationCheck] = [.sdJWTIssuerSignature, .sdJWTDisclosureDigests]
     if let binding = verified.keyBinding {
@@ -281,7 +283,8 @@ extension VerifierState {
     do {
       response = try DeviceResponse(bytes: try Base64URL.decode(presentation))
     } catch {
-      throw OpenID4VPError(.invalidPresentation, "\(id): not a base64url DeviceResponse: \(error)")
+      throw OpenID4VPError(
+        .invalidPresentation, "\(id): not a base64url DeviceResponse: \(error)", underlying: error)
     }
     guard response.status == DeviceResponse.statusOK, response.documents.count == 1,
       let document = response.documents.first
@@ -310,7 +313,7 @@ extension VerifierState {
         sessionTranscript: transcript, deviceKey: issuer.deviceKey)
       checks.append(.mdocHandoverDeviceSignature(origin: origin))
     } catch {
-      throw OpenID4VPError(.invalidPresentation, "\(id): \(error.reason)")
+      throw OpenID4VPError(.invalidPresentation, "\(id): \(error.reason)", underlying: error)
     }
     var claims: [VerifiedClaim] = []
     for (nameSpace, items) in document.issuerSigned.nameSpaces {

@@ -2,8 +2,8 @@ public import CryptoPrimitives
 import DCQL
 import JOSE
 public import JSON
-public import X509Certificates
 public import OpenID4VP
+public import X509Certificates
 
 /// A key and certificate chain a verifier signs requests with, under a client identifier
 /// (OpenID4VP 1.0 §5.9.3, Appendix A.3.2).
@@ -94,7 +94,7 @@ public struct VerifierRequest: Sendable {
     do {
       query = try DCQLQuery(ClaimValue(dcqlQuery))
     } catch {
-      throw OpenID4VPError(.invalidRequest, "dcql_query: \(error)")
+      throw OpenID4VPError(.invalidRequest, "dcql_query: \(error)", underlying: error)
     }
     let nonce = Base64URL.encode(random.bytes(count: 32))
     var params: [(key: String, value: JSONValue)] = [
@@ -131,7 +131,7 @@ public struct VerifierRequest: Sendable {
       do {
         _ = try TransactionData(encoded: encoded, credentialQueryIDs: ids)
       } catch {
-        throw OpenID4VPError(.invalidRequest, error.reason)
+        throw OpenID4VPError(.invalidRequest, error.reason, underlying: error)
       }
       encodedEntries.append(encoded)
     }
@@ -161,7 +161,8 @@ public struct VerifierRequest: Sendable {
           signer: signer.signer)
         data = .object([("request", .string(jws))])
       } catch {
-        throw OpenID4VPError(.internalFailure, "signing the request: \(error.reason)")
+        throw OpenID4VPError(
+          .internalFailure, "signing the request: \(error.reason)", underlying: error)
       }
       protocolID = .signed
     case .multisigned(let signers):
@@ -189,7 +190,8 @@ public struct VerifierRequest: Sendable {
           )
         ])
       } catch {
-        throw OpenID4VPError(.internalFailure, "signing the request: \(error.reason)")
+        throw OpenID4VPError(
+          .internalFailure, "signing the request: \(error.reason)", underlying: error)
       }
       protocolID = .multisigned
     }

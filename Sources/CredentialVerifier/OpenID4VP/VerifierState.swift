@@ -68,7 +68,8 @@ public struct VerifierState: Sendable, Hashable {
       do {
         key = try JWK(json: value)
       } catch {
-        throw OpenID4VPError(.malformed, "verifier state encryption_key: \(error.reason)")
+        throw OpenID4VPError(
+          .malformed, "verifier state encryption_key: \(error.reason)", underlying: error)
       }
     }
     var entries: [String] = []
