@@ -55,12 +55,16 @@ enum RespondCommand {
       throw CommandFailure("the request cannot be read: \(error.reason)")
     }
     let wallet = try context.wallet()
-    let request = try await wallet.resolve(
-      envelope, origin: origin, requireTrustedReader: args.flag("require-trusted-reader"))
+    var policy = wallet.policy
+    policy.requireAuthenticatedRequester = args.flag("require-trusted-reader")
+    let request = try await wallet.resolve(envelope, origin: origin, policy: policy)
     let consent: PresentationConsent
     do {
+      let names = args.all("disclose")
       consent = try request.consent(
-        credentials: args.all("credential"), disclose: args.all("disclose"))
+        ConsentSelection(
+          credentialIDs: args.all("credential"),
+          claims: names.isEmpty ? nil : ClaimName.references(names, in: request)))
     } catch {
       await wallet.logRefusal(request, reason: error.reason)
       throw error

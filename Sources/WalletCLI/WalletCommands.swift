@@ -87,7 +87,11 @@ enum ImportCommand {
       throw UsageError("give exactly one of --mdoc or --sd-jwt", command: spec.path)
     }
     let key = try Inputs.privateKey(args.value("device-key") ?? "")
-    let wallet = try context.wallet()
+    // The command line opts in to unverified issuers explicitly (the library refuses them by
+    // default) and warns on standard error whenever it uses that.
+    let wallet = try Wallet(
+      home: context.home(), policy: WalletPolicy(acceptsUnverifiedIssuers: true),
+      documentTitles: MdocDisplay.titles)
     Describe.warn(try await wallet.trustAnchorListing(role: .issuer).problems, context.console)
     let credential: StoredCredential
     if let mdoc {
