@@ -320,7 +320,7 @@ public final class Wallet: Sendable {
     }
     let now = clock()
     return all.compactMap { credential in
-      guard let issuerSigned = try? IssuerSigned(bytes: credential.issued),
+      guard let issuerSigned = credential.decodedMdoc,
         Self.isValid(issuerSigned.mso.validityInfo, at: now)
       else { return nil }
       return StoredMdoc(id: credential.id, issuerSigned: issuerSigned)

@@ -153,3 +153,12 @@ enum MdocDisplay {
 
   static func title(for docType: String) -> String { titles[docType] ?? docType }
 }
+
+/// The English of the wallet's typed refusals.
+enum RefusalText {
+  /// Why no request of an envelope was answered: each request's protocol and reason, in order.
+  static func describe(_ refusals: [Refusal]) -> String {
+    "no request can be answered ("
+      + refusals.map { "\($0.protocolIdentifier): \($0.reason)" }.joined(separator: "; ") + ")"
+  }
+}

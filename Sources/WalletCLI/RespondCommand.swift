@@ -57,7 +57,7 @@ enum RespondCommand {
     let wallet = try context.wallet()
     var policy = wallet.policy
     policy.requireAuthenticatedRequester = args.flag("require-trusted-reader")
-    let request = try await wallet.resolve(envelope, origin: origin, policy: policy)
+    let request = try await resolve(envelope, origin: origin, policy: policy, in: wallet)
     let consent: PresentationConsent
     do {
       let names = args.all("disclose")
@@ -85,6 +85,22 @@ enum RespondCommand {
     }
     let response = try await wallet.respond(to: request, consent: consent)
     context.console.out(response.json.serialized())
+  }
+}
+
+extension RespondCommand {
+  /// Resolves the envelope; when every request was refused, the refusals are worded here.
+  static func resolve(
+    _ envelope: RequestEnvelope, origin: String, policy: WalletPolicy, in wallet: Wallet
+  ) async throws -> PresentationRequest {
+    do {
+      return try await wallet.resolve(envelope, origin: origin, policy: policy)
+    } catch {
+      guard error.refusals.isEmpty else {
+        throw CommandFailure(RefusalText.describe(error.refusals))
+      }
+      throw error
+    }
   }
 }
 

@@ -394,14 +394,14 @@ enum Describe {
   static func claims(_ credential: StoredCredential) -> [(String, String)] {
     switch credential.format {
     case .msoMdoc:
-      guard let mdoc = try? IssuerSigned(bytes: credential.issued) else { return [] }
+      guard case .mdoc(let mdoc)? = try? credential.decoded() else { return [] }
       return mdoc.nameSpaces.flatMap { ns in
         ns.items.map {
           ("\(ns.nameSpace)/\($0.elementIdentifier)", ValueText.describe($0.elementValue))
         }
       }
     case .sdJWT:
-      guard let sdJWT = try? SDJWT(serialized: String(decoding: credential.issued, as: UTF8.self)),
+      guard case .sdJWT(let sdJWT)? = try? credential.decoded(),
         let processed = try? sdJWT.process()
       else { return [] }
       var out: [(String, String)] = []

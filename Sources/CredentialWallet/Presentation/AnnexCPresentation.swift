@@ -1,12 +1,12 @@
 import CBOR
 public import CryptoPrimitives
+public import DigitalCredentialsAPI
 public import Foundation
 import JOSE
 public import JSON
 public import Mdoc
-public import X509Certificates
-public import DigitalCredentialsAPI
 public import OrgIsoMdoc
+public import X509Certificates
 
 /// A stored mdoc the wallet offers for matching.
 public struct StoredMdoc: Sendable {

@@ -127,7 +127,7 @@ extension Wallet {
     let now = clock()
     var offered: [any DCQLCredential] = []
     for stored in try await store.credentials(format: .sdJWT, types: Array(Set(vcts))) {
-      guard let sdJWT = try? SDJWT(serialized: String(decoding: stored.issued, as: UTF8.self)),
+      guard let sdJWT = stored.decodedSDJWT,
         let credential = try? SDJWTCredential(id: stored.id, sdJWT: sdJWT),
         // SD-JWT VC §3.2.2.2 (RFC 7519 §4.1.4, §4.1.5): not before `nbf`, not after `exp`.
         Self.isValid(credential.claims, at: now)
@@ -136,7 +136,7 @@ extension Wallet {
     }
     for stored in try await store.credentials(format: .msoMdoc, types: Array(Set(docTypes))) {
       // ISO 18013-5 §9.3.1: an mdoc is valid from validFrom to validUntil (MSO validityInfo).
-      guard let issuerSigned = try? IssuerSigned(bytes: stored.issued),
+      guard let issuerSigned = stored.decodedMdoc,
         Self.isValid(issuerSigned.mso.validityInfo, at: now)
       else { continue }
       offered.append(MdocCredential(id: stored.id, issuerSigned: issuerSigned))
