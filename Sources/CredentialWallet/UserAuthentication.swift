@@ -35,7 +35,8 @@ public protocol UserAuthenticator: Sendable {
 }
 
 /// An authenticator for contexts without a person to ask (the CLI, servers): it always says yes.
-/// The CLI's consent is the command line itself, and `--interactive` asks on the terminal.
+/// A command line's consent is the command itself (it may ask on the terminal before it calls
+/// the wallet).
 public struct ImplicitAuthenticator: UserAuthenticator {
   /// Creates the authenticator.
   public init() {}
