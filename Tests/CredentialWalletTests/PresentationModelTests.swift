@@ -134,6 +134,12 @@ struct PresentationModelTests {
       return
     }
     #expect(selfSigned.requester == .unverified(origin: origin))
+    // The request as values before consent: one doc request, its claim, one candidate per mDL.
+    let requested = selfSigned.requested
+    #expect(requested.requesterAuthentication == selfSigned.requesterAuthentication)
+    #expect(requested.documents.map(\.candidateIDs) == [["mdl", "mdl-2"]])
+    #expect(requested.documents.first?.requestedClaims.map(\.intentToRetain) == [false])
+    #expect(requested.documents.allSatisfy { $0.presentations.isEmpty })
   }
 
   @Test("A consent's claim limit is a set of claim references, for Annex C and OpenID4VP")

@@ -176,6 +176,17 @@ public struct PresentationRequest: Sendable {
     }
   }
 
+  /// What the request asks for before any consent, as values: the requester and its
+  /// authentication, each doc request or Credential Query with its requested claims (intent to
+  /// retain where the protocol has it) and candidate credentials, and the credential sets with
+  /// their options and purposes. Nothing is marked shared or answered.
+  public var requested: ConsentScreen {
+    switch kind {
+    case .mdoc: screen(for: .mdoc(MdocConsent(documents: [])))
+    case .openID4VP: screen(for: .openID4VP(OpenID4VPConsent(selections: [:])))
+    }
+  }
+
   /// What a consent screen shows for a consent, as values: who asks and whether that is
   /// verified, each requested document or Credential Query with its candidates, what the consent
   /// presents of it claim by claim, and the credential sets with their options.
@@ -189,6 +200,7 @@ public struct PresentationRequest: Sendable {
         presentation.documentRequests.filter { !$0.candidates.isEmpty }.map(\.index))
       return ConsentScreen(
         origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
+        requesterAuthentication: requesterAuthentication,
         documents: Self.documents(presentation, mdocConsent),
         // DeviceRequestInfo use cases are Annex C's credential sets: document sets as options.
         credentialSets: presentation.useCases.map { useCase in
@@ -215,11 +227,13 @@ public struct PresentationRequest: Sendable {
       }
       return ConsentScreen(
         origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
+        requesterAuthentication: requesterAuthentication,
         documents: Self.documents(presentation, consent), credentialSets: sets,
         transactionDataTypes: presentation.request.transactionData.map(\.type))
     default:
       return ConsentScreen(
         origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
+        requesterAuthentication: requesterAuthentication,
         documents: [], credentialSets: [], transactionDataTypes: [])
     }
   }
@@ -440,6 +454,8 @@ public struct ConsentScreen: Sendable {
   public let protocolIdentifier: String
   /// Who asks, verified or not.
   public let requester: Requester
+  /// How the requester was authenticated (see `PresentationRequest.requesterAuthentication`).
+  public let requesterAuthentication: RequesterAuthentication
   /// The documents or Credential Queries, in request order.
   public let documents: [Document]
   /// The credential sets with their options; empty when the request has none.
