@@ -69,7 +69,7 @@ extension Wallet {
     do {
       record = try await store.settingRecord(UserAuthenticationPolicy.settingKey)
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
     guard let record else { return UserAuthenticationPolicyStatus(policy: .default, problem: nil) }
     func refused(_ code: WalletStoreError.Code, _ why: String) -> UserAuthenticationPolicyStatus {
@@ -104,7 +104,7 @@ extension Wallet {
           key: key, value: policy.rawValue,
           authenticationTag: settingsAuthentication.tag(forSetting: key, value: policy.rawValue)))
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
   }
 

@@ -86,7 +86,7 @@ public final class Wallet: Sendable {
     do {
       try await store.addTrustAnchor(tagged)
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
     return tagged
   }
@@ -101,7 +101,7 @@ public final class Wallet: Sendable {
     do {
       records = try await store.trustAnchors(role: role)
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
     var anchors: [TrustAnchorRecord] = []
     var problems: [StoreProblem] = []
@@ -155,7 +155,8 @@ public final class Wallet: Sendable {
       issuerSigned = try IssuerSigned(bytes: bytes)
     } catch {
       throw WalletError(
-        .importRejected, "not an ISO 18013-5 IssuerSigned structure: \(error.reason)")
+        .importRejected, "not an ISO 18013-5 IssuerSigned structure: \(error.reason)",
+        underlying: error)
     }
     let anchors = try await issuerAnchorsForImport()
     let verification: IssuerVerification
@@ -163,7 +164,8 @@ public final class Wallet: Sendable {
       verification = try issuerSigned.verify(
         trustAnchors: anchors, at: clock(), requireTrustedIssuer: !anchors.isEmpty)
     } catch {
-      throw WalletError(.importRejected, "the mdoc does not verify: \(error.reason)")
+      throw WalletError(
+        .importRejected, "the mdoc does not verify: \(error.reason)", underlying: error)
     }
     guard verification.deviceKey == deviceKey.publicKey else {
       throw WalletError(.importRejected, "the device key is not the key the mdoc's MSO binds")
@@ -197,7 +199,7 @@ public final class Wallet: Sendable {
     do {
       sdJWT = try SDJWT(serialized: trimmed)
     } catch {
-      throw WalletError(.importRejected, "not an SD-JWT: \(error.reason)")
+      throw WalletError(.importRejected, "not an SD-JWT: \(error.reason)", underlying: error)
     }
     guard sdJWT.keyBindingJWT == nil else {
       throw WalletError(.importRejected, "an issued SD-JWT carries no key binding JWT")
@@ -220,9 +222,10 @@ public final class Wallet: Sendable {
     } catch let error as WalletError {
       throw error
     } catch let error as SDJWTError {
-      throw WalletError(.importRejected, "the SD-JWT does not verify: \(error.reason)")
+      throw WalletError(
+        .importRejected, "the SD-JWT does not verify: \(error.reason)", underlying: error)
     } catch {
-      throw WalletError(.importRejected, "the SD-JWT does not verify: \(error)")
+      throw WalletError(.importRejected, "the SD-JWT does not verify: \(error)", underlying: error)
     }
     guard verified.holderKey == deviceKey.publicKey else {
       throw WalletError(.importRejected, "the device key is not the SD-JWT's cnf key")
@@ -289,7 +292,7 @@ public final class Wallet: Sendable {
     } catch let error as WalletError {
       throw error
     } catch {
-      throw WalletError(.storage, "\(error)")
+      throw WalletError(.storage, "\(error)", underlying: error)
     }
   }
 
@@ -305,7 +308,7 @@ public final class Wallet: Sendable {
     do {
       return try await store.credentialListing()
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
   }
 
@@ -316,7 +319,7 @@ public final class Wallet: Sendable {
     do {
       all = try await store.credentials(format: .msoMdoc, types: docTypes)
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
     let now = clock()
     return all.compactMap { credential in
@@ -343,7 +346,7 @@ public final class Wallet: Sendable {
     do {
       return try await store.activityListing(limit: limit)
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
   }
 }

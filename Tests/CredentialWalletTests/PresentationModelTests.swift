@@ -200,4 +200,20 @@ struct PresentationModelTests {
       for: OpenID4VPChoice(claims: [id: [Self.mdlElement.path]]))
     #expect(limited.selections["mdl"]?.first?.disclosed == [Self.mdlElement.path])
   }
+
+  @Test("A wallet error keeps the error it was decided on")
+  func walletErrorKeepsItsCause() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let wallet = try Wallet(
+      home: WalletHome(directory: dir.path), policy: WalletPolicy(acceptsUnverifiedIssuers: true))
+    let key = try ECPrivateKey(curve: .p256)
+    do {
+      _ = try await wallet.importMdoc([0xA0], deviceKey: key)
+      Issue.record("an empty map was imported as an mdoc")
+    } catch {
+      #expect(error.code == .importRejected)
+      #expect(error.underlying is MdocError)
+    }
+  }
 }

@@ -233,7 +233,7 @@ extension Wallet {
       return ProtocolResponse(protocolIdentifier: request.protocolIdentifier, data: response.data)
     } catch {
       await logRefusal(request, reason: error.reason)
-      throw WalletError(.refused, error.reason)
+      throw WalletError(.refused, error.reason, underlying: error)
     }
   }
 }

@@ -114,7 +114,7 @@ public struct PresentationRequest: Sendable {
       do {
         return .mdoc(try presentation.proposedConsent())
       } catch {
-        throw WalletError(.refused, error.reason)
+        throw WalletError(.refused, error.reason, underlying: error)
       }
     case .openID4VP(let presentation):
       return .openID4VP(try presentation.proposedConsent())

@@ -158,7 +158,7 @@ extension Wallet {
         return ProtocolResponse(protocolIdentifier: request.protocolIdentifier, data: sealed.data)
       } catch {
         await logRefusal(request, reason: error.reason)
-        throw WalletError(.refused, error.reason)
+        throw WalletError(.refused, error.reason, underlying: error)
       }
     }
   }
@@ -178,7 +178,7 @@ extension Wallet {
     do {
       credential = try await store.credential(id: id)
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
     guard let keyID = credential?.deviceKeyID else {
       throw WalletError(.notFound, "credential \(id) has no device key")
@@ -186,7 +186,7 @@ extension Wallet {
     do {
       return try await keys.signer(for: keyID)
     } catch {
-      throw WalletError(.storage, "device key of \(id): \(error)")
+      throw WalletError(.storage, "device key of \(id): \(error)", underlying: error)
     }
   }
 }
