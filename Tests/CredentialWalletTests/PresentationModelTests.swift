@@ -217,3 +217,68 @@ struct PresentationModelTests {
     }
   }
 }
+
+/// A key store that uses the default `importKey(_:storing:in:)` of `DeviceKeyStore` (it keeps
+/// its keys through a software key store and records what it imports and deletes).
+final class RecordingKeyStore: DeviceKeyStore, @unchecked Sendable {
+  private let inner: SoftwareKeyStore
+  private let lock = NSLock()
+  private(set) var imported: [String] = []
+  private(set) var deleted: [String] = []
+
+  init(_ inner: SoftwareKeyStore) { self.inner = inner }
+
+  func createKey(curve: EllipticCurve) async throws -> (id: String, publicKey: ECPublicKey) {
+    try await inner.createKey(curve: curve)
+  }
+
+  func importKey(_ key: ECPrivateKey) async throws -> String {
+    let id = try await inner.importKey(key)
+    lock.withLock { imported.append(id) }
+    return id
+  }
+
+  func signer(for id: String) async throws -> any Signer { try await inner.signer(for: id) }
+
+  func publicKey(for id: String) async throws -> ECPublicKey { try await inner.publicKey(for: id) }
+
+  func deleteKey(id: String) async throws {
+    try await inner.deleteKey(id: id)
+    lock.withLock { deleted.append(id) }
+  }
+}
+
+@Suite("Device key stores: a key and its credential are stored as one step")
+struct DeviceKeyImportTests {
+  @Test("The default import removes the key again when the credential cannot be written")
+  func defaultImportRollsBack() async throws {
+    let pki = try TestPKI()
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let home = WalletHome(directory: dir.path)
+    try home.create()
+    let keys = RecordingKeyStore(
+      try SoftwareKeyStore(
+        store: try WalletStore(path: home.databasePath),
+        keyEncryptionKeyPath: home.keyEncryptionKeyPath))
+    let now = pki.clock
+    let wallet = try Wallet(
+      home: home, keys: keys,
+      policy: WalletPolicy(acceptsUnverifiedIssuers: true), clock: { now })
+    let first = try ECPrivateKey(curve: .p256)
+    _ = try await wallet.importMdoc(
+      try pki.issue(deviceKey: first.publicKey).bytes, deviceKey: first, id: "mdl")
+    #expect(keys.imported.count == 1)
+    let second = try ECPrivateKey(curve: .p256)
+    let bytes = try pki.issue(deviceKey: second.publicKey).bytes
+    do {
+      _ = try await wallet.importMdoc(bytes, deviceKey: second, id: "mdl")
+      Issue.record("a duplicate id was imported")
+    } catch {
+      #expect(error.code == .invalidInput)
+    }
+    // The second key was stored, then removed when its credential could not be written.
+    #expect(keys.imported.count == 2)
+    #expect(keys.deleted == [keys.imported[1]])
+  }
+}
