@@ -111,7 +111,7 @@ let package = Package(
         name: "WalletCLI",
         dependencies: [
           "JSON", "CBOR", "CredentialRegistration", "CredentialVerifier", "CredentialWallet",
-          "CryptoPrimitives",
+          "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
           "X509Certificates",
         ],
@@ -189,7 +189,7 @@ let package = Package(
           "CBOR", "CredentialRegistration", "CredentialVerifier", "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI", "JOSE",
           "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates",
-          "store-probe",
+          "store-probe", "WalletCLI",
         ]),
     ],
   swiftLanguageModes: [.v6]

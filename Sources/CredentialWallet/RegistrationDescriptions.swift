@@ -1,10 +1,10 @@
 import CBOR
+public import CredentialRegistration
 import Foundation
 import JOSE
 import JSON
 import Mdoc
 import SDJWT
-public import CredentialRegistration
 
 extension Wallet {
   /// Describes every stored credential for OS registration (iOS IdentityDocumentServices and
@@ -27,7 +27,7 @@ extension Wallet {
       let credential: RegisteredCredential
       switch stored.format {
       case .msoMdoc:
-        guard let issuerSigned = try? IssuerSigned(bytes: stored.issued) else { continue }
+        guard let issuerSigned = stored.decodedMdoc else { continue }
         var nameSpaces: [String: [String: RegisteredClaim]] = [:]
         for (ns, items) in issuerSigned.nameSpaces {
           for item in items {
@@ -38,7 +38,7 @@ extension Wallet {
         }
         credential = .mdoc(docType: stored.type, nameSpaces: nameSpaces)
       case .sdJWT:
-        guard let sdJWT = try? SDJWT(serialized: String(decoding: stored.issued, as: UTF8.self)),
+        guard let sdJWT = stored.decodedSDJWT,
           let processed = try? sdJWT.process()
         else { continue }
         // Claims about the token itself are not the holder's claims.

@@ -35,7 +35,8 @@ public protocol UserAuthenticator: Sendable {
 }
 
 /// An authenticator for contexts without a person to ask (the CLI, servers): it always says yes.
-/// The CLI's consent is the command line itself, and `--interactive` asks on the terminal.
+/// A command line's consent is the command itself (it may ask on the terminal before it calls
+/// the wallet).
 public struct ImplicitAuthenticator: UserAuthenticator {
   /// Creates the authenticator.
   public init() {}
@@ -68,7 +69,7 @@ extension Wallet {
     do {
       record = try await store.settingRecord(UserAuthenticationPolicy.settingKey)
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
     guard let record else { return UserAuthenticationPolicyStatus(policy: .default, problem: nil) }
     func refused(_ code: WalletStoreError.Code, _ why: String) -> UserAuthenticationPolicyStatus {
@@ -103,7 +104,7 @@ extension Wallet {
           key: key, value: policy.rawValue,
           authenticationTag: settingsAuthentication.tag(forSetting: key, value: policy.rawValue)))
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
   }
 

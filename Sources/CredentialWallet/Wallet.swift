@@ -25,6 +25,10 @@ public final class Wallet: Sendable {
   public let clock: @Sendable () -> Date
   /// Asks the holder to authenticate before sharing, as the policy requires.
   public let authenticator: any UserAuthenticator
+  /// What the wallet refuses: unauthenticated requesters, unverified issuers, protocols.
+  public let policy: WalletPolicy
+  /// The titles stored with imported mdocs, by docType (the docType itself when absent).
+  public let documentTitles: [String: String]
   /// Tags and checks the rows that decide security (trust anchors, the policy).
   let settingsAuthentication: SettingsAuthentication
 
@@ -37,12 +41,18 @@ public final class Wallet: Sendable {
   ///     `SettingsAuthentication`). By default it is derived from the home's key-encryption key
   ///     (created on first use); with `KeychainKeyStore`, pass
   ///     `KeychainKeyStore.settingsAuthenticationKey()`.
+  ///   - policy: what the wallet refuses; the defaults are the safe values (see `WalletPolicy`).
+  ///   - documentTitles: the titles to store with imported mdocs, by docType (an app's localised
+  ///     names); a docType without one is its own title.
   public init(
     home: WalletHome, keys: (any DeviceKeyStore)? = nil, settingsKey: [UInt8]? = nil,
     authenticator: any UserAuthenticator = ImplicitAuthenticator(),
+    policy: WalletPolicy = WalletPolicy(), documentTitles: [String: String] = [:],
     clock: @escaping @Sendable () -> Date = { Date() }
   ) throws(WalletError) {
     self.home = home
+    self.policy = policy
+    self.documentTitles = documentTitles
     self.clock = clock
     self.authenticator = authenticator
     do {
@@ -57,7 +67,8 @@ public final class Wallet: Sendable {
           keyEncryptionKey: try KeyEncryptionKey.loadOrCreate(at: home.keyEncryptionKeyPath))
       }
     } catch {
-      throw WalletError(.storage, "cannot open the wallet in \(home.directory): \(error)")
+      throw WalletError(
+        .storage, "cannot open the wallet in \(home.directory): \(error)", underlying: error)
     }
   }
 
@@ -75,7 +86,7 @@ public final class Wallet: Sendable {
     do {
       try await store.addTrustAnchor(tagged)
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
     return tagged
   }
@@ -90,7 +101,7 @@ public final class Wallet: Sendable {
     do {
       records = try await store.trustAnchors(role: role)
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
     var anchors: [TrustAnchorRecord] = []
     var problems: [StoreProblem] = []
@@ -133,8 +144,9 @@ public final class Wallet: Sendable {
   /// signature, the chain to a configured issuer IACA (when any is configured), every digest,
   /// the validity window, that no element identifier repeats in a namespace, and that the device
   /// key is the one the MSO binds. A credential that fails any check is rejected and nothing is
-  /// written. With no issuer anchor configured, the issuer cannot be established: the credential
-  /// is stored with `issuerTrust == .unverified`, for the caller to warn about.
+  /// written. With no issuer anchor configured, the issuer cannot be established: the import is
+  /// refused unless `policy.acceptsUnverifiedIssuers`, and then the credential is stored with
+  /// `issuerTrust == .unverified`, for the caller to warn about.
   public func importMdoc(_ bytes: [UInt8], deviceKey: ECPrivateKey, id: String? = nil)
     async throws(WalletError) -> StoredCredential
   {
@@ -143,15 +155,17 @@ public final class Wallet: Sendable {
       issuerSigned = try IssuerSigned(bytes: bytes)
     } catch {
       throw WalletError(
-        .importRejected, "not an ISO 18013-5 IssuerSigned structure: \(error.reason)")
+        .importRejected, "not an ISO 18013-5 IssuerSigned structure: \(error.reason)",
+        underlying: error)
     }
-    let anchors = try await trustAnchors(role: .issuer)
+    let anchors = try await issuerAnchorsForImport()
     let verification: IssuerVerification
     do {
       verification = try issuerSigned.verify(
         trustAnchors: anchors, at: clock(), requireTrustedIssuer: !anchors.isEmpty)
     } catch {
-      throw WalletError(.importRejected, "the mdoc does not verify: \(error.reason)")
+      throw WalletError(
+        .importRejected, "the mdoc does not verify: \(error.reason)", underlying: error)
     }
     guard verification.deviceKey == deviceKey.publicKey else {
       throw WalletError(.importRejected, "the device key is not the key the mdoc's MSO binds")
@@ -160,7 +174,8 @@ public final class Wallet: Sendable {
     let identifiers = [verification.documentSigner.authorityKeyIdentifier].compactMap { $0 }
     let mso = issuerSigned.mso
     let display = CredentialDisplay(
-      title: MdocDisplay.title(for: mso.docType), subtitle: MdocDisplay.subtitle(issuerSigned),
+      title: documentTitles[mso.docType] ?? mso.docType,
+      subtitle: MdocDisplay.subtitle(issuerSigned),
       issuerName: verification.documentSigner.subject.organization
         ?? verification.documentSigner.subject.commonName)
     return try await storeCredential(
@@ -174,7 +189,8 @@ public final class Wallet: Sendable {
   /// configured issuer anchors (through its `x5c` chain) when any are configured, every
   /// disclosure must be referenced, the validity window must hold, and `cnf` must be the device
   /// key. A credential that fails is rejected and nothing is written. With no issuer anchor
-  /// configured the credential is stored with `issuerTrust == .unverified`.
+  /// configured the import is refused unless `policy.acceptsUnverifiedIssuers`, and then the
+  /// credential is stored with `issuerTrust == .unverified`.
   public func importSDJWT(_ text: String, deviceKey: ECPrivateKey, id: String? = nil)
     async throws(WalletError) -> StoredCredential
   {
@@ -183,12 +199,12 @@ public final class Wallet: Sendable {
     do {
       sdJWT = try SDJWT(serialized: trimmed)
     } catch {
-      throw WalletError(.importRejected, "not an SD-JWT: \(error.reason)")
+      throw WalletError(.importRejected, "not an SD-JWT: \(error.reason)", underlying: error)
     }
     guard sdJWT.keyBindingJWT == nil else {
       throw WalletError(.importRejected, "an issued SD-JWT carries no key binding JWT")
     }
-    let anchors = try await trustAnchors(role: .issuer)
+    let anchors = try await issuerAnchorsForImport()
     let verified: VerifiedSDJWT
     do {
       if anchors.isEmpty {
@@ -206,9 +222,10 @@ public final class Wallet: Sendable {
     } catch let error as WalletError {
       throw error
     } catch let error as SDJWTError {
-      throw WalletError(.importRejected, "the SD-JWT does not verify: \(error.reason)")
+      throw WalletError(
+        .importRejected, "the SD-JWT does not verify: \(error.reason)", underlying: error)
     } catch {
-      throw WalletError(.importRejected, "the SD-JWT does not verify: \(error)")
+      throw WalletError(.importRejected, "the SD-JWT does not verify: \(error)", underlying: error)
     }
     guard verified.holderKey == deviceKey.publicKey else {
       throw WalletError(.importRejected, "the device key is not the SD-JWT's cnf key")
@@ -225,51 +242,42 @@ public final class Wallet: Sendable {
       identifiers: identifiers, issuerTrust: anchors.isEmpty ? .unverified : .trusted)
   }
 
-  /// Writes the device key and the credential in one transaction: a failed import leaves
-  /// nothing behind. A key store other than the software one stores its key first and removes it
-  /// again if the credential cannot be written.
+  /// The issuer anchors an import verifies against; with none configured, the import goes on
+  /// (with the issuer unverified) only when the policy accepts unverified issuers.
+  private func issuerAnchorsForImport() async throws(WalletError) -> [Certificate] {
+    let anchors = try await trustAnchors(role: .issuer)
+    guard !anchors.isEmpty || policy.acceptsUnverifiedIssuers else {
+      throw WalletError(
+        .importRejected,
+        "no issuer trust anchor is configured, so the issuer cannot be established, and the policy does not accept unverified issuers"
+      )
+    }
+    return anchors
+  }
+
+  /// Writes the device key and the credential as one step of the key store (see
+  /// `DeviceKeyStore.importKey(_:storing:in:)`): a failed import leaves nothing behind.
   private func storeCredential(
     id: String?, format: CredentialFormat, type: String, issued: [UInt8],
     display: CredentialDisplay, validFrom: Date?,
     validUntil: Date?, deviceKey: ECPrivateKey, identifiers: [[UInt8]], issuerTrust: IssuerTrust
   ) async throws(WalletError) -> StoredCredential {
-    func credential(keyID: String) -> StoredCredential {
+    let id = id ?? UUID().uuidString.lowercased()
+    let createdAt = clock()
+    let credential: @Sendable (String) -> StoredCredential = { keyID in
       StoredCredential(
-        id: id ?? UUID().uuidString.lowercased(), format: format, type: type, issued: issued,
-        display: display,
+        id: id, format: format, type: type, issued: issued, display: display,
         validFrom: validFrom, validUntil: validUntil, deviceKeyID: keyID,
-        issuerAuthorityKeyIdentifiers: identifiers,
-        createdAt: clock(), issuerTrust: issuerTrust)
+        issuerAuthorityKeyIdentifiers: identifiers, createdAt: createdAt, issuerTrust: issuerTrust)
     }
-    if let software = keys as? SoftwareKeyStore {
-      do {
-        let wrapped = try software.wrap(deviceKey)
-        let stored = credential(keyID: wrapped.id)
-        try await store.transaction { transaction in
-          try transaction.insert(wrapped)
-          try transaction.insert(stored)
-        }
-        return stored
-      } catch let error as WalletStoreError {
-        throw WalletError(error.code == .duplicateID ? .invalidInput : .storage, error.reason)
-      } catch {
-        throw WalletError(.storage, "\(error)")
-      }
-    }
-    let keyID: String
     do {
-      keyID = try await keys.importKey(deviceKey)
+      return try await keys.importKey(deviceKey, storing: credential, in: store)
+    } catch let error as WalletStoreError {
+      throw WalletError(
+        error.code == .duplicateID ? .invalidInput : .storage, error.reason, underlying: error)
     } catch {
-      throw WalletError(.storage, "cannot store the device key: \(error)")
+      throw WalletError(.storage, "cannot store the device key: \(error)", underlying: error)
     }
-    let stored = credential(keyID: keyID)
-    do {
-      try await store.insert(stored)
-    } catch {
-      try? await keys.deleteKey(id: keyID)
-      throw WalletError(error.code == .duplicateID ? .invalidInput : .storage, error.reason)
-    }
-    return stored
   }
 
   /// Removes a credential and its device key.
@@ -284,7 +292,7 @@ public final class Wallet: Sendable {
     } catch let error as WalletError {
       throw error
     } catch {
-      throw WalletError(.storage, "\(error)")
+      throw WalletError(.storage, "\(error)", underlying: error)
     }
   }
 
@@ -300,7 +308,7 @@ public final class Wallet: Sendable {
     do {
       return try await store.credentialListing()
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
   }
 
@@ -311,11 +319,11 @@ public final class Wallet: Sendable {
     do {
       all = try await store.credentials(format: .msoMdoc, types: docTypes)
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
     let now = clock()
     return all.compactMap { credential in
-      guard let issuerSigned = try? IssuerSigned(bytes: credential.issued),
+      guard let issuerSigned = credential.decodedMdoc,
         Self.isValid(issuerSigned.mso.validityInfo, at: now)
       else { return nil }
       return StoredMdoc(id: credential.id, issuerSigned: issuerSigned)
@@ -338,22 +346,14 @@ public final class Wallet: Sendable {
     do {
       return try await store.activityListing(limit: limit)
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
   }
 }
 
-/// Display names for the document types this SDK knows.
+/// What an mdoc shows on a credential list besides its title.
 enum MdocDisplay {
-  static func title(for docType: String) -> String {
-    switch docType {
-    case "org.iso.18013.5.1.mDL": "Mobile driving licence"
-    case "eu.europa.ec.eudi.pid.1": "Person identification data"
-    case "eu.europa.ec.av.1": "Proof of age"
-    default: docType
-    }
-  }
-
+  /// The holder's name from the `given_name` and `family_name` elements, when present.
   static func subtitle(_ issuerSigned: IssuerSigned) -> String? {
     let given = issuerSigned.nameSpaces.lazy.compactMap { ns in
       ns.items.first { $0.elementIdentifier == "given_name" }?.elementValue.text

@@ -1,4 +1,5 @@
-/// An error from the wallet: an extensible code and a reason.
+/// An error from the wallet: an extensible code, a reason, the error it was decided on, and
+/// for a refused envelope the typed refusal of each request.
 public struct WalletError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What kind of failure this is.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -24,12 +25,32 @@ public struct WalletError: Error, Sendable, Hashable, CustomStringConvertible {
   public let code: Code
   /// A human-readable explanation.
   public let reason: String
+  /// The error this one was decided on (a store, key store or protocol module error), if any.
+  public let underlying: (any Error & Sendable)?
+  /// For an envelope none of whose requests could be answered: why each was refused, in the
+  /// envelope's order. Empty otherwise.
+  public let refusals: [Refusal]
 
-  /// Creates an error with a code and a reason.
-  public init(_ code: Code, _ reason: String) {
+  /// Creates an error with a code and a reason, and optionally its cause and refusals.
+  public init(
+    _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
+    refusals: [Refusal] = []
+  ) {
     self.code = code
     self.reason = reason
+    self.underlying = underlying
+    self.refusals = refusals
   }
 
   public var description: String { reason }
+
+  public static func == (lhs: WalletError, rhs: WalletError) -> Bool {
+    lhs.code == rhs.code && lhs.reason == rhs.reason && lhs.refusals == rhs.refusals
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(code)
+    hasher.combine(reason)
+    hasher.combine(refusals)
+  }
 }

@@ -78,9 +78,9 @@
     /// `origin`, builds the consent from the holder's selection, signs, seals and hands the CBOR
     /// `EncryptedResponse` to the OS.
     ///
-    /// - Parameter requireTrustedReader: refuse readers that do not chain to a reader anchor.
+    /// - Parameter policy: what is refused; by default the wallet's policy.
     public func respond(
-      with wallet: Wallet, selection: MobileDocumentSelection, requireTrustedReader: Bool = false
+      with wallet: Wallet, selection: MobileDocumentSelection, policy: WalletPolicy? = nil
     ) async throws {
       // Only Sendable values enter the `@Sendable` response handler.
       let shown = request
@@ -90,9 +90,8 @@
           rawRequestProtocol: Self.protocolIdentifier(rawRequest.requestType),
           rawRequestData: Array(rawRequest.requestData), shown: shown)
         let resolved = try await wallet.resolve(
-          envelope, origin: origin.serialized, requireTrustedReader: requireTrustedReader)
-        let consent = try resolved.consent(
-          credentials: selection.credentialIDs, disclose: selection.disclosedElements)
+          envelope, origin: origin.serialized, policy: policy)
+        let consent = try resolved.consent(selection.consentSelection)
         let response = try await wallet.respond(to: resolved, consent: consent)
         return ISO18013MobileDocumentResponse(
           responseData: Data(try IOSProviderExchange.mobileDocumentResponseData(response)))

@@ -51,11 +51,11 @@
 
     /// Resolves the request against the wallet for `origin`: what the consent screen shows
     /// (verifier, DCQL matches, `skipped` reasons) and what the response is built from.
-    public func resolve(with wallet: Wallet, requireTrustedReader: Bool = false)
+    public func resolve(with wallet: Wallet, policy: WalletPolicy? = nil)
       async throws(WalletError) -> PresentationRequest
     {
       try await wallet.resolve(
-        envelope, origin: origin.serialized, requireTrustedReader: requireTrustedReader)
+        envelope, origin: origin.serialized, policy: policy)
     }
 
     /// Answers with the holder's consent: builds, signs (after the holder authenticates, as the

@@ -127,7 +127,9 @@ struct CommandContext: Sendable {
     }
   }
 
-  func wallet() throws -> Wallet { try Wallet(home: home()) }
+  func wallet() throws -> Wallet {
+    try Wallet(home: home(), documentTitles: MdocDisplay.titles)
+  }
 
   /// Parses a command's arguments; `--help` prints the command's help.
   func parse(_ spec: CommandSpec, _ arguments: [String]) throws -> ParsedArguments {

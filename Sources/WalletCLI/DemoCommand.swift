@@ -8,9 +8,9 @@ import JOSE
 import JSON
 import Mdoc
 import OpenID4VP
+import OrgIsoMdoc
 import SDJWT
 import X509Certificates
-import OrgIsoMdoc
 
 /// The whole flow in a fresh temporary wallet: a development PKI, issuance, import, a verifier
 /// request with reader authentication, the wallet's answer, and the verification.
@@ -27,7 +27,8 @@ enum DemoCommand {
       "dcwallet-demo-\(UUID().uuidString.prefix(8))"
     ).path
     defer { if !args.flag("keep") { try? FileManager.default.removeItem(atPath: directory) } }
-    let wallet = try Wallet(home: WalletHome(directory: directory))
+    let wallet = try Wallet(
+      home: WalletHome(directory: directory), documentTitles: MdocDisplay.titles)
     let now = Date()
     let narrator = Narrator(console: console)
     let origin = try WebOrigin("https://shop.example")
@@ -199,7 +200,8 @@ enum DemoCommand {
 
     step("5. The wallet resolves the request for the origin the platform reported")
     let request = try await wallet.resolve(
-      RequestEnvelope(json: page), origin: origin.serialized, requireTrustedReader: true)
+      RequestEnvelope(json: page), origin: origin.serialized,
+      policy: WalletPolicy(requireAuthenticatedRequester: true))
     let consent = try request.proposedConsent()
     for line in request.consentScreen(for: consent).split(separator: "\n") { say(String(line)) }
 

@@ -55,12 +55,16 @@ enum RespondCommand {
       throw CommandFailure("the request cannot be read: \(error.reason)")
     }
     let wallet = try context.wallet()
-    let request = try await wallet.resolve(
-      envelope, origin: origin, requireTrustedReader: args.flag("require-trusted-reader"))
+    var policy = wallet.policy
+    policy.requireAuthenticatedRequester = args.flag("require-trusted-reader")
+    let request = try await resolve(envelope, origin: origin, policy: policy, in: wallet)
     let consent: PresentationConsent
     do {
+      let names = args.all("disclose")
       consent = try request.consent(
-        credentials: args.all("credential"), disclose: args.all("disclose"))
+        ConsentSelection(
+          credentialIDs: args.all("credential"),
+          claims: names.isEmpty ? nil : ClaimName.references(names, in: request)))
     } catch {
       await wallet.logRefusal(request, reason: error.reason)
       throw error
@@ -81,6 +85,22 @@ enum RespondCommand {
     }
     let response = try await wallet.respond(to: request, consent: consent)
     context.console.out(response.json.serialized())
+  }
+}
+
+extension RespondCommand {
+  /// Resolves the envelope; when every request was refused, the refusals are worded here.
+  static func resolve(
+    _ envelope: RequestEnvelope, origin: String, policy: WalletPolicy, in wallet: Wallet
+  ) async throws -> PresentationRequest {
+    do {
+      return try await wallet.resolve(envelope, origin: origin, policy: policy)
+    } catch {
+      guard error.refusals.isEmpty else {
+        throw CommandFailure(RefusalText.describe(error.refusals))
+      }
+      throw error
+    }
   }
 }
 

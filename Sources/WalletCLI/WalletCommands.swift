@@ -87,7 +87,11 @@ enum ImportCommand {
       throw UsageError("give exactly one of --mdoc or --sd-jwt", command: spec.path)
     }
     let key = try Inputs.privateKey(args.value("device-key") ?? "")
-    let wallet = try context.wallet()
+    // The command line opts in to unverified issuers explicitly (the library refuses them by
+    // default) and warns on standard error whenever it uses that.
+    let wallet = try Wallet(
+      home: context.home(), policy: WalletPolicy(acceptsUnverifiedIssuers: true),
+      documentTitles: MdocDisplay.titles)
     Describe.warn(try await wallet.trustAnchorListing(role: .issuer).problems, context.console)
     let credential: StoredCredential
     if let mdoc {
@@ -390,14 +394,14 @@ enum Describe {
   static func claims(_ credential: StoredCredential) -> [(String, String)] {
     switch credential.format {
     case .msoMdoc:
-      guard let mdoc = try? IssuerSigned(bytes: credential.issued) else { return [] }
+      guard case .mdoc(let mdoc)? = try? credential.decoded() else { return [] }
       return mdoc.nameSpaces.flatMap { ns in
         ns.items.map {
           ("\(ns.nameSpace)/\($0.elementIdentifier)", ValueText.describe($0.elementValue))
         }
       }
     case .sdJWT:
-      guard let sdJWT = try? SDJWT(serialized: String(decoding: credential.issued, as: UTF8.self)),
+      guard case .sdJWT(let sdJWT)? = try? credential.decoded(),
         let processed = try? sdJWT.process()
       else { return [] }
       var out: [(String, String)] = []

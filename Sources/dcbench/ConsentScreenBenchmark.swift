@@ -56,10 +56,10 @@ func consentScreenBenchmark(_ h: inout Harness) async throws {
     blackHole(try await wallet.resolve(large, origin: origin))
   }
   let smallScreen = h.measure("consent screen, 2,029 elements", iterations: 10) {
-    blackHole(smallRequest.consentScreen(for: smallConsent))
+    blackHole(smallRequest.screen(for: smallConsent))
   }
   let largeScreen = h.measure("consent screen, 16,029 elements", iterations: 3) {
-    blackHole(largeRequest.consentScreen(for: largeConsent))
+    blackHole(largeRequest.screen(for: largeConsent))
   }
   Harness.ratio(
     "screen 16,029 / screen 2,029 (linear: 8x)", largeScreen, over: smallScreen, aim: 12)

@@ -1,3 +1,4 @@
+import CredentialVerifier
 import CredentialWallet
 import CryptoPrimitives
 import DCQL
@@ -7,10 +8,11 @@ import JOSE
 import JSON
 import Mdoc
 import OpenID4VP
+import OrgIsoMdoc
 import Testing
 import WalletTestSupport
-import OrgIsoMdoc
-import CredentialVerifier
+
+@testable import WalletCLI
 
 @Suite("OpenID4VP consent: the holder's choice, the minimum by default, validated before signing")
 struct ConsentChoiceTests {

@@ -71,7 +71,9 @@ struct ImportRefusalTests {
     dir = try TemporaryDirectory()
     let now = Date()
     clock = now
-    wallet = try Wallet(home: WalletHome(directory: dir.path), clock: { now })
+    wallet = try Wallet(
+      home: WalletHome(directory: dir.path), policy: WalletPolicy(acceptsUnverifiedIssuers: true),
+      clock: { now })
     device = try ECPrivateKey(curve: .p256)
     issuer = try Issuer(name: "Test PID", clock: now)
   }

@@ -1,3 +1,4 @@
+import CredentialVerifier
 import CredentialWallet
 import CryptoPrimitives
 import DigitalCredentialsAPI
@@ -6,12 +7,13 @@ import JOSE
 import JSON
 import Mdoc
 import OpenID4VP
+import OrgIsoMdoc
 import SDJWT
 import Testing
 import WalletTestSupport
 import X509Certificates
-import OrgIsoMdoc
-import CredentialVerifier
+
+@testable import WalletCLI
 
 @Suite(
   "Who asks: trusted requesters only under the policy, names only when verified, valid credentials only"
@@ -39,12 +41,14 @@ struct RequesterTrustTests {
     // ...under it, it is refused.
     let reason = await walletRefusal {
       _ = try await wallet.resolve(
-        unsigned, origin: ConsentFixture.origin, requireTrustedReader: true)
+        unsigned, origin: ConsentFixture.origin,
+        policy: WalletPolicy(requireAuthenticatedRequester: true))
     }
     #expect(reason.contains("not signed"))
     let (_, signed) = try fixture.request(Self.mdlQuery, signing: .signed(fixture.signer))
     let trusted = try await wallet.resolve(
-      signed, origin: ConsentFixture.origin, requireTrustedReader: true)
+      signed, origin: ConsentFixture.origin,
+      policy: WalletPolicy(requireAuthenticatedRequester: true))
     #expect(trusted.requester.verifiedName == "x509_san_dns:verifier.example")
     _ = try await asking.respond(to: trusted, consent: try trusted.proposedConsent())
     #expect(authenticator.reasons.last?.hasSuffix("with x509_san_dns:verifier.example") == true)
@@ -53,12 +57,14 @@ struct RequesterTrustTests {
       Self.mdlQuery, signing: .signed(fixture.strangerSigner))
     _ = await walletRefusal {
       _ = try await wallet.resolve(
-        stranger, origin: ConsentFixture.origin, requireTrustedReader: true)
+        stranger, origin: ConsentFixture.origin,
+        policy: WalletPolicy(requireAuthenticatedRequester: true))
     }
     // A mixed envelope: the unsigned OpenID4VP entry is skipped with its reason, the next answered.
     let both = RequestEnvelope(requests: unsigned.requests + signed.requests)
     let answered = try await wallet.resolve(
-      both, origin: ConsentFixture.origin, requireTrustedReader: true)
+      both, origin: ConsentFixture.origin, policy: WalletPolicy(requireAuthenticatedRequester: true)
+    )
     #expect(answered.skipped.count == 1 && answered.skipped[0].reason.contains("not signed"))
   }
 
@@ -147,7 +153,7 @@ struct RequesterTrustTests {
     ).data
     let request = try await wallet.resolve(
       RequestEnvelope(requests: [ProtocolRequest(protocolIdentifier: "org-iso-mdoc", data: data)]),
-      origin: origin.serialized, requireTrustedReader: true)
+      origin: origin.serialized, policy: WalletPolicy(requireAuthenticatedRequester: true))
     #expect(request.requester == .verified(name: "Test Reader", origin: origin))
     _ = try await wallet.respond(to: request, consent: try request.proposedConsent())
     #expect(authenticator.reasons.first?.contains("with Test Reader") == true)

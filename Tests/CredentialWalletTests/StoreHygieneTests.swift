@@ -3,12 +3,12 @@ import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import Mdoc
+import OrgIsoMdoc
 import Testing
 import WalletTestSupport
 import X509Certificates
 
 @testable import CredentialWallet
-import OrgIsoMdoc
 
 /// Issue 10 §7.4, §7.6, §7.11, §7.12: what the wallet refuses at import, what it records about a
 /// credential's issuer and validity, damaged rows, and settings changed without the wallet's key.
@@ -30,7 +30,8 @@ struct StoreHygieneTests {
       clock: @escaping @Sendable () -> Date = { Date() }
     ) throws -> Wallet {
       try Wallet(
-        home: WalletHome(directory: dir.path), authenticator: authenticator, clock: clock)
+        home: WalletHome(directory: dir.path), authenticator: authenticator,
+        policy: WalletPolicy(acceptsUnverifiedIssuers: true), clock: clock)
     }
 
     /// An Annex C request for the mDL's age_over_18.

@@ -1,13 +1,13 @@
+import CredentialRegistration
 import CredentialWallet
 import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import Mdoc
+import OrgIsoMdoc
 import Testing
 import WalletTestSupport
 import X509Certificates
-import OrgIsoMdoc
-import CredentialRegistration
 
 /// An authenticator that answers from a script and counts the prompts.
 final class ScriptedAuthenticator: UserAuthenticator, @unchecked Sendable {
@@ -35,7 +35,8 @@ struct UserAuthenticationTests {
     init() async throws {
       dir = try TemporaryDirectory()
       pki = try TestPKI(now: Date())
-      let wallet = try Wallet(home: WalletHome(directory: dir.path))
+      let wallet = try Wallet(
+        home: WalletHome(directory: dir.path), policy: WalletPolicy(acceptsUnverifiedIssuers: true))
       let device = try ECPrivateKey(curve: .p256)
       _ = try await wallet.importMdoc(
         try pki.issue(deviceKey: device.publicKey).bytes, deviceKey: device, id: "mdl")
@@ -54,7 +55,9 @@ struct UserAuthenticationTests {
     }
 
     func wallet(_ authenticator: any UserAuthenticator) throws -> Wallet {
-      try Wallet(home: WalletHome(directory: dir.path), authenticator: authenticator)
+      try Wallet(
+        home: WalletHome(directory: dir.path), authenticator: authenticator,
+        policy: WalletPolicy(acceptsUnverifiedIssuers: true))
     }
   }
 
@@ -119,7 +122,8 @@ struct RegistrationDescriptionTests {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let pki = try TestPKI(now: Date())
-    let wallet = try Wallet(home: WalletHome(directory: dir.path))
+    let wallet = try Wallet(
+      home: WalletHome(directory: dir.path), policy: WalletPolicy(acceptsUnverifiedIssuers: true))
     let device = try ECPrivateKey(curve: .p256)
     _ = try await wallet.importMdoc(
       try pki.issue(deviceKey: device.publicKey).bytes, deviceKey: device, id: "mdl")

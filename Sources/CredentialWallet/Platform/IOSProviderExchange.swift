@@ -1,10 +1,10 @@
+public import DigitalCredentialsAPI
 public import Foundation
 import JOSE
 import JSON
 public import Mdoc
-public import X509Certificates
-public import DigitalCredentialsAPI
 import OrgIsoMdoc
+public import X509Certificates
 
 /// The decisions an iOS provider extension makes between the OS and the wallet, as plain values
 /// so that the Apple bridge (`IdentityDocumentServicesBridge`) only translates types.
@@ -132,13 +132,18 @@ public enum IOSProviderExchange {
 }
 
 /// What the holder chose on an iOS consent screen for a parsed mobile document request, checked
-/// against it: the credentials to present and the elements to disclose, in the form
-/// `PresentationRequest.consent(credentials:disclose:)` of the wallet takes.
+/// against it: the credentials to present and the elements to disclose, as the
+/// `ConsentSelection` that `PresentationRequest.consent(_:)` takes.
 public struct MobileDocumentSelection: Sendable, Hashable {
   /// The chosen credentials, in the order of the choices.
   public let credentialIDs: [String]
-  /// The elements to disclose, written `NAMESPACE/ELEMENT`, sorted.
-  public let disclosedElements: [String]
+  /// The elements to disclose.
+  public let disclosedElements: Set<ClaimReference>
+
+  /// The selection to build the consent from.
+  public var consentSelection: ConsentSelection {
+    ConsentSelection(credentialIDs: credentialIDs, claims: disclosedElements)
+  }
 
   /// Checks the holder's choices and elements against the request the screen showed.
   ///
@@ -159,7 +164,8 @@ public struct MobileDocumentSelection: Sendable, Hashable {
       throw DigitalCredentialsError(.consentViolation, "the selection shares nothing")
     }
     credentialIDs = ids
-    disclosedElements = Set(elements.map { "\($0.namespace)/\($0.element)" }).sorted()
+    disclosedElements = Set(
+      elements.map { ClaimReference.mdoc(nameSpace: $0.namespace, element: $0.element) })
   }
 }
 

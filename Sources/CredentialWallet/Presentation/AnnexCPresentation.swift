@@ -1,12 +1,12 @@
 import CBOR
 public import CryptoPrimitives
+public import DigitalCredentialsAPI
 public import Foundation
 import JOSE
 public import JSON
 public import Mdoc
-public import X509Certificates
-public import DigitalCredentialsAPI
 public import OrgIsoMdoc
+public import X509Certificates
 
 /// A stored mdoc the wallet offers for matching.
 public struct StoredMdoc: Sendable {
@@ -150,8 +150,8 @@ public struct AnnexCPresentation: Sendable {
     documentRequests.allSatisfy { $0.reader?.trust.isTrusted == true }
   }
 
-  /// Refuses the request unless every doc request is signed by a trusted reader (the caller's
-  /// `--require-trusted-reader` policy).
+  /// Refuses the request unless every doc request is signed by a trusted reader (what
+  /// `WalletPolicy.requireAuthenticatedRequester` asks of an Annex C request).
   public func requireTrustedReader() throws(DigitalCredentialsError) {
     for document in documentRequests {
       guard let reader = document.reader else {

@@ -92,43 +92,30 @@ public struct OpenID4VPChoice: Sendable, Hashable {
   }
 }
 
-/// Readable names of concrete claim paths, as `--disclose` takes them: `NAMESPACE/ELEMENT` for
-/// mdoc claims, dotted paths (`address.locality`, `nationalities.0`) for SD-JWT claims.
-public enum ClaimName {
-  /// The name of a path for a credential format.
-  public static func of(_ path: ClaimPathConcrete, format: String) -> String {
-    let parts = path.components.map { component -> String in
-      switch component {
-      case .key(let key): key
-      case .index(let index): String(index)
-      }
-    }
-    return format == DCQLFormat.msoMdoc
-      ? parts.joined(separator: "/") : parts.joined(separator: ".")
-  }
-}
-
 extension Wallet {
   /// Resolves an OpenID4VP request (OpenID4VP 1.0 Appendix A): the signature, client id prefix,
   /// verifier chain and `expected_origins` for signed requests, then the DCQL query against the
   /// stored credentials of the requested types that are valid now.
   ///
-  /// With `requireTrustedVerifier`, an unsigned request is refused: only a signed request whose
-  /// certificate chains to a configured verifier anchor authenticates the verifier (Appendix
-  /// A.3.1 leaves an unsigned request identified by nothing but its origin).
+  /// With `policy.requireAuthenticatedRequester`, an unsigned request is refused: only a signed
+  /// request whose certificate chains to a configured verifier anchor authenticates the verifier
+  /// (Appendix A.3.1 leaves an unsigned request identified by nothing but its origin).
   func resolveOpenID4VP(
-    _ request: ProtocolRequest, origin: WebOrigin, requireTrustedVerifier: Bool = false
+    _ request: ProtocolRequest, origin: WebOrigin, policy: WalletPolicy
   ) async throws -> OpenID4VPPresentation {
     guard let protocolID = OpenID4VPProtocol(rawValue: request.protocolIdentifier) else {
-      throw WalletError(.refused, "unsupported protocol")
+      throw Refusal(
+        protocolIdentifier: request.protocolIdentifier, code: .unsupportedProtocol,
+        reason: "unsupported protocol")
     }
     let authorization = try AuthorizationRequest(
       protocol: protocolID, data: request.data, origin: origin,
       verifierTrustAnchors: try await trustAnchors(role: .verifier), now: clock())
-    if requireTrustedVerifier {
+    if policy.requireAuthenticatedRequester {
       guard case .authenticated = authorization.verifier else {
-        throw WalletError(
-          .refused, "the request is not signed, so the verifier is not authenticated")
+        throw Refusal(
+          protocolIdentifier: request.protocolIdentifier, code: .requesterNotAuthenticated,
+          reason: "the request is not signed, so the verifier is not authenticated")
       }
     }
     var vcts: [String] = []
@@ -140,7 +127,7 @@ extension Wallet {
     let now = clock()
     var offered: [any DCQLCredential] = []
     for stored in try await store.credentials(format: .sdJWT, types: Array(Set(vcts))) {
-      guard let sdJWT = try? SDJWT(serialized: String(decoding: stored.issued, as: UTF8.self)),
+      guard let sdJWT = stored.decodedSDJWT,
         let credential = try? SDJWTCredential(id: stored.id, sdJWT: sdJWT),
         // SD-JWT VC §3.2.2.2 (RFC 7519 §4.1.4, §4.1.5): not before `nbf`, not after `exp`.
         Self.isValid(credential.claims, at: now)
@@ -149,16 +136,17 @@ extension Wallet {
     }
     for stored in try await store.credentials(format: .msoMdoc, types: Array(Set(docTypes))) {
       // ISO 18013-5 §9.3.1: an mdoc is valid from validFrom to validUntil (MSO validityInfo).
-      guard let issuerSigned = try? IssuerSigned(bytes: stored.issued),
+      guard let issuerSigned = stored.decodedMdoc,
         Self.isValid(issuerSigned.mso.validityInfo, at: now)
       else { continue }
       offered.append(MdocCredential(id: stored.id, issuerSigned: issuerSigned))
     }
     let evaluation = authorization.dcqlQuery.evaluate(offered)
     guard evaluation.isSatisfied else {
-      throw WalletError(
-        .refused,
-        "the stored credentials do not satisfy the DCQL query (\(evaluation.unsatisfiedReason ?? "no match"))"
+      throw Refusal(
+        protocolIdentifier: request.protocolIdentifier, code: .noMatchingCredential,
+        reason:
+          "the stored credentials do not satisfy the DCQL query (\(evaluation.unsatisfiedReason ?? "no match"))"
       )
     }
     return OpenID4VPPresentation(
@@ -215,11 +203,15 @@ extension Wallet {
         case let sdJWT as SDJWTCredential:
           presentations[queryID, default: []].append(
             sdJWT.presentation(disclosing: item.disclosed, holderKey: signer))
-          shared += item.disclosed.map { ClaimName.of($0, format: DCQLFormat.sdJWTVC) }
+          shared += item.disclosed.map {
+            ClaimReference(path: $0, format: DCQLFormat.sdJWTVC).logName
+          }
         case let mdoc as MdocCredential:
           presentations[queryID, default: []].append(
             mdoc.presentation(disclosing: item.disclosed, deviceKey: signer))
-          shared += item.disclosed.map { ClaimName.of($0, format: DCQLFormat.msoMdoc) }
+          shared += item.disclosed.map {
+            ClaimReference(path: $0, format: DCQLFormat.msoMdoc).logName
+          }
         default:
           throw WalletError(.refused, "credential \(item.credentialID) has an unsupported format")
         }
@@ -241,7 +233,7 @@ extension Wallet {
       return ProtocolResponse(protocolIdentifier: request.protocolIdentifier, data: response.data)
     } catch {
       await logRefusal(request, reason: error.reason)
-      throw WalletError(.refused, error.reason)
+      throw WalletError(.refused, error.reason, underlying: error)
     }
   }
 }
@@ -353,15 +345,15 @@ extension OpenID4VPPresentation {
     return consent
   }
 
-  /// The consent for the CLI's choices: credentials by id (empty: the minimum) and claims by
-  /// `ClaimName` (empty: all requested). Naming credentials also answers the optional credential
-  /// sets they satisfy; claim names that were not requested are ignored.
+  /// The consent for a protocol-neutral selection: credentials by id (empty: the minimum) and a
+  /// claim limit (nil: all requested). Naming credentials also answers the optional credential
+  /// sets they satisfy; claims named that were not requested are ignored.
   ///
   /// - Throws: `refused` when the named claims include none that was requested, or as
   ///   `consent(for:)`.
-  func consent(credentials: [String], disclose: [String]) throws(WalletError) -> OpenID4VPConsent {
+  func consent(_ selection: ConsentSelection) throws(WalletError) -> OpenID4VPConsent {
     var choice = OpenID4VPChoice()
-    let chosen = Set(credentials)
+    let chosen = Set(selection.credentialIDs)
     if !chosen.isEmpty {
       for credentialQuery in request.dcqlQuery.credentials {
         let ids = candidates(of: credentialQuery.id).map(\.credentialID).filter(chosen.contains)
@@ -377,14 +369,13 @@ extension OpenID4VPPresentation {
         }
       }
     }
-    let wanted = Set(disclose)
-    if !wanted.isEmpty {
+    if let wanted = selection.claims {
       var matched = false
       for query in request.dcqlQuery.credentials {
         for candidate in evaluation.matches[query.id]?.candidates ?? [] {
           guard let id = credentialID(at: candidate.credentialIndex) else { continue }
           let kept = candidate.disclosed.filter {
-            wanted.contains(ClaimName.of($0, format: query.format))
+            wanted.contains(ClaimReference(path: $0, format: query.format))
           }
           matched = matched || !kept.isEmpty
           choice.claims[id, default: []].formUnion(kept)
@@ -436,7 +427,7 @@ extension OpenID4VPPresentation {
         for path in item.disclosed where !allowed.contains(path) {
           throw WalletError(
             .refused,
-            "\(ClaimName.of(path, format: query.format)) was not requested from credential \(item.credentialID) by \(queryID)"
+            "\(ClaimReference(path: path, format: query.format).logName) was not requested from credential \(item.credentialID) by \(queryID)"
           )
         }
       }

@@ -24,8 +24,34 @@ public struct PresentationRequest: Sendable {
   public let origin: WebOrigin
   /// The protocol-specific request.
   public let kind: Kind
-  /// Earlier requests of the envelope that could not be answered, with the reason.
-  public let skipped: [(protocolIdentifier: String, reason: String)]
+  /// Earlier requests of the envelope that could not be answered, each with a typed refusal.
+  public let skipped: [Refusal]
+
+  /// How the requester was authenticated, recorded and never thrown: the policy decides whether
+  /// it refuses (`WalletPolicy.requireAuthenticatedRequester`), a consent screen shows it.
+  ///
+  /// Annex C: `trusted` when every doc request is signed by a reader that chains to a configured
+  /// reader anchor, `absent` when none is signed, `untrusted` otherwise (an untrusted chain, or
+  /// only some doc requests signed). OpenID4VP: `trusted` for a signed request whose verifier
+  /// chain is trusted (Appendix A.3.2), `absent` for an unsigned one (Appendix A.3.1); a signed
+  /// request that does not verify is refused while resolving, so it never reaches this value.
+  public var requesterAuthentication: RequesterAuthentication {
+    switch kind {
+    case .mdoc(let presentation):
+      let documents = presentation.documentRequests
+      if documents.allSatisfy({ $0.reader == nil }) { return .absent }
+      for document in documents {
+        guard let reader = document.reader else {
+          return .untrusted(reason: "doc request \(document.index) is not signed by a reader")
+        }
+        if case .untrusted(let reason) = reader.trust { return .untrusted(reason: reason) }
+      }
+      return .trusted
+    case .openID4VP(let presentation):
+      if case .authenticated = presentation.request.verifier { return .trusted }
+      return .absent
+    }
+  }
 
   /// Who asks, as far as the wallet could establish it.
   ///
@@ -33,11 +59,10 @@ public struct PresentationRequest: Sendable {
   /// a trusted reader (Annex C), or a signed request whose verifier chain is trusted (OpenID4VP
   /// Appendix A.3.2). A name from an untrusted or self-signed certificate is never used.
   public var requester: Requester {
+    guard requesterAuthentication == .trusted else { return .unverified(origin: origin) }
     switch kind {
     case .mdoc(let presentation):
-      if presentation.isReaderTrusted,
-        let reader = presentation.documentRequests.lazy.compactMap(\.reader).first
-      {
+      if let reader = presentation.documentRequests.lazy.compactMap(\.reader).first {
         return .verified(name: reader.name, origin: origin)
       }
       return .unverified(origin: origin)
@@ -47,6 +72,35 @@ public struct PresentationRequest: Sendable {
       }
       return .unverified(origin: origin)
     }
+  }
+
+  /// Every claim the candidate credentials can disclose, in request order without repeats: the
+  /// values a consent's claim limit (`ConsentSelection.claims`) is made of.
+  public var disclosableClaims: [ClaimReference] {
+    var seen = Set<ClaimReference>()
+    var claims: [ClaimReference] = []
+    switch kind {
+    case .mdoc(let presentation):
+      for docRequest in presentation.documentRequests {
+        for candidate in docRequest.candidates {
+          for element in candidate.match.available {
+            let reference = ClaimReference.mdoc(
+              nameSpace: element.nameSpace, element: element.identifier)
+            if seen.insert(reference).inserted { claims.append(reference) }
+          }
+        }
+      }
+    case .openID4VP(let presentation):
+      for query in presentation.request.dcqlQuery.credentials {
+        for candidate in presentation.evaluation.matches[query.id]?.candidates ?? [] {
+          for path in candidate.disclosed {
+            let reference = ClaimReference(path: path, format: query.format)
+            if seen.insert(reference).inserted { claims.append(reference) }
+          }
+        }
+      }
+    }
+    return claims
   }
 
   /// Who asks, for logs: the verified name, else the origin.
@@ -60,31 +114,26 @@ public struct PresentationRequest: Sendable {
       do {
         return .mdoc(try presentation.proposedConsent())
       } catch {
-        throw WalletError(.refused, error.reason)
+        throw WalletError(.refused, error.reason, underlying: error)
       }
     case .openID4VP(let presentation):
       return .openID4VP(try presentation.proposedConsent())
     }
   }
 
-  /// A consent narrowed by the holder's choices: which credentials to use (empty: the minimum
-  /// the request allows) and which claims to disclose among those requested (empty: everything
-  /// requested that the credential holds; mdoc claims are written `NAMESPACE/ELEMENT`).
+  /// A consent narrowed by the holder's selection (see `ConsentSelection`).
   ///
   /// For OpenID4VP, each credential set answers the first option (in the query's order) the
   /// chosen credentials satisfy, and an optional set is answered only when the named credentials
   /// satisfy one of its options. Claims named that were not requested are ignored; when none of
   /// the named claims was requested, nothing is left to share and the request is refused.
-  public func consent(credentials: [String], disclose: [String]) throws(WalletError)
-    -> PresentationConsent
-  {
+  public func consent(_ selection: ConsentSelection) throws(WalletError) -> PresentationConsent {
     switch kind {
     case .openID4VP(let presentation):
-      return .openID4VP(try presentation.consent(credentials: credentials, disclose: disclose))
+      return .openID4VP(try presentation.consent(selection))
     case .mdoc(let presentation):
       var chosen: [MdocConsent.Document] = []
-      let wanted = Set(disclose)
-      let chosenCredentials = Set(credentials)
+      let chosenCredentials = Set(selection.credentialIDs)
       guard let indices = presentation.docRequestsToAnswer(credentials: chosenCredentials) else {
         throw WalletError(
           .refused,
@@ -103,7 +152,9 @@ public struct PresentationRequest: Sendable {
         guard let candidate else { continue }
         var elements: [String: Set<String>] = [:]
         for element in candidate.match.available
-        where wanted.isEmpty || wanted.contains("\(element.nameSpace)/\(element.identifier)") {
+        where selection.claims?.contains(
+          .mdoc(nameSpace: element.nameSpace, element: element.identifier)) ?? true
+        {
           elements[element.nameSpace, default: []].insert(element.identifier)
           matched = true
         }
@@ -119,9 +170,20 @@ public struct PresentationRequest: Sendable {
       do {
         try presentation.validate(consent)
       } catch {
-        throw WalletError(.refused, error.reason)
+        throw WalletError(.refused, error.reason, underlying: error)
       }
       return .mdoc(consent)
+    }
+  }
+
+  /// What the request asks for before any consent, as values: the requester and its
+  /// authentication, each doc request or Credential Query with its requested claims (intent to
+  /// retain where the protocol has it) and candidate credentials, and the credential sets with
+  /// their options and purposes. Nothing is marked shared or answered.
+  public var requested: ConsentScreen {
+    switch kind {
+    case .mdoc: screen(for: .mdoc(MdocConsent(documents: [])))
+    case .openID4VP: screen(for: .openID4VP(OpenID4VPConsent(selections: [:])))
     }
   }
 
@@ -138,6 +200,7 @@ public struct PresentationRequest: Sendable {
         presentation.documentRequests.filter { !$0.candidates.isEmpty }.map(\.index))
       return ConsentScreen(
         origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
+        requesterAuthentication: requesterAuthentication,
         documents: Self.documents(presentation, mdocConsent),
         // DeviceRequestInfo use cases are Annex C's credential sets: document sets as options.
         credentialSets: presentation.useCases.map { useCase in
@@ -164,11 +227,13 @@ public struct PresentationRequest: Sendable {
       }
       return ConsentScreen(
         origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
+        requesterAuthentication: requesterAuthentication,
         documents: Self.documents(presentation, consent), credentialSets: sets,
         transactionDataTypes: presentation.request.transactionData.map(\.type))
     default:
       return ConsentScreen(
         origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
+        requesterAuthentication: requesterAuthentication,
         documents: [], credentialSets: [], transactionDataTypes: [])
     }
   }
@@ -270,12 +335,6 @@ public struct PresentationRequest: Sendable {
     return value
   }
 
-  /// A readable consent screen: who asks, whether they are verified, the credential sets and
-  /// their options, and each requested item with intent to retain and the value that would be
-  /// shared.
-  public func consentScreen(for consent: PresentationConsent) -> String {
-    screen(for: consent).text
-  }
 }
 
 /// Who asks for credentials, as far as the wallet could establish it.
@@ -395,6 +454,8 @@ public struct ConsentScreen: Sendable {
   public let protocolIdentifier: String
   /// Who asks, verified or not.
   public let requester: Requester
+  /// How the requester was authenticated (see `PresentationRequest.requesterAuthentication`).
+  public let requesterAuthentication: RequesterAuthentication
   /// The documents or Credential Queries, in request order.
   public let documents: [Document]
   /// The credential sets with their options; empty when the request has none.
@@ -403,104 +464,12 @@ public struct ConsentScreen: Sendable {
   public let transactionDataTypes: [String]
 }
 
-extension ConsentScreen {
-  /// The screen as lines of text, in time linear in its size.
-  var text: String {
-    var lines = ["\(origin.serialized) asks for credentials (\(protocolIdentifier))"]
-    switch requester {
-    case .verified(let name, _): lines.append("- requester: \(name) (verified)")
-    case .unverified(let origin):
-      lines.append("- requester: \(origin.serialized) (unverified: no trusted identity)")
-    }
-    for (index, set) in credentialSets.enumerated() {
-      let options = set.options.enumerated().map { number, ids in
-        let mark = set.answeredOption == number ? " <- answered" : ""
-        return "option \(number + 1) [\(ids.joined(separator: ", "))]\(mark)"
-      }
-      lines.append(
-        "- credential set \(index + 1) (\(set.required ? "required" : "optional")): "
-          + options.joined(separator: " or ")
-          + (set.answeredOption == nil ? " (not answered)" : ""))
-    }
-    for document in documents {
-      let isMdoc = document.format == DCQLFormat.msoMdoc
-      let types =
-        isMdoc
-        ? document.types.map { "\(MdocDisplay.title(for: $0)) [\($0)]" } : document.types
-      var header = "- \(document.id): \(document.format) \(types.joined(separator: ", "))"
-      switch document.authentication {
-      case .trusted(let name)?: header += ", reader \(name) (trusted)"
-      case .untrusted?:
-        // The chain's reason names the certificate's subject: an unestablished name stays off
-        // the screen (the model keeps the reason for diagnostics).
-        header += ", reader certificate NOT trusted (its name is not shown)"
-      case .unsigned?: header += ", no reader authentication"
-      case nil: break
-      }
-      lines.append(header)
-      if document.presentations.isEmpty { lines.append("  not shared") }
-      for presentation in document.presentations {
-        lines.append("  from credential \(presentation.credentialID)")
-        if presentation.claims.isEmpty {
-          lines.append("    only what is always presented (no claims requested)")
-        }
-        for claim in presentation.claims {
-          let name = ClaimName.of(
-            claim.path, format: isMdoc ? DCQLFormat.msoMdoc : DCQLFormat.sdJWTVC)
-          let retain =
-            claim.intentToRetain.map { $0 ? " (will be retained)" : " (not retained)" } ?? ""
-          let shown: String
-          switch (claim.shared, claim.value) {
-          case (false, _): shown = "not shared"
-          case (true, nil): shown = "-"
-          case (true, .cbor(let value)?): shown = ValueText.describe(value)
-          case (true, .json(let value)?): shown = ValueText.describe(value)
-          }
-          lines.append("  \(name)\(retain): \(shown)")
-        }
-      }
-    }
-    if !transactionDataTypes.isEmpty {
-      lines.append("- transaction data: " + transactionDataTypes.joined(separator: ", "))
-    }
-    return lines.joined(separator: "\n")
-  }
-}
-
 /// What the holder agreed to share.
 public enum PresentationConsent: Sendable, Hashable {
   /// For `org-iso-mdoc`.
   case mdoc(MdocConsent)
   /// For OpenID4VP.
   case openID4VP(OpenID4VPConsent)
-}
-
-/// Short readable forms of claim values for screens and logs.
-public enum ValueText {
-  /// A one-line description of a CBOR value; long byte strings are summarised.
-  public static func describe(_ value: CBOR) -> String {
-    switch value.unwrapped {
-    case .textString(let text): return text
-    case .byteString(let bytes):
-      return bytes.count > 32 ? "<\(bytes.count) bytes>" : value.diagnosticNotation
-    case .boolean(let b): return b ? "yes" : "no"
-    default:
-      if let date = value.fullDate { return date.description }
-      let text = value.diagnosticNotation
-      return text.count > 120 ? String(text.prefix(117)) + "..." : text
-    }
-  }
-
-  /// A one-line description of a JSON claim value.
-  public static func describe(_ value: ClaimValue) -> String {
-    switch value {
-    case .string(let text): return text
-    case .bool(let b): return b ? "yes" : "no"
-    default:
-      let text = value.description
-      return text.count > 120 ? String(text.prefix(117)) + "..." : text
-    }
-  }
 }
 
 extension PresentationRequest {

@@ -12,67 +12,80 @@ extension Wallet {
   ///
   /// - Parameters:
   ///   - origin: the origin the platform reported; the payload is never trusted for it.
-  ///   - requireTrustedReader: answer only requesters authenticated through a trusted chain, for
-  ///     every protocol: Annex C doc requests signed by readers that chain to a configured reader
-  ///     anchor, and signed OpenID4VP requests whose verifier chains to a configured verifier
-  ///     anchor (an unsigned OpenID4VP request is not authenticated).
-  /// - Throws: `refused` with every request's reason when none can be answered; the refusal is
-  ///   logged.
+  ///   - policy: what is refused; by default the wallet's `policy`. With
+  ///     `requireAuthenticatedRequester`, only requesters authenticated through a trusted chain
+  ///     are answered, for every protocol (see `WalletPolicy`).
+  /// - Throws: `refused` with a typed `Refusal` per request when none can be answered; the
+  ///   refusal is logged.
   public func resolve(
-    _ envelope: RequestEnvelope, origin originText: String, requireTrustedReader: Bool = false
+    _ envelope: RequestEnvelope, origin originText: String, policy: WalletPolicy? = nil
   ) async throws(WalletError) -> PresentationRequest {
+    let policy = policy ?? self.policy
     let origin: WebOrigin
     do {
       origin = try WebOrigin(originText)
     } catch {
-      throw WalletError(.invalidInput, error.reason)
+      throw WalletError(.invalidInput, error.reason, underlying: error)
     }
-    var skipped: [(protocolIdentifier: String, reason: String)] = []
+    var skipped: [Refusal] = []
     for request in envelope.requests {
+      let protocolIdentifier = request.protocolIdentifier
+      if request.knownProtocol != nil, !policy.allows(protocolIdentifier: protocolIdentifier) {
+        skipped.append(
+          Refusal(
+            protocolIdentifier: protocolIdentifier, code: .protocolNotAllowed,
+            reason: "the policy does not allow this protocol"))
+        continue
+      }
       switch request.knownProtocol {
       case .orgIsoMdoc:
         do {
-          // Only credentials of the requested docTypes are read from the store and parsed.
-          let annexC = try AnnexCRequest(data: request.data)
-          let docTypes = Array(Set(annexC.deviceRequest.docRequests.map(\.itemsRequest.docType)))
-          let presentation = try AnnexCPresentation.resolve(
-            request: annexC, origin: origin, credentials: try await storedMdocs(docTypes: docTypes),
-            readerTrustAnchors: try await trustAnchors(role: .reader), now: clock())
-          if requireTrustedReader { try presentation.requireTrustedReader() }
-          guard presentation.answerableDocRequests != nil else {
-            skipped.append(
-              (request.protocolIdentifier, "no stored mdoc matches the requested documents"))
-            continue
-          }
+          let presentation = try await resolveAnnexC(request, origin: origin, policy: policy)
           return PresentationRequest(
-            protocolIdentifier: request.protocolIdentifier, origin: origin,
+            protocolIdentifier: protocolIdentifier, origin: origin,
             kind: .mdoc(presentation), skipped: skipped)
+        } catch let refusal as Refusal {
+          skipped.append(refusal)
         } catch let error as DigitalCredentialsError {
-          skipped.append((request.protocolIdentifier, error.reason))
+          skipped.append(
+            Refusal(
+              protocolIdentifier: protocolIdentifier,
+              code: error.code == .untrustedReader ? .requesterNotAuthenticated : .invalidRequest,
+              reason: error.reason, underlying: error))
         } catch let error as WalletError {
           throw error
         } catch {
-          skipped.append((request.protocolIdentifier, "\(error)"))
+          skipped.append(
+            Refusal(
+              protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: "\(error)",
+              underlying: error))
         }
       case .openID4VPUnsigned, .openID4VPSigned, .openID4VPMultisigned, .openID4VPDraft:
         do {
-          let presentation = try await resolveOpenID4VP(
-            request, origin: origin, requireTrustedVerifier: requireTrustedReader)
+          let presentation = try await resolveOpenID4VP(request, origin: origin, policy: policy)
           return PresentationRequest(
-            protocolIdentifier: request.protocolIdentifier, origin: origin,
-            kind: .openID4VP(presentation),
-            skipped: skipped)
+            protocolIdentifier: protocolIdentifier, origin: origin,
+            kind: .openID4VP(presentation), skipped: skipped)
+        } catch let refusal as Refusal {
+          skipped.append(refusal)
         } catch let error as OpenID4VPError {
-          skipped.append((request.protocolIdentifier, error.reason))
-        } catch let error as WalletError where error.code == .refused {
-          skipped.append((request.protocolIdentifier, error.reason))
+          skipped.append(
+            Refusal(
+              protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: error.reason,
+              underlying: error))
         } catch let error as WalletError {
           throw error
         } catch {
-          skipped.append((request.protocolIdentifier, "\(error)"))
+          skipped.append(
+            Refusal(
+              protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: "\(error)",
+              underlying: error))
         }
       case nil:
-        skipped.append((request.protocolIdentifier, request.skipReason ?? "unsupported protocol"))
+        skipped.append(
+          Refusal(
+            protocolIdentifier: protocolIdentifier, code: .unsupportedProtocol,
+            reason: request.skipReason ?? "unsupported protocol"))
       }
     }
     let reason = skipped.map { "\($0.protocolIdentifier): \($0.reason)" }.joined(separator: "; ")
@@ -81,7 +94,26 @@ extension Wallet {
         timestamp: clock(), protocolIdentifier: envelope.requests.first?.protocolIdentifier ?? "",
         origin: origin.serialized,
         outcome: .refused, detail: reason))
-    throw WalletError(.refused, "no request can be answered (\(reason))")
+    throw WalletError(.refused, "no request can be answered (\(reason))", refusals: skipped)
+  }
+
+  /// Resolves an `org-iso-mdoc` request against the stored mdocs of the requested docTypes.
+  private func resolveAnnexC(_ request: ProtocolRequest, origin: WebOrigin, policy: WalletPolicy)
+    async throws -> AnnexCPresentation
+  {
+    // Only credentials of the requested docTypes are read from the store and parsed.
+    let annexC = try AnnexCRequest(data: request.data)
+    let docTypes = Array(Set(annexC.deviceRequest.docRequests.map(\.itemsRequest.docType)))
+    let presentation = try AnnexCPresentation.resolve(
+      request: annexC, origin: origin, credentials: try await storedMdocs(docTypes: docTypes),
+      readerTrustAnchors: try await trustAnchors(role: .reader), now: clock())
+    if policy.requireAuthenticatedRequester { try presentation.requireTrustedReader() }
+    guard presentation.answerableDocRequests != nil else {
+      throw Refusal(
+        protocolIdentifier: request.protocolIdentifier, code: .noMatchingCredential,
+        reason: "no stored mdoc matches the requested documents")
+    }
+    return presentation
   }
 
   /// Builds, signs and seals the response for a consent, and logs what was shared.
@@ -126,7 +158,7 @@ extension Wallet {
         return ProtocolResponse(protocolIdentifier: request.protocolIdentifier, data: sealed.data)
       } catch {
         await logRefusal(request, reason: error.reason)
-        throw WalletError(.refused, error.reason)
+        throw WalletError(.refused, error.reason, underlying: error)
       }
     }
   }
@@ -146,7 +178,7 @@ extension Wallet {
     do {
       credential = try await store.credential(id: id)
     } catch {
-      throw WalletError(.storage, error.reason)
+      throw WalletError(.storage, error.reason, underlying: error)
     }
     guard let keyID = credential?.deviceKeyID else {
       throw WalletError(.notFound, "credential \(id) has no device key")
@@ -154,7 +186,7 @@ extension Wallet {
     do {
       return try await keys.signer(for: keyID)
     } catch {
-      throw WalletError(.storage, "device key of \(id): \(error)")
+      throw WalletError(.storage, "device key of \(id): \(error)", underlying: error)
     }
   }
 }

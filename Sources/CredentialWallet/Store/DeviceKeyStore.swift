@@ -21,4 +21,34 @@ public protocol DeviceKeyStore: Sendable {
 
   /// Deletes a key. Fails while a stored credential still names it.
   func deleteKey(id: String) async throws
+
+  /// Stores an existing private key and the credential that names it as one step: either both
+  /// are kept or neither. `credential` builds the record from the key's identifier.
+  ///
+  /// The default stores the key, then the credential, and deletes the key again when the
+  /// credential cannot be written; a key store that keeps its keys in `store` writes both in one
+  /// transaction.
+  func importKey(
+    _ key: ECPrivateKey, storing credential: @Sendable (String) -> StoredCredential,
+    in store: WalletStore
+  ) async throws -> StoredCredential
+}
+
+extension DeviceKeyStore {
+  /// Stores the key, then the credential; deletes the key again when the credential cannot be
+  /// written (the error of the write is thrown).
+  public func importKey(
+    _ key: ECPrivateKey, storing credential: @Sendable (String) -> StoredCredential,
+    in store: WalletStore
+  ) async throws -> StoredCredential {
+    let keyID = try await importKey(key)
+    let stored = credential(keyID)
+    do {
+      try await store.insert(stored)
+    } catch {
+      try? await deleteKey(id: keyID)
+      throw error
+    }
+    return stored
+  }
 }

@@ -101,6 +101,32 @@ public struct SoftwareKeyStore: DeviceKeyStore {
         createdAt: Date()))
   }
 
+  /// Wraps the key and writes it with the credential in one transaction of `store` when that is
+  /// the store this key store keeps its keys in; otherwise as `DeviceKeyStore`'s default does.
+  public func importKey(
+    _ key: ECPrivateKey, storing credential: @Sendable (String) -> StoredCredential,
+    in store: WalletStore
+  ) async throws -> StoredCredential {
+    guard store === self.store else {
+      let keyID = try await importKey(key)
+      let stored = credential(keyID)
+      do {
+        try await store.insert(stored)
+      } catch {
+        try? await deleteKey(id: keyID)
+        throw error
+      }
+      return stored
+    }
+    let wrapped = try wrap(key)
+    let stored = credential(wrapped.id)
+    try await store.transaction { transaction in
+      try transaction.insert(wrapped)
+      try transaction.insert(stored)
+    }
+    return stored
+  }
+
   private func wrapAndStore(_ key: ECPrivateKey) async throws(WalletStoreError) -> String {
     let wrapped = try wrap(key)
     try await store.insertDeviceKey(wrapped.row)

@@ -29,7 +29,7 @@ public struct WalletHome: Sendable, Hashable {
     self.directory = directory
   }
 
-  /// Finds the wallet home — explicit (`--home DIR`), else `$DCWALLET_HOME`, else
+  /// Finds the wallet home — explicit (the caller's choice), else `$DCWALLET_HOME`, else
   /// `~/.dcwallet` — and creates it, mode 0700, when it does not exist.
   ///
   /// An existing directory is used as it is; the key file's own mode is what

@@ -1,16 +1,16 @@
 import CBOR
+import CredentialRegistration
+import CredentialWallet
 import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import JSON
 import Mdoc
+import OrgIsoMdoc
 import Testing
 import WalletTestSupport
 import X509Certificates
-import OrgIsoMdoc
-import CredentialRegistration
-import CredentialWallet
 
 /// The decisions the iOS bridge (`IdentityDocumentServicesBridge`) delegates: every branch of the
 /// provider extension adapters and the registration sync runs here on Linux.
@@ -229,7 +229,9 @@ struct MobileDocumentSelectionTests {
       choices: [PresentmentChoice(presentmentIndex: 0, setIndex: 0, documentIDs: ["mdl-1"])],
       documents: Self.documents, disclosing: [Self.element("family_name")])
     #expect(selection.credentialIDs == ["mdl-1"])
-    #expect(selection.disclosedElements == ["org.iso.18013.5.1/family_name"])
+    #expect(
+      selection.disclosedElements == [.mdoc(nameSpace: "org.iso.18013.5.1", element: "family_name")]
+    )
   }
 
   @Test("Broken choices, unshown elements and empty selections are refused")

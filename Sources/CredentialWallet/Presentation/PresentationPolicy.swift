@@ -1,0 +1,106 @@
+/// What the wallet refuses, as one value (compare swift-certificates' `VerifierPolicy`): whether
+/// a requester must be authenticated, whether an issuer must chain to a configured anchor, and
+/// which protocols may be answered.
+///
+/// The defaults are the safe ones a wallet can ship with: a credential whose issuer cannot be
+/// established is not imported, and every protocol the wallet implements may be answered. A
+/// requester is not required to be authenticated by default, since most pages send unsigned
+/// requests; the authentication result is recorded on ``PresentationRequest/requesterAuthentication``
+/// for the consent screen either way.
+public struct WalletPolicy: Sendable, Hashable {
+  /// Answer only requesters authenticated through a chain to a configured anchor, for every
+  /// protocol: Annex C doc requests signed by readers that chain to a reader anchor, and signed
+  /// OpenID4VP requests whose verifier chains to a verifier anchor (an unsigned OpenID4VP request
+  /// is not authenticated, OpenID4VP 1.0 Appendix A.3.1).
+  public var requireAuthenticatedRequester: Bool
+  /// Import a credential whose issuer cannot be established (no issuer anchor is configured);
+  /// it is then stored with `issuerTrust == .unverified`. Off by default: without an anchor the
+  /// import is refused. With anchors configured, the chain must reach one whatever this says.
+  public var acceptsUnverifiedIssuers: Bool
+  /// The protocol identifiers that may be answered; nil: every protocol the wallet implements.
+  public var allowedProtocols: Set<String>?
+
+  /// A policy; every parameter defaults to the safe value.
+  public init(
+    requireAuthenticatedRequester: Bool = false, acceptsUnverifiedIssuers: Bool = false,
+    allowedProtocols: Set<String>? = nil
+  ) {
+    self.requireAuthenticatedRequester = requireAuthenticatedRequester
+    self.acceptsUnverifiedIssuers = acceptsUnverifiedIssuers
+    self.allowedProtocols = allowedProtocols
+  }
+
+  /// Whether a protocol may be answered under this policy.
+  public func allows(protocolIdentifier: String) -> Bool {
+    allowedProtocols?.contains(protocolIdentifier) ?? true
+  }
+}
+
+/// Why one request of an envelope was not answered (a typed value: the wallet never joins
+/// refusals into text; a UI renders them).
+public struct Refusal: Error, Sendable, Hashable {
+  /// What kind of refusal this is.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    let name: String
+    private init(_ name: String) { self.name = name }
+    public var description: String { name }
+
+    /// The wallet does not implement the protocol.
+    public static let unsupportedProtocol = Code("unsupportedProtocol")
+    /// The policy does not allow the protocol (``WalletPolicy/allowedProtocols``).
+    public static let protocolNotAllowed = Code("protocolNotAllowed")
+    /// The request is malformed or fails a protocol check (signature, origin, encryption key).
+    public static let invalidRequest = Code("invalidRequest")
+    /// The policy requires an authenticated requester and this one is not.
+    public static let requesterNotAuthenticated = Code("requesterNotAuthenticated")
+    /// No stored credential can answer the request.
+    public static let noMatchingCredential = Code("noMatchingCredential")
+  }
+
+  /// The protocol identifier of the refused request.
+  public let protocolIdentifier: String
+  /// What kind of refusal this is.
+  public let code: Code
+  /// A human-readable explanation (for diagnostics and logs).
+  public let reason: String
+  /// The error the refusal was decided on, when there was one (a protocol module's error).
+  public let underlying: (any Error & Sendable)?
+
+  /// A refusal of one request.
+  public init(
+    protocolIdentifier: String, code: Code, reason: String,
+    underlying: (any Error & Sendable)? = nil
+  ) {
+    self.protocolIdentifier = protocolIdentifier
+    self.code = code
+    self.reason = reason
+    self.underlying = underlying
+  }
+
+  public static func == (lhs: Refusal, rhs: Refusal) -> Bool {
+    lhs.protocolIdentifier == rhs.protocolIdentifier && lhs.code == rhs.code
+      && lhs.reason == rhs.reason
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(protocolIdentifier)
+    hasher.combine(code)
+    hasher.combine(reason)
+  }
+}
+
+/// How the requester was authenticated, recorded as a value and never thrown (compare multipaz's
+/// `readerAuthenticated`): the policy decides what is refused, the consent screen shows it.
+public enum RequesterAuthentication: Sendable, Hashable {
+  /// Authenticated through a chain to a configured anchor: every Annex C doc request signed by a
+  /// trusted reader, or a signed OpenID4VP request whose verifier chain is trusted (OpenID4VP 1.0
+  /// Appendix A.3.2).
+  case trusted
+  /// Signed, but the chain does not reach a configured anchor (or only some doc requests are
+  /// signed). The reason is for diagnostics and may quote a certificate's subject.
+  case untrusted(reason: String)
+  /// A signature or certificate that does not verify. The reason is for diagnostics.
+  case invalid(reason: String)
+  /// Nothing authenticates the requester beyond the origin (an unsigned request).
+  case absent
+}
