@@ -166,16 +166,16 @@ enum QueryParser {
     var id: String?
     if let v = members["id"] { id = try identifier(v, at: location + ".id") }
 
-    let path: ClaimPath
+    let path: ClaimsPathPointer
     if let v = members["path"] {
-      do { path = try ClaimPath(json: v) } catch {
+      do { path = try ClaimsPathPointer(json: v) } catch {
         throw DCQLError(error.code, at: location + ".path" + error.location, error.reason)
       }
     } else if format == DCQLFormat.msoMdoc, case .string(let namespace)? = members["namespace"],
       case .string(let element)? = members["claim_name"]
     {
       // Pre-1.0 drafts named mdoc elements with namespace + claim_name instead of a path.
-      path = try ClaimPath([.key(namespace), .key(element)])
+      path = try ClaimsPathPointer([.key(namespace), .key(element)])
     } else {
       throw DCQLError(.invalidPath, at: location + ".path", "path is required")
     }

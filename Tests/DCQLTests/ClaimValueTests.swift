@@ -59,7 +59,7 @@ import Testing
 @Suite struct ClaimPathTests {
   @Test func jsonRoundTrip() throws {
     let json: ClaimValue = ["degrees", nil, "type", 0]
-    let path = try ClaimPath(json: json)
+    let path = try ClaimsPathPointer(json: json)
     #expect(path.components == [.key("degrees"), .allElements, .key("type"), .index(0)])
     #expect(path.json == json)
     #expect(path.description == #"["degrees",null,"type",0]"#)

@@ -1,7 +1,7 @@
 import DCQL
 import Foundation
-import Testing
 import JSON
+import Testing
 
 /// Published vectors: the OpenID4VP 1.0 example queries, the §7.1 pointer example, axle's matching cases.
 @Suite struct VectorTests {
@@ -46,7 +46,7 @@ import JSON
     #expect(sets[1].options == [["mdl-address"], ["photo_card-address"]])
     #expect(
       try mdoc.credentials[0].claims?[0].path
-        == ClaimPath([.key("org.iso.18013.5.1"), .key("given_name")]))
+        == ClaimsPathPointer([.key("org.iso.18013.5.1"), .key("given_name")]))
 
     let values = try DCQLQuery(json: queries["value_matching_simple"] as Any)
     #expect(values.credentials[0].claims?[3].values == [.string("90210"), .string("90211")])
@@ -59,7 +59,7 @@ import JSON
     let cases = try #require(example["cases"] as? [[String: Any]])
     #expect(cases.count == 5)
     for entry in cases {
-      let path = try ClaimPath(json: ClaimValue(json: entry["path"] as Any))
+      let path = try ClaimsPathPointer(json: ClaimValue(json: entry["path"] as Any))
       let expected = try ClaimValue(json: entry["selected"] as Any)
       let selected = path.select(in: credential)
       #expect(ClaimValue.array(selected.map(\.value)) == expected, "path \(path)")
@@ -70,12 +70,12 @@ import JSON
     let file = try loadVector("dcql-openid4vp-1.0-examples")
     let example = try #require(file["claims_path_pointer_example"] as? [String: Any])
     let credential = try ClaimValue(json: example["credential"] as Any)
-    let degrees = try ClaimPath([.key("degrees"), .allElements, .key("type")])
+    let degrees = try ClaimsPathPointer([.key("degrees"), .allElements, .key("type")])
     #expect(
       degrees.select(in: credential).map(\.path) == [
         concrete("degrees", 0, "type"), concrete("degrees", 1, "type"),
       ])
-    let nationality = try ClaimPath([.key("nationalities"), .index(1)])
+    let nationality = try ClaimsPathPointer([.key("nationalities"), .index(1)])
     #expect(nationality.select(in: credential).map(\.path) == [concrete("nationalities", 1)])
   }
 
