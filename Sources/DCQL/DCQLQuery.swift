@@ -13,11 +13,6 @@ public struct DCQLQuery: Sendable, Hashable {
     try self.init(try ClaimValue(jsonData: jsonData))
   }
 
-  /// Parses and validates a query from `JSONSerialization` output (OpenID4VP 1.0 §6).
-  public init(json: Any) throws(DCQLError) {
-    try self.init(try ClaimValue(json: json))
-  }
-
   /// Parses and validates a query from a JSON value (OpenID4VP 1.0 §6).
   public init(_ value: JSONValue) throws(DCQLError) {
     try self.init(ClaimValue(value))

@@ -4,9 +4,9 @@ import JSON
 import TestSupport
 import Testing
 
-/// Loads a vector file shipped in this target's `Vectors` folder as `JSONSerialization` output.
-func loadVector(_ name: String) throws -> [String: Any] {
-  try VectorFile.object(name, in: .module)
+/// Loads a vector file shipped in this target's `Vectors` folder with the strict `JSON` parser.
+func loadVector(_ name: String) throws -> JSONValue {
+  try JSONValue(parsing: VectorFile.bytes(name, in: .module))
 }
 
 /// Parses a query written as JSON text in a test.
