@@ -15,7 +15,7 @@ let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
 let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("JSON", []),
   ("CBOR", []),
-  ("CryptoPrimitives", [.target(name: "COpenSSLShim", condition: linuxOnly)]),
+  ("CryptoPrimitives", ["JSON", .target(name: "COpenSSLShim", condition: linuxOnly)]),
   ("HPKE", ["CryptoPrimitives"]),
   ("X509Certificates", ["JSON", "CryptoPrimitives"]),
   ("COSE", ["CBOR", "CryptoPrimitives"]),
@@ -129,7 +129,7 @@ let package = Package(
         ],
         swiftSettings: strictSettings
       ),
-      .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+      .target(name: "TestSupport", dependencies: ["JSON"], path: "Tests/TestSupport", swiftSettings: strictSettings),
       .target(
         name: "WalletTestSupport",
         dependencies: ["CBOR", "CryptoPrimitives", "Mdoc", "X509Certificates"],

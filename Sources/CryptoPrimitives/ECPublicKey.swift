@@ -1,3 +1,5 @@
+import JSON
+
 /// An elliptic-curve public key on P-256, P-384 or P-521, validated on construction.
 ///
 /// Every initializer checks that the point is on the curve and is not the point at infinity
@@ -138,16 +140,7 @@ public struct ECPublicKey: Sendable, Hashable, CustomStringConvertible {
     hasher.combine(backing.uncompressed)
   }
 
-  public var description: String { "ECPublicKey(\(curve.rawValue), \(hex(x963Representation)))" }
-}
-
-func hex(_ bytes: [UInt8]) -> String {
-  let digits = Array("0123456789abcdef".utf8)
-  var out = [UInt8]()
-  out.reserveCapacity(bytes.count * 2)
-  for b in bytes {
-    out.append(digits[Int(b >> 4)])
-    out.append(digits[Int(b & 0x0f)])
+  public var description: String {
+    "ECPublicKey(\(curve.rawValue), \(Hex.encode(x963Representation)))"
   }
-  return String(decoding: out, as: UTF8.self)
 }

@@ -20,14 +20,6 @@ public enum ClaimValue: Sendable, Hashable {
   /// A JSON object.
   case object([String: ClaimValue])
 
-  /// Converts the output of `JSONSerialization` (or native Swift JSON-like values) to a claim value (RFC 8259).
-  ///
-  /// `NSNumber` booleans become `.bool`, integral `NSNumber`s `.integer`, and the others `.number`;
-  /// anything that has no JSON meaning throws `invalidJSON`.
-  public init(json: Any) throws(DCQLError) {
-    self = try ClaimValue.convert(json, depth: 0)
-  }
-
   /// Parses JSON text, top-level scalars included, with the strict parser of the `JSON` module
   /// (RFC 8259): integers stay integers, other numbers are doubles.
   public init(jsonData: Data) throws(DCQLError) {
@@ -91,49 +83,6 @@ public enum ClaimValue: Sendable, Hashable {
 
   /// Bounds recursion well above any real credential or query.
   static let maximumDepth = 256
-
-  private static let booleanNumberType = ObjectIdentifier(type(of: NSNumber(value: true)))
-
-  private static func convert(_ json: Any, depth: Int) throws(DCQLError) -> ClaimValue {
-    guard depth <= maximumDepth else {
-      throw DCQLError(.invalidJSON, "nesting deeper than \(maximumDepth)")
-    }
-    // Exact native types first: `as? Bool` also succeeds for NSNumber 0 and 1.
-    switch json {
-    case let s as String: return .string(s)
-    case is NSNull: return .null
-    case let d as [String: Any]:
-      var out = [String: ClaimValue](minimumCapacity: d.count)
-      for (k, v) in d { out[k] = try convert(v, depth: depth + 1) }
-      return .object(out)
-    case let a as [Any]:
-      var out = [ClaimValue]()
-      out.reserveCapacity(a.count)
-      for v in a { out.append(try convert(v, depth: depth + 1)) }
-      return .array(out)
-    case let v as ClaimValue: return v
-    default: break
-    }
-    let type = type(of: json)
-    if type == Bool.self, let b = json as? Bool { return .bool(b) }
-    if type == Int.self, let i = json as? Int { return .integer(Int64(i)) }
-    if type == Int64.self, let i = json as? Int64 { return .integer(i) }
-    if type == Int32.self, let i = json as? Int32 { return .integer(Int64(i)) }
-    if type == UInt64.self, let i = json as? UInt64 {
-      return Int64(exactly: i).map(ClaimValue.integer) ?? .number(Double(i))
-    }
-    if type == Double.self, let d = json as? Double { return .number(d) }
-    if let n = json as? NSNumber, json is NSObject {
-      if ObjectIdentifier(Swift.type(of: n)) == booleanNumberType { return .bool(n.boolValue) }
-      switch String(cString: n.objCType) {
-      case "d", "f": return .number(n.doubleValue)
-      case "Q", "L", "I", "S", "C":
-        return Int64(exactly: n.uint64Value).map(ClaimValue.integer) ?? .number(n.doubleValue)
-      default: return .integer(n.int64Value)
-      }
-    }
-    throw DCQLError(.invalidJSON, "a value of type \(type) has no JSON meaning")
-  }
 
   /// Equality under `values` (OpenID4VP 1.0 §6.3): type and value both match, so `"1"` is not `1`;
   /// integers and other numbers are one JSON type and compare by value.

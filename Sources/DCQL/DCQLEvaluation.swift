@@ -1,3 +1,5 @@
+public import JSON
+
 /// The Credentials that can answer one Credential Query (OpenID4VP 1.0 §6.1, §6.4).
 public struct DCQLMatch: Sendable, Hashable {
   /// One Credential that satisfies the query, and the claims it would disclose (OpenID4VP 1.0 §6.4.1).
@@ -7,7 +9,7 @@ public struct DCQLMatch: Sendable, Hashable {
     /// The index in `claim_sets` of the first claim set this Credential satisfies; `nil` without `claim_sets` (OpenID4VP 1.0 §6.4.1).
     public let claimSetIndex: Int?
     /// The concrete paths of the claims to disclose, in query order, without repeats (OpenID4VP 1.0 §6.4.1, §7).
-    public let disclosed: [ClaimPathConcrete]
+    public let disclosed: [ClaimPath]
   }
 
   /// The Credential Query's id (OpenID4VP 1.0 §6.1).

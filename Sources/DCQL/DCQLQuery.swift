@@ -13,11 +13,6 @@ public struct DCQLQuery: Sendable, Hashable {
     try self.init(try ClaimValue(jsonData: jsonData))
   }
 
-  /// Parses and validates a query from `JSONSerialization` output (OpenID4VP 1.0 §6).
-  public init(json: Any) throws(DCQLError) {
-    try self.init(try ClaimValue(json: json))
-  }
-
   /// Parses and validates a query from a JSON value (OpenID4VP 1.0 §6).
   public init(_ value: JSONValue) throws(DCQLError) {
     try self.init(ClaimValue(value))
@@ -89,7 +84,7 @@ public struct ClaimsQuery: Sendable, Hashable {
   /// The claim's id, required when `claim_sets` is present (OpenID4VP 1.0 §6.3).
   public let id: String?
   /// Where the claim is; for `mso_mdoc`, `[namespace, element identifier]` (OpenID4VP 1.0 §6.3, §7, Appendix B.2.4).
-  public let path: ClaimPath
+  public let path: ClaimsPathPointer
   /// The acceptable values: strings, integers or booleans (OpenID4VP 1.0 §6.3).
   public let values: [ClaimValue]?
   /// Whether the Verifier will keep the mdoc data element (`intent_to_retain`, OpenID4VP 1.0 Appendix B.2.4).

@@ -1,3 +1,5 @@
+import JSON
+
 // Matching Credentials against a DCQL query (OpenID4VP 1.0 §6.4).
 
 extension DCQLQuery {
@@ -88,7 +90,7 @@ struct CompiledCredentialQuery {
     var trust = 0
     var binding = 0
     var claims = 0
-    var firstUnmetClaim: ClaimPath?
+    var firstUnmetClaim: ClaimsPathPointer?
   }
 
   func match(_ credentials: [any DCQLCredential], claimsCache: inout [ClaimValue?]) -> DCQLMatch {
@@ -153,13 +155,13 @@ struct CompiledCredentialQuery {
   }
 
   private enum ClaimsOutcome {
-    case matched(claimSetIndex: Int?, disclosed: [ClaimPathConcrete])
-    case unmet(ClaimPath)
+    case matched(claimSetIndex: Int?, disclosed: [ClaimPath])
+    case unmet(ClaimsPathPointer)
   }
 
   private func matchClaims(_ claims: [ClaimsQuery], in root: ClaimValue) -> ClaimsOutcome {
-    var results = [[ClaimPathConcrete]??](repeating: nil, count: claims.count)
-    func result(_ i: Int) -> [ClaimPathConcrete]? {
+    var results = [[ClaimPath]??](repeating: nil, count: claims.count)
+    func result(_ i: Int) -> [ClaimPath]? {
       if let known = results[i] { return known }
       let value = Self.match(claims[i], in: root)
       results[i] = .some(value)
@@ -171,8 +173,8 @@ struct CompiledCredentialQuery {
     var firstUnmet: Int?
     // §6.4.1: the first claim set (in the Verifier's order) that can be satisfied wins.
     for (setIndex, members) in order {
-      var disclosed = [ClaimPathConcrete]()
-      var seen = Set<ClaimPathConcrete>()
+      var disclosed = [ClaimPath]()
+      var seen = Set<ClaimPath>()
       var satisfied = true
       for i in members {
         guard let paths = result(i) else {
@@ -196,7 +198,7 @@ struct CompiledCredentialQuery {
   }
 
   /// The concrete paths a Claims Query discloses, or `nil` when it is not met (OpenID4VP 1.0 §6.3, §7).
-  static func match(_ claim: ClaimsQuery, in root: ClaimValue) -> [ClaimPathConcrete]? {
+  static func match(_ claim: ClaimsQuery, in root: ClaimValue) -> [ClaimPath]? {
     let selected = claim.path.select(in: root)
     guard !selected.isEmpty else { return nil }
     guard let values = claim.values else { return selected.map(\.path) }

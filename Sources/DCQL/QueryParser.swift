@@ -166,9 +166,9 @@ enum QueryParser {
     var id: String?
     if let v = members["id"] { id = try identifier(v, at: location + ".id") }
 
-    let path: ClaimPath
+    let path: ClaimsPathPointer
     if let v = members["path"] {
-      do { path = try ClaimPath(json: v) } catch {
+      do { path = try ClaimsPathPointer(json: v) } catch {
         throw DCQLError(
           error.code, at: location + ".path" + error.location, error.reason,
           underlying: error.underlying, file: error.file, line: error.line)
@@ -177,7 +177,7 @@ enum QueryParser {
       case .string(let element)? = members["claim_name"]
     {
       // Pre-1.0 drafts named mdoc elements with namespace + claim_name instead of a path.
-      path = try ClaimPath([.key(namespace), .key(element)])
+      path = try ClaimsPathPointer([.key(namespace), .key(element)])
     } else {
       throw DCQLError(.invalidPath, at: location + ".path", "path is required")
     }

@@ -4,6 +4,14 @@ public import COSE
 /// `ItemsRequest` (ISO 18013-5 §8.3.2.1.2.1): the docType and, per namespace, each element with
 /// its intent-to-retain flag.
 public struct ItemsRequest: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §8.3.2.1.2.1).
+  enum Keys {
+    static let docType = "docType"
+    static let nameSpaces = "nameSpaces"
+    static let requestInfo = "requestInfo"
+  }
+
   /// One requested element.
   public struct Element: Sendable, Hashable {
     /// The data element identifier.
@@ -39,10 +47,10 @@ public struct ItemsRequest: Sendable, Hashable {
   public init(cbor: CBOR) throws(MdocError) {
     // Plain accessors on the success path: error text is only built when something is wrong.
     guard let map = cbor.map else { throw MdocError(.malformed, "ItemsRequest must be a map") }
-    guard let docType = map["docType"]?.text else {
+    guard let docType = map[Keys.docType]?.text else {
       throw MdocError(.malformed, "ItemsRequest.docType must be a text string")
     }
-    guard let spaces = map["nameSpaces"]?.map else {
+    guard let spaces = map[Keys.nameSpaces]?.map else {
       throw MdocError(.malformed, "ItemsRequest.nameSpaces must be a map")
     }
     var nameSpaces: [(nameSpace: String, elements: [Element])] = []
@@ -71,7 +79,7 @@ public struct ItemsRequest: Sendable, Hashable {
       throw MdocError(.malformed, "ItemsRequest must request at least one element")
     }
     var requestInfo: CBORMap?
-    if let info = map["requestInfo"] {
+    if let info = map[Keys.requestInfo] {
       guard let infoMap = info.map else {
         throw MdocError(.malformed, "ItemsRequest.requestInfo must be a map")
       }
@@ -84,7 +92,7 @@ public struct ItemsRequest: Sendable, Hashable {
 
   /// The map, in CDDL order.
   public var cbor: CBOR {
-    var map: CBORMap = ["docType": .textString(docType)]
+    var map: CBORMap = [.textString(Keys.docType): .textString(docType)]
     var spaces = CBORMap()
     for (ns, elements) in nameSpaces {
       var inner = CBORMap()
@@ -93,8 +101,8 @@ public struct ItemsRequest: Sendable, Hashable {
       }
       spaces[key: .textString(ns)] = .map(inner)
     }
-    map["nameSpaces"] = .map(spaces)
-    if let requestInfo { map["requestInfo"] = .map(requestInfo) }
+    map[Keys.nameSpaces] = .map(spaces)
+    if let requestInfo { map[Keys.requestInfo] = .map(requestInfo) }
     return .map(map)
   }
 
@@ -112,6 +120,13 @@ public struct ItemsRequest: Sendable, Hashable {
 
 /// `DocRequest = {"itemsRequest": ItemsRequestBytes, ? "readerAuth": ReaderAuth}` (§8.3.2.1.2.1).
 public struct DocRequest: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §8.3.2.1.2.1).
+  enum Keys {
+    static let itemsRequest = "itemsRequest"
+    static let readerAuth = "readerAuth"
+  }
+
   /// `ItemsRequestBytes`: the items request with its exact bytes (they are signed by readerAuth).
   public let itemsRequestBytes: EncodedCBOR
   /// The decoded items request.
@@ -138,9 +153,9 @@ public struct DocRequest: Sendable, Hashable {
       () throws(CBORError) -> (EncodedCBOR, CBOR?) in
       let map = try cbor.requireMap("DocRequest")
       return (
-        try map.required("itemsRequest", as: CBOR.self, in: "DocRequest").requireTag24(
+        try map.required(Keys.itemsRequest, as: CBOR.self, in: "DocRequest").requireTag24(
           "DocRequest.itemsRequest"),
-        try map.optional("readerAuth", as: CBOR.self, in: "DocRequest")
+        try map.optional(Keys.readerAuth, as: CBOR.self, in: "DocRequest")
       )
     }
     itemsRequestBytes = bytes
@@ -154,8 +169,8 @@ public struct DocRequest: Sendable, Hashable {
 
   /// The map, in CDDL order, with the items request's original bytes.
   public var cbor: CBOR {
-    var map: CBORMap = ["itemsRequest": itemsRequestBytes.tag24]
-    if let readerAuth { map["readerAuth"] = readerAuth.cbor() }
+    var map: CBORMap = [.textString(Keys.itemsRequest): itemsRequestBytes.tag24]
+    if let readerAuth { map[Keys.readerAuth] = readerAuth.cbor() }
     return .map(map)
   }
 }
@@ -163,6 +178,14 @@ public struct DocRequest: Sendable, Hashable {
 /// One use case of a `DeviceRequestInfo` (ISO 18013-5 2nd edition): alternatives expressed as
 /// sets of indexes into `docRequests`.
 public struct UseCase: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §8.3.2.1.2.1).
+  enum Keys {
+    static let mandatory = "mandatory"
+    static let documentSets = "documentSets"
+    static let purposeHints = "purposeHints"
+  }
+
   /// Whether the use case must be satisfied.
   public let mandatory: Bool
   /// Alternative sets of doc request indexes; satisfying any one set satisfies the use case.
@@ -179,10 +202,10 @@ public struct UseCase: Sendable, Hashable {
 
   init(cbor: CBOR) throws(CBORError) {
     let map = try cbor.requireMap("UseCase")
-    mandatory = try map.required("mandatory", as: Bool.self, in: "UseCase")
-    documentSets = try map.required("documentSets", as: [[Int]].self, in: "UseCase")
+    mandatory = try map.required(Keys.mandatory, as: Bool.self, in: "UseCase")
+    documentSets = try map.required(Keys.documentSets, as: [[Int]].self, in: "UseCase")
     var hints: [String: Int] = [:]
-    if let item = try map.optional("purposeHints", as: CBOR.self, in: "UseCase") {
+    if let item = try map.optional(Keys.purposeHints, as: CBOR.self, in: "UseCase") {
       for (key, value) in try item.requireMap("UseCase.purposeHints") {
         hints[try key.requireText("UseCase.purposeHints key")] = try value.requireInt(
           "UseCase.purposeHints value")
@@ -193,11 +216,11 @@ public struct UseCase: Sendable, Hashable {
 
   var cbor: CBOR {
     var map: CBORMap = [
-      "mandatory": .boolean(mandatory),
-      "documentSets": .array(documentSets.map { .array($0.map { CBOR($0) }) }),
+      .textString(Keys.mandatory): .boolean(mandatory),
+      .textString(Keys.documentSets): .array(documentSets.map { .array($0.map { CBOR($0) }) }),
     ]
     if !purposeHints.isEmpty {
-      map["purposeHints"] = .map(
+      map[Keys.purposeHints] = .map(
         CBORMap(
           purposeHints.sorted { $0.key < $1.key }.map { (.textString($0.key), CBOR($0.value)) }))
     }
@@ -208,6 +231,16 @@ public struct UseCase: Sendable, Hashable {
 /// `DeviceRequest` (ISO 18013-5 §8.3.2.1.2.1; version 1.1 adds `deviceRequestInfo` and
 /// `readerAuthAll`).
 public struct DeviceRequest: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §8.3.2.1.2.1).
+  enum Keys {
+    static let version = "version"
+    static let docRequests = "docRequests"
+    static let deviceRequestInfo = "deviceRequestInfo"
+    static let readerAuthAll = "readerAuthAll"
+    static let useCases = "useCases"
+  }
+
   /// "1.0" or "1.1".
   public let version: String
   /// The document requests, in order.
@@ -222,7 +255,8 @@ public struct DeviceRequest: Sendable, Hashable {
     docRequests: [DocRequest], useCases: [UseCase] = [], readerAuthAll: [COSESign1] = []
   ) {
     let info: EncodedCBOR? =
-      useCases.isEmpty ? nil : EncodedCBOR(mdoc: .map(["useCases": .array(useCases.map(\.cbor))]))
+      useCases.isEmpty
+      ? nil : EncodedCBOR(mdoc: .map([.textString(Keys.useCases): .array(useCases.map(\.cbor))]))
     self.init(docRequests: docRequests, deviceRequestInfo: info, readerAuthAll: readerAuthAll)
   }
 
@@ -248,14 +282,14 @@ public struct DeviceRequest: Sendable, Hashable {
       () throws(CBORError) -> (String, [CBOR], EncodedCBOR?, [CBOR]?) in
       let map = try cbor.requireMap("DeviceRequest")
       return (
-        try map.required("version", as: String.self, in: "DeviceRequest"),
-        try map.required("docRequests", as: CBOR.self, in: "DeviceRequest").requireArray(
+        try map.required(Keys.version, as: String.self, in: "DeviceRequest"),
+        try map.required(Keys.docRequests, as: CBOR.self, in: "DeviceRequest").requireArray(
           "DeviceRequest.docRequests"),
-        try map.optional("deviceRequestInfo", as: CBOR.self, in: "DeviceRequest")
+        try map.optional(Keys.deviceRequestInfo, as: CBOR.self, in: "DeviceRequest")
           .map { (item) throws(CBORError) in
             try item.requireTag24("DeviceRequest.deviceRequestInfo")
           },
-        try map.optional("readerAuthAll", as: CBOR.self, in: "DeviceRequest")
+        try map.optional(Keys.readerAuthAll, as: CBOR.self, in: "DeviceRequest")
           .map { (item) throws(CBORError) in try item.requireArray("DeviceRequest.readerAuthAll") }
       )
     }
@@ -294,7 +328,7 @@ public struct DeviceRequest: Sendable, Hashable {
   /// The use cases of `deviceRequestInfo`, empty when there are none.
   public var useCases: [UseCase] {
     get throws(MdocError) {
-      guard let items = deviceRequestInfo?.value["useCases"] else { return [] }
+      guard let items = deviceRequestInfo?.value[Keys.useCases] else { return [] }
       return try reading("DeviceRequestInfo.useCases") { () throws(CBORError) -> [UseCase] in
         var out: [UseCase] = []
         for item in try items.requireArray("DeviceRequestInfo.useCases") {
@@ -308,10 +342,11 @@ public struct DeviceRequest: Sendable, Hashable {
   /// The map, in CDDL order, keeping every signed part's original bytes.
   public var cbor: CBOR {
     var map: CBORMap = [
-      "version": .textString(version), "docRequests": .array(docRequests.map(\.cbor)),
+      .textString(Keys.version): .textString(version),
+      "docRequests": .array(docRequests.map(\.cbor)),
     ]
-    if let deviceRequestInfo { map["deviceRequestInfo"] = deviceRequestInfo.tag24 }
-    if !readerAuthAll.isEmpty { map["readerAuthAll"] = .array(readerAuthAll.map { $0.cbor() }) }
+    if let deviceRequestInfo { map[Keys.deviceRequestInfo] = deviceRequestInfo.tag24 }
+    if !readerAuthAll.isEmpty { map[Keys.readerAuthAll] = .array(readerAuthAll.map { $0.cbor() }) }
     return .map(map)
   }
 

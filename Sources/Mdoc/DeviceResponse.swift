@@ -34,6 +34,15 @@ public enum DeviceAuthentication {
 
 /// `DeviceSigned = {"nameSpaces": DeviceNameSpacesBytes, "deviceAuth": DeviceAuth}` (§8.3.2.1.2.2).
 public struct DeviceSigned: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §8.3.2.1.2.2).
+  enum Keys {
+    static let nameSpaces = "nameSpaces"
+    static let deviceAuth = "deviceAuth"
+    static let deviceSignature = "deviceSignature"
+    static let deviceMac = "deviceMac"
+  }
+
   /// How the device authenticated the document.
   public enum Authentication: Sendable, Hashable {
     /// ECDSA over DeviceAuthenticationBytes (§9.1.3.6).
@@ -58,19 +67,19 @@ public struct DeviceSigned: Sendable, Hashable {
     let ctx = "DeviceSigned"
     let (spaces, auth) = try reading(ctx) { () throws(CBORError) -> (EncodedCBOR, CBORMap) in
       let map = try cbor.requireMap(ctx)
-      let spaces = try map.required("nameSpaces", as: CBOR.self, in: ctx).requireTag24(
+      let spaces = try map.required(Keys.nameSpaces, as: CBOR.self, in: ctx).requireTag24(
         "\(ctx).nameSpaces")
       guard spaces.value.map != nil else {
         throw CBORError(.typeMismatch, reason: "\(ctx).nameSpaces must hold a map")
       }
       return (
         spaces,
-        try map.required("deviceAuth", as: CBOR.self, in: ctx).requireMap("\(ctx).deviceAuth")
+        try map.required(Keys.deviceAuth, as: CBOR.self, in: ctx).requireMap("\(ctx).deviceAuth")
       )
     }
     nameSpaces = spaces
     do {
-      switch (auth["deviceSignature"], auth["deviceMac"]) {
+      switch (auth[Keys.deviceSignature], auth[Keys.deviceMac]) {
       case (let signature?, nil): deviceAuth = .signature(try COSESign1(cbor: signature))
       case (nil, let mac?): deviceAuth = .mac(try COSEMac0(cbor: mac))
       default:
@@ -90,10 +99,10 @@ public struct DeviceSigned: Sendable, Hashable {
   public var cbor: CBOR {
     let auth: CBOR =
       switch deviceAuth {
-      case .signature(let sign1): ["deviceSignature": sign1.cbor()]
-      case .mac(let mac0): ["deviceMac": mac0.cbor()]
+      case .signature(let sign1): [.textString(Keys.deviceSignature): sign1.cbor()]
+      case .mac(let mac0): [.textString(Keys.deviceMac): mac0.cbor()]
       }
-    return ["nameSpaces": nameSpaces.tag24, "deviceAuth": auth]
+    return [.textString(Keys.nameSpaces): nameSpaces.tag24, .textString(Keys.deviceAuth): auth]
   }
 
   /// Device-signed elements by namespace (usually none: this library signs nothing extra).
@@ -107,6 +116,15 @@ public struct DeviceSigned: Sendable, Hashable {
 
 /// `Document` (§8.3.2.1.2.2): one presented document.
 public struct Document: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §8.3.2.1.2.2).
+  enum Keys {
+    static let docType = "docType"
+    static let issuerSigned = "issuerSigned"
+    static let deviceSigned = "deviceSigned"
+    static let errors = "errors"
+  }
+
   public let docType: String
   public let issuerSigned: IssuerSigned
   public let deviceSigned: DeviceSigned
@@ -132,10 +150,10 @@ public struct Document: Sendable, Hashable {
       () throws(CBORError) -> (String, CBOR, CBOR, [String: [String: Int]]) in
       let map = try cbor.requireMap(ctx)
       return (
-        try map.required("docType", as: String.self, in: ctx),
-        try map.required("issuerSigned", as: CBOR.self, in: ctx),
-        try map.required("deviceSigned", as: CBOR.self, in: ctx),
-        try map.optional("errors", as: [String: [String: Int]].self, in: ctx) ?? [:]
+        try map.required(Keys.docType, as: String.self, in: ctx),
+        try map.required(Keys.issuerSigned, as: CBOR.self, in: ctx),
+        try map.required(Keys.deviceSigned, as: CBOR.self, in: ctx),
+        try map.optional(Keys.errors, as: [String: [String: Int]].self, in: ctx) ?? [:]
       )
     }
     self.docType = docType
@@ -147,11 +165,12 @@ public struct Document: Sendable, Hashable {
   /// The map in CDDL order.
   public var cbor: CBOR {
     var map: CBORMap = [
-      "docType": .textString(docType), "issuerSigned": issuerSigned.cbor,
-      "deviceSigned": deviceSigned.cbor,
+      .textString(Keys.docType): .textString(docType),
+      .textString(Keys.issuerSigned): issuerSigned.cbor,
+      .textString(Keys.deviceSigned): deviceSigned.cbor,
     ]
     if !errors.isEmpty {
-      map["errors"] = .map(
+      map[Keys.errors] = .map(
         CBORMap(
           errors.sorted { $0.key < $1.key }.map { ns, items in
             (
@@ -243,6 +262,15 @@ public struct Document: Sendable, Hashable {
 
 /// `DeviceResponse` (§8.3.2.1.2.2).
 public struct DeviceResponse: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §8.3.2.1.2.2).
+  enum Keys {
+    static let version = "version"
+    static let documents = "documents"
+    static let documentErrors = "documentErrors"
+    static let status = "status"
+  }
+
   /// Status code 0: OK (§8.3.2.1.2.3).
   public static let statusOK = 0
   /// Status code 10: general error.
@@ -278,13 +306,13 @@ public struct DeviceResponse: Sendable, Hashable {
       () throws(CBORError) -> (String, [CBOR], [[String: Int]], Int) in
       let map = try cbor.requireMap(ctx)
       return (
-        try map.required("version", as: String.self, in: ctx),
-        try map.optional("documents", as: CBOR.self, in: ctx).map { (item) throws(CBORError) in
+        try map.required(Keys.version, as: String.self, in: ctx),
+        try map.optional(Keys.documents, as: CBOR.self, in: ctx).map { (item) throws(CBORError) in
           try item.requireArray("\(ctx).documents")
         }
           ?? [],
-        try map.optional("documentErrors", as: [[String: Int]].self, in: ctx) ?? [],
-        try map.required("status", as: Int.self, in: ctx)
+        try map.optional(Keys.documentErrors, as: [[String: Int]].self, in: ctx) ?? [],
+        try map.required(Keys.status, as: Int.self, in: ctx)
       )
     }
     guard version.hasPrefix("1.") else {
@@ -306,15 +334,15 @@ public struct DeviceResponse: Sendable, Hashable {
 
   /// The map in CDDL order.
   public var cbor: CBOR {
-    var map: CBORMap = ["version": .textString(version)]
-    if !documents.isEmpty { map["documents"] = .array(documents.map(\.cbor)) }
+    var map: CBORMap = [.textString(Keys.version): .textString(version)]
+    if !documents.isEmpty { map[Keys.documents] = .array(documents.map(\.cbor)) }
     if !documentErrors.isEmpty {
-      map["documentErrors"] = .array(
+      map[Keys.documentErrors] = .array(
         documentErrors.map {
           .map(CBORMap($0.sorted { $0.key < $1.key }.map { (.textString($0.key), CBOR($0.value)) }))
         })
     }
-    map["status"] = CBOR(status)
+    map[Keys.status] = CBOR(status)
     return .map(map)
   }
 

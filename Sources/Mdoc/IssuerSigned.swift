@@ -6,6 +6,15 @@ public import X509Certificates
 
 /// `IssuerSignedItem` (ISO 18013-5 §8.3.2.1.2.2) with the exact bytes its digest covers.
 public struct IssuerSignedItem: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §8.3.2.1.2.2).
+  enum Keys {
+    static let digestID = "digestID"
+    static let random = "random"
+    static let elementIdentifier = "elementIdentifier"
+    static let elementValue = "elementValue"
+  }
+
   /// The item's encoding: the content of `IssuerSignedItemBytes = #6.24(bstr .cbor ...)`.
   public let encoded: EncodedCBOR
   public let digestID: UInt64
@@ -23,10 +32,10 @@ public struct IssuerSignedItem: Sendable, Hashable {
     let parsed = try reading(ctx) { () throws(CBORError) -> (UInt64, [UInt8], String, CBOR) in
       let map = try encoded.value.requireMap(ctx)
       return (
-        try map.required("digestID", as: UInt64.self, in: ctx),
-        try map.required("random", as: ByteString.self, in: ctx).bytes,
-        try map.required("elementIdentifier", as: String.self, in: ctx),
-        try map.required("elementValue", as: CBOR.self, in: ctx)
+        try map.required(Keys.digestID, as: UInt64.self, in: ctx),
+        try map.required(Keys.random, as: ByteString.self, in: ctx).bytes,
+        try map.required(Keys.elementIdentifier, as: String.self, in: ctx),
+        try map.required(Keys.elementValue, as: CBOR.self, in: ctx)
       )
     }
     self.encoded = encoded
@@ -40,9 +49,10 @@ public struct IssuerSignedItem: Sendable, Hashable {
     self.elementIdentifier = elementIdentifier
     self.elementValue = elementValue
     encoded = EncodedCBOR(mdoc: [
-      "digestID": .unsigned(digestID), "random": .byteString(random),
-      "elementIdentifier": .textString(elementIdentifier),
-      "elementValue": elementValue,
+      .textString(Keys.digestID): .unsigned(digestID),
+      .textString(Keys.random): .byteString(random),
+      .textString(Keys.elementIdentifier): .textString(elementIdentifier),
+      .textString(Keys.elementValue): elementValue,
     ])
   }
 
@@ -57,6 +67,13 @@ public struct IssuerSignedItem: Sendable, Hashable {
 
 /// `IssuerSigned = {? "nameSpaces": IssuerNameSpaces, "issuerAuth": IssuerAuth}` (§8.3.2.1.2.2).
 public struct IssuerSigned: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §8.3.2.1.2.2).
+  enum Keys {
+    static let nameSpaces = "nameSpaces"
+    static let issuerAuth = "issuerAuth"
+  }
+
   /// Items by namespace, in the order received.
   public let nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])]
   /// The COSE_Sign1 over `MobileSecurityObjectBytes`, with the document signer chain in x5chain.
@@ -88,7 +105,7 @@ public struct IssuerSigned: Sendable, Hashable {
       () throws(CBORError) -> ([(String, [CBOR])], CBOR, Bool) in
       let map = try cbor.requireMap(ctx)
       var spaces: [(String, [CBOR])] = []
-      if let ns = try map.optional("nameSpaces", as: CBOR.self, in: ctx) {
+      if let ns = try map.optional(Keys.nameSpaces, as: CBOR.self, in: ctx) {
         for (key, items) in try ns.requireMap("\(ctx).nameSpaces") {
           let name = try key.requireText("\(ctx).nameSpaces key")
           let array = try items.requireArray("\(ctx).nameSpaces[\(name)]")
@@ -100,8 +117,8 @@ public struct IssuerSigned: Sendable, Hashable {
         }
       }
       return (
-        spaces, try map.required("issuerAuth", as: CBOR.self, in: ctx),
-        map.keys.first == "issuerAuth"
+        spaces, try map.required(Keys.issuerAuth, as: CBOR.self, in: ctx),
+        map.keys.first == .textString(Keys.issuerAuth)
       )
     }
     var nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])] = []
@@ -129,12 +146,12 @@ public struct IssuerSigned: Sendable, Hashable {
   /// The map, with every item's and the MSO's original bytes.
   public var cbor: CBOR {
     var map = CBORMap()
-    if issuerAuthFirst { map["issuerAuth"] = issuerAuth.cbor() }
+    if issuerAuthFirst { map[Keys.issuerAuth] = issuerAuth.cbor() }
     if !nameSpaces.isEmpty {
-      map["nameSpaces"] = .map(
+      map[Keys.nameSpaces] = .map(
         CBORMap(nameSpaces.map { (.textString($0.nameSpace), .array($0.items.map(\.taggedItem))) }))
     }
-    if !issuerAuthFirst { map["issuerAuth"] = issuerAuth.cbor() }
+    if !issuerAuthFirst { map[Keys.issuerAuth] = issuerAuth.cbor() }
     return .map(map)
   }
 

@@ -2,7 +2,7 @@ import CBOR
 public import CryptoPrimitives
 public import DCQL
 import JOSE
-import JSON
+public import JSON
 public import Mdoc
 public import SDJWT
 import X509Certificates
@@ -48,23 +48,13 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
   }
 
   /// The SD-JWT claim paths for the claims DCQL selected (OpenID4VP 1.0 §7, Appendix B.3).
-  public static func claimPaths(for disclosed: [ClaimPathConcrete]) -> [SDJWTClaimPath] {
-    disclosed.map { path in
-      SDJWTClaimPath(
-        path.components.map { component -> SDJWTClaimPath.Component in
-          switch component {
-          case .key(let key): .key(key)
-          case .index(let index): .index(index)
-          }
-        })
-    }
-  }
+  public static func claimPaths(for disclosed: [ClaimPath]) -> [ClaimPath] { disclosed }
 
   /// A presentation of the claims DCQL selected, bound to `holderKey` (OpenID4VP 1.0 B.3.6).
   ///
   /// With no claims (a Credential Query without `claims`), only what is mandatory to present:
   /// the issuer-signed JWT and the Key Binding JWT, no Disclosure (OpenID4VP 1.0 §6.4.1).
-  public func presentation(disclosing disclosed: [ClaimPathConcrete], holderKey: any Signer)
+  public func presentation(disclosing disclosed: [ClaimPath], holderKey: any Signer)
     -> CredentialPresentation
   {
     .sdJWT(sdJWT, disclosing: Self.claimPaths(for: disclosed), holderKey: holderKey)
@@ -117,7 +107,7 @@ public struct MdocCredential: DCQLCredential, Sendable {
 
   /// The elements, by namespace, for the claims DCQL selected: paths `[namespace, element]`
   /// (OpenID4VP 1.0 Appendix B.2.4).
-  public static func elements(for disclosed: [ClaimPathConcrete]) -> [String: Set<String>] {
+  public static func elements(for disclosed: [ClaimPath]) -> [String: Set<String>] {
     var elements: [String: Set<String>] = [:]
     for path in disclosed {
       guard path.components.count == 2, case .key(let nameSpace) = path.components[0],
@@ -135,7 +125,7 @@ public struct MdocCredential: DCQLCredential, Sendable {
   /// disclosable on request, so none is presented (OpenID4VP 1.0 §6.4.1): `IssuerSigned` carries
   /// no `nameSpaces` (optional, and non-empty when present, ISO 18013-5 §8.3.2.1.2.2) and the
   /// MSO, issuer signature and device signature still prove the document.
-  public func presentation(disclosing disclosed: [ClaimPathConcrete], deviceKey: any Signer)
+  public func presentation(disclosing disclosed: [ClaimPath], deviceKey: any Signer)
     -> CredentialPresentation
   {
     .mdoc(issuerSigned, disclosing: Self.elements(for: disclosed), deviceKey: deviceKey)

@@ -1,3 +1,4 @@
+public import JSON
 public import CryptoPrimitives
 public import Mdoc
 public import SDJWT
@@ -6,7 +7,7 @@ public import SDJWT
 /// possession (OpenID4VP 1.0 §8.1, Appendix B.2, B.3).
 public struct CredentialPresentation: Sendable {
   enum Kind: Sendable {
-    case sdJWT(SDJWT, paths: [SDJWTClaimPath], holderKey: any Signer)
+    case sdJWT(SDJWT, paths: [ClaimPath], holderKey: any Signer)
     case mdoc(IssuerSigned, elements: [String: Set<String>], deviceKey: any Signer)
   }
 
@@ -15,7 +16,7 @@ public struct CredentialPresentation: Sendable {
   /// An SD-JWT VC presenting the claims at `paths`, with a Key Binding JWT signed by
   /// `holderKey`, the credential's `cnf` key (OpenID4VP 1.0 Appendix B.3.6).
   public static func sdJWT(
-    _ credential: SDJWT, disclosing paths: [SDJWTClaimPath], holderKey: any Signer
+    _ credential: SDJWT, disclosing paths: [ClaimPath], holderKey: any Signer
   ) -> CredentialPresentation {
     CredentialPresentation(kind: .sdJWT(credential, paths: paths, holderKey: holderKey))
   }

@@ -105,7 +105,8 @@ private struct Walker {
     -> JSONValue
   {
     guard depth <= ProcessedSDJWT.maximumDepth else {
-      throw SDJWTError(.malformed, "nesting deeper than \(ProcessedSDJWT.maximumDepth) at \(path)")
+      throw SDJWTError(
+        .malformed, "nesting deeper than \(ProcessedSDJWT.maximumDepth) at \(path.dotted)")
     }
     switch value {
     case .object(let members): return try processObject(members, at: path, depth: depth)

@@ -86,7 +86,7 @@ extension ConsentScreen {
 /// dotted paths (`address.locality`, `nationalities.0`) for SD-JWT claims.
 enum ClaimName {
   /// The name of a path for a credential format.
-  static func of(_ path: ClaimPathConcrete, format: String) -> String {
+  static func of(_ path: ClaimPath, format: String) -> String {
     let parts = path.components.map { component -> String in
       switch component {
       case .key(let key): key

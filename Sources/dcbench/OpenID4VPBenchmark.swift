@@ -20,7 +20,7 @@ func openID4VPBenchmark(_ h: inout Harness) throws {
   for i in 0..<10 { members.append(("claim_\(i)", .string("value \(i)"))) }
   let sdJWT = try SDJWTIssuer.issue(
     claims: .object(members),
-    selectivelyDisclosable: (0..<10).map { SDJWTClaimPath(dotted: "claim_\($0)") },
+    selectivelyDisclosable: (0..<10).map { ClaimPath(dotted: "claim_\($0)") },
     holderKey: holderKey.publicKey,
     vct: "urn:example:bench", issuer: "https://issuer.example", issuedAt: now, signer: issuerKey,
     random: SecureRandom())

@@ -255,8 +255,8 @@ struct ConsentChoiceTests {
       ],
     ])
     let request = try await wallet.resolve(envelope, origin: ConsentFixture.origin)
-    func path(_ keys: String...) -> ClaimPathConcrete {
-      ClaimPathConcrete(components: keys.map { .key($0) })
+    func path(_ keys: String...) -> ClaimPath {
+      ClaimPath(keys.map { .key($0) })
     }
     typealias Item = OpenID4VPConsent.Item
     let cases: [([String: [Item]], String)] = [

@@ -13,7 +13,7 @@ struct DCQLErrorCauseTests {
     } catch {
       #expect(error.code == .invalidPath)
       #expect(error.location == "credentials[0].claims[0].path[1]")
-      #expect(error.file == "DCQL/ClaimPath.swift")
+      #expect(error.file == "DCQL/ClaimsPathPointer.swift")
     }
   }
 

@@ -1,8 +1,8 @@
 import DCQL
 import Foundation
+import JSON
 import TestSupport
 import Testing
-import JSON
 
 /// The matching rules of OpenID4VP 1.0 §6.4 and §7, one behaviour per test.
 @Suite struct EvaluationTests {
@@ -11,7 +11,7 @@ import JSON
 
   /// The credential indices and disclosed paths of query `q`.
   func matches(_ json: String, _ wallet: [any DCQLCredential] = Wallet.all) throws
-    -> [(index: Int, set: Int?, disclosed: [ClaimPathConcrete])]
+    -> [(index: Int, set: Int?, disclosed: [ClaimPath])]
   {
     let result = try query(json).evaluate(wallet)
     return try #require(result.matches["q"]).candidates.map {
@@ -154,9 +154,9 @@ import JSON
     // §7.2: a key applied when any selected element is not an object aborts processing.
     let credential = DCQLCredentialDescription.sdJWTVC(
       vct: "v", claims: ["list": [["k": "a"], "not an object", ["k": "b"]]])
-    let path = try ClaimPath([.key("list"), .allElements, .key("k")])
+    let path = try ClaimsPathPointer([.key("list"), .allElements, .key("k")])
     #expect(path.select(in: credential.claims).isEmpty)
-    let ok = try ClaimPath([.key("list"), .index(2), .key("k")])
+    let ok = try ClaimsPathPointer([.key("list"), .index(2), .key("k")])
     #expect(ok.select(in: credential.claims).map(\.value) == ["b"])
   }
 
@@ -203,7 +203,7 @@ import JSON
     )
     #expect(
       parsed.credentials[0].claims?[0].path
-        == (try ClaimPath([.key("org.iso.18013.5.1"), .key("given_name")])))
+        == (try ClaimsPathPointer([.key("org.iso.18013.5.1"), .key("given_name")])))
     #expect(parsed.evaluate(Wallet.all).matches["q"]?.candidates.map(\.credentialIndex) == [0])
   }
 
@@ -352,7 +352,7 @@ import JSON
   }
 }
 
-extension ClaimPathConcrete {
+extension ClaimPath {
   var parts: [any Sendable] {
     components.map {
       switch $0 {

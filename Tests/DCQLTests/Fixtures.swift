@@ -1,7 +1,7 @@
 import DCQL
 import Foundation
-import Testing
 import JSON
+import Testing
 
 /// A fixed wallet: an mDL, two PIDs (SD-JWT VC) with different values, and a photo ID.
 enum Wallet {
@@ -55,6 +55,6 @@ enum Wallet {
 
   static func example(_ name: String) throws -> DCQLQuery {
     let file = try loadVector("dcql-openid4vp-1.0-examples")
-    return try DCQLQuery(json: try #require((file["queries"] as? [String: Any])?[name]))
+    return try DCQLQuery(try #require(file["queries"]?[name]))
   }
 }

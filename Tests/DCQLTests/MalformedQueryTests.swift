@@ -1,7 +1,7 @@
 import DCQL
 import Foundation
-import Testing
 import JSON
+import Testing
 
 /// Every structural rule of OpenID4VP 1.0 §6.1–§6.3 and §7 refuses a query that breaks it, naming where.
 @Suite struct MalformedQueryTests {
@@ -237,7 +237,7 @@ import JSON
   }
 
   @Test func claimPathRejectsNegativeIndexDirectly() {
-    expectDCQLError(.invalidPath) { try ClaimPath([.key("a"), .index(-1)]) }
-    expectDCQLError(.invalidPath) { try ClaimPath([]) }
+    expectDCQLError(.invalidPath) { try ClaimsPathPointer([.key("a"), .index(-1)]) }
+    expectDCQLError(.invalidPath) { try ClaimsPathPointer([]) }
   }
 }

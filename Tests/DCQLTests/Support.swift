@@ -1,12 +1,12 @@
 import DCQL
 import Foundation
+import JSON
 import TestSupport
 import Testing
-import JSON
 
-/// Loads a vector file shipped in this target's `Vectors` folder as `JSONSerialization` output.
-func loadVector(_ name: String) throws -> [String: Any] {
-  try VectorFile.object(name, in: .module)
+/// Loads a vector file shipped in this target's `Vectors` folder with the strict `JSON` parser.
+func loadVector(_ name: String) throws -> JSONValue {
+  try JSONValue(parsing: VectorFile.bytes(name, in: .module))
 }
 
 /// Parses a query written as JSON text in a test.
@@ -32,7 +32,7 @@ func expectDCQLError<T>(
   return nil
 }
 
-extension ClaimPathConcrete {
+extension ClaimPath {
   /// The path with indices written as decimal strings, the form of `dcql-matching.json`.
   var stringComponents: [String] {
     components.map {
@@ -45,9 +45,9 @@ extension ClaimPathConcrete {
 }
 
 /// A concrete path from keys and indices, for expectations.
-func concrete(_ parts: Any...) -> ClaimPathConcrete {
-  ClaimPathConcrete(
-    components: parts.map { part -> ClaimPathConcrete.Component in
+func concrete(_ parts: Any...) -> ClaimPath {
+  ClaimPath(
+    parts.map { part -> ClaimPath.Component in
       if let i = part as? Int { return .index(i) }
       return .key("\(part)")
     })

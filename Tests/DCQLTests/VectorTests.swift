@@ -1,7 +1,7 @@
 import DCQL
 import Foundation
-import Testing
 import JSON
+import Testing
 
 /// Published vectors: the OpenID4VP 1.0 example queries, the §7.1 pointer example, axle's matching cases.
 @Suite struct VectorTests {
@@ -12,32 +12,32 @@ import JSON
 
   @Test func everyExampleIsInTheFile() throws {
     let file = try loadVector("dcql-openid4vp-1.0-examples")
-    let queries = try #require(file["queries"] as? [String: Any])
-    #expect(Set(queries.keys) == Set(Self.exampleNames))
+    let queries = try #require(file["queries"]?.object)
+    #expect(Set(queries.map(\.key)) == Set(Self.exampleNames))
   }
 
   @Test(arguments: exampleNames)
   func specExampleParses(name: String) throws {
     let file = try loadVector("dcql-openid4vp-1.0-examples")
-    let json = try #require((file["queries"] as? [String: Any])?[name])
-    let parsed = try DCQLQuery(json: json)
-    let raw = try #require((json as? [String: Any])?["credentials"] as? [Any])
+    let json = try #require(file["queries"]?[name])
+    let parsed = try DCQLQuery(json)
+    let raw = try #require(json["credentials"]?.array)
     #expect(parsed.credentials.count == raw.count)
     #expect(parsed.credentials.allSatisfy { $0.format == "mso_mdoc" || $0.format == "dc+sd-jwt" })
   }
 
   @Test func specExampleDetails() throws {
     let file = try loadVector("dcql-openid4vp-1.0-examples")
-    let queries = try #require(file["queries"] as? [String: Any])
+    let queries = try #require(file["queries"])
 
-    let alternatives = try DCQLQuery(json: queries["claims_alternatives"] as Any)
+    let alternatives = try DCQLQuery(try #require(queries["claims_alternatives"]))
     #expect(alternatives.credentials[0].claimSets == [["a", "c", "d", "e"], ["a", "b", "e"]])
     #expect(
       alternatives.credentials[0].meta.vctValues == [
         "https://credentials.example.com/identity_credential"
       ])
 
-    let mdoc = try DCQLQuery(json: queries["complex_mdoc"] as Any)
+    let mdoc = try DCQLQuery(try #require(queries["complex_mdoc"]))
     #expect(mdoc.credentials[0].meta.doctypeValue == "org.iso.18013.5.1.mDL")
     #expect(mdoc.credentials[0].multiple == false)
     #expect(mdoc.credentials[0].requireCryptographicHolderBinding)
@@ -46,21 +46,21 @@ import JSON
     #expect(sets[1].options == [["mdl-address"], ["photo_card-address"]])
     #expect(
       try mdoc.credentials[0].claims?[0].path
-        == ClaimPath([.key("org.iso.18013.5.1"), .key("given_name")]))
+        == ClaimsPathPointer([.key("org.iso.18013.5.1"), .key("given_name")]))
 
-    let values = try DCQLQuery(json: queries["value_matching_simple"] as Any)
+    let values = try DCQLQuery(try #require(queries["value_matching_simple"]))
     #expect(values.credentials[0].claims?[3].values == [.string("90210"), .string("90211")])
   }
 
   @Test func claimsPathPointerExample() throws {
     let file = try loadVector("dcql-openid4vp-1.0-examples")
-    let example = try #require(file["claims_path_pointer_example"] as? [String: Any])
-    let credential = try ClaimValue(json: example["credential"] as Any)
-    let cases = try #require(example["cases"] as? [[String: Any]])
+    let example = try #require(file["claims_path_pointer_example"])
+    let credential = ClaimValue(try #require(example["credential"]))
+    let cases = try #require(example["cases"]?.array)
     #expect(cases.count == 5)
     for entry in cases {
-      let path = try ClaimPath(json: ClaimValue(json: entry["path"] as Any))
-      let expected = try ClaimValue(json: entry["selected"] as Any)
+      let path = try ClaimsPathPointer(json: ClaimValue(try #require(entry["path"])))
+      let expected = ClaimValue(try #require(entry["selected"]))
       let selected = path.select(in: credential)
       #expect(ClaimValue.array(selected.map(\.value)) == expected, "path \(path)")
     }
@@ -68,14 +68,14 @@ import JSON
 
   @Test func claimsPathPointerExampleConcretePaths() throws {
     let file = try loadVector("dcql-openid4vp-1.0-examples")
-    let example = try #require(file["claims_path_pointer_example"] as? [String: Any])
-    let credential = try ClaimValue(json: example["credential"] as Any)
-    let degrees = try ClaimPath([.key("degrees"), .allElements, .key("type")])
+    let example = try #require(file["claims_path_pointer_example"])
+    let credential = ClaimValue(try #require(example["credential"]))
+    let degrees = try ClaimsPathPointer([.key("degrees"), .allElements, .key("type")])
     #expect(
       degrees.select(in: credential).map(\.path) == [
         concrete("degrees", 0, "type"), concrete("degrees", 1, "type"),
       ])
-    let nationality = try ClaimPath([.key("nationalities"), .index(1)])
+    let nationality = try ClaimsPathPointer([.key("nationalities"), .index(1)])
     #expect(nationality.select(in: credential).map(\.path) == [concrete("nationalities", 1)])
   }
 
@@ -89,24 +89,26 @@ import JSON
 
   static func matchingCases() throws -> [MatchingCase] {
     let file = try loadVector("dcql-matching")
-    let cases = try #require(file["cases"] as? [[String: Any]])
+    let cases = try #require(file["cases"]?.array)
     return try cases.map { entry in
-      let expected = try #require(entry["expected"] as? [String: Any])
+      let expected = try #require(entry["expected"])
       return MatchingCase(
-        name: try #require(entry["name"] as? String),
-        query: try ClaimValue(json: entry["query"] as Any),
-        satisfiable: try #require(expected["satisfiable"] as? Bool),
-        disclosedPaths: try #require(expected["disclosedPaths"] as? [[String]]))
+        name: try #require(entry["name"]?.string),
+        query: ClaimValue(try #require(entry["query"])),
+        satisfiable: try #require(expected["satisfiable"]?.bool as Bool?),
+        disclosedPaths: try #require(expected["disclosedPaths"]?.array).map { path in
+          try #require(path.array).map { try #require($0.string) }
+        })
     }
   }
 
   static func matchingCredential() throws -> DCQLCredentialDescription {
     let file = try loadVector("dcql-matching")
-    let credential = try #require(file["credential"] as? [String: Any])
+    let credential = try #require(file["credential"])
     return DCQLCredentialDescription(
-      format: try #require(credential["format"] as? String),
-      vct: credential["vct"] as? String,
-      claims: try ClaimValue(json: credential["claims"] as Any))
+      format: try #require(credential["format"]?.string),
+      vct: credential["vct"]?.string,
+      claims: ClaimValue(try #require(credential["claims"])))
   }
 
   @Test func matchingFileHasSevenCases() throws {

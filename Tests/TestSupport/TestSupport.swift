@@ -1,40 +1,23 @@
 // Helpers shared by the test targets: hex, and running independent Python implementations.
 import Foundation
+import JSON
 public import Testing
 
-/// Decodes hex (either case); other characters such as spaces are skipped.
+/// Decodes hex (either case) with `JSON.Hex`; other characters such as spaces are skipped, and
+/// text that is not whole bytes of hex records an issue and gives no bytes.
 public func hexBytes(_ hex: String) -> [UInt8] {
-  var out = [UInt8]()
-  out.reserveCapacity(hex.utf8.count / 2)
-  var high: UInt8?
-  for c in hex.utf8 {
-    let v: UInt8
-    switch c {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): v = c - UInt8(ascii: "A") + 10
-    default: continue
-    }
-    if let h = high {
-      out.append(h << 4 | v)
-      high = nil
-    } else {
-      high = v
-    }
+  let digits = String(
+    hex.unicodeScalars.filter { $0.properties.isASCIIHexDigit }.map(Character.init))
+  do {
+    return try Hex.decode(digits)
+  } catch {
+    Issue.record("not hex: \(error)")
+    return []
   }
-  return out
 }
 
-/// Lowercase hex of bytes.
-public func hexString(_ bytes: some Sequence<UInt8>) -> String {
-  let digits = Array("0123456789abcdef".utf8)
-  var out = [UInt8]()
-  for b in bytes {
-    out.append(digits[Int(b >> 4)])
-    out.append(digits[Int(b & 0x0f)])
-  }
-  return String(decoding: out, as: UTF8.self)
-}
+/// Lowercase hex of bytes, `JSON.Hex`'s encoding.
+public func hexString(_ bytes: some Sequence<UInt8>) -> String { Hex.encode(bytes) }
 
 /// Runs Python peers (pyhpke, pycose, joserfc, cryptography, ...) from the interop venv.
 ///

@@ -1,6 +1,6 @@
 import CBOR
 import CryptoPrimitives
-public import DCQL
+import DCQL
 public import Foundation
 import JOSE
 public import JSON
@@ -12,7 +12,7 @@ public import X509Certificates
 /// One verified claim: where it sits in the credential and its value (OpenID4VP 1.0 §7).
 public struct VerifiedClaim: Sendable, Hashable {
   /// The claim's path; for an mdoc `[namespace, element]` (OpenID4VP 1.0 Appendix B.2.4).
-  public let path: ClaimPathConcrete
+  public let path: ClaimPath
   /// The value; mdoc byte strings as base64url, dates as their text.
   public let value: JSONValue
 }
@@ -37,7 +37,7 @@ public struct VerifiedCredential: Sendable, Hashable {
 
   /// The value of the claim at `path`, if presented.
   public func claim(_ path: [String]) -> JSONValue? {
-    claims.first { $0.path == ClaimPathConcrete(components: path.map { .key($0) }) }?.value
+    claims.first { $0.path == ClaimPath(path.map { .key($0) }) }?.value
   }
 }
 
@@ -259,7 +259,7 @@ extension VerifierState {
     }
     let payload = verified.credential.payload
     let claims = (payload.object ?? []).filter { $0.key != "cnf" && $0.key != "_sd_alg" }.map {
-      VerifiedClaim(path: ClaimPathConcrete(components: [.key($0.key)]), value: $0.value)
+      VerifiedClaim(path: ClaimPath([.key($0.key)]), value: $0.value)
     }
     let chain = verified.credential.issuerCertificateChain
     let description = DCQLCredentialDescription.sdJWTVC(
@@ -320,7 +320,7 @@ extension VerifierState {
       for item in items {
         claims.append(
           VerifiedClaim(
-            path: ClaimPathConcrete(components: [.key(nameSpace), .key(item.elementIdentifier)]),
+            path: ClaimPath([.key(nameSpace), .key(item.elementIdentifier)]),
             value: JSONValue(cbor: item.elementValue)))
       }
     }

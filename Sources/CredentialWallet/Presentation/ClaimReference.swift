@@ -1,4 +1,5 @@
-public import DCQL
+import DCQL
+public import JSON
 
 /// Where a claim is in a credential, for any protocol and format: an mdoc data element by
 /// namespace and identifier (ISO 18013-5 §8.3.2.1.2.1), or a concrete JSON claims path into an
@@ -9,12 +10,12 @@ public enum ClaimReference: Sendable, Hashable {
   /// An mdoc data element.
   case mdoc(nameSpace: String, element: String)
   /// A claim of a JSON credential.
-  case json(ClaimPathConcrete)
+  case json(ClaimPath)
 
   /// The reference for a concrete DCQL claims path of a credential format: a two-key path of an
   /// `mso_mdoc` credential is a namespace and an element (OpenID4VP 1.0 §7.2); anything else is
   /// a JSON path.
-  public init(path: ClaimPathConcrete, format: String) {
+  public init(path: ClaimPath, format: String) {
     if format == DCQLFormat.msoMdoc, path.components.count == 2,
       case .key(let nameSpace) = path.components[0], case .key(let element) = path.components[1]
     {
@@ -25,10 +26,10 @@ public enum ClaimReference: Sendable, Hashable {
   }
 
   /// The reference as a DCQL claims path (an mdoc element is `[namespace, element]`).
-  public var path: ClaimPathConcrete {
+  public var path: ClaimPath {
     switch self {
     case .mdoc(let nameSpace, let element):
-      ClaimPathConcrete(components: [.key(nameSpace), .key(element)])
+      ClaimPath([.key(nameSpace), .key(element)])
     case .json(let path): path
     }
   }

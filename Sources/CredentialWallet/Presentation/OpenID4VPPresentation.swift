@@ -2,6 +2,7 @@ public import DCQL
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
+public import JSON
 import Mdoc
 public import OpenID4VP
 import SDJWT
@@ -50,9 +51,9 @@ public struct OpenID4VPConsent: Sendable, Hashable {
     public let credentialID: String
     /// The claims to disclose; empty presents only what is always presented (OpenID4VP 1.0
     /// §6.4.1).
-    public let disclosed: [ClaimPathConcrete]
+    public let disclosed: [ClaimPath]
     /// Creates an item.
-    public init(credentialID: String, disclosed: [ClaimPathConcrete]) {
+    public init(credentialID: String, disclosed: [ClaimPath]) {
       self.credentialID = credentialID
       self.disclosed = disclosed
     }
@@ -79,12 +80,12 @@ public struct OpenID4VPChoice: Sendable, Hashable {
   public var credentials: [String: [String]]
   /// The claims the holder agrees to disclose, by credential id: a limit on what each query
   /// matched in the credential. A credential not named discloses everything its query matched.
-  public var claims: [String: Set<ClaimPathConcrete>]
+  public var claims: [String: Set<ClaimPath>]
 
   /// Creates a choice; the empty choice is the minimum the request allows.
   public init(
     options: [Int: Int] = [:], credentials: [String: [String]] = [:],
-    claims: [String: Set<ClaimPathConcrete>] = [:]
+    claims: [String: Set<ClaimPath>] = [:]
   ) {
     self.options = options
     self.credentials = credentials

@@ -3,6 +3,7 @@ import CryptoPrimitives
 public import DCQL
 public import DigitalCredentialsAPI
 import Foundation
+public import JSON
 import Mdoc
 import OpenID4VP
 import X509Certificates
@@ -267,7 +268,7 @@ public struct PresentationRequest: Sendable {
         // One pass over the match: the requested elements are in request order with their values.
         let claims = candidate.match.elements.map { element in
           ConsentScreen.Claim(
-            path: ClaimPathConcrete(components: [.key(element.nameSpace), .key(element.identifier)]
+            path: ClaimPath([.key(element.nameSpace), .key(element.identifier)]
             ),
             intentToRetain: element.intentToRetain,
             shared: chosen.elements[element.nameSpace]?.contains(element.identifier) ?? false,
@@ -293,7 +294,7 @@ public struct PresentationRequest: Sendable {
   {
     presentation.request.dcqlQuery.credentials.map { query in
       let candidates = presentation.candidates(of: query.id)
-      var byID: [String: (index: Int, disclosed: [ClaimPathConcrete])] = [:]
+      var byID: [String: (index: Int, disclosed: [ClaimPath])] = [:]
       for (id, candidate) in candidates where byID[id] == nil {
         byID[id] = (candidate.credentialIndex, candidate.disclosed)
       }
@@ -319,7 +320,7 @@ public struct PresentationRequest: Sendable {
     }
   }
 
-  private static func value(at path: ClaimPathConcrete, in root: ClaimValue) -> ClaimValue? {
+  private static func value(at path: ClaimPath, in root: ClaimValue) -> ClaimValue? {
     var value = root
     for component in path.components {
       switch (component, value) {
@@ -399,7 +400,7 @@ public struct ConsentScreen: Sendable {
   /// One claim of a presented credential.
   public struct Claim: Sendable, Hashable {
     /// Where the claim is (for mdoc, namespace and element identifier).
-    public let path: ClaimPathConcrete
+    public let path: ClaimPath
     /// Whether the verifier says it will retain the claim (mdoc), when it says.
     public let intentToRetain: Bool?
     /// Whether the consent discloses it.

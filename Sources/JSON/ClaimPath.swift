@@ -1,10 +1,11 @@
-import JOSE
-public import JSON
-
-/// A path to a claim in a (processed) payload: object member names and array indices from the
-/// top level down (RFC 9901 §7.2 selects Disclosures by the claims they carry).
+/// A concrete claims path pointer: object member names and array indices from the top level
+/// down, selecting at most one value (OpenID4VP 1.0 §7, without `null`; RFC 9901 §7.2 selects
+/// Disclosures by the claims they carry).
 ///
-/// The readable dotted form joins components with `.` and writes indices in decimal
+/// DCQL's pattern, which may also hold `null` for all elements of an array, is built on it
+/// (`DCQL.ClaimsPathPointer`); every claim it selects has one of these as its location.
+///
+/// The readable dotted form (``dotted``) joins components with `.` and writes indices in decimal
 /// (`address.street_address`, `nationalities.0`).
 public struct ClaimPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByArrayLiteral,
   ExpressibleByStringLiteral
@@ -68,8 +69,8 @@ public struct ClaimPath: Sendable, Hashable, CustomStringConvertible, Expressibl
   /// The dotted form, e.g. `address.street_address` or `nationalities.0` (RFC 9901 §7.2).
   public var dotted: String { components.map(\.description).joined(separator: ".") }
 
-  /// The dotted form (RFC 9901 §7.2).
-  public var description: String { dotted }
+  /// The JSON form as compact text, e.g. `["address","street_address"]` (OpenID4VP 1.0 §7).
+  public var description: String { json.serialized() }
 
   /// This path with one more component (RFC 9901 §7.2).
   public func appending(_ component: Component) -> ClaimPath {
@@ -80,6 +81,18 @@ public struct ClaimPath: Sendable, Hashable, CustomStringConvertible, Expressibl
   public func hasPrefix(_ prefix: ClaimPath) -> Bool {
     prefix.components.count <= components.count
       && zip(prefix.components, components).allSatisfy { $0 == $1 }
+  }
+
+  /// The path in its JSON form: strings for member names, integers for indices
+  /// (OpenID4VP 1.0 §7).
+  public var json: JSONValue {
+    .array(
+      components.map {
+        switch $0 {
+        case .key(let name): .string(name)
+        case .index(let index): .integer(Int64(index))
+        }
+      })
   }
 
   /// The value this path selects in `json`, or nil when a member or index is missing

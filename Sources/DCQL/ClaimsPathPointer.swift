@@ -1,3 +1,5 @@
+public import JSON
+
 /// One component of a claims path pointer (OpenID4VP 1.0 §7).
 public enum ClaimPathComponent: Sendable, Hashable {
   /// Selects the member with this key of an object (OpenID4VP 1.0 §7).
@@ -9,7 +11,7 @@ public enum ClaimPathComponent: Sendable, Hashable {
 }
 
 /// A claims path pointer: a non-empty list of components that selects claims in a credential (OpenID4VP 1.0 §7).
-public struct ClaimPath: Sendable, Hashable, CustomStringConvertible {
+public struct ClaimsPathPointer: Sendable, Hashable, CustomStringConvertible {
   /// The components, never empty.
   public let components: [ClaimPathComponent]
 
@@ -28,7 +30,7 @@ public struct ClaimPath: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The components as a concrete path when there is no `null`, computed once.
-  private let concreteComponents: [ClaimPathConcrete.Component]?
+  private let concreteComponents: [ClaimPath.Component]?
 
   /// Parses a pointer from its JSON form: strings, non-negative integers and nulls (OpenID4VP 1.0 §7).
   public init(json: ClaimValue) throws(DCQLError) {
@@ -74,9 +76,9 @@ public struct ClaimPath: Sendable, Hashable, CustomStringConvertible {
   /// non-array, or an empty selection), the result is empty: the credential does not match.
   public func select(in root: ClaimValue) -> [SelectedClaim] {
     if let concrete = concreteComponents { return selectOne(concrete, in: root) }
-    var current: [(value: ClaimValue, path: [ClaimPathConcrete.Component])] = [(root, [])]
+    var current: [(value: ClaimValue, path: [ClaimPath.Component])] = [(root, [])]
     for component in components {
-      var next: [(value: ClaimValue, path: [ClaimPathConcrete.Component])] = []
+      var next: [(value: ClaimValue, path: [ClaimPath.Component])] = []
       next.reserveCapacity(current.count)
       for (value, path) in current {
         switch component {
@@ -95,17 +97,17 @@ public struct ClaimPath: Sendable, Hashable, CustomStringConvertible {
       current = next
     }
     return current.map {
-      SelectedClaim(path: ClaimPathConcrete(components: $0.path), value: $0.value)
+      SelectedClaim(path: ClaimPath($0.path), value: $0.value)
     }
   }
 }
 
-extension ClaimPath {
+extension ClaimsPathPointer {
   /// The components as a concrete path when there is no `null`, the common case.
   fileprivate static func concrete(_ components: [ClaimPathComponent])
-    -> [ClaimPathConcrete.Component]?
+    -> [ClaimPath.Component]?
   {
-    var out = [ClaimPathConcrete.Component]()
+    var out = [ClaimPath.Component]()
     out.reserveCapacity(components.count)
     for c in components {
       switch c {
@@ -118,7 +120,7 @@ extension ClaimPath {
   }
 
   /// §7.2 for a pointer without `null`: at most one claim, no intermediate selections.
-  fileprivate func selectOne(_ path: [ClaimPathConcrete.Component], in root: ClaimValue)
+  fileprivate func selectOne(_ path: [ClaimPath.Component], in root: ClaimValue)
     -> [SelectedClaim]
   {
     var value = root
@@ -134,45 +136,14 @@ extension ClaimPath {
         return []
       }
     }
-    return [SelectedClaim(path: ClaimPathConcrete(components: path), value: value)]
+    return [SelectedClaim(path: ClaimPath(path), value: value)]
   }
-}
-
-/// A claims path with no `null`: the location of exactly one claim, indices as integers (OpenID4VP 1.0 §7).
-public struct ClaimPathConcrete: Sendable, Hashable, CustomStringConvertible {
-  /// One step of a concrete path.
-  public enum Component: Sendable, Hashable {
-    /// An object key.
-    case key(String)
-    /// An array index.
-    case index(Int)
-  }
-
-  /// The steps from the credential's root to the claim.
-  public let components: [Component]
-
-  /// Creates a concrete path from its steps.
-  public init(components: [Component]) { self.components = components }
-
-  /// The path in its JSON form, integers for indices (OpenID4VP 1.0 §7).
-  public var json: ClaimValue {
-    .array(
-      components.map {
-        switch $0 {
-        case .key(let k): .string(k)
-        case .index(let i): .integer(Int64(i))
-        }
-      })
-  }
-
-  /// The JSON form as text, for messages.
-  public var description: String { json.compactDescription }
 }
 
 /// One claim a claims path pointer selected: where it is and its value (OpenID4VP 1.0 §7.2).
 public struct SelectedClaim: Sendable, Hashable {
   /// The concrete path of the claim.
-  public let path: ClaimPathConcrete
+  public let path: ClaimPath
   /// The claim's value.
   public let value: ClaimValue
 }
