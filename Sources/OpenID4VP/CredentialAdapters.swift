@@ -26,6 +26,8 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
   public let authorityKeyIdentifiers: [[UInt8]]
   /// True when the credential has `cnf` (OpenID4VP 1.0 §6.1).
   public let supportsHolderBinding: Bool
+  /// ``sdJWT`` processed once (RFC 9901 §7.1), reused by every presentation of it.
+  let processed: ProcessedSDJWT
 
   /// Describes a stored SD-JWT VC (OpenID4VP 1.0 §6.4).
   ///
@@ -39,6 +41,7 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
     }
     self.id = id
     self.sdJWT = sdJWT
+    self.processed = processed
     vct = processed.payload["vct"]?.string
     claims = ClaimValue(processed.payload)
     authorityKeyIdentifiers = (sdJWT.issuerSignedJWT.x5c ?? []).compactMap {
@@ -67,7 +70,9 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
   public func presentation(disclosing disclosed: [ClaimPathConcrete], holderKey: any Signer)
     -> CredentialPresentation
   {
-    .sdJWT(sdJWT, disclosing: Self.claimPaths(for: disclosed), holderKey: holderKey)
+    .sdJWT(
+      sdJWT, processed: processed, disclosing: Self.claimPaths(for: disclosed),
+      holderKey: holderKey)
   }
 }
 
@@ -101,7 +106,8 @@ public struct MdocCredential: DCQLCredential, Sendable {
     }
   }
 
-  package static func claims(of nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])]) -> ClaimValue
+  package static func claims(of nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])])
+    -> ClaimValue
   {
     var result: [String: ClaimValue] = [:]
     for (nameSpace, items) in nameSpaces {

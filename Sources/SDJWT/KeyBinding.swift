@@ -71,7 +71,17 @@ extension SDJWT {
   public func present(disclosing paths: [ClaimPath], keyBinding: KeyBinding?) throws(SDJWTError)
     -> String
   {
-    let needed = try process().disclosures(for: paths)
+    try present(disclosing: paths, keyBinding: keyBinding, processed: try process())
+  }
+
+  /// ``present(disclosing:keyBinding:)`` with this SD-JWT's ``process()`` result already at
+  /// hand, so that answering a request does not decode, parse and hash every Disclosure again.
+  ///
+  /// - Parameter processed: the result of this SD-JWT's own ``process()``.
+  package func present(
+    disclosing paths: [ClaimPath], keyBinding: KeyBinding?, processed: ProcessedSDJWT
+  ) throws(SDJWTError) -> String {
+    let needed = try processed.disclosures(for: paths)
     return try present(
       disclosures: disclosures.filter { needed.contains($0) }, keyBinding: keyBinding)
   }
