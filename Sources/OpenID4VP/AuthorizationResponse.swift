@@ -108,7 +108,7 @@ extension AuthorizationRequest {
     thumbprint: [UInt8]?
   ) throws(OpenID4VPError) -> String {
     switch presentation.kind {
-    case .sdJWT(let credential, let paths, let holderKey, let processed):
+    case .sdJWT(let credential, let paths, let holderKey, let processed, let cnfKey):
       let hashes = transactionData.filter { $0.credentialIDs.contains(queryID) }.map(\.hash)
       let binding = KeyBinding(
         signer: holderKey, audience: Self.keyBindingAudience(origin: origin), nonce: nonce,
@@ -120,7 +120,7 @@ extension AuthorizationRequest {
           return try credential.present(disclosing: paths, keyBinding: binding)
         }
         return try credential.present(
-          disclosing: paths, keyBinding: binding, processed: processed)
+          disclosing: paths, keyBinding: binding, processed: processed, holderKey: cnfKey)
       } catch {
         throw OpenID4VPError(.presentationFailed, "SD-JWT \(queryID): \(error.reason)")
       }

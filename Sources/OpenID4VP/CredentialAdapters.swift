@@ -28,6 +28,8 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
   public let supportsHolderBinding: Bool
   /// ``sdJWT`` processed once (RFC 9901 §7.1), reused by every presentation of it.
   let processed: ProcessedSDJWT
+  /// `cnf.jwk` converted once; nil when absent or invalid (then each presentation reports it).
+  let holderPublicKey: ECPublicKey?
 
   /// Describes a stored SD-JWT VC (OpenID4VP 1.0 §6.4).
   ///
@@ -42,6 +44,7 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
     self.id = id
     self.sdJWT = sdJWT
     self.processed = processed
+    holderPublicKey = try? sdJWT.holderKey()
     vct = processed.payload["vct"]?.string
     claims = ClaimValue(processed.payload)
     authorityKeyIdentifiers = (sdJWT.issuerSignedJWT.x5c ?? []).compactMap {
@@ -71,8 +74,8 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
     -> CredentialPresentation
   {
     .sdJWT(
-      sdJWT, processed: processed, disclosing: Self.claimPaths(for: disclosed),
-      holderKey: holderKey)
+      sdJWT, processed: processed, cnfKey: holderPublicKey,
+      disclosing: Self.claimPaths(for: disclosed), holderKey: holderKey)
   }
 }
 

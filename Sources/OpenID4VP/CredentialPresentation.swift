@@ -7,7 +7,8 @@ public import SDJWT
 public struct CredentialPresentation: Sendable {
   enum Kind: Sendable {
     case sdJWT(
-      SDJWT, paths: [SDJWTClaimPath], holderKey: any Signer, processed: ProcessedSDJWT?)
+      SDJWT, paths: [SDJWTClaimPath], holderKey: any Signer, processed: ProcessedSDJWT?,
+      cnfKey: ECPublicKey?)
     case mdoc(IssuerSigned, elements: [String: Set<String>], deviceKey: any Signer)
   }
 
@@ -19,17 +20,19 @@ public struct CredentialPresentation: Sendable {
     _ credential: SDJWT, disclosing paths: [SDJWTClaimPath], holderKey: any Signer
   ) -> CredentialPresentation {
     CredentialPresentation(
-      kind: .sdJWT(credential, paths: paths, holderKey: holderKey, processed: nil))
+      kind: .sdJWT(
+        credential, paths: paths, holderKey: holderKey, processed: nil, cnfKey: nil))
   }
 
   /// ``sdJWT(_:disclosing:holderKey:)`` with the credential's ``SDJWT/process()`` result, which
   /// the presentation reuses instead of processing every Disclosure again.
   static func sdJWT(
-    _ credential: SDJWT, processed: ProcessedSDJWT, disclosing paths: [SDJWTClaimPath],
-    holderKey: any Signer
+    _ credential: SDJWT, processed: ProcessedSDJWT, cnfKey: ECPublicKey?,
+    disclosing paths: [SDJWTClaimPath], holderKey: any Signer
   ) -> CredentialPresentation {
     CredentialPresentation(
-      kind: .sdJWT(credential, paths: paths, holderKey: holderKey, processed: processed))
+      kind: .sdJWT(
+        credential, paths: paths, holderKey: holderKey, processed: processed, cnfKey: cnfKey))
   }
 
   /// An mdoc presenting `elements` (namespace to element identifiers), device-signed with
