@@ -48,8 +48,14 @@ extension JSONValue {
   }
 
   private static func writeString(_ s: String, to out: inout [UInt8]) {
-    let hex = Array("0123456789abcdef".utf8)
     out.append(UInt8(ascii: "\""))
+    // Most strings (base64url, identifiers) need no escape: copy their UTF-8 in one append.
+    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+      out.append(contentsOf: s.utf8)
+      out.append(UInt8(ascii: "\""))
+      return
+    }
+    let hex = Array("0123456789abcdef".utf8)
     for byte in s.utf8 {
       switch byte {
       case 0x22: out.append(contentsOf: [0x5C, 0x22])

@@ -67,6 +67,33 @@ public struct AuthorizationRequest: Sendable {
     verifierTrustAnchors: [Certificate], now: Date,
     supportedTransactionDataTypes: Set<String> = []
   ) throws(OpenID4VPError) {
+    let data = try Self.readData(data)
+    let authenticated = try Self.authenticate(
+      protocol: protocolID, data: data, origin: origin, verifierTrustAnchors: verifierTrustAnchors,
+      now: now)
+    let parameters = authenticated.parameters
+    self.protocolID = protocolID
+    self.verifier = authenticated.identity
+    self.parameters = parameters
+    self.verifierInfo = authenticated.verifierInfo
+    expectedOrigins =
+      protocolID == .unsigned ? nil : parameters["expected_origins"]?.array?.compactMap(\.string)
+    let common = try Self.readCommonParameters(parameters)
+    responseMode = common.responseMode
+    nonce = common.nonce
+    let query = try Self.readDCQL(parameters)
+    dcqlQuery = query.parsed
+    dcqlQueryJSON = query.json
+    let metadata = try Self.readClientMetadata(parameters, responseMode: common.responseMode)
+    clientMetadata = metadata.clientMetadata
+    responseEncryption = metadata.responseEncryption
+    transactionData = try Self.readTransactionData(
+      parameters["transaction_data"], credentialQueryIDs: Set(query.parsed.credentials.map(\.id)),
+      supportedTypes: supportedTransactionDataTypes)
+  }
+
+  /// Step 1: the DC API `data`, a JSON object or a JSON string holding one (Appendix A.2).
+  package static func readData(_ data: JSONValue) throws(OpenID4VPError) -> JSONValue {
     var data = data
     if case .string(let text) = data {
       do {
@@ -77,7 +104,18 @@ public struct AuthorizationRequest: Sendable {
       }
     }
     guard case .object = data else { throw OpenID4VPError(.malformed, "data must be an object") }
+    return data
+  }
 
+  /// Step 2: the request parameters and who sent them, per protocol (Appendix A.3): an unsigned
+  /// request's verifier is its origin; a signed or multisigned one is authenticated by its
+  /// request object.
+  package static func authenticate(
+    protocol protocolID: OpenID4VPProtocol, data: JSONValue, origin: WebOrigin,
+    verifierTrustAnchors: [Certificate], now: Date
+  ) throws(OpenID4VPError) -> (
+    parameters: JSONValue, identity: VerifierIdentity, verifierInfo: JSONValue?
+  ) {
     let parameters: JSONValue
     let identity: VerifierIdentity
     var verifierInfo: JSONValue? = nil
@@ -155,13 +193,13 @@ public struct AuthorizationRequest: Sendable {
       verifierInfo = header["verifier_info"] ?? parameters["verifier_info"]
     }
 
-    self.protocolID = protocolID
-    self.verifier = identity
-    self.parameters = parameters
-    self.verifierInfo = verifierInfo
-    expectedOrigins =
-      protocolID == .unsigned ? nil : parameters["expected_origins"]?.array?.compactMap(\.string)
+    return (parameters, identity, verifierInfo)
+  }
 
+  /// Step 3: `response_type`, `response_mode` and `nonce`, common to every form (§5.1, A.2).
+  package static func readCommonParameters(_ parameters: JSONValue) throws(OpenID4VPError) -> (
+    responseMode: ResponseMode, nonce: String
+  ) {
     // §5.1 / A.2: the parameters common to every form.
     guard let responseType = parameters["response_type"]?.string else {
       throw OpenID4VPError(.invalidRequest, "response_type is required")
@@ -176,51 +214,72 @@ public struct AuthorizationRequest: Sendable {
       throw OpenID4VPError(
         .unsupportedResponseMode, "response_mode \(mode) is not dc_api or dc_api.jwt")
     }
-    self.responseMode = responseMode
     guard let nonce = parameters["nonce"]?.string, !nonce.isEmpty else {
       throw OpenID4VPError(.invalidRequest, "nonce is required")
     }
-    self.nonce = nonce
+    return (responseMode, nonce)
+  }
+
+  /// Step 4: `dcql_query`, parsed and as received (§6).
+  package static func readDCQL(_ parameters: JSONValue) throws(OpenID4VPError) -> (
+    parsed: DCQLQuery, json: JSONValue
+  ) {
     guard let query = parameters["dcql_query"] else {
       throw OpenID4VPError(.invalidRequest, "dcql_query is required")
     }
+    let parsed: DCQLQuery
     do {
-      dcqlQuery = try DCQLQuery(ClaimValue(query))
+      parsed = try DCQLQuery(ClaimValue(query))
     } catch {
       throw OpenID4VPError(.invalidRequest, "dcql_query: \(error)", underlying: error)
     }
-    dcqlQueryJSON = query
-    clientMetadata = try ClientMetadata(json: parameters["client_metadata"])
+    return (parsed, query)
+  }
+
+  /// Step 5: `client_metadata`, its formats, and the response encryption for `dc_api.jwt`
+  /// (§5.1, §8.3, §11.1).
+  package static func readClientMetadata(
+    _ parameters: JSONValue, responseMode: ResponseMode
+  ) throws(OpenID4VPError) -> (
+    clientMetadata: ClientMetadata, responseEncryption: ResponseEncryption?
+  ) {
+    let clientMetadata = try ClientMetadata(json: parameters["client_metadata"])
     if let formats = clientMetadata.vpFormatsSupported,
       !formats.keys.contains(where: { Self.supportedFormats.contains($0) })
     {
       throw OpenID4VPError(
         .vpFormatsNotSupported, "vp_formats_supported lists none of \(Self.supportedFormats)")
     }
-    responseEncryption =
+    let responseEncryption =
       responseMode == .dcAPIJWT ? try clientMetadata.responseEncryption() : nil
+    return (clientMetadata, responseEncryption)
+  }
 
+  /// Step 6: `transaction_data`, each entry naming Credential Queries of the request and of a
+  /// type in `supportedTypes` (§5.1, §8.4).
+  package static func readTransactionData(
+    _ list: JSONValue?, credentialQueryIDs: Set<String>, supportedTypes: Set<String>
+  ) throws(OpenID4VPError) -> [TransactionData] {
     var entries: [TransactionData] = []
-    if let list = parameters["transaction_data"] {
+    if let list {
       guard let array = list.array, !array.isEmpty else {
         throw OpenID4VPError(
           .unsupportedTransactionData, "transaction_data must be a non-empty array")
       }
-      let ids = Set(dcqlQuery.credentials.map(\.id))
       for item in array {
         guard let encoded = item.string else {
           throw OpenID4VPError(.unsupportedTransactionData, "transaction_data holds strings")
         }
-        let entry = try TransactionData(encoded: encoded, credentialQueryIDs: ids)
+        let entry = try TransactionData(encoded: encoded, credentialQueryIDs: credentialQueryIDs)
         // §5.1: the wallet must refuse a request whose transaction data it cannot process.
-        guard supportedTransactionDataTypes.contains(entry.type) else {
+        guard supportedTypes.contains(entry.type) else {
           throw OpenID4VPError(
             .unsupportedTransactionData, "transaction data type \(entry.type) is not supported")
         }
         entries.append(entry)
       }
     }
-    transactionData = entries
+    return entries
   }
 
   /// The Credential formats this module presents (OpenID4VP 1.0 Appendix B.2, B.3).

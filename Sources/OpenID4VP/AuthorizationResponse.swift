@@ -90,7 +90,7 @@ extension AuthorizationRequest {
     let jwe: String
     do {
       jwe = try JWE.encrypt(
-        plaintext: plain.serializedBytes(), recipient: try encryption.key.publicKey(),
+        plaintext: plain.serializedBytes(), recipient: encryption.publicKey,
         enc: encryption.enc, kid: encryption.key.kid, random: random)
     } catch {
       throw OpenID4VPError(
@@ -109,7 +109,7 @@ extension AuthorizationRequest {
     thumbprint: [UInt8]?
   ) throws(OpenID4VPError) -> String {
     switch presentation.kind {
-    case .sdJWT(let credential, let paths, let holderKey):
+    case .sdJWT(let credential, let paths, let holderKey, let processed, let cnfKey):
       let hashes = transactionData.filter { $0.credentialIDs.contains(queryID) }.map(\.hash)
       let binding = KeyBinding(
         signer: holderKey, audience: Self.keyBindingAudience(origin: origin), nonce: nonce,
@@ -117,7 +117,11 @@ extension AuthorizationRequest {
         // §8.4: omitted when the default sha-256 is used.
         transactionDataHashesAlg: nil)
       do {
-        return try credential.present(disclosing: paths, keyBinding: binding)
+        guard let processed else {
+          return try credential.present(disclosing: paths, keyBinding: binding)
+        }
+        return try credential.present(
+          disclosing: paths, keyBinding: binding, processed: processed, holderKey: cnfKey)
       } catch {
         throw OpenID4VPError(
           .presentationFailed, "SD-JWT \(queryID): \(error.reason)", underlying: error)

@@ -1,4 +1,4 @@
-import CryptoPrimitives
+public import CryptoPrimitives
 public import JOSE
 public import JSON
 
@@ -82,7 +82,14 @@ public struct ClientMetadata: Sendable, Hashable {
         .unsupportedEncryption,
         "none of \(encryptedResponseEncValuesSupported) is supported (A128GCM, A256GCM)")
     }
-    return ResponseEncryption(key: key, enc: enc)
+    let publicKey: ECPublicKey
+    do {
+      publicKey = try key.publicKey()
+    } catch {
+      throw OpenID4VPError(.noEncryptionKey, "client_metadata.jwks: \(error.reason)")
+    }
+    return ResponseEncryption(
+      key: key, enc: enc, publicKey: publicKey, jwkThumbprint: key.thumbprint())
   }
 }
 
@@ -94,7 +101,9 @@ public struct ResponseEncryption: Sendable, Hashable {
   /// The content encryption algorithm (`enc`).
   public let enc: JWEEncryption
 
+  /// ``key`` as a validated public key, converted once when the request is read.
+  public let publicKey: ECPublicKey
   /// The RFC 7638 SHA-256 thumbprint of ``key``, bound into the mdoc handover (OpenID4VP 1.0
-  /// §B.2.6.2).
-  public var jwkThumbprint: [UInt8] { key.thumbprint() }
+  /// §B.2.6.2); computed once when the request is read.
+  public let jwkThumbprint: [UInt8]
 }

@@ -26,6 +26,10 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
   public let authorityKeyIdentifiers: [[UInt8]]
   /// True when the credential has `cnf` (OpenID4VP 1.0 §6.1).
   public let supportsHolderBinding: Bool
+  /// ``sdJWT`` processed once (RFC 9901 §7.1), reused by every presentation of it.
+  let processed: ProcessedSDJWT
+  /// `cnf.jwk` converted once; nil when absent or invalid (then each presentation reports it).
+  let holderPublicKey: ECPublicKey?
 
   /// Describes a stored SD-JWT VC (OpenID4VP 1.0 §6.4).
   ///
@@ -39,6 +43,8 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
     }
     self.id = id
     self.sdJWT = sdJWT
+    self.processed = processed
+    holderPublicKey = try? sdJWT.holderKey()
     vct = processed.payload["vct"]?.string
     claims = ClaimValue(processed.payload)
     authorityKeyIdentifiers = (sdJWT.issuerSignedJWT.x5c ?? []).compactMap {
@@ -57,7 +63,9 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
   public func presentation(disclosing disclosed: [ClaimPath], holderKey: any Signer)
     -> CredentialPresentation
   {
-    .sdJWT(sdJWT, disclosing: Self.claimPaths(for: disclosed), holderKey: holderKey)
+    .sdJWT(
+      sdJWT, processed: processed, cnfKey: holderPublicKey,
+      disclosing: Self.claimPaths(for: disclosed), holderKey: holderKey)
   }
 }
 

@@ -7,7 +7,9 @@ public import SDJWT
 /// possession (OpenID4VP 1.0 §8.1, Appendix B.2, B.3).
 public struct CredentialPresentation: Sendable {
   enum Kind: Sendable {
-    case sdJWT(SDJWT, paths: [ClaimPath], holderKey: any Signer)
+    case sdJWT(
+      SDJWT, paths: [ClaimPath], holderKey: any Signer, processed: ProcessedSDJWT?,
+      cnfKey: ECPublicKey?)
     case mdoc(IssuerSigned, elements: [String: Set<String>], deviceKey: any Signer)
   }
 
@@ -18,7 +20,20 @@ public struct CredentialPresentation: Sendable {
   public static func sdJWT(
     _ credential: SDJWT, disclosing paths: [ClaimPath], holderKey: any Signer
   ) -> CredentialPresentation {
-    CredentialPresentation(kind: .sdJWT(credential, paths: paths, holderKey: holderKey))
+    CredentialPresentation(
+      kind: .sdJWT(
+        credential, paths: paths, holderKey: holderKey, processed: nil, cnfKey: nil))
+  }
+
+  /// ``sdJWT(_:disclosing:holderKey:)`` with the credential's ``SDJWT/process()`` result, which
+  /// the presentation reuses instead of processing every Disclosure again.
+  static func sdJWT(
+    _ credential: SDJWT, processed: ProcessedSDJWT, cnfKey: ECPublicKey?,
+    disclosing paths: [ClaimPath], holderKey: any Signer
+  ) -> CredentialPresentation {
+    CredentialPresentation(
+      kind: .sdJWT(
+        credential, paths: paths, holderKey: holderKey, processed: processed, cnfKey: cnfKey))
   }
 
   /// An mdoc presenting `elements` (namespace to element identifiers), device-signed with

@@ -71,9 +71,23 @@ extension SDJWT {
   public func present(disclosing paths: [ClaimPath], keyBinding: KeyBinding?) throws(SDJWTError)
     -> String
   {
-    let needed = try process().disclosures(for: paths)
+    try present(disclosing: paths, keyBinding: keyBinding, processed: try process())
+  }
+
+  /// ``present(disclosing:keyBinding:)`` with this SD-JWT's ``process()`` result already at
+  /// hand, so that answering a request does not decode, parse and hash every Disclosure again.
+  ///
+  /// - Parameter processed: the result of this SD-JWT's own ``process()``.
+  /// - Parameter holderKey: this SD-JWT's ``holderKey()`` when already converted; nil to
+  ///   convert `cnf.jwk` here.
+  package func present(
+    disclosing paths: [ClaimPath], keyBinding: KeyBinding?, processed: ProcessedSDJWT,
+    holderKey: ECPublicKey? = nil
+  ) throws(SDJWTError) -> String {
+    let needed = try processed.disclosures(for: paths)
     return try present(
-      disclosures: disclosures.filter { needed.contains($0) }, keyBinding: keyBinding)
+      disclosures: disclosures.filter { needed.contains($0) }, keyBinding: keyBinding,
+      knownHolderKey: holderKey)
   }
 
   /// Builds a presentation of exactly the Disclosures whose claim path and content satisfy
@@ -89,14 +103,17 @@ extension SDJWT {
       disclosures: disclosures.filter { needed.contains($0) }, keyBinding: keyBinding)
   }
 
-  private func present(disclosures chosen: [Disclosure], keyBinding: KeyBinding?)
-    throws(SDJWTError) -> String
-  {
+  private func present(
+    disclosures chosen: [Disclosure], keyBinding: KeyBinding?, knownHolderKey: ECPublicKey? = nil
+  ) throws(SDJWTError) -> String {
     // RFC 9901 §4: the JWT, each Disclosure, each followed by `~`, then the optional KB-JWT.
     let jwt = issuerSignedJWT.compactSerialization
     let body = ([jwt] + chosen.map(\.encoded)).joined(separator: "~") + "~"
     guard let keyBinding else { return body }
-    guard let holderKey = try holderKey() else {
+    // A key converted by the caller stands for `cnf.jwk`; otherwise convert it here.
+    let cnfKey: ECPublicKey?
+    if let knownHolderKey { cnfKey = knownHolderKey } else { cnfKey = try holderKey() }
+    guard let holderKey = cnfKey else {
       throw SDJWTError(.missingHolderBinding, "the credential has no cnf key to bind to")
     }
     guard holderKey == keyBinding.signer.publicKey else {

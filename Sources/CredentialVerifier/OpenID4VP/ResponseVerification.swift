@@ -1,6 +1,6 @@
 import CBOR
 import CryptoPrimitives
-import DCQL
+package import DCQL
 public import Foundation
 import JOSE
 public import JSON
@@ -71,6 +71,27 @@ extension VerifierState {
     _ data: JSONValue, sdJWTIssuerAnchors: [Certificate], mdocIssuerAnchors: [Certificate],
     now: Date
   ) throws(OpenID4VPError) -> VerifiedAuthorizationResponse {
+    let opened = try open(data)
+    var checks: [VerificationCheck] = opened.thumbprint == nil ? [] : [.responseDecrypted]
+    let (vpToken, entries) = try Self.readVPToken(opened.payload)
+    let query = try parsedQuery()
+    let checked = try checkPresentations(
+      entries, query: query, thumbprint: opened.thumbprint,
+      sdJWTIssuerAnchors: sdJWTIssuerAnchors, mdocIssuerAnchors: mdocIssuerAnchors, now: now)
+    checks.append(
+      try Self.aggregate(
+        query: query, descriptions: checked.descriptions, indicesByID: checked.indicesByID))
+    checks.append(.presentationsMeetQueries)
+    return VerifiedAuthorizationResponse(
+      vpToken: vpToken, credentials: checked.results, report: VerificationReport(checks: checks))
+  }
+
+  /// Step 1: the response opened: refused when the wallet answered with an error, decrypted
+  /// with the state's key for `dc_api.jwt` (§8.3, §8.5, Appendix A.2). `thumbprint` is the
+  /// encryption key's, bound into mdoc handovers; nil for `dc_api`.
+  package func open(_ data: JSONValue) throws(OpenID4VPError) -> (
+    payload: JSONValue, thumbprint: [UInt8]?
+  ) {
     guard case .object = data else {
       throw OpenID4VPError(.invalidResponse, "response data must be a JSON object")
     }
@@ -79,7 +100,6 @@ extension VerifierState {
         .errorResponse,
         "\(error.error.rawValue)\(error.errorDescription.map { ": " + $0 } ?? "")")
     }
-    var checks: [VerificationCheck] = []
     let payload: JSONValue
     var thumbprint: [UInt8]? = nil
     switch responseMode {
@@ -95,8 +115,15 @@ extension VerifierState {
       }
       payload = try Self.decrypt(text, with: key)
       thumbprint = key.publicJWK.thumbprint()
-      checks.append(.responseDecrypted)
     }
+    return (payload, thumbprint)
+  }
+
+  /// Step 2: `vp_token`, a JSON object of Credential Query ids (§8.1); an encrypted error
+  /// response is reported as such (§8.5).
+  package static func readVPToken(_ payload: JSONValue) throws(OpenID4VPError) -> (
+    vpToken: JSONValue, entries: [(key: String, value: JSONValue)]
+  ) {
     guard let vpToken = payload["vp_token"], let entries = vpToken.object else {
       // §8.5: an encrypted error response is also possible.
       if let error = OpenID4VPErrorResponse(data: payload) {
@@ -104,12 +131,29 @@ extension VerifierState {
       }
       throw OpenID4VPError(.invalidResponse, "vp_token must be a JSON object")
     }
+    return (vpToken, entries)
+  }
+
+  /// The state's `dcql_query`, parsed (§6).
+  func parsedQuery() throws(OpenID4VPError) -> DCQLQuery {
     let query: DCQLQuery
     do {
       query = try DCQLQuery(ClaimValue(dcqlQuery))
     } catch {
       throw OpenID4VPError(.invalidResponse, "the state's dcql_query: \(error)", underlying: error)
     }
+    return query
+  }
+
+  /// Step 3: each presentation verified against its Credential Query (§6.1, Appendix B.2.6,
+  /// B.3.6), with its DCQL description for the aggregation.
+  func checkPresentations(
+    _ entries: [(key: String, value: JSONValue)], query: DCQLQuery, thumbprint: [UInt8]?,
+    sdJWTIssuerAnchors: [Certificate], mdocIssuerAnchors: [Certificate], now: Date
+  ) throws(OpenID4VPError) -> (
+    results: [String: [VerifiedCredential]], descriptions: [any DCQLCredential],
+    indicesByID: [String: [Int]]
+  ) {
     let queries = Dictionary(
       query.credentials.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let entriesByID = try transactionDataByQuery(ids: Set(queries.keys))
@@ -153,6 +197,15 @@ extension VerifierState {
       }
     }
 
+    return (results, descriptions, indicesByID)
+  }
+
+  /// Step 4: the presentations together: each meets its Credential Query, and the answered
+  /// ids satisfy `credential_sets`, or every query when there are none (§6.4). Returns the
+  /// check that passed for the sets.
+  package static func aggregate(
+    query: DCQLQuery, descriptions: [any DCQLCredential], indicesByID: [String: [Int]]
+  ) throws(OpenID4VPError) -> VerificationCheck {
     // §6.4: each presentation must meet its Credential Query, and the answered ids the sets.
     let evaluation = query.evaluate(descriptions)
     for (id, indices) in indicesByID {
@@ -172,16 +225,13 @@ extension VerifierState {
             .queryNotSatisfied, "required credential set \(index) has no answered option")
         }
       }
-      checks.append(.credentialSetsSatisfied)
+      return .credentialSetsSatisfied
     } else {
       for credential in query.credentials where !answered.contains(credential.id) {
         throw OpenID4VPError(.queryNotSatisfied, "Credential Query \(credential.id) unanswered")
       }
-      checks.append(.everyCredentialQueryAnswered)
+      return .everyCredentialQueryAnswered
     }
-    checks.append(.presentationsMeetQueries)
-    return VerifiedAuthorizationResponse(
-      vpToken: vpToken, credentials: results, report: VerificationReport(checks: checks))
   }
 
   static func decrypt(_ text: String, with key: JWK) throws(OpenID4VPError) -> JSONValue {
