@@ -31,14 +31,16 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("CredentialRegistration", ["JSON", "CBOR", "DigitalCredentialsAPI"]),
   (
     "OpenID4VP",
-    ["JSON", 
+    [
+      "JSON",
       "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "SDJWT",
       "X509Certificates",
     ]
   ),
   (
     "CredentialVerifier",
-    ["JSON", 
+    [
+      "JSON",
       "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP",
       "OrgIsoMdoc", "SDJWT",
       "X509Certificates",
@@ -46,7 +48,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ),
   (
     "CredentialWallet",
-    ["JSON", 
+    [
+      "JSON",
       "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
       "JOSE", "Mdoc",
       "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
@@ -66,7 +69,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   (
     "IdentityDocumentServicesBridge27_3",
     [
-      "CredentialRegistration", "CredentialWallet", "DigitalCredentialsAPI", "IdentityDocumentServicesBridge",
+      "CredentialRegistration", "CredentialWallet", "DigitalCredentialsAPI",
+      "IdentityDocumentServicesBridge",
       "IdentityDocumentServicesBridge27",
     ]
   ),
@@ -123,13 +127,16 @@ let package = Package(
       .executableTarget(
         name: "dcbench",
         dependencies: [
-          "JSON", "CBOR", "COSE", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives", "DCQL",
+          "JSON", "CBOR", "COSE", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives",
+          "DCQL",
           "DigitalCredentialsAPI",
           "HPKE", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
         ],
         swiftSettings: strictSettings
       ),
-      .target(name: "TestSupport", dependencies: ["JSON"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+      .target(
+        name: "TestSupport", dependencies: ["JSON"], path: "Tests/TestSupport",
+        swiftSettings: strictSettings),
       .target(
         name: "WalletTestSupport",
         dependencies: ["CBOR", "CryptoPrimitives", "Mdoc", "X509Certificates"],
@@ -149,14 +156,16 @@ let package = Package(
       testTarget("DigitalCredentialsAPI"),
       testTarget(
         "OrgIsoMdoc",
-        ["JSON", 
+        [
+          "JSON",
           "CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
           "WalletTestSupport",
         ]),
       testTarget("CredentialRegistration", ["JSON", "CBOR", "DigitalCredentialsAPI", "JOSE"]),
       testTarget(
         "CredentialVerifier",
-        ["JSON", 
+        [
+          "JSON",
           "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE",
           "Mdoc", "OrgIsoMdoc",
           "X509Certificates", "WalletTestSupport",
@@ -164,14 +173,16 @@ let package = Package(
       testTarget("SDJWT", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
       testTarget(
         "OpenID4VP",
-        ["JSON", 
+        [
+          "JSON",
           "CBOR", "CredentialVerifier", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE",
           "Mdoc", "SDJWT",
           "X509Certificates", "WalletTestSupport",
         ]),
       testTarget(
         "WalletCLI",
-        ["JSON", 
+        [
+          "JSON",
           "CBOR", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
           "OrgIsoMdoc", "SDJWT",
           "X509Certificates", "WalletTestSupport", "dcwallet",
@@ -185,7 +196,8 @@ let package = Package(
       ),
       testTarget(
         "CredentialWallet",
-        ["JSON", 
+        [
+          "JSON",
           "CBOR", "CredentialRegistration", "CredentialVerifier", "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI", "JOSE",
           "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates",

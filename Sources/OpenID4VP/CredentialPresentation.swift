@@ -1,5 +1,5 @@
-public import JSON
 public import CryptoPrimitives
+public import JSON
 public import Mdoc
 public import SDJWT
 

@@ -6,8 +6,8 @@ import Foundation
 import JOSE
 import JSON
 import Mdoc
-import X509Certificates
 import OrgIsoMdoc
+import X509Certificates
 
 /// `dcwallet inspect FILE`: prints any request, response, registry blob or credential it
 /// recognises, readably (CBOR diagnostic notation, decoded JOSE headers and payloads).

@@ -1,3 +1,4 @@
+import CredentialVerifier
 import CredentialWallet
 import CryptoPrimitives
 import DigitalCredentialsAPI
@@ -6,7 +7,6 @@ import JOSE
 import JSON
 import OpenID4VP
 import X509Certificates
-import CredentialVerifier
 
 /// `dcwallet verifier request|verify` for OpenID4VP 1.0 over the DC API.
 enum OpenID4VPVerifierCommands {

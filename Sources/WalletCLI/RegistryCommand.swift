@@ -1,8 +1,8 @@
+import CredentialRegistration
 import CredentialWallet
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
-import CredentialRegistration
 import JSON
 
 /// `dcwallet registry android|ios`: what the stored credentials register with the OS.

@@ -8,8 +8,8 @@ import JOSE
 import JSON
 import Mdoc
 import OpenID4VP
-import X509Certificates
 import OrgIsoMdoc
+import X509Certificates
 
 enum VerifierCommand {
   static let requestSpec = CommandSpec(
@@ -417,7 +417,8 @@ enum VerifierOutput {
           result.report.checks.map {
             let text = VerificationCheckText.nameAndDetail($0)
             return .object([
-              ("check", .string(text.name)), ("passed", .bool(true)), ("detail", .string(text.detail)),
+              ("check", .string(text.name)), ("passed", .bool(true)),
+              ("detail", .string(text.detail)),
             ])
           })
       ),

@@ -1,14 +1,14 @@
 import CBOR
 import COSE
+import CredentialWallet
 import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import JSON
 import Mdoc
-import X509Certificates
 import OrgIsoMdoc
-import CredentialWallet
+import X509Certificates
 
 /// A wallet holding one mDL with 30 elements and a 20 KB portrait, and a reader-authenticated
 /// request for all of them.

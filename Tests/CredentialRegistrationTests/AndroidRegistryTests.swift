@@ -1,10 +1,10 @@
 import CBOR
+import CredentialRegistration
 import DigitalCredentialsAPI
 import JOSE
 import JSON
 import TestSupport
 import Testing
-import CredentialRegistration
 
 /// Layout checks follow wire-formats.md, "Android Credential Manager registry data".
 @Suite("Android registry: multipaz database")

@@ -1,9 +1,9 @@
 import CBOR
+import CredentialRegistration
 import DigitalCredentialsAPI
 import JOSE
 import JSON
 import Testing
-import CredentialRegistration
 
 @Suite("Credential description inputs")
 struct CredentialDescriptionTests {

@@ -1,10 +1,10 @@
 import CBOR
+import CredentialRegistration
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import JSON
 import Testing
-import CredentialRegistration
 
 /// Fixed inputs shared by the suites. The clock is pinned (DESIGN.md: time is injected).
 enum Fixtures {

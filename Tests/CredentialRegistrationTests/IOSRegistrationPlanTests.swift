@@ -1,9 +1,9 @@
+import CredentialRegistration
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import JSON
 import Testing
-import CredentialRegistration
 
 @Suite("iOS registration plan")
 struct IOSRegistrationPlanTests {

@@ -1,6 +1,6 @@
+import CredentialRegistration
 import DigitalCredentialsAPI
 import Testing
-import CredentialRegistration
 
 @Suite("Registration status model")
 struct RegistrationStatusModelTests {

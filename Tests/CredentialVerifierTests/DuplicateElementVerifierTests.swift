@@ -6,9 +6,9 @@ import Foundation
 import JOSE
 import JSON
 import Mdoc
+import OrgIsoMdoc
 import Testing
 import WalletTestSupport
-import OrgIsoMdoc
 
 /// Issue 10 §7.4: the Annex C verifier refuses a document whose namespace repeats an element
 /// identifier, although every item's digest is in the MSO and the device signature verifies.

@@ -1,3 +1,4 @@
+import CredentialVerifier
 import CredentialWallet
 import CryptoPrimitives
 import DigitalCredentialsAPI
@@ -10,7 +11,6 @@ import SDJWT
 import Testing
 import WalletTestSupport
 import X509Certificates
-import CredentialVerifier
 
 /// A wallet at a pinned clock holding an SD-JWT PID, an mdoc PID and two mDLs, a trusted
 /// verifier chain and an untrusted one, for consent, trust and validity tests.

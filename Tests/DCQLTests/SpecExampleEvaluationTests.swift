@@ -1,7 +1,7 @@
 import DCQL
 import Foundation
-import Testing
 import JSON
+import Testing
 
 /// The OpenID4VP 1.0 example queries against the fixed wallet, each expectation derived by hand.
 @Suite struct SpecExampleEvaluationTests {

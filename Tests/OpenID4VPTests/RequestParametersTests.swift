@@ -1,8 +1,8 @@
 import CredentialVerifier
 import JOSE
+import JSON
 import OpenID4VP
 import Testing
-import JSON
 
 /// `OpenID4VPProtocol.unverifiedRequestParameters(of:)`: the parameters each DC API request form
 /// carries (OpenID4VP 1.0 Appendix A.3), as the consistency check and the verifier read them.

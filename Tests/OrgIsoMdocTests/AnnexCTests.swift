@@ -6,10 +6,10 @@ import Foundation
 import JOSE
 import JSON
 import Mdoc
+import OrgIsoMdoc
 import TestSupport
 import Testing
 import WalletTestSupport
-import OrgIsoMdoc
 
 @Suite("Web origins")
 struct WebOriginTests {

@@ -5,8 +5,8 @@ import Foundation
 import JOSE
 import JSON
 import Mdoc
-import Testing
 import OrgIsoMdoc
+import Testing
 
 /// ISO/IEC TS 18013-7:2025 C.3.2.3: `EncryptedResponse = ["dcapi", {"enc", "cipherText"}]`.
 @Suite("Annex C EncryptedResponse refusals")

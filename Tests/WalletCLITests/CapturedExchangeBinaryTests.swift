@@ -2,12 +2,12 @@ import CryptoPrimitives
 import Foundation
 import JOSE
 import JSON
+import OrgIsoMdoc
 import TestSupport
 import Testing
 import WalletCLI
 import WalletTestSupport
 import X509Certificates
-import OrgIsoMdoc
 
 /// Issue 10 §1, §4, §7.10 and §7.14 through the built binary: request shapes, verifying and
 /// opening captured exchanges without a state, `--at`, the two issuer anchor lists, and the

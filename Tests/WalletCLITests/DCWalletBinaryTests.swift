@@ -4,11 +4,11 @@ import Foundation
 import JOSE
 import JSON
 import Mdoc
+import OrgIsoMdoc
 import TestSupport
 import Testing
 import WalletTestSupport
 import X509Certificates
-import OrgIsoMdoc
 
 /// Runs the built `dcwallet` binary, as scripts will.
 struct DCWallet {

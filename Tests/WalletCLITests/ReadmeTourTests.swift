@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import JSON
+import Testing
 
 /// Issue 10 §5: the README's tour runs as written. The test takes the ```sh blocks of the
 /// "A five-minute tour of the CLI" section, exactly as they are, and runs them with bash -e in a

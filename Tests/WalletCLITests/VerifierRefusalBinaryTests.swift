@@ -4,10 +4,10 @@ import Foundation
 import JOSE
 import JSON
 import Mdoc
+import OrgIsoMdoc
 import TestSupport
 import Testing
 import WalletTestSupport
-import OrgIsoMdoc
 
 /// `dcwallet verifier verify` refuses an Annex C response that decrypts but whose device
 /// authentication was made without the device key (ISO 18013-5 §9.1.3).

@@ -1,5 +1,5 @@
-import Foundation
 public import DigitalCredentialsAPI
+import Foundation
 import JOSE
 import JSON
 

@@ -1,7 +1,7 @@
 import COSE
+public import DigitalCredentialsAPI
 import Foundation
 public import Mdoc
-public import DigitalCredentialsAPI
 
 /// The OS-parsed mdoc request iOS hands a provider extension (`ISO18013MobileDocumentRequest`),
 /// as a plain Swift value the request UI and the Linux tests share. The Apple bridge translates

@@ -1,6 +1,6 @@
+public import DigitalCredentialsAPI
 public import Foundation
 import JOSE
-public import DigitalCredentialsAPI
 public import JSON
 
 /// The request the request UI sees, whichever platform delivered it (the shape animo's Expo

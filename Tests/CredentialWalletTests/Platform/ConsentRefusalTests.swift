@@ -1,11 +1,11 @@
+import CredentialWallet
 import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import Mdoc
+import OrgIsoMdoc
 import Testing
 import WalletTestSupport
-import OrgIsoMdoc
-import CredentialWallet
 
 /// A consent the wallet must refuse before anything is signed.
 @Suite("Annex C consent refusals")

@@ -1,10 +1,10 @@
+import CredentialWallet
 import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import JSON
 import Testing
-import CredentialWallet
 
 /// Multisigned OpenID4VP requests as verifiers send them: `data.request` holds the JWS JSON
 /// serialization (OpenID4VP 1.0 Appendix A.3.2).

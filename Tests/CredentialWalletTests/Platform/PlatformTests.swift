@@ -1,14 +1,14 @@
 import CBOR
+import CredentialWallet
 import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
 import JOSE
 import JSON
 import Mdoc
+import OrgIsoMdoc
 import TestSupport
 import Testing
-import OrgIsoMdoc
-import CredentialWallet
 
 @Suite("The request model the request UI sees")
 struct PlatformRequestTests {

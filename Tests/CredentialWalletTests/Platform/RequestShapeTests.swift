@@ -1,8 +1,8 @@
+import CredentialWallet
 import DigitalCredentialsAPI
 import JOSE
 import JSON
 import Testing
-import CredentialWallet
 
 /// Issue 10 §1: every request shape that reaches a wallet.
 @Suite("Request shapes: navigator.credentials.get argument, legacy providers, skipped entries")
