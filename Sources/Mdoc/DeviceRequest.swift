@@ -163,7 +163,7 @@ public struct DocRequest: Sendable, Hashable {
     do {
       readerAuth = try readerAuthItem.map { (item) throws(COSEError) in try COSESign1(cbor: item) }
     } catch {
-      throw MdocError(.malformed, "DocRequest.readerAuth: \(error.reason)")
+      throw MdocError(.malformed, "DocRequest.readerAuth: \(error.reason)", underlying: error)
     }
   }
 
@@ -304,7 +304,7 @@ public struct DeviceRequest: Sendable, Hashable {
       do {
         docRequests.append(try DocRequest(cbor: item))
       } catch {
-        throw MdocError(error.code, "docRequests[\(index)]: \(error.reason)")
+        throw MdocError(error.code, "docRequests[\(index)]: \(error.reason)", underlying: error)
       }
     }
     self.docRequests = docRequests
@@ -319,7 +319,7 @@ public struct DeviceRequest: Sendable, Hashable {
       do {
         all.append(try COSESign1(cbor: item))
       } catch {
-        throw MdocError(.malformed, "readerAuthAll: \(error.reason)")
+        throw MdocError(.malformed, "readerAuthAll: \(error.reason)", underlying: error)
       }
     }
     readerAuthAll = all

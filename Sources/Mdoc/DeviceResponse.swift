@@ -27,7 +27,8 @@ public enum DeviceAuthentication {
         .sha256, inputKeyMaterial: z, salt: SHA256.hash(data: sessionTranscript.taggedBytes),
         info: Array("EMacKey".utf8), outputByteCount: 32)
     } catch {
-      throw MdocError(.invalidDeviceSignature, "EMacKey derivation: \(error.reason)")
+      throw MdocError(
+        .invalidDeviceSignature, "EMacKey derivation: \(error.reason)", underlying: error)
     }
   }
 }
@@ -87,11 +88,11 @@ public struct DeviceSigned: Sendable, Hashable {
           .malformed, "\(ctx).deviceAuth must hold exactly one of deviceSignature, deviceMac")
       }
     } catch let error as COSEError {
-      throw MdocError(.malformed, "\(ctx).deviceAuth: \(error.reason)")
+      throw MdocError(.malformed, "\(ctx).deviceAuth: \(error.reason)", underlying: error)
     } catch let error as MdocError {
       throw error
     } catch {
-      throw MdocError(.malformed, "\(ctx).deviceAuth: \(error)")
+      throw MdocError(.malformed, "\(ctx).deviceAuth: \(error)", underlying: error)
     }
   }
 
@@ -203,7 +204,7 @@ public struct Document: Sendable, Hashable {
     do {
       signature = try COSESign1.sign(payload: payload, detached: true, signer: deviceKey)
     } catch {
-      throw MdocError(.signingFailed, "deviceSignature: \(error.reason)")
+      throw MdocError(.signingFailed, "deviceSignature: \(error.reason)", underlying: error)
     }
     var errors: [String: [String: Int]] = [:]
     for (ns, elements) in notReturned where !elements.isEmpty {
@@ -230,7 +231,8 @@ public struct Document: Sendable, Hashable {
       do {
         try sign1.verify(publicKey: deviceKey, detachedPayload: payload)
       } catch {
-        throw MdocError(.invalidDeviceSignature, "deviceSignature: \(error.reason)")
+        throw MdocError(
+          .invalidDeviceSignature, "deviceSignature: \(error.reason)", underlying: error)
       }
     case .mac(let mac0):
       guard let macKey else {
@@ -240,11 +242,11 @@ public struct Document: Sendable, Hashable {
       do {
         try mac0.verify(key: try macKey(), detachedPayload: payload)
       } catch let error as COSEError {
-        throw MdocError(.invalidDeviceSignature, "deviceMac: \(error.reason)")
+        throw MdocError(.invalidDeviceSignature, "deviceMac: \(error.reason)", underlying: error)
       } catch let error as MdocError {
         throw error
       } catch {
-        throw MdocError(.invalidDeviceSignature, "deviceMac: \(error)")
+        throw MdocError(.invalidDeviceSignature, "deviceMac: \(error)", underlying: error)
       }
     }
     // §9.1.2.4: device-signed elements must be authorized by the MSO.
@@ -324,7 +326,7 @@ public struct DeviceResponse: Sendable, Hashable {
       do {
         documents.append(try Document(cbor: item))
       } catch {
-        throw MdocError(error.code, "documents[\(index)]: \(error.reason)")
+        throw MdocError(error.code, "documents[\(index)]: \(error.reason)", underlying: error)
       }
     }
     self.documents = documents

@@ -131,7 +131,7 @@ public struct IssuerSigned: Sendable, Hashable {
     do {
       auth = try COSESign1(cbor: authItem)
     } catch {
-      throw MdocError(.malformed, "issuerAuth: \(error.reason)")
+      throw MdocError(.malformed, "issuerAuth: \(error.reason)", underlying: error)
     }
     try self.init(nameSpaces: nameSpaces, issuerAuth: auth)
     issuerAuthFirst = authFirst && !nameSpaces.isEmpty
@@ -167,7 +167,7 @@ public struct IssuerSigned: Sendable, Hashable {
     do {
       ders = try issuerAuth.headers.x5chain
     } catch {
-      throw MdocError(.malformed, "issuerAuth x5chain: \(error.reason)")
+      throw MdocError(.malformed, "issuerAuth x5chain: \(error.reason)", underlying: error)
     }
     guard !ders.isEmpty else {
       throw MdocError(.malformed, "issuerAuth has no x5chain (ISO 18013-5 §9.1.2.4)")
@@ -177,7 +177,8 @@ public struct IssuerSigned: Sendable, Hashable {
       do {
         chain.append(try Certificate(derEncoded: der))
       } catch {
-        throw MdocError(.malformed, "issuerAuth x5chain certificate: \(error.reason)")
+        throw MdocError(
+          .malformed, "issuerAuth x5chain certificate: \(error.reason)", underlying: error)
       }
     }
     return chain

@@ -56,7 +56,7 @@ extension IssuerSigned {
     do {
       try issuerAuth.verify(publicKey: signerKey)
     } catch {
-      throw MdocError(.invalidIssuerSignature, "issuerAuth: \(error.reason)")
+      throw MdocError(.invalidIssuerSignature, "issuerAuth: \(error.reason)", underlying: error)
     }
     let validator = CertificateValidator(trustAnchors: trustAnchors, policy: .mdocDocumentSigner)
     let trust: ChainTrust
@@ -78,7 +78,7 @@ extension IssuerSigned {
     do {
       deviceKey = try mso.deviceKey.publicKey()
     } catch {
-      throw MdocError(.malformed, "MSO deviceKey: \(error.reason)")
+      throw MdocError(.malformed, "MSO deviceKey: \(error.reason)", underlying: error)
     }
     return IssuerVerification(documentSigner: chain[0], trust: trust, deviceKey: deviceKey)
   }

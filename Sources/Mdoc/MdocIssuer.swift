@@ -71,7 +71,7 @@ public struct MdocIssuer: Sendable {
         ],
         signer: signer)
     } catch {
-      throw MdocError(.signingFailed, "issuerAuth: \(error.reason)")
+      throw MdocError(.signingFailed, "issuerAuth: \(error.reason)", underlying: error)
     }
     return IssuerSigned(unchecked: issued, issuerAuth: issuerAuth, mso: mso)
   }

@@ -149,7 +149,7 @@ public struct MobileSecurityObject: Sendable, Hashable {
     do {
       deviceKey = try COSEKey(cbor: parsed.3)
     } catch {
-      throw MdocError(.malformed, "MSO deviceKey: \(error.reason)")
+      throw MdocError(.malformed, "MSO deviceKey: \(error.reason)", underlying: error)
     }
     keyAuthorizations = parsed.4
     docType = parsed.5

@@ -56,7 +56,7 @@ public enum ReaderAuthentication {
         unprotected: [COSEHeaderLabel.x5chain: COSEHeaders.x5chainValue(chain.map(\.derBytes))],
         signer: signer)
     } catch {
-      throw MdocError(.signingFailed, "readerAuth: \(error.reason)")
+      throw MdocError(.signingFailed, "readerAuth: \(error.reason)", underlying: error)
     }
   }
 
@@ -72,7 +72,8 @@ public enum ReaderAuthentication {
     do {
       ders = try readerAuth.headers.x5chain
     } catch {
-      throw MdocError(.invalidReaderSignature, "readerAuth x5chain: \(error.reason)")
+      throw MdocError(
+        .invalidReaderSignature, "readerAuth x5chain: \(error.reason)", underlying: error)
     }
     guard !ders.isEmpty else {
       throw MdocError(.invalidReaderSignature, "readerAuth has no x5chain")
@@ -82,7 +83,8 @@ public enum ReaderAuthentication {
       do {
         chain.append(try Certificate(derEncoded: der))
       } catch {
-        throw MdocError(.invalidReaderSignature, "readerAuth certificate: \(error.reason)")
+        throw MdocError(
+          .invalidReaderSignature, "readerAuth certificate: \(error.reason)", underlying: error)
       }
     }
     guard let key = chain[0].publicKey.ecPublicKey else {
@@ -91,7 +93,9 @@ public enum ReaderAuthentication {
     do {
       try readerAuth.verify(publicKey: key, detachedPayload: payload)
     } catch {
-      throw MdocError(.invalidReaderSignature, "readerAuth by \(chain[0].subject): \(error.reason)")
+      throw MdocError(
+        .invalidReaderSignature, "readerAuth by \(chain[0].subject): \(error.reason)",
+        underlying: error)
     }
     let trust: ChainTrust
     switch CertificateValidator(trustAnchors: trustAnchors, policy: .mdocReaderAuthentication)
@@ -159,7 +163,8 @@ extension DeviceRequest {
           try ReaderAuthentication.verify(
             readerAuth, payload: payload, trustAnchors: trustAnchors, at: now))
       } catch {
-        throw MdocError(error.code, "docRequests[\(index)].readerAuth: \(error.reason)")
+        throw MdocError(
+          error.code, "docRequests[\(index)].readerAuth: \(error.reason)", underlying: error)
       }
     }
     return RequestAuthentication(readerAuthAll: allIdentity, perDocRequest: perDoc)
