@@ -78,7 +78,9 @@ extension ConsentScreen {
     if !transactionDataTypes.isEmpty {
       lines.append("- transaction data: " + transactionDataTypes.joined(separator: ", "))
     }
-    return lines.joined(separator: "\n")
+    // Each entry is one line: a line feed inside a requester's or issuer's string is escaped, so
+    // it cannot forge a line of the screen (issue 10 §7.3).
+    return lines.map { CBOR.terminalSafe($0) }.joined(separator: "\n")
   }
 }
 

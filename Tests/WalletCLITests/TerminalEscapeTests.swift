@@ -95,6 +95,15 @@ struct TerminalEscapeTests {
     #expect(log.code == 0 && Self.clean(log.out))
     #expect(log.out.contains("nickname\\u001b[1A\\u001b[2K"))
 
+    // A line feed in a requested element name cannot forge a line of the consent screen.
+    let (forging, _) = try fixture.request(elements: ["portrait", "x\n  injected line"])
+    let forged = try cli.run(
+      ["respond", "--origin", "https://shop.example", "--request", forging, "--interactive"],
+      stdin: "n\n")
+    #expect(forged.code == 1)
+    #expect(!forged.err.contains("\n  injected line"), "\(forged.err)")
+    #expect(forged.err.contains("x\\n  injected line"), "\(forged.err)")
+
     // Error messages: one line, escaped.
     let missing = try cli.run(["show", "x\(Self.erase)\ninjected line"])
     #expect(missing.code == 1 && missing.out.isEmpty)
