@@ -78,17 +78,8 @@ enum DemoCommand {
     step("1. A development PKI")
     let from = now.addingTimeInterval(-86_400)
     let until = now.addingTimeInterval(86_400 * 365)
-    let iacaKey = try ECPrivateKey(curve: .p256)
-    let iaca = try CertificateBuilder.iaca(
-      commonName: "Demo IACA", country: "UT", organization: "Utopia DMV",
-      publicKey: iacaKey.publicKey, notBefore: from, notAfter: until
-    ).selfSigned(signer: iacaKey)
-    let dsKey = try ECPrivateKey(curve: .p256)
-    let ds = try CertificateBuilder.documentSigner(
-      commonName: "Demo Document Signer", country: "UT", organization: "Utopia DMV",
-      publicKey: dsKey.publicKey, notBefore: from,
-      notAfter: until
-    ).issued(by: iaca, signer: iacaKey)
+    let issuer = try DevelopmentIssuer(name: "Demo", from: from, until: until)
+    let (iacaKey, iaca, dsKey, ds) = (issuer.iacaKey, issuer.iaca, issuer.dsKey, issuer.ds)
     let readerRootKey = try ECPrivateKey(curve: .p256)
     let readerRoot = try CertificateBuilder.readerRoot(
       commonName: "Demo Reader CA", organization: "Verifier Trust Scheme",

@@ -72,16 +72,8 @@ enum DevCommand {
   ) {
     let from = now.addingTimeInterval(-86_400)
     let until = now.addingTimeInterval(86_400 * 365)
-    let iacaKey = try ECPrivateKey(curve: .p256)
-    let iaca = try CertificateBuilder.iaca(
-      commonName: "Development IACA", country: "UT", organization: "Utopia DMV",
-      publicKey: iacaKey.publicKey, notBefore: from, notAfter: until
-    ).selfSigned(signer: iacaKey)
-    let dsKey = try ECPrivateKey(curve: .p256)
-    let ds = try CertificateBuilder.documentSigner(
-      commonName: "Development Document Signer", country: "UT", organization: "Utopia DMV",
-      publicKey: dsKey.publicKey, notBefore: from, notAfter: until
-    ).issued(by: iaca, signer: iacaKey)
+    let issuer = try DevelopmentIssuer(name: "Development", from: from, until: until)
+    let (iacaKey, iaca, dsKey, ds) = (issuer.iacaKey, issuer.iaca, issuer.dsKey, issuer.ds)
     let deviceKey = try ECPrivateKey(curve: .p256)
     let mdl = try MdocIssuer(signer: dsKey, certificateChain: [ds]).issue(
       docType: "org.iso.18013.5.1.mDL",
