@@ -190,7 +190,10 @@ let package = Package(
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
         name: "store-probe",
-        dependencies: ["CredentialWallet"],
+        dependencies: [
+          "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "Mdoc", "OrgIsoMdoc",
+          "WalletTestSupport",
+        ],
         path: "Tests/StoreProbe",
         swiftSettings: strictSettings
       ),

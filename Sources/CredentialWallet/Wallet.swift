@@ -280,15 +280,15 @@ public final class Wallet: Sendable {
     }
   }
 
-  /// Removes a credential and its device key.
+  /// Removes a credential and its device key, as one step of the key store (see
+  /// `DeviceKeyStore.removeCredential(id:from:)`).
   public func removeCredential(id: String) async throws(WalletError) {
     do {
-      // Only the device key column is read, so a row too damaged to list can still be removed.
-      guard let keyID = try await store.deviceKeyIDOfCredential(id: id) else {
+      // One step of the key store: a process killed meanwhile leaves no orphan key behind
+      // (with SoftwareKeyStore, one transaction). A row too damaged to list can be removed.
+      guard try await keys.removeCredential(id: id, from: store) else {
         throw WalletError(.notFound, "no credential \(id)")
       }
-      _ = try await store.removeCredential(id: id)
-      if let keyID { try? await keys.deleteKey(id: keyID) }
     } catch let error as WalletError {
       throw error
     } catch {

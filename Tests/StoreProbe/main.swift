@@ -7,11 +7,25 @@
 //   store-probe hang <db> <prefix> <count>    commits <count> credentials, then opens a
 //                                             transaction, writes more, prints "hanging" and
 //                                             sleeps until killed
+//   store-probe churn <home> <tag>            opens a wallet in <home> (SoftwareKeyStore), prints
+//                                             "ready", then loops until killed: imports an mDL
+//                                             `<tag>-<i>` with a fresh device key, answers an
+//                                             Annex C request with it, and removes the oldest
+//                                             credential while more than three are stored. Each
+//                                             step prints a line before it starts ("importing
+//                                             <id>", "responding", "removing <id>") and one once
+//                                             it has committed ("imported <id>", "responded",
+//                                             "removed <id>"), for the crash-consistency test
 //   store-probe locks <db>                    prints "free" when it can take a write lock on
 //                                             the whole of <db> and <db>-shm (POSIX fcntl locks,
 //                                             as SQLite's unix VFS takes them), else "held <file>"
 import CredentialWallet
+import CryptoPrimitives
+import DigitalCredentialsAPI
 import Foundation
+import Mdoc
+import OrgIsoMdoc
+import WalletTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -52,6 +66,13 @@ if arguments.count == 3, arguments[1] == "locks" {
   let held = [arguments[2], arguments[2] + "-shm", arguments[2] + "-wal"].filter(lockHeld)
   say(held.isEmpty ? "free" : "held " + held.joined(separator: " "))
   exit(0)
+}
+if arguments.count == 4, arguments[1] == "churn" {
+  do {
+    try await churn(home: arguments[2], tag: arguments[3])
+  } catch {
+    fail("\(error)")
+  }
 }
 guard (5...6).contains(arguments.count), let count = Int(arguments[4]), count >= 0 else {
   fail("usage: store-probe write|hang <db> <prefix> <count> [<go>]")
@@ -94,4 +115,44 @@ do {
   }
 } catch {
   fail("\(error)")
+}
+
+/// Imports, answers and removes until killed (see the usage at the top).
+func churn(home: String, tag: String) async throws -> Never {
+  let pki = try TestPKI(now: Date())
+  let wallet = try Wallet(
+    home: WalletHome(directory: home), policy: WalletPolicy(acceptsUnverifiedIssuers: true))
+  let items = ItemsRequest(
+    docType: "org.iso.18013.5.1.mDL",
+    nameSpaces: [("org.iso.18013.5.1", [.init("age_over_18", intentToRetain: false)])])
+  let request = AnnexCRequest(
+    deviceRequest: DeviceRequest(docRequests: [DocRequest(itemsRequest: items)]),
+    encryptionInfo: EncryptionInfo(
+      nonce: [UInt8](repeating: 1, count: 16),
+      recipientPublicKey: try ECPrivateKey(curve: .p256).publicKey))
+  let envelope = RequestEnvelope(requests: [
+    ProtocolRequest(protocolIdentifier: "org-iso-mdoc", data: request.data)
+  ])
+  say("ready")
+  var i = 0
+  while true {
+    let id = "\(tag)-\(i)"
+    i += 1
+    let device = try ECPrivateKey(curve: .p256)
+    let issued = try pki.issue(deviceKey: device.publicKey)
+    say("importing \(id)")
+    _ = try await wallet.importMdoc(issued.bytes, deviceKey: device, id: id)
+    say("imported \(id)")
+    let presentation = try await wallet.resolve(envelope, origin: "https://shop.example")
+    let consent = try presentation.proposedConsent()
+    say("responding")
+    _ = try await wallet.respond(to: presentation, consent: consent)
+    say("responded")
+    let stored = try await wallet.credentials()
+    if stored.count > 3, let oldest = stored.first {
+      say("removing \(oldest.id)")
+      try await wallet.removeCredential(id: oldest.id)
+      say("removed \(oldest.id)")
+    }
+  }
 }

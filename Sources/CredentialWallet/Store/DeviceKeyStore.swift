@@ -32,6 +32,14 @@ public protocol DeviceKeyStore: Sendable {
     _ key: ECPrivateKey, storing credential: @Sendable (String) -> StoredCredential,
     in store: WalletStore
   ) async throws -> StoredCredential
+
+  /// Removes a stored credential and the device key it names as one step, so that a process
+  /// killed in between leaves no key that no credential names. Returns false when `store` holds
+  /// no credential with this id.
+  ///
+  /// The default removes the credential, then deletes its key (a key another credential still
+  /// names is kept); a key store that keeps its keys in `store` removes both in one transaction.
+  func removeCredential(id: String, from store: WalletStore) async throws -> Bool
 }
 
 extension DeviceKeyStore {
@@ -51,4 +59,21 @@ extension DeviceKeyStore {
     }
     return stored
   }
+
+  /// Removes the credential, then deletes its key; a failure to delete the key (another
+  /// credential still names it) is not an error.
+  public func removeCredential(id: String, from store: WalletStore) async throws -> Bool {
+    try await removeCredentialThenKey(id: id, from: store, keys: self)
+  }
+}
+
+/// The two-step removal: a process killed between the steps leaves the key behind.
+func removeCredentialThenKey(id: String, from store: WalletStore, keys: any DeviceKeyStore)
+  async throws -> Bool
+{
+  // Only the device key column is read, so a row too damaged to list can still be removed.
+  guard let keyID = try await store.deviceKeyIDOfCredential(id: id) else { return false }
+  _ = try await store.removeCredential(id: id)
+  if let keyID { try? await keys.deleteKey(id: keyID) }
+  return true
 }

@@ -127,6 +127,16 @@ public struct SoftwareKeyStore: DeviceKeyStore {
     return stored
   }
 
+  /// Removes the credential and the key it names in one transaction of `store` when that is the
+  /// store this key store keeps its keys in (a killed process leaves both or neither); otherwise
+  /// as `DeviceKeyStore`'s default does.
+  public func removeCredential(id: String, from store: WalletStore) async throws -> Bool {
+    guard store === self.store else {
+      return try await removeCredentialThenKey(id: id, from: store, keys: self)
+    }
+    return try await store.removeCredentialAndDeviceKey(id: id)
+  }
+
   private func wrapAndStore(_ key: ECPrivateKey) async throws(WalletStoreError) -> String {
     let wrapped = try wrap(key)
     try await store.insertDeviceKey(wrapped.row)

@@ -185,6 +185,27 @@ public actor WalletStore {
     }
   }
 
+  /// Removes a credential and the device key row it names in one transaction; false when no
+  /// credential has this id. A key another credential still names is kept. Reads only the
+  /// device key column, so a row too damaged to decode can still be removed.
+  func removeCredentialAndDeviceKey(id: String) throws(WalletStoreError) -> Bool {
+    try database.write { () throws(WalletStoreError) -> Bool in
+      let connection = database.connection
+      let rows = try connection.query(
+        "SELECT device_key_id FROM credentials WHERE id = ?", [.text(id)]
+      ) { $0.text(0) }
+      guard let keyID = rows.first else { return false }
+      _ = try connection.removeCredential(id: id)
+      if let keyID {
+        let users = try connection.query(
+          "SELECT count(*) FROM credentials WHERE device_key_id = ?", [.text(keyID)]
+        ) { $0.int64(0) }.first
+        if users == 0 { _ = try connection.removeDeviceKey(id: keyID) }
+      }
+      return true
+    }
+  }
+
   // MARK: Trust anchors
 
   /// Adds a trust anchor; a duplicate id fails with `.duplicateID`.
