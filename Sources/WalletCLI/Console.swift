@@ -80,10 +80,15 @@ public final class Console: @unchecked Sendable {
     err(CBOR.terminalSafe(text))
   }
 
-  /// Everything on standard input.
-  public func readAll() -> [UInt8] {
-    if let input { return input() }
-    return Array(FileHandle.standardInput.readDataToEndOfFile())
+  /// Everything on standard input, read in chunks and refused once it passes limit (see
+  /// `InputLimit`), before anything parses it.
+  public func readAll(limit: InputLimit) throws -> [UInt8] {
+    if let input {
+      let bytes = input()
+      guard bytes.count <= limit.bytes else { throw limit.refusal("standard input") }
+      return bytes
+    }
+    return try limit.read(FileHandle.standardInput, source: "standard input")
   }
 
   /// Captured standard output.
@@ -100,11 +105,13 @@ struct CommandFailure: Error, CustomStringConvertible {
 }
 
 enum Files {
-  static func read(_ path: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else {
+  /// The file at path, read in chunks and refused once it passes limit (see `InputLimit`).
+  static func read(_ path: String, limit: InputLimit = .file) throws -> [UInt8] {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
       throw CommandFailure("cannot read \(path)")
     }
-    return Array(data)
+    defer { try? handle.close() }
+    return try limit.read(handle, source: path)
   }
 
   static func write(_ bytes: [UInt8], to path: String, mode: Int? = nil) throws {
@@ -119,7 +126,7 @@ enum Files {
     }
   }
 
-  static func text(_ path: String) throws -> String {
-    String(decoding: try read(path), as: UTF8.self)
+  static func text(_ path: String, limit: InputLimit = .file) throws -> String {
+    String(decoding: try read(path, limit: limit), as: UTF8.self)
   }
 }

@@ -35,7 +35,7 @@ enum InspectCommand {
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     let args = try context.parse(spec, arguments)
-    let bytes = try Files.read(args.positionals[0])
+    let bytes = try Files.read(args.positionals[0], limit: .inspected)
     if let keyPath = args.value("key") {
       for line in try openResponse(bytes, keyPath: keyPath, args) { context.console.out(line) }
       return
@@ -105,7 +105,7 @@ enum InspectCommand {
     }
     let envelope: RequestEnvelope
     do {
-      envelope = try RequestEnvelope(json: try Files.read(requestPath))
+      envelope = try RequestEnvelope(json: try Files.read(requestPath, limit: .request))
     } catch let error as DigitalCredentialsError {
       throw CommandFailure("the request cannot be read: \(error.reason)")
     }

@@ -19,8 +19,8 @@ enum OpenID4VPVerifierCommands {
     }
     let query: JSONValue
     do {
-      query = try JSONValue(parsing: try Files.read(dcqlPath))
-    } catch let error as JOSEError {
+      query = try JSONValue(parsing: try Files.read(dcqlPath, limit: .request))
+    } catch let error as JSONError {
       throw CommandFailure("\(dcqlPath) is not JSON: \(error.reason)")
     }
     guard

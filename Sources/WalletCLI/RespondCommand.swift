@@ -44,9 +44,9 @@ enum RespondCommand {
     let interactive = args.flag("interactive")
     let requestBytes: [UInt8]
     if let path = args.value("request") {
-      requestBytes = try Files.read(path)
+      requestBytes = try Files.read(path, limit: .request)
     } else {
-      requestBytes = context.console.readAll()
+      requestBytes = try context.console.readAll(limit: .request)
     }
     let envelope: RequestEnvelope
     do {

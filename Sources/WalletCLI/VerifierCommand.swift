@@ -215,7 +215,7 @@ enum VerifierCommand {
     let stateJSON: JSONValue
     do {
       stateJSON = try JSONValue(parsing: try Files.read(statePath))
-    } catch let error as JOSEError {
+    } catch let error as JSONError {
       throw CommandFailure("verifier state is not JSON: \(error.reason)")
     }
     let response = try responseJSON(args, context)
@@ -253,7 +253,9 @@ enum VerifierCommand {
   /// Reads the response JSON (`--response`, else standard input); `{"protocol", "data"}` or its
   /// data alone.
   static func responseJSON(_ args: ParsedArguments, _ context: CommandContext) throws -> JSONValue {
-    let responseBytes = try args.value("response").map(Files.read) ?? context.console.readAll()
+    let responseBytes =
+      try args.value("response").map { try Files.read($0, limit: .response) }
+      ?? context.console.readAll(limit: .response)
     do {
       return try JSONValue(parsing: responseBytes)
     } catch {
@@ -297,7 +299,7 @@ enum VerifierCommand {
     }
     let envelope: RequestEnvelope
     do {
-      envelope = try RequestEnvelope(json: try Files.read(requestPath))
+      envelope = try RequestEnvelope(json: try Files.read(requestPath, limit: .request))
     } catch let error as DigitalCredentialsError {
       throw CommandFailure("the request cannot be read: \(error.reason)")
     }

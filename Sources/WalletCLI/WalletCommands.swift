@@ -53,7 +53,7 @@ enum Inputs {
 
   /// An mdoc file: CBOR bytes, or base64url (or hex) text of them.
   static func mdocBytes(_ path: String) throws -> [UInt8] {
-    let bytes = try Files.read(path)
+    let bytes = try Files.read(path, limit: .credential)
     if let first = bytes.first, first >= 0xa0 && first <= 0xbf { return bytes }
     let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(
       in: .whitespacesAndNewlines)
@@ -99,7 +99,7 @@ enum ImportCommand {
         try Inputs.mdocBytes(mdoc), deviceKey: key, id: args.value("id"))
     } else {
       credential = try await wallet.importSDJWT(
-        try Files.text(sdJWT ?? ""), deviceKey: key, id: args.value("id"))
+        try Files.text(sdJWT ?? "", limit: .credential), deviceKey: key, id: args.value("id"))
     }
     context.console.out(credential.id)
     if credential.issuerTrust == .unverified {
