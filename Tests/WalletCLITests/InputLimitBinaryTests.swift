@@ -103,6 +103,10 @@ struct InputLimitBinaryTests {
         ["import", "--sd-jwt", input ?? "", "--device-key", support.deviceKey]
       }, parserError: "not an SD-JWT", readsStandardInput: false),
     InputPath(
+      name: "trust add", limit: .file,
+      arguments: { input, _ in ["trust", "add", "--issuer", input ?? ""] },
+      parserError: "is not a certificate", readsStandardInput: false),
+    InputPath(
       name: "verifier request --dcql", limit: .request,
       arguments: { input, support in
         [
