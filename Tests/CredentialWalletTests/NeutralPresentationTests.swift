@@ -6,6 +6,7 @@ import DigitalCredentialsAPI
 import Foundation
 import JSON
 import Mdoc
+import OpenID4VP
 import OrgIsoMdoc
 import Testing
 import WalletTestSupport
@@ -251,6 +252,11 @@ struct NeutralPresentationTests {
       return
     }
     #expect(request.requester == .unverified(origin: try WebOrigin(ConsentFixture.origin)))
+    // Read like an unsigned request: the unverified payload's expected_origins mean nothing.
+    let presentation = try openID4VP(request)
+    #expect(presentation.request.verifier == .origin(try WebOrigin(ConsentFixture.origin)))
+    #expect(presentation.request.expectedOrigins == nil)
+    #expect(presentation.request.signatureFailure?.code == .invalidRequestSignature)
     let text = request.consentScreen(for: try request.proposedConsent())
     #expect(text.contains("its signature does NOT verify"))
     _ = try await wallet.respond(to: request, consent: try request.proposedConsent())
@@ -269,5 +275,37 @@ struct NeutralPresentationTests {
     let (_, signed) = try fixture.request(Self.ageQuery, signing: .signed(fixture.signer))
     let good = try await wallet.resolve(signed, origin: ConsentFixture.origin)
     #expect(good.requesterAuthentication == .trusted)
+  }
+
+  /// The README's library snippet, line by line after its imports and wallet.
+  static let readmeSnippet = [
+    "let request = try await wallet.resolve(RequestEnvelope(json: requestBytes), origin: origin)",
+    "let consent = try request.consent(ConsentSelection(claims: [.mdoc(nameSpace: \"org.iso.18013.5.1\", element: \"age_over_18\")]))",
+    "let response = try await wallet.respond(to: request, consent: consent)",
+  ]
+
+  @Test("The README's library snippet is these calls, and they answer a request")
+  func readmeSnippet() async throws {
+    let readme = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+          "README.md"),
+      encoding: .utf8)
+    for line in Self.readmeSnippet { #expect(readme.contains(line), "README lacks: \(line)") }
+    let fixture = try await ConsentFixture()
+    defer { fixture.dir.remove() }
+    let wallet = try fixture.wallet()
+    let (_, envelope) = try fixture.request(Self.ageQuery)
+    let sent = try #require(envelope.requests.first)
+    let requestBytes = JSONValue.object([
+      ("protocol", .string(sent.protocolIdentifier)), ("data", sent.data),
+    ]).serializedBytes()
+    let origin = ConsentFixture.origin
+    // The snippet as written:
+    let request = try await wallet.resolve(RequestEnvelope(json: requestBytes), origin: origin)
+    let consent = try request.consent(
+      ConsentSelection(claims: [.mdoc(nameSpace: "org.iso.18013.5.1", element: "age_over_18")]))
+    let response = try await wallet.respond(to: request, consent: consent)
+    #expect(response.protocolIdentifier == request.protocolIdentifier)
   }
 }
