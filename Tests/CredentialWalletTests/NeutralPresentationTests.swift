@@ -132,6 +132,46 @@ struct NeutralPresentationTests {
     ])
   }
 
+  /// A multisigned OpenID4VP request whose only signature was altered in transit.
+  static func tamperedMultisigned(_ fixture: ConsentFixture) throws -> RequestEnvelope {
+    let (_, envelope) = try fixture.request(ageQuery, signing: .multisigned([fixture.signer]))
+    let sent = try #require(envelope.requests.first)
+    var object = try #require(sent.data["request"])
+    if case .string(let text) = object { object = try JSONValue(parsing: text) }
+    let entry = try #require(object["signatures"]?.array?.first)
+    var signature = Array(try #require(entry["signature"]?.string))
+    signature[10] = signature[10] == "A" ? "B" : "A"
+    let tampered = object.setting(
+      "signatures", to: .array([entry.setting("signature", to: .string(String(signature)))]))
+    return RequestEnvelope(requests: [
+      ProtocolRequest(
+        protocolIdentifier: sent.protocolIdentifier,
+        data: sent.data.setting("request", to: tampered))
+    ])
+  }
+
+  @Test("A multisigned request whose every signature fails is recorded as invalid too")
+  func invalidMultisignedSignature() async throws {
+    let fixture = try await ConsentFixture()
+    defer { fixture.dir.remove() }
+    let wallet = try fixture.wallet()
+    let tampered = try Self.tamperedMultisigned(fixture)
+    await #expect {
+      _ = try await wallet.resolve(tampered, origin: ConsentFixture.origin)
+    } throws: {
+      ($0 as? WalletError)?.refusals.map(\.code) == [.invalidRequesterAuthentication]
+    }
+    let request = try await wallet.resolve(
+      tampered, origin: ConsentFixture.origin,
+      policy: WalletPolicy(acceptsInvalidRequesterAuthentication: true))
+    guard case .invalid = request.requesterAuthentication else {
+      Issue.record("the failed signature was not recorded: \(request.requesterAuthentication)")
+      return
+    }
+    #expect(request.requester == .unverified(origin: try WebOrigin(ConsentFixture.origin)))
+    #expect(request.documents.map(\.id) == ["mdl"])
+  }
+
   @Test("A consent UI written against the neutral fields alone renders and answers both protocols")
   func neutralConsentForBothProtocols() async throws {
     let fixture = try await ConsentFixture()
