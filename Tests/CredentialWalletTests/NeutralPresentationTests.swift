@@ -267,6 +267,14 @@ struct NeutralPresentationTests {
       origin: Self.origin)
     #expect(good.requesterAuthentication == .trusted)
     #expect(good.requester.verifiedName == "Test Reader")
+    #expect(good.requesterCertificates == [fixture.pki.reader])
+    #expect(request.requesterCertificates.isEmpty)
+    // A self-signed reader verifies but is not trusted: its certificate is not the requester's.
+    let evil = try WebOrigin("https://evil.example")
+    let untrusted = try await wallet.resolve(
+      try RequesterTrustTests().selfSignedReaderRequest(origin: evil), origin: evil.serialized)
+    #expect(untrusted.documents.first?.candidateIDs.isEmpty == false)
+    #expect(untrusted.requesterCertificates.isEmpty)
   }
 
   @Test(
@@ -315,6 +323,8 @@ struct NeutralPresentationTests {
     let (_, signed) = try fixture.request(Self.ageQuery, signing: .signed(fixture.signer))
     let good = try await wallet.resolve(signed, origin: ConsentFixture.origin)
     #expect(good.requesterAuthentication == .trusted)
+    #expect(good.requesterCertificates == [fixture.verifierCertificate, fixture.verifierRoot])
+    #expect(request.requesterCertificates.isEmpty)
   }
 
   /// The README's library snippet, line by line after its imports and wallet.

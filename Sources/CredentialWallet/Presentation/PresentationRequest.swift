@@ -6,7 +6,7 @@ import Foundation
 public import JSON
 import Mdoc
 import OpenID4VP
-import X509Certificates
+public import X509Certificates
 
 /// A DC API request resolved against the wallet: what a consent screen shows, and what the
 /// response will be built from.
@@ -56,6 +56,12 @@ public struct PresentationRequest: Sendable {
   /// self-signed certificate, or from a request whose signature fails, is never used.
   public let requester: Requester
 
+  /// The certificate path that authenticated the requester, leaf first: the trusted reader's
+  /// x5chain as presented (Annex C, the first signed doc request) or the verifier's validated path to its
+  /// anchor (OpenID4VP Appendix A.3.2). Empty unless ``requesterAuthentication`` is `trusted`, so
+  /// a UI never shows an unestablished certificate as the requester's.
+  public let requesterCertificates: [Certificate]
+
   /// The doc requests (Annex C) or Credential Queries (OpenID4VP), in request order, each with
   /// its requested claims and candidate credentials; nothing in them is marked shared.
   public let documents: [ConsentScreen.Document]
@@ -77,6 +83,8 @@ public struct PresentationRequest: Sendable {
     let authentication = Self.authentication(of: kind)
     requesterAuthentication = authentication
     requester = Self.requester(of: kind, origin: origin, authentication: authentication)
+    requesterCertificates =
+      authentication == .trusted ? Self.requesterCertificates(of: kind) : []
     switch kind {
     case .mdoc(let presentation):
       documents = Self.documents(presentation, MdocConsent(documents: []))
@@ -110,6 +118,19 @@ public struct PresentationRequest: Sendable {
       }
       if case .authenticated = presentation.request.verifier { return .trusted }
       return .absent
+    }
+  }
+
+  private static func requesterCertificates(of kind: Kind) -> [Certificate] {
+    switch kind {
+    case .mdoc(let presentation):
+      presentation.documentRequests.lazy.compactMap(\.reader).first?.chain ?? []
+    case .openID4VP(let presentation):
+      if case .authenticated(let verifier) = presentation.request.verifier {
+        verifier.trustedChain.path
+      } else {
+        []
+      }
     }
   }
 
