@@ -189,7 +189,7 @@ public struct IOSRegistrationPlan: Sendable, Hashable {
 }
 
 extension IOSRegistrationPlan {
-  /// The plan as JSON, for `dcwallet registry ios --json`: members in a fixed order, key
+  /// The plan as JSON (what the command line prints): members in a fixed order, key
   /// identifiers as standard base64, dates as RFC 3339 UTC.
   public var json: JSONValue {
     .object([

@@ -1,3 +1,5 @@
+import DCQL
+
 /// When the holder must authenticate (biometrics or passcode) before the wallet shares anything.
 ///
 /// The app sets it; the request UI (another process on a phone) reads it from the shared store.
@@ -27,11 +29,52 @@ public enum AuthenticationOutcome: Sendable, Hashable {
   case failed(String)
 }
 
+/// What the holder is asked to authenticate for, as values: the app words the prompt from it
+/// (the library composes no sentence).
+public struct HolderAuthenticationContext: Sendable, Hashable {
+  /// A credential the response will present.
+  public struct SharedCredential: Sendable, Hashable {
+    /// The wallet id of the credential.
+    public let credentialID: String
+    /// `mso_mdoc` or `dc+sd-jwt` (the format of the doc request or Credential Query it answers).
+    public let format: String
+    /// The requested docType or accepted `vct` values of what it answers.
+    public let types: [String]
+
+    /// Creates a shared credential.
+    public init(credentialID: String, format: String, types: [String]) {
+      self.credentialID = credentialID
+      self.format = format
+      self.types = types
+    }
+  }
+
+  /// The protocol being answered.
+  public let protocolIdentifier: String
+  /// Who asks: a verified name only through a trusted chain, else the platform's origin.
+  public let requester: Requester
+  /// How the requester was authenticated.
+  public let requesterAuthentication: RequesterAuthentication
+  /// The credentials the response will present, in request order.
+  public let credentials: [SharedCredential]
+
+  /// Creates a context.
+  public init(
+    protocolIdentifier: String, requester: Requester,
+    requesterAuthentication: RequesterAuthentication, credentials: [SharedCredential]
+  ) {
+    self.protocolIdentifier = protocolIdentifier
+    self.requester = requester
+    self.requesterAuthentication = requesterAuthentication
+    self.credentials = credentials
+  }
+}
+
 /// Asks the holder to authenticate: LocalAuthentication on Apple platforms, an injected
 /// implementation on Linux and in tests.
 public protocol UserAuthenticator: Sendable {
-  /// Shows the prompt with a reason (such as "Share your driving licence with shop.example").
-  func authenticate(reason: String) async -> AuthenticationOutcome
+  /// Shows the prompt for what is about to be shared; the implementation words it.
+  func authenticate(_ context: HolderAuthenticationContext) async -> AuthenticationOutcome
 }
 
 /// An authenticator for contexts without a person to ask (the CLI, servers): it always says yes.
@@ -41,7 +84,9 @@ public struct ImplicitAuthenticator: UserAuthenticator {
   /// Creates the authenticator.
   public init() {}
 
-  public func authenticate(reason: String) async -> AuthenticationOutcome { .authenticated }
+  public func authenticate(_ context: HolderAuthenticationContext) async -> AuthenticationOutcome {
+    .authenticated
+  }
 }
 
 /// The policy in force and, when the stored setting could not be used, why.
@@ -111,19 +156,53 @@ extension Wallet {
   /// Applies the policy before any signature: throws `authenticationCancelled` when the holder
   /// cancels (nothing has been signed or sent, and the same request may be retried) and `refused`
   /// when authentication fails.
-  func authenticateHolder(usesDeviceKey: Bool, reason: String) async throws(WalletError) {
+  func authenticateHolder(usesDeviceKey: Bool, context: HolderAuthenticationContext)
+    async throws(WalletError)
+  {
     let policy = try await userAuthenticationPolicy()
     switch policy {
     case .never: return
     case .whenKeyUsed where !usesDeviceKey: return
     case .always, .whenKeyUsed: break
     }
-    switch await authenticator.authenticate(reason: reason) {
+    switch await authenticator.authenticate(context) {
     case .authenticated: return
     case .cancelled:
       throw WalletError(
         .authenticationCancelled, "the holder cancelled authentication; nothing was sent")
     case .failed(let why): throw WalletError(.refused, "holder authentication failed: \(why)")
     }
+  }
+}
+
+extension PresentationRequest {
+  /// The holder-authentication context for a consent: the requester and the credentials the
+  /// consent presents, in request order.
+  func holderAuthenticationContext(for consent: PresentationConsent)
+    -> HolderAuthenticationContext
+  {
+    var shared: [HolderAuthenticationContext.SharedCredential] = []
+    switch consent {
+    case .mdoc(let mdoc):
+      for item in mdoc.documents.sorted(by: { $0.docRequestIndex < $1.docRequestIndex }) {
+        let document =
+          documents.indices.contains(item.docRequestIndex)
+          ? documents[item.docRequestIndex] : nil
+        shared.append(
+          .init(
+            credentialID: item.credentialID, format: document?.format ?? DCQLFormat.msoMdoc,
+            types: document?.types ?? []))
+      }
+    case .openID4VP(let openID4VP):
+      for document in documents {
+        for item in openID4VP.selections[document.id] ?? [] {
+          shared.append(
+            .init(credentialID: item.credentialID, format: document.format, types: document.types))
+        }
+      }
+    }
+    return HolderAuthenticationContext(
+      protocolIdentifier: protocolIdentifier, requester: requester,
+      requesterAuthentication: requesterAuthentication, credentials: shared)
   }
 }

@@ -8,19 +8,31 @@
   /// Asks the holder for Face ID, Touch ID or the device passcode before the wallet signs.
   ///
   /// The provider extension's Info.plist needs `NSFaceIDUsageDescription`, or Face ID is refused.
+  /// The app words the prompt: `localizedReason` formats the wallet's typed context in the app's
+  /// language (the library has no default sentence).
   public struct LocalAuthenticationAuthenticator: UserAuthenticator {
     /// The policy evaluated: `.deviceOwnerAuthentication` falls back to the passcode.
     public let policy: LAPolicy
+    /// The app's prompt text for a context (`LAContext.evaluatePolicy(_:localizedReason:)`
+    /// shows it; it must not be empty).
+    public let localizedReason: @Sendable (HolderAuthenticationContext) -> String
 
-    /// Creates an authenticator for a policy.
-    public init(policy: LAPolicy = .deviceOwnerAuthentication) {
+    /// Creates an authenticator for a policy, with the app's prompt formatting.
+    public init(
+      policy: LAPolicy = .deviceOwnerAuthentication,
+      localizedReason: @escaping @Sendable (HolderAuthenticationContext) -> String
+    ) {
       self.policy = policy
+      self.localizedReason = localizedReason
     }
 
-    public func authenticate(reason: String) async -> AuthenticationOutcome {
+    public func authenticate(_ holder: HolderAuthenticationContext) async
+      -> AuthenticationOutcome
+    {
       let context = LAContext()
       do {
-        guard try await context.evaluatePolicy(policy, localizedReason: reason) else {
+        guard try await context.evaluatePolicy(policy, localizedReason: localizedReason(holder))
+        else {
           return .failed("authentication did not succeed")
         }
         return .authenticated

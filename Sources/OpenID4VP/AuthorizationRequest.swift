@@ -33,6 +33,9 @@ public struct AuthorizationRequest: Sendable {
   public let verifierInfo: JSONValue?
   /// `expected_origins` of a signed request (OpenID4VP 1.0 Appendix A.2).
   public let expectedOrigins: [String]?
+  /// Why the request's signature did not verify, when the caller asked to record that instead
+  /// of refusing (`recordingInvalidSignature`); the verifier is then only the origin.
+  public let signatureFailure: OpenID4VPError?
 
   /// The origin the platform asserted (never read from the payload).
   public var origin: WebOrigin { verifier.origin }
@@ -61,23 +64,37 @@ public struct AuthorizationRequest: Sendable {
   ///   - now: the time for certificate validity.
   ///   - supportedTransactionDataTypes: transaction data types this wallet can bind; any other
   ///     type refuses the request (§5.1).
+  ///   - recordingInvalidSignature: when true, a signed request whose signature does not verify
+  ///     (`invalidRequestSignature`) is not refused: it is read like an unsigned one (A.3.1: the
+  ///     verifier is only the origin; `client_id` and `expected_origins` are dropped) and the
+  ///     failure is kept in ``signatureFailure`` for the caller's policy.
   /// - Throws: `OpenID4VPError`; its ``OpenID4VPError/errorResponse`` says what to report.
   public init(
     protocol protocolID: OpenID4VPProtocol, data: JSONValue, origin: WebOrigin,
     verifierTrustAnchors: [Certificate], now: Date,
-    supportedTransactionDataTypes: Set<String> = []
+    supportedTransactionDataTypes: Set<String> = [], recordingInvalidSignature: Bool = false
   ) throws(OpenID4VPError) {
     let data = try Self.readData(data)
-    let authenticated = try Self.authenticate(
-      protocol: protocolID, data: data, origin: origin, verifierTrustAnchors: verifierTrustAnchors,
-      now: now)
+    let authenticated: (parameters: JSONValue, identity: VerifierIdentity, verifierInfo: JSONValue?)
+    do {
+      authenticated = try Self.authenticate(
+        protocol: protocolID, data: data, origin: origin,
+        verifierTrustAnchors: verifierTrustAnchors, now: now)
+      signatureFailure = nil
+    } catch  where recordingInvalidSignature && error.code == .invalidRequestSignature {
+      authenticated = (
+        try Self.unverifiedParameters(protocol: protocolID, data: data), .origin(origin), nil
+      )
+      signatureFailure = error
+    }
     let parameters = authenticated.parameters
     self.protocolID = protocolID
     self.verifier = authenticated.identity
     self.parameters = parameters
     self.verifierInfo = authenticated.verifierInfo
     expectedOrigins =
-      protocolID == .unsigned ? nil : parameters["expected_origins"]?.array?.compactMap(\.string)
+      protocolID == .unsigned || signatureFailure != nil
+      ? nil : parameters["expected_origins"]?.array?.compactMap(\.string)
     let common = try Self.readCommonParameters(parameters)
     responseMode = common.responseMode
     nonce = common.nonce
@@ -194,6 +211,31 @@ public struct AuthorizationRequest: Sendable {
     }
 
     return (parameters, identity, verifierInfo)
+  }
+
+  /// The payload of a signed or multisigned request whose signature failed, read without trust
+  /// like an unsigned request's parameters (A.3.1): `client_id` and `expected_origins` dropped.
+  static func unverifiedParameters(protocol protocolID: OpenID4VPProtocol, data: JSONValue)
+    throws(OpenID4VPError) -> JSONValue
+  {
+    let payload: [UInt8]
+    if protocolID == .multisigned {
+      let object: JSONValue
+      do {
+        object = try Self.multisignedObject(data)
+      } catch {
+        throw Self.jwsParseError(error)
+      }
+      var failures: [(index: Int, error: OpenID4VPError)] = []
+      payload = try Self.readSignatures(object, failures: &failures).payload
+    } else {
+      do {
+        payload = try CompactJWS(data["request"]?.string ?? "").payload
+      } catch {
+        throw Self.jwsParseError(error)
+      }
+    }
+    return try Self.payloadObject(payload).removing("client_id").removing("expected_origins")
   }
 
   /// Step 3: `response_type`, `response_mode` and `nonce`, common to every form (§5.1, A.2).

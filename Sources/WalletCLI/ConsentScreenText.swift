@@ -25,7 +25,12 @@ extension ConsentScreen {
     switch requester {
     case .verified(let name, _): lines.append("- requester: \(name) (verified)")
     case .unverified(let origin):
-      lines.append("- requester: \(origin.serialized) (unverified: no trusted identity)")
+      if case .invalid = requesterAuthentication {
+        lines.append(
+          "- requester: \(origin.serialized) (unverified: its signature does NOT verify)")
+      } else {
+        lines.append("- requester: \(origin.serialized) (unverified: no trusted identity)")
+      }
     }
     for (index, set) in credentialSets.enumerated() {
       let options = set.options.enumerated().map { number, ids in
@@ -49,6 +54,7 @@ extension ConsentScreen {
         // The chain's reason names the certificate's subject: an unestablished name stays off
         // the screen (the model keeps the reason for diagnostics).
         header += ", reader certificate NOT trusted (its name is not shown)"
+      case .invalid?: header += ", reader signature INVALID (its name is not shown)"
       case .unsigned?: header += ", no reader authentication"
       case nil: break
       }
@@ -162,5 +168,20 @@ enum RefusalText {
   static func describe(_ refusals: [Refusal]) -> String {
     "no request can be answered ("
       + refusals.map { "\($0.protocolIdentifier): \($0.reason)" }.joined(separator: "; ") + ")"
+  }
+}
+
+/// The English of a holder-authentication prompt (the library passes the context as values).
+enum HolderPromptText {
+  /// "Share 1 document(s) with Test Reader": how many credentials, and the requester's verified
+  /// name or its origin marked unverified.
+  static func describe(_ context: HolderAuthenticationContext) -> String {
+    let noun = context.protocolIdentifier == "org-iso-mdoc" ? "document(s)" : "credential(s)"
+    let requester =
+      switch context.requester {
+      case .verified(let name, _): name
+      case .unverified(let origin): "\(origin.serialized) (unverified)"
+      }
+    return CBOR.terminalSafe("Share \(context.credentials.count) \(noun) with \(requester)")
   }
 }

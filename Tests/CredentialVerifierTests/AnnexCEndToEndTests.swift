@@ -155,17 +155,21 @@ struct AnnexCEndToEndTests {
     } throws: { ($0 as? DigitalCredentialsError)?.code == .decryptionFailed }
   }
 
-  @Test("Reader authentication made for another origin is refused by the wallet")
+  @Test("Reader authentication made for another origin is recorded as invalid, never trusted")
   func readerAuthForAnotherOrigin() throws {
     let wallet = try Wallet()
     let state = try AnnexCVerifier.makeRequest(
       itemsRequests: [Self.mdlRequest], origin: Self.origin,
       reader: .init(signer: wallet.pki.readerKey, chain: [wallet.pki.reader]))
+    let presentation = try AnnexCPresentation.resolve(
+      data: state.request.data, origin: try WebOrigin("https://evil.example"),
+      credentials: wallet.credentials,
+      readerTrustAnchors: [wallet.pki.readerRoot], now: TestPKI.now)
+    #expect(presentation.readerAuthenticationFailure?.code == .invalidReaderSignature)
+    #expect(presentation.documentRequests.allSatisfy { $0.reader == nil })
+    #expect(!presentation.isReaderTrusted)
     #expect {
-      try AnnexCPresentation.resolve(
-        data: state.request.data, origin: try WebOrigin("https://evil.example"),
-        credentials: wallet.credentials,
-        readerTrustAnchors: [wallet.pki.readerRoot], now: TestPKI.now)
+      try presentation.requireTrustedReader()
     } throws: { ($0 as? DigitalCredentialsError)?.code == .invalidReaderAuthentication }
   }
 

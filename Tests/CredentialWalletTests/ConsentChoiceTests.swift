@@ -465,12 +465,12 @@ extension ConsentChoiceTests {
 /// Counts the times the holder is asked, and always says yes.
 final class CountingAuthenticator: UserAuthenticator, @unchecked Sendable {
   private let lock = NSLock()
-  private var prompts: [String] = []
+  private var prompts: [HolderAuthenticationContext] = []
   var count: Int { lock.withLock { prompts.count } }
-  var reasons: [String] { lock.withLock { prompts } }
+  var contexts: [HolderAuthenticationContext] { lock.withLock { prompts } }
 
-  func authenticate(reason: String) async -> AuthenticationOutcome {
-    lock.withLock { prompts.append(reason) }
+  func authenticate(_ context: HolderAuthenticationContext) async -> AuthenticationOutcome {
+    lock.withLock { prompts.append(context) }
     return .authenticated
   }
 }

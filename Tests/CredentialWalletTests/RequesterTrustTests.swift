@@ -36,7 +36,8 @@ struct RequesterTrustTests {
     #expect(open.requester == .unverified(origin: try WebOrigin(ConsentFixture.origin)))
     _ = try await asking.respond(to: open, consent: try open.proposedConsent())
     #expect(
-      authenticator.reasons.last?.hasSuffix("with https://verifier.example (unverified)") == true)
+      authenticator.contexts.last?.requester
+        == .unverified(origin: try WebOrigin("https://verifier.example")))
     #expect(try await asking.activity().first?.relyingParty == nil)
     // ...under it, it is refused.
     let reason = await walletRefusal {
@@ -51,7 +52,7 @@ struct RequesterTrustTests {
       policy: WalletPolicy(requireAuthenticatedRequester: true))
     #expect(trusted.requester.verifiedName == "x509_san_dns:verifier.example")
     _ = try await asking.respond(to: trusted, consent: try trusted.proposedConsent())
-    #expect(authenticator.reasons.last?.hasSuffix("with x509_san_dns:verifier.example") == true)
+    #expect(authenticator.contexts.last?.requester.verifiedName == "x509_san_dns:verifier.example")
     #expect(try await asking.activity().first?.relyingParty == "x509_san_dns:verifier.example")
     let (_, stranger) = try fixture.request(
       Self.mdlQuery, signing: .signed(fixture.strangerSigner))
@@ -117,9 +118,9 @@ struct RequesterTrustTests {
     #expect(screen.contains("NOT trusted"))
     await wallet.logRefusal(request, reason: "declined by the user")
     _ = try await wallet.respond(to: request, consent: consent)
-    #expect(authenticator.reasons.count == 1)
-    #expect(authenticator.reasons[0].contains("https://evil.example (unverified)"))
-    #expect(!authenticator.reasons[0].contains("Your Bank"))
+    #expect(authenticator.contexts.count == 1)
+    #expect(authenticator.contexts[0].requester == .unverified(origin: origin))
+    #expect(authenticator.contexts[0].requester.verifiedName == nil)
     let log = try await wallet.activity()
     #expect(log.map(\.outcome) == [.shared, .refused])
     #expect(log.allSatisfy { $0.relyingParty == nil })
@@ -156,7 +157,7 @@ struct RequesterTrustTests {
       origin: origin.serialized, policy: WalletPolicy(requireAuthenticatedRequester: true))
     #expect(request.requester == .verified(name: "Test Reader", origin: origin))
     _ = try await wallet.respond(to: request, consent: try request.proposedConsent())
-    #expect(authenticator.reasons.first?.contains("with Test Reader") == true)
+    #expect(authenticator.contexts.first?.requester.verifiedName == "Test Reader")
     #expect(try await wallet.activity().first?.relyingParty == "Test Reader")
   }
 

@@ -13,13 +13,13 @@ import X509Certificates
 final class ScriptedAuthenticator: UserAuthenticator, @unchecked Sendable {
   private let lock = NSLock()
   private var answers: [AuthenticationOutcome]
-  private(set) var prompts: [String] = []
+  private(set) var prompts: [HolderAuthenticationContext] = []
 
   init(_ answers: [AuthenticationOutcome]) { self.answers = answers }
 
-  func authenticate(reason: String) async -> AuthenticationOutcome {
+  func authenticate(_ context: HolderAuthenticationContext) async -> AuthenticationOutcome {
     lock.withLock {
-      prompts.append(reason)
+      prompts.append(context)
       return answers.isEmpty ? .failed("no scripted answer") : answers.removeFirst()
     }
   }
@@ -76,7 +76,12 @@ struct UserAuthenticationTests {
     let response = try await wallet.respond(to: request, consent: consent)
     #expect(response.protocolIdentifier == "org-iso-mdoc")
     #expect(authenticator.prompts.count == 2)
-    #expect(authenticator.prompts[0].contains("shop.example"))
+    #expect(
+      authenticator.prompts[0].requester
+        == .unverified(origin: try WebOrigin("https://shop.example")))
+    #expect(authenticator.prompts[0].credentials.map(\.credentialID) == ["mdl"])
+    #expect(authenticator.prompts[0].credentials.first?.types == ["org.iso.18013.5.1.mDL"])
+    #expect(authenticator.prompts[0].protocolIdentifier == "org-iso-mdoc")
     #expect(try await wallet.activity().map(\.outcome) == [.shared])
   }
 

@@ -85,12 +85,18 @@ public struct AnnexCPresentation: Sendable {
   public let documentRequests: [DocumentRequest]
   /// The DeviceRequestInfo use cases (alternatives over doc requests), empty when absent.
   public let useCases: [UseCase]
+  /// Why reader authentication failed, when a readerAuth or readerAuthAll signature does not
+  /// verify or carries no usable certificate (ISO 18013-5 §9.1.4): recorded, not thrown, so the
+  /// wallet's policy decides. Every `DocumentRequest.reader` is then nil: no certificate name
+  /// of such a request is ever used.
+  public let readerAuthenticationFailure: MdocError?
   private let credentials: [String: IssuerSigned]
 
   /// Resolves request data for the platform's origin.
   ///
-  /// - Throws: `invalidRequest` for malformed data, `invalidEncryptionInfo`,
-  ///   `invalidReaderAuthentication` when any reader signature fails (the request is refused).
+  /// A reader signature that does not verify is recorded in `readerAuthenticationFailure`.
+  ///
+  /// - Throws: `invalidRequest` for malformed data, `invalidEncryptionInfo`.
   public static func resolve(
     data: JSONValue, origin: WebOrigin, credentials: [StoredMdoc],
     readerTrustAnchors: [Certificate], now: Date
@@ -107,12 +113,16 @@ public struct AnnexCPresentation: Sendable {
     readerTrustAnchors: [Certificate], now: Date
   ) throws(DigitalCredentialsError) -> AnnexCPresentation {
     let transcript = request.sessionTranscript(origin: origin)
-    let authentication: RequestAuthentication
+    let authentication: RequestAuthentication?
+    let failure: MdocError?
     do {
       authentication = try request.deviceRequest.authenticateReader(
         sessionTranscript: transcript, trustAnchors: readerTrustAnchors, at: now)
+      failure = nil
     } catch {
-      throw DigitalCredentialsError(.invalidReaderAuthentication, error.reason)
+      // §9.1.4: an invalid reader signature authenticates no one; recorded for the policy.
+      authentication = nil
+      failure = error
     }
     let useCases: [UseCase]
     do {
@@ -130,7 +140,7 @@ public struct AnnexCPresentation: Sendable {
     let documentRequests = request.deviceRequest.docRequests.enumerated().map { index, docRequest in
       DocumentRequest(
         index: index, itemsRequest: docRequest.itemsRequest,
-        reader: authentication.perDocRequest[index],
+        reader: authentication?.perDocRequest[index],
         candidates: credentials.compactMap { stored in
           docRequest.itemsRequest.match(stored.issuerSigned).map {
             Candidate(credentialID: stored.id, match: $0)
@@ -140,7 +150,7 @@ public struct AnnexCPresentation: Sendable {
     return AnnexCPresentation(
       request: request, origin: origin, sessionTranscript: transcript,
       documentRequests: documentRequests,
-      useCases: useCases,
+      useCases: useCases, readerAuthenticationFailure: failure,
       credentials: Dictionary(
         credentials.map { ($0.id, $0.issuerSigned) }, uniquingKeysWith: { first, _ in first }))
   }
@@ -153,6 +163,9 @@ public struct AnnexCPresentation: Sendable {
   /// Refuses the request unless every doc request is signed by a trusted reader (what
   /// `WalletPolicy.requireAuthenticatedRequester` asks of an Annex C request).
   public func requireTrustedReader() throws(DigitalCredentialsError) {
+    if let failure = readerAuthenticationFailure {
+      throw DigitalCredentialsError(.invalidReaderAuthentication, failure.reason)
+    }
     for document in documentRequests {
       guard let reader = document.reader else {
         throw DigitalCredentialsError(

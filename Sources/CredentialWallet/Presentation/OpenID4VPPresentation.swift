@@ -111,7 +111,15 @@ extension Wallet {
     }
     let authorization = try AuthorizationRequest(
       protocol: protocolID, data: request.data, origin: origin,
-      verifierTrustAnchors: try await trustAnchors(role: .verifier), now: clock())
+      verifierTrustAnchors: try await trustAnchors(role: .verifier), now: clock(),
+      recordingInvalidSignature: true)
+    if let failure = authorization.signatureFailure,
+      !policy.acceptsInvalidRequesterAuthentication || policy.requireAuthenticatedRequester
+    {
+      throw Refusal(
+        protocolIdentifier: request.protocolIdentifier, code: .invalidRequesterAuthentication,
+        reason: failure.reason, underlying: failure)
+    }
     if policy.requireAuthenticatedRequester {
       guard case .authenticated = authorization.verifier else {
         throw Refusal(
@@ -187,10 +195,7 @@ extension Wallet {
       },
       uniquingKeysWith: { first, _ in first })
     try await authenticateHolder(
-      usesDeviceKey: true,
-      reason:
-        "Share \(consent.selections.values.joined().count) credential(s) with \(request.requester.promptText)"
-    )
+      usesDeviceKey: true, context: request.holderAuthenticationContext(for: .openID4VP(consent)))
     var presentations: [String: [CredentialPresentation]] = [:]
     var shared: [String] = []
     for (queryID, items) in consent.selections {

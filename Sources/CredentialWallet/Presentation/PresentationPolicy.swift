@@ -19,12 +19,19 @@ public struct WalletPolicy: Sendable, Hashable {
   public var acceptsUnverifiedIssuers: Bool
   /// The protocol identifiers that may be answered; nil: every protocol the wallet implements.
   public var allowedProtocols: Set<String>?
+  /// Answer a request whose requester authentication is `invalid` (an Annex C reader signature
+  /// or a signed OpenID4VP request that does not verify), treating the requester as unverified:
+  /// it is then known only by its origin, and the consent screen shows the failure. Off by
+  /// default: such a request is refused (``Refusal/Code/invalidRequesterAuthentication``).
+  /// `requireAuthenticatedRequester` refuses it whatever this says.
+  public var acceptsInvalidRequesterAuthentication: Bool
 
   /// A policy; every parameter defaults to the safe value.
   public init(
     requireAuthenticatedRequester: Bool = false, acceptsUnverifiedIssuers: Bool = false,
-    allowedProtocols: Set<String>? = nil
+    allowedProtocols: Set<String>? = nil, acceptsInvalidRequesterAuthentication: Bool = false
   ) {
+    self.acceptsInvalidRequesterAuthentication = acceptsInvalidRequesterAuthentication
     self.requireAuthenticatedRequester = requireAuthenticatedRequester
     self.acceptsUnverifiedIssuers = acceptsUnverifiedIssuers
     self.allowedProtocols = allowedProtocols
@@ -51,6 +58,9 @@ public struct Refusal: Error, Sendable, Hashable {
     public static let protocolNotAllowed = Code("protocolNotAllowed")
     /// The request is malformed or fails a protocol check (signature, origin, encryption key).
     public static let invalidRequest = Code("invalidRequest")
+    /// The requester's signature does not verify (``RequesterAuthentication/invalid(reason:)``)
+    /// and the policy does not accept that (``WalletPolicy/acceptsInvalidRequesterAuthentication``).
+    public static let invalidRequesterAuthentication = Code("invalidRequesterAuthentication")
     /// The policy requires an authenticated requester and this one is not.
     public static let requesterNotAuthenticated = Code("requesterNotAuthenticated")
     /// No stored credential can answer the request.

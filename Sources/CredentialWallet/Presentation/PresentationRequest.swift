@@ -6,10 +6,18 @@ import Foundation
 public import JSON
 import Mdoc
 import OpenID4VP
-import X509Certificates
+public import X509Certificates
 
 /// A DC API request resolved against the wallet: what a consent screen shows, and what the
 /// response will be built from.
+///
+/// Every protocol (`org-iso-mdoc` Annex C, OpenID4VP over the DC API, and next ISO 18013-5
+/// proximity) produces the same neutral values, computed once when the request is resolved:
+/// the ``requester`` and its ``requesterAuthentication``, the requested ``documents`` (each doc
+/// request or Credential Query with its requested claims, intent to retain, and candidate
+/// credentials with the claims each can disclose) and the ``credentialSets`` with their options
+/// and purposes. A consent screen is written against these alone, and the holder's answer is a
+/// typed ``ConsentSelection`` (see ``consent(_:)``); ``kind`` keeps what only one protocol has.
 public struct PresentationRequest: Sendable {
   /// The protocol-specific part.
   public enum Kind: Sendable {
@@ -21,24 +29,80 @@ public struct PresentationRequest: Sendable {
 
   /// The protocol being answered.
   public let protocolIdentifier: String
-  /// The origin the platform reported.
+  /// The origin the platform reported (never one from the payload).
   public let origin: WebOrigin
-  /// The protocol-specific request.
+  /// The protocol-specific request, for what only one protocol has.
   public let kind: Kind
   /// Earlier requests of the envelope that could not be answered, each with a typed refusal.
   public let skipped: [Refusal]
 
   /// How the requester was authenticated, recorded and never thrown: the policy decides whether
-  /// it refuses (`WalletPolicy.requireAuthenticatedRequester`), a consent screen shows it.
+  /// it refuses (``WalletPolicy/requireAuthenticatedRequester``,
+  /// ``WalletPolicy/acceptsInvalidRequesterAuthentication``), a consent screen shows it.
   ///
-  /// Annex C: `trusted` when every doc request is signed by a reader that chains to a configured
-  /// reader anchor, `absent` when none is signed, `untrusted` otherwise (an untrusted chain, or
-  /// only some doc requests signed). OpenID4VP: `trusted` for a signed request whose verifier
-  /// chain is trusted (Appendix A.3.2), `absent` for an unsigned one (Appendix A.3.1); a signed
-  /// request that does not verify is refused while resolving, so it never reaches this value.
-  public var requesterAuthentication: RequesterAuthentication {
+  /// Annex C: `invalid` when a readerAuth or readerAuthAll signature does not verify (ISO
+  /// 18013-5 §9.1.4), `trusted` when every doc request is signed by a reader that chains to a
+  /// configured reader anchor, `absent` when none is signed, `untrusted` otherwise (an untrusted
+  /// chain, or only some doc requests signed). OpenID4VP: `invalid` for a signed request whose
+  /// signature does not verify, `trusted` for a signed request whose verifier chain is trusted
+  /// (Appendix A.3.2), `absent` for an unsigned one (Appendix A.3.1).
+  public let requesterAuthentication: RequesterAuthentication
+
+  /// Who asks, as far as the wallet could establish it.
+  ///
+  /// A name is verified only through a chain to a configured anchor and a signature that
+  /// verifies: every doc request signed by a trusted reader (Annex C), or a signed request whose
+  /// verifier chain is trusted (OpenID4VP Appendix A.3.2). A name from an untrusted or
+  /// self-signed certificate, or from a request whose signature fails, is never used.
+  public let requester: Requester
+
+  /// The certificate path that authenticated the requester, leaf first: the trusted reader's
+  /// x5chain as presented (Annex C, the first signed doc request) or the verifier's validated path to its
+  /// anchor (OpenID4VP Appendix A.3.2). Empty unless ``requesterAuthentication`` is `trusted`, so
+  /// a UI never shows an unestablished certificate as the requester's.
+  public let requesterCertificates: [Certificate]
+
+  /// The doc requests (Annex C) or Credential Queries (OpenID4VP), in request order, each with
+  /// its requested claims and candidate credentials; nothing in them is marked shared.
+  public let documents: [ConsentScreen.Document]
+
+  /// The credential sets (OpenID4VP `credential_sets`) or use cases (Annex C DeviceRequestInfo)
+  /// with their options and which of them the stored credentials can satisfy; empty when the
+  /// request has none.
+  public let credentialSets: [ConsentScreen.CredentialSet]
+
+  /// The types of the transaction data the response will be bound to (OpenID4VP §8.4).
+  public let transactionDataTypes: [String]
+
+  /// Resolves the neutral values of a protocol-specific request once.
+  init(protocolIdentifier: String, origin: WebOrigin, kind: Kind, skipped: [Refusal]) {
+    self.protocolIdentifier = protocolIdentifier
+    self.origin = origin
+    self.kind = kind
+    self.skipped = skipped
+    let authentication = Self.authentication(of: kind)
+    requesterAuthentication = authentication
+    requester = Self.requester(of: kind, origin: origin, authentication: authentication)
+    requesterCertificates =
+      authentication == .trusted ? Self.requesterCertificates(of: kind) : []
     switch kind {
     case .mdoc(let presentation):
+      documents = Self.documents(presentation, MdocConsent(documents: []))
+      credentialSets = Self.credentialSets(presentation, answered: [])
+      transactionDataTypes = []
+    case .openID4VP(let presentation):
+      documents = Self.documents(presentation, OpenID4VPConsent(selections: [:]))
+      credentialSets = Self.credentialSets(presentation, answered: [])
+      transactionDataTypes = presentation.request.transactionData.map(\.type)
+    }
+  }
+
+  private static func authentication(of kind: Kind) -> RequesterAuthentication {
+    switch kind {
+    case .mdoc(let presentation):
+      if let failure = presentation.readerAuthenticationFailure {
+        return .invalid(reason: failure.reason)
+      }
       let documents = presentation.documentRequests
       if documents.allSatisfy({ $0.reader == nil }) { return .absent }
       for document in documents {
@@ -49,18 +113,32 @@ public struct PresentationRequest: Sendable {
       }
       return .trusted
     case .openID4VP(let presentation):
+      if let failure = presentation.request.signatureFailure {
+        return .invalid(reason: failure.reason)
+      }
       if case .authenticated = presentation.request.verifier { return .trusted }
       return .absent
     }
   }
 
-  /// Who asks, as far as the wallet could establish it.
-  ///
-  /// A name is verified only through a chain to a configured anchor: every doc request signed by
-  /// a trusted reader (Annex C), or a signed request whose verifier chain is trusted (OpenID4VP
-  /// Appendix A.3.2). A name from an untrusted or self-signed certificate is never used.
-  public var requester: Requester {
-    guard requesterAuthentication == .trusted else { return .unverified(origin: origin) }
+  private static func requesterCertificates(of kind: Kind) -> [Certificate] {
+    switch kind {
+    case .mdoc(let presentation):
+      presentation.documentRequests.lazy.compactMap(\.reader).first?.chain ?? []
+    case .openID4VP(let presentation):
+      if case .authenticated(let verifier) = presentation.request.verifier {
+        verifier.trustedChain.path
+      } else {
+        []
+      }
+    }
+  }
+
+  private static func requester(
+    of kind: Kind, origin: WebOrigin, authentication: RequesterAuthentication
+  ) -> Requester {
+    // Only a trusted chain with a verifying signature names the requester.
+    guard authentication == .trusted else { return .unverified(origin: origin) }
     switch kind {
     case .mdoc(let presentation):
       if let reader = presentation.documentRequests.lazy.compactMap(\.reader).first {
@@ -80,25 +158,9 @@ public struct PresentationRequest: Sendable {
   public var disclosableClaims: [ClaimReference] {
     var seen = Set<ClaimReference>()
     var claims: [ClaimReference] = []
-    switch kind {
-    case .mdoc(let presentation):
-      for docRequest in presentation.documentRequests {
-        for candidate in docRequest.candidates {
-          for element in candidate.match.available {
-            let reference = ClaimReference.mdoc(
-              nameSpace: element.nameSpace, element: element.identifier)
-            if seen.insert(reference).inserted { claims.append(reference) }
-          }
-        }
-      }
-    case .openID4VP(let presentation):
-      for query in presentation.request.dcqlQuery.credentials {
-        for candidate in presentation.evaluation.matches[query.id]?.candidates ?? [] {
-          for path in candidate.disclosed {
-            let reference = ClaimReference(path: path, format: query.format)
-            if seen.insert(reference).inserted { claims.append(reference) }
-          }
-        }
+    for document in documents {
+      for candidate in document.candidates {
+        for claim in candidate.claims where seen.insert(claim).inserted { claims.append(claim) }
       }
     }
     return claims
@@ -182,10 +244,10 @@ public struct PresentationRequest: Sendable {
   /// retain where the protocol has it) and candidate credentials, and the credential sets with
   /// their options and purposes. Nothing is marked shared or answered.
   public var requested: ConsentScreen {
-    switch kind {
-    case .mdoc: screen(for: .mdoc(MdocConsent(documents: [])))
-    case .openID4VP: screen(for: .openID4VP(OpenID4VPConsent(selections: [:])))
-    }
+    ConsentScreen(
+      origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
+      requesterAuthentication: requesterAuthentication, documents: documents,
+      credentialSets: credentialSets, transactionDataTypes: transactionDataTypes)
   }
 
   /// What a consent screen shows for a consent, as values: who asks and whether that is
@@ -196,46 +258,58 @@ public struct PresentationRequest: Sendable {
   public func screen(for consent: PresentationConsent) -> ConsentScreen {
     switch (kind, consent) {
     case (.mdoc(let presentation), .mdoc(let mdocConsent)):
-      let answered = Set(mdocConsent.documents.map(\.docRequestIndex))
-      let answerable = Set(
-        presentation.documentRequests.filter { !$0.candidates.isEmpty }.map(\.index))
       return ConsentScreen(
         origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
         requesterAuthentication: requesterAuthentication,
         documents: Self.documents(presentation, mdocConsent),
-        // DeviceRequestInfo use cases are Annex C's credential sets: document sets as options.
-        credentialSets: presentation.useCases.map { useCase in
-          ConsentScreen.CredentialSet(
-            required: useCase.mandatory,
-            options: useCase.documentSets.map { $0.map(String.init) },
-            satisfiableOptions: useCase.documentSets.indices.filter {
-              useCase.documentSets[$0].allSatisfy(answerable.contains)
-            },
-            answeredOption: useCase.documentSets.firstIndex { $0.allSatisfy(answered.contains) },
-            purpose: nil)
-        }, transactionDataTypes: [])
+        credentialSets: Self.credentialSets(
+          presentation, answered: Set(mdocConsent.documents.map(\.docRequestIndex))),
+        transactionDataTypes: [])
     case (.openID4VP(let presentation), .openID4VP(let consent)):
-      let answered = Set(consent.selections.keys)
-      let sets = zip(
-        presentation.request.dcqlQuery.credentialSets ?? [],
-        presentation.evaluation.credentialSets
-      ).map { set, result in
-        ConsentScreen.CredentialSet(
-          required: set.required, options: set.options,
-          satisfiableOptions: result.satisfiableOptions,
-          answeredOption: set.options.firstIndex { $0.allSatisfy(answered.contains) },
-          purpose: set.purpose.map(Self.purposeText))
-      }
       return ConsentScreen(
         origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
         requesterAuthentication: requesterAuthentication,
-        documents: Self.documents(presentation, consent), credentialSets: sets,
-        transactionDataTypes: presentation.request.transactionData.map(\.type))
+        documents: Self.documents(presentation, consent),
+        credentialSets: Self.credentialSets(presentation, answered: Set(consent.selections.keys)),
+        transactionDataTypes: transactionDataTypes)
     default:
       return ConsentScreen(
         origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
         requesterAuthentication: requesterAuthentication,
         documents: [], credentialSets: [], transactionDataTypes: [])
+    }
+  }
+
+  /// DeviceRequestInfo use cases are Annex C's credential sets: document sets as options.
+  private static func credentialSets(_ presentation: AnnexCPresentation, answered: Set<Int>)
+    -> [ConsentScreen.CredentialSet]
+  {
+    let answerable = Set(
+      presentation.documentRequests.filter { !$0.candidates.isEmpty }.map(\.index))
+    return presentation.useCases.map { useCase in
+      ConsentScreen.CredentialSet(
+        required: useCase.mandatory,
+        options: useCase.documentSets.map { $0.map(String.init) },
+        satisfiableOptions: useCase.documentSets.indices.filter {
+          useCase.documentSets[$0].allSatisfy(answerable.contains)
+        },
+        answeredOption: useCase.documentSets.firstIndex { $0.allSatisfy(answered.contains) },
+        purpose: nil)
+    }
+  }
+
+  private static func credentialSets(_ presentation: OpenID4VPPresentation, answered: Set<String>)
+    -> [ConsentScreen.CredentialSet]
+  {
+    zip(
+      presentation.request.dcqlQuery.credentialSets ?? [],
+      presentation.evaluation.credentialSets
+    ).map { set, result in
+      ConsentScreen.CredentialSet(
+        required: set.required, options: set.options,
+        satisfiableOptions: result.satisfiableOptions,
+        answeredOption: set.options.firstIndex { $0.allSatisfy(answered.contains) },
+        purpose: set.purpose.map(Self.purposeText))
     }
   }
 
@@ -254,6 +328,9 @@ public struct PresentationRequest: Sendable {
     return presentation.documentRequests.map { docRequest in
       let authentication: ConsentScreen.Authentication
       switch docRequest.reader?.trust {
+      case _ where presentation.readerAuthenticationFailure != nil:
+        // §9.1.4: no certificate name of a request whose reader signature fails is used.
+        authentication = .invalid(reason: presentation.readerAuthenticationFailure?.reason ?? "")
       case .trusted?: authentication = .trusted(name: docRequest.reader?.name ?? "")
       case .untrusted(let reason)?:
         authentication = .untrusted(reason: reason)
@@ -280,6 +357,13 @@ public struct PresentationRequest: Sendable {
         id: String(docRequest.index), format: DCQLFormat.msoMdoc,
         types: [docRequest.itemsRequest.docType], authentication: authentication,
         candidateIDs: docRequest.candidates.map(\.credentialID),
+        candidates: docRequest.candidates.map { candidate in
+          ConsentScreen.Candidate(
+            credentialID: candidate.credentialID,
+            claims: candidate.match.available.map {
+              .mdoc(nameSpace: $0.nameSpace, element: $0.identifier)
+            })
+        },
         requestedClaims: docRequest.itemsRequest.requestedElements.map {
           ConsentScreen.RequestedClaim(
             path: [.key($0.nameSpace), .key($0.element.identifier)],
@@ -313,6 +397,11 @@ public struct PresentationRequest: Sendable {
         id: query.id, format: query.format,
         types: query.meta.vctValues ?? query.meta.doctypeValue.map { [$0] } ?? [],
         authentication: nil, candidateIDs: candidates.map(\.credentialID),
+        candidates: candidates.map { id, candidate in
+          ConsentScreen.Candidate(
+            credentialID: id,
+            claims: candidate.disclosed.map { ClaimReference(path: $0, format: query.format) })
+        },
         requestedClaims: (query.claims ?? []).map {
           ConsentScreen.RequestedClaim(path: $0.path.components, intentToRetain: $0.intentToRetain)
         },
@@ -358,14 +447,6 @@ public enum Requester: Sendable, Hashable {
     case .verified(_, let origin), .unverified(let origin): origin
     }
   }
-
-  /// How prompts name the requester: the verified name, else the origin marked unverified.
-  var promptText: String {
-    switch self {
-    case .verified(let name, _): name
-    case .unverified(let origin): "\(origin.serialized) (unverified)"
-    }
-  }
 }
 
 /// A consent screen as values, for any protocol (see `PresentationRequest.screen(for:)`).
@@ -377,8 +458,20 @@ public struct ConsentScreen: Sendable {
     /// Signed, but the chain does not reach a configured anchor: the certificate's name is not
     /// established. The reason is for diagnostics and may quote the certificate's subject.
     case untrusted(reason: String)
+    /// Signed, but a reader signature does not verify: nothing of the certificate is
+    /// established. The reason is for diagnostics.
+    case invalid(reason: String)
     /// Not signed.
     case unsigned
+  }
+
+  /// A stored credential that can answer a doc request or Credential Query, with the requested
+  /// claims it holds (what a consent can disclose from it).
+  public struct Candidate: Sendable, Hashable {
+    /// The wallet id of the credential.
+    public let credentialID: String
+    /// The requested claims the credential holds, in request order.
+    public let claims: [ClaimReference]
   }
 
   /// A claim value as the credential holds it.
@@ -429,6 +522,8 @@ public struct ConsentScreen: Sendable {
     public let authentication: Authentication?
     /// The stored credentials that can answer it.
     public let candidateIDs: [String]
+    /// The same candidates, each with the requested claims it holds.
+    public let candidates: [Candidate]
     /// The claims the verifier requested.
     public let requestedClaims: [RequestedClaim]
     /// What the consent presents; empty when it is not answered.

@@ -107,6 +107,13 @@ extension Wallet {
     let presentation = try AnnexCPresentation.resolve(
       request: annexC, origin: origin, credentials: try await storedMdocs(docTypes: docTypes),
       readerTrustAnchors: try await trustAnchors(role: .reader), now: clock())
+    if let failure = presentation.readerAuthenticationFailure,
+      !policy.acceptsInvalidRequesterAuthentication || policy.requireAuthenticatedRequester
+    {
+      throw Refusal(
+        protocolIdentifier: request.protocolIdentifier, code: .invalidRequesterAuthentication,
+        reason: failure.reason, underlying: failure)
+    }
     if policy.requireAuthenticatedRequester { try presentation.requireTrustedReader() }
     guard presentation.answerableDocRequests != nil else {
       throw Refusal(
@@ -130,9 +137,7 @@ extension Wallet {
     case (.mdoc(let presentation), .mdoc(let mdocConsent)):
       // The holder authenticates before any key is touched; a cancel sends nothing.
       try await authenticateHolder(
-        usesDeviceKey: true,
-        reason:
-          "Share \(mdocConsent.documents.count) document(s) with \(request.requester.promptText)")
+        usesDeviceKey: true, context: request.holderAuthenticationContext(for: consent))
       var signers: [String: any Signer] = [:]
       for document in mdocConsent.documents where signers[document.credentialID] == nil {
         signers[document.credentialID] = try await signer(forCredential: document.credentialID)
