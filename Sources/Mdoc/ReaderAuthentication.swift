@@ -23,12 +23,23 @@ public struct ReaderIdentity: Sendable, Hashable {
 
 /// Builds and checks reader authentication (ISO 18013-5 §9.1.4).
 public enum ReaderAuthentication {
+
+  /// The context strings that open the signed arrays, named once (ISO 18013-5 §9.1.4; the
+  /// second edition adds `ReaderAuthenticationAll`).
+  enum Keys {
+    static let readerAuthentication = "ReaderAuthentication"
+    static let readerAuthenticationAll = "ReaderAuthenticationAll"
+  }
+
   /// `ReaderAuthenticationBytes = #6.24(bstr .cbor ["ReaderAuthentication", SessionTranscript,
   /// ItemsRequestBytes])`.
   public static func bytes(sessionTranscript: SessionTranscript, itemsRequestBytes: EncodedCBOR)
     -> [UInt8]
   {
-    EncodedCBOR(mdoc: ["ReaderAuthentication", sessionTranscript.cbor, itemsRequestBytes.tag24])
+    EncodedCBOR(
+      mdoc: [
+        .textString(Keys.readerAuthentication), sessionTranscript.cbor, itemsRequestBytes.tag24,
+      ])
       .tag24.encoded()
   }
 
@@ -40,7 +51,8 @@ public enum ReaderAuthentication {
     includeInfoMember: Bool = true
   ) -> [UInt8] {
     var members: [CBOR] = [
-      "ReaderAuthenticationAll", sessionTranscript.cbor, .array(itemsRequests.map(\.tag24)),
+      .textString(Keys.readerAuthenticationAll), sessionTranscript.cbor,
+      .array(itemsRequests.map(\.tag24)),
     ]
     if includeInfoMember { members.append(deviceRequestInfo?.tag24 ?? .null) }
     return EncodedCBOR(mdoc: .array(members)).tag24.encoded()
@@ -147,7 +159,8 @@ extension DeviceRequest {
         }
       }
       if let lastError {
-        throw MdocError(lastError.code, "readerAuthAll[\(index)]: \(lastError.reason)")
+        throw MdocError(
+          lastError.code, "readerAuthAll[\(index)]: \(lastError.reason)", underlying: lastError)
       }
     }
     var perDoc: [ReaderIdentity?] = []
