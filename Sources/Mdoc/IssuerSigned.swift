@@ -169,25 +169,9 @@ public struct IssuerSigned: Sendable, Hashable {
 
   /// The document signer chain from issuerAuth's x5chain, leaf first.
   public func documentSignerChain() throws(MdocError) -> [Certificate] {
-    let ders: [[UInt8]]
-    do {
-      ders = try issuerAuth.headers.x5chain
-    } catch {
-      throw MdocError(.malformed, "issuerAuth x5chain: \(error.reason)", underlying: error)
-    }
-    guard !ders.isEmpty else {
-      throw MdocError(.malformed, "issuerAuth has no x5chain (ISO 18013-5 §9.1.2.4)")
-    }
-    var chain: [Certificate] = []
-    for der in ders {
-      do {
-        chain.append(try Certificate(derEncoded: der))
-      } catch {
-        throw MdocError(
-          .malformed, "issuerAuth x5chain certificate: \(error.reason)", underlying: error)
-      }
-    }
-    return chain
+    try issuerAuth.x5chainCertificates(
+      failing: .malformed, label: "issuerAuth", missingNote: " (ISO 18013-5 §9.1.2.4)",
+      certificateLabel: "issuerAuth x5chain certificate")
   }
 
   /// The item for an element, if present.
@@ -217,4 +201,31 @@ public struct IssuerSigned: Sendable, Hashable {
 
   public static func == (lhs: IssuerSigned, rhs: IssuerSigned) -> Bool { lhs.bytes == rhs.bytes }
   public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+}
+
+extension COSESign1 {
+  /// The certificates of the x5chain header (RFC 9360 §2), leaf first; every failure is an
+  /// `MdocError` with `code`, its reason opening with `label` (issuerAuth §9.1.2.4, readerAuth
+  /// §9.1.4).
+  func x5chainCertificates(
+    failing code: MdocError.Code, label: String, missingNote: String = "",
+    certificateLabel: String
+  ) throws(MdocError) -> [Certificate] {
+    let ders: [[UInt8]]
+    do {
+      ders = try headers.x5chain
+    } catch {
+      throw MdocError(code, "\(label) x5chain: \(error.reason)", underlying: error)
+    }
+    guard !ders.isEmpty else { throw MdocError(code, "\(label) has no x5chain\(missingNote)") }
+    var chain: [Certificate] = []
+    for der in ders {
+      do {
+        chain.append(try Certificate(derEncoded: der))
+      } catch {
+        throw MdocError(code, "\(certificateLabel): \(error.reason)", underlying: error)
+      }
+    }
+    return chain
+  }
 }

@@ -80,25 +80,9 @@ public enum ReaderAuthentication {
   public static func verify(
     _ readerAuth: COSESign1, payload: [UInt8], trustAnchors: [Certificate], at now: Date
   ) throws(MdocError) -> ReaderIdentity {
-    let ders: [[UInt8]]
-    do {
-      ders = try readerAuth.headers.x5chain
-    } catch {
-      throw MdocError(
-        .invalidReaderSignature, "readerAuth x5chain: \(error.reason)", underlying: error)
-    }
-    guard !ders.isEmpty else {
-      throw MdocError(.invalidReaderSignature, "readerAuth has no x5chain")
-    }
-    var chain: [Certificate] = []
-    for der in ders {
-      do {
-        chain.append(try Certificate(derEncoded: der))
-      } catch {
-        throw MdocError(
-          .invalidReaderSignature, "readerAuth certificate: \(error.reason)", underlying: error)
-      }
-    }
+    let chain = try readerAuth.x5chainCertificates(
+      failing: .invalidReaderSignature, label: "readerAuth",
+      certificateLabel: "readerAuth certificate")
     guard let key = chain[0].publicKey.ecPublicKey else {
       throw MdocError(.invalidReaderSignature, "reader key is \(chain[0].publicKey), not EC")
     }
