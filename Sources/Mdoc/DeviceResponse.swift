@@ -69,18 +69,23 @@ public struct DeviceSigned: Sendable, Hashable {
   /// Reads a DeviceSigned map.
   public init(cbor: CBOR) throws(MdocError) {
     let ctx = "DeviceSigned"
-    let (spaces, auth) = try reading(ctx) { () throws(CBORError) -> (EncodedCBOR, CBORMap) in
+    let (spaces, signatureItem, macItem) = try reading(ctx) {
+      () throws(CBORError) -> (EncodedCBOR, CBOR?, CBOR?) in
       let map = try CBORMapReader(cbor, structure: ctx, clause: Keys.clause, knownKeys: Keys.all)
       // DeviceNameSpacesBytes: decoded once, its bytes kept for DeviceAuthentication (§9.1.3.4).
       let spaces = try map.requiredTag24(Keys.nameSpaces)
       guard spaces.value.map != nil else {
         throw map.error(.typeMismatch, Keys.nameSpaces, "must hold a map")
       }
-      return (spaces, try map.requiredMap(Keys.deviceAuth, knownKeys: Keys.authKeys).map)
+      let auth = try map.requiredMap(Keys.deviceAuth, knownKeys: Keys.authKeys)
+      return (
+        spaces, try auth.optional(Keys.deviceSignature, as: CBOR.self),
+        try auth.optional(Keys.deviceMac, as: CBOR.self)
+      )
     }
     nameSpaces = spaces
     do {
-      switch (auth[Keys.deviceSignature], auth[Keys.deviceMac]) {
+      switch (signatureItem, macItem) {
       case (let signature?, nil): deviceAuth = .signature(try COSESign1(cbor: signature))
       case (nil, let mac?): deviceAuth = .mac(try COSEMac0(cbor: mac))
       default:
