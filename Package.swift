@@ -13,26 +13,27 @@ let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
 
 /// The protocol modules, each with the modules it may import (docs/ARCHITECTURE.md, "Modules").
 let modules: [(name: String, dependencies: [Target.Dependency])] = [
-  ("JSON", []),
-  ("CBOR", []),
-  ("CryptoPrimitives", ["JSON", .target(name: "COpenSSLShim", condition: linuxOnly)]),
-  ("HPKE", ["CryptoPrimitives"]),
-  ("X509Certificates", ["JSON", "CryptoPrimitives"]),
-  ("COSE", ["CBOR", "CryptoPrimitives"]),
-  ("JOSE", ["JSON", "CryptoPrimitives"]),
-  ("DCQL", ["JSON"]),
-  ("Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
-  ("SDJWT", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
-  ("DigitalCredentialsAPI", ["JSON"]),
+  ("ErrorKit", []),
+  ("JSON", ["ErrorKit"]),
+  ("CBOR", ["ErrorKit"]),
+  ("CryptoPrimitives", ["ErrorKit", "JSON", .target(name: "COpenSSLShim", condition: linuxOnly)]),
+  ("HPKE", ["ErrorKit", "CryptoPrimitives"]),
+  ("X509Certificates", ["ErrorKit", "JSON", "CryptoPrimitives"]),
+  ("COSE", ["ErrorKit", "CBOR", "CryptoPrimitives"]),
+  ("JOSE", ["ErrorKit", "JSON", "CryptoPrimitives"]),
+  ("DCQL", ["ErrorKit", "JSON"]),
+  ("Mdoc", ["ErrorKit", "CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
+  ("SDJWT", ["ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
+  ("DigitalCredentialsAPI", ["ErrorKit", "JSON"]),
   (
     "OrgIsoMdoc",
     ["JSON", "CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc"]
   ),
-  ("CredentialRegistration", ["JSON", "CBOR", "DigitalCredentialsAPI"]),
+  ("CredentialRegistration", ["ErrorKit", "JSON", "CBOR", "DigitalCredentialsAPI"]),
   (
     "OpenID4VP",
     [
-      "JSON",
+      "ErrorKit", "JSON",
       "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "SDJWT",
       "X509Certificates",
     ]
@@ -49,7 +50,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   (
     "CredentialWallet",
     [
-      "JSON",
+      "ErrorKit", "JSON",
       "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
       "JOSE", "Mdoc",
       "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
@@ -143,6 +144,7 @@ let package = Package(
         path: "Tests/WalletTestSupport",
         swiftSettings: strictSettings
       ),
+      testTarget("ErrorKit", ["CBOR"]),
       testTarget("JSON"),
       testTarget("CBOR", ["JSON"]),
       testTarget("CryptoPrimitives"),

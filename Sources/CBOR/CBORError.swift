@@ -1,10 +1,10 @@
+public import ErrorKit
+
 /// An error raised while decoding CBOR or a model read from CBOR.
 ///
 /// RFC 8949 §5.3 (validity) and §1.2 / Appendix F (well-formedness): the code says what was
 /// wrong, `offset` where in the input, and `reason` explains it to a human.
-public struct CBORError: Error, Sendable, Hashable, CustomStringConvertible,
-  CustomDebugStringConvertible
-{
+public struct CBORError: CausedError {
   /// An extensible error code: new codes can be added without breaking clients (RFC 8949 §5.3).
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private let name: String
@@ -52,13 +52,6 @@ public struct CBORError: Error, Sendable, Hashable, CustomStringConvertible,
   public var offset: Int?
   /// A human-readable explanation naming the field or item (RFC 8949 §5.3).
   public var reason: String
-
-  // Errors keep their cause (issue 11): the same shape in every protocol module's error.
-  // `code` is stable and the thing to match on; `reason` is for people; `underlying` keeps the
-  // error this one wraps as a value (cast it to the lower module's error type, it is never
-  // flattened into `reason`); `file`/`line` say where it was thrown (`#fileID`, `#line`).
-  // Equality and hashing use the code and reason only (plus this type's own location fields),
-  // never the cause or the throw site, so tests can build the expected error directly.
 
   /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
   public let underlying: (any Error & Sendable)?
@@ -109,10 +102,5 @@ public struct CBORError: Error, Sendable, Hashable, CustomStringConvertible,
   }
 
   /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String {
-    var text = "\(description) (\(file):\(line))"
-    if let underlying { text += "\n  caused by: " + String(reflecting: underlying) }
-    return text
-  }
-
+  public var debugDescription: String { causedDebugDescription }
 }

@@ -1,10 +1,9 @@
 import CBOR
 import CryptoPrimitives
+public import ErrorKit
 
 /// An error from COSE (RFC 9052/9053): an extensible code and a reason.
-public struct COSEError: Error, Sendable, Hashable, CustomStringConvertible,
-  CustomDebugStringConvertible
-{
+public struct COSEError: CausedError {
   /// What kind of failure this is.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
@@ -31,13 +30,6 @@ public struct COSEError: Error, Sendable, Hashable, CustomStringConvertible,
   public let code: Code
   /// A human-readable explanation.
   public let reason: String
-
-  // Errors keep their cause (issue 11): the same shape in every protocol module's error.
-  // `code` is stable and the thing to match on; `reason` is for people; `underlying` keeps the
-  // error this one wraps as a value (cast it to the lower module's error type, it is never
-  // flattened into `reason`); `file`/`line` say where it was thrown (`#fileID`, `#line`).
-  // Equality and hashing use the code and reason only (plus this type's own location fields),
-  // never the cause or the throw site, so tests can build the expected error directly.
 
   /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
   public let underlying: (any Error & Sendable)?
@@ -66,24 +58,9 @@ public struct COSEError: Error, Sendable, Hashable, CustomStringConvertible,
     self.init(.invalidKey, "\(context): \(error.reason)", underlying: error, file: file, line: line)
   }
 
-  public var description: String { "COSEError.\(code): \(reason)" }
-
-  /// Equal when the code and reason are; the cause and throw site are ignored.
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.code == rhs.code && lhs.reason == rhs.reason
-  }
-
-  /// Hashes the fields `==` compares.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(code)
-    hasher.combine(reason)
-  }
+  /// `COSEError.<code>: <reason>`.
+  public var description: String { causedDescription }
 
   /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String {
-    var text = "\(description) (\(file):\(line))"
-    if let underlying { text += "\n  caused by: " + String(reflecting: underlying) }
-    return text
-  }
-
+  public var debugDescription: String { causedDebugDescription }
 }

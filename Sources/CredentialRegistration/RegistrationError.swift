@@ -1,11 +1,11 @@
+public import ErrorKit
+
 /// An error from registration planning or registry encoding: an extensible code, a reason, and the
 /// credential it concerns.
 ///
 /// Shaped like the other modules' errors (STYLE.md, swift-certificates): clients match `code`,
 /// and new codes break nobody.
-public struct RegistrationError: Error, Sendable, Hashable, CustomStringConvertible,
-  CustomDebugStringConvertible
-{
+public struct RegistrationError: CausedError {
   /// What kind of failure this is.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
@@ -49,13 +49,6 @@ public struct RegistrationError: Error, Sendable, Hashable, CustomStringConverti
   /// The id of the credential description at fault, when one is.
   public let credentialID: String?
 
-  // Errors keep their cause (issue 11): the same shape in every protocol module's error.
-  // `code` is stable and the thing to match on; `reason` is for people; `underlying` keeps the
-  // error this one wraps as a value (cast it to the lower module's error type, it is never
-  // flattened into `reason`); `file`/`line` say where it was thrown (`#fileID`, `#line`).
-  // Equality and hashing use the code and reason only (plus this type's own location fields),
-  // never the cause or the throw site, so tests can build the expected error directly.
-
   /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
   public let underlying: (any Error & Sendable)?
   /// The file (`#fileID`) where the error was created.
@@ -95,10 +88,5 @@ public struct RegistrationError: Error, Sendable, Hashable, CustomStringConverti
   }
 
   /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String {
-    var text = "\(description) (\(file):\(line))"
-    if let underlying { text += "\n  caused by: " + String(reflecting: underlying) }
-    return text
-  }
-
+  public var debugDescription: String { causedDebugDescription }
 }

@@ -1,6 +1,8 @@
+public import ErrorKit
+
 /// An error from the wallet: an extensible code, a reason, the error it was decided on, and
 /// for a refused envelope the typed refusal of each request.
-public struct WalletError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct WalletError: CausedError {
   /// What kind of failure this is.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
@@ -30,19 +32,29 @@ public struct WalletError: Error, Sendable, Hashable, CustomStringConvertible {
   /// For an envelope none of whose requests could be answered: why each was refused, in the
   /// envelope's order. Empty otherwise.
   public let refusals: [Refusal]
+  /// The file (`#fileID`) where the error was created.
+  public let file: String
+  /// The line where the error was created.
+  public let line: UInt
 
   /// Creates an error with a code and a reason, and optionally its cause and refusals.
   public init(
     _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
-    refusals: [Refusal] = []
+    refusals: [Refusal] = [], file: String = #fileID, line: UInt = #line
   ) {
     self.code = code
     self.reason = reason
     self.underlying = underlying
     self.refusals = refusals
+    self.file = file
+    self.line = line
   }
 
+  /// The reason alone (the CLI prints it as is).
   public var description: String { reason }
+
+  /// The reason, the throw site, and the cause chain, one per line.
+  public var debugDescription: String { causedDebugDescription }
 
   public static func == (lhs: WalletError, rhs: WalletError) -> Bool {
     lhs.code == rhs.code && lhs.reason == rhs.reason && lhs.refusals == rhs.refusals

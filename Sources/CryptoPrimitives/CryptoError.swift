@@ -1,10 +1,10 @@
+public import ErrorKit
+
 /// An error from a cryptographic operation: an extensible code clients can match, and a reason.
 ///
 /// Codes are values rather than enum cases so that new failure kinds break no client
 /// (the swift-certificates convention).
-public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible,
-  CustomDebugStringConvertible
-{
+public struct CryptoError: CausedError {
   /// What kind of failure this is.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
@@ -36,13 +36,6 @@ public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible,
   /// A human-readable explanation.
   public let reason: String
 
-  // Errors keep their cause (issue 11): the same shape in every protocol module's error.
-  // `code` is stable and the thing to match on; `reason` is for people; `underlying` keeps the
-  // error this one wraps as a value (cast it to the lower module's error type, it is never
-  // flattened into `reason`); `file`/`line` say where it was thrown (`#fileID`, `#line`).
-  // Equality and hashing use the code and reason only (plus this type's own location fields),
-  // never the cause or the throw site, so tests can build the expected error directly.
-
   /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
   public let underlying: (any Error & Sendable)?
   /// The file (`#fileID`) where the error was created.
@@ -62,24 +55,9 @@ public struct CryptoError: Error, Sendable, Hashable, CustomStringConvertible,
     self.reason = reason
   }
 
-  public var description: String { "CryptoError.\(code): \(reason)" }
-
-  /// Equal when the code and reason are; the cause and throw site are ignored.
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.code == rhs.code && lhs.reason == rhs.reason
-  }
-
-  /// Hashes the fields `==` compares.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(code)
-    hasher.combine(reason)
-  }
+  /// `CryptoError.<code>: <reason>`.
+  public var description: String { causedDescription }
 
   /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String {
-    var text = "\(description) (\(file):\(line))"
-    if let underlying { text += "\n  caused by: " + String(reflecting: underlying) }
-    return text
-  }
-
+  public var debugDescription: String { causedDebugDescription }
 }

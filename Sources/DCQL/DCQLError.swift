@@ -1,10 +1,10 @@
+public import ErrorKit
+
 /// An error from parsing or validating a DCQL query: an extensible code, where, and why.
 ///
 /// Codes are values rather than enum cases so that new failure kinds break no client
 /// (OpenID4VP 1.0 §6: a Wallet refuses a query that does not follow the rules).
-public struct DCQLError: Error, Sendable, Hashable, CustomStringConvertible,
-  CustomDebugStringConvertible
-{
+public struct DCQLError: CausedError {
   /// What kind of failure this is; match on it, never on the reason text.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
@@ -33,13 +33,6 @@ public struct DCQLError: Error, Sendable, Hashable, CustomStringConvertible,
   public let location: String
   /// A human-readable explanation.
   public let reason: String
-
-  // Errors keep their cause (issue 11): the same shape in every protocol module's error.
-  // `code` is stable and the thing to match on; `reason` is for people; `underlying` keeps the
-  // error this one wraps as a value (cast it to the lower module's error type, it is never
-  // flattened into `reason`); `file`/`line` say where it was thrown (`#fileID`, `#line`).
-  // Equality and hashing use the code and reason only (plus this type's own location fields),
-  // never the cause or the throw site, so tests can build the expected error directly.
 
   /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
   public let underlying: (any Error & Sendable)?
@@ -80,10 +73,5 @@ public struct DCQLError: Error, Sendable, Hashable, CustomStringConvertible,
   }
 
   /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String {
-    var text = "\(description) (\(file):\(line))"
-    if let underlying { text += "\n  caused by: " + String(reflecting: underlying) }
-    return text
-  }
-
+  public var debugDescription: String { causedDebugDescription }
 }

@@ -1,7 +1,7 @@
+public import ErrorKit
+
 /// An error from the DC API layer: an extensible code and a reason.
-public struct DigitalCredentialsError: Error, Sendable, Hashable, CustomStringConvertible,
-  CustomDebugStringConvertible
-{
+public struct DigitalCredentialsError: CausedError {
   /// What kind of failure this is.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
@@ -37,13 +37,6 @@ public struct DigitalCredentialsError: Error, Sendable, Hashable, CustomStringCo
   /// A human-readable explanation.
   public let reason: String
 
-  // Errors keep their cause (issue 11): the same shape in every protocol module's error.
-  // `code` is stable and the thing to match on; `reason` is for people; `underlying` keeps the
-  // error this one wraps as a value (cast it to the lower module's error type, it is never
-  // flattened into `reason`); `file`/`line` say where it was thrown (`#fileID`, `#line`).
-  // Equality and hashing use the code and reason only (plus this type's own location fields),
-  // never the cause or the throw site, so tests can build the expected error directly.
-
   /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
   public let underlying: (any Error & Sendable)?
   /// The file (`#fileID`) where the error was created.
@@ -63,24 +56,9 @@ public struct DigitalCredentialsError: Error, Sendable, Hashable, CustomStringCo
     self.reason = reason
   }
 
-  public var description: String { "DigitalCredentialsError.\(code): \(reason)" }
-
-  /// Equal when the code and reason are; the cause and throw site are ignored.
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.code == rhs.code && lhs.reason == rhs.reason
-  }
-
-  /// Hashes the fields `==` compares.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(code)
-    hasher.combine(reason)
-  }
+  /// `DigitalCredentialsError.<code>: <reason>`.
+  public var description: String { causedDescription }
 
   /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String {
-    var text = "\(description) (\(file):\(line))"
-    if let underlying { text += "\n  caused by: " + String(reflecting: underlying) }
-    return text
-  }
-
+  public var debugDescription: String { causedDebugDescription }
 }

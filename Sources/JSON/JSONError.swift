@@ -1,10 +1,10 @@
+public import ErrorKit
+
 /// An error from parsing JSON text, base64, base64url or hex: an extensible code and a reason.
 ///
 /// Codes are values rather than enum cases so that new failure kinds break no client
 /// (the swift-certificates convention, as in `CryptoError`).
-public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible,
-  CustomDebugStringConvertible
-{
+public struct JSONError: CausedError {
   /// What kind of failure this is; match on it, never on the reason text.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
@@ -26,13 +26,6 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible,
   /// A human-readable explanation, never containing key material.
   public let reason: String
 
-  // Errors keep their cause (issue 11): the same shape in every protocol module's error.
-  // `code` is stable and the thing to match on; `reason` is for people; `underlying` keeps the
-  // error this one wraps as a value (cast it to the lower module's error type, it is never
-  // flattened into `reason`); `file`/`line` say where it was thrown (`#fileID`, `#line`).
-  // Equality and hashing use the code and reason only (plus this type's own location fields),
-  // never the cause or the throw site, so tests can build the expected error directly.
-
   /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
   public let underlying: (any Error & Sendable)?
   /// The file (`#fileID`) where the error was created.
@@ -53,24 +46,8 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible,
   }
 
   /// `JSONError.<code>: <reason>`.
-  public var description: String { "JSONError.\(code): \(reason)" }
-
-  /// Equal when the code and reason are; the cause and throw site are ignored.
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.code == rhs.code && lhs.reason == rhs.reason
-  }
-
-  /// Hashes the fields `==` compares.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(code)
-    hasher.combine(reason)
-  }
+  public var description: String { causedDescription }
 
   /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String {
-    var text = "\(description) (\(file):\(line))"
-    if let underlying { text += "\n  caused by: " + String(reflecting: underlying) }
-    return text
-  }
-
+  public var debugDescription: String { causedDebugDescription }
 }

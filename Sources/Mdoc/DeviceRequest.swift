@@ -10,6 +10,8 @@ public struct ItemsRequest: Sendable, Hashable {
     static let docType = "docType"
     static let nameSpaces = "nameSpaces"
     static let requestInfo = "requestInfo"
+    static let all = [docType, nameSpaces, requestInfo]
+    static let clause = "ISO 18013-5 §8.3.2.1.2.1"
   }
 
   /// One requested element.
@@ -45,14 +47,18 @@ public struct ItemsRequest: Sendable, Hashable {
 
   /// Reads an ItemsRequest map.
   public init(cbor: CBOR) throws(MdocError) {
-    // Plain accessors on the success path: error text is only built when something is wrong.
-    guard let map = cbor.map else { throw MdocError(.malformed, "ItemsRequest must be a map") }
-    guard let docType = map[Keys.docType]?.text else {
-      throw MdocError(.malformed, "ItemsRequest.docType must be a text string")
+    // Error text is only built when something is wrong: the success path reads plain values.
+    let (docType, spaces, requestInfo) = try reading("ItemsRequest") {
+      () throws(CBORError) -> (String, CBORMap, CBORMap?) in
+      let map = try CBORMapReader(
+        cbor, structure: "ItemsRequest", clause: Keys.clause, knownKeys: Keys.all)
+      return (
+        try map.required(Keys.docType, as: String.self),
+        try map.requiredMap(Keys.nameSpaces).map,
+        try map.optionalMap(Keys.requestInfo)?.map
+      )
     }
-    guard let spaces = map[Keys.nameSpaces]?.map else {
-      throw MdocError(.malformed, "ItemsRequest.nameSpaces must be a map")
-    }
+    // The namespace and element maps are data keyed by the reader's names, not structures.
     var nameSpaces: [(nameSpace: String, elements: [Element])] = []
     nameSpaces.reserveCapacity(spaces.count)
     for (key, value) in spaces {
@@ -77,13 +83,6 @@ public struct ItemsRequest: Sendable, Hashable {
     }
     guard !nameSpaces.isEmpty else {
       throw MdocError(.malformed, "ItemsRequest must request at least one element")
-    }
-    var requestInfo: CBORMap?
-    if let info = map[Keys.requestInfo] {
-      guard let infoMap = info.map else {
-        throw MdocError(.malformed, "ItemsRequest.requestInfo must be a map")
-      }
-      requestInfo = infoMap
     }
     self.docType = docType
     self.nameSpaces = nameSpaces
@@ -125,6 +124,8 @@ public struct DocRequest: Sendable, Hashable {
   enum Keys {
     static let itemsRequest = "itemsRequest"
     static let readerAuth = "readerAuth"
+    static let all = [itemsRequest, readerAuth]
+    static let clause = "ISO 18013-5 §8.3.2.1.2.1"
   }
 
   /// `ItemsRequestBytes`: the items request with its exact bytes (they are signed by readerAuth).
@@ -151,11 +152,12 @@ public struct DocRequest: Sendable, Hashable {
   public init(cbor: CBOR) throws(MdocError) {
     let (bytes, readerAuthItem) = try reading("DocRequest") {
       () throws(CBORError) -> (EncodedCBOR, CBOR?) in
-      let map = try cbor.requireMap("DocRequest")
+      let map = try CBORMapReader(
+        cbor, structure: "DocRequest", clause: Keys.clause, knownKeys: Keys.all)
+      // ItemsRequestBytes: decoded here once, its bytes kept for ReaderAuthentication (§9.1.4).
       return (
-        try map.required(Keys.itemsRequest, as: CBOR.self, in: "DocRequest").requireTag24(
-          "DocRequest.itemsRequest"),
-        try map.optional(Keys.readerAuth, as: CBOR.self, in: "DocRequest")
+        try map.requiredTag24(Keys.itemsRequest),
+        try map.optional(Keys.readerAuth, as: CBOR.self)
       )
     }
     itemsRequestBytes = bytes
@@ -184,6 +186,8 @@ public struct UseCase: Sendable, Hashable {
     static let mandatory = "mandatory"
     static let documentSets = "documentSets"
     static let purposeHints = "purposeHints"
+    static let all = [mandatory, documentSets, purposeHints]
+    static let clause = "ISO 18013-5 §8.3.2.1.2.1 (2nd edition, UseCase)"
   }
 
   /// Whether the use case must be satisfied.
@@ -201,17 +205,11 @@ public struct UseCase: Sendable, Hashable {
   }
 
   init(cbor: CBOR) throws(CBORError) {
-    let map = try cbor.requireMap("UseCase")
-    mandatory = try map.required(Keys.mandatory, as: Bool.self, in: "UseCase")
-    documentSets = try map.required(Keys.documentSets, as: [[Int]].self, in: "UseCase")
-    var hints: [String: Int] = [:]
-    if let item = try map.optional(Keys.purposeHints, as: CBOR.self, in: "UseCase") {
-      for (key, value) in try item.requireMap("UseCase.purposeHints") {
-        hints[try key.requireText("UseCase.purposeHints key")] = try value.requireInt(
-          "UseCase.purposeHints value")
-      }
-    }
-    purposeHints = hints
+    let map = try CBORMapReader(
+      cbor, structure: "UseCase", clause: Keys.clause, knownKeys: Keys.all)
+    mandatory = try map.required(Keys.mandatory, as: Bool.self)
+    documentSets = try map.required(Keys.documentSets, as: [[Int]].self)
+    purposeHints = try map.optional(Keys.purposeHints, as: [String: Int].self) ?? [:]
   }
 
   var cbor: CBOR {
@@ -239,6 +237,9 @@ public struct DeviceRequest: Sendable, Hashable {
     static let deviceRequestInfo = "deviceRequestInfo"
     static let readerAuthAll = "readerAuthAll"
     static let useCases = "useCases"
+    static let all = [version, docRequests, deviceRequestInfo, readerAuthAll]
+    static let infoKeys = [useCases]
+    static let clause = "ISO 18013-5 §8.3.2.1.2.1"
   }
 
   /// "1.0" or "1.1".
@@ -280,17 +281,14 @@ public struct DeviceRequest: Sendable, Hashable {
   public init(cbor: CBOR) throws(MdocError) {
     let (version, docItems, info, authAll) = try reading("DeviceRequest") {
       () throws(CBORError) -> (String, [CBOR], EncodedCBOR?, [CBOR]?) in
-      let map = try cbor.requireMap("DeviceRequest")
+      let map = try CBORMapReader(
+        cbor, structure: "DeviceRequest", clause: Keys.clause, knownKeys: Keys.all)
       return (
-        try map.required(Keys.version, as: String.self, in: "DeviceRequest"),
-        try map.required(Keys.docRequests, as: CBOR.self, in: "DeviceRequest").requireArray(
-          "DeviceRequest.docRequests"),
-        try map.optional(Keys.deviceRequestInfo, as: CBOR.self, in: "DeviceRequest")
-          .map { (item) throws(CBORError) in
-            try item.requireTag24("DeviceRequest.deviceRequestInfo")
-          },
-        try map.optional(Keys.readerAuthAll, as: CBOR.self, in: "DeviceRequest")
-          .map { (item) throws(CBORError) in try item.requireArray("DeviceRequest.readerAuthAll") }
+        try map.required(Keys.version, as: String.self),
+        try map.required(Keys.docRequests, as: [CBOR].self),
+        // DeviceRequestInfoBytes: decoded once, its bytes kept for readerAuthAll.
+        try map.optionalTag24(Keys.deviceRequestInfo),
+        try map.optional(Keys.readerAuthAll, as: [CBOR].self)
       )
     }
     // §8.3.2.1.2.1: the major version must be 1; minor versions are forward compatible.
@@ -328,10 +326,13 @@ public struct DeviceRequest: Sendable, Hashable {
   /// The use cases of `deviceRequestInfo`, empty when there are none.
   public var useCases: [UseCase] {
     get throws(MdocError) {
-      guard let items = deviceRequestInfo?.value[Keys.useCases] else { return [] }
+      guard let info = deviceRequestInfo else { return [] }
       return try reading("DeviceRequestInfo.useCases") { () throws(CBORError) -> [UseCase] in
+        let map = try CBORMapReader(
+          info.value, structure: "DeviceRequestInfo", clause: Keys.clause,
+          knownKeys: Keys.infoKeys)
         var out: [UseCase] = []
-        for item in try items.requireArray("DeviceRequestInfo.useCases") {
+        for item in try map.optional(Keys.useCases, as: [CBOR].self) ?? [] {
           out.append(try UseCase(cbor: item))
         }
         return out
@@ -343,7 +344,7 @@ public struct DeviceRequest: Sendable, Hashable {
   public var cbor: CBOR {
     var map: CBORMap = [
       .textString(Keys.version): .textString(version),
-      "docRequests": .array(docRequests.map(\.cbor)),
+      .textString(Keys.docRequests): .array(docRequests.map(\.cbor)),
     ]
     if let deviceRequestInfo { map[Keys.deviceRequestInfo] = deviceRequestInfo.tag24 }
     if !readerAuthAll.isEmpty { map[Keys.readerAuthAll] = .array(readerAuthAll.map { $0.cbor() }) }

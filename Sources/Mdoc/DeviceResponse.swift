@@ -42,6 +42,9 @@ public struct DeviceSigned: Sendable, Hashable {
     static let deviceAuth = "deviceAuth"
     static let deviceSignature = "deviceSignature"
     static let deviceMac = "deviceMac"
+    static let all = [nameSpaces, deviceAuth]
+    static let authKeys = [deviceSignature, deviceMac]
+    static let clause = "ISO 18013-5 §8.3.2.1.2.2"
   }
 
   /// How the device authenticated the document.
@@ -66,21 +69,23 @@ public struct DeviceSigned: Sendable, Hashable {
   /// Reads a DeviceSigned map.
   public init(cbor: CBOR) throws(MdocError) {
     let ctx = "DeviceSigned"
-    let (spaces, auth) = try reading(ctx) { () throws(CBORError) -> (EncodedCBOR, CBORMap) in
-      let map = try cbor.requireMap(ctx)
-      let spaces = try map.required(Keys.nameSpaces, as: CBOR.self, in: ctx).requireTag24(
-        "\(ctx).nameSpaces")
+    let (spaces, signatureItem, macItem) = try reading(ctx) {
+      () throws(CBORError) -> (EncodedCBOR, CBOR?, CBOR?) in
+      let map = try CBORMapReader(cbor, structure: ctx, clause: Keys.clause, knownKeys: Keys.all)
+      // DeviceNameSpacesBytes: decoded once, its bytes kept for DeviceAuthentication (§9.1.3.4).
+      let spaces = try map.requiredTag24(Keys.nameSpaces)
       guard spaces.value.map != nil else {
-        throw CBORError(.typeMismatch, reason: "\(ctx).nameSpaces must hold a map")
+        throw map.error(.typeMismatch, Keys.nameSpaces, "must hold a map")
       }
+      let auth = try map.requiredMap(Keys.deviceAuth, knownKeys: Keys.authKeys)
       return (
-        spaces,
-        try map.required(Keys.deviceAuth, as: CBOR.self, in: ctx).requireMap("\(ctx).deviceAuth")
+        spaces, try auth.optional(Keys.deviceSignature, as: CBOR.self),
+        try auth.optional(Keys.deviceMac, as: CBOR.self)
       )
     }
     nameSpaces = spaces
     do {
-      switch (auth[Keys.deviceSignature], auth[Keys.deviceMac]) {
+      switch (signatureItem, macItem) {
       case (let signature?, nil): deviceAuth = .signature(try COSESign1(cbor: signature))
       case (nil, let mac?): deviceAuth = .mac(try COSEMac0(cbor: mac))
       default:
@@ -124,6 +129,8 @@ public struct Document: Sendable, Hashable {
     static let issuerSigned = "issuerSigned"
     static let deviceSigned = "deviceSigned"
     static let errors = "errors"
+    static let all = [docType, issuerSigned, deviceSigned, errors]
+    static let clause = "ISO 18013-5 §8.3.2.1.2.2"
   }
 
   public let docType: String
@@ -149,12 +156,12 @@ public struct Document: Sendable, Hashable {
     let ctx = "Document"
     let (docType, issuerItem, deviceItem, errors) = try reading(ctx) {
       () throws(CBORError) -> (String, CBOR, CBOR, [String: [String: Int]]) in
-      let map = try cbor.requireMap(ctx)
+      let map = try CBORMapReader(cbor, structure: ctx, clause: Keys.clause, knownKeys: Keys.all)
       return (
-        try map.required(Keys.docType, as: String.self, in: ctx),
-        try map.required(Keys.issuerSigned, as: CBOR.self, in: ctx),
-        try map.required(Keys.deviceSigned, as: CBOR.self, in: ctx),
-        try map.optional(Keys.errors, as: [String: [String: Int]].self, in: ctx) ?? [:]
+        try map.required(Keys.docType, as: String.self),
+        try map.required(Keys.issuerSigned, as: CBOR.self),
+        try map.required(Keys.deviceSigned, as: CBOR.self),
+        try map.optional(Keys.errors, as: [String: [String: Int]].self) ?? [:]
       )
     }
     self.docType = docType
@@ -271,6 +278,8 @@ public struct DeviceResponse: Sendable, Hashable {
     static let documents = "documents"
     static let documentErrors = "documentErrors"
     static let status = "status"
+    static let all = [version, documents, documentErrors, status]
+    static let clause = "ISO 18013-5 §8.3.2.1.2.2"
   }
 
   /// Status code 0: OK (§8.3.2.1.2.3).
@@ -306,15 +315,12 @@ public struct DeviceResponse: Sendable, Hashable {
     let ctx = "DeviceResponse"
     let (version, docs, errors, status) = try reading(ctx) {
       () throws(CBORError) -> (String, [CBOR], [[String: Int]], Int) in
-      let map = try cbor.requireMap(ctx)
+      let map = try CBORMapReader(cbor, structure: ctx, clause: Keys.clause, knownKeys: Keys.all)
       return (
-        try map.required(Keys.version, as: String.self, in: ctx),
-        try map.optional(Keys.documents, as: CBOR.self, in: ctx).map { (item) throws(CBORError) in
-          try item.requireArray("\(ctx).documents")
-        }
-          ?? [],
-        try map.optional(Keys.documentErrors, as: [[String: Int]].self, in: ctx) ?? [],
-        try map.required(Keys.status, as: Int.self, in: ctx)
+        try map.required(Keys.version, as: String.self),
+        try map.optional(Keys.documents, as: [CBOR].self) ?? [],
+        try map.optional(Keys.documentErrors, as: [[String: Int]].self) ?? [],
+        try map.required(Keys.status, as: Int.self)
       )
     }
     guard version.hasPrefix("1.") else {

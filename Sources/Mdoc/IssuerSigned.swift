@@ -13,6 +13,8 @@ public struct IssuerSignedItem: Sendable, Hashable {
     static let random = "random"
     static let elementIdentifier = "elementIdentifier"
     static let elementValue = "elementValue"
+    static let all = [digestID, random, elementIdentifier, elementValue]
+    static let clause = "ISO 18013-5 §8.3.2.1.2.2"
   }
 
   /// The item's encoding: the content of `IssuerSignedItemBytes = #6.24(bstr .cbor ...)`.
@@ -30,12 +32,13 @@ public struct IssuerSignedItem: Sendable, Hashable {
     }
     let ctx = "IssuerSignedItem"
     let parsed = try reading(ctx) { () throws(CBORError) -> (UInt64, [UInt8], String, CBOR) in
-      let map = try encoded.value.requireMap(ctx)
+      let map = try CBORMapReader(
+        encoded.value, structure: ctx, clause: Keys.clause, knownKeys: Keys.all)
       return (
-        try map.required(Keys.digestID, as: UInt64.self, in: ctx),
-        try map.required(Keys.random, as: ByteString.self, in: ctx).bytes,
-        try map.required(Keys.elementIdentifier, as: String.self, in: ctx),
-        try map.required(Keys.elementValue, as: CBOR.self, in: ctx)
+        try map.required(Keys.digestID, as: UInt64.self),
+        try map.required(Keys.random, as: ByteString.self).bytes,
+        try map.required(Keys.elementIdentifier, as: String.self),
+        try map.required(Keys.elementValue, as: CBOR.self)
       )
     }
     self.encoded = encoded
@@ -72,6 +75,8 @@ public struct IssuerSigned: Sendable, Hashable {
   enum Keys {
     static let nameSpaces = "nameSpaces"
     static let issuerAuth = "issuerAuth"
+    static let all = [nameSpaces, issuerAuth]
+    static let clause = "ISO 18013-5 §8.3.2.1.2.2"
   }
 
   /// Items by namespace, in the order received.
@@ -103,10 +108,11 @@ public struct IssuerSigned: Sendable, Hashable {
     let ctx = "IssuerSigned"
     let (spaces, authItem, authFirst) = try reading(ctx) {
       () throws(CBORError) -> ([(String, [CBOR])], CBOR, Bool) in
-      let map = try cbor.requireMap(ctx)
+      let map = try CBORMapReader(cbor, structure: ctx, clause: Keys.clause, knownKeys: Keys.all)
       var spaces: [(String, [CBOR])] = []
-      if let ns = try map.optional(Keys.nameSpaces, as: CBOR.self, in: ctx) {
-        for (key, items) in try ns.requireMap("\(ctx).nameSpaces") {
+      if let ns = try map.optionalMap(Keys.nameSpaces) {
+        // IssuerNameSpaces is data keyed by namespace name, read in the order received.
+        for (key, items) in ns.map {
           let name = try key.requireText("\(ctx).nameSpaces key")
           let array = try items.requireArray("\(ctx).nameSpaces[\(name)]")
           guard !array.isEmpty else {
@@ -117,8 +123,8 @@ public struct IssuerSigned: Sendable, Hashable {
         }
       }
       return (
-        spaces, try map.required(Keys.issuerAuth, as: CBOR.self, in: ctx),
-        map.keys.first == .textString(Keys.issuerAuth)
+        spaces, try map.required(Keys.issuerAuth, as: CBOR.self),
+        map.map.keys.first == .textString(Keys.issuerAuth)
       )
     }
     var nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])] = []
@@ -163,25 +169,9 @@ public struct IssuerSigned: Sendable, Hashable {
 
   /// The document signer chain from issuerAuth's x5chain, leaf first.
   public func documentSignerChain() throws(MdocError) -> [Certificate] {
-    let ders: [[UInt8]]
-    do {
-      ders = try issuerAuth.headers.x5chain
-    } catch {
-      throw MdocError(.malformed, "issuerAuth x5chain: \(error.reason)", underlying: error)
-    }
-    guard !ders.isEmpty else {
-      throw MdocError(.malformed, "issuerAuth has no x5chain (ISO 18013-5 §9.1.2.4)")
-    }
-    var chain: [Certificate] = []
-    for der in ders {
-      do {
-        chain.append(try Certificate(derEncoded: der))
-      } catch {
-        throw MdocError(
-          .malformed, "issuerAuth x5chain certificate: \(error.reason)", underlying: error)
-      }
-    }
-    return chain
+    try issuerAuth.x5chainCertificates(
+      failing: .malformed, label: "issuerAuth", missingNote: " (ISO 18013-5 §9.1.2.4)",
+      certificateLabel: "issuerAuth x5chain certificate")
   }
 
   /// The item for an element, if present.
@@ -211,4 +201,31 @@ public struct IssuerSigned: Sendable, Hashable {
 
   public static func == (lhs: IssuerSigned, rhs: IssuerSigned) -> Bool { lhs.bytes == rhs.bytes }
   public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+}
+
+extension COSESign1 {
+  /// The certificates of the x5chain header (RFC 9360 §2), leaf first; every failure is an
+  /// `MdocError` with `code`, its reason opening with `label` (issuerAuth §9.1.2.4, readerAuth
+  /// §9.1.4).
+  func x5chainCertificates(
+    failing code: MdocError.Code, label: String, missingNote: String = "",
+    certificateLabel: String
+  ) throws(MdocError) -> [Certificate] {
+    let ders: [[UInt8]]
+    do {
+      ders = try headers.x5chain
+    } catch {
+      throw MdocError(code, "\(label) x5chain: \(error.reason)", underlying: error)
+    }
+    guard !ders.isEmpty else { throw MdocError(code, "\(label) has no x5chain\(missingNote)") }
+    var chain: [Certificate] = []
+    for der in ders {
+      do {
+        chain.append(try Certificate(derEncoded: der))
+      } catch {
+        throw MdocError(code, "\(certificateLabel): \(error.reason)", underlying: error)
+      }
+    }
+    return chain
+  }
 }

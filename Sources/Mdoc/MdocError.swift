@@ -1,11 +1,10 @@
 import CBOR
 import COSE
+public import ErrorKit
 
 /// An error from the mdoc layer (ISO/IEC 18013-5): an extensible code, a reason, and the error it
 /// wraps.
-public struct MdocError: Error, Sendable, Hashable, CustomStringConvertible,
-  CustomDebugStringConvertible
-{
+public struct MdocError: CausedError {
   /// What kind of failure this is.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
@@ -45,11 +44,6 @@ public struct MdocError: Error, Sendable, Hashable, CustomStringConvertible,
   /// A human-readable explanation.
   public let reason: String
 
-  // Errors keep their cause (issue 11), the shape every protocol module's error has: `code` is
-  // stable and the thing to match on; `reason` is for people; `underlying` keeps the error this
-  // one wraps as a value; `file`/`line` say where it was thrown. Equality and hashing use the
-  // code and reason only, so tests can build the expected error directly.
-
   /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
   public let underlying: (any Error & Sendable)?
   /// The file (`#fileID`) where the error was created.
@@ -79,25 +73,11 @@ public struct MdocError: Error, Sendable, Hashable, CustomStringConvertible,
       "\(context): \(error.reason)", underlying: error, file: file, line: line)
   }
 
-  public var description: String { "MdocError.\(code): \(reason)" }
+  /// `MdocError.<code>: <reason>`.
+  public var description: String { causedDescription }
 
   /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String {
-    var text = "\(description) (\(file):\(line))"
-    if let underlying { text += "\n  caused by: " + String(reflecting: underlying) }
-    return text
-  }
-
-  /// Equal when the code and reason are; the cause and throw site are ignored.
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.code == rhs.code && lhs.reason == rhs.reason
-  }
-
-  /// Hashes the fields `==` compares.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(code)
-    hasher.combine(reason)
-  }
+  public var debugDescription: String { causedDebugDescription }
 }
 
 /// Runs a CBOR-reading body and reports its failure as a malformed mdoc structure.

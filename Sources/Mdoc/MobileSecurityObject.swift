@@ -5,6 +5,16 @@ public import Foundation
 
 /// `ValidityInfo` (ISO 18013-5 §9.1.2.4): when the MSO was signed and when it may be used.
 public struct ValidityInfo: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §9.1.2.4).
+  enum Keys {
+    static let signed = "signed"
+    static let validFrom = "validFrom"
+    static let validUntil = "validUntil"
+    static let expectedUpdate = "expectedUpdate"
+    static let all = [signed, validFrom, validUntil, expectedUpdate]
+  }
+
   public let signed: Date
   public let validFrom: Date
   public let validUntil: Date
@@ -17,10 +27,38 @@ public struct ValidityInfo: Sendable, Hashable {
     self.validUntil = validUntil
     self.expectedUpdate = expectedUpdate
   }
+
+  /// Reads `ValidityInfo`: each member a `tdate` (tag 0, RFC 3339), `expectedUpdate` optional.
+  init(_ map: CBORMapReader) throws(CBORError) {
+    func date(_ key: String) throws(CBORError) -> Date? {
+      guard let item = try map.optional(key, as: CBOR.self) else { return nil }
+      guard item.tag == 0, let date = item.dateTime else {
+        throw map.error(.typeMismatch, key, "expected tdate (tag 0)")
+      }
+      return date
+    }
+    func required(_ key: String) throws(CBORError) -> Date {
+      guard let value = try date(key) else {
+        throw map.error(.missingField, key, "missing required field")
+      }
+      return value
+    }
+    self.init(
+      signed: try required(Keys.signed), validFrom: try required(Keys.validFrom),
+      validUntil: try required(Keys.validUntil), expectedUpdate: try date(Keys.expectedUpdate))
+  }
 }
 
 /// `KeyAuthorizations` (§9.1.2.4): what the device key may sign in `DeviceSigned`.
 public struct KeyAuthorizations: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §9.1.2.4).
+  enum Keys {
+    static let nameSpaces = "nameSpaces"
+    static let dataElements = "dataElements"
+    static let all = [nameSpaces, dataElements]
+  }
+
   /// Namespaces whose every element the device may sign.
   public let nameSpaces: [String]
   /// Individual elements the device may sign, by namespace.
@@ -32,6 +70,18 @@ public struct KeyAuthorizations: Sendable, Hashable {
     self.dataElements = dataElements
   }
 
+  /// Reads `KeyAuthorizations`. ISO 18013-5 §9.1.2.4: a namespace in `nameSpaces` shall not
+  /// also appear in `dataElements`; both are sets.
+  init(_ map: CBORMapReader) throws(CBORError) {
+    let spaces = try map.uniqueTexts(Keys.nameSpaces) ?? []
+    let elements = try map.optional(Keys.dataElements, as: [String: [String]].self) ?? [:]
+    for nameSpace in spaces where elements[nameSpace] != nil {
+      throw map.error(
+        .duplicateMapKey, Keys.dataElements, "\(nameSpace) is also in \(Keys.nameSpaces)")
+    }
+    self.init(nameSpaces: spaces, dataElements: elements)
+  }
+
   /// Whether the device may sign an element.
   public func authorizes(nameSpace: String, element: String) -> Bool {
     nameSpaces.contains(nameSpace) || (dataElements[nameSpace]?.contains(element) ?? false)
@@ -41,6 +91,31 @@ public struct KeyAuthorizations: Sendable, Hashable {
 /// `MobileSecurityObject` (ISO 18013-5 §9.1.2.4): the issuer-signed digests, device key, docType
 /// and validity. Kept with its exact bytes, which issuerAuth signs.
 public struct MobileSecurityObject: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §9.1.2.4).
+  enum Keys {
+    static let version = "version"
+    static let digestAlgorithm = "digestAlgorithm"
+    static let valueDigests = "valueDigests"
+    static let deviceKeyInfo = "deviceKeyInfo"
+    static let docType = "docType"
+    static let validityInfo = "validityInfo"
+    static let status = "status"
+    static let all = [
+      version, digestAlgorithm, valueDigests, deviceKeyInfo, docType, validityInfo, status,
+    ]
+    static let clause = "ISO 18013-5 §9.1.2.4"
+
+    /// `DeviceKeyInfo = {"deviceKey": DeviceKey, ? "keyAuthorizations": KeyAuthorizations,
+    /// ? "keyInfo": KeyInfo}`.
+    enum DeviceKeyInfo {
+      static let deviceKey = "deviceKey"
+      static let keyAuthorizations = "keyAuthorizations"
+      static let keyInfo = "keyInfo"
+      static let all = [deviceKey, keyAuthorizations, keyInfo]
+    }
+  }
+
   /// The MSO's exact encoding (the content of `MobileSecurityObjectBytes`).
   public let encoded: EncodedCBOR
   public let version: String
@@ -81,66 +156,27 @@ public struct MobileSecurityObject: Sendable, Hashable {
   /// Reads an MSO from its encoding.
   public init(encoded: EncodedCBOR) throws(MdocError) {
     self.encoded = encoded
-    let ctx = "MobileSecurityObject"
-    let parsed = try reading(ctx) {
+    let parsed = try reading("MobileSecurityObject") {
       () throws(CBORError) -> (
         String, String, [String: [UInt64: [UInt8]]], CBOR, KeyAuthorizations?, String, ValidityInfo,
         CBOR?
       ) in
-      let map = try encoded.value.requireMap(ctx)
-      let version = try map.required("version", as: String.self, in: ctx)
-      let digestAlgorithm = try map.required("digestAlgorithm", as: String.self, in: ctx)
-      var digests: [String: [UInt64: [UInt8]]] = [:]
-      for (nsKey, ids) in try map.required("valueDigests", as: CBOR.self, in: ctx).requireMap(
-        "\(ctx).valueDigests")
-      {
-        let ns = try nsKey.requireText("\(ctx).valueDigests key")
-        var byID: [UInt64: [UInt8]] = [:]
-        for (idKey, digest) in try ids.requireMap("\(ctx).valueDigests[\(ns)]") {
-          byID[try idKey.requireUInt64("\(ctx).valueDigests[\(ns)] key")] = try digest.requireBytes(
-            "\(ctx).valueDigests[\(ns)]")
-        }
-        digests[ns] = byID
-      }
-      let keyInfo = try map.required("deviceKeyInfo", as: CBOR.self, in: ctx).requireMap(
-        "\(ctx).deviceKeyInfo")
-      let deviceKey = try keyInfo.required("deviceKey", as: CBOR.self, in: "\(ctx).deviceKeyInfo")
-      var authorizations: KeyAuthorizations?
-      if let auth = try keyInfo.optional(
-        "keyAuthorizations", as: CBOR.self, in: "\(ctx).deviceKeyInfo")
-      {
-        let authMap = try auth.requireMap("\(ctx).keyAuthorizations")
-        let spaces =
-          try authMap.optional("nameSpaces", as: [String].self, in: "\(ctx).keyAuthorizations")
-          ?? []
-        let elements =
-          try authMap.optional(
-            "dataElements", as: [String: [String]].self, in: "\(ctx).keyAuthorizations") ?? [:]
-        authorizations = KeyAuthorizations(nameSpaces: spaces, dataElements: elements)
-      }
-      let docType = try map.required("docType", as: String.self, in: ctx)
-      let validity = try map.required("validityInfo", as: CBOR.self, in: ctx).requireMap(
-        "\(ctx).validityInfo")
-      func date(_ key: String) throws(CBORError) -> Date? {
-        guard let item = validity[key] else { return nil }
-        guard item.tag == 0, let date = item.dateTime else {
-          throw CBORError(
-            .typeMismatch, reason: "\(ctx).validityInfo.\(key): expected tdate (tag 0)")
-        }
-        return date
-      }
-      guard let signed = try date("signed"), let from = try date("validFrom"),
-        let until = try date("validUntil")
-      else {
-        throw CBORError(
-          .missingField,
-          reason: "\(ctx).validityInfo: signed, validFrom and validUntil are required")
-      }
-      let info = ValidityInfo(
-        signed: signed, validFrom: from, validUntil: until,
-        expectedUpdate: try date("expectedUpdate"))
+      let map = try CBORMapReader(
+        encoded.value, structure: "MobileSecurityObject", clause: Keys.clause,
+        knownKeys: Keys.all)
+      let digests = try map.required(Keys.valueDigests, as: [String: [UInt64: ByteString]].self)
+      let keyInfo = try map.requiredMap(Keys.deviceKeyInfo, knownKeys: Keys.DeviceKeyInfo.all)
       return (
-        version, digestAlgorithm, digests, deviceKey, authorizations, docType, info, map["status"]
+        try map.required(Keys.version, as: String.self),
+        try map.required(Keys.digestAlgorithm, as: String.self),
+        digests.mapValues { $0.mapValues(\.bytes) },
+        try keyInfo.required(Keys.DeviceKeyInfo.deviceKey, as: CBOR.self),
+        try keyInfo.optionalMap(
+          Keys.DeviceKeyInfo.keyAuthorizations, knownKeys: KeyAuthorizations.Keys.all
+        ).map { (reader) throws(CBORError) in try KeyAuthorizations(reader) },
+        try map.required(Keys.docType, as: String.self),
+        try ValidityInfo(map.requiredMap(Keys.validityInfo, knownKeys: ValidityInfo.Keys.all)),
+        try map.optional(Keys.status, as: CBOR.self)
       )
     }
     version = parsed.0
@@ -201,7 +237,7 @@ public struct MobileSecurityObject: Sendable, Hashable {
       "deviceKeyInfo": .map(keyInfo), "docType": .textString(docType),
       "validityInfo": .map(validity),
     ]
-    if let status { map["status"] = status }
+    if let status { map[Keys.status] = status }
     encoded = EncodedCBOR(mdoc: .map(map))
     version = "1.0"
     self.digestAlgorithm = digestAlgorithm.rawValue

@@ -23,12 +23,23 @@ public struct ReaderIdentity: Sendable, Hashable {
 
 /// Builds and checks reader authentication (ISO 18013-5 §9.1.4).
 public enum ReaderAuthentication {
+
+  /// The context strings that open the signed arrays, named once (ISO 18013-5 §9.1.4; the
+  /// second edition adds `ReaderAuthenticationAll`).
+  enum Keys {
+    static let readerAuthentication = "ReaderAuthentication"
+    static let readerAuthenticationAll = "ReaderAuthenticationAll"
+  }
+
   /// `ReaderAuthenticationBytes = #6.24(bstr .cbor ["ReaderAuthentication", SessionTranscript,
   /// ItemsRequestBytes])`.
   public static func bytes(sessionTranscript: SessionTranscript, itemsRequestBytes: EncodedCBOR)
     -> [UInt8]
   {
-    EncodedCBOR(mdoc: ["ReaderAuthentication", sessionTranscript.cbor, itemsRequestBytes.tag24])
+    EncodedCBOR(
+      mdoc: [
+        .textString(Keys.readerAuthentication), sessionTranscript.cbor, itemsRequestBytes.tag24,
+      ])
       .tag24.encoded()
   }
 
@@ -40,7 +51,8 @@ public enum ReaderAuthentication {
     includeInfoMember: Bool = true
   ) -> [UInt8] {
     var members: [CBOR] = [
-      "ReaderAuthenticationAll", sessionTranscript.cbor, .array(itemsRequests.map(\.tag24)),
+      .textString(Keys.readerAuthenticationAll), sessionTranscript.cbor,
+      .array(itemsRequests.map(\.tag24)),
     ]
     if includeInfoMember { members.append(deviceRequestInfo?.tag24 ?? .null) }
     return EncodedCBOR(mdoc: .array(members)).tag24.encoded()
@@ -68,25 +80,9 @@ public enum ReaderAuthentication {
   public static func verify(
     _ readerAuth: COSESign1, payload: [UInt8], trustAnchors: [Certificate], at now: Date
   ) throws(MdocError) -> ReaderIdentity {
-    let ders: [[UInt8]]
-    do {
-      ders = try readerAuth.headers.x5chain
-    } catch {
-      throw MdocError(
-        .invalidReaderSignature, "readerAuth x5chain: \(error.reason)", underlying: error)
-    }
-    guard !ders.isEmpty else {
-      throw MdocError(.invalidReaderSignature, "readerAuth has no x5chain")
-    }
-    var chain: [Certificate] = []
-    for der in ders {
-      do {
-        chain.append(try Certificate(derEncoded: der))
-      } catch {
-        throw MdocError(
-          .invalidReaderSignature, "readerAuth certificate: \(error.reason)", underlying: error)
-      }
-    }
+    let chain = try readerAuth.x5chainCertificates(
+      failing: .invalidReaderSignature, label: "readerAuth",
+      certificateLabel: "readerAuth certificate")
     guard let key = chain[0].publicKey.ecPublicKey else {
       throw MdocError(.invalidReaderSignature, "reader key is \(chain[0].publicKey), not EC")
     }
@@ -147,7 +143,8 @@ extension DeviceRequest {
         }
       }
       if let lastError {
-        throw MdocError(lastError.code, "readerAuthAll[\(index)]: \(lastError.reason)")
+        throw MdocError(
+          lastError.code, "readerAuthAll[\(index)]: \(lastError.reason)", underlying: lastError)
       }
     }
     var perDoc: [ReaderIdentity?] = []

@@ -6,6 +6,16 @@ import CryptoPrimitives
 /// §9.1.5.1), kept as its exact encoding: DeviceAuthentication and ReaderAuthentication embed it,
 /// and the HPKE `info` of ISO/IEC TS 18013-7 Annex C is its bytes.
 public struct SessionTranscript: Sendable, Hashable {
+
+  /// The array's member positions, named once (ISO 18013-5 §9.1.5.1).
+  enum Keys {
+    static let deviceEngagementBytes = 0
+    static let eReaderKeyBytes = 1
+    static let handover = 2
+    static let count = 3
+    static let clause = "ISO 18013-5 §9.1.5.1"
+  }
+
   /// The transcript's encoding and value.
   public let encoded: EncodedCBOR
 
@@ -32,8 +42,9 @@ public struct SessionTranscript: Sendable, Hashable {
   }
 
   private init(encoded: EncodedCBOR) throws(MdocError) {
-    guard let members = encoded.value.array, members.count == 3 else {
-      throw MdocError(.malformed, "SessionTranscript must be an array of 3 members")
+    guard let members = encoded.value.array, members.count == Keys.count else {
+      throw MdocError(
+        .malformed, "SessionTranscript must be an array of \(Keys.count) members (\(Keys.clause))")
     }
     self.encoded = encoded
   }
@@ -48,7 +59,7 @@ public struct SessionTranscript: Sendable, Hashable {
   public var taggedBytes: [UInt8] { encoded.tag24.encoded() }
 
   /// The third member.
-  public var handover: CBOR { encoded.value.array?[2] ?? .null }
+  public var handover: CBOR { encoded.value.array?[Keys.handover] ?? .null }
 }
 
 /// The handovers of the online presentation profiles.

@@ -1,10 +1,10 @@
+public import ErrorKit
+
 /// An error of this module: an opaque, extensible code and a human reason (OpenID4VP 1.0).
 ///
 /// Clients match on ``code``; new codes break nobody. ``errorResponse`` says what, if anything,
 /// the wallet reports to the verifier for the failure (OpenID4VP 1.0 §8.5).
-public struct OpenID4VPError: Error, Sendable, Hashable, CustomStringConvertible,
-  CustomDebugStringConvertible
-{
+public struct OpenID4VPError: CausedError {
   /// What went wrong, as an extensible set of names.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
@@ -63,13 +63,6 @@ public struct OpenID4VPError: Error, Sendable, Hashable, CustomStringConvertible
   /// Why, in words, for logs and developers.
   public let reason: String
 
-  // Errors keep their cause (issue 11): the same shape in every protocol module's error.
-  // `code` is stable and the thing to match on; `reason` is for people; `underlying` keeps the
-  // error this one wraps as a value (cast it to the lower module's error type, it is never
-  // flattened into `reason`); `file`/`line` say where it was thrown (`#fileID`, `#line`).
-  // Equality and hashing use the code and reason only (plus this type's own location fields),
-  // never the cause or the throw site, so tests can build the expected error directly.
-
   /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
   public let underlying: (any Error & Sendable)?
   /// The file (`#fileID`) where the error was created.
@@ -88,9 +81,6 @@ public struct OpenID4VPError: Error, Sendable, Hashable, CustomStringConvertible
     self.code = code
     self.reason = reason
   }
-
-  /// `OpenID4VPError.<code>: <reason>`.
-  public var description: String { "OpenID4VPError.\(code): \(reason)" }
 
   /// The error response the wallet returns to the verifier for this failure, or nil when the
   /// input could not be read at all or the failure is the verifier's own (OpenID4VP 1.0 §8.5,
@@ -113,22 +103,9 @@ public struct OpenID4VPError: Error, Sendable, Hashable, CustomStringConvertible
     return OpenID4VPErrorResponse(error: error, errorDescription: reason)
   }
 
-  /// Equal when the code and reason are; the cause and throw site are ignored.
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.code == rhs.code && lhs.reason == rhs.reason
-  }
-
-  /// Hashes the fields `==` compares.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(code)
-    hasher.combine(reason)
-  }
+  /// `OpenID4VPError.<code>: <reason>`.
+  public var description: String { causedDescription }
 
   /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String {
-    var text = "\(description) (\(file):\(line))"
-    if let underlying { text += "\n  caused by: " + String(reflecting: underlying) }
-    return text
-  }
-
+  public var debugDescription: String { causedDebugDescription }
 }

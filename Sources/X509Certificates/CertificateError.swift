@@ -1,10 +1,10 @@
+public import ErrorKit
+
 /// An error from reading, building or checking certificates: an extensible code and a reason.
 ///
 /// Codes are values rather than enum cases so new failure kinds break no client, the
 /// swift-certificates convention (RFC 5280 §4 for the structures the reasons refer to).
-public struct CertificateError: Error, Sendable, Hashable, CustomStringConvertible,
-  CustomDebugStringConvertible
-{
+public struct CertificateError: CausedError {
   /// What kind of failure this is; compare against the static members.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private let name: String
@@ -36,13 +36,6 @@ public struct CertificateError: Error, Sendable, Hashable, CustomStringConvertib
   /// A human-readable explanation, naming the field that was wrong.
   public let reason: String
 
-  // Errors keep their cause (issue 11): the same shape in every protocol module's error.
-  // `code` is stable and the thing to match on; `reason` is for people; `underlying` keeps the
-  // error this one wraps as a value (cast it to the lower module's error type, it is never
-  // flattened into `reason`); `file`/`line` say where it was thrown (`#fileID`, `#line`).
-  // Equality and hashing use the code and reason only (plus this type's own location fields),
-  // never the cause or the throw site, so tests can build the expected error directly.
-
   /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
   public let underlying: (any Error & Sendable)?
   /// The file (`#fileID`) where the error was created.
@@ -62,25 +55,9 @@ public struct CertificateError: Error, Sendable, Hashable, CustomStringConvertib
     self.reason = reason
   }
 
-  /// The code and the reason, for logs.
-  public var description: String { "CertificateError.\(code): \(reason)" }
-
-  /// Equal when the code and reason are; the cause and throw site are ignored.
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.code == rhs.code && lhs.reason == rhs.reason
-  }
-
-  /// Hashes the fields `==` compares.
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(code)
-    hasher.combine(reason)
-  }
+  /// `CertificateError.<code>: <reason>`.
+  public var description: String { causedDescription }
 
   /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String {
-    var text = "\(description) (\(file):\(line))"
-    if let underlying { text += "\n  caused by: " + String(reflecting: underlying) }
-    return text
-  }
-
+  public var debugDescription: String { causedDebugDescription }
 }
