@@ -50,9 +50,8 @@ public enum JWE {
     header.append(("epk", JWK(publicKey: ephemeral.publicKey).json))
     if let apu { header.append(("apu", .string(Base64URL.encode(apu)))) }
     if let apv { header.append(("apv", .string(Base64URL.encode(apv)))) }
-    var seen = Set(header.map(\.key))
     for (name, value) in additionalHeader {
-      guard seen.insert(name).inserted else {
+      guard !header.contains(where: { $0.key == name }) else {
         throw JOSEError(.invalidHeader, "header parameter \(name) appears twice")
       }
       header.append((name, value))
@@ -77,10 +76,16 @@ public enum JWE {
       throw JOSEError(.cryptoFailure, "AES-GCM failed: \(error.reason)", underlying: error)
     }
     // RFC 7516 §7.1: with direct key agreement the encrypted key part is empty.
-    return [
-      encodedHeader, "", Base64URL.encode(iv), Base64URL.encode(box.ciphertext),
-      Base64URL.encode(box.tag),
-    ].joined(separator: ".")
+    let encodedCiphertext = Base64URL.encode(box.ciphertext)
+    var jwe = encodedHeader
+    jwe.reserveCapacity(encodedHeader.utf8.count + encodedCiphertext.utf8.count + 48)
+    jwe += ".."
+    jwe += Base64URL.encode(iv)
+    jwe += "."
+    jwe += encodedCiphertext
+    jwe += "."
+    jwe += Base64URL.encode(box.tag)
+    return jwe
   }
 
   /// Draws a private scalar by rejection sampling (FIPS 186-5 §A.4.2) from `random`, so tests
