@@ -33,7 +33,8 @@ public enum JWE {
   /// Encrypts to a recipient's EC public key with ECDH-ES and AES-GCM and returns
   /// `b64(header)..b64(iv).b64(ciphertext).b64(tag)` (RFC 7516 §5.1, RFC 7518 §4.6, §5.3).
   ///
-  /// An ephemeral key on the recipient's curve is drawn from `random` and published as `epk`.
+  /// An ephemeral key on the recipient's curve is drawn from `random` (by the backend's key
+  /// generation when `random` is ``SecureRandom``) and published as `epk`.
   public static func encrypt(
     plaintext: [UInt8], recipient: ECPublicKey, enc: JWEEncryption, kid: String? = nil,
     apu: [UInt8]? = nil, apv: [UInt8]? = nil, additionalHeader: [(String, JSONValue)] = [],
@@ -89,10 +90,19 @@ public enum JWE {
   }
 
   /// Draws a private scalar by rejection sampling (FIPS 186-5 §A.4.2) from `random`, so tests
-  /// that seed `random` get a reproducible ephemeral key.
+  /// that seed `random` get a reproducible ephemeral key. With the system generator the
+  /// backend's key generation draws it instead, which skips importing the scalar.
   static func ephemeralKey(on curve: EllipticCurve, random: any RandomSource) throws(JOSEError)
     -> ECPrivateKey
   {
+    if random is SecureRandom {
+      do {
+        return try ECPrivateKey(curve: curve)
+      } catch {
+        throw JOSEError(
+          .cryptoFailure, "ephemeral key generation: \(error.reason)", underlying: error)
+      }
+    }
     for _ in 0..<64 {
       var scalar = random.bytes(count: curve.coordinateByteCount)
       // P-521's order has 521 bits; clearing the top 7 bits of 66 bytes keeps sampling uniform.
