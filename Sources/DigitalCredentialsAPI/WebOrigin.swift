@@ -32,7 +32,16 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
     rest = rest[utf8.index(colon, offsetBy: 3)...]
     if rest.hasSuffix("/") { rest = rest.dropLast() }
     guard !rest.isEmpty else { throw fail("no host") }
-    guard !rest.contains(where: { "/?#@\\ ".contains($0) }) else {
+    guard
+      !rest.utf8.contains(where: {
+        switch $0 {
+        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"),
+          UInt8(ascii: "\\"), UInt8(ascii: " "):
+          true
+        default: false
+        }
+      })
+    else {
       throw fail("an origin has no path, query, fragment or credentials")
     }
     var host = rest
@@ -61,7 +70,13 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
       default: false
       }
     }
-    guard hostAllowed, !host.hasPrefix("."), !host.hasSuffix(".."), !host.contains("..") else {
+    // The host is ASCII from here on, so its bytes are its characters.
+    let dots = host.utf8
+    guard hostAllowed, dots.first != UInt8(ascii: "."),
+      !zip(dots, dots.dropFirst()).contains(where: {
+        $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".")
+      })
+    else {
       throw fail("host has characters a serialized origin cannot have")
     }
     let defaultPort = scheme == "https" ? 443 : 80
