@@ -85,9 +85,16 @@ extension SDJWT {
     holderKey: ECPublicKey? = nil
   ) throws(SDJWTError) -> String {
     let needed = try processed.disclosureTexts(for: paths)
-    return try present(
-      disclosures: disclosures.filter { needed.contains($0.encoded) }, keyBinding: keyBinding,
-      knownHolderKey: holderKey)
+    let chosen: [Disclosure]
+    if needed.count <= 32 {
+      // A few texts: compared directly (they share storage with `disclosures`, so a match is a
+      // pointer comparison), cheaper than hashing each one.
+      chosen = disclosures.filter { needed.contains($0.encoded) }
+    } else {
+      let set = Set(needed)
+      chosen = disclosures.filter { set.contains($0.encoded) }
+    }
+    return try present(disclosures: chosen, keyBinding: keyBinding, knownHolderKey: holderKey)
   }
 
   /// Builds a presentation of exactly the Disclosures whose claim path and content satisfy

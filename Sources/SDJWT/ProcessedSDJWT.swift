@@ -67,12 +67,13 @@ public struct ProcessedSDJWT: Sendable, Hashable {
     return needed
   }
 
-  /// The texts of ``disclosures(for:)``: one Disclosure per text, since a text presented twice
-  /// is refused while processing (RFC 9901 §7.1 step 3.2.2.4), so the texts select the same
-  /// Disclosures without hashing their decoded values.
-  package func disclosureTexts(for paths: [ClaimPath]) throws(SDJWTError) -> Set<String> {
-    var needed = Set<String>()
-    try forEachDisclosure(for: paths) { needed.insert($0.encoded) }
+  /// The texts of ``disclosures(for:)``, each once: one Disclosure per text, since a text
+  /// presented twice is refused while processing (RFC 9901 §7.1 step 3.2.2.4), so the texts
+  /// select the same Disclosures without hashing their decoded values.
+  package func disclosureTexts(for paths: [ClaimPath]) throws(SDJWTError) -> [String] {
+    var needed: [String] = []
+    needed.reserveCapacity(disclosuresByPath.count)
+    try forEachDisclosure(for: paths) { needed.append($0.encoded) }
     return needed
   }
 
