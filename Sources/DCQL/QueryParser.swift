@@ -31,28 +31,29 @@ enum QueryParser {
     return DCQLQuery(credentials: credentials, credentialSets: sets)
   }
 
-  static func credentialQuery(_ value: ClaimValue, at location: String) throws(DCQLError)
+  static func credentialQuery(_ value: ClaimValue, at location: @autoclosure () -> String)
+    throws(DCQLError)
     -> CredentialQuery
   {
     guard case .object(let members) = value else {
-      throw DCQLError(.invalidQuery, at: location, "a Credential Query is an object")
+      throw DCQLError(.invalidQuery, at: location(), "a Credential Query is an object")
     }
-    let id = try identifier(members["id"], at: location + ".id")
+    let id = try identifier(members["id"], at: location() + ".id")
     guard case .string(let format)? = members["format"], !format.isEmpty else {
-      throw DCQLError(.invalidQuery, at: location + ".format", "format is a non-empty string")
+      throw DCQLError(.invalidQuery, at: location() + ".format", "format is a non-empty string")
     }
-    let multiple = try bool(members["multiple"], default: false, at: location + ".multiple")
+    let multiple = try bool(members["multiple"], default: false, at: location() + ".multiple")
     let holderBinding = try bool(
       members["require_cryptographic_holder_binding"], default: true,
-      at: location + ".require_cryptographic_holder_binding")
-    let meta = try self.meta(members["meta"], format: format, at: location + ".meta")
+      at: location() + ".require_cryptographic_holder_binding")
+    let meta = try self.meta(members["meta"], format: format, at: location() + ".meta")
 
     var authorities: [TrustedAuthorityQuery]?
     if let value = members["trusted_authorities"] {
-      let values = try nonEmptyArray(value, at: location + ".trusted_authorities")
+      let values = try nonEmptyArray(value, at: location() + ".trusted_authorities")
       var parsed = [TrustedAuthorityQuery]()
       for (i, v) in values.enumerated() {
-        parsed.append(try trustedAuthority(v, at: location + ".trusted_authorities[\(i)]"))
+        parsed.append(try trustedAuthority(v, at: location() + ".trusted_authorities[\(i)]"))
       }
       authorities = parsed
     }
@@ -60,14 +61,14 @@ enum QueryParser {
     var claims: [ClaimsQuery]?
     var claimIDs = Set<String>()
     if let value = members["claims"] {
-      let values = try nonEmptyArray(value, at: location + ".claims")
+      let values = try nonEmptyArray(value, at: location() + ".claims")
       var parsed = [ClaimsQuery]()
       for (i, v) in values.enumerated() {
-        let claim = try claimsQuery(v, format: format, at: location + ".claims[\(i)]")
+        let claim = try claimsQuery(v, format: format, at: location() + ".claims[\(i)]")
         if let claimID = claim.id, !claimIDs.insert(claimID).inserted {
           // §6.3: claim ids are unique within the Credential Query.
           throw DCQLError(
-            .invalidIdentifier, at: location + ".claims[\(i)].id", "duplicate id \"\(claimID)\"")
+            .invalidIdentifier, at: location() + ".claims[\(i)].id", "duplicate id \"\(claimID)\"")
         }
         parsed.append(claim)
       }
@@ -79,22 +80,22 @@ enum QueryParser {
       // §6.1: claim_sets MUST NOT be present without claims.
       guard let claims else {
         throw DCQLError(
-          .invalidQuery, at: location + ".claim_sets", "claim_sets is present without claims")
+          .invalidQuery, at: location() + ".claim_sets", "claim_sets is present without claims")
       }
       // §6.3: with claim_sets, every Claims Query has an id.
       if let missing = claims.firstIndex(where: { $0.id == nil }) {
         throw DCQLError(
-          .invalidQuery, at: location + ".claims[\(missing)].id",
+          .invalidQuery, at: location() + ".claims[\(missing)].id",
           "an id is required when claim_sets is present")
       }
-      let sets = try nonEmptyArray(value, at: location + ".claim_sets")
+      let sets = try nonEmptyArray(value, at: location() + ".claim_sets")
       var parsed = [[String]]()
       for (i, set) in sets.enumerated() {
-        let setLocation = location + ".claim_sets[\(i)]"
-        let ids = try nonEmptyStrings(set, at: setLocation)
+        func setLocation() -> String { location() + ".claim_sets[\(i)]" }
+        let ids = try nonEmptyStrings(set, at: setLocation())
         if let unknown = ids.firstIndex(where: { !claimIDs.contains($0) }) {
           throw DCQLError(
-            .unknownReference, at: setLocation + "[\(unknown)]",
+            .unknownReference, at: setLocation() + "[\(unknown)]",
             "no claim has id \"\(ids[unknown])\"")
         }
         parsed.append(ids)
@@ -109,47 +110,50 @@ enum QueryParser {
 
   // `meta` is required by §6.1, but its absence is tolerated (published matching vectors omit
   // it): no member means no metadata constraint.
-  static func meta(_ value: ClaimValue?, format: String, at location: String) throws(DCQLError)
+  static func meta(_ value: ClaimValue?, format: String, at location: @autoclosure () -> String)
+    throws(DCQLError)
     -> CredentialQueryMeta
   {
     guard let value else { return CredentialQueryMeta(doctypeValue: nil, vctValues: nil, raw: [:]) }
     guard case .object(let members) = value else {
-      throw DCQLError(.invalidQuery, at: location, "meta is an object")
+      throw DCQLError(.invalidQuery, at: location(), "meta is an object")
     }
     var doctype: String?
     var vcts: [String]?
     if format == DCQLFormat.msoMdoc, let v = members["doctype_value"] {
       // Appendix B.2.3: doctype_value is a string.
       guard case .string(let s) = v else {
-        throw DCQLError(.invalidValue, at: location + ".doctype_value", "doctype_value is a string")
+        throw DCQLError(
+          .invalidValue, at: location() + ".doctype_value", "doctype_value is a string")
       }
       doctype = s
     }
     if format == DCQLFormat.sdJWTVC, let v = members["vct_values"] {
       // Appendix B.3: vct_values is a non-empty array of strings.
-      vcts = try nonEmptyStrings(v, at: location + ".vct_values", code: .invalidValue)
+      vcts = try nonEmptyStrings(v, at: location() + ".vct_values", code: .invalidValue)
     }
     return CredentialQueryMeta(doctypeValue: doctype, vctValues: vcts, raw: members)
   }
 
-  static func trustedAuthority(_ value: ClaimValue, at location: String) throws(DCQLError)
+  static func trustedAuthority(_ value: ClaimValue, at location: @autoclosure () -> String)
+    throws(DCQLError)
     -> TrustedAuthorityQuery
   {
     guard case .object(let members) = value else {
-      throw DCQLError(.invalidQuery, at: location, "a Trusted Authorities Query is an object")
+      throw DCQLError(.invalidQuery, at: location(), "a Trusted Authorities Query is an object")
     }
     guard case .string(let type)? = members["type"] else {
-      throw DCQLError(.invalidQuery, at: location + ".type", "type is a string")
+      throw DCQLError(.invalidQuery, at: location() + ".type", "type is a string")
     }
     let values = try nonEmptyStrings(
-      members["values"], at: location + ".values", code: .invalidValue)
+      members["values"], at: location() + ".values", code: .invalidValue)
     var identifiers = Set<[UInt8]>()
     if type == TrustedAuthorityQuery.aki {
       // §6.1.1.1: each value is the base64url-encoded KeyIdentifier of an AKI.
       for (i, v) in values.enumerated() {
         guard let bytes = try? Base64URL.decode(v), !bytes.isEmpty else {
           throw DCQLError(
-            .invalidValue, at: location + ".values[\(i)]", "not unpadded base64url")
+            .invalidValue, at: location() + ".values[\(i)]", "not unpadded base64url")
         }
         identifiers.insert(bytes)
       }
@@ -157,20 +161,22 @@ enum QueryParser {
     return TrustedAuthorityQuery(type: type, values: values, keyIdentifiers: identifiers)
   }
 
-  static func claimsQuery(_ value: ClaimValue, format: String, at location: String)
+  static func claimsQuery(
+    _ value: ClaimValue, format: String, at location: @autoclosure () -> String
+  )
     throws(DCQLError) -> ClaimsQuery
   {
     guard case .object(let members) = value else {
-      throw DCQLError(.invalidQuery, at: location, "a Claims Query is an object")
+      throw DCQLError(.invalidQuery, at: location(), "a Claims Query is an object")
     }
     var id: String?
-    if let v = members["id"] { id = try identifier(v, at: location + ".id") }
+    if let v = members["id"] { id = try identifier(v, at: location() + ".id") }
 
     let path: ClaimsPathPointer
     if let v = members["path"] {
       do { path = try ClaimsPathPointer(json: v) } catch {
         throw DCQLError(
-          error.code, at: location + ".path" + error.location, error.reason,
+          error.code, at: location() + ".path" + error.location, error.reason,
           underlying: error.underlying, file: error.file, line: error.line)
       }
     } else if format == DCQLFormat.msoMdoc, case .string(let namespace)? = members["namespace"],
@@ -179,7 +185,7 @@ enum QueryParser {
       // Pre-1.0 drafts named mdoc elements with namespace + claim_name instead of a path.
       path = try ClaimsPathPointer([.key(namespace), .key(element)])
     } else {
-      throw DCQLError(.invalidPath, at: location + ".path", "path is required")
+      throw DCQLError(.invalidPath, at: location() + ".path", "path is required")
     }
     if format == DCQLFormat.msoMdoc {
       // Appendix B.2.4: an mdoc path is exactly [namespace, data element identifier].
@@ -187,21 +193,21 @@ enum QueryParser {
         path.components.allSatisfy({ if case .key = $0 { true } else { false } })
       else {
         throw DCQLError(
-          .invalidPath, at: location + ".path",
+          .invalidPath, at: location() + ".path",
           "an mso_mdoc path is two strings: namespace and element identifier")
       }
     }
 
     var values: [ClaimValue]?
     if let v = members["values"] {
-      let list = try nonEmptyArray(v, at: location + ".values", code: .invalidValue)
+      let list = try nonEmptyArray(v, at: location() + ".values", code: .invalidValue)
       for (i, element) in list.enumerated() {
         // §6.3: values are strings, integers or booleans.
         switch element {
         case .string, .integer, .bool: continue
         default:
           throw DCQLError(
-            .invalidValue, at: location + ".values[\(i)]",
+            .invalidValue, at: location() + ".values[\(i)]",
             "a value is a string, an integer or a boolean")
         }
       }
@@ -211,41 +217,45 @@ enum QueryParser {
     var intentToRetain: Bool?
     if format == DCQLFormat.msoMdoc, members["intent_to_retain"] != nil {
       intentToRetain = try bool(
-        members["intent_to_retain"], default: false, at: location + ".intent_to_retain")
+        members["intent_to_retain"], default: false, at: location() + ".intent_to_retain")
     }
     return ClaimsQuery(id: id, path: path, values: values, intentToRetain: intentToRetain)
   }
 
-  static func credentialSet(_ value: ClaimValue, knownIDs: Set<String>, at location: String)
+  static func credentialSet(
+    _ value: ClaimValue, knownIDs: Set<String>, at location: @autoclosure () -> String
+  )
     throws(DCQLError) -> CredentialSetQuery
   {
     guard case .object(let members) = value else {
-      throw DCQLError(.invalidQuery, at: location, "a Credential Set Query is an object")
+      throw DCQLError(.invalidQuery, at: location(), "a Credential Set Query is an object")
     }
-    let optionValues = try nonEmptyArray(members["options"], at: location + ".options")
+    let optionValues = try nonEmptyArray(members["options"], at: location() + ".options")
     var options = [[String]]()
     options.reserveCapacity(optionValues.count)
     for (i, option) in optionValues.enumerated() {
-      let optionLocation = location + ".options[\(i)]"
-      let ids = try nonEmptyStrings(option, at: optionLocation)
+      func optionLocation() -> String { location() + ".options[\(i)]" }
+      let ids = try nonEmptyStrings(option, at: optionLocation())
       // §6.2: each option lists ids of Credential Queries in this query.
       if let unknown = ids.firstIndex(where: { !knownIDs.contains($0) }) {
         throw DCQLError(
-          .unknownReference, at: optionLocation + "[\(unknown)]",
+          .unknownReference, at: optionLocation() + "[\(unknown)]",
           "no Credential Query has id \"\(ids[unknown])\"")
       }
       options.append(ids)
     }
-    let required = try bool(members["required"], default: true, at: location + ".required")
+    let required = try bool(members["required"], default: true, at: location() + ".required")
     return CredentialSetQuery(options: options, required: required, purpose: members["purpose"])
   }
 
   // MARK: - Member readers
 
   /// §6.1, §6.3: ids are non-empty and use only ASCII letters, digits, `_` and `-`.
-  static func identifier(_ value: ClaimValue?, at location: String) throws(DCQLError) -> String {
+  static func identifier(_ value: ClaimValue?, at location: @autoclosure () -> String)
+    throws(DCQLError) -> String
+  {
     guard case .string(let id)? = value else {
-      throw DCQLError(.invalidQuery, at: location, "id is a string")
+      throw DCQLError(.invalidQuery, at: location(), "id is a string")
     }
     let valid =
       !id.isEmpty
@@ -258,44 +268,48 @@ enum QueryParser {
         }
       }
     guard valid else {
-      throw DCQLError(.invalidIdentifier, at: location, "\"\(id)\" is not [A-Za-z0-9_-]+")
+      throw DCQLError(.invalidIdentifier, at: location(), "\"\(id)\" is not [A-Za-z0-9_-]+")
     }
     return id
   }
 
-  static func bool(_ value: ClaimValue?, default defaultValue: Bool, at location: String)
+  static func bool(
+    _ value: ClaimValue?, default defaultValue: Bool, at location: @autoclosure () -> String
+  )
     throws(DCQLError) -> Bool
   {
     switch value {
     case nil: return defaultValue
     case .bool(let b)?: return b
-    default: throw DCQLError(.invalidQuery, at: location, "a boolean is expected")
+    default: throw DCQLError(.invalidQuery, at: location(), "a boolean is expected")
     }
   }
 
   static func nonEmptyArray(
-    _ value: ClaimValue?, at location: String, code: DCQLError.Code = .invalidQuery
+    _ value: ClaimValue?, at location: @autoclosure () -> String,
+    code: DCQLError.Code = .invalidQuery
   ) throws(DCQLError) -> [ClaimValue] {
     guard case .array(let elements)? = value else {
       throw DCQLError(
-        value == nil ? .invalidQuery : code, at: location,
+        value == nil ? .invalidQuery : code, at: location(),
         value == nil ? "missing" : "a non-empty array is expected")
     }
     guard !elements.isEmpty else {
-      throw DCQLError(code, at: location, "a non-empty array is expected")
+      throw DCQLError(code, at: location(), "a non-empty array is expected")
     }
     return elements
   }
 
   static func nonEmptyStrings(
-    _ value: ClaimValue?, at location: String, code: DCQLError.Code = .invalidQuery
+    _ value: ClaimValue?, at location: @autoclosure () -> String,
+    code: DCQLError.Code = .invalidQuery
   ) throws(DCQLError) -> [String] {
-    let elements = try nonEmptyArray(value, at: location, code: code)
+    let elements = try nonEmptyArray(value, at: location(), code: code)
     var strings = [String]()
     strings.reserveCapacity(elements.count)
     for (i, e) in elements.enumerated() {
       guard case .string(let s) = e else {
-        throw DCQLError(code, at: location + "[\(i)]", "a string is expected")
+        throw DCQLError(code, at: location() + "[\(i)]", "a string is expected")
       }
       strings.append(s)
     }

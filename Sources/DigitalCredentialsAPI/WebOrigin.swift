@@ -20,13 +20,28 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
       DigitalCredentialsError(.invalidOrigin, "\"\(text)\" is not a web origin: \(why)")
     }
     var rest = Substring(text)
-    guard let schemeEnd = rest.range(of: "://") else { throw fail("no scheme") }
-    let scheme = rest[..<schemeEnd.lowerBound].lowercased()
+    // The first "://", found in the UTF-8 bytes (without Foundation's string search).
+    let utf8 = rest.utf8
+    guard
+      let colon = utf8.indices.first(where: {
+        utf8[$0] == UInt8(ascii: ":") && utf8[$0...].starts(with: "://".utf8)
+      })
+    else { throw fail("no scheme") }
+    let scheme = rest[..<colon].lowercased()
     guard scheme == "https" || scheme == "http" else { throw fail("scheme must be https or http") }
-    rest = rest[schemeEnd.upperBound...]
+    rest = rest[utf8.index(colon, offsetBy: 3)...]
     if rest.hasSuffix("/") { rest = rest.dropLast() }
     guard !rest.isEmpty else { throw fail("no host") }
-    guard !rest.contains(where: { "/?#@\\ ".contains($0) }) else {
+    guard
+      !rest.utf8.contains(where: {
+        switch $0 {
+        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"),
+          UInt8(ascii: "\\"), UInt8(ascii: " "):
+          true
+        default: false
+        }
+      })
+    else {
       throw fail("an origin has no path, query, fragment or credentials")
     }
     var host = rest
@@ -45,10 +60,23 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
       port = try Self.port(rest[rest.index(after: colon)...], fail)
     }
     guard !host.isEmpty else { throw fail("empty host") }
-    let hostAllowed = host.allSatisfy {
-      $0.isASCII && ($0.isLetter || $0.isNumber || "-.[]:".contains($0))
+    // ASCII letters, digits and "-.[]:" only, checked byte by byte.
+    let hostAllowed = host.utf8.allSatisfy {
+      switch $0 {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ":"):
+        true
+      default: false
+      }
     }
-    guard hostAllowed, !host.hasPrefix("."), !host.hasSuffix(".."), !host.contains("..") else {
+    // The host is ASCII from here on, so its bytes are its characters.
+    let dots = host.utf8
+    guard hostAllowed, dots.first != UInt8(ascii: "."),
+      !zip(dots, dots.dropFirst()).contains(where: {
+        $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".")
+      })
+    else {
       throw fail("host has characters a serialized origin cannot have")
     }
     let defaultPort = scheme == "https" ? 443 : 80

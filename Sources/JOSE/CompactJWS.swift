@@ -12,9 +12,14 @@ public enum JWS {
   ) throws(JOSEError) -> String {
     let (encodedHeader, algorithm) = try encodeProtectedHeader(protectedHeader, signer: signer)
     let encodedPayload = Base64URL.encode(payload)
-    let signingInput = Array("\(encodedHeader).\(encodedPayload)".utf8)
-    let signature = try algorithm.sign(signingInput, with: signer)
-    return "\(encodedHeader).\(encodedPayload).\(Base64URL.encode(signature))"
+    var jws = encodedHeader
+    jws.reserveCapacity(encodedHeader.utf8.count + encodedPayload.utf8.count + 180)
+    jws += "."
+    jws += encodedPayload
+    let signature = try algorithm.sign(Array(jws.utf8), with: signer)
+    jws += "."
+    jws += Base64URL.encode(signature)
+    return jws
   }
 
   /// The `x5c` header value for DER certificates, leaf first, in standard base64 (RFC 7515 §4.1.6).

@@ -33,7 +33,8 @@ public enum JWE {
   /// Encrypts to a recipient's EC public key with ECDH-ES and AES-GCM and returns
   /// `b64(header)..b64(iv).b64(ciphertext).b64(tag)` (RFC 7516 §5.1, RFC 7518 §4.6, §5.3).
   ///
-  /// An ephemeral key on the recipient's curve is drawn from `random` and published as `epk`.
+  /// An ephemeral key on the recipient's curve is drawn from `random` (by the backend's key
+  /// generation when `random` is ``SecureRandom``) and published as `epk`.
   public static func encrypt(
     plaintext: [UInt8], recipient: ECPublicKey, enc: JWEEncryption, kid: String? = nil,
     apu: [UInt8]? = nil, apv: [UInt8]? = nil, additionalHeader: [(String, JSONValue)] = [],
@@ -50,9 +51,8 @@ public enum JWE {
     header.append(("epk", JWK(publicKey: ephemeral.publicKey).json))
     if let apu { header.append(("apu", .string(Base64URL.encode(apu)))) }
     if let apv { header.append(("apv", .string(Base64URL.encode(apv)))) }
-    var seen = Set(header.map(\.key))
     for (name, value) in additionalHeader {
-      guard seen.insert(name).inserted else {
+      guard !header.contains(where: { $0.key == name }) else {
         throw JOSEError(.invalidHeader, "header parameter \(name) appears twice")
       }
       header.append((name, value))
@@ -77,17 +77,32 @@ public enum JWE {
       throw JOSEError(.cryptoFailure, "AES-GCM failed: \(error.reason)", underlying: error)
     }
     // RFC 7516 §7.1: with direct key agreement the encrypted key part is empty.
-    return [
-      encodedHeader, "", Base64URL.encode(iv), Base64URL.encode(box.ciphertext),
-      Base64URL.encode(box.tag),
-    ].joined(separator: ".")
+    let encodedCiphertext = Base64URL.encode(box.ciphertext)
+    var jwe = encodedHeader
+    jwe.reserveCapacity(encodedHeader.utf8.count + encodedCiphertext.utf8.count + 48)
+    jwe += ".."
+    jwe += Base64URL.encode(iv)
+    jwe += "."
+    jwe += encodedCiphertext
+    jwe += "."
+    jwe += Base64URL.encode(box.tag)
+    return jwe
   }
 
   /// Draws a private scalar by rejection sampling (FIPS 186-5 §A.4.2) from `random`, so tests
-  /// that seed `random` get a reproducible ephemeral key.
+  /// that seed `random` get a reproducible ephemeral key. With the system generator the
+  /// backend's key generation draws it instead, which skips importing the scalar.
   static func ephemeralKey(on curve: EllipticCurve, random: any RandomSource) throws(JOSEError)
     -> ECPrivateKey
   {
+    if random is SecureRandom {
+      do {
+        return try ECPrivateKey(curve: curve)
+      } catch {
+        throw JOSEError(
+          .cryptoFailure, "ephemeral key generation: \(error.reason)", underlying: error)
+      }
+    }
     for _ in 0..<64 {
       var scalar = random.bytes(count: curve.coordinateByteCount)
       // P-521's order has 521 bits; clearing the top 7 bits of 66 bytes keeps sampling uniform.

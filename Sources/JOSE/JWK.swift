@@ -23,6 +23,10 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
   /// Every other member, in the order read (RFC 7517 §4: unknown members are kept, not dropped).
   public var additionalMembers: [(key: String, value: JSONValue)]
 
+  /// The point checked when the JWK was read, so that ``publicKey()`` does not import it a
+  /// second time; used only while `crv`, `x` and `y` still hold what was checked.
+  private var checkedKey: ECPublicKey?
+
   /// The key type, always `EC` here (`kty`, RFC 7517 §4.1, RFC 7518 §6.1).
   public var kty: String { "EC" }
 
@@ -36,6 +40,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
     self.use = use
     self.alg = alg
     additionalMembers = []
+    checkedKey = publicKey
   }
 
   /// A private JWK for a key, with its public coordinates (RFC 7518 §6.2.2).
@@ -94,9 +99,13 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
     kid = try string("kid")
     use = try string("use")
     alg = try string("alg")
-    let modelled: Set<String> = ["kty", "crv", "x", "y", "d", "kid", "use", "alg"]
-    additionalMembers = members.filter { !modelled.contains($0.key) }
-    _ = try publicKey()
+    additionalMembers = members.filter {
+      switch $0.key {
+      case "kty", "crv", "x", "y", "d", "kid", "use", "alg": false
+      default: true
+      }
+    }
+    checkedKey = try publicKey()
   }
 
   /// The JWK as a JSON object: `kty`, `crv`, `x`, `y`, `d`, `kid`, `use`, `alg`, then the rest
@@ -126,6 +135,12 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
 
   /// The public key; the point must be on `crv` (RFC 7518 §6.2.1, SEC 1 §3.2.2.1).
   public func publicKey() throws(JOSEError) -> ECPublicKey {
+    if let checkedKey, checkedKey.curve == crv {
+      // SEC 1 §2.3.3: the uncompressed point is 04 || X || Y.
+      let point = checkedKey.x963Representation
+      let n = crv.coordinateByteCount
+      if point[1...n].elementsEqual(x), point[(n + 1)...].elementsEqual(y) { return checkedKey }
+    }
     do {
       return try ECPublicKey(x: x, y: y, curve: crv)
     } catch {

@@ -113,7 +113,15 @@ struct JSONParser {
         throw fail("expected an object key")
       }
       let key = try parseString()
-      guard seen.insert(key).inserted else { throw fail("duplicate object key \"\(key)\"") }
+      // Small objects (headers, claims) are searched directly; larger ones through a set.
+      let duplicate: Bool
+      if members.count < 16 {
+        duplicate = members.contains { $0.key == key }
+      } else {
+        if seen.isEmpty { seen = Set(members.map(\.key)) }
+        duplicate = !seen.insert(key).inserted
+      }
+      guard !duplicate else { throw fail("duplicate object key \"\(key)\"") }
       skipWhitespace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
         throw fail("expected ':'")
@@ -177,7 +185,24 @@ struct JSONParser {
 
   private mutating func parseString() throws(JSONError) -> String {
     position += 1
-    var out = [UInt8]()
+    // Fast path: a string without escapes is its bytes between the quotes.
+    let start = position
+    var end = position
+    while end < bytes.count {
+      let c = bytes[end]
+      if c == UInt8(ascii: "\"") {
+        position = end + 1
+        // RFC 8259 §8.1: text must be UTF-8; invalid sequences are an error, never repaired.
+        guard let string = String(validating: bytes[start..<end], as: UTF8.self) else {
+          throw fail("string is not valid UTF-8")
+        }
+        return string
+      }
+      if c == UInt8(ascii: "\\") || c < 0x20 { break }
+      end += 1
+    }
+    var out = Array(bytes[start..<end])
+    position = end
     while true {
       guard position < bytes.count else { throw fail("unterminated string") }
       let c = bytes[position]

@@ -84,10 +84,17 @@ extension SDJWT {
     disclosing paths: [ClaimPath], keyBinding: KeyBinding?, processed: ProcessedSDJWT,
     holderKey: ECPublicKey? = nil
   ) throws(SDJWTError) -> String {
-    let needed = try processed.disclosures(for: paths)
-    return try present(
-      disclosures: disclosures.filter { needed.contains($0) }, keyBinding: keyBinding,
-      knownHolderKey: holderKey)
+    let needed = try processed.disclosureTexts(for: paths)
+    let chosen: [Disclosure]
+    if needed.count <= 32 {
+      // A few texts: compared directly (they share storage with `disclosures`, so a match is a
+      // pointer comparison), cheaper than hashing each one.
+      chosen = disclosures.filter { needed.contains($0.encoded) }
+    } else {
+      let set = Set(needed)
+      chosen = disclosures.filter { set.contains($0.encoded) }
+    }
+    return try present(disclosures: chosen, keyBinding: keyBinding, knownHolderKey: holderKey)
   }
 
   /// Builds a presentation of exactly the Disclosures whose claim path and content satisfy
@@ -107,8 +114,14 @@ extension SDJWT {
     disclosures chosen: [Disclosure], keyBinding: KeyBinding?, knownHolderKey: ECPublicKey? = nil
   ) throws(SDJWTError) -> String {
     // RFC 9901 §4: the JWT, each Disclosure, each followed by `~`, then the optional KB-JWT.
-    let jwt = issuerSignedJWT.compactSerialization
-    let body = ([jwt] + chosen.map(\.encoded)).joined(separator: "~") + "~"
+    var body = issuerSignedJWT.compactSerialization
+    body.reserveCapacity(
+      body.utf8.count + chosen.reduce(1) { $0 + $1.encoded.utf8.count + 1 } + 512)
+    for disclosure in chosen {
+      body += "~"
+      body += disclosure.encoded
+    }
+    body += "~"
     guard let keyBinding else { return body }
     // A key converted by the caller stands for `cnf.jwk`; otherwise convert it here.
     let cnfKey: ECPublicKey?
@@ -140,7 +153,8 @@ extension SDJWT {
           ("alg", .string(JWSAlgorithm(curve: keyBinding.signer.curve).rawValue)),
         ]),
         signer: keyBinding.signer)
-      return body + kb
+      body += kb
+      return body
     } catch {
       throw SDJWTError(.signingFailed, "KB-JWT: \(error.reason)", underlying: error)
     }

@@ -63,16 +63,31 @@ public struct ProcessedSDJWT: Sendable, Hashable {
   /// - Throws: `claimNotFound` for a path that names nothing in ``payload``.
   public func disclosures(for paths: [ClaimPath]) throws(SDJWTError) -> Set<Disclosure> {
     var needed = Set<Disclosure>()
-    for path in paths {
-      guard path.value(in: payload) != nil else {
-        throw SDJWTError(.claimNotFound, "no claim at \(path.dotted)")
-      }
-      for (candidate, disclosure) in disclosuresByPath
-      where candidate.hasPrefix(path) || path.hasPrefix(candidate) {
-        needed.insert(disclosure)
-      }
-    }
+    try forEachDisclosure(for: paths) { needed.insert($0) }
     return needed
+  }
+
+  /// The texts of ``disclosures(for:)``, each once: one Disclosure per text, since a text
+  /// presented twice is refused while processing (RFC 9901 §7.1 step 3.2.2.4), so the texts
+  /// select the same Disclosures without hashing their decoded values.
+  package func disclosureTexts(for paths: [ClaimPath]) throws(SDJWTError) -> [String] {
+    var needed: [String] = []
+    needed.reserveCapacity(disclosuresByPath.count)
+    try forEachDisclosure(for: paths) { needed.append($0.encoded) }
+    return needed
+  }
+
+  private func forEachDisclosure(for paths: [ClaimPath], _ body: (Disclosure) -> Void)
+    throws(SDJWTError)
+  {
+    for path in paths where path.value(in: payload) == nil {
+      throw SDJWTError(.claimNotFound, "no claim at \(path.dotted)")
+    }
+    // One pass over the Disclosures, each tested against every path.
+    for (candidate, disclosure) in disclosuresByPath
+    where paths.contains(where: { candidate.hasPrefix($0) || $0.hasPrefix(candidate) }) {
+      body(disclosure)
+    }
   }
 
   /// The chosen Disclosures plus those of every claim enclosing them, and nothing below them

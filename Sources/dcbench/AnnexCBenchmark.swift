@@ -113,7 +113,7 @@ func annexCBenchmark(_ h: inout Harness) throws {
   let message = [UInt8](repeating: 1, count: 600)
   let signature = try key.signature(for: message)
   let plaintext = [UInt8](repeating: 2, count: responseSize)
-  let floor = try h.measure("floor: 2 verify + 1 sign + keygen + ECDH + AES-GCM", iterations: 300) {
+  let crypto: () throws -> Void = {
     blackHole(key.publicKey.isValidSignature(signature, for: message))
     blackHole(key.publicKey.isValidSignature(signature, for: message))
     blackHole(try key.signature(for: message))
@@ -123,7 +123,9 @@ func annexCBenchmark(_ h: inout Harness) throws {
       try AES.GCM.seal(
         plaintext, key: [UInt8](repeating: 3, count: 16), nonce: [UInt8](repeating: 4, count: 12)))
   }
-  let answer = try h.measure(
+  // Measured in batches alternating with the floor's (see `measurePair`).
+  let (floor, answer) = try h.measurePair(
+    "floor: 2 verify + 1 sign + keygen + ECDH + AES-GCM", crypto,
     "answer Annex C request (mDL, 30 elements, 20 KB portrait)", iterations: 300
   ) {
     blackHole(try fixture.answer())
@@ -202,5 +204,5 @@ func annexCBenchmark(_ h: inout Harness) throws {
     }
     try h.measure("  detail: sign", iterations: 300) { blackHole(try key.signature(for: message)) }
   }
-  Harness.ratio("Annex C answer / unavoidable crypto", answer, over: floor, aim: 1.5)
+  Harness.ratio("Annex C answer / unavoidable crypto", answer, over: floor, aim: 1.4)
 }

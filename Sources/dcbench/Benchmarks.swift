@@ -63,6 +63,10 @@ func primitivesBenchmark(_ h: inout Harness) throws {
   h.measure("SHA-256 64 B", iterations: 20000) { blackHole(SHA256.hash(data: data)) }
   let recipient = try ECPrivateKey(curve: .p256)
   try h.measure("P-256 keygen", iterations: 2000) { blackHole(try ECPrivateKey(curve: .p256)) }
+  let scalar = recipient.rawRepresentation
+  try h.measure("P-256 private key from scalar (JWE ephemeral)", iterations: 2000) {
+    blackHole(try ECPrivateKey(rawRepresentation: scalar, curve: .p256))
+  }
   let pub = recipient.publicKey.x963Representation
   try h.measure("P-256 public key import (validated)", iterations: 5000) {
     blackHole(try ECPublicKey(x963Representation: pub, curve: .p256))

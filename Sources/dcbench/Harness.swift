@@ -7,6 +7,19 @@ import Foundation
 struct Harness {
   var results: [(name: String, nanoseconds: Double)] = []
 
+  /// With `DCBENCH_CPUTIME` set, time is the process's CPU time instead of wall-clock time, so
+  /// that other processes competing for the cores do not count against a benchmark (they still
+  /// disturb its caches). Both sides of a ratio are measured the same way.
+  static let usesCPUTime = ProcessInfo.processInfo.environment["DCBENCH_CPUTIME"] != nil
+
+  /// The current time in nanoseconds on the chosen clock.
+  static func now() -> UInt64 {
+    guard usesCPUTime else { return DispatchTime.now().uptimeNanoseconds }
+    var spec = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+  }
+
   /// Measures `body`, returning the median of `batches` batch means in nanoseconds per call.
   @discardableResult
   mutating func measure(
@@ -16,9 +29,9 @@ struct Harness {
     for _ in 0..<max(1, iterations / 10) { try body() }
     var means = [Double]()
     for _ in 0..<batches {
-      let start = DispatchTime.now().uptimeNanoseconds
+      let start = Harness.now()
       for _ in 0..<iterations { try body() }
-      let end = DispatchTime.now().uptimeNanoseconds
+      let end = Harness.now()
       means.append(Double(end - start) / Double(iterations))
     }
     means.sort()
@@ -30,6 +43,43 @@ struct Harness {
     return median
   }
 
+  /// Measures a baseline and a body in alternating batches, so that both see the same machine
+  /// (other processes starting or stopping part-way through affect both sides of the ratio
+  /// alike); returns the median per-call time of each, in nanoseconds.
+  mutating func measurePair(
+    _ baselineName: String, _ baseline: () throws -> Void, _ name: String,
+    iterations: Int, batches: Int = 7, _ body: () throws -> Void
+  ) rethrows -> (baseline: Double, body: Double) {
+    for _ in 0..<max(1, iterations / 10) {
+      try baseline()
+      try body()
+    }
+    var baselineMeans = [Double]()
+    var bodyMeans = [Double]()
+    for _ in 0..<batches {
+      var start = Harness.now()
+      for _ in 0..<iterations { try baseline() }
+      var end = Harness.now()
+      baselineMeans.append(Double(end - start) / Double(iterations))
+      start = Harness.now()
+      for _ in 0..<iterations { try body() }
+      end = Harness.now()
+      bodyMeans.append(Double(end - start) / Double(iterations))
+    }
+    let pair = (baseline: Self.median(baselineMeans), body: Self.median(bodyMeans))
+    for (label, value) in [(baselineName, pair.baseline), (name, pair.body)] {
+      results.append((label, value))
+      print(
+        "  " + label.padding(toLength: 58, withPad: " ", startingAt: 0)
+          + String(format: "%12.2f µs", value / 1000))
+    }
+    return pair
+  }
+
+  private static func median(_ values: [Double]) -> Double {
+    values.sorted()[values.count / 2]
+  }
+
   /// `measure` for async bodies.
   @discardableResult
   mutating func measureAsync(
@@ -38,9 +88,9 @@ struct Harness {
     for _ in 0..<max(1, iterations / 10) { try await body() }
     var means = [Double]()
     for _ in 0..<batches {
-      let start = DispatchTime.now().uptimeNanoseconds
+      let start = Harness.now()
       for _ in 0..<iterations { try await body() }
-      let end = DispatchTime.now().uptimeNanoseconds
+      let end = Harness.now()
       means.append(Double(end - start) / Double(iterations))
     }
     means.sort()

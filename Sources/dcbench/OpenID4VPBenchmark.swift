@@ -72,13 +72,16 @@ func openID4VPBenchmark(_ h: inout Harness) throws {
   }
   _ = try answer(unsigned)
   _ = try answer(signed)
+  if let loop = ProcessInfo.processInfo.environment["DCBENCH_PROFILE_LOOP"], let n = Int(loop) {
+    for _ in 0..<n { blackHole(try answer(unsigned)) }
+    return
+  }
 
   let message = [UInt8](repeating: 1, count: 400)
   let signature = try holderKey.signature(for: message)
   let plaintext = [UInt8](repeating: 2, count: 2000)
-  let unsignedFloor = try h.measure(
-    "floor: 1 sign + keygen + ECDH + AES-GCM (KB-JWT, JWE)", iterations: 300
-  ) {
+  // Each answer is measured in batches alternating with its floor's (see `measurePair`).
+  let unsignedCrypto: () throws -> Void = {
     blackHole(try holderKey.signature(for: message))
     let ephemeral = try ECPrivateKey(curve: .p256)
     blackHole(try ephemeral.sharedSecret(with: rootKey.publicKey))
@@ -86,27 +89,31 @@ func openID4VPBenchmark(_ h: inout Harness) throws {
       try AES.GCM.seal(
         plaintext, key: [UInt8](repeating: 3, count: 16), nonce: [UInt8](repeating: 4, count: 12)))
   }
-  let signedFloor = try h.measure(
-    "floor + 2 verify (request JWS, verifier certificate)", iterations: 300
-  ) {
+  let signedCrypto: () throws -> Void = {
     blackHole(holderKey.publicKey.isValidSignature(signature, for: message))
     blackHole(holderKey.publicKey.isValidSignature(signature, for: message))
-    blackHole(try holderKey.signature(for: message))
-    let ephemeral = try ECPrivateKey(curve: .p256)
-    blackHole(try ephemeral.sharedSecret(with: rootKey.publicKey))
-    blackHole(
-      try AES.GCM.seal(
-        plaintext, key: [UInt8](repeating: 3, count: 16), nonce: [UInt8](repeating: 4, count: 12)))
+    try unsignedCrypto()
   }
-  let unsignedAnswer = try h.measure(
+  // Each answer is measured in batches alternating with its floor's (see `measurePair`).
+  let (unsignedFloor, unsignedAnswer) = try h.measurePair(
+    "floor: 1 sign + keygen + ECDH + AES-GCM (KB-JWT, JWE)", unsignedCrypto,
     "answer unsigned request (SD-JWT, 10 disclosures, dc_api.jwt)", iterations: 300
   ) {
     blackHole(try answer(unsigned))
   }
-  let signedAnswer = try h.measure("answer signed request (x509_san_dns, same)", iterations: 300) {
+  let (signedFloor, signedAnswer) = try h.measurePair(
+    "floor + 2 verify (request JWS, verifier certificate)", signedCrypto,
+    "answer signed request (x509_san_dns, same)", iterations: 300
+  ) {
     blackHole(try answer(signed))
   }
-  Harness.ratio("unsigned answer / its crypto", unsignedAnswer, over: unsignedFloor)
+  if ProcessInfo.processInfo.environment["DCBENCH_DETAIL"] != nil {
+    try openID4VPDetail(
+      &h, unsigned: unsigned, origin: origin, root: root, now: now, credential: credential,
+      holderKey: holderKey, message: message, plaintext: plaintext)
+  }
+  Harness.ratio(
+    "unsigned answer / its crypto", unsignedAnswer, over: unsignedFloor, aim: 1.5)
   Harness.ratio("signed answer / its crypto", signedAnswer, over: signedFloor)
 
   // DCQL: a 5-credential query with credential_sets over 1,000 credentials.
@@ -143,4 +150,72 @@ func openID4VPBenchmark(_ h: inout Harness) throws {
       format: "  DCQL evaluation over 1,000 credentials: %.3f ms (aim < 5 ms: %@); satisfied: %@",
       evaluation / 1e6,
       evaluation < 5e6 ? "met" : "NOT met", dcql.evaluate(wallet).isSatisfied ? "yes" : "no"))
+}
+
+/// The steps of the unsigned answer, each measured alone (`DCBENCH_DETAIL=1`).
+private func openID4VPDetail(
+  _ h: inout Harness, unsigned: VerifierRequest, origin: String, root: Certificate, now: Date,
+  credential: SDJWTCredential, holderKey: ECPrivateKey, message: [UInt8], plaintext: [UInt8]
+) throws {
+  let webOrigin = try WebOrigin(origin)
+  try h.measure("  detail: AuthorizationRequest (unsigned)", iterations: 300) {
+    blackHole(
+      try AuthorizationRequest(
+        protocol: unsigned.protocolID, data: unsigned.data, origin: webOrigin,
+        verifierTrustAnchors: [root], now: now))
+  }
+  let parsed = try AuthorizationRequest(
+    protocol: unsigned.protocolID, data: unsigned.data, origin: webOrigin,
+    verifierTrustAnchors: [root], now: now)
+  let queryJSON = parsed.dcqlQueryJSON
+  try h.measure("  detail: DCQLQuery parse", iterations: 300) {
+    blackHole(try DCQLQuery(ClaimValue(queryJSON)))
+  }
+  let metadata = parsed.parameters["client_metadata"]
+  try h.measure("  detail: ClientMetadata + responseEncryption", iterations: 300) {
+    blackHole(try ClientMetadata(json: metadata).responseEncryption())
+  }
+  h.measure("  detail: DCQL evaluate (1 credential)", iterations: 300) {
+    blackHole(parsed.dcqlQuery.evaluate([credential]))
+  }
+  let evaluation = parsed.dcqlQuery.evaluate([credential])
+  guard let candidate = evaluation.defaultSelection()["q"]?.first else {
+    throw OpenID4VPError(.queryNotSatisfied, "bench")
+  }
+  try h.measure("  detail: respond (KB-JWT + JWE)", iterations: 300) {
+    blackHole(
+      try parsed.respond(
+        origin: parsed.origin,
+        presentations: [
+          "q": [credential.presentation(disclosing: candidate.disclosed, holderKey: holderKey)]
+        ], now: now))
+  }
+  let binding = KeyBinding(
+    signer: holderKey, audience: "origin:" + origin, nonce: parsed.nonce, issuedAt: now)
+  let processed = try credential.sdJWT.process()
+  try h.measure("  detail: SD-JWT present (KB-JWT)", iterations: 300) {
+    blackHole(
+      try credential.sdJWT.present(
+        disclosing: candidate.disclosed, keyBinding: binding, processed: processed,
+        holderKey: holderKey.publicKey))
+  }
+  let presented = try credential.sdJWT.present(
+    disclosing: candidate.disclosed, keyBinding: binding, processed: processed,
+    holderKey: holderKey.publicKey)
+  print("  presentation: \(presented.utf8.count) bytes")
+  guard let encryption = parsed.responseEncryption else { return }
+  let body = Array(presented.utf8) + Array(repeating: UInt8(ascii: "x"), count: 20)
+  try h.measure("  detail: JWE encrypt (\(body.count) B)", iterations: 300) {
+    blackHole(
+      try JWE.encrypt(
+        plaintext: body, recipient: encryption.publicKey, enc: encryption.enc,
+        kid: encryption.key.kid))
+  }
+  try h.measure("  detail: sign", iterations: 300) {
+    blackHole(try holderKey.signature(for: message))
+  }
+  try h.measure("  detail: keygen + ECDH", iterations: 300) {
+    let ephemeral = try ECPrivateKey(curve: .p256)
+    blackHole(try ephemeral.sharedSecret(with: encryption.publicKey))
+  }
 }

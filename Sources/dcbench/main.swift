@@ -5,7 +5,9 @@ import Foundation
 func runBenchmarks() async throws {
   let filter = CommandLine.arguments.dropFirst().first
   var harness = Harness()
-  print("dcbench (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+  print(
+    "dcbench (\(ProcessInfo.processInfo.activeProcessorCount) cores"
+      + (Harness.usesCPUTime ? ", CPU time)" : ")"))
   for benchmark in allBenchmarks where filter == nil || benchmark.name.contains(filter ?? "") {
     print("\n== \(benchmark.name)")
     try await benchmark.run(&harness)
