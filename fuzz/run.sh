@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets and runs them (issue 12; README, "Fuzzing").
+#
+#   fuzz/run.sh --list                 the target names, one a line (no build)
+#   fuzz/run.sh [TARGET] [SECONDS]     build, then run TARGET (all without it) for SECONDS each
+#                                      (default 10); non-zero exit on a crash, a hang (> 1 s for
+#                                      one input) or out-of-memory (> FUZZ_RSS_MB, default 2048)
+#   fuzz/run.sh --merge [TARGET]       minimise fuzz/corpus/TARGET with what runs found (-merge=1)
+#
+# One binary holds every target (FUZZ_TARGET picks one), so the sanitized package links once.
+# New inputs go to fuzz/.build/work/TARGET, crash inputs to fuzz/.build/artifacts, logs to
+# fuzz/.build/logs; the committed corpus in fuzz/corpus/TARGET is only read.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here"
+
+targets() { sed -n 's/^  FuzzTarget(name: "\([a-z0-9-]*\)".*/\1/p' Sources/dcfuzz/Fuzz.swift; }
+
+if [ "${1:-}" = "--list" ]; then
+  targets
+  exit 0
+fi
+merge=0
+if [ "${1:-}" = "--merge" ]; then
+  merge=1
+  shift
+fi
+only="${1:-}"
+seconds="${2:-10}"
+if [ -n "$only" ] && ! targets | grep -qx -- "$only"; then
+  echo "unknown target '$only'; fuzz/run.sh --list names them" >&2
+  exit 2
+fi
+
+# libFuzzer without its main (SwiftPM links an executable's entry point as dcfuzz_main, which
+# calls LLVMFuzzerRunDriver); coverage as -sanitize=fuzzer would instrument it.
+swiftc_path="$(readlink -f "$(command -v swiftc)")"
+runtime="$(ls -d "$(dirname "$swiftc_path")"/../lib/clang/*/lib/linux | head -1)"
+libfuzzer="$runtime/libclang_rt.fuzzer_no_main-$(uname -m).a"
+[ -f "$libfuzzer" ] || { echo "no libFuzzer runtime at $libfuzzer" >&2; exit 2; }
+swift build -c release \
+  -Xswiftc -sanitize=address \
+  -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
+  -Xswiftc -parse-as-library \
+  -Xlinker --whole-archive -Xlinker "$libfuzzer" -Xlinker --no-whole-archive -Xlinker -lstdc++ \
+  2>&1 | grep -v "Cannot export local symbol" || true
+binary="$(swift build -c release --show-bin-path)/dcfuzz"
+[ -x "$binary" ] || { echo "the fuzz build failed" >&2; exit 1; }
+if [ "$(FUZZ_LIST=1 "$binary")" != "$(targets)" ]; then
+  echo "fuzz/run.sh --list and the binary disagree on the targets" >&2
+  exit 1
+fi
+
+dictionary() {
+  case "$1" in
+    cbor | cose-* | device-* | encrypted-response) echo "-dict=$here/dict/cbor.dict" ;;
+    der | pem) echo "-dict=$here/dict/der.dict" ;;
+    *) echo "-dict=$here/dict/json.dict" ;;
+  esac
+}
+
+mkdir -p .build/work .build/artifacts .build/logs
+status=0
+for target in $(targets); do
+  [ -z "$only" ] || [ "$target" = "$only" ] || continue
+  mkdir -p "corpus/$target" ".build/work/$target"
+  log=".build/logs/$target.log"
+  if [ "$merge" = 1 ]; then
+    rm -rf ".build/merged-$target" && mkdir ".build/merged-$target"
+    FUZZ_TARGET="$target" "$binary" -merge=1 -timeout=1 -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
+      ".build/merged-$target" "corpus/$target" ".build/work/$target" >"$log" 2>&1 || {
+      echo "$target: merge failed, see fuzz/$log" >&2
+      status=1
+      continue
+    }
+    rm -rf "corpus/$target" && mv ".build/merged-$target" "corpus/$target"
+    echo "$target: $(ls "corpus/$target" | wc -l) inputs in fuzz/corpus/$target"
+    continue
+  fi
+  # Output to a file: a libFuzzer process writing to the terminal can outlive its caller.
+  if FUZZ_TARGET="$target" "$binary" "$(dictionary "$target")" \
+    -max_total_time="$seconds" -timeout=1 -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
+    -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$here/.build/artifacts/$target-" \
+    ".build/work/$target" "corpus/$target" >"$log" 2>&1; then
+    runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")"
+    coverage="$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)"
+    echo "$target: ok, ${runs:-?} runs, $coverage"
+  else
+    echo "$target: FAILED, see fuzz/$log; input in fuzz/.build/artifacts/$target-*" >&2
+    grep -E "^==[0-9]+==ERROR|^SUMMARY|invariant violated|Fatal error|ALARM|out-of-memory" "$log" | head -5 >&2 || true
+    status=1
+  fi
+done
+exit "$status"
