@@ -2,10 +2,11 @@
 # Builds the libFuzzer targets and runs them (issue 12; README, "Fuzzing").
 #
 #   fuzz/run.sh --list                 the target names, one a line (no build)
-#   fuzz/run.sh [TARGET] [SECONDS]     build, then run TARGET (all without it) for SECONDS each
-#                                      (default 10); non-zero exit on a crash, a hang (> 1 s for
-#                                      one input) or out-of-memory (> FUZZ_RSS_MB, default 2048)
-#   fuzz/run.sh --merge [TARGET]       minimise fuzz/corpus/TARGET with what runs found (-merge=1)
+#   fuzz/run.sh [TARGET|all] [SECONDS] build, then run TARGET (every target for `all` or none)
+#                                      for SECONDS each (default 10); non-zero exit on a crash, a
+#                                      hang (> 1 s for one input) or out-of-memory (> FUZZ_RSS_MB,
+#                                      default 2048); FUZZ_ARGS adds libFuzzer flags
+#   fuzz/run.sh --merge [TARGET|all]   minimise fuzz/corpus/TARGET with what runs found (-merge=1)
 #
 # One binary holds every target (FUZZ_TARGET picks one), so the sanitized package links once.
 # New inputs go to fuzz/.build/work/TARGET, crash inputs to fuzz/.build/artifacts, logs to
@@ -26,6 +27,7 @@ if [ "${1:-}" = "--merge" ]; then
   shift
 fi
 only="${1:-}"
+[ "$only" != all ] || only=""
 seconds="${2:-10}"
 if [ -n "$only" ] && ! targets | grep -qx -- "$only"; then
   echo "unknown target '$only'; fuzz/run.sh --list names them" >&2
@@ -81,7 +83,7 @@ for target in $(targets); do
   if FUZZ_TARGET="$target" "$binary" "$(dictionary "$target")" \
     -max_total_time="$seconds" -timeout=1 -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
     -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$here/.build/artifacts/$target-" \
-    ".build/work/$target" "corpus/$target" >"$log" 2>&1; then
+    ${FUZZ_ARGS:-} ".build/work/$target" "corpus/$target" >"$log" 2>&1; then
     runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")"
     coverage="$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)"
     echo "$target: ok, ${runs:-?} runs, $coverage"

@@ -43,7 +43,8 @@ let selected: FuzzTarget = {
     print(targets.map(\.name).joined(separator: "\n"))
     exit(0)
   }
-  guard let name = environment["FUZZ_TARGET"], let target = targets.first(where: { $0.name == name })
+  guard let name = environment["FUZZ_TARGET"],
+    let target = targets.first(where: { $0.name == name })
   else {
     FileHandle.standardError.write(
       Data("set FUZZ_TARGET to one of: \(targets.map(\.name).joined(separator: " "))\n".utf8))

@@ -53,7 +53,9 @@ import X509Certificates
 /// COSE_Sign1 from bytes; what parses re-encodes to a value that parses equal.
 @Sendable func fuzzCOSESign1(_ bytes: [UInt8]) {
   guard let sign1 = try? COSESign1(bytes: bytes) else { return }
-  guard let again = try? COSESign1(cbor: sign1.cbor()) else { violated("COSE_Sign1 does not re-parse") }
+  guard let again = try? COSESign1(cbor: sign1.cbor()) else {
+    violated("COSE_Sign1 does not re-parse")
+  }
   if again != sign1 { violated("COSE_Sign1 round trip differs") }
   _ = try? COSEMac0(cbor: CBOR.decode(bytes))
 }
