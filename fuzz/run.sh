@@ -40,14 +40,25 @@ swiftc_path="$(readlink -f "$(command -v swiftc)")"
 runtime="$(ls -d "$(dirname "$swiftc_path")"/../lib/clang/*/lib/linux | head -1)"
 libfuzzer="$runtime/libclang_rt.fuzzer_no_main-$(uname -m).a"
 [ -f "$libfuzzer" ] || { echo "no libFuzzer runtime at $libfuzzer" >&2; exit 2; }
-swift build -c release \
+# Zero warnings, as in .ci/run (DCWALLET_WARNINGS_AS_ERRORS=0 turns it off for an experiment).
+flags=()
+if [ "${DCWALLET_WARNINGS_AS_ERRORS:-1}" = 1 ]; then
+  flags=(-Xswiftc -warnings-as-errors)
+fi
+mkdir -p .build
+echo "building the fuzz targets (release, AddressSanitizer; log in fuzz/.build/build.log)"
+if ! swift build -c release "${flags[@]}" \
   -Xswiftc -sanitize=address \
   -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
   -Xswiftc -parse-as-library \
   -Xlinker --whole-archive -Xlinker "$libfuzzer" -Xlinker --no-whole-archive -Xlinker -lstdc++ \
-  2>&1 | grep -v "Cannot export local symbol" || true
-binary="$(swift build -c release --show-bin-path)/dcfuzz"
-[ -x "$binary" ] || { echo "the fuzz build failed" >&2; exit 1; }
+  >.build/build.log 2>&1; then
+  # ld.gold's "Cannot export local symbol '__asan_*'" warnings are harmless noise.
+  grep -v "Cannot export local symbol" .build/build.log | tail -40 >&2
+  echo "the fuzz build failed" >&2
+  exit 1
+fi
+binary="$(swift build -c release "${flags[@]}" --show-bin-path)/dcfuzz"
 if [ "$(FUZZ_LIST=1 "$binary")" != "$(targets)" ]; then
   echo "fuzz/run.sh --list and the binary disagree on the targets" >&2
   exit 1
@@ -62,6 +73,8 @@ dictionary() {
 }
 
 mkdir -p .build/work .build/artifacts .build/logs
+# libFuzzer reports a crash itself; Swift's backtracer would only slow it down.
+export SWIFT_BACKTRACE=enable=no
 status=0
 for target in $(targets); do
   [ -z "$only" ] || [ "$target" = "$only" ] || continue

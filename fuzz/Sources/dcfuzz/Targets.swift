@@ -159,10 +159,30 @@ import X509Certificates
   _ = try? sdJWT.process()
 }
 
-/// A DCQL query as JSON text.
+/// A DCQL query as JSON text, then evaluated against an mdoc and an SD-JWT VC (OpenID4VP 1.0 §6.4).
 @Sendable func fuzzDCQL(_ bytes: [UInt8]) {
-  _ = try? DCQLQuery(jsonData: Data(bytes))
+  guard let query = try? DCQLQuery(jsonData: Data(bytes)) else { return }
+  let evaluation = query.evaluate(dcqlCredentials)
+  _ = evaluation.defaultSelection()
 }
+
+let dcqlCredentials: [any DCQLCredential] = [
+  DCQLCredentialDescription.mdoc(
+    docType: "org.iso.18013.5.1.mDL",
+    namespaces: [
+      "org.iso.18013.5.1": [
+        "family_name": "Mustermann", "given_name": "Erika", "age_over_18": .bool(true),
+        "driving_privileges": .array([.object(["vehicle_category_code": "B"])]),
+      ]
+    ]),
+  DCQLCredentialDescription.sdJWTVC(
+    vct: "urn:eudi:pid:1",
+    claims: .object([
+      "given_name": "Erika", "birthdate": "1964-08-12",
+      "address": .object(["locality": "Berlin", "postal_code": .integer(10_115)]),
+      "nationalities": .array(["DE", "FR"]),
+    ])),
+]
 
 let fuzzOrigin: WebOrigin = {
   guard let origin = try? WebOrigin("https://verifier.example") else { fatalError("origin") }
