@@ -11,15 +11,27 @@ public struct CBORDecoder: Sendable {
     public var maxItemLength: Int
     /// The most data items in one input (RFC 8949 §10).
     public var maxTotalItems: Int
+    /// The deepest nesting of arrays, maps and tags inside one map key, counting the key itself.
+    ///
+    /// A key that is not in deterministic form is re-encoded to compare it with the others
+    /// (RFC 8949 §5.6), and a key inside a key again: without this bound, maps nested as keys of
+    /// maps make that work grow with the square of the depth (found by the `cbor` fuzz target).
+    /// Protocol keys are integers and text strings (depth 0).
+    public var maxKeyDepth: Int
 
     /// Creates limits (RFC 8949 §10).
-    public init(maxDepth: Int = 64, maxItemLength: Int = 16 << 20, maxTotalItems: Int = 1 << 22) {
+    public init(
+      maxDepth: Int = 64, maxItemLength: Int = 16 << 20, maxTotalItems: Int = 1 << 22,
+      maxKeyDepth: Int = 4
+    ) {
       self.maxDepth = maxDepth
       self.maxItemLength = maxItemLength
       self.maxTotalItems = maxTotalItems
+      self.maxKeyDepth = maxKeyDepth
     }
 
-    /// Depth 64, items up to 16 MiB, at most 4 Mi data items (RFC 8949 §10).
+    /// Depth 64, items up to 16 MiB, at most 4 Mi data items, keys nesting at most 4 levels
+    /// (RFC 8949 §10).
     public static let `default` = Limits()
   }
 
@@ -87,6 +99,8 @@ struct Reader {
   var offset = 0
   var isDeterministic = true
   private var itemCount = 0
+  /// The depth of the outermost map key being read, if any (for `Limits.maxKeyDepth`).
+  var keyBaseDepth: Int? = nil
 
   init(bytes: [UInt8], limits: CBORDecoder.Limits) {
     self.bytes = bytes
@@ -185,6 +199,11 @@ struct Reader {
       throw CBORError(
         .nestingTooDeep, offset: offset,
         reason: "nesting deeper than \(limits.maxDepth)")
+    }
+    if let keyBaseDepth, depth - keyBaseDepth >= limits.maxKeyDepth {
+      throw CBORError(
+        .nestingTooDeep, offset: offset,
+        reason: "a map key nests deeper than \(limits.maxKeyDepth) levels")
     }
   }
 
@@ -352,7 +371,10 @@ struct Reader {
       let keyStart = reader.offset
       let wasDeterministic = reader.isDeterministic
       reader.isDeterministic = true
+      let outerKeyBase = reader.keyBaseDepth
+      if outerKeyBase == nil { reader.keyBaseDepth = depth + 1 }
       let key = try reader.readItem(depth: depth + 1)
+      reader.keyBaseDepth = outerKeyBase
       let keyIsDeterministic = reader.isDeterministic
       reader.isDeterministic = wasDeterministic && keyIsDeterministic
       let keyRange = keyStart..<reader.offset
