@@ -236,9 +236,12 @@ public struct AnnexCPresentation: Sendable {
     }
     let documents = indices.compactMap { index -> MdocConsent.Document? in
       guard let candidate = documentRequests[index].candidates.first else { return nil }
+      // Each namespace's set is sized for every requested element, so it never grows.
+      let matched = candidate.match.elements
       var elements: [String: Set<String>] = [:]
-      for element in candidate.match.available {
-        elements[element.nameSpace, default: []].insert(element.identifier)
+      for element in matched where element.value != nil {
+        elements[element.nameSpace, default: Set(minimumCapacity: matched.count)].insert(
+          element.identifier)
       }
       return MdocConsent.Document(
         docRequestIndex: index, credentialID: candidate.credentialID, elements: elements)
@@ -331,18 +334,24 @@ public struct AnnexCPresentation: Sendable {
           .consentViolation, "the consent shares no element for doc request \(item.docRequestIndex)"
         )
       }
-      // One dictionary per candidate keeps the check linear in the request and the consent.
-      var requested: [String: [String: ItemsRequestMatch.Element]] = [:]
-      for element in candidate.match.elements
-      where requested[element.nameSpace]?[element.identifier] == nil {
-        requested[element.nameSpace, default: [:]][element.identifier] = element
+      // One index per candidate keeps the check linear in the request and the consent: the
+      // position of each requested element's first occurrence, by namespace (the elements are
+      // not copied).
+      let matched = candidate.match.elements
+      var requested: [String: [String: Int]] = [:]
+      // Filled from the end, so the first occurrence of a repeated element is the one kept.
+      for position in matched.indices.reversed() {
+        let element = matched[position]
+        requested[element.nameSpace, default: Dictionary(minimumCapacity: matched.count)][
+          element.identifier] = position
       }
       for (ns, elements) in item.elements {
+        let positions = requested[ns]
         for element in elements {
-          guard let match = requested[ns]?[element] else {
+          guard let position = positions?[element] else {
             throw DigitalCredentialsError(.consentViolation, "\(ns)/\(element) was not requested")
           }
-          guard match.value != nil else {
+          guard matched[position].value != nil else {
             throw DigitalCredentialsError(
               .consentViolation, "credential \(item.credentialID) does not hold \(ns)/\(element)")
           }
