@@ -203,10 +203,14 @@ public struct AnnexCPresentation: Sendable {
   /// first satisfiable set of the first use case that has one, so that such a request can still
   /// be answered. Nil when a mandatory use case, or everything, is left unanswered.
   public func docRequestsToAnswer(credentials chosen: Set<String> = []) -> [Int]? {
-    let answerable = Set(
-      documentRequests.filter { docRequest in
-        docRequest.candidates.contains { chosen.isEmpty || chosen.contains($0.credentialID) }
-      }.map(\.index))
+    // Read in place: no DocumentRequest (with its candidates) is copied.
+    var answerable = Set<Int>(minimumCapacity: documentRequests.count)
+    for position in documentRequests.indices
+    where documentRequests[position].candidates.contains(where: {
+      chosen.isEmpty || chosen.contains($0.credentialID)
+    }) {
+      answerable.insert(documentRequests[position].index)
+    }
     guard !useCases.isEmpty else { return answerable.isEmpty ? nil : answerable.sorted() }
     var answered = Set<Int>()
     for useCase in useCases where useCase.mandatory || !chosen.isEmpty {
@@ -236,12 +240,21 @@ public struct AnnexCPresentation: Sendable {
     }
     let documents = indices.compactMap { index -> MdocConsent.Document? in
       guard let candidate = documentRequests[index].candidates.first else { return nil }
-      // Each namespace's set is sized for every requested element, so it never grows.
+      // The matched elements come in runs of one namespace (request order): each run's set is
+      // sized once and its namespace looked up once.
       let matched = candidate.match.elements
       var elements: [String: Set<String>] = [:]
-      for element in matched where element.value != nil {
-        elements[element.nameSpace, default: Set(minimumCapacity: matched.count)].insert(
-          element.identifier)
+      var start = 0
+      while start < matched.count {
+        let ns = matched[start].nameSpace
+        var end = start + 1
+        while end < matched.count, matched[end].nameSpace == ns { end += 1 }
+        var identifiers = elements.removeValue(forKey: ns) ?? Set(minimumCapacity: end - start)
+        for position in start..<end where matched[position].value != nil {
+          identifiers.insert(matched[position].identifier)
+        }
+        if !identifiers.isEmpty { elements[ns] = identifiers }
+        start = end
       }
       return MdocConsent.Document(
         docRequestIndex: index, credentialID: candidate.credentialID, elements: elements)
@@ -266,9 +279,11 @@ public struct AnnexCPresentation: Sendable {
       // Requested elements that are not shared are reported as not returned (ISO 18013-5
       // §8.3.2.1.2.3, error code 0).
       var notReturned: [String: [String]] = [:]
-      for (ns, element) in docRequest.itemsRequest.requestedElements
-      where !(item.elements[ns]?.contains(element.identifier) ?? false) {
-        notReturned[ns, default: []].append(element.identifier)
+      for (ns, requested) in docRequest.itemsRequest.nameSpaces {
+        let shared = item.elements[ns]
+        for element in requested where !(shared?.contains(element.identifier) ?? false) {
+          notReturned[ns, default: []].append(element.identifier)
+        }
       }
       let signer: any Signer
       do {
@@ -339,11 +354,18 @@ public struct AnnexCPresentation: Sendable {
       // not copied).
       let matched = candidate.match.elements
       var requested: [String: [String: Int]] = [:]
-      // Filled from the end, so the first occurrence of a repeated element is the one kept.
-      for position in matched.indices.reversed() {
-        let element = matched[position]
-        requested[element.nameSpace, default: Dictionary(minimumCapacity: matched.count)][
-          element.identifier] = position
+      // Filled from the end, so the first occurrence of a repeated element is the one kept; the
+      // elements come in runs of one namespace, whose dictionary is looked up once per run.
+      func fill(_ positions: inout [String: Int], _ run: Range<Int>) {
+        for position in run.reversed() { positions[matched[position].identifier] = position }
+      }
+      var end = matched.count
+      while end > 0 {
+        let ns = matched[end - 1].nameSpace
+        var start = end - 1
+        while start > 0, matched[start - 1].nameSpace == ns { start -= 1 }
+        fill(&requested[ns, default: Dictionary(minimumCapacity: matched.count)], start..<end)
+        end = start
       }
       for (ns, elements) in item.elements {
         let positions = requested[ns]
