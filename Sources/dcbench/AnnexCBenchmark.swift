@@ -209,7 +209,8 @@ func annexCBenchmark(_ h: inout Harness) throws {
     try h.measure("  detail: HPKE seal (\(responseSize - 16) B)", iterations: 300) {
       blackHole(
         try HPKE.seal(
-          plaintextCopy, to: fixture.deviceKey.publicKey, ciphersuite: HPKE.Ciphersuite.p256SHA256AES128GCM,
+          plaintextCopy, to: fixture.deviceKey.publicKey,
+          ciphersuite: HPKE.Ciphersuite.p256SHA256AES128GCM,
           info: transcriptBytes))
     }
     try h.measure("  detail: keygen + ECDH", iterations: 300) {
@@ -218,7 +219,8 @@ func annexCBenchmark(_ h: inout Harness) throws {
     try h.measure("  detail: AES-GCM (\(responseSize) B)", iterations: 300) {
       blackHole(
         try AES.GCM.seal(
-          plaintext, key: [UInt8](repeating: 3, count: 16), nonce: [UInt8](repeating: 4, count: 12)))
+          plaintext, key: [UInt8](repeating: 3, count: 16), nonce: [UInt8](repeating: 4, count: 12))
+      )
     }
     h.measure("  detail: verify", iterations: 300) {
       blackHole(key.publicKey.isValidSignature(signature, for: message))
