@@ -345,8 +345,12 @@ struct Reader {
   mutating func readMap(_ head: Head, depth: Int) throws(CBORError) -> CBORMap {
     var keys: [CBOR] = []
     var values: [CBOR] = []
-    // Canonical key encodings seen so far: compared pairwise while the map is small (no hashing,
-    // no allocation for keys that arrived canonical), hashed once it grows.
+    // While every key arrives in deterministic form and strictly after the previous one in
+    // bytewise order (RFC 8949 §4.2.1), each key is greater than all earlier keys and so
+    // distinct from them: no comparison with earlier keys is needed. At the first key that breaks
+    // the run, the canonical encodings of the keys so far are gathered and every later key is
+    // checked against them: pairwise while the map is small, hashed once it grows.
+    var increasing = true
     var seenList: [ArraySlice<UInt8>] = []
     var seenSet: Set<ArraySlice<UInt8>>? = nil
     var previousKey: Range<Int>? = nil
@@ -379,20 +383,30 @@ struct Reader {
       reader.isDeterministic = wasDeterministic && keyIsDeterministic
       let keyRange = keyStart..<reader.offset
       // RFC 8949 §4.2.1: keys must appear in bytewise lexicographic order of their encodings.
+      var inOrder = true
       if let previousKey,
         !reader.bytes[previousKey].lexicographicallyPrecedes(reader.bytes[keyRange])
       {
         reader.isDeterministic = false
+        inOrder = false
       }
       previousKey = keyRange
-      // RFC 8949 §5.6: keys are compared as data model values, so compare canonical encodings.
-      // A key that arrived in deterministic form already is its canonical encoding.
-      let canonical =
-        keyIsDeterministic ? reader.bytes[keyRange] : ArraySlice(CBOREncoder().encode(key))
-      guard insertKey(canonical) else {
-        throw CBORError(
-          .duplicateMapKey, offset: keyStart,
-          reason: "map key \(key.diagnosticNotation) appears twice (RFC 8949 §5.6)")
+      if increasing && (!inOrder || !keyIsDeterministic) {
+        // The run ends: every earlier key was deterministic, so its encoding is canonical.
+        increasing = false
+        let encoder = CBOREncoder()
+        for earlier in keys { _ = insertKey(ArraySlice(encoder.encode(earlier))) }
+      }
+      if !increasing {
+        // RFC 8949 §5.6: keys are compared as data model values, so compare canonical
+        // encodings. A key that arrived in deterministic form already is its canonical encoding.
+        let canonical =
+          keyIsDeterministic ? reader.bytes[keyRange] : ArraySlice(CBOREncoder().encode(key))
+        guard insertKey(canonical) else {
+          throw CBORError(
+            .duplicateMapKey, offset: keyStart,
+            reason: "map key \(key.diagnosticNotation) appears twice (RFC 8949 §5.6)")
+        }
       }
       keys.append(key)
       values.append(try reader.readItem(depth: depth + 1))

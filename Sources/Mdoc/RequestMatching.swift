@@ -26,20 +26,23 @@ extension ItemsRequest {
   /// differs, otherwise every requested element with the mdoc's value or nil.
   public func match(_ issuerSigned: IssuerSigned) -> ItemsRequestMatch? {
     guard issuerSigned.docType == docType else { return nil }
-    // One pass over the mdoc's items, then one lookup per requested element.
-    var values: [String: [String: CBOR]] = [:]
-    for (ns, items) in issuerSigned.nameSpaces {
-      var byElement: [String: CBOR] = [:]
-      byElement.reserveCapacity(items.count)
-      for item in items where byElement[item.elementIdentifier] == nil {
-        byElement[item.elementIdentifier] = item.elementValue
+    // One pass over the mdoc's items of each requested namespace, indexing positions (values
+    // are not copied), then one lookup per requested element. A namespace the mdoc lists twice
+    // is read from its last entry, an element listed twice from its first.
+    var elements: [ItemsRequestMatch.Element] = []
+    elements.reserveCapacity(nameSpaces.reduce(0) { $0 + $1.elements.count })
+    for (ns, requested) in nameSpaces {
+      let items = issuerSigned.nameSpaces.last { $0.nameSpace == ns }?.items ?? []
+      var positions: [String: Int] = Dictionary(minimumCapacity: items.count)
+      for position in items.indices.reversed() {
+        positions[items[position].elementIdentifier] = position
       }
-      values[ns] = byElement
-    }
-    let elements = requestedElements.map { ns, element in
-      ItemsRequestMatch.Element(
-        nameSpace: ns, identifier: element.identifier, intentToRetain: element.intentToRetain,
-        value: values[ns]?[element.identifier])
+      for element in requested {
+        elements.append(
+          ItemsRequestMatch.Element(
+            nameSpace: ns, identifier: element.identifier, intentToRetain: element.intentToRetain,
+            value: positions[element.identifier].map { items[$0].elementValue }))
+      }
     }
     return ItemsRequestMatch(elements: elements)
   }

@@ -203,10 +203,14 @@ public struct AnnexCPresentation: Sendable {
   /// first satisfiable set of the first use case that has one, so that such a request can still
   /// be answered. Nil when a mandatory use case, or everything, is left unanswered.
   public func docRequestsToAnswer(credentials chosen: Set<String> = []) -> [Int]? {
-    let answerable = Set(
-      documentRequests.filter { docRequest in
-        docRequest.candidates.contains { chosen.isEmpty || chosen.contains($0.credentialID) }
-      }.map(\.index))
+    // Read in place: no DocumentRequest (with its candidates) is copied.
+    var answerable = Set<Int>(minimumCapacity: documentRequests.count)
+    for position in documentRequests.indices
+    where documentRequests[position].candidates.contains(where: {
+      chosen.isEmpty || chosen.contains($0.credentialID)
+    }) {
+      answerable.insert(documentRequests[position].index)
+    }
     guard !useCases.isEmpty else { return answerable.isEmpty ? nil : answerable.sorted() }
     var answered = Set<Int>()
     for useCase in useCases where useCase.mandatory || !chosen.isEmpty {
@@ -236,9 +240,21 @@ public struct AnnexCPresentation: Sendable {
     }
     let documents = indices.compactMap { index -> MdocConsent.Document? in
       guard let candidate = documentRequests[index].candidates.first else { return nil }
+      // The matched elements come in runs of one namespace (request order): each run's set is
+      // sized once and its namespace looked up once.
+      let matched = candidate.match.elements
       var elements: [String: Set<String>] = [:]
-      for element in candidate.match.available {
-        elements[element.nameSpace, default: []].insert(element.identifier)
+      var start = 0
+      while start < matched.count {
+        let ns = matched[start].nameSpace
+        var end = start + 1
+        while end < matched.count, matched[end].nameSpace == ns { end += 1 }
+        var identifiers = elements.removeValue(forKey: ns) ?? Set(minimumCapacity: end - start)
+        for position in start..<end where matched[position].value != nil {
+          identifiers.insert(matched[position].identifier)
+        }
+        if !identifiers.isEmpty { elements[ns] = identifiers }
+        start = end
       }
       return MdocConsent.Document(
         docRequestIndex: index, credentialID: candidate.credentialID, elements: elements)
@@ -263,9 +279,11 @@ public struct AnnexCPresentation: Sendable {
       // Requested elements that are not shared are reported as not returned (ISO 18013-5
       // §8.3.2.1.2.3, error code 0).
       var notReturned: [String: [String]] = [:]
-      for (ns, element) in docRequest.itemsRequest.requestedElements
-      where !(item.elements[ns]?.contains(element.identifier) ?? false) {
-        notReturned[ns, default: []].append(element.identifier)
+      for (ns, requested) in docRequest.itemsRequest.nameSpaces {
+        let shared = item.elements[ns]
+        for element in requested where !(shared?.contains(element.identifier) ?? false) {
+          notReturned[ns, default: []].append(element.identifier)
+        }
       }
       let signer: any Signer
       do {
@@ -331,18 +349,31 @@ public struct AnnexCPresentation: Sendable {
           .consentViolation, "the consent shares no element for doc request \(item.docRequestIndex)"
         )
       }
-      // One dictionary per candidate keeps the check linear in the request and the consent.
-      var requested: [String: [String: ItemsRequestMatch.Element]] = [:]
-      for element in candidate.match.elements
-      where requested[element.nameSpace]?[element.identifier] == nil {
-        requested[element.nameSpace, default: [:]][element.identifier] = element
+      // One index per candidate keeps the check linear in the request and the consent: the
+      // position of each requested element's first occurrence, by namespace (the elements are
+      // not copied).
+      let matched = candidate.match.elements
+      var requested: [String: [String: Int]] = [:]
+      // Filled from the end, so the first occurrence of a repeated element is the one kept; the
+      // elements come in runs of one namespace, whose dictionary is looked up once per run.
+      func fill(_ positions: inout [String: Int], _ run: Range<Int>) {
+        for position in run.reversed() { positions[matched[position].identifier] = position }
+      }
+      var end = matched.count
+      while end > 0 {
+        let ns = matched[end - 1].nameSpace
+        var start = end - 1
+        while start > 0, matched[start - 1].nameSpace == ns { start -= 1 }
+        fill(&requested[ns, default: Dictionary(minimumCapacity: matched.count)], start..<end)
+        end = start
       }
       for (ns, elements) in item.elements {
+        let positions = requested[ns]
         for element in elements {
-          guard let match = requested[ns]?[element] else {
+          guard let position = positions?[element] else {
             throw DigitalCredentialsError(.consentViolation, "\(ns)/\(element) was not requested")
           }
-          guard match.value != nil else {
+          guard matched[position].value != nil else {
             throw DigitalCredentialsError(
               .consentViolation, "credential \(item.credentialID) does not hold \(ns)/\(element)")
           }
