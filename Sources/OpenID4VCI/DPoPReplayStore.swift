@@ -31,6 +31,8 @@ public final class InMemoryDPoPReplayStore: DPoPReplayStore, @unchecked Sendable
   /// The number of entries held, expired or not.
   public var count: Int { lock.withLock { expiries.count } }
 
+  /// Records `key` until `expiry` unless it is held and unexpired; purges expired entries and
+  /// then evicts the oldest when full.
   public func insertIfAbsent(_ key: String, expiry: Date, now: Date) -> Bool {
     lock.withLock {
       if let existing = expiries[key], existing > now { return false }
