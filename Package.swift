@@ -30,6 +30,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
     ["JSON", "CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc"]
   ),
   ("CredentialRegistration", ["ErrorKit", "JSON", "CBOR", "DigitalCredentialsAPI"]),
+  ("OpenID4VCI", ["ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
   (
     "OpenID4VP",
     [
@@ -173,6 +174,7 @@ let package = Package(
           "X509Certificates", "WalletTestSupport",
         ]),
       testTarget("SDJWT", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
+      testTarget("OpenID4VCI", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
       testTarget(
         "OpenID4VP",
         [
