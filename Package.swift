@@ -174,7 +174,7 @@ let package = Package(
           "X509Certificates", "WalletTestSupport",
         ]),
       testTarget("SDJWT", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
-      testTarget("OpenID4VCI", ["JSON", "JOSE", "CryptoPrimitives"]),
+      testTarget("OpenID4VCI", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
       testTarget(
         "OpenID4VP",
         [

@@ -81,6 +81,30 @@ public struct OpenID4VCIError: CausedError {
 
     /// The signer or the crypto backend failed while producing a proof.
     public static let signingFailed = Code("signingFailed")
+
+    // MARK: Offers and metadata (OpenID4VCI 1.0 §4, §12; RFC 8414)
+
+    /// Text is not JSON under RFC 8259 and the JSON module's limits, or is larger than allowed.
+    public static let invalidJSON = Code("invalidJSON")
+    /// A credential offer URI is not `openid-credential-offer://` or `haip-vci://` with exactly
+    /// one of `credential_offer` and `credential_offer_uri` (OpenID4VCI 1.0 §4.1.2, §4.1.3).
+    public static let invalidOfferURI = Code("invalidOfferURI")
+    /// A credential offer object breaks OpenID4VCI 1.0 §4.1.1.
+    public static let invalidOffer = Code("invalidOffer")
+    /// A URL is not an `https` URL (or a loopback `http` URL when the development policy
+    /// allows it), or an identifier has a query or fragment (OpenID4VCI 1.0 §12.2.1, RFC 8414 §2).
+    public static let invalidURL = Code("invalidURL")
+    /// Credential issuer or authorization server metadata breaks OpenID4VCI 1.0 §12.2.4 or
+    /// RFC 8414 §2.
+    public static let invalidMetadata = Code("invalidMetadata")
+    /// The metadata names an issuer other than the one whose well-known URL was fetched
+    /// (OpenID4VCI 1.0 §12.2.4 `credential_issuer`, RFC 8414 §3.3 `issuer`).
+    public static let issuerMismatch = Code("issuerMismatch")
+    /// Signed metadata is not a well-formed JWT of OpenID4VCI 1.0 §12.2.3.
+    public static let invalidSignedMetadata = Code("invalidSignedMetadata")
+    /// Signed metadata does not verify: no `x5c`, a chain reaching no trust anchor, a bad
+    /// signature, or an expired or future-dated JWT (OpenID4VCI 1.0 §12.2.3).
+    public static let untrustedSignedMetadata = Code("untrustedSignedMetadata")
   }
 
   /// What kind of failure this is.

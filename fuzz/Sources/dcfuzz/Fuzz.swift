@@ -28,6 +28,8 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "openid4vp-request", run: fuzzOpenID4VPRequest),
   FuzzTarget(name: "request-envelope", run: fuzzRequestEnvelope),
   FuzzTarget(name: "android-registry", run: fuzzAndroidRegistry),
+  FuzzTarget(name: "vci-offer", run: fuzzVCIOffer),
+  FuzzTarget(name: "vci-metadata", run: fuzzVCIMetadata),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.
