@@ -52,10 +52,11 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
   public init(jsonBytes: some Collection<UInt8>, policy: URLPolicy = .standard)
     throws(OpenID4VCIError)
   {
-    guard jsonBytes.count <= CredentialIssuerMetadata.maximumLength else {
-      throw OpenID4VCIError(.invalidJSON, "authorization server metadata is too large")
-    }
-    try self.init(json: parseJSON(jsonBytes, "authorization server metadata"), policy: policy)
+    try self.init(
+      json: parseJSON(
+        jsonBytes, "authorization server metadata",
+        maximumLength: CredentialIssuerMetadata.maximumLength),
+      policy: policy)
   }
 
   /// Reads a metadata object (RFC 8414 §2).

@@ -63,11 +63,10 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   public init(jsonBytes: some Collection<UInt8>, policy: URLPolicy = .standard)
     throws(OpenID4VCIError)
   {
-    guard jsonBytes.count <= Self.maximumLength else {
-      throw OpenID4VCIError(
-        .invalidJSON, "credential issuer metadata is larger than \(Self.maximumLength) bytes")
-    }
-    try self.init(json: parseJSON(jsonBytes, "credential issuer metadata"), policy: policy)
+    try self.init(
+      json: parseJSON(
+        jsonBytes, "credential issuer metadata", maximumLength: Self.maximumLength),
+      policy: policy)
   }
 
   /// Reads a metadata object (OpenID4VCI 1.0 §12.2.4).

@@ -86,11 +86,9 @@ public struct CredentialOffer: Sendable, Hashable {
   public init(jsonBytes: some Collection<UInt8>, policy: URLPolicy = .standard)
     throws(OpenID4VCIError)
   {
-    guard jsonBytes.count <= Self.maximumLength else {
-      throw OpenID4VCIError(
-        .invalidJSON, "credential offer is larger than \(Self.maximumLength) bytes")
-    }
-    try self.init(json: parseJSON(jsonBytes, "credential offer"), policy: policy)
+    try self.init(
+      json: parseJSON(jsonBytes, "credential offer", maximumLength: Self.maximumLength),
+      policy: policy)
   }
 
   /// The offer object (OpenID4VCI 1.0 §4.1.1), members in the specification's order.

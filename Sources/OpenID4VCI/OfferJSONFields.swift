@@ -144,9 +144,14 @@ struct ObjectBuilder {
   var value: JSONValue { .object(members) }
 }
 
-/// Parses JSON text with the JSON module's limits, as `invalidJSON`.
-func parseJSON(_ bytes: some Collection<UInt8>, _ what: String) throws(OpenID4VCIError) -> JSONValue
-{
+/// Parses JSON text of at most `maximumLength` bytes with the JSON module's limits; both
+/// failures are `invalidJSON`, the size checked before any parsing.
+func parseJSON(
+  _ bytes: some Collection<UInt8>, _ what: String, maximumLength: Int
+) throws(OpenID4VCIError) -> JSONValue {
+  guard bytes.count <= maximumLength else {
+    throw OpenID4VCIError(.invalidJSON, "\(what) is larger than \(maximumLength) bytes")
+  }
   do {
     return try JSONValue(parsing: bytes)
   } catch {
