@@ -15,6 +15,7 @@ let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
 let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("ErrorKit", []),
   ("JSON", ["ErrorKit"]),
+  ("HTTP", ["ErrorKit"]),
   ("CBOR", ["ErrorKit"]),
   ("CryptoPrimitives", ["ErrorKit", "JSON", .target(name: "COpenSSLShim", condition: linuxOnly)]),
   ("HPKE", ["ErrorKit", "CryptoPrimitives"]),

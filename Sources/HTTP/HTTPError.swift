@@ -1,0 +1,43 @@
+public import ErrorKit
+
+/// An error from sending or serving HTTP: an extensible code naming what failed, and a reason.
+public struct HTTPError: CausedError {
+  /// What kind of failure this is; match on it, never on the reason text.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    let name: String
+    private init(_ name: String) { self.name = name }
+    public var description: String { name }
+
+    /// The URL is not allowed by the client's policy (not https, and not a loopback address
+    /// in development mode).
+    public static let urlNotAllowed = Code("urlNotAllowed")
+    /// The server could not be reached or the connection failed.
+    public static let connectionFailed = Code("connectionFailed")
+    /// No complete response arrived within the timeout.
+    public static let timedOut = Code("timedOut")
+    /// The response body exceeds the client's size limit.
+    public static let responseTooLarge = Code("responseTooLarge")
+    /// The server could not start (port in use, bad address, ...).
+    public static let serverStartFailed = Code("serverStartFailed")
+  }
+
+  public let code: Code
+  public let reason: String
+  public let underlying: (any Error & Sendable)?
+  public let file: String
+  public let line: UInt
+
+  public init(
+    _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
+    file: String = #fileID, line: UInt = #line
+  ) {
+    self.code = code
+    self.reason = reason
+    self.underlying = underlying
+    self.file = file
+    self.line = line
+  }
+
+  public var description: String { causedDescription }
+  public var debugDescription: String { causedDebugDescription }
+}
