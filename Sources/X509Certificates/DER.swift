@@ -200,6 +200,30 @@ public enum DER {
 }
 
 extension DER.Node {
+  /// The members of a constructed node walked in place, without building an array.
+  struct ChildSequence: Sequence, IteratorProtocol {
+    let parent: DER.Node
+    var cursor: DER.Node?
+
+    mutating func next() -> DER.Node? {
+      guard let node = cursor else { return nil }
+      cursor = parent.next(after: node)
+      return node
+    }
+  }
+
+  /// The members of a constructed node, in order, read in place.
+  var childNodes: ChildSequence { ChildSequence(parent: self, cursor: firstChild) }
+
+  /// The member of a constructed node that has exactly one, else nil.
+  var onlyChild: DER.Node? {
+    guard let child = firstChild, next(after: child) == nil else { return nil }
+    return child
+  }
+
+  /// Whether a constructed node has at least one member.
+  var hasChildren: Bool { firstChild != nil }
+
   /// Fails unless this node has the expected identifier.
   /// `what` is built only on failure, so the happy path formats no strings.
   func expect(_ identifier: UInt8, _ what: @autoclosure () -> String) throws(CertificateError)
@@ -261,7 +285,9 @@ extension DER.Node {
     guard identifier == DER.Identifier.objectIdentifier, !content.isEmpty else {
       throw CertificateError(.invalidDER, "expected a non-empty OBJECT IDENTIFIER")
     }
-    var values: [UInt64] = []
+    // X.690 §8.19.4: the first sub-identifier packs the first two arcs, split as it completes.
+    var arcs: [UInt64] = []
+    arcs.reserveCapacity(content.count + 1)
     var current: UInt64 = 0
     var fresh = true
     for byte in content {
@@ -275,18 +301,19 @@ extension DER.Node {
       current = current << 7 | UInt64(byte & 0x7F)
       fresh = byte & 0x80 == 0
       if fresh {
-        values.append(current)
+        if arcs.isEmpty {
+          arcs.append(current < 40 ? 0 : current < 80 ? 1 : 2)
+          arcs.append(current < 40 ? current : current < 80 ? current - 40 : current - 80)
+        } else {
+          arcs.append(current)
+        }
         current = 0
       }
     }
     guard fresh else {
       throw CertificateError(.invalidDER, "truncated OBJECT IDENTIFIER arc")
     }
-    // X.690 §8.19.4: the first sub-identifier packs the first two arcs.
-    let first = values[0]
-    let leading: [UInt64] =
-      first < 40 ? [0, first] : first < 80 ? [1, first - 40] : [2, first - 80]
-    return ASN1ObjectIdentifier(arcs: leading + values.dropFirst())
+    return ASN1ObjectIdentifier(arcs: arcs)
   }
 
   /// A BIT STRING's bytes; DER requires the unused trailing bits to be zero (X.690 §11.2.1).
