@@ -163,10 +163,10 @@ struct DecodedExtensions: Sendable, Hashable {
   init() {}
 
   init(_ extensions: [CertificateExtension]) throws(CertificateError) {
-    var seen: Set<ASN1ObjectIdentifier> = []
-    for ext in extensions {
+    for (index, ext) in extensions.enumerated() {
       // RFC 5280 §4.2: a certificate MUST NOT include more than one instance of an extension.
-      guard seen.insert(ext.oid).inserted else {
+      // A linear scan: certificates carry a handful of extensions, and hashing costs more.
+      guard !extensions[..<index].contains(where: { $0.oid == ext.oid }) else {
         throw CertificateError(.invalidExtension, "extension \(ext.oid) appears twice")
       }
       guard DecodedExtensions.understood.contains(ext.oid) else { continue }

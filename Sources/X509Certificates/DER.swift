@@ -47,19 +47,68 @@ public enum DER {
     }
   }
 
-  /// One parsed TLV (X.690 §8.1) with its original bytes; constructed nodes hold their children.
+  /// One parsed TLV (X.690 §8.1): a view into the one input buffer, never a copy.
+  ///
+  /// ``DER/parse(_:)`` checks the whole tree once; members are then found by re-reading the
+  /// already checked headers, so no node allocates and the tree is never materialised.
   public struct Node: Sendable, Hashable {
     /// The single identifier octet (class, constructed bit and tag number).
     public let identifier: UInt8
     /// The whole TLV as it appeared in the input.
     public let encodedBytes: ArraySlice<UInt8>
+    /// Where the contents octets start in ``encodedBytes``' indices.
+    let contentStart: Int
+
     /// The contents octets.
-    public let content: ArraySlice<UInt8>
+    public var content: ArraySlice<UInt8> { encodedBytes[contentStart...] }
+
     /// The members of a constructed node, in order; empty for primitive nodes.
-    public let children: [Node]
+    public var children: [Node] {
+      var result: [Node] = []
+      var cursor = firstChild
+      while let node = cursor {
+        result.append(node)
+        cursor = next(after: node)
+      }
+      return result
+    }
 
     /// Whether the constructed bit is set (X.690 §8.1.2.5).
     public var isConstructed: Bool { identifier & 0x20 != 0 }
+
+    /// The first member of a constructed node, or nil.
+    var firstChild: Node? {
+      guard isConstructed else { return nil }
+      return DER.checkedNode(in: encodedBytes, at: contentStart)
+    }
+
+    /// The member of this node that follows child, or nil after the last one.
+    func next(after child: Node) -> Node? {
+      DER.checkedNode(in: encodedBytes, at: child.encodedBytes.endIndex)
+    }
+  }
+
+  /// Re-reads a header that ``parseNode(_:at:depth:)`` has already checked; nil at the end of
+  /// data (or, defensively, on anything malformed).
+  static func checkedNode(in data: ArraySlice<UInt8>, at start: Int) -> Node? {
+    guard data.endIndex - start >= 2 else { return nil }
+    var index = start + 1
+    let first = data[index]
+    index += 1
+    var length = 0
+    if first < 0x80 {
+      length = Int(first)
+    } else {
+      let count = Int(first & 0x7F)
+      guard count <= 4, data.endIndex - index >= count else { return nil }
+      for _ in 0..<count {
+        length = length << 8 | Int(data[index])
+        index += 1
+      }
+    }
+    guard data.endIndex - index >= length else { return nil }
+    return Node(
+      identifier: data[start], encodedBytes: data[start..<index + length], contentStart: index)
   }
 
   /// Parses exactly one DER TLV that spans all of bytes, descending into every constructed node.
@@ -129,11 +178,9 @@ public enum DER {
         "value at offset \(start) claims \(length) bytes, \(data.endIndex - index) remain")
     }
     let end = index + length
-    let content = data[index..<end]
     let constructed = identifier & 0x20 != 0
     let isUniversal = identifier & 0xC0 == 0
     let number = identifier & 0x1F
-    var children: [Node] = []
     if isUniversal && (number == 0x10 || number == 0x11) && !constructed {
       throw CertificateError(.invalidDER, "primitive SEQUENCE or SET at offset \(start)")
     }
@@ -142,26 +189,50 @@ public enum DER {
     }
     if constructed {
       var cursor = index
+      let content = data[index..<end]
       while cursor < end {
-        let (child, next) = try parseNode(content, at: cursor, depth: depth + 1)
-        children.append(child)
-        cursor = next
+        (_, cursor) = try parseNode(content, at: cursor, depth: depth + 1)
       }
     }
-    let node = Node(
-      identifier: identifier, encodedBytes: data[start..<end], content: content,
-      children: children)
+    let node = Node(identifier: identifier, encodedBytes: data[start..<end], contentStart: index)
     return (node, end)
   }
 }
 
 extension DER.Node {
+  /// The members of a constructed node walked in place, without building an array.
+  struct ChildSequence: Sequence, IteratorProtocol {
+    let parent: DER.Node
+    var cursor: DER.Node?
+
+    mutating func next() -> DER.Node? {
+      guard let node = cursor else { return nil }
+      cursor = parent.next(after: node)
+      return node
+    }
+  }
+
+  /// The members of a constructed node, in order, read in place.
+  var childNodes: ChildSequence { ChildSequence(parent: self, cursor: firstChild) }
+
+  /// The member of a constructed node that has exactly one, else nil.
+  var onlyChild: DER.Node? {
+    guard let child = firstChild, next(after: child) == nil else { return nil }
+    return child
+  }
+
+  /// Whether a constructed node has at least one member.
+  var hasChildren: Bool { firstChild != nil }
+
   /// Fails unless this node has the expected identifier.
-  func expect(_ identifier: UInt8, _ what: String) throws(CertificateError) -> DER.Node {
+  /// `what` is built only on failure, so the happy path formats no strings.
+  func expect(_ identifier: UInt8, _ what: @autoclosure () -> String) throws(CertificateError)
+    -> DER.Node
+  {
     guard self.identifier == identifier else {
       throw CertificateError(
         .invalidCertificate,
-        "\(what): expected tag 0x\(hex(identifier)), found 0x\(hex(self.identifier))")
+        "\(what()): expected tag 0x\(hex(identifier)), found 0x\(hex(self.identifier))")
     }
     return self
   }
@@ -214,7 +285,9 @@ extension DER.Node {
     guard identifier == DER.Identifier.objectIdentifier, !content.isEmpty else {
       throw CertificateError(.invalidDER, "expected a non-empty OBJECT IDENTIFIER")
     }
-    var values: [UInt64] = []
+    // X.690 §8.19.4: the first sub-identifier packs the first two arcs, split as it completes.
+    var arcs: [UInt64] = []
+    arcs.reserveCapacity(content.count + 1)
     var current: UInt64 = 0
     var fresh = true
     for byte in content {
@@ -228,18 +301,19 @@ extension DER.Node {
       current = current << 7 | UInt64(byte & 0x7F)
       fresh = byte & 0x80 == 0
       if fresh {
-        values.append(current)
+        if arcs.isEmpty {
+          arcs.append(current < 40 ? 0 : current < 80 ? 1 : 2)
+          arcs.append(current < 40 ? current : current < 80 ? current - 40 : current - 80)
+        } else {
+          arcs.append(current)
+        }
         current = 0
       }
     }
     guard fresh else {
       throw CertificateError(.invalidDER, "truncated OBJECT IDENTIFIER arc")
     }
-    // X.690 §8.19.4: the first sub-identifier packs the first two arcs.
-    let first = values[0]
-    let leading: [UInt64] =
-      first < 40 ? [0, first] : first < 80 ? [1, first - 40] : [2, first - 80]
-    return ASN1ObjectIdentifier(arcs: leading + values.dropFirst())
+    return ASN1ObjectIdentifier(arcs: arcs)
   }
 
   /// A BIT STRING's bytes; DER requires the unused trailing bits to be zero (X.690 §11.2.1).
@@ -325,49 +399,54 @@ extension DER {
   /// Reads the members of a constructed node in order and insists every member is consumed,
   /// as the swift-asn1 parsers do.
   struct Members {
-    private let nodes: [Node]
-    private var index = 0
+    private let parent: Node
+    private var cursor: Node?
     private let what: String
 
     init(_ node: Node, _ what: String) {
-      self.nodes = node.children
+      self.parent = node
+      self.cursor = node.firstChild
       self.what = what
     }
 
-    var isAtEnd: Bool { index == nodes.count }
+    var isAtEnd: Bool { cursor == nil }
 
     /// The next member, which must carry identifier.
     mutating func next(_ identifier: UInt8, _ field: String) throws(CertificateError) -> Node {
-      guard index < nodes.count else {
+      guard let node = cursor else {
         throw CertificateError(.invalidCertificate, "\(what): missing \(field)")
       }
-      let node = try nodes[index].expect(identifier, "\(what).\(field)")
-      index += 1
+      _ = try node.expect(identifier, "\(what).\(field)")
+      cursor = parent.next(after: node)
       return node
     }
 
     /// The next member of any type.
     mutating func nextAny(_ field: String) throws(CertificateError) -> Node {
-      guard index < nodes.count else {
+      guard let node = cursor else {
         throw CertificateError(.invalidCertificate, "\(what): missing \(field)")
       }
-      index += 1
-      return nodes[index - 1]
+      cursor = parent.next(after: node)
+      return node
     }
 
     /// The next member if it carries identifier (OPTIONAL and DEFAULT fields).
     mutating func optional(_ identifier: UInt8) -> Node? {
-      guard index < nodes.count, nodes[index].identifier == identifier else { return nil }
-      index += 1
-      return nodes[index - 1]
+      guard let node = cursor, node.identifier == identifier else { return nil }
+      cursor = parent.next(after: node)
+      return node
     }
 
     /// Fails if members remain.
     func finish() throws(CertificateError) {
-      guard isAtEnd else {
-        throw CertificateError(
-          .invalidCertificate, "\(what): \(nodes.count - index) unexpected trailing members")
+      guard var node = cursor else { return }
+      var remaining = 1
+      while let following = parent.next(after: node) {
+        remaining += 1
+        node = following
       }
+      throw CertificateError(
+        .invalidCertificate, "\(what): \(remaining) unexpected trailing members")
     }
   }
 }

@@ -31,13 +31,13 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
   init(node: DER.Node) throws(CertificateError) {
     _ = try node.expect(DER.Identifier.sequence, "Name")
     var rdns: [[Attribute]] = []
-    for rdn in node.children {
+    for rdn in node.childNodes {
       _ = try rdn.expect(DER.Identifier.set, "RelativeDistinguishedName")
-      guard !rdn.children.isEmpty else {
+      guard rdn.hasChildren else {
         throw CertificateError(.invalidCertificate, "empty RelativeDistinguishedName")
       }
       var attributes: [Attribute] = []
-      for pair in rdn.children {
+      for pair in rdn.childNodes {
         var members = try pair.expect(DER.Identifier.sequence, "AttributeTypeAndValue")
           .members("AttributeTypeAndValue")
         let type = try members.next(DER.Identifier.objectIdentifier, "type").objectIdentifier()

@@ -89,10 +89,10 @@ struct TBSCertificate: Sendable {
   /// Reads `version [0] EXPLICIT Version DEFAULT v1` (RFC 5280 §4.1.2.1).
   static func readVersion(_ wrapper: DER.Node?) throws(CertificateError) -> Int {
     guard let wrapper else { return 1 }
-    guard wrapper.children.count == 1 else {
+    guard let only = wrapper.onlyChild else {
       throw CertificateError(.invalidCertificate, "version [0] must hold one INTEGER")
     }
-    let value = try wrapper.children[0].integerValue()
+    let value = try only.integerValue()
     guard (0...2).contains(value) else {
       throw CertificateError(.invalidCertificate, "unknown certificate version \(value + 1)")
     }
@@ -108,15 +108,15 @@ struct TBSCertificate: Sendable {
     guard version == 3 else {
       throw CertificateError(.invalidCertificate, "extensions in a version \(version) certificate")
     }
-    guard wrapper.children.count == 1 else {
+    guard let only = wrapper.onlyChild else {
       throw CertificateError(.invalidCertificate, "extensions [3] must hold one SEQUENCE")
     }
-    let list = try wrapper.children[0].expect(DER.Identifier.sequence, "Extensions")
-    guard !list.children.isEmpty else {
+    let list = try only.expect(DER.Identifier.sequence, "Extensions")
+    guard list.hasChildren else {
       throw CertificateError(.invalidCertificate, "empty Extensions")
     }
     var extensions: [CertificateExtension] = []
-    for node in list.children {
+    for node in list.childNodes {
       extensions.append(try readExtension(node))
     }
     return extensions
