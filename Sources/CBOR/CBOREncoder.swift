@@ -26,7 +26,7 @@ public struct CBOREncoder: Sendable {
     return out
   }
 
-  private func encode(_ value: CBOR, into out: inout [UInt8]) {
+  func encode(_ value: CBOR, into out: inout [UInt8]) {
     switch value {
     case .unsigned(let n):
       Self.appendHead(major: 0, argument: n, to: &out)

@@ -10,10 +10,17 @@ public enum DeviceAuthentication {
   public static func bytes(
     sessionTranscript: SessionTranscript, docType: String, deviceNameSpaces: EncodedCBOR
   ) -> [UInt8] {
-    let structure: CBOR = [
-      "DeviceAuthentication", sessionTranscript.cbor, .textString(docType), deviceNameSpaces.tag24,
-    ]
-    return EncodedCBOR(mdoc: structure).tag24.encoded()
+    // Written directly: the transcript and DeviceNameSpacesBytes are spliced as kept.
+    CBORWriter.tag24(
+      capacity: sessionTranscript.bytes.count + docType.utf8.count + deviceNameSpaces.bytes.count
+        + 40
+    ) { writer in
+      writer.arrayHead(count: 4)
+      writer.text("DeviceAuthentication")
+      writer.encoded(sessionTranscript.bytes)
+      writer.text(docType)
+      writer.tag24(deviceNameSpaces.bytes)
+    }
   }
 
   /// EMacKey (§9.1.3.5): HKDF-SHA-256 over ECDH(device key, reader ephemeral key), salted with
@@ -111,6 +118,24 @@ public struct DeviceSigned: Sendable, Hashable {
     return [.textString(Keys.nameSpaces): nameSpaces.tag24, .textString(Keys.deviceAuth): auth]
   }
 
+  /// Writes the map that `cbor` holds, without building it; DeviceNameSpacesBytes is its kept
+  /// encoding (ISO 18013-5 §9.1.3.4: DeviceAuthentication covers those bytes).
+  func write(to writer: inout CBORWriter) {
+    writer.mapHead(count: 2)
+    writer.text(Keys.nameSpaces)
+    writer.tag24(nameSpaces.bytes)
+    writer.text(Keys.deviceAuth)
+    writer.mapHead(count: 1)
+    switch deviceAuth {
+    case .signature(let sign1):
+      writer.text(Keys.deviceSignature)
+      writer.value(sign1.cbor(), encoder: mdocEncoder)
+    case .mac(let mac0):
+      writer.text(Keys.deviceMac)
+      writer.value(mac0.cbor(), encoder: mdocEncoder)
+    }
+  }
+
   /// Device-signed elements by namespace (usually none: this library signs nothing extra).
   public var elements: [(nameSpace: String, elements: [(String, CBOR)])] {
     (nameSpaces.value.map ?? CBORMap()).compactMap { key, value in
@@ -190,6 +215,29 @@ public struct Document: Sendable, Hashable {
           }))
     }
     return .map(map)
+  }
+
+  /// Writes the map that `cbor` holds, without building it (see `IssuerSigned.write(to:)`).
+  func write(to writer: inout CBORWriter) {
+    writer.mapHead(count: errors.isEmpty ? 3 : 4)
+    writer.text(Keys.docType)
+    writer.text(docType)
+    writer.text(Keys.issuerSigned)
+    issuerSigned.write(to: &writer)
+    writer.text(Keys.deviceSigned)
+    deviceSigned.write(to: &writer)
+    if !errors.isEmpty {
+      writer.text(Keys.errors)
+      writer.mapHead(count: errors.count)
+      for (ns, items) in errors.sorted(by: { $0.key < $1.key }) {
+        writer.text(ns)
+        writer.mapHead(count: items.count)
+        for (element, code) in items.sorted(by: { $0.key < $1.key }) {
+          writer.text(element)
+          writer.int(code)
+        }
+      }
+    }
   }
 
   /// Presents an mdoc (§9.1.3): only the chosen elements, and a device signature over this
@@ -354,6 +402,37 @@ public struct DeviceResponse: Sendable, Hashable {
     return .map(map)
   }
 
-  /// The encoding.
-  public var bytes: [UInt8] { cbor.mdocEncoded }
+  /// The encoding: the same bytes as encoding `cbor`, written directly from the kept encodings
+  /// of every signed part (IssuerSignedItemBytes, the MSO, DeviceNameSpacesBytes) rather than
+  /// through a `CBOR` tree.
+  public var bytes: [UInt8] {
+    var capacity = 64
+    for document in documents { capacity += document.issuerSigned.encodedSizeEstimate + 512 }
+    var writer = CBORWriter(capacity: capacity)
+    var count = 2
+    if !documents.isEmpty { count += 1 }
+    if !documentErrors.isEmpty { count += 1 }
+    writer.mapHead(count: count)
+    writer.text(Keys.version)
+    writer.text(version)
+    if !documents.isEmpty {
+      writer.text(Keys.documents)
+      writer.arrayHead(count: documents.count)
+      for document in documents { document.write(to: &writer) }
+    }
+    if !documentErrors.isEmpty {
+      writer.text(Keys.documentErrors)
+      writer.arrayHead(count: documentErrors.count)
+      for entry in documentErrors {
+        writer.mapHead(count: entry.count)
+        for (docType, code) in entry.sorted(by: { $0.key < $1.key }) {
+          writer.text(docType)
+          writer.int(code)
+        }
+      }
+    }
+    writer.text(Keys.status)
+    writer.int(status)
+    return writer.bytes
+  }
 }

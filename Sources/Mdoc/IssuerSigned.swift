@@ -161,8 +161,51 @@ public struct IssuerSigned: Sendable, Hashable {
     return .map(map)
   }
 
-  /// The encoding.
-  public var bytes: [UInt8] { cbor.mdocEncoded }
+  /// The encoding: the same bytes as encoding `cbor`, written directly (see `write(to:)`).
+  public var bytes: [UInt8] {
+    var writer = CBORWriter(capacity: encodedSizeEstimate)
+    write(to: &writer)
+    return writer.bytes
+  }
+
+  /// Roughly the size of the encoding: the kept item and MSO bytes, and room for the rest.
+  var encodedSizeEstimate: Int {
+    var size = 512 + (issuerAuth.payload?.count ?? 0) + issuerAuth.signature.count
+    for (_, items) in nameSpaces {
+      for item in items { size += item.encoded.bytes.count + 8 }
+    }
+    return size
+  }
+
+  /// Writes the map that `cbor` holds, without building it: every IssuerSignedItemBytes is its
+  /// kept encoding (ISO 18013-5 §8.3.2.1.2.2: the digests cover those exact bytes), issuerAuth
+  /// its COSE_Sign1 with the protected header and the MSO as kept.
+  func write(to writer: inout CBORWriter) {
+    // A namespace listed twice (possible through the public initialiser) collapses into one
+    // map key in `cbor`; that rare shape is written from the tree.
+    for index in nameSpaces.indices.dropFirst()
+    where nameSpaces[..<index].contains(where: { $0.nameSpace == nameSpaces[index].nameSpace }) {
+      writer.value(cbor, encoder: mdocEncoder)
+      return
+    }
+    writer.mapHead(count: nameSpaces.isEmpty ? 1 : 2)
+    if issuerAuthFirst { writeIssuerAuth(to: &writer) }
+    if !nameSpaces.isEmpty {
+      writer.text(Keys.nameSpaces)
+      writer.mapHead(count: nameSpaces.count)
+      for (name, items) in nameSpaces {
+        writer.text(name)
+        writer.arrayHead(count: items.count)
+        for item in items { writer.tag24(item.encoded.bytes) }
+      }
+    }
+    if !issuerAuthFirst { writeIssuerAuth(to: &writer) }
+  }
+
+  private func writeIssuerAuth(to writer: inout CBORWriter) {
+    writer.text(Keys.issuerAuth)
+    writer.value(issuerAuth.cbor(), encoder: mdocEncoder)
+  }
 
   /// The docType the MSO names.
   public var docType: String { mso.docType }

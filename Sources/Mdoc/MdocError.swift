@@ -104,3 +104,15 @@ extension EncodedCBOR {
   /// Encodes an item with the mdoc encoder, keeping bytes and value (for `#6.24` wrapping).
   init(mdoc value: CBOR) { self.init(encoding: value, with: mdocEncoder) }
 }
+
+extension CBORWriter {
+  /// `#6.24(bstr .cbor item)` for an item written by `body` (RFC 8949 §3.4.5.1): the item is
+  /// written once, then wrapped; `capacity` is about the item's size.
+  static func tag24(capacity: Int, _ body: (inout CBORWriter) -> Void) -> [UInt8] {
+    var inner = CBORWriter(capacity: capacity)
+    body(&inner)
+    var outer = CBORWriter(capacity: inner.bytes.count + 12)
+    outer.tag24(inner.bytes)
+    return outer.bytes
+  }
+}

@@ -36,11 +36,15 @@ public enum ReaderAuthentication {
   public static func bytes(sessionTranscript: SessionTranscript, itemsRequestBytes: EncodedCBOR)
     -> [UInt8]
   {
-    EncodedCBOR(
-      mdoc: [
-        .textString(Keys.readerAuthentication), sessionTranscript.cbor, itemsRequestBytes.tag24,
-      ])
-      .tag24.encoded()
+    // Written directly: the transcript and ItemsRequestBytes are spliced as kept.
+    CBORWriter.tag24(
+      capacity: sessionTranscript.bytes.count + itemsRequestBytes.bytes.count + 40
+    ) { writer in
+      writer.arrayHead(count: 3)
+      writer.text(Keys.readerAuthentication)
+      writer.encoded(sessionTranscript.bytes)
+      writer.tag24(itemsRequestBytes.bytes)
+    }
   }
 
   /// `ReaderAuthenticationAllBytes = #6.24(bstr .cbor ["ReaderAuthenticationAll",
