@@ -214,6 +214,19 @@ struct Reader {
     return Array(bytes[offset..<(offset + length)])
   }
 
+  /// The text of `bytes[range]`, or nil when it is not valid UTF-8 (RFC 8949 §3.1, major type 3).
+  /// ASCII, what protocol names and most values are, is checked byte by byte and copied as is
+  /// (every ASCII sequence is valid UTF-8); anything else goes through the full validator.
+  static func text(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+    bytes.withUnsafeBufferPointer { buffer in
+      let slice = UnsafeBufferPointer(rebasing: buffer[range])
+      for byte in slice where byte >= 0x80 {
+        return String(validating: slice, as: UTF8.self)
+      }
+      return String(decoding: slice, as: UTF8.self)
+    }
+  }
+
   static func validateUTF8(_ raw: [UInt8], at offset: Int) throws(CBORError) -> String {
     guard let string = String(validating: raw, as: UTF8.self) else {
       throw CBORError(.invalidUTF8, offset: offset, reason: "text string is not valid UTF-8")
@@ -282,7 +295,7 @@ struct Reader {
       // Validate straight from the input, without an intermediate array.
       let length = try checkLength(head, minimumBytesEach: 1, what: "text string")
       defer { offset += length }
-      guard let string = String(validating: bytes[offset..<(offset + length)], as: UTF8.self) else {
+      guard let string = Reader.text(bytes, offset..<(offset + length)) else {
         throw CBORError(.invalidUTF8, offset: head.offset, reason: "text string is not valid UTF-8")
       }
       return .textString(string)

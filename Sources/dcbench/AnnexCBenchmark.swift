@@ -196,6 +196,21 @@ func annexCBenchmark(_ h: inout Harness) throws {
       }
     }
     let consent = try presentation.proposedConsent()
+    let stored = fixture.credentials[0].issuerSigned
+    let itemsRequest = presentation.documentRequests[0].itemsRequest
+    h.measure("  detail: ItemsRequest.match", iterations: 300) {
+      blackHole(itemsRequest.match(stored))
+    }
+    try h.measure("  detail: proposedConsent", iterations: 300) {
+      blackHole(try presentation.proposedConsent())
+    }
+    try h.measure("  detail: validate consent", iterations: 300) {
+      blackHole(try presentation.validate(consent))
+    }
+    let disclosed = consent.documents[0].elements
+    h.measure("  detail: IssuerSigned.disclosing", iterations: 300) {
+      blackHole(stored.disclosing(disclosed))
+    }
     try h.measure("  detail: deviceResponse", iterations: 300) {
       blackHole(try presentation.deviceResponse(consent: consent) { _ in fixture.deviceKey })
     }

@@ -93,6 +93,13 @@ struct AnnexCNameSpaceRunTests {
     #expect(reason(["org.example.a": ["a3"]]) == "credential doc does not hold org.example.a/a3")
     #expect(reason(["org.example.b": ["b2"]]) == "credential doc does not hold org.example.b/b2")
     #expect(reason(["org.example.b": ["a1"]]) == "org.example.b/a1 was not requested")
+    // a1 is requested twice: it counts once, so zz is still found not requested.
+    #expect(reason(["org.example.a": ["a1", "zz"]]) == "org.example.a/zz was not requested")
+    #expect(reason(["org.example.c": ["a1"]]) == "org.example.c/a1 was not requested")
+    try presentation.validate(
+      MdocConsent(documents: [
+        .init(docRequestIndex: 0, credentialID: "doc", elements: ["org.example.a": ["a1"]])
+      ]))
   }
 
   @Test func notReturnedListsEveryUnsharedRequestedElementInRequestOrder() throws {

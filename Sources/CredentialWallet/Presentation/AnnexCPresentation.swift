@@ -349,10 +349,13 @@ public struct AnnexCPresentation: Sendable {
           .consentViolation, "the consent shares no element for doc request \(item.docRequestIndex)"
         )
       }
+      let matched = candidate.match.elements
+      // The common case, a valid consent, is decided with one set lookup per requested element;
+      // anything else is read again below to name the first offending element.
+      if Self.sharesOnlyRequestedHeldElements(item.elements, of: matched) { continue }
       // One index per candidate keeps the check linear in the request and the consent: the
       // position of each requested element's first occurrence, by namespace (the elements are
       // not copied).
-      let matched = candidate.match.elements
       var requested: [String: [String: Int]] = [:]
       // Filled from the end, so the first occurrence of a repeated element is the one kept; the
       // elements come in runs of one namespace, whose dictionary is looked up once per run.
@@ -386,5 +389,43 @@ public struct AnnexCPresentation: Sendable {
           .consentViolation, "mandatory use case \(index) is not answered by the consent")
       }
     }
+  }
+
+  /// Whether every consented element was requested and is held by the candidate: the fast path
+  /// of `validate`, one set lookup per requested element and no index built. Each requested
+  /// element's value comes from one lookup by identifier (`ItemsRequest.match`), so every
+  /// occurrence of a repeated element holds the same value; a repeated element is counted once
+  /// (by its index in the consented set).
+  private static func sharesOnlyRequestedHeldElements(
+    _ elements: [String: Set<String>], of matched: [ItemsRequestMatch.Element]
+  ) -> Bool {
+    var found: [String: [Set<String>.Index]] = [:]
+    var start = 0
+    while start < matched.count {
+      let ns = matched[start].nameSpace
+      var end = start + 1
+      while end < matched.count, matched[end].nameSpace == ns { end += 1 }
+      if let wanted = elements[ns] {
+        var indices = found.removeValue(forKey: ns) ?? []
+        for position in start..<end {
+          guard let index = wanted.firstIndex(of: matched[position].identifier) else { continue }
+          guard matched[position].value != nil else { return false }
+          indices.append(index)
+        }
+        found[ns] = indices
+      }
+      start = end
+    }
+    for (ns, wanted) in elements {
+      var indices = found[ns] ?? []
+      indices.sort()
+      var distinct = 0
+      for position in indices.indices
+      where position == 0 || indices[position - 1] != indices[position] {
+        distinct += 1
+      }
+      if distinct != wanted.count { return false }
+    }
+    return true
   }
 }
