@@ -112,5 +112,15 @@ struct AnnexCNameSpaceRunTests {
       response.documents[0].errors == [
         "org.example.a": ["a1": 0, "a3": 0], "org.example.b": ["b1": 0, "b2": 0],
       ])
+    // Sharing as many elements as namespace a's requests name does not mean sharing them all
+    // when one is named twice: a3 is still not returned.
+    let most = MdocConsent(documents: [
+      .init(
+        docRequestIndex: 0, credentialID: "doc",
+        elements: ["org.example.a": ["a1", "a2"], "org.example.b": ["b1"]])
+    ])
+    let partial = try presentation.deviceResponse(consent: most) { _ in deviceKey }
+    #expect(
+      partial.documents[0].errors == ["org.example.a": ["a3": 0], "org.example.b": ["b2": 0]])
   }
 }

@@ -279,8 +279,17 @@ public struct AnnexCPresentation: Sendable {
       // Requested elements that are not shared are reported as not returned (ISO 18013-5
       // §8.3.2.1.2.3, error code 0).
       var notReturned: [String: [String]] = [:]
-      for (ns, requested) in docRequest.itemsRequest.nameSpaces {
+      let requestedSpaces = docRequest.itemsRequest.nameSpaces
+      for (ns, requested) in requestedSpaces {
         let shared = item.elements[ns]
+        // `validate` checked that every shared element was requested: sharing as many elements
+        // as the namespace's requests name (repeats included) means sharing every one of them.
+        if let shared,
+          shared.count
+            == requestedSpaces.reduce(0, { $0 + ($1.nameSpace == ns ? $1.elements.count : 0) })
+        {
+          continue
+        }
         for element in requested where !(shared?.contains(element.identifier) ?? false) {
           notReturned[ns, default: []].append(element.identifier)
         }
