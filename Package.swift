@@ -16,6 +16,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("ErrorKit", []),
   ("JSON", ["ErrorKit"]),
   ("HTTP", ["ErrorKit"]),
+  // The development server over GNU libmicrohttpd (Linux and Android; empty elsewhere).
+  ("HTTPServer", ["ErrorKit", "HTTP", .target(name: "CMicroHTTPD", condition: linuxOnly)]),
   ("CBOR", ["ErrorKit"]),
   ("CryptoPrimitives", ["ErrorKit", "JSON", .target(name: "COpenSSLShim", condition: linuxOnly)]),
   ("HPKE", ["ErrorKit", "CryptoPrimitives"]),
@@ -109,6 +111,11 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
+    .systemLibrary(
+      name: "CMicroHTTPD",
+      pkgConfig: "libmicrohttpd",
+      providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+    ),
   ]
     + modules.map {
       .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings)
@@ -149,6 +156,8 @@ let package = Package(
       testTarget("ErrorKit", ["CBOR"]),
       testTarget("JSON"),
       testTarget("CBOR", ["JSON"]),
+      testTarget("HTTP"),
+      testTarget("HTTPServer", ["HTTP"]),
       testTarget("CryptoPrimitives"),
       testTarget("HPKE", ["CryptoPrimitives"]),
       testTarget("X509Certificates", ["CryptoPrimitives"]),

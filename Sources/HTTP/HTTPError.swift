@@ -19,14 +19,25 @@ public struct HTTPError: CausedError {
     public static let responseTooLarge = Code("responseTooLarge")
     /// The server could not start (port in use, bad address, ...).
     public static let serverStartFailed = Code("serverStartFailed")
+    /// The request cannot be sent as given (a header name that is not an RFC 9110 token, a value
+    /// with CR, LF or NUL, a method that is not a token).
+    public static let invalidRequest = Code("invalidRequest")
+    /// The Swift task that sent the request was cancelled.
+    public static let cancelled = Code("cancelled")
   }
 
+  /// What kind of failure this is.
   public let code: Code
+  /// A human-readable explanation.
   public let reason: String
+  /// The error this one wraps (a `URLError`, a system error), kept as a value.
   public let underlying: (any Error & Sendable)?
+  /// The file (`#fileID`) where the error was created.
   public let file: String
+  /// The line where the error was created.
   public let line: UInt
 
+  /// Creates an error with its code, a reason, and optionally the error it wraps.
   public init(
     _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
     file: String = #fileID, line: UInt = #line
