@@ -16,9 +16,13 @@
       defer { server.stop() }
       #expect(server.baseURL?.absoluteString == "http://127.0.0.1:\(port)")
       // /proc/net/tcp: "local_address" is hex IPv4:port; state 0A is LISTEN.
-      let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
-      let suffix = ":" + String(format: "%04X", port)
-      let listening = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+      // Read to the end: the table spans several pages when many sockets are open.
+    let file = try #require(FileHandle(forReadingAtPath: "/proc/net/tcp"))
+    defer { try? file.close() }
+    let table = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+    let hex = String(port, radix: 16, uppercase: true)
+    let suffix = ":" + String(repeating: "0", count: 4 - hex.count) + hex
+    let listening = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
         let columns = line.split(separator: " ")
         guard columns.count > 3, columns[1].hasSuffix(suffix), columns[3] == "0A" else {
           return nil
