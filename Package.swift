@@ -34,15 +34,15 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   (
     "OpenID4VCI",
     [
-      "ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "COSE",
-      "Mdoc", "SDJWT",
+      "ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "Mdoc",
+      "SDJWT",
     ]
   ),
   // The issuer's state in SQLite (issue 13): pre-authorized and authorization codes, tokens,
   // nonces, deferred transactions, notifications.
   (
     "IssuerStore",
-    ["ErrorKit", "JSON", "OpenID4VCI", .target(name: "CSQLite", condition: linuxOnly)]
+    ["JSON", "OpenID4VCI", .target(name: "CSQLite", condition: linuxOnly)]
   ),
   (
     "OpenID4VP",
@@ -190,8 +190,8 @@ let package = Package(
       testTarget(
         "OpenID4VCI",
         [
-          "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "Mdoc", "SDJWT",
-          "IssuerStore", "WalletTestSupport",
+          "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "COSE", "Mdoc",
+          "SDJWT", "IssuerStore", "WalletTestSupport",
         ]),
       testTarget(
         "OpenID4VP",

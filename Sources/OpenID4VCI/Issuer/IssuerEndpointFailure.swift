@@ -74,25 +74,24 @@ public struct IssuerEndpointFailure: Error, Sendable, Hashable {
   /// The HTTP answer: the JSON error object, `Cache-Control: no-store`, and for a resource
   /// server's challenge a `WWW-Authenticate` header whose `error` repeats the body's.
   public var response: HTTPResponse {
-    var object: [(key: String, value: JSONValue)] = [("error", .string(error))]
-    if let description { object.append(("error_description", .string(description))) }
-    if let interval { object.append(("interval", .integer(Int64(interval)))) }
+    let description = self.description.map(Self.quotable)
+    var object = OAuthErrorResponse(
+      error: OAuthErrorCode(error), errorDescription: description
+    ).json
+    if let interval { object = object.setting("interval", to: .integer(Int64(interval))) }
     var fields = headers
     fields["Content-Type"] = "application/json"
     fields["Cache-Control"] = "no-store"
     if let challengeScheme {
-      // RFC 6750 §3: auth-param values are quoted strings; the description is kept to
-      // characters that need no escaping (RFC 6750 §3 limits error_description the same way).
+      // RFC 6750 §3, RFC 9449 §7.1: the challenge repeats the error; quoted values need no
+      // escaping because the description keeps to RFC 6749 §5.2's characters.
       var challenge = challengeScheme
       if challengeScheme == "DPoP" { challenge += " algs=\"ES256\"," }
       challenge += " error=\"\(error)\""
-      if let description {
-        challenge += ", error_description=\"\(Self.quotable(description))\""
-      }
+      if let description { challenge += ", error_description=\"\(description)\"" }
       fields["WWW-Authenticate"] = challenge
     }
-    return HTTPResponse(
-      status: status, headers: fields, body: JSONValue.object(object).serializedBytes())
+    return HTTPResponse(status: status, headers: fields, body: object.serializedBytes())
   }
 
   /// RFC 6749 §5.2 / RFC 6750 §3: `error_description` is `%x20-21 / %x23-5B / %x5D-7E`.
