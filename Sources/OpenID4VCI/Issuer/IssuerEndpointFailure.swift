@@ -18,20 +18,17 @@ public struct IssuerEndpointFailure: Error, Sendable, Hashable {
   /// Whether the error goes in a `WWW-Authenticate: DPoP` (or `Bearer`) challenge, as a
   /// resource server answers (RFC 6750 §3, RFC 9449 §7.1), rather than only in the body.
   public var challengeScheme: String?
-  /// `interval` for `issuance_pending`-style answers.
-  public var interval: Int?
 
   /// Creates a failure.
   public init(
     _ error: String, _ description: String? = nil, status: Int = 400, headers: HTTPFields = [:],
-    challengeScheme: String? = nil, interval: Int? = nil
+    challengeScheme: String? = nil
   ) {
     self.error = error
     self.description = description
     self.status = status
     self.headers = headers
     self.challengeScheme = challengeScheme
-    self.interval = interval
   }
 
   // MARK: OAuth 2.0 (RFC 6749 §5.2)
@@ -75,10 +72,9 @@ public struct IssuerEndpointFailure: Error, Sendable, Hashable {
   /// server's challenge a `WWW-Authenticate` header whose `error` repeats the body's.
   public var response: HTTPResponse {
     let description = self.description.map(Self.quotable)
-    var object = OAuthErrorResponse(
+    let object = OAuthErrorResponse(
       error: OAuthErrorCode(error), errorDescription: description
     ).json
-    if let interval { object = object.setting("interval", to: .integer(Int64(interval))) }
     var fields = headers
     fields["Content-Type"] = "application/json"
     fields["Cache-Control"] = "no-store"

@@ -61,9 +61,6 @@ extension CredentialIssuerService {
       grant = try redeemRefreshToken(refreshToken, clientID: client, jkt: jkt)
       issuesRefreshToken = true
     }
-    if configuration.attestation.requireClientAttestation, attestedClient == nil {
-      throw .invalidClient("client attestation is required")
-    }
     grant.jkt = jkt
     let now = self.now
     let accessToken = randomToken()
@@ -120,9 +117,6 @@ extension CredentialIssuerService {
     } else if txCode != nil {
       throw .invalidRequest("the offer has no tx_code; none may be sent")
     }
-    guard (try? store.take(.preAuthorizedCode, code, now: now)) != nil else {
-      throw .invalidGrant("the pre-authorized code is unknown, expired or used")
-    }
     var ids = state.configurationIDs
     if let details {
       let requested = details.map(\.credentialConfigurationID)
@@ -132,6 +126,9 @@ extension CredentialIssuerService {
         )
       }
       ids = requested
+    }
+    guard (try? store.take(.preAuthorizedCode, code, now: now)) != nil else {
+      throw .invalidGrant("the pre-authorized code is unknown, expired or used")
     }
     return GrantState(
       configurationIDs: ids, clientID: clientID, jkt: jkt, usesCredentialIdentifiers: details != nil
