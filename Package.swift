@@ -33,7 +33,19 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
     ["JSON", "CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc"]
   ),
   ("CredentialRegistration", ["ErrorKit", "JSON", "CBOR", "DigitalCredentialsAPI"]),
-  ("OpenID4VCI", ["ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
+  (
+    "OpenID4VCI",
+    [
+      "ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "Mdoc",
+      "SDJWT",
+    ]
+  ),
+  // The issuer's state in SQLite (issue 13): pre-authorized and authorization codes, tokens,
+  // nonces, deferred transactions, notifications.
+  (
+    "IssuerStore",
+    ["JSON", "OpenID4VCI", .target(name: "CSQLite", condition: linuxOnly)]
+  ),
   (
     "OpenID4VP",
     [
@@ -185,7 +197,12 @@ let package = Package(
           "X509Certificates", "WalletTestSupport",
         ]),
       testTarget("SDJWT", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
-      testTarget("OpenID4VCI", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
+      testTarget(
+        "OpenID4VCI",
+        [
+          "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "COSE", "Mdoc",
+          "SDJWT", "IssuerStore", "WalletTestSupport",
+        ]),
       testTarget(
         "OpenID4VP",
         [
