@@ -452,3 +452,99 @@ struct IssuedCredentialStorageTests {
     await #expect(throws: WalletError.self) { _ = try await wallet.issuanceSession(id: ids[1]) }
   }
 }
+
+/// The checks around verification: the inputs a client hands over.
+@Suite("Issued credentials: inputs")
+struct IssuedCredentialInputTests {
+  let base: IssuedCredentialStorageTests
+
+  init() throws { base = try IssuedCredentialStorageTests() }
+
+  @Test("An issued SD-JWT that carries a key binding JWT is refused")
+  func sdJWTWithKeyBinding() async throws {
+    defer { base.dir.remove() }
+    let issuer = try ImportRefusalTests.Issuer(name: "PID", clock: base.pki.clock)
+    _ = try await base.wallet.addTrustAnchor(issuer.root, role: .issuer)
+    let key = try await base.deviceKey()
+    let sdJWT = try SDJWT(serialized: base.sdJWT(issuer, holder: key.publicKey))
+    let presented = try sdJWT.present(
+      disclosing: ["given_name"],
+      keyBinding: KeyBinding(
+        signer: try await base.wallet.keys.signer(for: key.id), audience: "https://issuer.example",
+        nonce: "n", issuedAt: base.pki.clock))
+    let outcome = try await base.storeSDJWT(presented, key: key.id)
+    #expect(try await base.rejection(outcome) == .malformed)
+  }
+
+  @Test("Ids must be one per credential and distinct; a session must be the credentials' issuer's")
+  func idsAndSession() async throws {
+    defer { base.dir.remove() }
+    _ = try await base.wallet.addTrustAnchor(base.pki.iaca, role: .issuer)
+    let key = try await base.deviceKey()
+    let issued = try base.mdoc(base.pki.issue(deviceKey: key.publicKey), key: key.id)
+    let expected = IssuedCredentialStorageTests.expectation()
+    for ids in [["a", "b"], []] {
+      await #expect(throws: WalletError.self) {
+        _ = try await base.wallet.storeIssuedCredentials([issued], expected: expected, ids: ids)
+      }
+    }
+    let other = try await base.deviceKey()
+    let second = try base.mdoc(base.pki.issue(deviceKey: other.publicKey), key: other.id)
+    await #expect(throws: WalletError.self) {
+      _ = try await base.wallet.storeIssuedCredentials(
+        [issued, second], expected: expected, ids: ["same", "same"])
+    }
+    await #expect(throws: WalletError.self) {
+      _ = try await base.wallet.storeIssuedCredentials(
+        [issued], expected: expected,
+        session: IssuanceSession(credentialIssuer: "https://other.example", accessToken: "t"))
+    }
+    #expect(try await base.wallet.credentials().isEmpty)
+    let stored = try await base.wallet.storeIssuedCredentials(
+      [issued], expected: expected, ids: ["chosen"])
+    #expect(stored.storedIDs == ["chosen"])
+  }
+
+  @Test("A device key already bound, or named twice in one response, is refused and kept")
+  func deviceKeyReused() async throws {
+    defer { base.dir.remove() }
+    _ = try await base.wallet.addTrustAnchor(base.pki.iaca, role: .issuer)
+    let key = try await base.deviceKey()
+    let expected = IssuedCredentialStorageTests.expectation()
+    let twice = try await base.wallet.storeIssuedCredentials(
+      [
+        try base.mdoc(base.pki.issue(deviceKey: key.publicKey), key: key.id),
+        try base.mdoc(base.pki.issue(deviceKey: key.publicKey), key: key.id),
+      ], expected: expected)
+    #expect(twice.stored.count == 1)
+    #expect(twice.rejected.map(\.code) == [.deviceKeyReused])
+    let again = try await base.wallet.storeIssuedCredentials(
+      [try base.mdoc(base.pki.issue(deviceKey: key.publicKey), key: key.id)], expected: expected)
+    #expect(again.rejected.map(\.code) == [.deviceKeyReused])
+    #expect(try await base.wallet.keys.publicKey(for: key.id) == key.publicKey)
+    #expect(try await base.wallet.credentials().count == 1)
+  }
+
+  @Test("A session a pending issuance still uses outlives the removal of its last credential")
+  func sessionSharedWithPending() async throws {
+    defer { base.dir.remove() }
+    _ = try await base.wallet.addTrustAnchor(base.pki.iaca, role: .issuer)
+    let dpop = try await base.deviceKey()
+    let session = IssuanceSession(
+      credentialIssuer: IssuedCredentialStorageTests.issuerID, accessToken: "t", dpopKeyID: dpop.id)
+    let key = try await base.deviceKey()
+    let result = try await base.wallet.storeIssuedCredentials(
+      [try base.mdoc(base.pki.issue(deviceKey: key.publicKey), key: key.id)],
+      expected: IssuedCredentialStorageTests.expectation(), notificationID: "n", session: session)
+    let later = try await base.deviceKey()
+    try await base.wallet.addPendingDeferred(
+      PendingDeferredIssuance(
+        transactionID: "tx", credentialIssuer: IssuedCredentialStorageTests.issuerID,
+        configurationID: "mDL", format: .msoMdoc, expectedType: IssuedCredentialStorageTests.mdl,
+        deviceKeyIDs: [later.id], sessionID: session.id),
+      session: session)
+    _ = try await base.wallet.removeCredential(id: try #require(result.storedIDs.first))
+    #expect(try await base.wallet.issuanceSession(id: session.id)?.accessToken == "t")
+    #expect(try await base.wallet.keys.publicKey(for: dpop.id) == dpop.publicKey)
+  }
+}

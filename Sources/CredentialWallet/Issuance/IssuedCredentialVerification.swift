@@ -155,6 +155,9 @@ public struct IssuanceRejection: CausedError {
     /// The key the credential binds (MSO `deviceKey`, SD-JWT `cnf.jwk`) is not the wallet's key
     /// for its proof, or it binds none.
     public static let deviceKeyMismatch = Code("deviceKeyMismatch")
+    /// The device key named is already bound by a stored credential, or named twice in one
+    /// response: each credential of a batch needs a key of its own (OpenID4VCI 1.0 §8.2).
+    public static let deviceKeyReused = Code("deviceKeyReused")
     /// The device key named is not in the wallet's key store.
     public static let unknownDeviceKey = Code("unknownDeviceKey")
     /// Verification passed but storing failed.

@@ -84,8 +84,23 @@ extension Wallet {
     let now = clock()
     let batchID = credentials.count > 1 ? UUID().uuidString.lowercased() : nil
     var outcomes: [Result<StoredCredential, IssuanceRejection>] = []
+    var keysSeen = Set<String>()
     for (index, credential) in credentials.enumerated() {
       let keyID = credential.deviceKeyID
+      let used: Bool
+      do {
+        used = try await store.isDeviceKeyUsed(keyID)
+      } catch {
+        throw WalletError(.storage, error.reason, underlying: error)
+      }
+      guard keysSeen.insert(keyID).inserted, !used else {
+        outcomes.append(
+          .failure(
+            IssuanceRejection(
+              .deviceKeyReused, "device key \(keyID) already binds another credential",
+              deviceKeyID: keyID)))
+        continue
+      }
       let deviceKey: ECPublicKey
       do {
         deviceKey = try await keys.publicKey(for: keyID)
@@ -136,8 +151,9 @@ extension Wallet {
       throw WalletError(
         error.code == .duplicateID ? .invalidInput : .storage, error.reason, underlying: error)
     }
-    // A key whose credential was refused proves nothing any more.
-    for rejection in result.rejected where rejection.code != .unknownDeviceKey {
+    // A key whose credential was refused proves nothing any more (a key another credential
+    // binds stays: `DeviceKeyStore.deleteKey` refuses it).
+    for rejection in result.rejected {
       try? await keys.deleteKey(id: rejection.deviceKeyID)
     }
     if let session, stored.isEmpty, pendingID != nil {
@@ -376,10 +392,6 @@ struct IssuanceSecrets {
   func session(from row: IssuanceSessionRow) throws(WalletStoreError) -> IssuanceSession {
     var tokens = Tokens()
     if let sealed = row.sealedTokens {
-      guard sealed.count >= 12 + 16 else {
-        throw WalletStoreError(
-          .corruptRecord, "issuance session \(row.id): sealed tokens too short")
-      }
       let plain: [UInt8]
       do {
         let box = try AES.GCM.SealedBox(

@@ -49,6 +49,15 @@ extension WalletStore {
     }
   }
 
+  /// Whether a stored credential names this device key.
+  func isDeviceKeyUsed(_ keyID: String) throws(WalletStoreError) -> Bool {
+    try database.retrying { () throws(WalletStoreError) -> Bool in
+      try database.connection.query(
+        "SELECT 1 FROM credentials WHERE device_key_id = ? LIMIT 1", [.text(keyID)]
+      ) { _ in true }.first ?? false
+    }
+  }
+
   /// Adds one to the presentation count of each credential (one transaction).
   func markPresented(ids: [String]) throws(WalletStoreError) {
     guard !ids.isEmpty else { return }
@@ -65,10 +74,6 @@ extension WalletStore {
   func insertDeferred(_ pending: PendingDeferredIssuance, session: IssuanceSessionRow)
     throws(WalletStoreError)
   {
-    guard !pending.id.isEmpty, pending.sessionID == session.id else {
-      throw WalletStoreError(
-        .invalidArgument, "a pending issuance needs an id and must name the session given")
-    }
     let json = try StoreJSON.encode(pending)
     try database.write { () throws(WalletStoreError) in
       try database.connection.upsertIssuanceSession(session)
@@ -76,7 +81,7 @@ extension WalletStore {
         try database.connection.run(
           "INSERT INTO deferred_issuances (id, session_id, pending, created_at_ms) VALUES (?, ?, ?, ?)",
           [
-            .text(pending.id), .text(session.id), .text(json),
+            .text(pending.id), .text(pending.sessionID), .text(json),
             .integer(StoreTime.milliseconds(pending.createdAt)),
           ])
       } catch  where error.code == .duplicateID {
