@@ -120,6 +120,53 @@ struct IssuanceStoreTests {
     #expect(try await presentOpenID4VP() == stored.first?.id)
   }
 
+  @Test("Successive OpenID4VP presentations use different SD-JWT VCs of a batch")
+  func batchUseOnceSDJWT() async throws {
+    defer { dir.remove() }
+    let issuer = try ImportRefusalTests.Issuer(name: "PID", clock: pki.clock)
+    _ = try await wallet.addTrustAnchor(issuer.root, role: .issuer)
+    var issued: [IssuedCredential] = []
+    for _ in 0..<2 {
+      let key = try await wallet.keys.createKey(curve: .p256)
+      issued.append(
+        try IssuedCredential(
+          format: .sdJWT, credential: try issuer.issue(holder: key.publicKey, clock: pki.clock),
+          deviceKeyID: key.id))
+    }
+    let result = try await wallet.storeIssuedCredentials(
+      issued,
+      expected: IssuanceExpectation(
+        credentialIssuer: ImportRefusalTests.Issuer.iss, configurationID: "pid",
+        format: .sdJWT, type: "urn:eudi:pid:1"))
+    #expect(result.storedIDs.count == 2)
+    var used: [String] = []
+    for _ in 0..<2 {
+      let sent = try VerifierRequest(
+        dcqlQuery: [
+          "credentials": [
+            [
+              "id": "pid", "format": "dc+sd-jwt", "meta": ["vct_values": ["urn:eudi:pid:1"]],
+              "claims": [["path": ["given_name"]]],
+            ]
+          ]
+        ], origin: "https://verifier.example", responseMode: .dcAPI, signing: .unsigned)
+      let request = try await wallet.resolve(
+        RequestEnvelope(requests: [
+          ProtocolRequest(protocolIdentifier: sent.protocolID.rawValue, data: sent.data)
+        ]), origin: "https://verifier.example")
+      let consent = try request.proposedConsent()
+      guard case .openID4VP(let chosen) = consent,
+        let id = chosen.selections["pid"]?.first?.credentialID
+      else {
+        Issue.record("no PID proposed")
+        return
+      }
+      _ = try await wallet.respond(to: request, consent: consent)
+      used.append(id)
+    }
+    #expect(Set(used) == Set(result.storedIDs))
+  }
+
   @Test("Successive Annex C presentations use different credentials of a batch")
   func batchUseOnceAnnexC() async throws {
     defer { dir.remove() }
@@ -185,6 +232,13 @@ struct IssuanceStoreTests {
     await #expect(throws: WalletError.self) {
       try await wallet.addPendingDeferred(stray, session: session)
     }
+    let elsewhere = PendingDeferredIssuance(
+      transactionID: "t", credentialIssuer: "https://other.example", configurationID: "c",
+      format: .msoMdoc, expectedType: Self.pid, deviceKeyIDs: [], sessionID: session.id)
+    await #expect(throws: WalletError.self) {
+      try await wallet.addPendingDeferred(elsewhere, session: session)
+    }
+    #expect(try await wallet.pendingDeferredIssuances() == [pending])
 
     let result = try await wallet.completePendingDeferred(
       id: pending.id,

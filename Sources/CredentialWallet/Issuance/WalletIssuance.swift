@@ -69,10 +69,10 @@ extension Wallet {
     session: IssuanceSession?, trust: IssuanceTrustOptions, ids: [String]?,
     completingDeferred pendingID: String?
   ) async throws(WalletError) -> IssuanceStorageResult {
-    if let ids, ids.count != credentials.count || Set(ids).count != ids.count {
+    if let ids, ids.count != credentials.count {
       throw WalletError(
         .invalidInput,
-        "give one distinct id per credential (\(credentials.count)), not \(ids.count)")
+        "give one id per credential (\(credentials.count)), not \(ids.count)")
     }
     if let session, session.credentialIssuer != expected.credentialIssuer {
       throw WalletError(
