@@ -436,7 +436,7 @@ struct IssuanceClientTests {
     let pending = try #require(result.deferred.first)
     #expect(pending.interval == 5)
     #expect(pending.deviceKeys.count == 2)
-    let stored = try PendingDeferredIssuance(
+    let stored = try DeferredIssuance(
       json: JSONValue(parsing: pending.json.serializedBytes()))
     #expect(stored == pending)
     guard case .pending(let again) = await client.pollDeferred(stored) else {

@@ -463,14 +463,14 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
     return encode(response, for: credentialRequest.credentialResponseEncryption)
   }
 
-  func issue(_ keys: [JWK], configuration: String) -> [IssuedCredential] {
+  func issue(_ keys: [JWK], configuration: String) -> [OpenID4VCI.IssuedCredential] {
     let issued = settings.issueFewer ? Array(keys.prefix(1)) : keys
     return issued.map { key in
       if configuration == "mdl" || settings.mdocCredential {
-        return IssuedCredential(
+        return OpenID4VCI.IssuedCredential(
           .string(Base64URL.encode(Array("mdoc-for-\(key.thumbprintBase64URL)".utf8))))
       }
-      return IssuedCredential(.string("sd-jwt-for-\(key.thumbprintBase64URL)~"))
+      return OpenID4VCI.IssuedCredential(.string("sd-jwt-for-\(key.thumbprintBase64URL)~"))
     }
   }
 

@@ -77,8 +77,8 @@ public struct IssuanceClient: Sendable {
     self.configuration = configuration
   }
 
-  var plainSession: IssuanceSession {
-    IssuanceSession(http: http, clock: configuration.clock, dpopKey: nil)
+  var plainSession: IssuanceExchange {
+    IssuanceExchange(http: http, clock: configuration.clock, dpopKey: nil)
   }
 
   // MARK: Offers and metadata

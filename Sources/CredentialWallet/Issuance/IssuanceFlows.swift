@@ -22,15 +22,15 @@ public struct PendingAuthorization: Sendable {
   let redirectURI: String
   let clientID: String
   let options: IssuanceClient.Options
-  let session: IssuanceSession
+  let session: IssuanceExchange
 }
 
 /// The answer of one deferred poll.
 public enum DeferredPollOutcome: Sendable {
   /// The credentials are ready.
   case issued([IssuedCredentialOutcome])
-  /// Not yet: poll again at ``PendingDeferredIssuance/nextPollAt``.
-  case pending(PendingDeferredIssuance)
+  /// Not yet: poll again at ``DeferredIssuance/nextPollAt``.
+  case pending(DeferredIssuance)
   /// The issuer refused or the exchange failed; `pending` is kept when a later poll may work.
   case failed(IssuanceError)
 }
@@ -129,7 +129,7 @@ extension IssuanceClient {
           .post, parEndpoint, headers: ["Content-Type": FormParameters.contentType],
           body: request.pushedBody, role: .authorization, attest: true)
         guard response.status == PushedAuthorizationResponse.status || response.status == 200 else {
-          throw IssuanceSession.failure(
+          throw IssuanceExchange.failure(
             .authorization, "pushed authorization request", response, role: .authorization)
         }
         let pushed = try PushedAuthorizationResponse(jsonBytes: response.body)
@@ -208,7 +208,7 @@ extension IssuanceClient {
   /// A session for one flow: a DPoP key when the server advertises DPoP with ES256 (HAIP 1.0),
   /// and the client attestation when the server takes it and a wallet provider is configured.
   func makeSession(_ server: AuthorizationServerMetadata) async throws(IssuanceError)
-    -> IssuanceSession
+    -> IssuanceExchange
   {
     var dpopKey: ECPrivateKey?
     if server.supportsDPoP {
@@ -221,7 +221,7 @@ extension IssuanceClient {
         throw IssuanceError(.unsupported, "DPoP key: \(error)")
       }
     }
-    var session = IssuanceSession(http: http, clock: configuration.clock, dpopKey: dpopKey)
+    var session = IssuanceExchange(http: http, clock: configuration.clock, dpopKey: dpopKey)
     if server.supportsClientAttestation, let provider = configuration.walletProvider {
       do {
         let material = try await provider.clientAttestation()
@@ -238,13 +238,13 @@ extension IssuanceClient {
   }
 
   func requestToken(
-    _ request: TokenRequest, server: AuthorizationServerMetadata, session: inout IssuanceSession
+    _ request: TokenRequest, server: AuthorizationServerMetadata, session: inout IssuanceExchange
   ) async throws(IssuanceError) -> TokenResponse {
     let response = try await session.send(
       .post, server.tokenEndpoint, headers: ["Content-Type": FormParameters.contentType],
       body: request.body, role: .authorization, attest: true)
     guard response.status == 200 else {
-      throw IssuanceSession.failure(.token, "token request", response, role: .authorization)
+      throw IssuanceExchange.failure(.token, "token request", response, role: .authorization)
     }
     let token: TokenResponse
     do {
@@ -270,7 +270,7 @@ extension IssuanceClient {
   /// token response names datasets, §6.2), each with a batch of proofs.
   func requestCredentials(
     offer: CredentialOffer, context: IssuerContext, token: TokenResponse, clientID: String?,
-    options: Options, session: inout IssuanceSession
+    options: Options, session: inout IssuanceExchange
   ) async -> IssuanceResult {
     let metadata = context.metadata
     var result = IssuanceResult(
@@ -327,11 +327,11 @@ extension IssuanceClient {
 
   enum CredentialOutcome {
     case issued([IssuedCredentialOutcome])
-    case deferred(PendingDeferredIssuance)
+    case deferred(DeferredIssuance)
   }
 
   /// A fresh `c_nonce` from the nonce endpoint (§7), or nil when the issuer has none.
-  func fetchNonce(_ metadata: CredentialIssuerMetadata, session: inout IssuanceSession)
+  func fetchNonce(_ metadata: CredentialIssuerMetadata, session: inout IssuanceExchange)
     async throws(IssuanceError) -> String?
   {
     guard let endpoint = metadata.nonceEndpoint else { return nil }
@@ -426,7 +426,7 @@ extension IssuanceClient {
     target: CredentialRequest.Target,
     configuration credentialConfiguration: CredentialConfiguration,
     context: IssuerContext, token: TokenResponse, clientID: String?, batchSize: Int,
-    session: inout IssuanceSession
+    session: inout IssuanceExchange
   ) async throws(IssuanceError) -> CredentialOutcome {
     let metadata = context.metadata
     // §8.2: proofs are required when the configuration lists proof types; this client makes
@@ -492,12 +492,12 @@ extension IssuanceClient {
         body: request.json.serializedBytes(), role: .resource, accessToken: accessToken)
       if !(200..<300).contains(response.status) {
         // §8.3.1.2: invalid_nonce asks for a fresh c_nonce; one more attempt with new proofs.
-        if attempt < IssuanceSession.maximumAttempts, metadata.nonceEndpoint != nil,
-          IssuanceSession.errorResponse(response, role: .resource)?.error == .invalidNonce
+        if attempt < IssuanceExchange.maximumAttempts, metadata.nonceEndpoint != nil,
+          IssuanceExchange.errorResponse(response, role: .resource)?.error == .invalidNonce
         {
           continue
         }
-        throw IssuanceSession.failure(.credential, "credential request", response, role: .resource)
+        throw IssuanceExchange.failure(.credential, "credential request", response, role: .resource)
       }
       let parsed = try readCredentialResponse(
         response, encryption: encryption, expectedTransactionID: nil, code: .credential)
@@ -514,7 +514,7 @@ extension IssuanceClient {
             .credential, "the issuer deferred issuance but has no deferred_credential_endpoint")
         }
         return .deferred(
-          PendingDeferredIssuance(
+          DeferredIssuance(
             credentialIssuer: metadata.credentialIssuer.string,
             configuration: credentialConfiguration,
             issuerDisplay: metadata.display, deferredEndpoint: endpoint,
@@ -530,7 +530,7 @@ extension IssuanceClient {
   /// with the key of the proof at its position; `mso_mdoc` and `dc+sd-jwt` credentials must be
   /// strings (Appendix A.2.4, A.3.4).
   func outcomes(
-    _ credentials: [IssuedCredential], notificationID: String?,
+    _ credentials: [OpenID4VCI.IssuedCredential], notificationID: String?,
     configuration credentialConfiguration: CredentialConfiguration, context: IssuerContext,
     accessToken: (String, AccessTokenType), dpopKey: ECPrivateKey?, deviceKeys: [ECPrivateKey]
   ) throws(IssuanceError) -> [IssuedCredentialOutcome] {
@@ -567,9 +567,9 @@ extension IssuanceClient {
 
   /// Polls the deferred credential endpoint once (§9.1) with the stored access token and DPoP
   /// key; a new response encryption key is sent each time when encryption is used.
-  public func pollDeferred(_ pending: PendingDeferredIssuance) async -> DeferredPollOutcome {
+  public func pollDeferred(_ pending: DeferredIssuance) async -> DeferredPollOutcome {
     do {
-      var session = IssuanceSession(
+      var session = IssuanceExchange(
         http: http, clock: configuration.clock, dpopKey: pending.dpopKey)
       var encryption: (CredentialResponseEncryption, ECPrivateKey)?
       if let enc = pending.encryption {
@@ -591,7 +591,7 @@ extension IssuanceClient {
         accessToken: (pending.accessToken, pending.tokenType))
       guard (200..<300).contains(response.status) else {
         return .failed(
-          IssuanceSession.failure(
+          IssuanceExchange.failure(
             .deferred, "deferred credential request", response, role: .resource))
       }
       let parsed = try readCredentialResponse(
@@ -639,7 +639,7 @@ extension IssuanceClient {
   public func notify(
     _ target: NotificationTarget, event: NotificationRequest.Event, description: String? = nil
   ) async throws(IssuanceError) {
-    var session = IssuanceSession(http: http, clock: configuration.clock, dpopKey: target.dpopKey)
+    var session = IssuanceExchange(http: http, clock: configuration.clock, dpopKey: target.dpopKey)
     let request = NotificationRequest(
       notificationID: target.notificationID, event: event, eventDescription: description)
     let response = try await session.send(
@@ -647,7 +647,7 @@ extension IssuanceClient {
       body: request.json.serializedBytes(), role: .resource,
       accessToken: (target.accessToken, target.tokenType))
     guard (200..<300).contains(response.status) else {
-      throw IssuanceSession.failure(.notification, "notification", response, role: .resource)
+      throw IssuanceExchange.failure(.notification, "notification", response, role: .resource)
     }
   }
 }

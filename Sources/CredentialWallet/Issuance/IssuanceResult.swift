@@ -13,7 +13,7 @@ public struct IssuanceResult: Sendable {
   /// The issued credentials, one entry per credential (a batch gives several).
   public var issued: [IssuedCredentialOutcome]
   /// The deferred issuances, one per credential request answered with a `transaction_id`.
-  public var deferred: [PendingDeferredIssuance]
+  public var deferred: [DeferredIssuance]
   /// The configurations that failed, with the reason.
   public var failed: [IssuanceFailure]
   /// The refresh token, when the authorization server issued one (RFC 6749 §6), for later
@@ -22,7 +22,7 @@ public struct IssuanceResult: Sendable {
 
   public init(
     credentialIssuer: String, issued: [IssuedCredentialOutcome] = [],
-    deferred: [PendingDeferredIssuance] = [], failed: [IssuanceFailure] = [],
+    deferred: [DeferredIssuance] = [], failed: [IssuanceFailure] = [],
     refreshToken: String? = nil
   ) {
     self.credentialIssuer = credentialIssuer
@@ -40,8 +40,8 @@ public struct IssuedCredentialOutcome: Sendable {
   /// Its format (`mso_mdoc` with the doctype, `dc+sd-jwt` with the vct).
   public var format: OpenID4VCI.CredentialFormat
   /// The credential: for `dc+sd-jwt` the SD-JWT string, for `mso_mdoc` base64url
-  /// `IssuerSigned` (``IssuedCredential/mdocIssuerSigned()``).
-  public var credential: IssuedCredential
+  /// `IssuerSigned` (``OpenID4VCI/IssuedCredential/mdocIssuerSigned()``).
+  public var credential: OpenID4VCI.IssuedCredential
   /// The device key the credential should be bound to: the key of the proof at the same
   /// position in the request (OpenID4VCI 1.0 §8.3: each key binds at most one credential). The
   /// verifier checks the binding; nil when the configuration takes no proofs.
@@ -120,7 +120,7 @@ public struct NotificationTarget: Sendable, Hashable {
 ///
 /// ``json`` holds private keys (the device keys and the DPoP key) and the access token: store it
 /// as the secret it is.
-public struct PendingDeferredIssuance: Sendable, Hashable {
+public struct DeferredIssuance: Sendable, Hashable {
   public var credentialIssuer: String
   public var configurationID: String
   public var format: OpenID4VCI.CredentialFormat

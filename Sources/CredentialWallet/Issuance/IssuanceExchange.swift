@@ -26,11 +26,14 @@ struct ClientAttestationState {
 
 /// The HTTP side of one issuance: the DPoP key and the nonces each server sent, the client
 /// attestation, and the retry rules. Requests are sent one at a time.
-struct IssuanceSession {
+struct IssuanceExchange {
   let http: any HTTPClient
   let clock: @Sendable () -> Date
   /// The DPoP key, when the authorization server advertises DPoP (RFC 9449 §5.1).
   let dpopKey: ECPrivateKey?
+  /// What signs the DPoP proofs: ``dpopKey``, or a key kept in the wallet's key store (a
+  /// deferred poll or a notification sent from stored state).
+  let dpopSigner: (any Signer)?
   var authorizationNonce: String?
   var resourceNonce: String?
   var attestation: ClientAttestationState?
@@ -44,6 +47,14 @@ struct IssuanceSession {
     self.http = http
     self.clock = clock
     self.dpopKey = dpopKey
+    self.dpopSigner = dpopKey
+  }
+
+  init(http: any HTTPClient, clock: @escaping @Sendable () -> Date, dpopSigner: (any Signer)?) {
+    self.http = http
+    self.clock = clock
+    self.dpopKey = nil
+    self.dpopSigner = dpopSigner
   }
 
   /// A GET without DPoP (metadata, offers by reference).
@@ -77,10 +88,10 @@ struct IssuanceSession {
       if let accessToken {
         request.headers["Authorization"] = accessToken.1.authorization(accessToken.0)
       }
-      if let dpopKey {
+      if let dpopSigner {
         do {
           request.headers["DPoP"] = try DPoP.proof(
-            signer: dpopKey, method: method.rawValue, uri: url.absoluteString, issuedAt: clock(),
+            signer: dpopSigner, method: method.rawValue, uri: url.absoluteString, issuedAt: clock(),
             nonce: usedNonce,
             accessToken: accessToken.flatMap { $0.1 == .dpop ? $0.0 : nil })
         } catch {
@@ -116,7 +127,7 @@ struct IssuanceSession {
         let error = Self.errorResponse(response, role: role)
       else { return response }
       let newNonce = role == .authorization ? authorizationNonce : resourceNonce
-      if error.error == .useDPoPNonce, dpopKey != nil, let newNonce, newNonce != usedNonce {
+      if error.error == .useDPoPNonce, dpopSigner != nil, let newNonce, newNonce != usedNonce {
         continue
       }
       if error.error == .useAttestationChallenge, attest, let challenge = attestation?.challenge,
