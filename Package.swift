@@ -140,7 +140,7 @@ let package = Package(
           "JSON", "CBOR", "CredentialRegistration", "CredentialVerifier", "CredentialWallet",
           "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
-          "X509Certificates",
+          "X509Certificates", "HTTP", "HTTPServer", "OpenID4VCI", "IssuerStore",
         ],
         swiftSettings: strictSettings
       ),
@@ -217,7 +217,8 @@ let package = Package(
           "JSON",
           "CBOR", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
           "OrgIsoMdoc", "SDJWT",
-          "X509Certificates", "WalletTestSupport", "dcwallet",
+          "X509Certificates", "WalletTestSupport", "dcwallet", "HTTP", "HTTPServer", "OpenID4VCI",
+          "IssuerStore",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(

@@ -214,8 +214,15 @@ enum RemoveCommand {
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     let args = try context.parse(spec, arguments)
-    try await context.wallet().removeCredential(id: args.positionals[0])
+    // An issued credential: the issuer is told credential_deleted (OpenID4VCI 1.0 §11) with the
+    // stored notification_id, access token and DPoP key; a failure to tell it is a warning.
+    let issuance = WalletIssuance(
+      wallet: try context.wallet(), client: IssueCommand.client(development: true))
+    let notified = try await issuance.removeCredential(id: args.positionals[0])
     context.console.out("removed \(args.positionals[0])")
+    if case .failure(let error) = notified {
+      context.console.errLine("warning: the issuer was not notified: \(error.reason)")
+    }
   }
 }
 
