@@ -118,11 +118,6 @@
       _ connection: OpaquePointer, _ request: RequestState, method: String,
       upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>?
     ) -> MHD_Result {
-      // Answered already (431 or 413 queued early): nothing more to read or do.
-      if request.answered {
-        uploadSize?.pointee = 0
-        return .YES
-      }
       if !request.headSeen {
         request.headSeen = true
         let count = MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil)
@@ -164,10 +159,11 @@
     }
 
     /// Answers `status` before the request ends and forgets its body.
+    /// libmicrohttpd calls the access handler no more for a request once it has a response
+    /// (`MHD_queue_response` moves the connection past reading).
     private func reject(_ status: Int, _ request: RequestState, _ connection: OpaquePointer)
       -> MHD_Result
     {
-      request.answered = true
       request.body = []
       return queue(HTTPResponse(status: status), on: connection)
     }
@@ -259,7 +255,6 @@
   final class RequestState {
     let target: String
     var headSeen = false
-    var answered = false
     var body: [UInt8] = []
 
     init(target: String) { self.target = target }
@@ -282,7 +277,7 @@
     func abandon() { ready.signal() }
 
     func wait(seconds: TimeInterval) -> HTTPResponse? {
-      _ = ready.wait(timeout: .now() + max(seconds, 0))
+      _ = ready.wait(timeout: .now() + seconds)
       lock.lock()
       defer { lock.unlock() }
       return response

@@ -17,12 +17,12 @@
       #expect(server.baseURL?.absoluteString == "http://127.0.0.1:\(port)")
       // /proc/net/tcp: "local_address" is hex IPv4:port; state 0A is LISTEN.
       // Read to the end: the table spans several pages when many sockets are open.
-    let file = try #require(FileHandle(forReadingAtPath: "/proc/net/tcp"))
-    defer { try? file.close() }
-    let table = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
-    let hex = String(port, radix: 16, uppercase: true)
-    let suffix = ":" + String(repeating: "0", count: 4 - hex.count) + hex
-    let listening = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+      let file = try #require(FileHandle(forReadingAtPath: "/proc/net/tcp"))
+      defer { try? file.close() }
+      let table = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+      let hex = String(port, radix: 16, uppercase: true)
+      let suffix = ":" + String(repeating: "0", count: 4 - hex.count) + hex
+      let listening = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
         let columns = line.split(separator: " ")
         guard columns.count > 3, columns[1].hasSuffix(suffix), columns[3] == "0A" else {
           return nil
@@ -93,6 +93,9 @@
     @Test(arguments: [
       "GET http://evil.example/ HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
       "OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+      // Appended to the origin, these would name another host or no path.
+      "GET @evil.example/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+      "GET ?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
       "GET /caf\u{e9} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
     ])
     func aTargetThatIsNotOriginFormGets400(_ request: String) async throws {
@@ -138,6 +141,8 @@
         HTTPResponse(status: 42), HTTPResponse(status: 600),
         HTTPResponse(status: 200, headers: ["X-Evil": "a\r\nInjected: yes"]),
         HTTPResponse(status: 200, headers: ["Bad Name": "v"]),
+        HTTPResponse(status: 200, headers: ["Bad:Name": "v"]),
+        HTTPResponse(status: 200, headers: ["X-Nul": "a\u{0}Injected: yes"]),
       ]
       for bad in responses {
         let handler = ClosureHandler { _ in bad }
@@ -146,6 +151,7 @@
           let response = try await Server.client.send(HTTPRequest(method: .get, url: url))
           #expect(response.status == 500)
           #expect(response.headers["Injected"] == nil)
+          #expect(response.headers["Bad"] == nil)
         }
       }
     }

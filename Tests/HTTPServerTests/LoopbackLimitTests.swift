@@ -38,6 +38,18 @@
       }
     }
 
+    @Test func aDeclaredLengthPastTheLimitEndsTheExchangeBeforeTheBody() async throws {
+      // The head declares 10 MiB and no body byte follows for 3 s: only the declared length can
+      // end the exchange before the timeout.
+      let head = Array("HTTP/1.1 200 OK\r\nContent-Length: 10485760\r\n\r\n".utf8)
+      let server = try CannedServer(steps: [head], pause: 3)
+      defer { server.stop() }
+      let client = URLSessionHTTPClient(
+        configuration: .init(policy: .development, timeout: 2, maxResponseBytes: 1 << 20))
+      let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/declared"))
+      #expect(await Self.code(client, HTTPRequest(method: .get, url: url)) == .responseTooLarge)
+    }
+
     @Test func anUndeclaredOversizeResponseIsAbortedWhileArriving() async throws {
       // No Content-Length: the body runs until the server closes; 64 steps of 64 KiB (4 MiB).
       let head = Array("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".utf8)
@@ -78,6 +90,21 @@
       let started = Date()
       #expect(await Self.code(client, HTTPRequest(method: .get, url: url)) == .timedOut)
       #expect(Date().timeIntervalSince(started) < 2.5)
+    }
+
+    @Test func unboundedOrInvalidTimeoutsAreClamped() async throws {
+      let handler = ClosureHandler { _ in HTTPResponse(status: 200) }
+      try await Server.withServer(handler, .init(handlerTimeout: .infinity)) { _, base in
+        let url = try #require(URL(string: base + "/"))
+        let unbounded = URLSessionHTTPClient(
+          configuration: .init(policy: .development, timeout: .infinity))
+        #expect(try await unbounded.send(HTTPRequest(method: .get, url: url)).status == 200)
+        for invalid in [TimeInterval.nan, -1] {
+          let client = URLSessionHTTPClient(
+            configuration: .init(policy: .development, timeout: invalid))
+          #expect(await Self.code(client, HTTPRequest(method: .get, url: url)) == .timedOut)
+        }
+      }
     }
 
     @Test func cancellingTheSendingTaskEndsTheExchange() async throws {
@@ -156,6 +183,28 @@
         let answer = try await RawSocket.exchange(port: port, sending: Array(text.utf8))
         #expect(RawSocket.status(answer) == 431 || answer.isEmpty)
         #expect(handler.requests.isEmpty)
+      }
+    }
+
+    @Test func connectionsPastTheLimitAreRefused() async throws {
+      let handler = ClosureHandler { _ in HTTPResponse(status: 200) }
+      try await Server.withServer(handler, .init(maxConnections: 2)) { server, base in
+        let port = try #require(server.port)
+        // Two idle connections hold both places (half a request head each, kept open).
+        let holders = (0..<2).map { _ in
+          Task {
+            try await RawSocket.exchange(
+              port: port, sending: Array("GET / HTTP/1.1\r\n".utf8), timeout: 3, halfClose: false)
+          }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let url = try #require(URL(string: base + "/third"))
+        let client = URLSessionHTTPClient(configuration: .init(policy: .development, timeout: 2))
+        #expect(await Self.code(client, HTTPRequest(method: .get, url: url)) == .connectionFailed)
+        #expect(handler.requests.isEmpty)
+        for holder in holders { _ = try await holder.value }
+        // The places are free again.
+        #expect(try await client.send(HTTPRequest(method: .get, url: url)).status == 200)
       }
     }
 
