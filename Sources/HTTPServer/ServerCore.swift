@@ -209,7 +209,9 @@
       }
 
       let handler = self.handler
-      let task = Task { answer.complete(await handler.handle(request)) }
+      let task = Task(executorPreference: HandlerExecutor.shared) {
+        answer.complete(await handler.handle(request))
+      }
       if let response = answer.wait(seconds: configuration.handlerTimeout) { return response }
       task.cancel()
       return HTTPResponse(status: 503)
@@ -247,6 +249,22 @@
         }
       }
       return (built, UInt32(response.status))
+    }
+  }
+
+  /// Where handler tasks run: an overcommitting dispatch queue, not Swift's width-limited
+  /// concurrency pool, so handlers keep running while the app's pool is busy or blocked (the
+  /// connection thread waiting for them is not a pool thread either). Code a handler runs on an
+  /// actor still runs on that actor.
+  final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = HandlerExecutor()
+    private let queue = DispatchQueue(
+      label: "DevelopmentHTTPServer.handlers", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      let executor = asUnownedTaskExecutor()
+      queue.async { job.runSynchronously(on: executor) }
     }
   }
 
