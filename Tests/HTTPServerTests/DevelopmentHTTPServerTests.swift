@@ -59,6 +59,35 @@
       }
     }
 
+    @Test func handlersRunWhileTheConcurrencyPoolIsBlocked() async throws {
+      try await offPool {
+        let handler = ClosureHandler { _ in HTTPResponse(status: 200) }
+        try await Server.withServer(handler) { _, base in
+          // Block every thread of Swift's concurrency pool (its width is the processor count)
+          // for up to 3 s; a handler on the pool could not run until they are released.
+          let width = ProcessInfo.processInfo.activeProcessorCount
+          let release = DispatchSemaphore(value: 0)
+          let started = Counter()
+          let blockers = (0..<width).map { _ in
+            Task.detached {
+              started.increment()
+              _ = release.wait(timeout: .now() + 3)
+            }
+          }
+          for _ in 0..<100 where started.value < width {
+            try await Task.sleep(for: .milliseconds(10))
+          }
+          let client = URLSessionHTTPClient(configuration: .init(policy: .development, timeout: 2))
+          let url = try #require(URL(string: base + "/busy-pool"))
+          let status = try? await client.send(HTTPRequest(method: .get, url: url)).status
+          for _ in 0..<width { release.signal() }
+          for blocker in blockers { await blocker.value }
+          #expect(started.value == width)
+          #expect(status == 200)
+        }
+      }
+    }
+
     @Test func aPortInUseFailsToStart() throws {
       let first = DevelopmentHTTPServer(handler: ClosureHandler { _ in HTTPResponse(status: 200) })
       let port = try first.start()

@@ -27,6 +27,14 @@
     }
   }
 
+  /// A thread-safe counter.
+  final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+  }
+
   /// A handler built from a closure, counting the requests it saw.
   final class ClosureHandler: HTTPHandler, @unchecked Sendable {
     private let lock = NSLock()
