@@ -6,6 +6,7 @@ public struct HTTPError: CausedError {
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
     private init(_ name: String) { self.name = name }
+    /// The code's name.
     public var description: String { name }
 
     /// The URL is not allowed by the client's policy (not https, and not a loopback address
@@ -49,6 +50,8 @@ public struct HTTPError: CausedError {
     self.line = line
   }
 
+  /// `HTTPError.code: reason`.
   public var description: String { causedDescription }
+  /// The description, the throw site and the cause chain.
   public var debugDescription: String { causedDebugDescription }
 }

@@ -79,8 +79,10 @@ public struct URLSessionHTTPClient: HTTPClient {
     sessionConfiguration.httpShouldSetCookies = false
     sessionConfiguration.urlCredentialStorage = nil
     sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
-    sessionConfiguration.timeoutIntervalForResource = configuration.timeout
+    // The deadline below is what bounds the exchange; these only keep Foundation's idle timeouts
+    // (60 s and 7 days by default) from ending a longer allowed exchange first.
+    sessionConfiguration.timeoutIntervalForRequest = Self.seconds(configuration.timeout)
+    sessionConfiguration.timeoutIntervalForResource = Self.seconds(configuration.timeout)
 
     let exchange = Exchange(maxResponseBytes: configuration.maxResponseBytes)
     let session = URLSession(
@@ -91,7 +93,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     // then releases the exchange.
     defer { session.finishTasksAndInvalidate() }
 
-    let timeout = configuration.timeout
+    let timeout = Self.seconds(configuration.timeout)
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         exchange.start(continuation)
@@ -115,7 +117,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method.rawValue
-    urlRequest.timeoutInterval = configuration.timeout
+    urlRequest.timeoutInterval = Self.seconds(configuration.timeout)
     urlRequest.httpShouldHandleCookies = false
     for field in request.headers {
       // RFC 9110 §5.1 (field-name is a token), §5.5 (CR, LF and NUL are never valid in a
@@ -130,6 +132,13 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
     if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
     return urlRequest
+  }
+
+  /// `value` as a usable interval: negative or NaN is 0, anything above a year (or infinite) is a
+  /// year, so no deadline arithmetic overflows.
+  static func seconds(_ value: TimeInterval) -> TimeInterval {
+    guard value > 0 else { return 0 }
+    return min(value, 365 * 86_400)
   }
 
   /// Whether `text` is an RFC 9110 §5.6.2 token (`tchar`s, at least one).

@@ -28,8 +28,9 @@ public import HTTP
   ///
   /// Threading: one thread per connection (libmicrohttpd's `MHD_USE_THREAD_PER_CONNECTION`). The
   /// connection's thread starts the handler as a Swift `Task` and blocks until the handler answers,
-  /// the handler timeout passes or the server stops; the handler itself runs on Swift's
-  /// concurrency pool, never on a libmicrohttpd thread.
+  /// the handler timeout passes or the server stops. The handler's task prefers an executor of its
+  /// own (an overcommitting dispatch queue), so neither the waiting threads nor a busy Swift
+  /// concurrency pool stall it; whatever it runs on an actor runs on that actor.
   ///
   /// For development and tests only: plain HTTP, no TLS, no authentication of clients.
   public final class DevelopmentHTTPServer: @unchecked Sendable {

@@ -118,11 +118,6 @@
       _ connection: OpaquePointer, _ request: RequestState, method: String,
       upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>?
     ) -> MHD_Result {
-      // Answered already (431 or 413 queued early): nothing more to read or do.
-      if request.answered {
-        uploadSize?.pointee = 0
-        return .YES
-      }
       if !request.headSeen {
         request.headSeen = true
         let count = MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil)
@@ -164,10 +159,11 @@
     }
 
     /// Answers `status` before the request ends and forgets its body.
+    /// libmicrohttpd calls the access handler no more for a request once it has a response
+    /// (`MHD_queue_response` moves the connection past reading).
     private func reject(_ status: Int, _ request: RequestState, _ connection: OpaquePointer)
       -> MHD_Result
     {
-      request.answered = true
       request.body = []
       return queue(HTTPResponse(status: status), on: connection)
     }
@@ -213,7 +209,9 @@
       }
 
       let handler = self.handler
-      let task = Task { answer.complete(await handler.handle(request)) }
+      let task = Task(executorPreference: HandlerExecutor.shared) {
+        answer.complete(await handler.handle(request))
+      }
       if let response = answer.wait(seconds: configuration.handlerTimeout) { return response }
       task.cancel()
       return HTTPResponse(status: 503)
@@ -254,12 +252,27 @@
     }
   }
 
+  /// Where handler tasks run: an overcommitting dispatch queue, not Swift's width-limited
+  /// concurrency pool, so handlers keep running while the app's pool is busy or blocked (the
+  /// connection thread waiting for them is not a pool thread either). Code a handler runs on an
+  /// actor still runs on that actor.
+  final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = HandlerExecutor()
+    private let queue = DispatchQueue(
+      label: "DevelopmentHTTPServer.handlers", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      let executor = asUnownedTaskExecutor()
+      queue.async { job.runSynchronously(on: executor) }
+    }
+  }
+
   /// One request's state, from its request line to its end: the target as received, and the
   /// body so far (never more than the limit). Touched only by its connection's thread.
   final class RequestState {
     let target: String
     var headSeen = false
-    var answered = false
     var body: [UInt8] = []
 
     init(target: String) { self.target = target }
@@ -282,7 +295,7 @@
     func abandon() { ready.signal() }
 
     func wait(seconds: TimeInterval) -> HTTPResponse? {
-      _ = ready.wait(timeout: .now() + max(seconds, 0))
+      _ = ready.wait(timeout: .now() + seconds)
       lock.lock()
       defer { lock.unlock() }
       return response

@@ -9,6 +9,32 @@
     import Darwin
   #endif
 
+  /// Runs `body` with its tasks on threads of their own rather than Swift's concurrency pool:
+  /// other suites block pool threads (subprocesses, long computations) and the timings here
+  /// would measure their waits.
+  func offPool<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    try await withTaskExecutorPreference(TestExecutor.shared) { try await body() }
+  }
+
+  final class TestExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = TestExecutor()
+    private let queue = DispatchQueue(label: "HTTPServerTests", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      let executor = asUnownedTaskExecutor()
+      queue.async { job.runSynchronously(on: executor) }
+    }
+  }
+
+  /// A thread-safe counter.
+  final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+  }
+
   /// A handler built from a closure, counting the requests it saw.
   final class ClosureHandler: HTTPHandler, @unchecked Sendable {
     private let lock = NSLock()
@@ -89,6 +115,25 @@
         received += buffer[0..<count]
       }
       return received
+    }
+
+    /// Connects to 127.0.0.1:`port` and writes `bytes`, leaving the connection open; the caller
+    /// closes the returned descriptor.
+    static func open(port: UInt16, sending bytes: [UInt8]) throws -> Int32 {
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      guard fd >= 0 else { throw Failure(what: "socket") }
+      var address = loopback(port)
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      guard connected == 0, sent == bytes.count else {
+        close(fd)
+        throw Failure(what: "connect")
+      }
+      return fd
     }
 
     static func loopback(_ port: UInt16) -> sockaddr_in {

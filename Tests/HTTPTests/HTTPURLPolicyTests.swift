@@ -43,8 +43,11 @@ import Testing
     }
   }
 
-  @Test(arguments: ["ftp://127.0.0.1/", "file:///etc/passwd", "data:text/plain,x", "/relative"])
-  func otherSchemesAndRelativeURLsAreRefused(_ text: String) throws {
+  @Test(arguments: [
+    "ftp://127.0.0.1/", "file:///etc/passwd", "data:text/plain,x", "/relative", "https:///no-host",
+    "https:no-host",
+  ])
+  func otherSchemesRelativeURLsAndMissingHostsAreRefused(_ text: String) throws {
     let url = try #require(URL(string: text))
     do {
       try HTTPURLPolicy.development.check(url)
