@@ -250,6 +250,48 @@ struct IssuanceClientTests {
     #expect(request.credentialResponseEncryption?.enc == .a128gcm)
   }
 
+  @Test(
+    "Unusable credential responses fail their configuration",
+    arguments: ["plainDespiteEncryption", "wrongStatus", "extraCredentials", "objectCredential"])
+  func unusableResponses(_ setting: String) async throws {
+    var settings = FakeIssuer.Settings()
+    switch setting {
+    case "plainDespiteEncryption":
+      settings.encryptionRequired = true
+      settings.plainDespiteEncryption = true
+    case "wrongStatus": settings.wrongStatus = true
+    case "extraCredentials": settings.extraCredentials = true
+    default: settings.objectCredential = true
+    }
+    let issuer = FakeIssuer(settings)
+    let result = try await Self.client(issuer).issuePreAuthorized(
+      offer: Self.offer(issuer), txCode: "493536",
+      options: IssuanceClient.Options(configurationIDs: ["pid-sd-jwt"]))
+    #expect(result.issued.isEmpty)
+    #expect(result.failed.first?.error.code == .credential, "\(result.failed.map(\.error))")
+  }
+
+  @Test("Configurations the offer does not name, or the metadata lacks, fail alone")
+  func unknownConfigurations() async throws {
+    let issuer = FakeIssuer()
+    let result = try await Self.client(issuer).issuePreAuthorized(
+      offer: Self.offer(issuer), txCode: "493536",
+      options: IssuanceClient.Options(configurationIDs: ["mdl", "not-offered"]))
+    #expect(result.issued.map(\.configurationID) == ["mdl"])
+    #expect(result.failed.map(\.configurationID) == ["not-offered"])
+    #expect(result.failed.first?.error.code == .unsupported)
+    // Metadata fetched for another issuer is not used for this offer.
+    var other = FakeIssuer.Settings()
+    other.issuer = "https://other.example"
+    let otherIssuer = FakeIssuer(other)
+    let context = try await Self.client(otherIssuer).issuerMetadata(
+      IssuerIdentifier("https://other.example"))
+    await Self.expectIssuanceError(.metadata) {
+      try await Self.client(issuer).issuePreAuthorized(
+        offer: Self.offer(issuer), txCode: "493536", issuer: context)
+    }
+  }
+
   @Test("Credential identifiers from the token response are requested by credential_identifier")
   func credentialIdentifiers() async throws {
     var settings = FakeIssuer.Settings()

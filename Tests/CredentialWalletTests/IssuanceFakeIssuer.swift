@@ -49,6 +49,10 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
     var tokenType: AccessTokenType?
     var issueFewer = false
     var mdocCredential = false
+    var plainDespiteEncryption = false
+    var wrongStatus = false
+    var extraCredentials = false
+    var objectCredential = false
   }
 
   var settings: Settings
@@ -464,7 +468,9 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
   }
 
   func issue(_ keys: [JWK], configuration: String) -> [IssuedCredential] {
-    let issued = settings.issueFewer ? Array(keys.prefix(1)) : keys
+    if settings.objectCredential { return keys.map { _ in IssuedCredential(["claims": 1]) } }
+    let issued =
+      settings.issueFewer ? Array(keys.prefix(1)) : keys + (settings.extraCredentials ? keys : [])
     return issued.map { key in
       if configuration == "mdl" || settings.mdocCredential {
         return IssuedCredential(
@@ -477,12 +483,15 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
   func encode(_ response: CredentialResponse, for encryption: CredentialResponseEncryption?)
     -> HTTPResponse
   {
-    guard let encryption else { return json(response.json, status: response.status) }
+    let status = settings.wrongStatus ? (response.status == 200 ? 202 : 200) : response.status
+    guard let encryption, !settings.plainDespiteEncryption else {
+      return json(response.json, status: status)
+    }
     guard let jwe = try? response.encrypted(to: encryption) else {
       return error(.invalidEncryptionParameters)
     }
     return HTTPResponse(
-      status: response.status, headers: ["Content-Type": CredentialResponse.encryptedContentType],
+      status: status, headers: ["Content-Type": CredentialResponse.encryptedContentType],
       body: Array(jwe.utf8))
   }
 
