@@ -269,6 +269,11 @@ struct IssuanceClientTests {
       options: IssuanceClient.Options(configurationIDs: ["pid-sd-jwt"]))
     #expect(result.issued.isEmpty)
     #expect(result.failed.first?.error.code == .credential, "\(result.failed.map(\.error))")
+    if setting == "plainDespiteEncryption" {
+      // §10: refused as unencrypted, before any attempt to decrypt it.
+      #expect(
+        result.failed.first?.error.reason.contains("encrypted response was requested") == true)
+    }
   }
 
   @Test("Configurations the offer does not name, or the metadata lacks, fail alone")
@@ -280,16 +285,25 @@ struct IssuanceClientTests {
     #expect(result.issued.map(\.configurationID) == ["mdl"])
     #expect(result.failed.map(\.configurationID) == ["not-offered"])
     #expect(result.failed.first?.error.code == .unsupported)
+    // A configuration the issuer publishes but this offer does not name is not requested.
+    let narrowOffer = try CredentialOffer(
+      json: issuer.offerJSON.setting("credential_configuration_ids", to: ["pid-sd-jwt"]))
+    let narrow = try await Self.client(issuer).issuePreAuthorized(
+      offer: narrowOffer, txCode: "493536",
+      options: IssuanceClient.Options(configurationIDs: ["mdl"]))
+    #expect(narrow.issued.isEmpty)
+    #expect(narrow.failed.first?.error.code == .unsupported)
     // Metadata fetched for another issuer is not used for this offer.
     var other = FakeIssuer.Settings()
     other.issuer = "https://other.example"
     let otherIssuer = FakeIssuer(other)
     let context = try await Self.client(otherIssuer).issuerMetadata(
       IssuerIdentifier("https://other.example"))
-    await Self.expectIssuanceError(.metadata) {
+    let error = await Self.expectIssuanceError(.metadata) {
       try await Self.client(issuer).issuePreAuthorized(
         offer: Self.offer(issuer), txCode: "493536", issuer: context)
     }
+    #expect(error?.reason.contains("another issuer") == true)
   }
 
   @Test("Credential identifiers from the token response are requested by credential_identifier")

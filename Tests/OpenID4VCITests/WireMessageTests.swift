@@ -490,6 +490,24 @@ struct WireMessageTests {
     expectError(.invalidCredentialRequest) { try CredentialRequest(jsonBytes: Self.bytes(body)) }
   }
 
+  @Test("A private jwk for response encryption, and more credentials than the cap, are refused")
+  func privateKeyAndCredentialCap() throws {
+    let key = try ECPrivateKey(curve: .p256)
+    let request: JSONValue = [
+      "credential_identifier": "a",
+      "credential_response_encryption": [
+        "jwk": JWK(privateKey: key, alg: "ECDH-ES").json, "enc": "A128GCM",
+      ],
+    ]
+    expectError(.invalidCredentialRequest) { try CredentialRequest(json: request) }
+    let credentials = (0...CredentialRequestProofs.maximumCount).map { _ in
+      JSONValue.object([("credential", "x")])
+    }
+    expectError(.invalidCredentialResponse) {
+      try CredentialResponse(json: ["credentials": .array(credentials)])
+    }
+  }
+
   @Test("More proofs than the cap fail")
   func tooManyProofs() {
     let proofs = (0...CredentialRequestProofs.maximumCount).map { _ in JSONValue.string("a.b.c") }
