@@ -410,6 +410,25 @@ struct IssuanceClientTests {
     #expect((error?.underlying as? OpenID4VCIError)?.code == .authorizationResponseIssuer)
   }
 
+  @Test("A server without PKCE S256, or without ES256 for DPoP, is refused before any request")
+  func unsupportedServer() async throws {
+    var plain = FakeIssuer.Settings()
+    plain.codeChallengeMethods = ["plain"]
+    let plainIssuer = FakeIssuer(plain)
+    await Self.expectIssuanceError(.unsupported) {
+      try await Self.client(plainIssuer).beginAuthorization(offer: Self.offer(plainIssuer))
+    }
+    #expect(plainIssuer.requests(to: "/par").isEmpty)
+    var rsa = FakeIssuer.Settings()
+    rsa.dpopAlgorithms = ["RS256"]
+    let rsaIssuer = FakeIssuer(rsa)
+    await Self.expectIssuanceError(.unsupported) {
+      try await Self.client(rsaIssuer).issuePreAuthorized(
+        offer: Self.offer(rsaIssuer), txCode: "493536")
+    }
+    #expect(rsaIssuer.requests(to: "/token").isEmpty)
+  }
+
   @Test("A wrong code verifier would fail at the server: PKCE binds the code to this flow")
   func pkceBinding() async throws {
     let issuer = FakeIssuer()

@@ -53,6 +53,8 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
     var wrongStatus = false
     var extraCredentials = false
     var objectCredential = false
+    var codeChallengeMethods: [String] = ["S256"]
+    var dpopAlgorithms: [String] = ["ES256"]
   }
 
   var settings: Settings
@@ -155,7 +157,10 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
     var object: [(key: String, value: JSONValue)] = [
       ("issuer", .string(base)), ("authorization_endpoint", .string(base + "/authorize")),
       ("token_endpoint", .string(base + "/token")),
-      ("code_challenge_methods_supported", ["S256"]),
+      (
+        "code_challenge_methods_supported",
+        .array(settings.codeChallengeMethods.map { .string($0) })
+      ),
       ("authorization_response_iss_parameter_supported", .bool(settings.issParameter)),
       ("pre-authorized_grant_anonymous_access_supported", .bool(settings.anonymousPreAuthorized)),
     ]
@@ -163,7 +168,10 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
       object.append(("pushed_authorization_request_endpoint", .string(base + "/par")))
       object.append(("require_pushed_authorization_requests", .bool(settings.requirePAR)))
     }
-    if settings.dpop { object.append(("dpop_signing_alg_values_supported", ["ES256"])) }
+    if settings.dpop {
+      object.append(
+        ("dpop_signing_alg_values_supported", .array(settings.dpopAlgorithms.map { .string($0) })))
+    }
     if settings.attestation {
       object.append(("token_endpoint_auth_methods_supported", ["attest_jwt_client_auth"]))
       object.append(("challenge_endpoint", .string(base + "/challenge")))
