@@ -68,6 +68,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
       "JOSE", "Mdoc",
       "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
+      "HTTP", "OpenID4VCI",
       .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
@@ -226,7 +227,7 @@ let package = Package(
           "CBOR", "CredentialRegistration", "CredentialVerifier", "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI", "JOSE",
           "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates",
-          "store-probe", "WalletCLI",
+          "store-probe", "WalletCLI", "HTTP", "OpenID4VCI",
         ]),
     ],
   swiftLanguageModes: [.v6]

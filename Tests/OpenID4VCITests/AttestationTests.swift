@@ -275,3 +275,30 @@ struct AttestationTests {
     }
   }
 }
+
+@Suite("OpenID4VCI authorization server metadata: client attestation members")
+struct AttestationMetadataTests {
+  @Test("token_endpoint_auth_methods_supported and challenge_endpoint are read, published, checked")
+  func members() throws {
+    let json: JSONValue = [
+      "issuer": "https://as.example.com", "token_endpoint": "https://as.example.com/token",
+      "token_endpoint_auth_methods_supported": ["attest_jwt_client_auth"],
+      "challenge_endpoint": "https://as.example.com/challenge",
+    ]
+    let metadata = try AuthorizationServerMetadata(json: json)
+    #expect(metadata.supportsClientAttestation)
+    #expect(metadata.challengeEndpoint?.absoluteString == "https://as.example.com/challenge")
+    #expect(try AuthorizationServerMetadata(json: metadata.json) == metadata)
+    let without = try AuthorizationServerMetadata(
+      json: setting(json, "token_endpoint_auth_methods_supported", ["none"]))
+    #expect(!without.supportsClientAttestation)
+    expectError(.invalidMetadata) {
+      try AuthorizationServerMetadata(
+        json: setting(json, "challenge_endpoint", "http://as.example.com/c"))
+    }
+    expectError(.invalidMetadata) {
+      try AuthorizationServerMetadata(
+        json: setting(json, "token_endpoint_auth_methods_supported", []))
+    }
+  }
+}
