@@ -186,6 +186,12 @@ public final class CredentialIssuerService: Sendable {
 
   // MARK: Shared
 
+  /// Deletes expired state (codes, tokens, nonces, DPoP `jti`s, transactions) from the store;
+  /// ``IssuerHTTPHandler`` calls it now and then.
+  public func purgeExpiredState() throws(IssuerStoreError) {
+    try store.purgeExpired(now: now)
+  }
+
   /// A JSON response (`Cache-Control: no-store`, RFC 6749 §5.1).
   static func json(_ value: JSONValue, status: Int = 200, headers: HTTPFields = [:])
     -> HTTPResponse
