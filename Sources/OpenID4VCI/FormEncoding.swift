@@ -99,10 +99,8 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
   // MARK: Decoding
 
   /// Decodes a form body (RFC 6749 Appendix B).
+  /// The size limit is checked by ``init(query:)``.
   public init(body: some Collection<UInt8>) throws(OpenID4VCIError) {
-    guard body.count <= Self.maximumLength else {
-      throw OpenID4VCIError(.invalidForm, "the form is larger than \(Self.maximumLength) bytes")
-    }
     guard let text = String(validating: Array(body), as: UTF8.self) else {
       throw OpenID4VCIError(.invalidForm, "the form is not UTF-8")
     }

@@ -250,6 +250,62 @@ struct IssuanceClientTests {
     #expect(request.credentialResponseEncryption?.enc == .a128gcm)
   }
 
+  @Test(
+    "Unusable credential responses fail their configuration",
+    arguments: ["plainDespiteEncryption", "wrongStatus", "extraCredentials", "objectCredential"])
+  func unusableResponses(_ setting: String) async throws {
+    var settings = FakeIssuer.Settings()
+    switch setting {
+    case "plainDespiteEncryption":
+      settings.encryptionRequired = true
+      settings.plainDespiteEncryption = true
+    case "wrongStatus": settings.wrongStatus = true
+    case "extraCredentials": settings.extraCredentials = true
+    default: settings.objectCredential = true
+    }
+    let issuer = FakeIssuer(settings)
+    let result = try await Self.client(issuer).issuePreAuthorized(
+      offer: Self.offer(issuer), txCode: "493536",
+      options: IssuanceClient.Options(configurationIDs: ["pid-sd-jwt"]))
+    #expect(result.issued.isEmpty)
+    #expect(result.failed.first?.error.code == .credential, "\(result.failed.map(\.error))")
+    if setting == "plainDespiteEncryption" {
+      // §10: refused as unencrypted, before any attempt to decrypt it.
+      #expect(
+        result.failed.first?.error.reason.contains("encrypted response was requested") == true)
+    }
+  }
+
+  @Test("Configurations the offer does not name, or the metadata lacks, fail alone")
+  func unknownConfigurations() async throws {
+    let issuer = FakeIssuer()
+    let result = try await Self.client(issuer).issuePreAuthorized(
+      offer: Self.offer(issuer), txCode: "493536",
+      options: IssuanceClient.Options(configurationIDs: ["mdl", "not-offered"]))
+    #expect(result.issued.map(\.configurationID) == ["mdl"])
+    #expect(result.failed.map(\.configurationID) == ["not-offered"])
+    #expect(result.failed.first?.error.code == .unsupported)
+    // A configuration the issuer publishes but this offer does not name is not requested.
+    let narrowOffer = try CredentialOffer(
+      json: issuer.offerJSON.setting("credential_configuration_ids", to: ["pid-sd-jwt"]))
+    let narrow = try await Self.client(issuer).issuePreAuthorized(
+      offer: narrowOffer, txCode: "493536",
+      options: IssuanceClient.Options(configurationIDs: ["mdl"]))
+    #expect(narrow.issued.isEmpty)
+    #expect(narrow.failed.first?.error.code == .unsupported)
+    // Metadata fetched for another issuer is not used for this offer.
+    var other = FakeIssuer.Settings()
+    other.issuer = "https://other.example"
+    let otherIssuer = FakeIssuer(other)
+    let context = try await Self.client(otherIssuer).issuerMetadata(
+      IssuerIdentifier("https://other.example"))
+    let error = await Self.expectIssuanceError(.metadata) {
+      try await Self.client(issuer).issuePreAuthorized(
+        offer: Self.offer(issuer), txCode: "493536", issuer: context)
+    }
+    #expect(error?.reason.contains("another issuer") == true)
+  }
+
   @Test("Credential identifiers from the token response are requested by credential_identifier")
   func credentialIdentifiers() async throws {
     var settings = FakeIssuer.Settings()
@@ -352,6 +408,25 @@ struct IssuanceClientTests {
       try await client.completeAuthorization(pending, redirect: try #require(components.url))
     }
     #expect((error?.underlying as? OpenID4VCIError)?.code == .authorizationResponseIssuer)
+  }
+
+  @Test("A server without PKCE S256, or without ES256 for DPoP, is refused before any request")
+  func unsupportedServer() async throws {
+    var plain = FakeIssuer.Settings()
+    plain.codeChallengeMethods = ["plain"]
+    let plainIssuer = FakeIssuer(plain)
+    await Self.expectIssuanceError(.unsupported) {
+      try await Self.client(plainIssuer).beginAuthorization(offer: Self.offer(plainIssuer))
+    }
+    #expect(plainIssuer.requests(to: "/par").isEmpty)
+    var rsa = FakeIssuer.Settings()
+    rsa.dpopAlgorithms = ["RS256"]
+    let rsaIssuer = FakeIssuer(rsa)
+    await Self.expectIssuanceError(.unsupported) {
+      try await Self.client(rsaIssuer).issuePreAuthorized(
+        offer: Self.offer(rsaIssuer), txCode: "493536")
+    }
+    #expect(rsaIssuer.requests(to: "/token").isEmpty)
   }
 
   @Test("A wrong code verifier would fail at the server: PKCE binds the code to this flow")

@@ -49,6 +49,12 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
     var tokenType: AccessTokenType?
     var issueFewer = false
     var mdocCredential = false
+    var plainDespiteEncryption = false
+    var wrongStatus = false
+    var extraCredentials = false
+    var objectCredential = false
+    var codeChallengeMethods: [String] = ["S256"]
+    var dpopAlgorithms: [String] = ["ES256"]
   }
 
   var settings: Settings
@@ -151,7 +157,10 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
     var object: [(key: String, value: JSONValue)] = [
       ("issuer", .string(base)), ("authorization_endpoint", .string(base + "/authorize")),
       ("token_endpoint", .string(base + "/token")),
-      ("code_challenge_methods_supported", ["S256"]),
+      (
+        "code_challenge_methods_supported",
+        .array(settings.codeChallengeMethods.map { .string($0) })
+      ),
       ("authorization_response_iss_parameter_supported", .bool(settings.issParameter)),
       ("pre-authorized_grant_anonymous_access_supported", .bool(settings.anonymousPreAuthorized)),
     ]
@@ -159,7 +168,10 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
       object.append(("pushed_authorization_request_endpoint", .string(base + "/par")))
       object.append(("require_pushed_authorization_requests", .bool(settings.requirePAR)))
     }
-    if settings.dpop { object.append(("dpop_signing_alg_values_supported", ["ES256"])) }
+    if settings.dpop {
+      object.append(
+        ("dpop_signing_alg_values_supported", .array(settings.dpopAlgorithms.map { .string($0) })))
+    }
     if settings.attestation {
       object.append(("token_endpoint_auth_methods_supported", ["attest_jwt_client_auth"]))
       object.append(("challenge_endpoint", .string(base + "/challenge")))
@@ -464,7 +476,9 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
   }
 
   func issue(_ keys: [JWK], configuration: String) -> [IssuedCredential] {
-    let issued = settings.issueFewer ? Array(keys.prefix(1)) : keys
+    if settings.objectCredential { return keys.map { _ in IssuedCredential(["claims": 1]) } }
+    let issued =
+      settings.issueFewer ? Array(keys.prefix(1)) : keys + (settings.extraCredentials ? keys : [])
     return issued.map { key in
       if configuration == "mdl" || settings.mdocCredential {
         return IssuedCredential(
@@ -477,12 +491,15 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
   func encode(_ response: CredentialResponse, for encryption: CredentialResponseEncryption?)
     -> HTTPResponse
   {
-    guard let encryption else { return json(response.json, status: response.status) }
+    let status = settings.wrongStatus ? (response.status == 200 ? 202 : 200) : response.status
+    guard let encryption, !settings.plainDespiteEncryption else {
+      return json(response.json, status: status)
+    }
     guard let jwe = try? response.encrypted(to: encryption) else {
       return error(.invalidEncryptionParameters)
     }
     return HTTPResponse(
-      status: response.status, headers: ["Content-Type": CredentialResponse.encryptedContentType],
+      status: status, headers: ["Content-Type": CredentialResponse.encryptedContentType],
       body: Array(jwe.utf8))
   }
 

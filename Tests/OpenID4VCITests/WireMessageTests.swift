@@ -43,7 +43,9 @@ struct WireMessageTests {
   @Test("Oversize forms, too many parameters and non-UTF-8 bodies fail")
   func formLimits() {
     expectError(.invalidForm) {
-      try FormParameters(body: [UInt8](repeating: 0x61, count: FormParameters.maximumLength + 1))
+      // A well-formed form, only too large.
+      try FormParameters(
+        body: Array("a=".utf8) + [UInt8](repeating: 0x62, count: FormParameters.maximumLength))
     }
     expectError(.invalidForm) {
       try FormParameters(
@@ -488,6 +490,24 @@ struct WireMessageTests {
     ])
   func credentialRequestMutations(_ body: String) {
     expectError(.invalidCredentialRequest) { try CredentialRequest(jsonBytes: Self.bytes(body)) }
+  }
+
+  @Test("A private jwk for response encryption, and more credentials than the cap, are refused")
+  func privateKeyAndCredentialCap() throws {
+    let key = try ECPrivateKey(curve: .p256)
+    let request: JSONValue = [
+      "credential_identifier": "a",
+      "credential_response_encryption": [
+        "jwk": JWK(privateKey: key, alg: "ECDH-ES").json, "enc": "A128GCM",
+      ],
+    ]
+    expectError(.invalidCredentialRequest) { try CredentialRequest(json: request) }
+    let credentials = (0...CredentialRequestProofs.maximumCount).map { _ in
+      JSONValue.object([("credential", "x")])
+    }
+    expectError(.invalidCredentialResponse) {
+      try CredentialResponse(json: ["credentials": .array(credentials)])
+    }
   }
 
   @Test("More proofs than the cap fail")
