@@ -237,7 +237,7 @@ let package = Package(
           "CBOR", "CredentialRegistration", "CredentialVerifier", "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI", "JOSE",
           "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates",
-          "store-probe", "WalletCLI", "HTTP", "OpenID4VCI",
+          "store-probe", "WalletCLI", "HTTP", "OpenID4VCI", "COSE",
         ]),
     ],
   swiftLanguageModes: [.v6]

@@ -55,6 +55,12 @@ struct IssuerAttestationInteropTests {
     #expect(good.status == 200)
     let replayed = try await wallet.tokenRequest(try body(), headers: try headers(pop: pop))
     #expect(oauthError(replayed) == "invalid_client")
+    // DPoP is checked first: after use_dpop_nonce the same attestation PoP still works.
+    let fresh = try TestWallet(fixture, clientID: "wallet-1")
+    let retryHeaders = try headers()
+    let first = try await fresh.tokenRequest(try body(), headers: retryHeaders)
+    #expect(oauthError(first) == "use_dpop_nonce")
+    #expect(try await fresh.tokenRequest(try body(), headers: retryHeaders).status == 200)
     // The authorization endpoint refuses a request that skipped PAR (no attestation there).
     let pkce = try PKCE()
     let plain = AuthorizationRequest(

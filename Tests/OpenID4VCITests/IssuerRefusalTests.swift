@@ -94,6 +94,7 @@ struct IssuerRefusalTests {
   func attestationWithoutPoP() async throws {
     let fixture = try IssuerFixture()
     let wallet = try TestWallet(fixture)
+    await wallet.primeDPoPNonce()
     let offer = try fixture.service.createOffer(
       configurationIDs: ["mDL"], grant: .preAuthorized(transactionCode: false))
     let response = try await wallet.tokenRequest(

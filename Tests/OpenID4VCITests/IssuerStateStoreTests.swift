@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import IssuerStore
 import JSON
 import OpenID4VCI
@@ -93,6 +94,22 @@ struct IssuerStateStoreTests {
     #expect(try second.find(.preAuthorizedCode, "code", now: now)?.value == ["tx": "123456"])
     #expect(try first.take(.preAuthorizedCode, "code", now: now) != nil)
     #expect(try second.take(.preAuthorizedCode, "code", now: now) == nil)
+  }
+
+  @Test("The router deletes expired state, at most once per purge interval")
+  func routerPurges() async throws {
+    let fixture = try IssuerFixture()
+    let request = fixture.request(.get, .iacas)
+    _ = await fixture.handler.handle(request)
+    try fixture.store.upsert(
+      IssuerStateRecord(
+        kind: .cNonce, key: "old", value: [:], expiresAt: fixture.clock.now + 10))
+    fixture.clock.advance(30)
+    _ = await fixture.handler.handle(request)
+    #expect(try fixture.store.records(.cNonce, now: .distantPast).map(\.key) == ["old"])
+    fixture.clock.advance(31)
+    _ = await fixture.handler.handle(request)
+    #expect(try fixture.store.records(.cNonce, now: .distantPast).isEmpty)
   }
 
   @Test("A path that cannot be opened is a typed error")

@@ -25,7 +25,7 @@ struct IssuerFixture {
   let clock: TestClock
   let store: any IssuerStateStore
   let service: CredentialIssuerService
-  var handler: IssuerHTTPHandler { IssuerHTTPHandler(service: service) }
+  let handler: IssuerHTTPHandler
 
   init(
     store: any IssuerStateStore = InMemoryIssuerStateStore(),
@@ -68,6 +68,7 @@ struct IssuerFixture {
     let clock = self.clock
     service = CredentialIssuerService(
       configuration: configuration, store: store, clock: { clock.now })
+    handler = IssuerHTTPHandler(service: service)
   }
 
   /// A request to an endpoint of the fixture's issuer.

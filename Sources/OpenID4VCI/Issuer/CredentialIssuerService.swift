@@ -101,19 +101,16 @@ public final class CredentialIssuerService: Sendable {
       ],
       authorizationResponseIssParameterSupported: true,
       preAuthorizedGrantAnonymousAccessSupported: !configuration.attestation
-        .requireClientAttestation)
+        .requireClientAttestation,
+      tokenEndpointAuthMethods: configuration.attestation.requireClientAttestation
+        ? [ClientAttestation.authenticationMethod] : nil)
   }
 
-  /// The authorization server metadata object, with the client authentication method when
-  /// client attestation is required (OAuth attestation-based client authentication §10.1).
+  /// The authorization server metadata object, with `response_types_supported` (RFC 8414 §2:
+  /// required).
   var authorizationServerMetadataJSON: JSONValue {
-    var json = authorizationServerMetadata.json
-    if configuration.attestation.requireClientAttestation {
-      json = json.setting(
-        "token_endpoint_auth_methods_supported", to: .array([.string("attest_jwt_client_auth")]))
-    }
-    json = json.setting("response_types_supported", to: .array([.string("code")]))
-    return json
+    authorizationServerMetadata.json.setting(
+      "response_types_supported", to: .array([.string("code")]))
   }
 
   /// Signed metadata (§12.2.3): a JWT of type `openidvci-issuer-metadata+jwt` whose claims are
@@ -188,6 +185,12 @@ public final class CredentialIssuerService: Sendable {
   }
 
   // MARK: Shared
+
+  /// Deletes expired state (codes, tokens, nonces, DPoP `jti`s, transactions) from the store;
+  /// ``IssuerHTTPHandler`` calls it now and then.
+  public func purgeExpiredState() throws(IssuerStoreError) {
+    try store.purgeExpired(now: now)
+  }
 
   /// A JSON response (`Cache-Control: no-store`, RFC 6749 §5.1).
   static func json(_ value: JSONValue, status: Int = 200, headers: HTTPFields = [:])

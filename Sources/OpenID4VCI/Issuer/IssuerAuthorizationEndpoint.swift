@@ -66,10 +66,10 @@ extension CredentialIssuerService {
     } catch {
       throw .invalidRequest(error.reason)
     }
-    _ = try authenticateClient(request, clientID: authorizationRequest.clientID)
     let proof =
       request.headers["DPoP"] == nil
       ? nil : try verifyDPoP(request, endpoint: .pushedAuthorization, site: .authorizationServer)
+    _ = try authenticateClient(request, clientID: authorizationRequest.clientID)
     let ids = try checkAuthorizationRequest(authorizationRequest)
     let requestURI = "urn:ietf:params:oauth:request_uri:" + randomToken(bytes: 24)
     let lifetime = configuration.lifetimes.pushedAuthorizationRequest

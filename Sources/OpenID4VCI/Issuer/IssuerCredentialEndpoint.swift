@@ -237,9 +237,6 @@ extension CredentialIssuerService {
     guard configuration.responseEncryption != nil else {
       throw .invalidEncryptionParameters("this issuer does not encrypt credential responses")
     }
-    guard encryption.zip == nil else {
-      throw .invalidEncryptionParameters("compression (zip) is not supported")
-    }
     return encryption
   }
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import HTTP
 
 /// Routes HTTP requests to a ``CredentialIssuerService``'s handlers by path and method: the
@@ -9,9 +9,16 @@ public import HTTP
 public struct IssuerHTTPHandler: HTTPHandler {
   /// The issuer the requests go to.
   public let service: CredentialIssuerService
+  /// How often expired state is deleted from the store, in seconds of the service's clock.
+  public let purgeInterval: TimeInterval
+  private let schedule = PurgeSchedule()
 
-  /// A router for `service`.
-  public init(service: CredentialIssuerService) { self.service = service }
+  /// A router for `service`; every `purgeInterval` seconds a request first deletes the
+  /// expired codes, tokens, nonces and DPoP `jti`s (``CredentialIssuerService/purgeExpiredState()``).
+  public init(service: CredentialIssuerService, purgeInterval: TimeInterval = 60) {
+    self.service = service
+    self.purgeInterval = purgeInterval
+  }
 
   /// The methods each endpoint answers.
   static func methods(_ endpoint: IssuerEndpoints.Endpoint) -> [HTTPMethod] {
@@ -26,6 +33,9 @@ public struct IssuerHTTPHandler: HTTPHandler {
   }
 
   public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    if schedule.isDue(at: service.now, interval: purgeInterval) {
+      try? service.purgeExpiredState()
+    }
     let path =
       URLComponents(url: request.url, resolvingAgainstBaseURL: false)?
       .percentEncodedPath ?? ""
@@ -53,6 +63,21 @@ public struct IssuerHTTPHandler: HTTPHandler {
     case .credential: return service.handleCredential(request)
     case .deferredCredential: return service.handleDeferredCredential(request)
     case .notification: return service.handleNotification(request)
+    }
+  }
+}
+
+/// When the router last purged expired state.
+private final class PurgeSchedule: @unchecked Sendable {
+  private let lock = NSLock()
+  private var last: Date?
+
+  /// Whether a purge is due at `now`; records `now` as the last purge when it is.
+  func isDue(at now: Date, interval: TimeInterval) -> Bool {
+    lock.withLock {
+      if let last, now.timeIntervalSince(last) < interval { return false }
+      last = now
+      return true
     }
   }
 }

@@ -41,10 +41,12 @@ extension CredentialIssuerService {
     } catch {
       throw .invalidRequest(error.reason)
     }
-    let attestedClient = try authenticateClient(request, clientID: tokenRequest.clientID)
-    let client = attestedClient ?? tokenRequest.clientID
+    // DPoP first: a use_dpop_nonce answer then leaves the client attestation PoP unused, so
+    // the client may send the same one with its retry.
     let proof = try verifyDPoP(request, endpoint: .token, site: .authorizationServer)
     let jkt = proof?.thumbprint
+    let client =
+      try authenticateClient(request, clientID: tokenRequest.clientID) ?? tokenRequest.clientID
 
     var grant: GrantState
     var issuesRefreshToken = false
