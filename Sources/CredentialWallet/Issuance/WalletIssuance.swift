@@ -293,7 +293,7 @@ extension Wallet {
   public func completePendingDeferred(
     id: String, credentials: [IssuedCredential.Payload], notificationID: String? = nil,
     issuerPublishedIACAs: [Certificate] = [],
-    issuerMetadataKeys: (issuer: String, keys: [ECPublicKey])? = nil
+    issuerMetadataKeys: JWTVCIssuerKeys? = nil
   ) async throws(WalletError) -> IssuanceStorageResult {
     guard let pending = try await pendingDeferredIssuances().first(where: { $0.id == id }) else {
       throw WalletError(.notFound, "no pending issuance \(id)")
