@@ -1,5 +1,5 @@
 import COSE
-public import CryptoPrimitives
+import CryptoPrimitives
 import Foundation
 import JSON
 import Mdoc
