@@ -115,7 +115,12 @@ enum ListCommand {
   static let spec = CommandSpec(
     path: "dcwallet list",
     summary: "List the stored credentials, marking expired and not-yet-valid ones.",
-    options: [.flag("json", "print JSON (with validity and issuerTrust)")],
+    options: [
+      .flag(
+        "json",
+        "print JSON (with doctype or vct, validity, issuerTrust, and issuance for issued credentials)"
+      )
+    ],
     discussion:
       "A stored row that cannot be read is skipped with a warning on standard error.")
 
@@ -150,7 +155,12 @@ enum ShowCommand {
   static let spec = CommandSpec(
     path: "dcwallet show",
     summary: "Show one credential: its issuer (trusted or unverified), validity state and claims.",
-    options: [.flag("json", "print JSON (with validity and issuerTrust)")],
+    options: [
+      .flag(
+        "json",
+        "print JSON (with doctype or vct, validity, issuerTrust, and issuance for issued credentials)"
+      )
+    ],
     positionals: ["ID"])
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {

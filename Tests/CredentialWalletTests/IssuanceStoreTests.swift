@@ -242,11 +242,8 @@ struct IssuanceStoreTests {
 
     let result = try await wallet.completePendingDeferred(
       id: pending.id,
-      credentials: [
-        IssuedCredential(
-          payload: .msoMdoc(issuerSigned: try pki.issuePID(deviceKey: key.publicKey).bytes),
-          deviceKeyID: key.id)
-      ], notificationID: "n-deferred")
+      credentials: [.msoMdoc(issuerSigned: try pki.issuePID(deviceKey: key.publicKey).bytes)],
+      notificationID: "n-deferred")
     let stored = try #require(result.stored.first)
     #expect(stored.issuance?.sessionID == session.id)
     #expect(stored.issuance?.notificationID == "n-deferred")
@@ -256,6 +253,50 @@ struct IssuanceStoreTests {
     let notice = try await wallet.removeCredential(id: stored.id)
     #expect(notice?.session.accessToken == "deferred-access-token")
     #expect(try await wallet.issuanceSession(id: session.id) == nil)
+  }
+
+  @Test("Credentials are matched to the keys they bind, whatever the response's order")
+  func matchesKeysByBinding() async throws {
+    defer { dir.remove() }
+    var keys: [(id: String, publicKey: ECPublicKey)] = []
+    for _ in 0..<3 { keys.append(try await wallet.keys.createKey(curve: .p256)) }
+    let stranger = try ECPrivateKey(curve: .p256)
+    // The issuer answers in another order, once with a key that is not the wallet's, and twice
+    // for one key.
+    let payloads: [IssuedCredential.Payload] =
+      try [keys[2], keys[0]].map {
+        .msoMdoc(issuerSigned: try pki.issuePID(deviceKey: $0.publicKey).bytes)
+      } + [
+        .msoMdoc(issuerSigned: try pki.issuePID(deviceKey: stranger.publicKey).bytes),
+        .msoMdoc(issuerSigned: try pki.issuePID(deviceKey: keys[0].publicKey).bytes),
+      ]
+    let result = try await wallet.storeIssuedCredentials(
+      payloads, deviceKeyIDs: keys.map(\.id), expected: expectation)
+    #expect(result.outcomes.count == 4)
+    #expect(result.stored.map(\.deviceKeyID) == [keys[2].id, keys[0].id])
+    #expect(result.rejected.map(\.code) == [.deviceKeyMismatch, .deviceKeyMismatch])
+    // The key no credential bound stays for the caller.
+    #expect(try await wallet.keys.publicKey(for: keys[1].id) == keys[1].publicKey)
+  }
+
+  @Test("A completed deferred issuance deletes the keys no stored credential binds")
+  func deferredLeftoverKeys() async throws {
+    defer { dir.remove() }
+    let first = try await wallet.keys.createKey(curve: .p256)
+    let second = try await wallet.keys.createKey(curve: .p256)
+    let session = IssuanceSession(credentialIssuer: "https://issuer.example", accessToken: "t")
+    let pending = PendingDeferredIssuance(
+      transactionID: "tx", credentialIssuer: "https://issuer.example", configurationID: "pid",
+      format: .msoMdoc, expectedType: Self.pid, deviceKeyIDs: [first.id, second.id],
+      sessionID: session.id)
+    try await wallet.addPendingDeferred(pending, session: session)
+    let result = try await wallet.completePendingDeferred(
+      id: pending.id,
+      credentials: [.msoMdoc(issuerSigned: try pki.issuePID(deviceKey: second.publicKey).bytes)])
+    #expect(result.stored.map(\.deviceKeyID) == [second.id])
+    #expect(try await wallet.keys.publicKey(for: second.id) == second.publicKey)
+    await #expect(throws: (any Error).self) { _ = try await wallet.keys.publicKey(for: first.id) }
+    #expect(try await wallet.pendingDeferredIssuances().isEmpty)
   }
 
   @Test("Removing an abandoned pending issuance deletes its keys and its session")

@@ -368,22 +368,23 @@ struct IssuedCredentialStorageTests {
     let wrongIssuer = try await storeSDJWT(
       sdJWT(issuer, holder: key.publicKey), key: key.id,
       trust: IssuanceTrustOptions(
-        issuerMetadataKeys: ("https://elsewhere.example", [issuer.key.publicKey])))
+        issuerMetadataKeys: JWTVCIssuerKeys(
+          issuer: "https://elsewhere.example", keys: [issuer.key.publicKey])))
     #expect(try await rejection(wrongIssuer) == .untrustedIssuer)
     let wrongKey = try await deviceKey()
     let other = try ECPrivateKey(curve: .p256)
     let badSignature = try await storeSDJWT(
       sdJWT(issuer, holder: wrongKey.publicKey), key: wrongKey.id,
       trust: IssuanceTrustOptions(
-        issuerMetadataKeys: (ImportRefusalTests.Issuer.iss, [other.publicKey])))
+        issuerMetadataKeys: JWTVCIssuerKeys(
+          issuer: ImportRefusalTests.Issuer.iss, keys: [other.publicKey])))
     #expect(try await rejection(badSignature) == .invalidSignature)
     let good = try await deviceKey()
     let stored = try await storeSDJWT(
       sdJWT(issuer, holder: good.publicKey), key: good.id,
       trust: IssuanceTrustOptions(
-        issuerMetadataKeys: (
-          ImportRefusalTests.Issuer.iss, [other.publicKey, issuer.key.publicKey]
-        ))
+        issuerMetadataKeys: JWTVCIssuerKeys(
+          issuer: ImportRefusalTests.Issuer.iss, keys: [other.publicKey, issuer.key.publicKey]))
     ).get()
     #expect(stored.issuance?.trustBasis == .issuerMetadataKey)
   }

@@ -89,6 +89,22 @@ public struct IssuanceExpectation: Sendable, Hashable {
   }
 }
 
+/// The keys an issuer publishes in its JWT VC issuer metadata (SD-JWT VC §5,
+/// `/.well-known/jwt-vc-issuer`), as the client fetched them, with the `issuer` they were
+/// published for.
+public struct JWTVCIssuerKeys: Sendable, Hashable {
+  /// The metadata's `issuer`: only an SD-JWT whose `iss` is this value may use the keys.
+  public var issuer: String
+  /// The metadata's keys (`jwks`), EC public keys.
+  public var keys: [ECPublicKey]
+
+  /// Creates the key set.
+  public init(issuer: String, keys: [ECPublicKey]) {
+    self.issuer = issuer
+    self.keys = keys
+  }
+}
+
 /// What the wallet may trust an issued credential's issuer by, besides its own issuer anchors.
 public struct IssuanceTrustOptions: Sendable, Hashable {
   /// The IACAs the issuer published at `mdoc_iacas_uri` (as fetched by the client).
@@ -98,32 +114,18 @@ public struct IssuanceTrustOptions: Sendable, Hashable {
   /// (`IssuanceTrustBasis.issuerPublishedIACA`). Off by default: the issuer would otherwise
   /// vouch for itself.
   public var trustIssuerPublishedIACAs: Bool
-  /// The keys of the issuer's JWT VC issuer metadata (SD-JWT VC §5), fetched by the client from
-  /// the issuer's https origin, with the `issuer` they were published for: an SD-JWT whose `iss`
-  /// is that issuer may verify with one of them when its `x5c` does not reach a wallet anchor.
-  public var issuerMetadataKeys: (issuer: String, keys: [ECPublicKey])?
+  /// The issuer's JWT VC issuer metadata keys: an SD-JWT whose `iss` is their issuer may
+  /// verify with one of them when its `x5c` does not reach a wallet anchor.
+  public var issuerMetadataKeys: JWTVCIssuerKeys?
 
   /// Creates options; by default only the wallet's own anchors count.
   public init(
     issuerPublishedIACAs: [Certificate] = [], trustIssuerPublishedIACAs: Bool = false,
-    issuerMetadataKeys: (issuer: String, keys: [ECPublicKey])? = nil
+    issuerMetadataKeys: JWTVCIssuerKeys? = nil
   ) {
     self.issuerPublishedIACAs = issuerPublishedIACAs
     self.trustIssuerPublishedIACAs = trustIssuerPublishedIACAs
     self.issuerMetadataKeys = issuerMetadataKeys
-  }
-
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.issuerPublishedIACAs == rhs.issuerPublishedIACAs
-      && lhs.trustIssuerPublishedIACAs == rhs.trustIssuerPublishedIACAs
-      && lhs.issuerMetadataKeys?.issuer == rhs.issuerMetadataKeys?.issuer
-      && lhs.issuerMetadataKeys?.keys == rhs.issuerMetadataKeys?.keys
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(issuerPublishedIACAs)
-    hasher.combine(trustIssuerPublishedIACAs)
-    hasher.combine(issuerMetadataKeys?.issuer)
   }
 }
 

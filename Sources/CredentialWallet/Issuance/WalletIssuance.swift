@@ -1,6 +1,9 @@
-public import CryptoPrimitives
+import COSE
+import CryptoPrimitives
 import Foundation
 import JSON
+import Mdoc
+import SDJWT
 public import X509Certificates
 
 /// The result of storing the credentials of one credential response: one outcome per
@@ -60,15 +63,64 @@ extension Wallet {
     trust: IssuanceTrustOptions = IssuanceTrustOptions(), ids: [String]? = nil
   ) async throws(WalletError) -> IssuanceStorageResult {
     try await verifyAndStore(
-      credentials, expected: expected, notificationID: notificationID, session: session,
-      trust: trust, ids: ids, completingDeferred: nil)
+      credentials.map { .success($0) }, expected: expected, notificationID: notificationID,
+      session: session, trust: trust, ids: ids, completingDeferred: nil)
+  }
+
+  /// As ``storeIssuedCredentials(_:expected:notificationID:session:trust:ids:)``, for
+  /// credentials whose device keys are not known one by one: OpenID4VCI 1.0 §8.3 does not tie
+  /// the order of `credentials` to the order of the proofs, so each credential is matched to the
+  /// key it binds (MSO `deviceKey`, `cnf.jwk`) among `deviceKeyIDs`, each key used once. A
+  /// credential that binds none of them is refused with `.deviceKeyMismatch` (and an empty
+  /// `deviceKeyID`); a key no credential binds is left in the key store for the caller.
+  public func storeIssuedCredentials(
+    _ credentials: [IssuedCredential.Payload], deviceKeyIDs: [String],
+    expected: IssuanceExpectation, notificationID: String? = nil,
+    session: IssuanceSession? = nil, trust: IssuanceTrustOptions = IssuanceTrustOptions(),
+    ids: [String]? = nil
+  ) async throws(WalletError) -> IssuanceStorageResult {
+    try await verifyAndStore(
+      await matchDeviceKeys(credentials, deviceKeyIDs: deviceKeyIDs), expected: expected,
+      notificationID: notificationID, session: session, trust: trust, ids: ids,
+      completingDeferred: nil)
+  }
+
+  /// Each credential with the first of `deviceKeyIDs` (not yet taken) whose public key it binds.
+  func matchDeviceKeys(_ credentials: [IssuedCredential.Payload], deviceKeyIDs: [String]) async
+    -> [Result<IssuedCredential, IssuanceRejection>]
+  {
+    var candidates: [(id: String, key: ECPublicKey)] = []
+    for id in deviceKeyIDs {
+      if let key = try? await keys.publicKey(for: id) { candidates.append((id, key)) }
+    }
+    var taken = Set<String>()
+    return credentials.map { payload in
+      let bound: ECPublicKey?
+      switch payload {
+      case .msoMdoc(let bytes):
+        bound = try? IssuerSigned(bytes: bytes).mso.deviceKey.publicKey()
+      case .sdJWT(let text):
+        bound = (try? SDJWT(serialized: text).holderKey()) ?? nil
+      }
+      guard let bound,
+        let match = candidates.first(where: { $0.key == bound && !taken.contains($0.id) })
+      else {
+        return .failure(
+          IssuanceRejection(
+            .deviceKeyMismatch,
+            "the credential binds none of the keys the wallet made its proofs with"))
+      }
+      taken.insert(match.id)
+      return .success(IssuedCredential(payload: payload, deviceKeyID: match.id))
+    }
   }
 
   private func verifyAndStore(
-    _ credentials: [IssuedCredential], expected: IssuanceExpectation, notificationID: String?,
-    session: IssuanceSession?, trust: IssuanceTrustOptions, ids: [String]?,
-    completingDeferred pendingID: String?
+    _ prepared: [Result<IssuedCredential, IssuanceRejection>], expected: IssuanceExpectation,
+    notificationID: String?, session: IssuanceSession?, trust: IssuanceTrustOptions,
+    ids: [String]?, completingDeferred pendingID: String?
   ) async throws(WalletError) -> IssuanceStorageResult {
+    let credentials = prepared
     if let ids, ids.count != credentials.count {
       throw WalletError(
         .invalidInput,
@@ -85,7 +137,14 @@ extension Wallet {
     let batchID = credentials.count > 1 ? UUID().uuidString.lowercased() : nil
     var outcomes: [Result<StoredCredential, IssuanceRejection>] = []
     var keysSeen = Set<String>()
-    for (index, credential) in credentials.enumerated() {
+    for (index, entry) in credentials.enumerated() {
+      let credential: IssuedCredential
+      switch entry {
+      case .success(let value): credential = value
+      case .failure(let rejection):
+        outcomes.append(.failure(rejection))
+        continue
+      }
       let keyID = credential.deviceKeyID
       let used: Bool
       do {
@@ -227,10 +286,14 @@ extension Wallet {
   /// endpoint returned: verified as ``storeIssuedCredentials(_:expected:notificationID:session:trust:ids:)``
   /// does (against the pending entry's configuration, display and IACA opt-in), and stored in
   /// the same transaction that removes the pending entry (the `transaction_id` is used up).
+  ///
+  /// Each credential is matched to the pending entry's device key it binds (see
+  /// ``storeIssuedCredentials(_:deviceKeyIDs:expected:notificationID:session:trust:ids:)``);
+  /// the entry's keys that no stored credential binds are deleted with it.
   public func completePendingDeferred(
-    id: String, credentials: [IssuedCredential], notificationID: String? = nil,
+    id: String, credentials: [IssuedCredential.Payload], notificationID: String? = nil,
     issuerPublishedIACAs: [Certificate] = [],
-    issuerMetadataKeys: (issuer: String, keys: [ECPublicKey])? = nil
+    issuerMetadataKeys: JWTVCIssuerKeys? = nil
   ) async throws(WalletError) -> IssuanceStorageResult {
     guard let pending = try await pendingDeferredIssuances().first(where: { $0.id == id }) else {
       throw WalletError(.notFound, "no pending issuance \(id)")
@@ -241,13 +304,17 @@ extension Wallet {
     let expected = IssuanceExpectation(
       credentialIssuer: pending.credentialIssuer, configurationID: pending.configurationID,
       format: pending.format, type: pending.expectedType, display: pending.display)
-    return try await verifyAndStore(
-      credentials, expected: expected, notificationID: notificationID, session: session,
+    let result = try await verifyAndStore(
+      await matchDeviceKeys(credentials, deviceKeyIDs: pending.deviceKeyIDs),
+      expected: expected, notificationID: notificationID, session: session,
       trust: IssuanceTrustOptions(
         issuerPublishedIACAs: issuerPublishedIACAs,
         trustIssuerPublishedIACAs: pending.trustIssuerPublishedIACAs,
         issuerMetadataKeys: issuerMetadataKeys),
       ids: nil, completingDeferred: id)
+    // A key a stored credential now binds stays: `DeviceKeyStore.deleteKey` refuses it.
+    for keyID in pending.deviceKeyIDs { try? await keys.deleteKey(id: keyID) }
+    return result
   }
 
   /// Removes a pending deferred issuance (abandoned, or refused by the issuer), its device keys
