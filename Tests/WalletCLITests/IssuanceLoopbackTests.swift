@@ -40,7 +40,7 @@ import Testing
         storage: storage)
       #expect(result.failed.isEmpty, "\(result.failed.map(\.reason))")
       #expect(result.stored.count == 3)
-      #expect(Set(result.stored.map(\.deviceKeyID)).count == 3)
+      #expect(Set(result.stored.compactMap(\.deviceKeyID)).count == 3)
       #expect(Set(result.stored.compactMap(\.issuance?.batchID)).count == 1)
       #expect(result.stored.allSatisfy { $0.issuance?.trustBasis == .issuerPublishedIACA })
       #expect(

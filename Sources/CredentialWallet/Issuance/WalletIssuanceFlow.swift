@@ -249,47 +249,49 @@ public struct WalletIssuance: Sendable {
       await notify(first.notification, .credentialFailure, "unsupported format", into: &out)
       return out
     }
-    var credentials: [IssuedCredential] = []
+    // §8.3 does not tie the order of credentials to the order of proofs: every proof key goes
+    // into the key store and each credential is matched to the key it binds.
+    var payloads: [IssuedCredential.Payload] = []
     var importedKeys: [String] = []
     for outcome in group {
-      guard let deviceKey = outcome.deviceKey, let text = outcome.credential.text else {
-        fail(
-          .issuance(
-            IssuanceError(
-              .unexpectedResponse, "a credential without a device key binding is not stored")))
+      if let deviceKey = outcome.deviceKey {
+        do {
+          importedKeys.append(try await wallet.keys.importKey(deviceKey))
+        } catch {
+          fail(.wallet(WalletError(.storage, "cannot keep a device key: \(error)")))
+        }
+      }
+      guard let text = outcome.credential.text else {
+        fail(.issuance(IssuanceError(.unexpectedResponse, "a credential is not a string")))
         continue
       }
-      let keyID: String
       do {
-        keyID = try await wallet.keys.importKey(deviceKey)
-      } catch {
-        fail(.wallet(WalletError(.storage, "cannot keep the device key: \(error)")))
-        continue
-      }
-      importedKeys.append(keyID)
-      do {
-        credentials.append(
-          try IssuedCredential(format: format, credential: text, deviceKeyID: keyID))
+        payloads.append(
+          try IssuedCredential(format: format, credential: text, deviceKeyID: "").payload)
       } catch {
         fail(.rejected(error))
-        try? await wallet.keys.deleteKey(id: keyID)
       }
     }
     let notification = first.notification
     let expected = IssuanceExpectation(
       credentialIssuer: credentialIssuer, configurationID: configurationID, format: format,
       type: type, display: first.display.map(Self.display))
+    var bound = Set<String>()
     do throws(WalletError) {
       let stored = try await wallet.storeIssuedCredentials(
-        credentials, expected: expected, notificationID: notification?.notificationID,
-        session: session,
+        payloads, deviceKeyIDs: importedKeys, expected: expected,
+        notificationID: notification?.notificationID, session: session,
         trust: IssuanceTrustOptions(issuerPublishedIACAs: iacas, trustIssuerPublishedIACAs: optIn),
-        ids: ids.count == credentials.count ? ids : nil)
+        ids: ids.count == payloads.count ? ids : nil)
       out.stored += stored.stored
+      bound = Set(stored.stored.compactMap(\.deviceKeyID))
       for rejection in stored.rejected { fail(.rejected(rejection)) }
     } catch {
       fail(.wallet(error))
-      for keyID in importedKeys { try? await wallet.keys.deleteKey(id: keyID) }
+    }
+    // Keys no stored credential binds prove nothing any more.
+    for keyID in importedKeys where !bound.contains(keyID) {
+      try? await wallet.keys.deleteKey(id: keyID)
     }
     // §11.1: credential_accepted when the credentials were stored; credential_failure when
     // any of this response's credentials was not.
@@ -417,24 +419,21 @@ public struct WalletIssuance: Sendable {
           throw IssuanceError(
             .deferred, "\(credentials.count) credentials for \(pending.deviceKeyIDs.count) proofs")
         }
-        var issued: [IssuedCredential] = []
-        for (index, credential) in credentials.enumerated() {
+        var payloads: [IssuedCredential.Payload] = []
+        for credential in credentials {
           guard let text = credential.text else {
             throw IssuanceError(.deferred, "a deferred credential is not a string")
           }
-          issued.append(
-            try IssuedCredential(
-              format: pending.format, credential: text, deviceKeyID: pending.deviceKeyIDs[index]))
+          payloads.append(
+            try IssuedCredential(format: pending.format, credential: text, deviceKeyID: "")
+              .payload)
         }
+        // completePendingDeferred matches each credential to its key and deletes the rest.
         let stored = try await wallet.completePendingDeferred(
-          id: pending.id, credentials: issued, notificationID: notificationID,
+          id: pending.id, credentials: payloads, notificationID: notificationID,
           issuerPublishedIACAs: iacas)
         out.stored += stored.stored
         for rejection in stored.rejected { fail(.rejected(rejection)) }
-        // Keys the issuer issued nothing for prove nothing any more.
-        for keyID in pending.deviceKeyIDs.dropFirst(credentials.count) {
-          try? await wallet.keys.deleteKey(id: keyID)
-        }
         if let notificationID, let endpoint = session.notificationEndpoint {
           var notifyExchange = IssuanceExchange(
             http: client.http, clock: client.configuration.clock, dpopSigner: signer)
