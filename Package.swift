@@ -16,6 +16,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("ErrorKit", []),
   ("JSON", ["ErrorKit"]),
   ("HTTP", ["ErrorKit"]),
+  // The development server over GNU libmicrohttpd (Linux and Android; empty elsewhere).
+  ("HTTPServer", ["ErrorKit", "HTTP", .target(name: "CMicroHTTPD", condition: linuxOnly)]),
   ("CBOR", ["ErrorKit"]),
   ("CryptoPrimitives", ["ErrorKit", "JSON", .target(name: "COpenSSLShim", condition: linuxOnly)]),
   ("HPKE", ["ErrorKit", "CryptoPrimitives"]),
@@ -31,7 +33,19 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
     ["JSON", "CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc"]
   ),
   ("CredentialRegistration", ["ErrorKit", "JSON", "CBOR", "DigitalCredentialsAPI"]),
-  ("OpenID4VCI", ["ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
+  (
+    "OpenID4VCI",
+    [
+      "ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "Mdoc",
+      "SDJWT",
+    ]
+  ),
+  // The issuer's state in SQLite (issue 13): pre-authorized and authorization codes, tokens,
+  // nonces, deferred transactions, notifications.
+  (
+    "IssuerStore",
+    ["JSON", "OpenID4VCI", .target(name: "CSQLite", condition: linuxOnly)]
+  ),
   (
     "OpenID4VP",
     [
@@ -56,6 +70,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
       "JOSE", "Mdoc",
       "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
+      "HTTP", "OpenID4VCI",
       .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
@@ -109,6 +124,11 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
+    .systemLibrary(
+      name: "CMicroHTTPD",
+      pkgConfig: "libmicrohttpd",
+      providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+    ),
   ]
     + modules.map {
       .target(name: $0.name, dependencies: $0.dependencies, swiftSettings: strictSettings)
@@ -120,7 +140,7 @@ let package = Package(
           "JSON", "CBOR", "CredentialRegistration", "CredentialVerifier", "CredentialWallet",
           "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
-          "X509Certificates",
+          "X509Certificates", "HTTP", "HTTPServer", "OpenID4VCI", "IssuerStore",
         ],
         swiftSettings: strictSettings
       ),
@@ -149,6 +169,8 @@ let package = Package(
       testTarget("ErrorKit", ["CBOR"]),
       testTarget("JSON"),
       testTarget("CBOR", ["JSON"]),
+      testTarget("HTTP"),
+      testTarget("HTTPServer", ["HTTP"]),
       testTarget("CryptoPrimitives"),
       testTarget("HPKE", ["CryptoPrimitives"]),
       testTarget("X509Certificates", ["CryptoPrimitives"]),
@@ -175,7 +197,12 @@ let package = Package(
           "X509Certificates", "WalletTestSupport",
         ]),
       testTarget("SDJWT", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
-      testTarget("OpenID4VCI", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
+      testTarget(
+        "OpenID4VCI",
+        [
+          "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "COSE", "Mdoc",
+          "SDJWT", "IssuerStore", "WalletTestSupport",
+        ]),
       testTarget(
         "OpenID4VP",
         [
@@ -190,7 +217,8 @@ let package = Package(
           "JSON",
           "CBOR", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
           "OrgIsoMdoc", "SDJWT",
-          "X509Certificates", "WalletTestSupport", "dcwallet",
+          "X509Certificates", "WalletTestSupport", "dcwallet", "HTTP", "HTTPServer", "OpenID4VCI",
+          "IssuerStore",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
@@ -209,7 +237,7 @@ let package = Package(
           "CBOR", "CredentialRegistration", "CredentialVerifier", "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI", "JOSE",
           "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates",
-          "store-probe", "WalletCLI",
+          "store-probe", "WalletCLI", "HTTP", "OpenID4VCI", "COSE",
         ]),
     ],
   swiftLanguageModes: [.v6]

@@ -281,8 +281,15 @@ public final class Wallet: Sendable {
   }
 
   /// Removes a credential and its device key, as one step of the key store (see
-  /// `DeviceKeyStore.removeCredential(id:from:)`).
-  public func removeCredential(id: String) async throws(WalletError) {
+  /// `DeviceKeyStore.removeCredential(id:from:)`), then the issuance session and DPoP key of an
+  /// issued credential once no other credential uses them.
+  ///
+  /// - Returns: for an issued credential with a `notification_id`, what the client needs to send
+  ///   `credential_deleted` to the issuer (OpenID4VCI 1.0 §11); nil otherwise.
+  @discardableResult
+  public func removeCredential(id: String) async throws(WalletError) -> CredentialDeletionNotice? {
+    let notice = try? await deletionNotice(forCredential: id)
+    let sessionID = (try? await store.credential(id: id))??.issuance?.sessionID
     do {
       // One step of the key store: a process killed meanwhile leaves no orphan key behind
       // (with SoftwareKeyStore, one transaction). A row too damaged to list can be removed.
@@ -294,6 +301,8 @@ public final class Wallet: Sendable {
     } catch {
       throw WalletError(.storage, "\(error)", underlying: error)
     }
+    if let sessionID { await releaseIssuanceSession(id: sessionID) }
+    return notice ?? nil
   }
 
   /// The stored credentials that can be read; a damaged row is skipped (see
@@ -322,7 +331,9 @@ public final class Wallet: Sendable {
       throw WalletError(.storage, error.reason, underlying: error)
     }
     let now = clock()
-    return all.compactMap { credential in
+    // Of a batch, only the credential presented least often is offered (use-once).
+    return Self.onePerBatch(all, usable: { $0.validity(at: now) == .valid }).compactMap {
+      credential in
       guard let issuerSigned = credential.decodedMdoc,
         Self.isValid(issuerSigned.mso.validityInfo, at: now)
       else { return nil }

@@ -6,6 +6,7 @@ public struct HTTPError: CausedError {
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
     private init(_ name: String) { self.name = name }
+    /// The code's name.
     public var description: String { name }
 
     /// The URL is not allowed by the client's policy (not https, and not a loopback address
@@ -19,14 +20,25 @@ public struct HTTPError: CausedError {
     public static let responseTooLarge = Code("responseTooLarge")
     /// The server could not start (port in use, bad address, ...).
     public static let serverStartFailed = Code("serverStartFailed")
+    /// The request cannot be sent as given (a header name that is not an RFC 9110 token, a value
+    /// with CR, LF or NUL, a method that is not a token).
+    public static let invalidRequest = Code("invalidRequest")
+    /// The Swift task that sent the request was cancelled.
+    public static let cancelled = Code("cancelled")
   }
 
+  /// What kind of failure this is.
   public let code: Code
+  /// A human-readable explanation.
   public let reason: String
+  /// The error this one wraps (a `URLError`, a system error), kept as a value.
   public let underlying: (any Error & Sendable)?
+  /// The file (`#fileID`) where the error was created.
   public let file: String
+  /// The line where the error was created.
   public let line: UInt
 
+  /// Creates an error with its code, a reason, and optionally the error it wraps.
   public init(
     _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
     file: String = #fileID, line: UInt = #line
@@ -38,6 +50,8 @@ public struct HTTPError: CausedError {
     self.line = line
   }
 
+  /// `HTTPError.code: reason`.
   public var description: String { causedDescription }
+  /// The description, the throw site and the cause chain.
   public var debugDescription: String { causedDebugDescription }
 }

@@ -9,13 +9,20 @@ public struct HTTPMethod: Hashable, Sendable, CustomStringConvertible {
   /// A method from its token; tokens are case-sensitive (RFC 9110 §9.1), kept as given.
   public init(_ rawValue: String) { self.rawValue = rawValue }
 
+  /// The method token.
   public var description: String { rawValue }
 
+  /// `GET` (RFC 9110 §9.3.1).
   public static let get = HTTPMethod("GET")
+  /// `HEAD` (RFC 9110 §9.3.2).
   public static let head = HTTPMethod("HEAD")
+  /// `POST` (RFC 9110 §9.3.3).
   public static let post = HTTPMethod("POST")
+  /// `PUT` (RFC 9110 §9.3.4).
   public static let put = HTTPMethod("PUT")
+  /// `DELETE` (RFC 9110 §9.3.5).
   public static let delete = HTTPMethod("DELETE")
+  /// `OPTIONS` (RFC 9110 §9.3.7).
   public static let options = HTTPMethod("OPTIONS")
 }
 
@@ -23,18 +30,24 @@ public struct HTTPMethod: Hashable, Sendable, CustomStringConvertible {
 public struct HTTPFields: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
   /// One field line: a name as given and its value.
   public struct Field: Hashable, Sendable {
+    /// The field name as given (compared case-insensitively).
     public var name: String
+    /// The field value.
     public var value: String
+    /// A field line.
     public init(name: String, value: String) {
       self.name = name
       self.value = value
     }
   }
 
+  /// The field lines, in order.
   public private(set) var fields: [Field]
 
+  /// Fields from lines, in order.
   public init(_ fields: [Field] = []) { self.fields = fields }
 
+  /// Fields from `name: value` pairs, in order.
   public init(dictionaryLiteral elements: (String, String)...) {
     fields = elements.map { Field(name: $0.0, value: $0.1) }
   }
@@ -58,17 +71,22 @@ public struct HTTPFields: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
     fields.append(Field(name: name, value: value))
   }
 
+  /// Iterates over the field lines in order.
   public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 }
 
 /// A request as a value: what a client sends and what a server handler receives.
 public struct HTTPRequest: Hashable, Sendable {
+  /// The request method.
   public var method: HTTPMethod
   /// The absolute request URL (a server rebuilds it from its origin and the request target).
   public var url: URL
+  /// The header fields.
   public var headers: HTTPFields
+  /// The body, empty when there is none.
   public var body: [UInt8]
 
+  /// Creates a request.
   public init(method: HTTPMethod, url: URL, headers: HTTPFields = [:], body: [UInt8] = []) {
     self.method = method
     self.url = url
@@ -81,9 +99,12 @@ public struct HTTPRequest: Hashable, Sendable {
 public struct HTTPResponse: Hashable, Sendable {
   /// The status code (RFC 9110 §15).
   public var status: Int
+  /// The header fields.
   public var headers: HTTPFields
+  /// The body, empty when there is none.
   public var body: [UInt8]
 
+  /// Creates a response.
   public init(status: Int, headers: HTTPFields = [:], body: [UInt8] = []) {
     self.status = status
     self.headers = headers
@@ -103,5 +124,7 @@ public protocol HTTPClient: Sendable {
 /// Something that answers HTTP requests: the value-in, value-out shape issuer and verifier
 /// handlers have, which a server (`dcwallet issuer serve`, an app's framework) mounts.
 public protocol HTTPHandler: Sendable {
+  /// Answers `request`. Errors are responses (4xx, 5xx), so this never throws; a server cancels
+  /// the task when it stops waiting.
   func handle(_ request: HTTPRequest) async -> HTTPResponse
 }

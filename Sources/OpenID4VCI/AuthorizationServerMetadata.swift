@@ -26,6 +26,13 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
   /// `pre-authorized_grant_anonymous_access_supported` (OpenID4VCI 1.0 §12.3); false when
   /// absent.
   public var preAuthorizedGrantAnonymousAccessSupported: Bool
+  /// `token_endpoint_auth_methods_supported` (RFC 8414 §2); nil when absent. With
+  /// `attest_jwt_client_auth` the server takes OAuth attestation-based client authentication
+  /// (draft-ietf-oauth-attestation-based-client-auth §9).
+  public var tokenEndpointAuthMethods: [String]?
+  /// `challenge_endpoint` (attestation-based client auth §6.1): where a fresh
+  /// `attestation_challenge` is fetched for the Client Attestation PoP.
+  public var challengeEndpoint: URL?
 
   /// Creates metadata (the issuer side publishes it with ``json``).
   public init(
@@ -34,8 +41,11 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
     requirePushedAuthorizationRequests: Bool = false, dpopSigningAlgorithms: [String] = [],
     codeChallengeMethods: [String] = [], grantTypes: [String]? = nil,
     authorizationResponseIssParameterSupported: Bool = false,
-    preAuthorizedGrantAnonymousAccessSupported: Bool = false
+    preAuthorizedGrantAnonymousAccessSupported: Bool = false,
+    tokenEndpointAuthMethods: [String]? = nil, challengeEndpoint: URL? = nil
   ) {
+    self.tokenEndpointAuthMethods = tokenEndpointAuthMethods
+    self.challengeEndpoint = challengeEndpoint
     self.issuer = issuer
     self.authorizationEndpoint = authorizationEndpoint
     self.tokenEndpoint = tokenEndpoint
@@ -82,6 +92,8 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
       try fields.optionalBool("authorization_response_iss_parameter_supported") ?? false
     preAuthorizedGrantAnonymousAccessSupported =
       try fields.optionalBool("pre-authorized_grant_anonymous_access_supported") ?? false
+    tokenEndpointAuthMethods = try fields.optionalStrings("token_endpoint_auth_methods_supported")
+    challengeEndpoint = try fields.optionalURL("challenge_endpoint", policy)
   }
 
   /// The metadata when its `issuer` is exactly `expected`, the identifier the URL was built
@@ -98,6 +110,12 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
 
   /// Whether the server advertises DPoP (RFC 9449 §5.1).
   public var supportsDPoP: Bool { !dpopSigningAlgorithms.isEmpty }
+
+  /// Whether the server takes attestation-based client authentication with a Client
+  /// Attestation PoP JWT (`attest_jwt_client_auth`, attestation-based client auth §9).
+  public var supportsClientAttestation: Bool {
+    tokenEndpointAuthMethods?.contains(ClientAttestation.authenticationMethod) ?? false
+  }
 
   /// The metadata object (RFC 8414 §2), as the issuer side publishes it.
   public var json: JSONValue {
@@ -119,6 +137,8 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
       "authorization_response_iss_parameter_supported", authorizationResponseIssParameterSupported)
     object.set(
       "pre-authorized_grant_anonymous_access_supported", preAuthorizedGrantAnonymousAccessSupported)
+    object.set("token_endpoint_auth_methods_supported", strings: tokenEndpointAuthMethods)
+    object.set("challenge_endpoint", challengeEndpoint?.absoluteString)
     return object.value
   }
 }

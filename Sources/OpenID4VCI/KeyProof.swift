@@ -53,10 +53,12 @@ public enum KeyProof {
   }
 
   /// Creates one proof per key, all with the same `c_nonce`, for a batch credential request
-  /// (OpenID4VCI 1.0 §8.2: `proofs.jwt` is an array).
+  /// (OpenID4VCI 1.0 §8.2: `proofs.jwt` is an array). With `keyAttestation` (Appendix D), each
+  /// proof carries it in its `key_attestation` header instead of a `jwk` (§F.1); the attestation
+  /// must list every signer's key.
   public static func proofs(
     signers: [any Signer], credentialIssuer: String, nonce: String?, clientID: String?,
-    issuedAt: Date = Date()
+    issuedAt: Date = Date(), keyAttestation: String? = nil
   ) throws(OpenID4VCIError) -> [String] {
     var result: [String] = []
     result.reserveCapacity(signers.count)
@@ -64,7 +66,7 @@ public enum KeyProof {
       result.append(
         try proof(
           signer: signer, credentialIssuer: credentialIssuer, nonce: nonce, clientID: clientID,
-          issuedAt: issuedAt))
+          issuedAt: issuedAt, keyHeader: keyAttestation.map { .keyAttestation($0) } ?? .jwk))
     }
     return result
   }

@@ -105,6 +105,59 @@ public struct OpenID4VCIError: CausedError {
     /// Signed metadata does not verify: no `x5c`, a chain reaching no trust anchor, a bad
     /// signature, or an expired or future-dated JWT (OpenID4VCI 1.0 §12.2.3).
     public static let untrustedSignedMetadata = Code("untrustedSignedMetadata")
+
+    // MARK: Wire messages (OpenID4VCI 1.0 §5-§11; RFC 6749, RFC 9126, RFC 9207)
+
+    /// An `application/x-www-form-urlencoded` body or query is malformed: a bad percent-encoding,
+    /// not UTF-8, a repeated or empty parameter name, or too large (RFC 6749 §3.1, Appendix B).
+    public static let invalidForm = Code("invalidForm")
+    /// An authorization request (or its pushed form) breaks RFC 6749 §4.1.1, RFC 7636 §4.3,
+    /// RFC 9126 §2.1 or OpenID4VCI 1.0 §5.1.
+    public static let invalidAuthorizationRequest = Code("invalidAuthorizationRequest")
+    /// A pushed authorization response lacks `request_uri` or `expires_in` (RFC 9126 §2.2).
+    public static let invalidPushedAuthorizationResponse = Code(
+      "invalidPushedAuthorizationResponse")
+    /// An authorization response (the redirect) is malformed or was sent to another redirect URI
+    /// (RFC 6749 §4.1.2).
+    public static let invalidAuthorizationResponse = Code("invalidAuthorizationResponse")
+    /// The authorization response's `state` is missing or not the one sent (RFC 6749 §4.1.2,
+    /// §10.12).
+    public static let stateMismatch = Code("stateMismatch")
+    /// The authorization response's `iss` is missing where the server advertises it, or is not
+    /// the authorization server's issuer identifier (RFC 9207 §2.4).
+    public static let authorizationResponseIssuer = Code("authorizationResponseIssuer")
+    /// The server answered with an OAuth error response (RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3;
+    /// OpenID4VCI 1.0 §8.3.1); the ``OAuthErrorResponse`` is the underlying error.
+    public static let errorResponse = Code("errorResponse")
+    /// An OAuth error response is itself malformed (RFC 6749 §5.2).
+    public static let invalidErrorResponse = Code("invalidErrorResponse")
+    /// A token request breaks RFC 6749 §4.1.3, §6 or OpenID4VCI 1.0 §6.1.
+    public static let invalidTokenRequest = Code("invalidTokenRequest")
+    /// A token response breaks RFC 6749 §5.1 or OpenID4VCI 1.0 §6.2.
+    public static let invalidTokenResponse = Code("invalidTokenResponse")
+    /// A nonce response lacks `c_nonce` (OpenID4VCI 1.0 §7.2).
+    public static let invalidNonceResponse = Code("invalidNonceResponse")
+    /// A credential or deferred credential request breaks OpenID4VCI 1.0 §8.2 or §9.1.
+    public static let invalidCredentialRequest = Code("invalidCredentialRequest")
+    /// A credential or deferred credential response breaks OpenID4VCI 1.0 §8.3 or §9.2.
+    public static let invalidCredentialResponse = Code("invalidCredentialResponse")
+    /// An encrypted response does not decrypt with the wallet's key, uses other parameters than
+    /// requested, or arrived unencrypted when encryption was requested (OpenID4VCI 1.0 §10).
+    public static let responseEncryption = Code("responseEncryption")
+    /// A notification request breaks OpenID4VCI 1.0 §11.1.
+    public static let invalidNotificationRequest = Code("invalidNotificationRequest")
+
+    // MARK: Attestations (draft-ietf-oauth-attestation-based-client-auth; OpenID4VCI 1.0 App. D, E)
+
+    /// A client (wallet) attestation JWT is malformed, of the wrong `typ`, untrusted, expired, or
+    /// names another client (attestation-based client auth §4, §7.1; OpenID4VCI 1.0 App. E).
+    public static let invalidClientAttestation = Code("invalidClientAttestation")
+    /// A client attestation PoP JWT is malformed, of the wrong `typ`, not signed by the `cnf`
+    /// key, for another audience, stale, or without the expected challenge (§5.1, §7.2).
+    public static let invalidClientAttestationPoP = Code("invalidClientAttestationPoP")
+    /// A key attestation JWT is malformed, of the wrong `typ`, untrusted, expired, or carries
+    /// no usable `attested_keys` (OpenID4VCI 1.0 Appendix D.1).
+    public static let invalidKeyAttestation = Code("invalidKeyAttestation")
   }
 
   /// What kind of failure this is.

@@ -9,6 +9,7 @@ public enum DCWalletCLI {
   /// The top-level commands, for help and dispatch.
   static let commands: [(name: String, summary: String)] = [
     ("import", "import a credential (--mdoc or --sd-jwt) with its device key"),
+    ("issue", "get credentials from an OpenID4VCI issuer (offer URI)"),
     ("list", "list stored credentials"),
     ("show", "show one credential"),
     ("remove", "remove a credential and its device key"),
@@ -19,6 +20,7 @@ public enum DCWalletCLI {
     ("registry", "what the stored credentials register with Android and iOS"),
     ("inspect", "print a request, response, credential or registry blob readably"),
     ("demo", "run the whole flow in a temporary wallet"),
+    ("issuer", "a development OpenID4VCI issuer: issuer serve|offer"),
     ("dev", "dev files: a development PKI, keys and credentials for the README's tour"),
   ]
 
@@ -74,6 +76,8 @@ public enum DCWalletCLI {
     do {
       switch command {
       case "import": try await ImportCommand.run(rest, context)
+      case "issue": try await IssueCommand.run(rest, context)
+      case "issuer": try await IssuerCommand.run(rest, context)
       case "list": try await ListCommand.run(rest, context)
       case "show": try await ShowCommand.run(rest, context)
       case "remove": try await RemoveCommand.run(rest, context)

@@ -115,7 +115,12 @@ enum ListCommand {
   static let spec = CommandSpec(
     path: "dcwallet list",
     summary: "List the stored credentials, marking expired and not-yet-valid ones.",
-    options: [.flag("json", "print JSON (with validity and issuerTrust)")],
+    options: [
+      .flag(
+        "json",
+        "print JSON (with doctype or vct, validity, issuerTrust, and issuance for issued credentials)"
+      )
+    ],
     discussion:
       "A stored row that cannot be read is skipped with a warning on standard error.")
 
@@ -150,7 +155,12 @@ enum ShowCommand {
   static let spec = CommandSpec(
     path: "dcwallet show",
     summary: "Show one credential: its issuer (trusted or unverified), validity state and claims.",
-    options: [.flag("json", "print JSON (with validity and issuerTrust)")],
+    options: [
+      .flag(
+        "json",
+        "print JSON (with doctype or vct, validity, issuerTrust, and issuance for issued credentials)"
+      )
+    ],
     positionals: ["ID"])
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
@@ -179,13 +189,25 @@ enum ShowCommand {
     switch credential.issuerTrust {
     case .trusted:
       console.outLine(
-        "issuer: \(credential.display.issuerName ?? "(unnamed)") (chains to a trusted issuer anchor)"
+        "issuer: \(credential.display.issuerName ?? "(unnamed)") (\(Describe.trustBasis(credential.issuance?.trustBasis)))"
       )
     case .unverified:
       console.outLine(
         "issuer unverified"
           + (credential.display.issuerName.map { " (claims to be \($0))" } ?? "")
           + ": no issuer anchor vouched for it at import")
+    }
+    if let issuance = credential.issuance {
+      let name = issuance.display.preferred()?.name
+      console.outLine(
+        "issued by \(issuance.credentialIssuer)"
+          + (name.map { " as \"\($0)\"" } ?? "") + " (configuration \(issuance.configurationID))")
+      if let batch = issuance.batchID {
+        console.outLine("batch: \(batch) (presented \(credential.presentationCount) times)")
+      }
+      if issuance.notificationID != nil {
+        console.outLine("the issuer is notified when it is removed")
+      }
     }
     if let from = credential.validFrom, let until = credential.validUntil {
       console.outLine("valid: \(Describe.date(from)) to \(Describe.date(until))")
@@ -202,8 +224,15 @@ enum RemoveCommand {
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     let args = try context.parse(spec, arguments)
-    try await context.wallet().removeCredential(id: args.positionals[0])
+    // An issued credential: the issuer is told credential_deleted (OpenID4VCI 1.0 §11) with the
+    // stored notification_id, access token and DPoP key; a failure to tell it is a warning.
+    let issuance = WalletIssuance(
+      wallet: try context.wallet(), client: IssueCommand.client(development: true))
+    let notified = try await issuance.removeCredential(id: args.positionals[0])
     context.console.out("removed \(args.positionals[0])")
+    if case .failure(let error) = notified {
+      context.console.errLine("warning: the issuer was not notified: \(error.reason)")
+    }
   }
 }
 
@@ -345,6 +374,7 @@ enum Describe {
     var members: [(key: String, value: JSONValue)] = [
       ("id", .string(credential.id)), ("format", .string(credential.format.rawValue)),
       ("type", .string(credential.type)),
+      (credential.format == .msoMdoc ? "doctype" : "vct", .string(credential.type)),
       ("title", .string(credential.display.title)),
     ]
     if let subtitle = credential.display.subtitle {
@@ -355,7 +385,39 @@ enum Describe {
     members.append(("validity", .string(validityName(credential.validity(at: now)))))
     members.append(("issuerTrust", .string(credential.issuerTrust.rawValue)))
     if let issuer = credential.display.issuerName { members.append(("issuer", .string(issuer))) }
+    if let issuance = credential.issuance {
+      var issued: [(key: String, value: JSONValue)] = [
+        ("credentialIssuer", .string(issuance.credentialIssuer)),
+        ("configuration", .string(issuance.configurationID)),
+      ]
+      if let display = issuance.display.preferred() {
+        issued.append(("name", .string(display.name)))
+        if let locale = display.locale { issued.append(("locale", .string(locale))) }
+        if let logo = display.logoURI { issued.append(("logo", .string(logo))) }
+        if let color = display.backgroundColor {
+          issued.append(("backgroundColor", .string(color)))
+        }
+        if let color = display.textColor { issued.append(("textColor", .string(color))) }
+      }
+      issued.append(("trust", .string(issuance.trustBasis.rawValue)))
+      if let batch = issuance.batchID {
+        issued.append(("batch", .string(batch)))
+        issued.append(("presentations", .integer(Int64(credential.presentationCount))))
+      }
+      issued.append(("notifies", .bool(issuance.notificationID != nil)))
+      members.append(("issuance", .object(issued)))
+    }
     return .object(members)
+  }
+
+  /// Why an issuer counts as trusted, in words.
+  static func trustBasis(_ basis: IssuanceTrustBasis?) -> String {
+    switch basis {
+    case nil, .walletAnchor?: "chains to a trusted issuer anchor"
+    case .issuerPublishedIACA?:
+      "chains to an IACA the issuer published, accepted by --trust-issuer-iacas at issuance"
+    case .issuerMetadataKey?: "signed with a key from the issuer's JWT VC issuer metadata"
+    }
   }
 
   /// The JSON name of a validity state.
@@ -385,6 +447,7 @@ enum Describe {
       case .trustAnchor(let id): what = "trust anchor \(id) not trusted"
       case .setting(let key): what = "setting \(key) ignored"
       case .activity(let id): what = "activity entry \(id) skipped"
+      case .deferredIssuance(let id): what = "pending issuance \(id) skipped"
       }
       console.errLine("warning: \(what): \(problem.error.reason)")
     }

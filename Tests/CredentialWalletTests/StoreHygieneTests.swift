@@ -323,7 +323,7 @@ struct StoreHygieneTests {
         [.text(UserAuthenticationPolicy.settingKey), .text("never")])
     }
     let wallet = try setup.wallet()
-    #expect(try await wallet.store.schemaVersion() == 4)
+    #expect(try await wallet.store.schemaVersion() == WalletStore.currentSchemaVersion)
     #expect(try await wallet.credentials().map(\.issuerTrust) == [.unverified])
     let anchors = try await wallet.trustAnchorListing()
     #expect(anchors.anchors.isEmpty)

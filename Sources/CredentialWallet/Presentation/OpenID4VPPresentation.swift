@@ -135,7 +135,11 @@ extension Wallet {
     }
     let now = clock()
     var offered: [any DCQLCredential] = []
-    for stored in try await store.credentials(format: .sdJWT, types: Array(Set(vcts))) {
+    // Of a batch, only the credential presented least often is offered (use-once).
+    let usable: (StoredCredential) -> Bool = { $0.validity(at: now) == .valid }
+    for stored in Self.onePerBatch(
+      try await store.credentials(format: .sdJWT, types: Array(Set(vcts))), usable: usable)
+    {
       guard let sdJWT = stored.decodedSDJWT,
         let credential = try? SDJWTCredential(id: stored.id, sdJWT: sdJWT),
         // SD-JWT VC §3.2.2.2 (RFC 7519 §4.1.4, §4.1.5): not before `nbf`, not after `exp`.
@@ -143,7 +147,9 @@ extension Wallet {
       else { continue }
       offered.append(credential)
     }
-    for stored in try await store.credentials(format: .msoMdoc, types: Array(Set(docTypes))) {
+    for stored in Self.onePerBatch(
+      try await store.credentials(format: .msoMdoc, types: Array(Set(docTypes))), usable: usable)
+    {
       // ISO 18013-5 §9.3.1: an mdoc is valid from validFrom to validUntil (MSO validityInfo).
       guard let issuerSigned = stored.decodedMdoc,
         Self.isValid(issuerSigned.mso.validityInfo, at: now)
@@ -236,6 +242,7 @@ extension Wallet {
           detail:
             "vp_token for \(presentations.keys.sorted().joined(separator: ", ")), \(presentation.request.responseMode.rawValue)"
         ))
+      await markPresented(consent.selections.values.flatMap { $0.map(\.credentialID) })
       return ProtocolResponse(protocolIdentifier: request.protocolIdentifier, data: response.data)
     } catch {
       await logRefusal(request, reason: error.reason)

@@ -160,6 +160,7 @@ extension Wallet {
             credentialIDs: mdocConsent.documents.map(\.credentialID),
             sharedItems: items.sorted(),
             detail: "sealed DeviceResponse, \(sealed.cipherText.count) bytes"))
+        await markPresented(mdocConsent.documents.map(\.credentialID))
         return ProtocolResponse(protocolIdentifier: request.protocolIdentifier, data: sealed.data)
       } catch {
         await logRefusal(request, reason: error.reason)

@@ -7,7 +7,7 @@
 /// Dates are INTEGER milliseconds since 1970 (UTC). Lists are JSON arrays of strings.
 enum Schema {
   /// The version this code writes.
-  static let currentVersion = 4
+  static let currentVersion = 5
 
   /// The statements that bring a file from `version - 1` to `version`.
   static func migration(to version: Int) -> [String] {
@@ -16,6 +16,7 @@ enum Schema {
     case 2: version2
     case 3: version3
     case 4: version4
+    case 5: version5
     default: []
     }
   }
@@ -103,5 +104,41 @@ enum Schema {
     "ALTER TABLE credentials ADD COLUMN issuer_trust TEXT NOT NULL DEFAULT 'unverified'",
     "ALTER TABLE trust_anchors ADD COLUMN authentication_tag BLOB",
     "ALTER TABLE settings ADD COLUMN authentication_tag BLOB",
+  ]
+
+  /// Version 5 (issue 13, OpenID4VCI): where an issued credential came from (`issuance`, JSON of
+  /// `IssuanceProvenance`: issuer, configuration, the issuer's display entries, notification id,
+  /// trust basis, batch), the issuance session it may notify through, and how often it was
+  /// presented (batch credentials are used once each). Sessions keep the issuer's endpoints and
+  /// the tokens sealed with AES-256-GCM under a key derived from the settings key (never in the
+  /// clear), and name the DPoP key in the device key store. Pending deferred issuances name their
+  /// session. Existing rows read as imported (no provenance) and never presented.
+  static let version5 = [
+    "ALTER TABLE credentials ADD COLUMN issuance TEXT",
+    """
+    CREATE TABLE issuance_sessions (
+      id TEXT PRIMARY KEY NOT NULL CHECK (length(id) > 0),
+      credential_issuer TEXT NOT NULL,
+      notification_endpoint TEXT,
+      deferred_endpoint TEXT,
+      sealed_tokens BLOB,
+      dpop_key_id TEXT,
+      created_at_ms INTEGER NOT NULL
+    )
+    """,
+    """
+    ALTER TABLE credentials ADD COLUMN issuance_session_id TEXT
+      REFERENCES issuance_sessions(id) ON DELETE RESTRICT
+    """,
+    "ALTER TABLE credentials ADD COLUMN presentation_count INTEGER NOT NULL DEFAULT 0",
+    "CREATE INDEX credentials_by_issuance_session ON credentials(issuance_session_id)",
+    """
+    CREATE TABLE deferred_issuances (
+      id TEXT PRIMARY KEY NOT NULL CHECK (length(id) > 0),
+      session_id TEXT NOT NULL REFERENCES issuance_sessions(id) ON DELETE RESTRICT,
+      pending TEXT NOT NULL,
+      created_at_ms INTEGER NOT NULL
+    )
+    """,
   ]
 }

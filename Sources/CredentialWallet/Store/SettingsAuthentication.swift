@@ -26,7 +26,7 @@ public struct SettingsAuthentication: Sendable {
   /// output length).
   public static let keyByteCount = 32
 
-  private let key: [UInt8]
+  let key: [UInt8]
 
   /// Uses a tag key kept outside the database (a keychain item): at least 32 random bytes.
   public init(key: [UInt8]) throws(WalletStoreError) {

@@ -11,6 +11,8 @@ public struct StoreProblem: Error, Sendable, Hashable, CustomStringConvertible {
     case setting(key: String)
     /// A row of `activity`.
     case activity(id: Int64)
+    /// A row of `deferred_issuances` (a pending OpenID4VCI deferred issuance).
+    case deferredIssuance(id: String)
   }
 
   /// The row.

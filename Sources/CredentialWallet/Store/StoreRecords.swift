@@ -9,10 +9,13 @@ extension SQLiteConnection {
 
   private static let credentialColumns = """
     id, format, type, issued, display, valid_from_ms, valid_until_ms, device_key_id,
-    issuer_authority_key_ids, created_at_ms, issuer_trust
+    issuer_authority_key_ids, created_at_ms, issuer_trust, issuance, issuance_session_id,
+    presentation_count
     """
 
   func insertCredential(_ credential: StoredCredential) throws(WalletStoreError) {
+    var issuance = SQLValue.null
+    if let provenance = credential.issuance { issuance = .text(try StoreJSON.encode(provenance)) }
     guard !credential.id.isEmpty, !credential.type.isEmpty else {
       throw WalletStoreError(.invalidArgument, "a credential needs a non-empty id and type")
     }
@@ -25,10 +28,13 @@ extension SQLiteConnection {
       .text(try StoreJSON.encode(credential.issuerAuthorityKeyIdentifiers.map { Hex.encode($0) })),
       .integer(StoreTime.milliseconds(credential.createdAt)),
       .text(credential.issuerTrust.rawValue),
+      issuance,
+      credential.issuance?.sessionID.map { .text($0) } ?? .null,
+      .integer(Int64(credential.presentationCount)),
     ]
     do throws(WalletStoreError) {
       try run(
-        "INSERT INTO credentials (\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO credentials (\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         values)
     } catch  where error.code == .duplicateID {
       throw WalletStoreError(.duplicateID, "a credential with id \(credential.id) already exists")
@@ -108,12 +114,18 @@ extension SQLiteConnection {
       throw WalletStoreError(
         .corruptRecord, "credential \(id) has an unknown issuer trust \(row.text(10) ?? "NULL")")
     }
+    let issuance =
+      row.isNull(11)
+      ? nil
+      : try StoreJSON.decode(
+        IssuanceProvenance.self, row.text(11), what: "credential \(id) issuance")
     return StoredCredential(
       id: id, format: format, type: row.text(2) ?? "", issued: row.blob(3), display: display,
       validFrom: row.optionalInt64(5).map { StoreTime.date(milliseconds: $0) },
       validUntil: row.optionalInt64(6).map { StoreTime.date(milliseconds: $0) },
       deviceKeyID: row.text(7), issuerAuthorityKeyIdentifiers: identifiers,
-      createdAt: StoreTime.date(milliseconds: row.int64(9)), issuerTrust: trust)
+      createdAt: StoreTime.date(milliseconds: row.int64(9)), issuerTrust: trust,
+      issuance: issuance, presentationCount: Int(clamping: row.int64(13)))
   }
 
   // MARK: Trust anchors

@@ -82,6 +82,11 @@ public struct StoredCredential: Sendable, Hashable {
   /// Whether an issuer anchor vouched for the issuer at import. Rows stored before schema
   /// version 4 recorded nothing and read as `unverified`.
   public let issuerTrust: IssuerTrust
+  /// Where the credential came from when it was issued to this wallet by OpenID4VCI (nil for an
+  /// imported credential, and for rows stored before schema version 5).
+  public let issuance: IssuanceProvenance?
+  /// How many times the credential was presented (counted since schema version 5).
+  public let presentationCount: Int
 
   /// The credential's validity at `now`: `expired` after `validUntil`, `notYetValid` before
   /// `validFrom` (ISO 18013-5 §9.1.2.4 validityInfo; SD-JWT `exp` / `nbf`, RFC 7519 §4.1.4-5).
@@ -97,9 +102,12 @@ public struct StoredCredential: Sendable, Hashable {
     id: String = UUID().uuidString.lowercased(), format: CredentialFormat, type: String,
     issued: [UInt8], display: CredentialDisplay, validFrom: Date? = nil, validUntil: Date? = nil,
     deviceKeyID: String? = nil, issuerAuthorityKeyIdentifiers: [[UInt8]] = [],
-    createdAt: Date = Date(), issuerTrust: IssuerTrust = .unverified
+    createdAt: Date = Date(), issuerTrust: IssuerTrust = .unverified,
+    issuance: IssuanceProvenance? = nil, presentationCount: Int = 0
   ) {
     self.issuerTrust = issuerTrust
+    self.issuance = issuance
+    self.presentationCount = presentationCount
     self.id = id
     self.format = format
     self.type = type

@@ -23,7 +23,7 @@ public actor WalletStore {
   /// The database file.
   public nonisolated let path: String
 
-  private let database: WalletDatabase
+  let database: WalletDatabase
   private nonisolated let executor: StoreExecutor
   private nonisolated let suspension: SQLiteSuspension
 

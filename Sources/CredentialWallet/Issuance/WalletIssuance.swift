@@ -1,0 +1,484 @@
+import COSE
+import CryptoPrimitives
+import Foundation
+import JSON
+import Mdoc
+import SDJWT
+public import X509Certificates
+
+/// The result of storing the credentials of one credential response: one outcome per
+/// credential, in the order given.
+public struct IssuanceStorageResult: Sendable {
+  /// For each credential given: what was stored, or why it was not.
+  public let outcomes: [Result<StoredCredential, IssuanceRejection>]
+
+  /// The credentials stored, in the order given.
+  public var stored: [StoredCredential] {
+    outcomes.compactMap { if case .success(let credential) = $0 { credential } else { nil } }
+  }
+
+  /// The ids of the credentials stored.
+  public var storedIDs: [String] { stored.map(\.id) }
+
+  /// Why each credential that was not stored was refused.
+  public var rejected: [IssuanceRejection] {
+    outcomes.compactMap { if case .failure(let rejection) = $0 { rejection } else { nil } }
+  }
+}
+
+/// The pending deferred issuances that can be read, and a problem for each that cannot.
+public struct PendingDeferredListing: Sendable, Hashable {
+  /// Readable entries, oldest first.
+  public let pending: [PendingDeferredIssuance]
+  /// One entry per row that could not be read.
+  public let problems: [StoreProblem]
+}
+
+extension Wallet {
+  // MARK: - Issued credentials (OpenID4VCI)
+
+  /// Verifies the credentials of one credential response and stores those that verify, with
+  /// their issuance provenance; nothing that fails a check is stored.
+  ///
+  /// Each credential is checked by `IssuedCredentialVerifier` against the wallet's issuer
+  /// anchors (or what `trust` opts in to) and the public key of its `deviceKeyID` in the key
+  /// store (the key the wallet made its proof with). The credentials that verify are written in
+  /// one transaction with `session`, whose tokens are sealed at rest (AES-256-GCM under a key
+  /// HKDF derives from the settings key; the DPoP key stays in the device key store). Several
+  /// credentials form a batch: they share a batch id and are presented once each (see
+  /// ``onePerBatch(_:usable:)``). The device key of a credential that was refused is deleted.
+  ///
+  /// - Parameters:
+  ///   - credentials: the response's credentials, each with its device key id.
+  ///   - expected: the issuer, configuration, doctype or vct, and display entries.
+  ///   - notificationID: the response's `notification_id`, kept with each stored credential.
+  ///   - session: the access token and DPoP key to notify the issuer with later.
+  ///   - ids: the ids to store them under (default: new UUIDs); as many as `credentials`.
+  /// - Returns: one outcome per credential.
+  /// - Throws: `WalletError` `.invalidInput` for a wrong number of ids, `.storage` when the
+  ///   store fails (then nothing is stored).
+  public func storeIssuedCredentials(
+    _ credentials: [IssuedCredential], expected: IssuanceExpectation,
+    notificationID: String? = nil, session: IssuanceSession? = nil,
+    trust: IssuanceTrustOptions = IssuanceTrustOptions(), ids: [String]? = nil
+  ) async throws(WalletError) -> IssuanceStorageResult {
+    try await verifyAndStore(
+      credentials.map { .success($0) }, expected: expected, notificationID: notificationID,
+      session: session, trust: trust, ids: ids, completingDeferred: nil)
+  }
+
+  /// As ``storeIssuedCredentials(_:expected:notificationID:session:trust:ids:)``, for
+  /// credentials whose device keys are not known one by one: OpenID4VCI 1.0 §8.3 does not tie
+  /// the order of `credentials` to the order of the proofs, so each credential is matched to the
+  /// key it binds (MSO `deviceKey`, `cnf.jwk`) among `deviceKeyIDs`, each key used once. A
+  /// credential that binds none of them is refused with `.deviceKeyMismatch` (and an empty
+  /// `deviceKeyID`); a key no credential binds is left in the key store for the caller.
+  public func storeIssuedCredentials(
+    _ credentials: [IssuedCredential.Payload], deviceKeyIDs: [String],
+    expected: IssuanceExpectation, notificationID: String? = nil,
+    session: IssuanceSession? = nil, trust: IssuanceTrustOptions = IssuanceTrustOptions(),
+    ids: [String]? = nil
+  ) async throws(WalletError) -> IssuanceStorageResult {
+    try await verifyAndStore(
+      await matchDeviceKeys(credentials, deviceKeyIDs: deviceKeyIDs), expected: expected,
+      notificationID: notificationID, session: session, trust: trust, ids: ids,
+      completingDeferred: nil)
+  }
+
+  /// Each credential with the first of `deviceKeyIDs` (not yet taken) whose public key it binds.
+  func matchDeviceKeys(_ credentials: [IssuedCredential.Payload], deviceKeyIDs: [String]) async
+    -> [Result<IssuedCredential, IssuanceRejection>]
+  {
+    var candidates: [(id: String, key: ECPublicKey)] = []
+    for id in deviceKeyIDs {
+      if let key = try? await keys.publicKey(for: id) { candidates.append((id, key)) }
+    }
+    var taken = Set<String>()
+    return credentials.map { payload in
+      let bound: ECPublicKey?
+      switch payload {
+      case .msoMdoc(let bytes):
+        bound = try? IssuerSigned(bytes: bytes).mso.deviceKey.publicKey()
+      case .sdJWT(let text):
+        bound = (try? SDJWT(serialized: text).holderKey()) ?? nil
+      }
+      guard let bound,
+        let match = candidates.first(where: { $0.key == bound && !taken.contains($0.id) })
+      else {
+        return .failure(
+          IssuanceRejection(
+            .deviceKeyMismatch,
+            "the credential binds none of the keys the wallet made its proofs with"))
+      }
+      taken.insert(match.id)
+      return .success(IssuedCredential(payload: payload, deviceKeyID: match.id))
+    }
+  }
+
+  private func verifyAndStore(
+    _ prepared: [Result<IssuedCredential, IssuanceRejection>], expected: IssuanceExpectation,
+    notificationID: String?, session: IssuanceSession?, trust: IssuanceTrustOptions,
+    ids: [String]?, completingDeferred pendingID: String?
+  ) async throws(WalletError) -> IssuanceStorageResult {
+    let credentials = prepared
+    if let ids, ids.count != credentials.count {
+      throw WalletError(
+        .invalidInput,
+        "give one id per credential (\(credentials.count)), not \(ids.count)")
+    }
+    if let session, session.credentialIssuer != expected.credentialIssuer {
+      throw WalletError(
+        .invalidInput,
+        "the session is for \(session.credentialIssuer), the credentials for \(expected.credentialIssuer)"
+      )
+    }
+    let anchors = try await trustAnchors(role: .issuer)
+    let now = clock()
+    let batchID = credentials.count > 1 ? UUID().uuidString.lowercased() : nil
+    var outcomes: [Result<StoredCredential, IssuanceRejection>] = []
+    var keysSeen = Set<String>()
+    for (index, entry) in credentials.enumerated() {
+      let credential: IssuedCredential
+      switch entry {
+      case .success(let value): credential = value
+      case .failure(let rejection):
+        outcomes.append(.failure(rejection))
+        continue
+      }
+      let keyID = credential.deviceKeyID
+      let used: Bool
+      do {
+        used = try await store.isDeviceKeyUsed(keyID)
+      } catch {
+        throw WalletError(.storage, error.reason, underlying: error)
+      }
+      guard keysSeen.insert(keyID).inserted, !used else {
+        outcomes.append(
+          .failure(
+            IssuanceRejection(
+              .deviceKeyReused, "device key \(keyID) already binds another credential",
+              deviceKeyID: keyID)))
+        continue
+      }
+      let deviceKey: ECPublicKey
+      do {
+        deviceKey = try await keys.publicKey(for: keyID)
+      } catch {
+        outcomes.append(
+          .failure(
+            IssuanceRejection(
+              .unknownDeviceKey, "the wallet holds no device key \(keyID)", deviceKeyID: keyID,
+              underlying: error)))
+        continue
+      }
+      switch IssuedCredentialVerifier.verify(
+        credential.payload, deviceKey: deviceKey, expected: expected, walletAnchors: anchors,
+        trust: trust, at: now)
+      {
+      case .failure(let rejection):
+        outcomes.append(.failure(rejection.forKey(keyID)))
+      case .success(let verified):
+        let provenance = IssuanceProvenance(
+          credentialIssuer: expected.credentialIssuer, configurationID: expected.configurationID,
+          display: expected.display, notificationID: notificationID, sessionID: session?.id,
+          trustBasis: verified.trustBasis, batchID: batchID)
+        let display = CredentialDisplay(
+          title: expected.display.preferred()?.name ?? documentTitles[verified.type]
+            ?? verified.type,
+          subtitle: verified.subtitle, issuerName: verified.issuerName)
+        outcomes.append(
+          .success(
+            StoredCredential(
+              id: ids?[index] ?? UUID().uuidString.lowercased(), format: verified.format,
+              type: verified.type, issued: verified.issued, display: display,
+              validFrom: verified.validFrom, validUntil: verified.validUntil, deviceKeyID: keyID,
+              issuerAuthorityKeyIdentifiers: verified.issuerAuthorityKeyIdentifiers,
+              createdAt: now, issuerTrust: .trusted, issuance: provenance)))
+      }
+    }
+    let result = IssuanceStorageResult(outcomes: outcomes)
+    let stored = result.stored
+    do {
+      var row: IssuanceSessionRow?
+      if let session { row = try sealed(session) }
+      if let pendingID {
+        try await store.completeDeferred(id: pendingID, with: stored)
+      } else if !stored.isEmpty {
+        try await store.insertIssued(stored, session: row)
+      }
+    } catch {
+      throw WalletError(
+        error.code == .duplicateID ? .invalidInput : .storage, error.reason, underlying: error)
+    }
+    // A key whose credential was refused proves nothing any more (a key another credential
+    // binds stays: `DeviceKeyStore.deleteKey` refuses it).
+    for rejection in result.rejected {
+      try? await keys.deleteKey(id: rejection.deviceKeyID)
+    }
+    if let session, stored.isEmpty, pendingID != nil {
+      await releaseIssuanceSession(id: session.id)
+    }
+    return result
+  }
+
+  /// The issuance session with this id, its tokens unsealed; nil when there is none.
+  public func issuanceSession(id: String) async throws(WalletError) -> IssuanceSession? {
+    let row: IssuanceSessionRow?
+    do {
+      row = try await store.issuanceSessionRow(id: id)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+    guard let row else { return nil }
+    do {
+      return try IssuanceSecrets(settingsKey: settingsAuthentication.key).session(from: row)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+  }
+
+  private func sealed(_ session: IssuanceSession) throws(WalletStoreError) -> IssuanceSessionRow {
+    try IssuanceSecrets(settingsKey: settingsAuthentication.key).row(for: session)
+  }
+
+  // MARK: - Deferred issuance
+
+  /// Stores a pending deferred issuance (OpenID4VCI 1.0 §9) with the session its polls use.
+  public func addPendingDeferred(_ pending: PendingDeferredIssuance, session: IssuanceSession)
+    async throws(WalletError)
+  {
+    guard pending.sessionID == session.id, pending.credentialIssuer == session.credentialIssuer
+    else {
+      throw WalletError(.invalidInput, "the pending issuance does not name the session given")
+    }
+    do {
+      try await store.insertDeferred(pending, session: try sealed(session))
+    } catch {
+      throw WalletError(
+        error.code == .duplicateID ? .invalidInput : .storage, error.reason, underlying: error)
+    }
+  }
+
+  /// The pending deferred issuances, oldest first, and a problem for each row that cannot be
+  /// read.
+  public func pendingDeferredListing() async throws(WalletError) -> PendingDeferredListing {
+    do {
+      var pending: [PendingDeferredIssuance] = []
+      var problems: [StoreProblem] = []
+      for row in try await store.pendingDeferred() {
+        switch row {
+        case .success(let entry): pending.append(entry)
+        case .failure(let problem): problems.append(problem)
+        }
+      }
+      return PendingDeferredListing(pending: pending, problems: problems)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+  }
+
+  /// The pending deferred issuances that can be read, oldest first.
+  public func pendingDeferredIssuances() async throws(WalletError) -> [PendingDeferredIssuance] {
+    try await pendingDeferredListing().pending
+  }
+
+  /// Completes a pending deferred issuance with the credentials the deferred credential
+  /// endpoint returned: verified as ``storeIssuedCredentials(_:expected:notificationID:session:trust:ids:)``
+  /// does (against the pending entry's configuration, display and IACA opt-in), and stored in
+  /// the same transaction that removes the pending entry (the `transaction_id` is used up).
+  ///
+  /// Each credential is matched to the pending entry's device key it binds (see
+  /// ``storeIssuedCredentials(_:deviceKeyIDs:expected:notificationID:session:trust:ids:)``);
+  /// the entry's keys that no stored credential binds are deleted with it.
+  public func completePendingDeferred(
+    id: String, credentials: [IssuedCredential.Payload], notificationID: String? = nil,
+    issuerPublishedIACAs: [Certificate] = [],
+    issuerMetadataKeys: JWTVCIssuerKeys? = nil
+  ) async throws(WalletError) -> IssuanceStorageResult {
+    guard let pending = try await pendingDeferredIssuances().first(where: { $0.id == id }) else {
+      throw WalletError(.notFound, "no pending issuance \(id)")
+    }
+    guard let session = try await issuanceSession(id: pending.sessionID) else {
+      throw WalletError(.storage, "pending issuance \(id) names no stored session")
+    }
+    let expected = IssuanceExpectation(
+      credentialIssuer: pending.credentialIssuer, configurationID: pending.configurationID,
+      format: pending.format, type: pending.expectedType, display: pending.display)
+    let result = try await verifyAndStore(
+      await matchDeviceKeys(credentials, deviceKeyIDs: pending.deviceKeyIDs),
+      expected: expected, notificationID: notificationID, session: session,
+      trust: IssuanceTrustOptions(
+        issuerPublishedIACAs: issuerPublishedIACAs,
+        trustIssuerPublishedIACAs: pending.trustIssuerPublishedIACAs,
+        issuerMetadataKeys: issuerMetadataKeys),
+      ids: nil, completingDeferred: id)
+    // A key a stored credential now binds stays: `DeviceKeyStore.deleteKey` refuses it.
+    for keyID in pending.deviceKeyIDs { try? await keys.deleteKey(id: keyID) }
+    return result
+  }
+
+  /// Removes a pending deferred issuance (abandoned, or refused by the issuer), its device keys
+  /// and, when nothing else uses it, its session and DPoP key. False when there is none.
+  @discardableResult
+  public func removePendingDeferred(id: String) async throws(WalletError) -> Bool {
+    let pending = try await pendingDeferredIssuances().first { $0.id == id }
+    let removed: Bool
+    do {
+      removed = try await store.removeDeferred(id: id)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+    guard removed else { return false }
+    if let pending {
+      for keyID in pending.deviceKeyIDs { try? await keys.deleteKey(id: keyID) }
+      await releaseIssuanceSession(id: pending.sessionID)
+    }
+    return true
+  }
+
+  // MARK: - Removal and notification
+
+  /// What the client needs to send `credential_deleted` for a stored issued credential
+  /// (OpenID4VCI 1.0 §11.1): nil for a credential that was not issued with a `notification_id`
+  /// and a stored session.
+  public func deletionNotice(forCredential id: String) async throws(WalletError)
+    -> CredentialDeletionNotice?
+  {
+    let credential: StoredCredential?
+    do {
+      credential = try await store.credential(id: id)
+    } catch {
+      // A row too damaged to read can still be removed; it just notifies nobody.
+      return nil
+    }
+    guard let issuance = credential?.issuance, let notificationID = issuance.notificationID,
+      let sessionID = issuance.sessionID,
+      let session = try await issuanceSession(id: sessionID)
+    else { return nil }
+    var signer: (any Signer)?
+    if let keyID = session.dpopKeyID { signer = try? await keys.signer(for: keyID) }
+    return CredentialDeletionNotice(
+      credentialID: id, credentialIssuer: issuance.credentialIssuer,
+      notificationID: notificationID, session: session, dpopSigner: signer)
+  }
+
+  /// Removes an issuance session no credential or pending issuance names any more, and then
+  /// its DPoP key; does nothing while it is still used. A failure leaves an unused row behind,
+  /// which the next removal of its last user tries again.
+  func releaseIssuanceSession(id: String) async {
+    guard let row = try? await store.removeIssuanceSessionIfUnused(id: id) else { return }
+    if let keyID = row.dpopKeyID { try? await keys.deleteKey(id: keyID) }
+  }
+
+  // MARK: - Batch use-once
+
+  /// The credentials to offer for a request: each credential without a batch, and of each
+  /// batch (OpenID4VCI 1.0 §8.2 batch issuance) only the usable one presented least often, the
+  /// oldest first on a tie, so successive presentations use different credentials of the
+  /// batch (HAIP: one credential per presentation, against linking). Order is kept.
+  public static func onePerBatch(
+    _ credentials: [StoredCredential], usable: (StoredCredential) -> Bool = { _ in true }
+  ) -> [StoredCredential] {
+    var chosen: [String: StoredCredential] = [:]
+    for credential in credentials where usable(credential) {
+      guard let batch = credential.issuance?.batchID else { continue }
+      if let current = chosen[batch], current.presentationCount <= credential.presentationCount {
+        continue
+      }
+      chosen[batch] = credential
+    }
+    return credentials.filter { credential in
+      guard usable(credential) else { return false }
+      guard let batch = credential.issuance?.batchID else { return true }
+      return chosen[batch]?.id == credential.id
+    }
+  }
+
+  /// Counts a presentation of each credential (for ``onePerBatch(_:usable:)``); a failure to
+  /// count never hides the response already built.
+  func markPresented(_ ids: [String]) async {
+    try? await store.markPresented(ids: ids)
+  }
+}
+
+/// The tokens of an issuance session, sealed at rest: AES-256-GCM (NIST SP 800-38D) under
+/// HKDF-SHA256(IKM = settings key, salt = empty, info = "dcwallet issuance tokens v1", L = 32),
+/// a fresh 12-byte nonce, and the label `issuance_sessions` with the session id as associated
+/// data, so sealed tokens copied onto another session do not open.
+struct IssuanceSecrets {
+  static let derivationLabel = Array("dcwallet issuance tokens v1".utf8)
+
+  private let key: [UInt8]
+
+  init(settingsKey: [UInt8]) throws(WalletStoreError) {
+    do {
+      key = try HKDF.deriveKey(
+        .sha256, inputKeyMaterial: settingsKey, salt: [UInt8](), info: Self.derivationLabel,
+        outputByteCount: 32)
+    } catch {
+      throw WalletStoreError(.keyOperationFailed, "cannot derive the issuance token key: \(error)")
+    }
+  }
+
+  /// The tokens as sealed JSON.
+  private struct Tokens: Codable {
+    var accessToken: String?
+    var tokenType: String?
+    var refreshToken: String?
+  }
+
+  private static func associatedData(_ id: String) -> [UInt8] {
+    Array("issuance_sessions".utf8) + [0] + Array(id.utf8)
+  }
+
+  func row(for session: IssuanceSession) throws(WalletStoreError) -> IssuanceSessionRow {
+    var sealed: [UInt8]?
+    if session.accessToken != nil || session.refreshToken != nil {
+      let plain = Array(
+        try StoreJSON.encode(
+          Tokens(
+            accessToken: session.accessToken, tokenType: session.tokenType,
+            refreshToken: session.refreshToken)
+        ).utf8)
+      do {
+        let box = try AES.GCM.seal(
+          plain, key: key, nonce: SecureRandom.bytes(count: 12),
+          authenticating: Self.associatedData(session.id))
+        sealed = box.nonce + box.ciphertext + box.tag
+      } catch {
+        throw WalletStoreError(.keyOperationFailed, "cannot seal the session's tokens: \(error)")
+      }
+    }
+    return IssuanceSessionRow(
+      id: session.id, credentialIssuer: session.credentialIssuer,
+      notificationEndpoint: session.notificationEndpoint?.absoluteString,
+      deferredEndpoint: session.deferredCredentialEndpoint?.absoluteString,
+      sealedTokens: sealed, dpopKeyID: session.dpopKeyID, createdAt: session.createdAt)
+  }
+
+  func session(from row: IssuanceSessionRow) throws(WalletStoreError) -> IssuanceSession {
+    var tokens = Tokens()
+    if let sealed = row.sealedTokens {
+      let plain: [UInt8]
+      do {
+        let box = try AES.GCM.SealedBox(
+          nonce: Array(sealed.prefix(12)), ciphertext: Array(sealed.dropFirst(12).dropLast(16)),
+          tag: Array(sealed.suffix(16)))
+        plain = try AES.GCM.open(box, key: key, authenticating: Self.associatedData(row.id))
+      } catch {
+        throw WalletStoreError(
+          .keyUnwrapFailed,
+          "issuance session \(row.id): the tokens do not open with this wallet's key (tampered, or another wallet's)"
+        )
+      }
+      tokens = try StoreJSON.decode(
+        Tokens.self, String(decoding: plain, as: UTF8.self), what: "issuance session \(row.id)")
+    }
+    return IssuanceSession(
+      id: row.id, credentialIssuer: row.credentialIssuer,
+      notificationEndpoint: row.notificationEndpoint.flatMap(URL.init(string:)),
+      deferredCredentialEndpoint: row.deferredEndpoint.flatMap(URL.init(string:)),
+      accessToken: tokens.accessToken, tokenType: tokens.tokenType,
+      refreshToken: tokens.refreshToken, dpopKeyID: row.dpopKeyID, createdAt: row.createdAt)
+  }
+}

@@ -1,0 +1,169 @@
+internal import Foundation
+
+/// A row of `issuance_sessions`: the tokens stay sealed here (see `IssuanceSecrets`).
+struct IssuanceSessionRow: Sendable, Hashable {
+  var id: String
+  var credentialIssuer: String
+  var notificationEndpoint: String?
+  var deferredEndpoint: String?
+  /// nonce || ciphertext || tag of the tokens' JSON, or nil when the session has none.
+  var sealedTokens: [UInt8]?
+  var dpopKeyID: String?
+  var createdAt: Date
+}
+
+// Issuance (schema version 5): sessions, pending deferred issuances, issued credentials
+// written with their session, and presentation counts.
+extension WalletStore {
+  /// Stores verified issued credentials and the session they name in one transaction: all of
+  /// them or none. The session is written (or its endpoints and tokens updated) first.
+  func insertIssued(_ credentials: [StoredCredential], session: IssuanceSessionRow?)
+    throws(WalletStoreError)
+  {
+    try database.write { () throws(WalletStoreError) in
+      if let session { try database.connection.upsertIssuanceSession(session) }
+      for credential in credentials { try database.connection.insertCredential(credential) }
+    }
+  }
+
+  /// The session row with this id, or nil.
+  func issuanceSessionRow(id: String) throws(WalletStoreError) -> IssuanceSessionRow? {
+    try database.retrying { () throws(WalletStoreError) in
+      try database.connection.issuanceSession(id: id)
+    }
+  }
+
+  /// Removes a session that no credential and no pending issuance names any more; returns the
+  /// removed row (whose DPoP key the caller deletes), or nil when it is still used or absent.
+  func removeIssuanceSessionIfUnused(id: String) throws(WalletStoreError) -> IssuanceSessionRow? {
+    try database.write { () throws(WalletStoreError) -> IssuanceSessionRow? in
+      let connection = database.connection
+      guard let row = try connection.issuanceSession(id: id) else { return nil }
+      try connection.run(
+        """
+        DELETE FROM issuance_sessions WHERE id = ?
+          AND NOT EXISTS (SELECT 1 FROM credentials WHERE issuance_session_id = ?)
+          AND NOT EXISTS (SELECT 1 FROM deferred_issuances WHERE session_id = ?)
+        """, [.text(id), .text(id), .text(id)])
+      return connection.changes > 0 ? row : nil
+    }
+  }
+
+  /// Whether a stored credential names this device key.
+  func isDeviceKeyUsed(_ keyID: String) throws(WalletStoreError) -> Bool {
+    try database.retrying { () throws(WalletStoreError) -> Bool in
+      try database.connection.query(
+        "SELECT 1 FROM credentials WHERE device_key_id = ? LIMIT 1", [.text(keyID)]
+      ) { _ in true }.first ?? false
+    }
+  }
+
+  /// Adds one to the presentation count of each credential (one transaction).
+  func markPresented(ids: [String]) throws(WalletStoreError) {
+    guard !ids.isEmpty else { return }
+    try database.write { () throws(WalletStoreError) in
+      for id in Set(ids) {
+        try database.connection.run(
+          "UPDATE credentials SET presentation_count = presentation_count + 1 WHERE id = ?",
+          [.text(id)])
+      }
+    }
+  }
+
+  /// Stores a pending deferred issuance with its session, in one transaction.
+  func insertDeferred(_ pending: PendingDeferredIssuance, session: IssuanceSessionRow)
+    throws(WalletStoreError)
+  {
+    let json = try StoreJSON.encode(pending)
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.upsertIssuanceSession(session)
+      do throws(WalletStoreError) {
+        try database.connection.run(
+          "INSERT INTO deferred_issuances (id, session_id, pending, created_at_ms) VALUES (?, ?, ?, ?)",
+          [
+            .text(pending.id), .text(pending.sessionID), .text(json),
+            .integer(StoreTime.milliseconds(pending.createdAt)),
+          ])
+      } catch  where error.code == .duplicateID {
+        throw WalletStoreError(.duplicateID, "a pending issuance with id \(pending.id) exists")
+      }
+    }
+  }
+
+  /// The pending deferred issuances, oldest first; one that cannot be read is reported.
+  func pendingDeferred() throws(WalletStoreError)
+    -> [Result<PendingDeferredIssuance, StoreProblem>]
+  {
+    try database.retrying { () throws(WalletStoreError) in
+      try database.connection.query(
+        "SELECT id, pending FROM deferred_issuances ORDER BY created_at_ms, id"
+      ) { row -> Result<PendingDeferredIssuance, StoreProblem> in
+        let id = row.text(0) ?? ""
+        do throws(WalletStoreError) {
+          return .success(
+            try StoreJSON.decode(
+              PendingDeferredIssuance.self, row.text(1), what: "pending issuance \(id)"))
+        } catch {
+          return .failure(StoreProblem(record: .deferredIssuance(id: id), error: error))
+        }
+      }
+    }
+  }
+
+  /// Removes a pending deferred issuance; false when none has this id.
+  func removeDeferred(id: String) throws(WalletStoreError) -> Bool {
+    try database.write { () throws(WalletStoreError) -> Bool in
+      try database.connection.run("DELETE FROM deferred_issuances WHERE id = ?", [.text(id)])
+      return database.connection.changes > 0
+    }
+  }
+
+  /// Removes a pending deferred issuance and stores the credentials it became, in one
+  /// transaction (so a poll that succeeded is never both pending and stored).
+  func completeDeferred(id: String, with credentials: [StoredCredential]) throws(WalletStoreError) {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.run("DELETE FROM deferred_issuances WHERE id = ?", [.text(id)])
+      for credential in credentials { try database.connection.insertCredential(credential) }
+    }
+  }
+}
+
+extension SQLiteConnection {
+  private static let sessionColumns = """
+    id, credential_issuer, notification_endpoint, deferred_endpoint, sealed_tokens, dpop_key_id,
+    created_at_ms
+    """
+
+  func upsertIssuanceSession(_ row: IssuanceSessionRow) throws(WalletStoreError) {
+    guard !row.id.isEmpty else {
+      throw WalletStoreError(.invalidArgument, "an issuance session needs a non-empty id")
+    }
+    try run(
+      """
+      INSERT INTO issuance_sessions (\(Self.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (id) DO UPDATE SET credential_issuer = excluded.credential_issuer,
+        notification_endpoint = excluded.notification_endpoint,
+        deferred_endpoint = excluded.deferred_endpoint, sealed_tokens = excluded.sealed_tokens,
+        dpop_key_id = excluded.dpop_key_id
+      """,
+      [
+        .text(row.id), .text(row.credentialIssuer),
+        row.notificationEndpoint.map { .text($0) } ?? .null,
+        row.deferredEndpoint.map { .text($0) } ?? .null,
+        row.sealedTokens.map { .blob($0) } ?? .null,
+        row.dpopKeyID.map { .text($0) } ?? .null, .integer(StoreTime.milliseconds(row.createdAt)),
+      ])
+  }
+
+  func issuanceSession(id: String) throws(WalletStoreError) -> IssuanceSessionRow? {
+    try query(
+      "SELECT \(Self.sessionColumns) FROM issuance_sessions WHERE id = ?", [.text(id)]
+    ) { row in
+      IssuanceSessionRow(
+        id: row.text(0) ?? "", credentialIssuer: row.text(1) ?? "",
+        notificationEndpoint: row.text(2), deferredEndpoint: row.text(3),
+        sealedTokens: row.isNull(4) ? nil : row.blob(4), dpopKeyID: row.text(5),
+        createdAt: StoreTime.date(milliseconds: row.int64(6)))
+    }.first
+  }
+}
