@@ -191,7 +191,8 @@ func vciJWT(_ bytes: [UInt8], signer: ECPrivateKey) -> String? {
   }
   _ = try? verifier.verify(
     proof: proof, method: "POST", uri: vciIssuer + "/credential?x=1",
-    nonceCheck: { $0 == vciNonce }, accessToken: vciAccessToken, boundThumbprint: vciInstanceThumbprint)
+    nonceCheck: { $0 == vciNonce }, accessToken: vciAccessToken,
+    boundThumbprint: vciInstanceThumbprint)
 }
 
 /// Issuer side: key proofs (OpenID4VCI 1.0 §F.4) at a fixed clock, with `jwk` or a
