@@ -45,7 +45,8 @@ struct AuthorizationDetailsTypeTests {
   @Test("A token request with only other types round-trips")
   func tokenRequest() throws {
     let body = FormParameters([
-      ("grant_type", "authorization_code"), ("code", "c"), ("code_verifier", "v"),
+      ("grant_type", "authorization_code"), ("code", "c"),
+      ("code_verifier", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
       ("redirect_uri", "https://w.example/cb"), ("authorization_details", Self.foreign),
     ]).bodyBytes
     let request = try TokenRequest(body: body)
