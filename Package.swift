@@ -154,6 +154,7 @@ let package = Package(
           "DCQL",
           "DigitalCredentialsAPI",
           "HPKE", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
+          "HTTP", "OpenID4VCI",
         ],
         swiftSettings: strictSettings
       ),

@@ -64,10 +64,13 @@ public struct CredentialAuthorizationDetail: Sendable, Hashable {
 
   /// Reads an `authorization_details` array, keeping the `openid_credential` entries (other
   /// types may be combined with them, §5.1.1, and are not ours to read). Every entry needs a
-  /// string `type` (RFC 9396 §2); the array must be non-empty.
+  /// string `type` (RFC 9396 §2); the array must be non-empty. Nil when no entry is of type
+  /// `openid_credential`: then nothing of OpenID4VCI was asked or granted by
+  /// `authorization_details` (the credential request names `credential_configuration_id`,
+  /// §8.2), and an empty array, which RFC 9396 §2 does not allow, is never built back.
   static func parse(
     _ value: JSONValue, _ context: String, _ code: OpenID4VCIError.Code, requireIdentifiers: Bool
-  ) throws(OpenID4VCIError) -> [CredentialAuthorizationDetail] {
+  ) throws(OpenID4VCIError) -> [CredentialAuthorizationDetail]? {
     guard let array = value.array, !array.isEmpty else {
       throw OpenID4VCIError(code, "\(context) is not a non-empty array")
     }
@@ -81,12 +84,12 @@ public struct CredentialAuthorizationDetail: Sendable, Hashable {
       details.append(
         try CredentialAuthorizationDetail(fields, requireIdentifiers: requireIdentifiers))
     }
-    return details
+    return details.isEmpty ? nil : details
   }
 
   /// Reads the `authorization_details` form parameter (JSON text).
   static func parse(parameter text: String, _ code: OpenID4VCIError.Code)
-    throws(OpenID4VCIError) -> [CredentialAuthorizationDetail]
+    throws(OpenID4VCIError) -> [CredentialAuthorizationDetail]?
   {
     let json: JSONValue
     do {
@@ -192,7 +195,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
     scope = parameters.optional("scope").map {
       $0.split(separator: " ").map(String.init)
     }
-    authorizationDetails = try parameters.optional("authorization_details").map {
+    authorizationDetails = try parameters.optional("authorization_details").flatMap {
       (text) throws(OpenID4VCIError) in
       try CredentialAuthorizationDetail.parse(parameter: text, code)
     }

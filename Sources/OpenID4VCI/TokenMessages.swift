@@ -107,7 +107,7 @@ public struct TokenRequest: Sendable, Hashable {
       throw OpenID4VCIError(code, "grant_type \(grantType) is not supported")
     }
     clientID = parameters.optional("client_id")
-    authorizationDetails = try parameters.optional("authorization_details").map {
+    authorizationDetails = try parameters.optional("authorization_details").flatMap {
       (text) throws(OpenID4VCIError) in
       try CredentialAuthorizationDetail.parse(parameter: text, code)
     }
@@ -199,7 +199,7 @@ public struct TokenResponse: Sendable, Hashable {
     if let expiresIn, expiresIn <= 0 { throw fields.fail("expires_in is not positive") }
     refreshToken = try fields.optionalString("refresh_token")
     scope = try fields.optionalString("scope").map { $0.split(separator: " ").map(String.init) }
-    authorizationDetails = try json["authorization_details"].map {
+    authorizationDetails = try json["authorization_details"].flatMap {
       (value) throws(OpenID4VCIError) in
       try CredentialAuthorizationDetail.parse(
         value, "token response.authorization_details", code, requireIdentifiers: true)

@@ -16,6 +16,7 @@ let allBenchmarks: [Benchmark] = [
   Benchmark(name: "openid4vp", run: openID4VPBenchmark),
   Benchmark(name: "wallet", run: walletBenchmark),
   Benchmark(name: "consent-screen", run: consentScreenBenchmark),
+  Benchmark(name: "issuance", run: issuanceBenchmark),
 ]
 
 /// HPKE seal of 4 KB with the Annex C suite, against its floor: one key generation and one

@@ -13,6 +13,14 @@ public protocol DeviceKeyStore: Sendable {
   /// Stores an existing private key (a development credential's key) and returns its identifier.
   func importKey(_ key: ECPrivateKey) async throws -> String
 
+  /// Stores several existing private keys (the device keys of an issued batch) and returns their
+  /// identifiers, in order; either all are kept or none.
+  ///
+  /// The default imports them one by one and deletes those already imported when one fails; a
+  /// key store that keeps its keys in a database writes them in one transaction (one durable
+  /// commit for the batch instead of one per key).
+  func importKeys(_ keys: [ECPrivateKey]) async throws -> [String]
+
   /// A signer for the key with this identifier.
   func signer(for id: String) async throws -> any Signer
 
@@ -43,6 +51,18 @@ public protocol DeviceKeyStore: Sendable {
 }
 
 extension DeviceKeyStore {
+  /// Imports the keys one by one; when one fails, deletes those already imported and throws.
+  public func importKeys(_ keys: [ECPrivateKey]) async throws -> [String] {
+    var ids: [String] = []
+    do {
+      for key in keys { ids.append(try await importKey(key)) }
+    } catch {
+      for id in ids { try? await deleteKey(id: id) }
+      throw error
+    }
+    return ids
+  }
+
   /// Stores the key, then the credential; deletes the key again when the credential cannot be
   /// written (the error of the write is thrown).
   public func importKey(

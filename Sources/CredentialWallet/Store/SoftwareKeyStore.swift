@@ -51,6 +51,18 @@ public struct SoftwareKeyStore: DeviceKeyStore {
     try await wrapAndStore(key)
   }
 
+  /// Wraps the keys and stores them in one transaction: one durable commit for a batch (with
+  /// `synchronous=FULL`, each commit waits for the disk).
+  public func importKeys(_ keys: [ECPrivateKey]) async throws -> [String] {
+    var wrapped: [WrappedDeviceKey] = []
+    for key in keys { wrapped.append(try wrap(key)) }
+    let rows = wrapped
+    try await store.transaction { transaction in
+      for key in rows { try transaction.insert(key) }
+    }
+    return wrapped.map(\.id)
+  }
+
   /// Unwraps the key and returns a signer for it.
   ///
   /// - Throws: `.notFound`, `.keyUnwrapFailed` (a wrong KEK, or a tampered row) or

@@ -31,6 +31,14 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "vci-offer", run: fuzzVCIOffer),
   FuzzTarget(name: "vci-metadata", run: fuzzVCIMetadata),
   FuzzTarget(name: "vci-issuer", run: fuzzVCIIssuer),
+  FuzzTarget(name: "vci-token-response", run: fuzzVCITokenResponse),
+  FuzzTarget(name: "vci-credential-response", run: fuzzVCICredentialResponse),
+  FuzzTarget(name: "vci-authorization-response", run: fuzzVCIAuthorizationResponse),
+  FuzzTarget(name: "vci-token-request", run: fuzzVCITokenRequest),
+  FuzzTarget(name: "vci-credential-request", run: fuzzVCICredentialRequest),
+  FuzzTarget(name: "vci-dpop", run: fuzzVCIDPoP),
+  FuzzTarget(name: "vci-key-proof", run: fuzzVCIKeyProof),
+  FuzzTarget(name: "vci-attestation", run: fuzzVCIAttestation),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.

@@ -1,0 +1,246 @@
+import CBOR
+import COSE
+import CredentialWallet
+import CryptoPrimitives
+import Foundation
+import HTTP
+import JOSE
+import Mdoc
+import OpenID4VCI
+import X509Certificates
+
+/// An `HTTPClient` that calls the issuer's handler in this process and adds up the time spent
+/// inside it, so that the issuer's own work can be taken out of the wallet's figure.
+final class TimedInProcessClient: HTTPClient, @unchecked Sendable {
+  let handler: any HTTPHandler
+  private let lock = NSLock()
+  private var spent: UInt64 = 0
+
+  init(handler: any HTTPHandler) { self.handler = handler }
+
+  func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    let start = Harness.now()
+    let response = await handler.handle(request)
+    let elapsed = Harness.now() - start
+    lock.withLock { spent += elapsed }
+    return response
+  }
+
+  /// The handler time since the last call, in nanoseconds.
+  func takeSpent() -> UInt64 {
+    lock.withLock {
+      defer { spent = 0 }
+      return spent
+    }
+  }
+}
+
+/// An mDL issuer (OpenID4VCI 1.0, pre-authorized code with a transaction code, DPoP with nonces,
+/// batch size 10) and a wallet that trusts its IACA.
+struct IssuanceBenchFixture {
+  static let issuerID = "http://127.0.0.1:8080"
+  static let doctype = "org.iso.18013.5.1.mDL"
+  let service: CredentialIssuerService
+  let client: TimedInProcessClient
+  let home: WalletHome
+  let wallet: Wallet
+  let iaca: Certificate
+  let documentSigner: Certificate
+  let dsKey: ECPrivateKey
+
+  init() async throws {
+    let now = Date()
+    let from = now.addingTimeInterval(-86_400)
+    let until = now.addingTimeInterval(86_400 * 365)
+    let iacaKey = try ECPrivateKey(curve: .p256)
+    iaca = try CertificateBuilder.iaca(
+      commonName: "Bench IACA", country: "UT", publicKey: iacaKey.publicKey, notBefore: from,
+      notAfter: until
+    ).selfSigned(signer: iacaKey)
+    dsKey = try ECPrivateKey(curve: .p256)
+    documentSigner = try CertificateBuilder.documentSigner(
+      commonName: "Bench DS", country: "UT", publicKey: dsKey.publicKey, notBefore: from,
+      notAfter: until
+    ).issued(by: iaca, signer: iacaKey)
+    let configuration = IssuerConfiguration(
+      credentialIssuer: try IssuerIdentifier(Self.issuerID, policy: .development),
+      display: [IssuerDisplay(name: "Utopia DMV", locale: "en")],
+      credentials: [
+        IssuableCredential(
+          id: "mDL",
+          content: .mdoc(
+            doctype: Self.doctype,
+            nameSpaces: [
+              (
+                "org.iso.18013.5.1",
+                [
+                  ("family_name", "Mustermann"), ("given_name", "Erika"),
+                  ("birth_date", "1971-09-01"), ("issuing_country", "UT"),
+                  ("document_number", "123456789"), ("age_over_18", true),
+                  ("age_over_21", true),
+                ]
+              )
+            ]),
+          display: [CredentialDisplay(name: "Mobile Driving Licence", locale: "en")])
+      ],
+      batchSize: 10, signer: dsKey, certificateChain: [documentSigner], iacas: [iaca],
+      autoApprove: true)
+    service = CredentialIssuerService(
+      configuration: configuration, store: InMemoryIssuerStateStore())
+    client = TimedInProcessClient(handler: IssuerHTTPHandler(service: service))
+    home = WalletHome(
+      directory: FileManager.default.temporaryDirectory.appendingPathComponent(
+        "dcbench-issuance-\(UUID().uuidString)"
+      ).path)
+    wallet = try Wallet(home: home)
+    _ = try await wallet.addTrustAnchor(iaca, role: .issuer)
+  }
+
+  var issuanceClient: IssuanceClient {
+    IssuanceClient(
+      http: client,
+      configuration: IssuanceClient.Configuration(
+        urlPolicy: .development, clientID: "bench-wallet",
+        redirectURI: "https://wallet.example/cb"))
+  }
+}
+
+/// The wallet-side stages of one batch, in nanoseconds of the chosen clock.
+struct IssuanceBatchTiming {
+  /// Offer to the issued (unverified) credentials: metadata, token, nonce, device keys, proofs,
+  /// credential request and response parsing, with the issuer's handler time taken out.
+  var protocolWallet: Double
+  /// The issuer's handler time during that stage (excluded from the wallet's figure).
+  var issuer: Double
+  /// Importing the N device keys into the wallet's key store.
+  var keyImport: Double
+  /// Verification before storage and storage of the N credentials.
+  var verifyAndStore: Double
+  var wallet: Double { protocolWallet + keyImport + verifyAndStore }
+}
+
+/// Runs one batch of `count` mDLs end to end and returns its stage times.
+func issueBatch(_ fixture: IssuanceBenchFixture, count: Int) async throws -> IssuanceBatchTiming {
+  let created = try fixture.service.createOffer(
+    configurationIDs: ["mDL"], grant: .preAuthorized(transactionCode: true))
+  let client = fixture.issuanceClient
+  _ = fixture.client.takeSpent()
+  let start = Harness.now()
+  let result = try await client.issuePreAuthorized(
+    offer: created.offer, txCode: created.transactionCode,
+    options: IssuanceClient.Options(batchSize: count))
+  let issued = Harness.now()
+  let issuerTime = fixture.client.takeSpent()
+  guard result.issued.count == count, result.failed.isEmpty else {
+    throw BenchError("issuance gave \(result.issued.count) credentials, failures \(result.failed)")
+  }
+  let keys = try result.issued.map { try $0.deviceKey.unwrapOr(BenchError("no device key")) }
+  let ids = try await fixture.wallet.keys.importKeys(keys)
+  var credentials: [CredentialWallet.IssuedCredential] = []
+  for (outcome, id) in zip(result.issued, ids) {
+    guard let text = outcome.credential.text else { throw BenchError("an outcome has no text") }
+    credentials.append(
+      try CredentialWallet.IssuedCredential(format: .msoMdoc, credential: text, deviceKeyID: id))
+  }
+  let imported = Harness.now()
+  let stored = try await fixture.wallet.storeIssuedCredentials(
+    credentials,
+    expected: IssuanceExpectation(
+      credentialIssuer: IssuanceBenchFixture.issuerID, configurationID: "mDL", format: .msoMdoc,
+      type: IssuanceBenchFixture.doctype),
+    notificationID: result.issued.first?.notification?.notificationID)
+  let end = Harness.now()
+  guard stored.stored.count == count else {
+    throw BenchError("stored \(stored.stored.count) of \(count): \(stored.rejected)")
+  }
+  return IssuanceBatchTiming(
+    protocolWallet: Double(issued - start) - Double(issuerTime), issuer: Double(issuerTime),
+    keyImport: Double(imported - issued), verifyAndStore: Double(end - imported))
+}
+
+struct BenchError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// Issue 13: the wallet's time per credential for a batch of 10 mDLs over an in-process
+/// `HTTPClient` (no network), without the issuer's handler time, against its crypto floor:
+/// per credential one P-256 keygen, one ES256 proof signature, and the credential's verification
+/// crypto (issuerAuth signature, DS certificate signature by the IACA, the element digests).
+func issuanceBenchmark(_ h: inout Harness) async throws {
+  let fixture = try await IssuanceBenchFixture()
+  defer { try? FileManager.default.removeItem(atPath: fixture.home.directory) }
+  let count = 10
+  let batches = 15
+  for _ in 0..<2 { _ = try await issueBatch(fixture, count: count) }  // warm-up
+  var timings: [IssuanceBatchTiming] = []
+  for _ in 0..<batches { timings.append(try await issueBatch(fixture, count: count)) }
+  func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+  func report(_ name: String, _ value: Double) -> Double {
+    print(
+      "  " + name.padding(toLength: 58, withPad: " ", startingAt: 0)
+        + String(format: "%12.2f µs", value / 1000))
+    h.results.append((name, value))
+    return value
+  }
+  let n = Double(count)
+  _ = report("issuer handler time per credential (excluded)", median(timings.map(\.issuer)) / n)
+  _ = report(
+    "wallet: offer → issued (keys, proofs, HTTP, parse) /cred",
+    median(timings.map(\.protocolWallet)) / n)
+  _ = report("wallet: device key import into key store /cred", median(timings.map(\.keyImport)) / n)
+  _ = report(
+    "wallet: verify before storage + store /cred", median(timings.map(\.verifyAndStore)) / n)
+  let wallet = report(
+    "wallet-side total per credential (batch of 10)", median(timings.map(\.wallet)) / n)
+
+  // The floor, on a credential of this issuer.
+  let sample = try await fixture.issuanceClient.issuePreAuthorized(
+    offer: try fixture.service.createOffer(
+      configurationIDs: ["mDL"], grant: .preAuthorized(transactionCode: false)
+    ).offer, txCode: nil)
+  guard let first = sample.issued.first else { throw BenchError("no sample credential") }
+  let issuerSigned = try IssuerSigned(bytes: try first.credential.mdocIssuerSigned())
+  guard let mso = issuerSigned.issuerAuth.payload else { throw BenchError("no MSO") }
+  let dsKey = fixture.dsKey.publicKey
+  let msoMessage = [UInt8](repeating: 0x5A, count: mso.count + 24)  // + Sig_structure framing
+  let msoSignature = try fixture.dsKey.signature(for: msoMessage)
+  let iacaKey = try fixture.iaca.publicKey.ecPublicKey.unwrapOr(BenchError("IACA key"))
+  let tbs = fixture.documentSigner.tbsCertificateBytes
+  let dsSignature = try ECDSASignature(
+    derRepresentation: fixture.documentSigner.signature, curve: .p256)
+  guard iacaKey.isValidSignature(dsSignature, for: tbs) else {
+    throw BenchError("the DS signature does not verify")
+  }
+  // Verification before storage alone (no store), on the sample credential.
+  guard let sampleKey = first.deviceKey?.publicKey else { throw BenchError("no sample key") }
+  let expected = IssuanceExpectation(
+    credentialIssuer: IssuanceBenchFixture.issuerID, configurationID: "mDL", format: .msoMdoc,
+    type: IssuanceBenchFixture.doctype)
+  let payload = CredentialWallet.IssuedCredential.Payload.msoMdoc(
+    issuerSigned: try first.credential.mdocIssuerSigned())
+  let anchors = [fixture.iaca]
+  let now = Date()
+  h.measure("  of which verify before storage alone /cred", iterations: 200) {
+    blackHole(
+      IssuedCredentialVerifier.verify(
+        payload, deviceKey: sampleKey, expected: expected, walletAnchors: anchors, at: now))
+  }
+  let items = issuerSigned.nameSpaces.flatMap(\.items).map(\.encoded.bytes)
+  let proofInput = [UInt8](repeating: 0x41, count: 420)  // header.payload of a jwk key proof
+  let floor = try h.measure("floor: keygen + ES256 sign + 2 verify + digests", iterations: 300) {
+    let key = try ECPrivateKey(curve: .p256)
+    blackHole(try key.signature(for: proofInput))
+    blackHole(dsKey.isValidSignature(msoSignature, for: msoMessage))
+    blackHole(iacaKey.isValidSignature(dsSignature, for: tbs))
+    for item in items { blackHole(SHA256.hash(data: item)) }
+  }
+  Harness.ratio("wallet per credential / crypto floor", wallet, over: floor, aim: 2)
+}
+
+extension Optional {
+  func unwrapOr(_ error: some Error) throws -> Wrapped {
+    guard let self else { throw error }
+    return self
+  }
+}
