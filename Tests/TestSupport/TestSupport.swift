@@ -146,7 +146,9 @@ extension Trait where Self == ConditionTrait {
 }
 
 /// How much longer `body(large)` takes than `body(small)`: the best of `runs` timings of each,
-/// taken alternately so that a busy machine slows both sides alike. Linear work gives about
+/// taken alternately so that a busy machine slows both sides alike. Timings are the calling
+/// thread's CPU time, so time spent preempted by other processes (CI runs the suite in
+/// parallel on two cores) is not counted. Linear work gives about
 /// `large / small`, quadratic work its square.
 ///
 /// A shared machine can still skew one measurement, so up to `attempts` measurements are made
@@ -156,16 +158,25 @@ public func scalingRatio(
   small: Int, large: Int, runs: Int = 7, attempts: Int = 4, bound: Double,
   _ body: (Int) throws -> Void
 ) rethrows -> Double {
-  let clock = ContinuousClock()
+  func threadCPUTime() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  }
+  func measure(_ count: Int) throws -> Double {
+    let start = threadCPUTime()
+    try body(count)
+    return threadCPUTime() - start
+  }
   var best = Double.infinity
   for _ in 0..<attempts {
-    var smallBest = Duration.seconds(3600)
-    var largeBest = Duration.seconds(3600)
+    var smallBest = Double.infinity
+    var largeBest = Double.infinity
     for _ in 0..<runs {
-      smallBest = min(smallBest, try clock.measure { try body(small) })
-      largeBest = min(largeBest, try clock.measure { try body(large) })
+      smallBest = min(smallBest, try measure(small))
+      largeBest = min(largeBest, try measure(large))
     }
-    best = min(best, largeBest / max(smallBest, .microseconds(1)))
+    best = min(best, largeBest / max(smallBest, 1e-6))
     if best < bound { break }
   }
   return best
