@@ -94,6 +94,9 @@ public import HTTP
       return boundPort
     }
 
+    /// Request contexts not yet released (tests check that none leak).
+    var liveRequestCount: Int { core.liveRequests.value }
+
     /// `http://127.0.0.1:PORT` once started, the origin request URLs are rebuilt on.
     public var baseURL: URL? {
       port.flatMap { URL(string: "http://127.0.0.1:\($0)") }

@@ -22,6 +22,10 @@
     private let originLock = NSLock()
     private var origin: String?
 
+    /// Request contexts alive now: each is released when libmicrohttpd reports its request
+    /// complete, so this is 0 once the server has stopped.
+    let liveRequests = LiveCount()
+
     private let pendingLock = NSLock()
     private var stopping = false
     private var pending: [ObjectIdentifier: PendingAnswer] = [:]
@@ -271,11 +275,26 @@
   /// One request's state, from its request line to its end: the target as received, and the
   /// body so far (never more than the limit). Touched only by its connection's thread.
   final class RequestState {
+    private let live: LiveCount
     let target: String
     var headSeen = false
     var body: [UInt8] = []
 
-    init(target: String) { self.target = target }
+    init(target: String, live: LiveCount) {
+      self.target = target
+      self.live = live
+      live.add(1)
+    }
+
+    deinit { live.add(-1) }
+  }
+
+  /// A count shared across threads.
+  final class LiveCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add(_ delta: Int) { lock.withLock { count += delta } }
+    var value: Int { lock.withLock { count } }
   }
 
   /// A handler's answer, handed from the Swift task to the waiting connection thread.
@@ -340,9 +359,12 @@
   private let requestStarted:
     @convention(c) (
       UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?
-    ) -> UnsafeMutableRawPointer? = { _, uri, _ in
+    ) -> UnsafeMutableRawPointer? = { cls, uri, _ in
+      guard let cls else { return nil }
+      let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
       let target = uri.map { String(cString: $0) } ?? ""
-      return Unmanaged.passRetained(RequestState(target: target)).toOpaque()
+      return Unmanaged.passRetained(RequestState(target: target, live: core.liveRequests))
+        .toOpaque()
     }
 
   /// `MHD_OPTION_NOTIFY_COMPLETED`: releases the request's context. libmicrohttpd calls it for

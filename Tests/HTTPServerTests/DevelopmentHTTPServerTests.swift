@@ -2,7 +2,7 @@
 #if os(Linux) || os(Android)
   import Foundation
   import HTTP
-  import HTTPServer
+  @testable import HTTPServer
   import Testing
 
   /// The server's own behaviour: where it listens, its lifecycle, its answers to odd requests and
@@ -85,6 +85,39 @@
           #expect(started.value == width)
           #expect(status == 200)
         }
+      }
+    }
+
+    @Test func everyRequestContextIsReleased() async throws {
+      try await offPool {
+        let handler = ClosureHandler { _ in HTTPResponse(status: 204) }
+        let server = DevelopmentHTTPServer(
+          handler: handler,
+          configuration: .init(maxRequestBodyBytes: 100, maxHeaderCount: 12))
+        let port = try server.start()
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
+        for _ in 0..<5 {
+          let ok = try await Server.client.send(HTTPRequest(method: .get, url: url))
+          #expect(ok.status == 204)
+          let refused = try await Server.client.send(
+            HTTPRequest(method: .post, url: url, body: [UInt8](repeating: 1, count: 101)))
+          #expect(refused.status == 413)
+        }
+        let raw = [
+          "GET @x HTTP/1.1\r\nHost: a\r\n\r\n",
+          "GET / HTTP/1.1\r\nHost: a\r\n"
+            + (0..<12).map { "X-\($0): 1\r\n" }.joined() + "\r\n",
+          "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n200\r\n"
+            + String(repeating: "a", count: 512) + "\r\n0\r\n\r\n",
+          "GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
+          "GET / HTTP/1.1\r\nHost",
+        ]
+        for text in raw {
+          _ = try await RawSocket.exchange(port: port, sending: Array(text.utf8), timeout: 2)
+        }
+        server.stop()
+        #expect(server.liveRequestCount == 0)
+        #expect(handler.requests.count >= 6)
       }
     }
 
