@@ -6,7 +6,8 @@ import PackageDescription
 
 let libraries = [
   "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
-  "JOSE", "JSON", "Mdoc", "OpenID4VCI", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
+  "HTTP", "JOSE", "JSON", "Mdoc", "OpenID4VCI", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
+  "X509Certificates",
 ]
 
 let package = Package(

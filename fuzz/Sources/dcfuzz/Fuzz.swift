@@ -30,6 +30,7 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "android-registry", run: fuzzAndroidRegistry),
   FuzzTarget(name: "vci-offer", run: fuzzVCIOffer),
   FuzzTarget(name: "vci-metadata", run: fuzzVCIMetadata),
+  FuzzTarget(name: "vci-issuer", run: fuzzVCIIssuer),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.
