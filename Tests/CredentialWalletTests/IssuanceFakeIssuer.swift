@@ -476,7 +476,9 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
   }
 
   func issue(_ keys: [JWK], configuration: String) -> [OpenID4VCI.IssuedCredential] {
-    if settings.objectCredential { return keys.map { _ in OpenID4VCI.IssuedCredential(["claims": 1]) } }
+    if settings.objectCredential {
+      return keys.map { _ in OpenID4VCI.IssuedCredential(["claims": 1]) }
+    }
     let issued =
       settings.issueFewer ? Array(keys.prefix(1)) : keys + (settings.extraCredentials ? keys : [])
     return issued.map { key in
