@@ -106,7 +106,7 @@ enum IssueCommand {
               "the offer requires a transaction code (tx_code): give --tx-code CODE")
           }
           context.console.err(
-            "transaction code (tx_code)"
+            "enter the transaction code (tx_code)"
               + (grant.txCode?.description.map { ", \($0)" } ?? "") + ":")
           code = readLine()?.trimmingCharacters(in: .whitespacesAndNewlines)
         }

@@ -88,6 +88,8 @@ import Testing
       #expect(result.code == 1)
       #expect(result.out.isEmpty)
       #expect(result.err.contains("tx_code"))
+      // Not asked for: standard input is no terminal.
+      #expect(!result.err.contains("enter the transaction code"))
     }
 
     @Test("an untrusted issuer is exit 1; --json still lists all three arrays, nothing stored")
