@@ -41,7 +41,7 @@ extension DemoCommand {
       var settings = DevelopmentIssuerSettings()
       settings.batchSize = 10
       let service = CredentialIssuerService(
-        configuration: DevelopmentIssuerCatalog.configuration(
+        configuration: try DevelopmentIssuerCatalog.configuration(
           identifier: try IssuerIdentifier(url, policy: .development),
           pki: DevelopmentIssuer(
             iacaKey: pki.iacaKey, iaca: pki.iaca, dsKey: pki.dsKey, ds: pki.ds),

@@ -23,4 +23,25 @@ struct DevelopmentIssuer {
       publicKey: dsKey.publicKey, notBefore: from, notAfter: until
     ).issued(by: iaca, signer: iacaKey)
   }
+
+  /// A leaf for signing SD-JWT VCs as the credential issuer `issuer`, with a fresh key: issued by
+  /// the IACA, end entity, keyUsage digitalSignature and `issuer` as its URI SAN, the binding
+  /// an SD-JWT VC's `x5c` leaf must show for its `iss` (SD-JWT VC §3.5).
+  func sdJWTIssuerIdentity(for issuer: String) throws -> (
+    key: ECPrivateKey, certificate: Certificate
+  ) {
+    let key = try ECPrivateKey(curve: .p256)
+    let certificate = try CertificateBuilder(
+      subject: DistinguishedName(
+        commonName: "dcwallet development SD-JWT VC Issuer",
+        organization: "Utopia DMV", country: "UT"),
+      publicKey: key.publicKey, notBefore: ds.notBefore, notAfter: ds.notAfter,
+      extensions: [
+        .keyUsage(.digitalSignature),
+        .subjectAlternativeNames([.uri(issuer)]),
+        .subjectKeyIdentifier(CertificateExtension.keyIdentifier(for: key.publicKey)),
+      ]
+    ).issued(by: iaca, signer: iacaKey)
+    return (key, certificate)
+  }
 }

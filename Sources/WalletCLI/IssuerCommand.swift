@@ -280,8 +280,13 @@ struct StateDirectory {
     } catch {
       throw CommandFailure(error.reason)
     }
-    let configuration = DevelopmentIssuerCatalog.configuration(
-      identifier: identifier, pki: pki, settings: settings)
+    let configuration: IssuerConfiguration
+    do {
+      configuration = try DevelopmentIssuerCatalog.configuration(
+        identifier: identifier, pki: pki, settings: settings)
+    } catch {
+      throw CommandFailure("cannot certify the SD-JWT VC issuer key: \(error)")
+    }
     return CredentialIssuerService(configuration: configuration, store: store)
   }
 }
@@ -293,7 +298,7 @@ enum DevelopmentIssuerCatalog {
 
   static func configuration(
     identifier: IssuerIdentifier, pki: DevelopmentIssuer, settings: DevelopmentIssuerSettings
-  ) -> IssuerConfiguration {
+  ) throws -> IssuerConfiguration {
     let mdl = IssuableCredential(
       id: "mDL",
       content: .mdoc(
@@ -320,7 +325,9 @@ enum DevelopmentIssuerCatalog {
           ("age_over_18", .bool(true)),
         ])),
       display: [CredentialDisplay(name: "Person Identification Data", locale: "en")])
-    return IssuerConfiguration(
+    // SD-JWT VCs get a leaf naming the issuer URL (SD-JWT VC §3.5); mdocs keep the document signer.
+    let sdJWTIssuer = try pki.sdJWTIssuerIdentity(for: identifier.string)
+    var configuration = IssuerConfiguration(
       credentialIssuer: identifier,
       display: [IssuerDisplay(name: "dcwallet development issuer", locale: "en")],
       credentials: [mdl, pid], batchSize: settings.batchSize, signer: pki.dsKey,
@@ -331,6 +338,9 @@ enum DevelopmentIssuerCatalog {
           configurationIDs: settings.deferred, delay: settings.deferredDelay, interval: 1),
       responseEncryption: settings.responseEncryption,
       requirePushedAuthorizationRequests: settings.requirePAR)
+    configuration.sdJWTSigning = IssuerSigningIdentity(
+      signer: sdJWTIssuer.key, certificateChain: [sdJWTIssuer.certificate])
+    return configuration
   }
 }
 

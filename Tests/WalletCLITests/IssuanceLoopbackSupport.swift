@@ -20,10 +20,11 @@ import Testing
     let directory: String
 
     /// A fresh issuer; with `state`, the one of that CLI state directory (shared with
-    /// `dcwallet issuer offer --config`).
+    /// `dcwallet issuer offer --config`). `adjust` edits a fresh issuer's configuration.
     init(
       settings: DevelopmentIssuerSettings = DevelopmentIssuerSettings(),
-      state: StateDirectory? = nil
+      state: StateDirectory? = nil,
+      adjust: (inout IssuerConfiguration, DevelopmentIssuer) throws -> Void = { _, _ in }
     )
       throws
     {
@@ -51,11 +52,11 @@ import Testing
           name: "loopback test", from: now.addingTimeInterval(-3_600),
           until: now.addingTimeInterval(86_400))
         let store = try SQLiteIssuerStateStore(path: directory + "/state.sqlite")
-        service = CredentialIssuerService(
-          configuration: DevelopmentIssuerCatalog.configuration(
-            identifier: try IssuerIdentifier(url, policy: .development), pki: pki,
-            settings: settings),
-          store: store)
+        var configuration = try DevelopmentIssuerCatalog.configuration(
+          identifier: try IssuerIdentifier(url, policy: .development), pki: pki,
+          settings: settings)
+        try adjust(&configuration, pki)
+        service = CredentialIssuerService(configuration: configuration, store: store)
       }
       router.set(IssuerHTTPHandler(service: service))
     }

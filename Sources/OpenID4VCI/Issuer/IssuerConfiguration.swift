@@ -30,6 +30,10 @@ public struct IssuerConfiguration: Sendable {
   /// The signer's certificate chain, leaf first: mdoc `x5chain`, SD-JWT and signed metadata
   /// `x5c`.
   public var certificateChain: [Certificate]
+  /// The key and chain SD-JWT VCs are signed with, when not ``signer`` and ``certificateChain``:
+  /// an SD-JWT VC's `x5c` leaf must name the `iss` (the credential issuer identifier) as a URI
+  /// SAN, or its https host as a dNSName (SD-JWT VC §3.5), which an mdoc document signer need not.
+  public var sdJWTSigning: IssuerSigningIdentity?
   /// The IACAs published at `mdoc_iacas_uri` as `{"iacas": [{"certificate": "<base64 DER>"}]}`.
   public var iacas: [Certificate]
   /// Whether authorization requests are approved without showing the consent page.
@@ -85,6 +89,20 @@ public struct IssuerConfiguration: Sendable {
   /// The credential configured under `id`.
   public func credential(id: String) -> IssuableCredential? {
     credentials.first { $0.id == id }
+  }
+}
+
+/// A signing key with its certificate chain, leaf first.
+public struct IssuerSigningIdentity: Sendable {
+  /// The key that signs.
+  public var signer: any Signer
+  /// Its certificate chain, leaf first, sent as `x5c`.
+  public var certificateChain: [Certificate]
+
+  /// Creates an identity of `signer` certified by `certificateChain` (leaf first).
+  public init(signer: any Signer, certificateChain: [Certificate]) {
+    self.signer = signer
+    self.certificateChain = certificateChain
   }
 }
 

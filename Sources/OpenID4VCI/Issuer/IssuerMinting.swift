@@ -37,11 +37,15 @@ extension CredentialIssuerService {
       }
     case .sdJWT(let vct, let claims, let disclosable):
       let paths = disclosable ?? (claims.object ?? []).map { ClaimPath([.key($0.key)]) }
+      let signing =
+        configuration.sdJWTSigning
+        ?? IssuerSigningIdentity(
+          signer: configuration.signer, certificateChain: configuration.certificateChain)
       do {
         let sdJWT = try SDJWTIssuer.issue(
           claims: claims, selectivelyDisclosable: paths, decoys: 2, holderKey: holderKey,
           vct: vct, issuer: configuration.credentialIssuer.string, issuedAt: now,
-          expiresAt: until, signer: configuration.signer, x5c: configuration.certificateChain,
+          expiresAt: until, signer: signing.signer, x5c: signing.certificateChain,
           random: random)
         return .string(sdJWT.serialized)
       } catch {
