@@ -192,8 +192,8 @@ public struct AuthorizationRequest: Sendable, Hashable {
     guard codeChallenge.utf8.count == 43, codeChallenge.utf8.allSatisfy(PKCE.isUnreserved) else {
       throw OpenID4VCIError(code, "code_challenge is not a base64url SHA-256")
     }
-    scope = parameters.optional("scope").map {
-      $0.split(separator: " ").map(String.init)
+    scope = try parameters.optional("scope").map { (text) throws(OpenID4VCIError) in
+      try scopeTokens(text, code)
     }
     authorizationDetails = try parameters.optional("authorization_details").flatMap {
       (text) throws(OpenID4VCIError) in

@@ -111,7 +111,9 @@ public struct TokenRequest: Sendable, Hashable {
       (text) throws(OpenID4VCIError) in
       try CredentialAuthorizationDetail.parse(parameter: text, code)
     }
-    scope = parameters.optional("scope").map { $0.split(separator: " ").map(String.init) }
+    scope = try parameters.optional("scope").map { (text) throws(OpenID4VCIError) in
+      try scopeTokens(text, code)
+    }
     resource = parameters.optional("resource")
   }
 }
@@ -198,7 +200,9 @@ public struct TokenResponse: Sendable, Hashable {
     expiresIn = try fields.optionalInteger("expires_in")
     if let expiresIn, expiresIn <= 0 { throw fields.fail("expires_in is not positive") }
     refreshToken = try fields.optionalString("refresh_token")
-    scope = try fields.optionalString("scope").map { $0.split(separator: " ").map(String.init) }
+    scope = try fields.optionalString("scope").map { (text) throws(OpenID4VCIError) in
+      try scopeTokens(text, code)
+    }
     authorizationDetails = try json["authorization_details"].flatMap {
       (value) throws(OpenID4VCIError) in
       try CredentialAuthorizationDetail.parse(
@@ -226,4 +230,22 @@ public struct NonceResponse: Sendable, Hashable {
     }
     cNonce = try Fields(json, "nonce response", code).nonEmptyString("c_nonce")
   }
+}
+
+/// A `scope` value's tokens (RFC 6749 §3.3: `scope-token *( SP scope-token )`, each token one or
+/// more NQCHAR `%x21 / %x23-5B / %x5D-7E`): an empty value, a leading, trailing or doubled space,
+/// or any other character is refused, so that what is read serialises back to the same value.
+func scopeTokens(_ text: String, _ code: OpenID4VCIError.Code) throws(OpenID4VCIError) -> [String] {
+  let tokens = text.split(separator: " ", omittingEmptySubsequences: false)
+  for token in tokens {
+    let valid =
+      !token.isEmpty
+      && token.utf8.allSatisfy { byte in
+        byte == 0x21 || (0x23...0x5B).contains(byte) || (0x5D...0x7E).contains(byte)
+      }
+    guard valid else {
+      throw OpenID4VCIError(code, "scope is not space-separated scope tokens (RFC 6749 §3.3)")
+    }
+  }
+  return tokens.map(String.init)
 }
