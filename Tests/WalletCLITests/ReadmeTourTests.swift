@@ -41,39 +41,12 @@ struct ReadmeTourTests {
   func tourRuns() throws {
     let blocks = try Self.tourBlocks(try Self.readme())
     #expect(blocks.count >= 3)
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "readme-tour-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let script = directory.appendingPathComponent("tour.sh")
-    try (blocks.joined(separator: "\n") + "\n").write(to: script, atomically: true, encoding: .utf8)
-    let stdout = directory.appendingPathComponent("tour.out")
-    let stderr = directory.appendingPathComponent("tour.err")
-    #expect(FileManager.default.createFile(atPath: stdout.path, contents: nil))
-    #expect(FileManager.default.createFile(atPath: stderr.path, contents: nil))
-
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-    process.arguments = ["\(Int(Self.timeLimit))", "/bin/bash", "-e", script.path]
-    process.currentDirectoryURL = directory
-    var environment = ProcessInfo.processInfo.environment
-    environment.removeValue(forKey: "DCWALLET_HOME")
-    // Nothing may reach the developer's own ~/.dcwallet.
-    environment["HOME"] = directory.path
-    let binaries = URL(fileURLWithPath: DCWallet.binary).deletingLastPathComponent().path
-    environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-    process.environment = environment
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = try FileHandle(forWritingTo: stdout)
-    process.standardError = try FileHandle(forWritingTo: stderr)
     let started = Date()
-    try process.run()
-    process.waitUntilExit()
+    let (status, out, err) = try Self.runScript(
+      blocks.joined(separator: "\n"), named: "tour", timeLimit: Int(Self.timeLimit))
     let elapsed = Date().timeIntervalSince(started)
-    let out = try String(contentsOf: stdout, encoding: .utf8)
-    let err = try String(contentsOf: stderr, encoding: .utf8)
 
-    #expect(process.terminationStatus == 0, "the tour failed:\n\(err)\n\(out.suffix(2000))")
+    #expect(status == 0, "the tour failed:\n\(err)\n\(out.suffix(2000))")
     #expect(elapsed < Self.timeLimit)
     // What each part of the tour shows.
     #expect(out.contains("wrote iaca.pem, mdl.cbor, device.pem"))
@@ -83,6 +56,44 @@ struct ReadmeTourTests {
     #expect(out.contains(#"given_name: "Erika""#))
     #expect(out.contains("OpenID4VP response (JWE opened with the given key)"))
     #expect(out.contains("protocol: openid4vp-v1-signed"))
+  }
+
+  /// Runs README shell text as written: `bash -e` in a fresh directory (also `HOME`, so nothing
+  /// reaches the developer's own ~/.dcwallet), the built dcwallet first on PATH, standard input
+  /// empty, under `timeout`. Returns the exit status and both outputs.
+  static func runScript(_ text: String, named name: String, timeLimit: Int) throws -> (
+    status: Int32, out: String, err: String
+  ) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "readme-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let script = directory.appendingPathComponent("\(name).sh")
+    try (text + "\n").write(to: script, atomically: true, encoding: .utf8)
+    let stdout = directory.appendingPathComponent("\(name).out")
+    let stderr = directory.appendingPathComponent("\(name).err")
+    #expect(FileManager.default.createFile(atPath: stdout.path, contents: nil))
+    #expect(FileManager.default.createFile(atPath: stderr.path, contents: nil))
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+    process.arguments = ["\(timeLimit)", "/bin/bash", "-e", script.path]
+    process.currentDirectoryURL = directory
+    var environment = ProcessInfo.processInfo.environment
+    environment.removeValue(forKey: "DCWALLET_HOME")
+    environment["HOME"] = directory.path
+    let binaries = URL(fileURLWithPath: DCWallet.binary).deletingLastPathComponent().path
+    environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    process.environment = environment
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = try FileHandle(forWritingTo: stdout)
+    process.standardError = try FileHandle(forWritingTo: stderr)
+    try process.run()
+    process.waitUntilExit()
+    return (
+      process.terminationStatus,
+      try String(contentsOf: stdout, encoding: .utf8),
+      try String(contentsOf: stderr, encoding: .utf8)
+    )
   }
 
   @Test("The README keeps a newcomer's two commands and points nowhere outside the repository")
