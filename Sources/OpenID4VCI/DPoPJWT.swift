@@ -91,10 +91,11 @@ enum ProofJWTReader {
     code: OpenID4VCIError.Code
   ) throws(OpenID4VCIError) {
     if iat > now.addingTimeInterval(leeway) {
-      throw OpenID4VCIError(code, "iat lies \(Int(iat.timeIntervalSince(now))) s in the future")
+      throw OpenID4VCIError(
+        code, "iat lies \(iat.timeIntervalSince(now).rounded(.towardZero)) s in the future")
     }
     if iat < now.addingTimeInterval(-maxAge) {
-      throw OpenID4VCIError(code, "iat is \(Int(now.timeIntervalSince(iat))) s old")
+      throw OpenID4VCIError(code, "iat is \(now.timeIntervalSince(iat).rounded(.towardZero)) s old")
     }
   }
 
