@@ -65,7 +65,8 @@ extension Wallet {
   }
 
   /// Answers an in-person request with the consented documents: holder authentication first,
-  /// then a DeviceResponse whose documents carry a deviceSignature or a deviceMac over this
+  /// then (the consent checked against the request before any key is
+  /// used) a DeviceResponse whose documents carry a deviceSignature or a deviceMac over this
   /// session's transcript, as the request's `inPersonDeviceAuthentication` says; the sharing is
   /// logged. The session layer encrypts the bytes.
   ///
@@ -80,12 +81,6 @@ extension Wallet {
     }
     guard case .mdoc(let mdocConsent) = consent else {
       throw WalletError(.refused, "the consent is for another protocol than the request")
-    }
-    do {
-      try presentation.resolved.validate(mdocConsent)
-    } catch {
-      await logRefusal(request, reason: error.reason)
-      throw WalletError(.refused, error.reason, underlying: error)
     }
     // The holder authenticates before any key is touched; a cancel sends nothing.
     try await authenticateHolder(
