@@ -163,6 +163,10 @@ struct InPersonPresentationTests {
         .onlyRequestedElements(docType: Self.mdlType, elementCount: 1),
       ])
     #expect(result.documents.first?.elements.map(\.identifier) == ["age_over_18"])
+    #expect(
+      result.documents.first?.notReturned
+        == ["org.iso.18013.5.1": ["family_name": 0, "portrait": 0]])
+    #expect(result.documentErrors.isEmpty)
     // Requested but not shared: reported as not returned (code 0).
     let response = try DeviceResponse(bytes: bytes)
     #expect(
@@ -214,6 +218,26 @@ struct InPersonPresentationTests {
     #expect(throws: DigitalCredentialsError.self) {
       _ = try f.verify(bytes, request: request, transcript: other)
     }
+  }
+
+  @Test("A requested document the wallet does not hold is reported to the reader in documentErrors")
+  func documentNotReturned() async throws {
+    let f = try await InPersonFixture()
+    defer { f.dir.remove() }
+    let wallet = try f.wallet()
+    let pid = ItemsRequest(
+      docType: "eu.europa.ec.eudi.pid.1",
+      nameSpaces: [("eu.europa.ec.eudi.pid.1", [.init("given_name", intentToRetain: false)])])
+    let request = try ProximityReader.makeRequest(
+      itemsRequests: [InPersonFixture.mdl, pid], sessionTranscript: f.transcript, reader: f.reader)
+    let resolved = try await wallet.resolveInPerson(
+      deviceRequest: request.bytes, sessionTranscript: f.transcript)
+    #expect(resolved.documents.map(\.candidateIDs) == [["mdl"], []])
+    let bytes = try await wallet.respondInPerson(
+      to: resolved, consent: try resolved.proposedConsent())
+    let result = try f.verify(bytes, request: request)
+    #expect(result.documents.map(\.docType) == [Self.mdlType])
+    #expect(result.documentErrors == [["eu.europa.ec.eudi.pid.1": 0]])
   }
 
   @Test("Unsigned request: requester absent, answered by default, refused when trust is required")

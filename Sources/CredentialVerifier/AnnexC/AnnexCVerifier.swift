@@ -167,6 +167,9 @@ public enum AnnexCVerifier {
     public let issuer: IssuerVerification
     /// Why the issuer is trusted: a chain to an IACA, or the pinned document signer itself.
     public let trustBasis: IssuerTrustBasis
+    /// Requested elements the holder did not return, by namespace, with their error code
+    /// (the Document's `errors`, ISO 18013-5 §8.3.2.1.2.3: 0 = data not returned).
+    public var notReturned: [String: [String: Int]] = [:]
   }
 
   /// The outcome of verifying a response.
@@ -174,6 +177,9 @@ public enum AnnexCVerifier {
     public let documents: [VerifiedDocument]
     /// What was checked, in order.
     public let report: VerificationReport
+    /// Requested documents the holder did not return, by docType, with their error code (the
+    /// DeviceResponse's `documentErrors`, ISO 18013-5 §8.3.2.1.2.2).
+    public var documentErrors: [[String: Int]] = []
   }
 
   /// The meaning of a DeviceResponse `status` (ISO 18013-5 §8.3.2.1.2.3, Table 8).
@@ -214,7 +220,9 @@ public enum AnnexCVerifier {
     let documents = try verifyDeviceResponse(
       response, request: state.request.deviceRequest, sessionTranscript: transcript,
       issuerTrustAnchors: issuerTrustAnchors, now: now, checks: &checks)
-    return Result(documents: documents, report: VerificationReport(checks: checks))
+    return Result(
+      documents: documents, report: VerificationReport(checks: checks),
+      documentErrors: response.documentErrors)
   }
 
   /// The checks of a DeviceResponse both Annex C and in-person readers run (ISO 18013-5 §9.3):
@@ -316,7 +324,8 @@ public enum AnnexCVerifier {
       checks.append(.onlyRequestedElements(docType: document.docType, elementCount: elements.count))
       documents.append(
         VerifiedDocument(
-          docType: document.docType, elements: elements, issuer: issuer, trustBasis: basis))
+          docType: document.docType, elements: elements, issuer: issuer, trustBasis: basis,
+          notReturned: document.errors))
     }
     return documents
   }

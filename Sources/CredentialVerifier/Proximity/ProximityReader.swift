@@ -84,7 +84,8 @@ public enum ProximityReader {
   /// signer), digests and validity at `now`, its device authentication over `sessionTranscript`
   /// (a deviceSignature with the MSO's device key, or a deviceMac with the EMacKey derived from
   /// `eReaderKey`, this session's ephemeral reader private key, §9.1.3.5), and that every
-  /// returned element was requested.
+  /// returned element was requested. What the holder did not return is reported, not refused:
+  /// `Result.documentErrors` and each document's `notReturned`.
   ///
   /// - Throws: `verificationFailed` naming the first check that failed.
   public static func verify(
@@ -102,6 +103,8 @@ public enum ProximityReader {
     let documents = try AnnexCVerifier.verifyDeviceResponse(
       response, request: request, sessionTranscript: sessionTranscript, eReaderKey: eReaderKey,
       issuerTrustAnchors: issuerTrustAnchors, now: now, checks: &checks)
-    return Result(documents: documents, report: VerificationReport(checks: checks))
+    return Result(
+      documents: documents, report: VerificationReport(checks: checks),
+      documentErrors: response.documentErrors)
   }
 }
