@@ -5,6 +5,7 @@ import CredentialWallet
 import CryptoPrimitives
 import DigitalCredentialsAPI
 import Foundation
+import JSON
 import Mdoc
 import Testing
 import WalletTestSupport
@@ -71,13 +72,15 @@ struct InPersonFixture {
       handover: .null)
   }
 
-  func wallet(policy: WalletPolicy = WalletPolicy(), withoutKeyAgreement: Bool = false) throws
-    -> Wallet
-  {
+  func wallet(
+    policy: WalletPolicy = WalletPolicy(), withoutKeyAgreement: Bool = false,
+    authenticator: any UserAuthenticator = ImplicitAuthenticator()
+  ) throws -> Wallet {
     let home = WalletHome(directory: dir.path)
     let time = pki.clock
     guard withoutKeyAgreement else {
-      return try Wallet(home: home, policy: policy, clock: { time })
+      return try Wallet(
+        home: home, authenticator: authenticator, policy: policy, clock: { time })
     }
     let plain = try Wallet(home: home, clock: { time })
     let keys = NoAgreementKeyStore(
@@ -134,7 +137,8 @@ struct InPersonPresentationTests {
   func signatureWithTrustedReader() async throws {
     let f = try await InPersonFixture()
     defer { f.dir.remove() }
-    let wallet = try f.wallet()
+    let authenticator = CountingAuthenticator()
+    let wallet = try f.wallet(authenticator: authenticator)
     let request = try ProximityReader.makeRequest(
       itemsRequests: [InPersonFixture.mdl], sessionTranscript: f.transcript, reader: f.reader)
     #expect(request.version == "1.0")
@@ -152,7 +156,14 @@ struct InPersonPresentationTests {
     // The same typed selection as the DC API flows: only age_over_18.
     let consent = try resolved.consent(
       ConsentSelection(claims: [.mdoc(nameSpace: "org.iso.18013.5.1", element: "age_over_18")]))
+    // The consent screen, as for the DC API flows.
+    let screen = resolved.screen(for: consent)
+    #expect(screen.documents.first?.presentations.first?.claims.filter(\.shared).count == 1)
     let bytes = try await wallet.respondInPerson(to: resolved, consent: consent)
+    // The holder was asked once, knowing who asks.
+    #expect(authenticator.contexts.map(\.requester.verifiedName) == ["Test Reader"])
+    #expect(
+      authenticator.contexts.first?.protocolIdentifier == ProximityPresentation.protocolIdentifier)
     let result = try f.verify(bytes, request: request)
     #expect(
       result.report.checks == [
@@ -204,6 +215,13 @@ struct InPersonPresentationTests {
     #expect(!result.report.checks.contains(.documentDeviceSignature(docType: Self.mdlType)))
     #expect(result.documents.first?.elements.count == 3)
     #expect(try await wallet.activity().first?.detail.contains("deviceMac") == true)
+    // Wallet.respond routes an in-person request too: the response base64url-encoded.
+    let routed = try await wallet.respond(to: resolved, consent: try resolved.proposedConsent())
+    #expect(routed.protocolIdentifier == ProximityPresentation.protocolIdentifier)
+    let routedBytes = try Base64URL.decode(try #require(routed.data.string))
+    #expect(
+      try f.verify(routedBytes, request: request).report.checks.contains(
+        .documentDeviceMac(docType: Self.mdlType)))
     // Another reader key derives another EMacKey; without one, a MAC cannot be checked.
     #expect(throws: DigitalCredentialsError.self) {
       _ = try f.verify(bytes, request: request, eReaderKey: try ECPrivateKey(curve: .p256))
