@@ -625,7 +625,9 @@ public enum PresentationConsent: Sendable, Hashable {
 extension PresentationRequest {
   /// The protocol's own answer for a declined request, where the protocol defines one: OpenID4VP
   /// 1.0 §8.5 `access_denied` (the verifier learns that the holder said no, and nothing else).
-  /// `org-iso-mdoc` defines no such answer: the page simply gets no credential.
+  /// `org-iso-mdoc` defines no such answer: the page simply gets no credential. In person the
+  /// reader is answered with a DeviceResponse without documents and status 10 (general error,
+  /// no reason given): `ProximityPresentation.refusalResponse(status:)`, not a `ProtocolResponse`.
   public func declinedResponse(reason: String? = nil) -> ProtocolResponse? {
     switch kind {
     case .openID4VP(let presentation):
