@@ -23,6 +23,9 @@ public enum VerificationCheck: Sendable, Hashable {
   case documentIssuer(docType: String, documentSigner: DistinguishedName, trust: IssuerTrust)
   /// The device signature of `docType` over this session's transcript verified (§9.1.3).
   case documentDeviceSignature(docType: String)
+  /// The deviceMac of `docType` over this session's transcript verified with the EMacKey the
+  /// reader derived from its ephemeral key and the MSO's device key (ISO 18013-5 §9.1.3.5).
+  case documentDeviceMac(docType: String)
   /// `docType` returned `elementCount` elements, every one of them requested.
   case onlyRequestedElements(docType: String, elementCount: Int)
 

@@ -21,6 +21,9 @@ public struct WalletError: CausedError {
     public static let storage = Code("storage")
     /// The user did not authenticate; nothing was sent and the request may be retried.
     public static let authenticationCancelled = Code("authenticationCancelled")
+    /// The policy asks for a device authentication the device key or the session cannot give
+    /// (an ISO 18013-5 deviceMac with a key that cannot do key agreement); nothing was sent.
+    public static let unsupportedDeviceAuthentication = Code("unsupportedDeviceAuthentication")
   }
 
   /// What kind of failure this is.

@@ -28,6 +28,16 @@ public enum DeviceAuthentication {
   public static func macKey(
     privateKey: ECPrivateKey, peerKey: ECPublicKey, sessionTranscript: SessionTranscript
   ) throws(MdocError) -> [UInt8] {
+    try macKey(keyAgreement: privateKey, peerKey: peerKey, sessionTranscript: sessionTranscript)
+  }
+
+  /// EMacKey (§9.1.3.5) with a key that agrees without handing out its scalar: the holder's
+  /// device key (SDeviceKey) and the reader's EReaderKey, or the reader's EReaderKey and the
+  /// MSO's device key. Both sides reach the same key.
+  public static func macKey(
+    keyAgreement privateKey: any KeyAgreementKey, peerKey: ECPublicKey,
+    sessionTranscript: SessionTranscript
+  ) throws(MdocError) -> [UInt8] {
     do {
       let z = try privateKey.sharedSecret(with: peerKey)
       return try HKDF.deriveKey(
@@ -35,9 +45,32 @@ public enum DeviceAuthentication {
         info: Array("EMacKey".utf8), outputByteCount: 32)
     } catch {
       throw MdocError(
-        .invalidDeviceSignature, "EMacKey derivation: \(error.reason)", underlying: error)
+        .invalidDeviceSignature, "EMacKey derivation: \(error)", underlying: error)
     }
   }
+
+  /// The deviceMac (§9.1.3.5): a COSE_Mac0 with HMAC 256/256 (alg 5 in the protected header,
+  /// RFC 9053 §3.1), an empty unprotected header and a detached payload (null), over
+  /// DeviceAuthenticationBytes with EMacKey.
+  public static func mac(
+    sessionTranscript: SessionTranscript, docType: String, deviceNameSpaces: EncodedCBOR,
+    macKey: [UInt8]
+  ) -> COSEMac0 {
+    COSEMac0.mac(
+      payload: bytes(
+        sessionTranscript: sessionTranscript, docType: docType,
+        deviceNameSpaces: deviceNameSpaces),
+      detached: true, key: macKey)
+  }
+}
+
+/// How the holder authenticates a presented document (ISO 18013-5 §9.1.3).
+public enum DeviceAuthenticator: Sendable {
+  /// A deviceSignature (§9.1.3.6): ECDSA with the device key.
+  case signature(any Signer)
+  /// A deviceMac (§9.1.3.5): HMAC with the EMacKey derived from ECDH of the device key and the
+  /// reader's ephemeral key (EReaderKey, the SessionTranscript's second member in person).
+  case mac(any KeyAgreementKey, eReaderKey: ECPublicKey)
 }
 
 /// `DeviceSigned = {"nameSpaces": DeviceNameSpacesBytes, "deviceAuth": DeviceAuth}` (§8.3.2.1.2.2).
@@ -251,15 +284,46 @@ public struct Document: Sendable, Hashable {
     notReturned: [String: [String]] = [:],
     sessionTranscript: SessionTranscript, deviceKey: any Signer
   ) throws(MdocError) -> Document {
+    try present(
+      issuerSigned, disclosing: disclosing, notReturned: notReturned,
+      sessionTranscript: sessionTranscript, authenticator: .signature(deviceKey))
+  }
+
+  /// Presents an mdoc (§9.1.3) with a deviceSignature or a deviceMac, as `authenticator` says.
+  ///
+  /// - Parameters:
+  ///   - disclosing: the elements to reveal, by namespace; elements the mdoc lacks are ignored.
+  ///   - notReturned: requested elements that are not returned, reported in `errors` with code 0.
+  /// - Throws: `signingFailed` when the key cannot sign, or cannot agree with the reader key.
+  public static func present(
+    _ issuerSigned: IssuerSigned, disclosing: [String: Set<String>],
+    notReturned: [String: [String]] = [:],
+    sessionTranscript: SessionTranscript, authenticator: DeviceAuthenticator
+  ) throws(MdocError) -> Document {
     let docType = issuerSigned.docType
     let deviceNameSpaces = EncodedCBOR(mdoc: .map([:]))
-    let payload = DeviceAuthentication.bytes(
-      sessionTranscript: sessionTranscript, docType: docType, deviceNameSpaces: deviceNameSpaces)
-    let signature: COSESign1
-    do {
-      signature = try COSESign1.sign(payload: payload, detached: true, signer: deviceKey)
-    } catch {
-      throw MdocError(.signingFailed, "deviceSignature: \(error.reason)", underlying: error)
+    let auth: DeviceSigned.Authentication
+    switch authenticator {
+    case .signature(let deviceKey):
+      let payload = DeviceAuthentication.bytes(
+        sessionTranscript: sessionTranscript, docType: docType, deviceNameSpaces: deviceNameSpaces)
+      do {
+        auth = .signature(try COSESign1.sign(payload: payload, detached: true, signer: deviceKey))
+      } catch {
+        throw MdocError(.signingFailed, "deviceSignature: \(error.reason)", underlying: error)
+      }
+    case .mac(let deviceKey, let eReaderKey):
+      let macKey: [UInt8]
+      do {
+        macKey = try DeviceAuthentication.macKey(
+          keyAgreement: deviceKey, peerKey: eReaderKey, sessionTranscript: sessionTranscript)
+      } catch {
+        throw MdocError(.signingFailed, "deviceMac: \(error.reason)", underlying: error)
+      }
+      auth = .mac(
+        DeviceAuthentication.mac(
+          sessionTranscript: sessionTranscript, docType: docType,
+          deviceNameSpaces: deviceNameSpaces, macKey: macKey))
     }
     var errors: [String: [String: Int]] = [:]
     for (ns, elements) in notReturned where !elements.isEmpty {
@@ -267,7 +331,7 @@ public struct Document: Sendable, Hashable {
     }
     return Document(
       docType: docType, issuerSigned: issuerSigned.disclosing(disclosing),
-      deviceSigned: DeviceSigned(nameSpaces: deviceNameSpaces, deviceAuth: .signature(signature)),
+      deviceSigned: DeviceSigned(nameSpaces: deviceNameSpaces, deviceAuth: auth),
       errors: errors)
   }
 
@@ -334,6 +398,11 @@ public struct DeviceResponse: Sendable, Hashable {
   public static let statusOK = 0
   /// Status code 10: general error.
   public static let statusGeneralError = 10
+  /// Status code 11: CBOR decoding error: the mdoc cannot decode the request (§8.3.2.1.2.3).
+  public static let statusCBORDecodingError = 11
+  /// Status code 12: CBOR validation error: the request decodes but is not a valid
+  /// DeviceRequest (§8.3.2.1.2.3).
+  public static let statusCBORValidationError = 12
 
   public let version: String
   public let documents: [Document]

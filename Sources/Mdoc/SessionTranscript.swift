@@ -1,6 +1,6 @@
 public import CBOR
 import COSE
-import CryptoPrimitives
+public import CryptoPrimitives
 
 /// `SessionTranscript = [DeviceEngagementBytes, EReaderKeyBytes, Handover]` (ISO 18013-5
 /// §9.1.5.1), kept as its exact encoding: DeviceAuthentication and ReaderAuthentication embed it,
@@ -60,6 +60,33 @@ public struct SessionTranscript: Sendable, Hashable {
 
   /// The third member.
   public var handover: CBOR { encoded.value.array?[Keys.handover] ?? .null }
+
+  /// The reader's ephemeral key in person: the second member, `EReaderKeyBytes =
+  /// #6.24(bstr .cbor EReaderKey)` with `EReaderKey = COSE_Key` (§9.1.5.1); nil when the member
+  /// is null (the online profiles).
+  ///
+  /// - Throws: `malformed` when the member is neither null nor a tag 24 COSE_Key of a curve
+  ///   this package supports.
+  public var eReaderKey: ECPublicKey? {
+    get throws(MdocError) {
+      guard let member = encoded.value.array?[Keys.eReaderKeyBytes], member != .null else {
+        return nil
+      }
+      do {
+        // Read from its encoding, so a member given as kept bytes reads the same.
+        guard case .tagged(24, .byteString(let bytes)) = try CBOR.decode(member.mdocEncoded) else {
+          throw MdocError(
+            .malformed, "SessionTranscript EReaderKeyBytes must be a tag 24 byte string")
+        }
+        return try COSEKey(cbor: try CBOR.decode(bytes)).publicKey()
+      } catch let error as MdocError {
+        throw error
+      } catch {
+        throw MdocError(
+          .malformed, "SessionTranscript EReaderKey (\(Keys.clause)): \(error)", underlying: error)
+      }
+    }
+  }
 }
 
 /// The handovers of the online presentation profiles.

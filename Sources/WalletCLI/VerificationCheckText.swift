@@ -16,6 +16,8 @@ enum VerificationCheckText {
       )
     case .documentDeviceSignature(let docType):
       ("device \(docType)", "device signature over this session verified")
+    case .documentDeviceMac(let docType):
+      ("device \(docType)", "deviceMac over this session verified (EMacKey from the reader key)")
     case .onlyRequestedElements(let docType, let count):
       ("disclosure \(docType)", "\(count) element(s), all requested")
     default:
@@ -42,7 +44,7 @@ enum VerificationCheckText {
     case .mdocHandoverDeviceSignature(let origin):
       "device signature over the OpenID4VPDCAPIHandover transcript for \(origin) and the nonce"
     case .responseOpened, .deviceResponseStructure, .documentIssuer, .documentDeviceSignature,
-      .onlyRequestedElements:
+      .documentDeviceMac, .onlyRequestedElements:
       "\(nameAndDetail(check).name): \(nameAndDetail(check).detail)"
     }
   }

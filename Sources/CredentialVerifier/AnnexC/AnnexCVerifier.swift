@@ -167,6 +167,9 @@ public enum AnnexCVerifier {
     public let issuer: IssuerVerification
     /// Why the issuer is trusted: a chain to an IACA, or the pinned document signer itself.
     public let trustBasis: IssuerTrustBasis
+    /// Requested elements the holder did not return, by namespace, with their error code
+    /// (the Document's `errors`, ISO 18013-5 §8.3.2.1.2.3: 0 = data not returned).
+    public var notReturned: [String: [String: Int]] = [:]
   }
 
   /// The outcome of verifying a response.
@@ -174,6 +177,9 @@ public enum AnnexCVerifier {
     public let documents: [VerifiedDocument]
     /// What was checked, in order.
     public let report: VerificationReport
+    /// Requested documents the holder did not return, by docType, with their error code (the
+    /// DeviceResponse's `documentErrors`, ISO 18013-5 §8.3.2.1.2.2).
+    public var documentErrors: [[String: Int]] = []
   }
 
   /// The meaning of a DeviceResponse `status` (ISO 18013-5 §8.3.2.1.2.3, Table 8).
@@ -211,7 +217,28 @@ public enum AnnexCVerifier {
       throw DigitalCredentialsError(
         .verificationFailed, "DeviceResponse: \(error.reason)", underlying: error)
     }
-    let requested = state.request.deviceRequest.docRequests.map(\.itemsRequest.docType)
+    let documents = try verifyDeviceResponse(
+      response, request: state.request.deviceRequest, sessionTranscript: transcript,
+      issuerTrustAnchors: issuerTrustAnchors, now: now, checks: &checks)
+    return Result(
+      documents: documents, report: VerificationReport(checks: checks),
+      documentErrors: response.documentErrors)
+  }
+
+  /// The checks of a DeviceResponse both Annex C and in-person readers run (ISO 18013-5 §9.3):
+  /// status 0 and at least one document, each document answering a doc request of its docType,
+  /// its issuer signature and trust (a chain to an IACA in `issuerTrustAnchors`, or a pinned
+  /// document signer), digests and validity at `now`, its device authentication over
+  /// `transcript` (a deviceSignature with the MSO's device key, or a deviceMac with the EMacKey
+  /// from `eReaderKey`, the reader's ephemeral private key), and that only requested elements
+  /// came back. Passed checks are appended to `checks`; the first failure throws.
+  static func verifyDeviceResponse(
+    _ response: DeviceResponse, request: DeviceRequest,
+    sessionTranscript transcript: SessionTranscript,
+    eReaderKey: ECPrivateKey? = nil, issuerTrustAnchors: [Certificate], now: Date,
+    checks: inout [VerificationCheck]
+  ) throws(DigitalCredentialsError) -> [VerifiedDocument] {
+    let requested = request.docRequests.map(\.itemsRequest.docType)
     // ISO 18013-5 §8.3.2.1.2.3: a non-zero status means the mdoc could not answer.
     guard response.status == DeviceResponse.statusOK else {
       throw DigitalCredentialsError(
@@ -236,15 +263,15 @@ public enum AnnexCVerifier {
     for document in response.documents {
       // Each document answers a doc request of its docType that was not answered yet.
       guard
-        let requestIndex = state.request.deviceRequest.docRequests.indices.first(where: {
+        let requestIndex = request.docRequests.indices.first(where: {
           !usedRequests.contains($0)
-            && state.request.deviceRequest.docRequests[$0].itemsRequest.docType == document.docType
+            && request.docRequests[$0].itemsRequest.docType == document.docType
         })
       else {
         throw DigitalCredentialsError(.verificationFailed, "\(document.docType) was not requested")
       }
       usedRequests.insert(requestIndex)
-      let itemsRequest = state.request.deviceRequest.docRequests[requestIndex].itemsRequest
+      let itemsRequest = request.docRequests[requestIndex].itemsRequest
       let issuer: IssuerVerification
       let basis: IssuerTrustBasis
       do {
@@ -258,9 +285,24 @@ public enum AnnexCVerifier {
         checks.append(
           .documentIssuer(
             docType: document.docType, documentSigner: issuer.documentSigner.subject, trust: trust))
-        try document.verifyDeviceAuthentication(
-          sessionTranscript: transcript, deviceKey: issuer.deviceKey)
-        checks.append(.documentDeviceSignature(docType: document.docType))
+        // §9.1.3.5: the reader derives EMacKey from its ephemeral key and the MSO's device key.
+        var macKey: [UInt8]?
+        if case .mac = document.deviceSigned.deviceAuth, let eReaderKey {
+          macKey = try DeviceAuthentication.macKey(
+            privateKey: eReaderKey, peerKey: issuer.deviceKey, sessionTranscript: transcript)
+        }
+        if let macKey {
+          try document.verifyDeviceAuthentication(
+            sessionTranscript: transcript, deviceKey: issuer.deviceKey
+          ) { () throws(MdocError) in macKey }
+        } else {
+          try document.verifyDeviceAuthentication(
+            sessionTranscript: transcript, deviceKey: issuer.deviceKey)
+        }
+        switch document.deviceSigned.deviceAuth {
+        case .signature: checks.append(.documentDeviceSignature(docType: document.docType))
+        case .mac: checks.append(.documentDeviceMac(docType: document.docType))
+        }
       } catch {
         throw DigitalCredentialsError(
           .verificationFailed, "\(document.docType): \(error.reason)", underlying: error)
@@ -282,8 +324,9 @@ public enum AnnexCVerifier {
       checks.append(.onlyRequestedElements(docType: document.docType, elementCount: elements.count))
       documents.append(
         VerifiedDocument(
-          docType: document.docType, elements: elements, issuer: issuer, trustBasis: basis))
+          docType: document.docType, elements: elements, issuer: issuer, trustBasis: basis,
+          notReturned: document.errors))
     }
-    return Result(documents: documents, report: VerificationReport(checks: checks))
+    return documents
   }
 }

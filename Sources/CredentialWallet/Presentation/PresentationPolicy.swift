@@ -25,12 +25,17 @@ public struct WalletPolicy: Sendable, Hashable {
   /// default: such a request is refused (``Refusal/Code/invalidRequesterAuthentication``).
   /// `requireAuthenticatedRequester` refuses it whatever this says.
   public var acceptsInvalidRequesterAuthentication: Bool
+  /// How the holder authenticates an in-person (ISO 18013-5 proximity) response: a
+  /// deviceSignature by default, or a deviceMac (see `InPersonDeviceAuthentication`).
+  public var inPersonDeviceAuthentication: InPersonDeviceAuthentication
 
   /// A policy; every parameter defaults to the safe value.
   public init(
     requireAuthenticatedRequester: Bool = false, acceptsUnverifiedIssuers: Bool = false,
-    allowedProtocols: Set<String>? = nil, acceptsInvalidRequesterAuthentication: Bool = false
+    allowedProtocols: Set<String>? = nil, acceptsInvalidRequesterAuthentication: Bool = false,
+    inPersonDeviceAuthentication: InPersonDeviceAuthentication = .signature
   ) {
+    self.inPersonDeviceAuthentication = inPersonDeviceAuthentication
     self.acceptsInvalidRequesterAuthentication = acceptsInvalidRequesterAuthentication
     self.requireAuthenticatedRequester = requireAuthenticatedRequester
     self.acceptsUnverifiedIssuers = acceptsUnverifiedIssuers
@@ -65,6 +70,9 @@ public struct Refusal: Error, Sendable, Hashable {
     public static let requesterNotAuthenticated = Code("requesterNotAuthenticated")
     /// No stored credential can answer the request.
     public static let noMatchingCredential = Code("noMatchingCredential")
+    /// The request's bytes do not decode as CBOR (ISO 18013-5 in person: answered with status
+    /// 11, §8.3.2.1.2.3); a request that decodes but is not valid is `invalidRequest` (status 12).
+    public static let undecodableRequest = Code("undecodableRequest")
   }
 
   /// The protocol identifier of the refused request.

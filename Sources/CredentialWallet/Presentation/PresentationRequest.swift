@@ -25,6 +25,24 @@ public struct PresentationRequest: Sendable {
     case mdoc(AnnexCPresentation)
     /// OpenID4VP 1.0 over the DC API.
     case openID4VP(OpenID4VPPresentation)
+    /// ISO 18013-5 in person (a DeviceRequest of a proximity session).
+    case inPerson(ProximityPresentation)
+  }
+
+  /// The resolved DeviceRequest of an mdoc request (Annex C or in person); nil for OpenID4VP.
+  var resolvedDeviceRequest: ResolvedDeviceRequest? {
+    switch kind {
+    case .mdoc(let presentation): presentation.resolved
+    case .inPerson(let presentation): presentation.resolved
+    case .openID4VP: nil
+    }
+  }
+
+  /// Whether this is an in-person (ISO 18013-5 proximity) request: ``origin`` is then only
+  /// ``ProximityPresentation/placeholderOrigin``, and the requester is the reader.
+  public var isInPerson: Bool {
+    if case .inPerson = kind { return true }
+    return false
   }
 
   /// The protocol being answered.
@@ -87,8 +105,12 @@ public struct PresentationRequest: Sendable {
       authentication == .trusted ? Self.requesterCertificates(of: kind) : []
     switch kind {
     case .mdoc(let presentation):
-      documents = Self.documents(presentation, MdocConsent(documents: []))
-      credentialSets = Self.credentialSets(presentation, answered: [])
+      documents = Self.documents(presentation.resolved, MdocConsent(documents: []))
+      credentialSets = Self.credentialSets(presentation.resolved, answered: [])
+      transactionDataTypes = []
+    case .inPerson(let presentation):
+      documents = Self.documents(presentation.resolved, MdocConsent(documents: []))
+      credentialSets = Self.credentialSets(presentation.resolved, answered: [])
       transactionDataTypes = []
     case .openID4VP(let presentation):
       documents = Self.documents(presentation, OpenID4VPConsent(selections: [:]))
@@ -99,19 +121,8 @@ public struct PresentationRequest: Sendable {
 
   private static func authentication(of kind: Kind) -> RequesterAuthentication {
     switch kind {
-    case .mdoc(let presentation):
-      if let failure = presentation.readerAuthenticationFailure {
-        return .invalid(reason: failure.reason)
-      }
-      let documents = presentation.documentRequests
-      if documents.allSatisfy({ $0.reader == nil }) { return .absent }
-      for document in documents {
-        guard let reader = document.reader else {
-          return .untrusted(reason: "doc request \(document.index) is not signed by a reader")
-        }
-        if case .untrusted(let reason) = reader.trust { return .untrusted(reason: reason) }
-      }
-      return .trusted
+    case .mdoc(let annexC): return authentication(of: annexC.resolved)
+    case .inPerson(let proximity): return authentication(of: proximity.resolved)
     case .openID4VP(let presentation):
       if let failure = presentation.request.signatureFailure {
         return .invalid(reason: failure.reason)
@@ -121,10 +132,31 @@ public struct PresentationRequest: Sendable {
     }
   }
 
+  /// Annex C and in person alike: `invalid` when a reader signature fails, `absent` when no doc
+  /// request is signed, `trusted` when every one is signed by a trusted reader.
+  private static func authentication(of presentation: ResolvedDeviceRequest)
+    -> RequesterAuthentication
+  {
+    if let failure = presentation.readerAuthenticationFailure {
+      return .invalid(reason: failure.reason)
+    }
+    let documents = presentation.documentRequests
+    if documents.allSatisfy({ $0.reader == nil }) { return .absent }
+    for document in documents {
+      guard let reader = document.reader else {
+        return .untrusted(reason: "doc request \(document.index) is not signed by a reader")
+      }
+      if case .untrusted(let reason) = reader.trust { return .untrusted(reason: reason) }
+    }
+    return .trusted
+  }
+
   private static func requesterCertificates(of kind: Kind) -> [Certificate] {
     switch kind {
     case .mdoc(let presentation):
       presentation.documentRequests.lazy.compactMap(\.reader).first?.chain ?? []
+    case .inPerson(let presentation):
+      presentation.resolved.documentRequests.lazy.compactMap(\.reader).first?.chain ?? []
     case .openID4VP(let presentation):
       if case .authenticated(let verifier) = presentation.request.verifier {
         verifier.trustedChain.path
@@ -142,6 +174,11 @@ public struct PresentationRequest: Sendable {
     switch kind {
     case .mdoc(let presentation):
       if let reader = presentation.documentRequests.lazy.compactMap(\.reader).first {
+        return .verified(name: reader.name, origin: origin)
+      }
+      return .unverified(origin: origin)
+    case .inPerson(let presentation):
+      if let reader = presentation.resolved.documentRequests.lazy.compactMap(\.reader).first {
         return .verified(name: reader.name, origin: origin)
       }
       return .unverified(origin: origin)
@@ -179,6 +216,12 @@ public struct PresentationRequest: Sendable {
       } catch {
         throw WalletError(.refused, error.reason, underlying: error)
       }
+    case .inPerson(let presentation):
+      do {
+        return .mdoc(try presentation.resolved.proposedConsent())
+      } catch {
+        throw WalletError(.refused, error.reason, underlying: error)
+      }
     case .openID4VP(let presentation):
       return .openID4VP(try presentation.proposedConsent())
     }
@@ -194,49 +237,58 @@ public struct PresentationRequest: Sendable {
     switch kind {
     case .openID4VP(let presentation):
       return .openID4VP(try presentation.consent(selection))
-    case .mdoc(let presentation):
-      var chosen: [MdocConsent.Document] = []
-      let chosenCredentials = Set(selection.credentialIDs)
-      guard let indices = presentation.docRequestsToAnswer(credentials: chosenCredentials) else {
-        throw WalletError(
-          .refused,
-          chosenCredentials.isEmpty
-            ? "no stored credential can answer the request"
-            : "the chosen credentials leave nothing to share (none answers the request, or a mandatory use case needs others)"
-        )
-      }
-      var matched = false
-      for index in indices {
-        let docRequest = presentation.documentRequests[index]
-        let candidate =
-          chosenCredentials.isEmpty
-          ? docRequest.candidates.first
-          : docRequest.candidates.first { chosenCredentials.contains($0.credentialID) }
-        guard let candidate else { continue }
-        var elements: [String: Set<String>] = [:]
-        for element in candidate.match.available
-        where selection.claims?.contains(
-          .mdoc(nameSpace: element.nameSpace, element: element.identifier)) ?? true
-        {
-          elements[element.nameSpace, default: []].insert(element.identifier)
-          matched = true
-        }
-        if !elements.isEmpty {
-          chosen.append(
-            .init(docRequestIndex: index, credentialID: candidate.credentialID, elements: elements))
-        }
-      }
-      guard matched, !chosen.isEmpty else {
-        throw WalletError(.refused, "the chosen credentials and claims leave nothing to share")
-      }
-      let consent = MdocConsent(documents: chosen)
-      do {
-        try presentation.validate(consent)
-      } catch {
-        throw WalletError(.refused, error.reason, underlying: error)
-      }
-      return .mdoc(consent)
+    case .mdoc(let annexC):
+      return try Self.mdocConsent(annexC.resolved, selection)
+    case .inPerson(let proximity):
+      return try Self.mdocConsent(proximity.resolved, selection)
     }
+  }
+
+  /// An mdoc consent (Annex C or in person) narrowed by the holder's selection.
+  private static func mdocConsent(
+    _ presentation: ResolvedDeviceRequest, _ selection: ConsentSelection
+  ) throws(WalletError) -> PresentationConsent {
+    var chosen: [MdocConsent.Document] = []
+    let chosenCredentials = Set(selection.credentialIDs)
+    guard let indices = presentation.docRequestsToAnswer(credentials: chosenCredentials) else {
+      throw WalletError(
+        .refused,
+        chosenCredentials.isEmpty
+          ? "no stored credential can answer the request"
+          : "the chosen credentials leave nothing to share (none answers the request, or a mandatory use case needs others)"
+      )
+    }
+    var matched = false
+    for index in indices {
+      let docRequest = presentation.documentRequests[index]
+      let candidate =
+        chosenCredentials.isEmpty
+        ? docRequest.candidates.first
+        : docRequest.candidates.first { chosenCredentials.contains($0.credentialID) }
+      guard let candidate else { continue }
+      var elements: [String: Set<String>] = [:]
+      for element in candidate.match.available
+      where selection.claims?.contains(
+        .mdoc(nameSpace: element.nameSpace, element: element.identifier)) ?? true
+      {
+        elements[element.nameSpace, default: []].insert(element.identifier)
+        matched = true
+      }
+      if !elements.isEmpty {
+        chosen.append(
+          .init(docRequestIndex: index, credentialID: candidate.credentialID, elements: elements))
+      }
+    }
+    guard matched, !chosen.isEmpty else {
+      throw WalletError(.refused, "the chosen credentials and claims leave nothing to share")
+    }
+    let consent = MdocConsent(documents: chosen)
+    do {
+      try presentation.validate(consent)
+    } catch {
+      throw WalletError(.refused, error.reason, underlying: error)
+    }
+    return .mdoc(consent)
   }
 
   /// What the request asks for before any consent, as values: the requester and its
@@ -256,8 +308,8 @@ public struct PresentationRequest: Sendable {
   ///
   /// Built in time linear in the size of the request and the consent.
   public func screen(for consent: PresentationConsent) -> ConsentScreen {
-    switch (kind, consent) {
-    case (.mdoc(let presentation), .mdoc(let mdocConsent)):
+    switch (resolvedDeviceRequest, consent) {
+    case (let presentation?, .mdoc(let mdocConsent)):
       return ConsentScreen(
         origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
         requesterAuthentication: requesterAuthentication,
@@ -265,7 +317,8 @@ public struct PresentationRequest: Sendable {
         credentialSets: Self.credentialSets(
           presentation, answered: Set(mdocConsent.documents.map(\.docRequestIndex))),
         transactionDataTypes: [])
-    case (.openID4VP(let presentation), .openID4VP(let consent)):
+    case (nil, .openID4VP(let consent)):
+      guard case .openID4VP(let presentation) = kind else { break }
       return ConsentScreen(
         origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
         requesterAuthentication: requesterAuthentication,
@@ -273,15 +326,16 @@ public struct PresentationRequest: Sendable {
         credentialSets: Self.credentialSets(presentation, answered: Set(consent.selections.keys)),
         transactionDataTypes: transactionDataTypes)
     default:
-      return ConsentScreen(
-        origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
-        requesterAuthentication: requesterAuthentication,
-        documents: [], credentialSets: [], transactionDataTypes: [])
+      break
     }
+    return ConsentScreen(
+      origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
+      requesterAuthentication: requesterAuthentication,
+      documents: [], credentialSets: [], transactionDataTypes: [])
   }
 
   /// DeviceRequestInfo use cases are Annex C's credential sets: document sets as options.
-  private static func credentialSets(_ presentation: AnnexCPresentation, answered: Set<Int>)
+  private static func credentialSets(_ presentation: ResolvedDeviceRequest, answered: Set<Int>)
     -> [ConsentScreen.CredentialSet]
   {
     let answerable = Set(
@@ -318,7 +372,7 @@ public struct PresentationRequest: Sendable {
     return value.description
   }
 
-  private static func documents(_ presentation: AnnexCPresentation, _ consent: MdocConsent)
+  private static func documents(_ presentation: ResolvedDeviceRequest, _ consent: MdocConsent)
     -> [ConsentScreen.Document]
   {
     var consented: [Int: MdocConsent.Document] = [:]
@@ -571,14 +625,16 @@ public enum PresentationConsent: Sendable, Hashable {
 extension PresentationRequest {
   /// The protocol's own answer for a declined request, where the protocol defines one: OpenID4VP
   /// 1.0 §8.5 `access_denied` (the verifier learns that the holder said no, and nothing else).
-  /// `org-iso-mdoc` defines no such answer: the page simply gets no credential.
+  /// `org-iso-mdoc` defines no such answer: the page simply gets no credential. In person the
+  /// reader is answered with a DeviceResponse without documents and status 10 (general error,
+  /// no reason given): `ProximityPresentation.refusalResponse(status:)`, not a `ProtocolResponse`.
   public func declinedResponse(reason: String? = nil) -> ProtocolResponse? {
     switch kind {
     case .openID4VP(let presentation):
       ProtocolResponse(
         protocolIdentifier: protocolIdentifier,
         data: presentation.request.errorResponse(.accessDenied(reason)))
-    case .mdoc:
+    case .mdoc, .inPerson:
       nil
     }
   }

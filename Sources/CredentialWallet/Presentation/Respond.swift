@@ -3,6 +3,7 @@ import CryptoPrimitives
 public import DigitalCredentialsAPI
 import Foundation
 import JOSE
+import JSON
 import Mdoc
 import OpenID4VP
 import OrgIsoMdoc
@@ -107,18 +108,10 @@ extension Wallet {
     let presentation = try AnnexCPresentation.resolve(
       request: annexC, origin: origin, credentials: try await storedMdocs(docTypes: docTypes),
       readerTrustAnchors: try await trustAnchors(role: .reader), now: clock())
-    if let failure = presentation.readerAuthenticationFailure,
-      !policy.acceptsInvalidRequesterAuthentication || policy.requireAuthenticatedRequester
+    if let refusal = mdocPolicyRefusal(
+      presentation.resolved, protocolIdentifier: request.protocolIdentifier, policy: policy)
     {
-      throw Refusal(
-        protocolIdentifier: request.protocolIdentifier, code: .invalidRequesterAuthentication,
-        reason: failure.reason, underlying: failure)
-    }
-    if policy.requireAuthenticatedRequester { try presentation.requireTrustedReader() }
-    guard presentation.answerableDocRequests != nil else {
-      throw Refusal(
-        protocolIdentifier: request.protocolIdentifier, code: .noMatchingCredential,
-        reason: "no stored mdoc matches the requested documents")
+      throw refusal
     }
     return presentation
   }
@@ -132,8 +125,14 @@ extension Wallet {
     switch (request.kind, consent) {
     case (.openID4VP(let presentation), .openID4VP(let openID4VPConsent)):
       return try await respondOpenID4VP(presentation, consent: openID4VPConsent, request: request)
-    case (.mdoc, .openID4VP), (.openID4VP, .mdoc):
+    case (.mdoc, .openID4VP), (.openID4VP, .mdoc), (.inPerson, .openID4VP):
       throw WalletError(.refused, "the consent is for another protocol than the request")
+    case (.inPerson, .mdoc):
+      // In person the answer is the DeviceResponse itself, for the session layer to encrypt;
+      // here it travels base64url-encoded (see `respondInPerson(to:consent:)`).
+      let bytes = try await respondInPerson(to: request, consent: consent)
+      return ProtocolResponse(
+        protocolIdentifier: request.protocolIdentifier, data: .string(Base64URL.encode(bytes)))
     case (.mdoc(let presentation), .mdoc(let mdocConsent)):
       // The holder authenticates before any key is touched; a cancel sends nothing.
       try await authenticateHolder(
@@ -174,7 +173,7 @@ extension Wallet {
     await log(
       NewActivity(
         timestamp: clock(), protocolIdentifier: request.protocolIdentifier,
-        origin: request.origin.serialized,
+        origin: request.isInPerson ? nil : request.origin.serialized,
         relyingParty: request.requester.verifiedName, outcome: .refused, detail: reason))
   }
 

@@ -24,6 +24,11 @@ public protocol DeviceKeyStore: Sendable {
   /// A signer for the key with this identifier.
   func signer(for id: String) async throws -> any Signer
 
+  /// Key agreement (ECDH) with the key with this identifier, for an ISO 18013-5 deviceMac
+  /// (§9.1.3.5); nil when the backend cannot agree with this key (an Apple Secure Enclave
+  /// signing key). The default: nil, key agreement unsupported.
+  func keyAgreement(for id: String) async throws -> (any KeyAgreementKey)?
+
   /// The public key of the key with this identifier.
   func publicKey(for id: String) async throws -> ECPublicKey
 
@@ -51,6 +56,9 @@ public protocol DeviceKeyStore: Sendable {
 }
 
 extension DeviceKeyStore {
+  /// Key agreement is unsupported unless a key store says otherwise.
+  public func keyAgreement(for id: String) async throws -> (any KeyAgreementKey)? { nil }
+
   /// Imports the keys one by one; when one fails, deletes those already imported and throws.
   public func importKeys(_ keys: [ECPrivateKey]) async throws -> [String] {
     var ids: [String] = []

@@ -83,6 +83,24 @@
       }
     }
 
+    /// Key agreement for a software key; nil (unsupported) for a Secure Enclave key: it is a
+    /// `SecureEnclave.P256.Signing` key, and CryptoKit does ECDH only with a
+    /// `SecureEnclave.P256.KeyAgreement` key, so it cannot derive an ISO 18013-5 EMacKey
+    /// (§9.1.3.5). The wallet's policy then refuses a deviceMac or falls back to a signature.
+    public func keyAgreement(for id: String) async throws -> (any KeyAgreementKey)? {
+      let publicKey = try await publicKey(for: id)
+      let item = try copyItem(id: id)
+      guard let first = item.first, let kind = Kind(rawValue: first) else {
+        throw WalletStoreError(.corruptRecord, "keychain item for device key \(id) is malformed")
+      }
+      switch kind {
+      case .secureEnclave:
+        return nil
+      case .software:
+        return try ECPrivateKey(rawRepresentation: Data(item.dropFirst()), curve: publicKey.curve)
+      }
+    }
+
     /// The public key recorded in the store.
     public func publicKey(for id: String) async throws -> ECPublicKey {
       guard let row = try await store.deviceKey(id: id),

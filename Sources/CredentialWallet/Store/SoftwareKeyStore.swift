@@ -71,6 +71,15 @@ public struct SoftwareKeyStore: DeviceKeyStore {
     UnwrappedKey(key: try await privateKey(for: id))
   }
 
+  /// Unwraps the key for key agreement (ECDH, for an ISO 18013-5 deviceMac): a software key
+  /// can always agree.
+  ///
+  /// - Throws: as `signer(for:)`.
+  public func keyAgreement(for id: String) async throws(WalletStoreError) -> (any KeyAgreementKey)?
+  {
+    UnwrappedKey(key: try await privateKey(for: id))
+  }
+
   /// The stored public key; no unwrapping needed.
   public func publicKey(for id: String) async throws(WalletStoreError) -> ECPublicKey {
     let row = try await row(for: id)
@@ -205,14 +214,19 @@ public struct SoftwareKeyStore: DeviceKeyStore {
   }
 }
 
-/// A signer over an unwrapped key that does not hand the key itself to callers.
-private struct UnwrappedKey: Signer {
+/// A signer (and key agreement) over an unwrapped key that does not hand the key itself to
+/// callers.
+private struct UnwrappedKey: Signer, KeyAgreementKey {
   let key: ECPrivateKey
 
   var publicKey: ECPublicKey { key.publicKey }
 
   func signature(for message: [UInt8]) throws -> ECDSASignature {
     try key.signature(for: message, digest: key.curve.defaultDigest)
+  }
+
+  func sharedSecret(with peer: ECPublicKey) throws -> [UInt8] {
+    try key.sharedSecret(with: peer)
   }
 }
 
