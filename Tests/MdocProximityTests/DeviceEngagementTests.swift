@@ -135,6 +135,19 @@ struct DeviceEngagementTests {
       (try engagement([(2, ble(["x": true]))]), .malformed, "text key in BleOptions"),
       (try engagement([(2, [[1, 1, [0: 1]]])]), .malformed, "NfcOptions without 1"),
       (try engagement([(2, [[5, 1, 7]])]), .malformed, "options not a map"),
+      (try engagement([(2, [["2", 1, [:]]])]), .malformed, "method type text"),
+      (try engagement([(2, [[2, -1, [:]]])]), .malformed, "method version negative"),
+      (try engagement([(2, 7)]), .malformed, "methods not an array"),
+      (try engagement([(0, "1.1"), (5, 7)]), .malformed, "OriginInfos not an array"),
+      (
+        try engagement([(0, .textString("1." + String(repeating: "0", count: 15)))]),
+        .unsupportedVersion,
+        "version of 17 characters"
+      ),
+      (
+        try engagement([(2, ble([0: true, 1: false, 10: .textString("uuid")]))]), .malformed,
+        "UUID as text"
+      ),
       (try engagement([(0, "1.1"), (5, [["cat": 1]])]), .malformed, "OriginInfo without type"),
       (
         CBOREncoder(mapOrder: .preserved).encode([0: "1.0", 1: [1, key], "x": 1]), .malformed,

@@ -216,5 +216,66 @@ struct NDEFRefusalTests {
       try BLECarrierConfiguration(payload: [0x03, 0x1C, 0x00])
     }
     #expect(try BLECarrierConfiguration(payload: [0x02, 0x1C, 0x00]).leRole == .peripheralOnly)
+    // Hs and Hr records without a version byte; Hr version 2.
+    for type in ["Hs", "Hr"] {
+      let noVersion = try NDEFMessage(records: [NDEFRecord(.wellKnown, type: type)]).bytes
+      #expect(throws: MdocProximityError.self) { try HandoverSelect(bytes: noVersion) }
+      #expect(throws: MdocProximityError.self) { try HandoverRequest(bytes: noVersion) }
+    }
+    let cr = try NDEFRecord(.wellKnown, type: "cr", payload: [1, 2])
+    func hr(_ version: UInt8, _ local: [NDEFRecord]) throws -> [UInt8] {
+      try NDEFMessage(records: [
+        NDEFRecord(.wellKnown, type: "Hr", payload: [version] + NDEFMessage(records: local).bytes)
+      ]).bytes
+    }
+    #expect(
+      try HandoverRequest(bytes: hr(0x15, [cr, carrier.record])).collisionResolution == 0x0102)
+    #expect(throws: MdocProximityError.self) {
+      try HandoverRequest(bytes: hr(0x25, [cr, carrier.record]))
+    }
+    #expect(throws: MdocProximityError.self) {
+      try HandoverRequest(bytes: hr(0x15, [cr, cr, carrier.record]))
+    }
+    #expect(throws: MdocProximityError.self) {
+      try HandoverRequest(
+        bytes: hr(0x15, [NDEFRecord(.wellKnown, type: "cr", payload: [1]), carrier.record]))
+    }
+    #expect(throws: MdocProximityError.self) { try HandoverRequest(bytes: hr(0x15, [cr])) }
+    #expect(throws: MdocProximityError.self) {
+      try HandoverRequest(collisionResolution: 1, alternativeCarriers: [], records: [])
+    }
+  }
+
+  @Test("Writers refuse what the formats cannot hold")
+  func writerBounds() throws {
+    let long = [UInt8](repeating: 0x61, count: 256)
+    #expect(throws: MdocProximityError.self) { try NDEFRecord(typeNameFormat: .media, type: long) }
+    #expect(throws: MdocProximityError.self) {
+      try NDEFRecord(typeNameFormat: .media, type: [0x61], id: long)
+    }
+    #expect(try NDEFRecord(typeNameFormat: .media, type: Array(long.dropFirst())).type.count == 255)
+    #expect(throws: MdocProximityError.self) { try NDEFMessage(records: []) }
+    #expect(throws: MdocProximityError.self) {
+      try AlternativeCarrier(carrierDataReference: String(repeating: "a", count: 256))
+    }
+    #expect(throws: MdocProximityError.self) {
+      try AlternativeCarrier(
+        carrierDataReference: "0", auxiliaryDataReferences: Array(repeating: "m", count: 256))
+    }
+    #expect(
+      try AlternativeCarrier(
+        carrierDataReference: "0", auxiliaryDataReferences: Array(repeating: "m", count: 255)
+      )
+      .auxiliaryDataReferences.count == 255)
+    #expect(throws: MdocProximityError.self) {
+      try BLECarrierConfiguration.ADStructure(type: 1, data: [UInt8](repeating: 0, count: 255))
+    }
+    #expect(throws: MdocProximityError.self) {
+      try BLECarrierConfiguration(leRole: .peripheralOnly, serviceUUID: [1], deviceAddress: nil)
+    }
+    #expect(throws: MdocProximityError.self) {
+      try BLECarrierConfiguration(
+        leRole: .peripheralOnly, serviceUUID: nil, deviceAddress: [1, 2, 3, 4, 5, 6])
+    }
   }
 }

@@ -188,6 +188,8 @@ struct SessionRefusalTests {
     }
     // SessionEstablishment without eReaderKey, with a key that is not a COSE_Key map.
     for input in [
+      [0xFF],
+      CBOREncoder().encode(["eReaderKey": try Pair().reader.deviceEngagement.eDeviceKeyBytes]),
       CBOREncoder().encode(["data": .byteString([1])]),
       CBOREncoder().encode([
         "eReaderKey": .tagged(24, .byteString(CBOREncoder().encode([2, 1]))),
