@@ -185,6 +185,21 @@ struct NDEFRefusalTests {
     // A message whose first record is not Hs / Hr.
     #expect(throws: MdocProximityError.self) { try HandoverSelect(bytes: Self.single) }
     #expect(throws: MdocProximityError.self) { try HandoverRequest(bytes: Self.single) }
+    // A well-formed Hr read as a Handover Select, and an Hr payload under the type Hs.
+    let offer = try AlternativeCarrier(carrierDataReference: "0")
+    let local = try NDEFMessage(records: [
+      NDEFRecord(.wellKnown, type: "cr", payload: [1, 2]), offer.record,
+    ]).bytes
+    let asHr = try NDEFMessage(records: [
+      NDEFRecord(.wellKnown, type: "Hr", payload: [0x15] + local)
+    ])
+    #expect(try HandoverRequest(bytes: asHr.bytes).alternativeCarriers == [offer])
+    #expect(throws: MdocProximityError.self) { try HandoverSelect(bytes: asHr.bytes) }
+    let asHs = try NDEFMessage(records: [
+      NDEFRecord(.wellKnown, type: "Hs", payload: [0x15] + local)
+    ])
+    #expect(try HandoverSelect(bytes: asHs.bytes).alternativeCarriers == [offer])
+    #expect(throws: MdocProximityError.self) { try HandoverRequest(bytes: asHs.bytes) }
     // Hs version 2.0.
     let hs2 = try NDEFMessage(records: [NDEFRecord(.wellKnown, type: "Hs", payload: [0x20])])
     #expect(throws: MdocProximityError.self) { try HandoverSelect(bytes: hs2.bytes) }

@@ -136,8 +136,16 @@ struct SessionRefusalTests {
     }
     #expect(late.code == .sessionClosed)
     #expect(late.statusMessage == nil)
-    #expect(throws: MdocProximityError.self) { try pair.holder.send(response: [1]) }
-    #expect(throws: MdocProximityError.self) { try pair.reader.send(request: [1]) }
+    #expect(
+      throws: MdocProximityError(.sessionClosed, "the session has ended; nothing more is sent")
+    ) {
+      try pair.holder.send(response: [1])
+    }
+    #expect(
+      throws: MdocProximityError(.sessionClosed, "the session has ended; nothing more is sent")
+    ) {
+      try pair.reader.send(request: [1])
+    }
     #expect(pair.holder.terminate() == nil)
     #expect(pair.holder.abort(with: .cborDecodingError) == nil)
   }
@@ -251,9 +259,19 @@ struct SessionRefusalTests {
     let error = try #require(throws: MdocProximityError.self) { try again.holder.receive(past) }
     #expect(error.code == .tooLarge)
     #expect(error.statusMessage == Self.status11)
-    #expect(throws: MdocProximityError.self) {
-      try SessionEstablishment(bytes: past, limits: SessionLimits(maxMessageByteCount: limit))
+    let establishment = SessionEstablishment(
+      eReaderKey: try ECPrivateKey(curve: .p256).publicKey,
+      data: [UInt8](repeating: 0, count: limit))
+    let establishmentError = try #require(throws: MdocProximityError.self) {
+      try SessionEstablishment(
+        bytes: establishment.bytes, limits: SessionLimits(maxMessageByteCount: limit))
     }
+    #expect(establishmentError.code == .tooLarge)
+    #expect(
+      try SessionEstablishment(
+        bytes: establishment.bytes,
+        limits: SessionLimits(maxMessageByteCount: establishment.bytes.count)
+      ).data.count == limit)
     #expect(SessionLimits.default.maxMessageByteCount == 4 << 20)
   }
 

@@ -96,12 +96,7 @@ public struct HolderSession: Sendable {
       }
       throw error
     }
-    guard establishment.eReaderKey.curve == deviceEngagement.eDeviceKey.curve else {
-      throw MdocProximityError(
-        .invalidKey,
-        "EReaderKey is on \(establishment.eReaderKey.curve.rawValue), EDeviceKey on \(deviceEngagement.eDeviceKey.curve.rawValue) (ISO 18013-5 §9.1.5.2)",
-        status: .sessionEncryptionError)
-    }
+    // A key on another curve than EDeviceKey fails the ECDH of SessionKeys: invalidKey, status 10.
     let transcript = SessionTranscript(
       deviceEngagementBytes: deviceEngagement.deviceEngagementBytes,
       eReaderKeyBytes: establishment.eReaderKeyBytes, handover: handover)

@@ -30,7 +30,8 @@ public struct ReaderSession: Sendable {
   ///
   /// - Parameters:
   ///   - handover: `Handover.qr` for a QR engagement, `Handover.nfc(...)` for NFC.
-  /// - Throws: `invalidKey` when `eReaderKey` is on another curve than EDeviceKey.
+  /// - Throws: `invalidKey` when `eReaderKey` is on another curve than EDeviceKey (the ECDH of
+  ///   ``SessionKeys`` fails).
   public init(
     deviceEngagement: DeviceEngagement, handover: CBOR, eReaderKey: ECPrivateKey? = nil,
     limits: SessionLimits = .default
@@ -41,12 +42,7 @@ public struct ReaderSession: Sendable {
     } else {
       key = try makeKey(deviceEngagement.eDeviceKey.curve)
     }
-    guard key.curve == deviceEngagement.eDeviceKey.curve else {
-      throw MdocProximityError(
-        .invalidKey,
-        "EReaderKey must be on the curve of EDeviceKey (\(deviceEngagement.eDeviceKey.curve.rawValue)) (ISO 18013-5 §9.1.5.2)"
-      )
-    }
+    // A key on another curve than EDeviceKey fails the ECDH of SessionKeys (invalidKey).
     let encoded = EncodedCBOR(encoding: COSEKey(publicKey: key.publicKey).cbor)
     let transcript = SessionTranscript(
       deviceEngagementBytes: deviceEngagement.deviceEngagementBytes,

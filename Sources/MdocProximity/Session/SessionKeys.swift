@@ -125,12 +125,7 @@ struct SessionCipher: Sendable {
         .counterExhausted, "the message counter is exhausted (ISO 18013-5 §9.1.1.5)",
         status: .sessionEncryptionError)
     }
-    guard data.count >= AES.GCM.tagByteCount else {
-      throw MdocProximityError(
-        .decryptionFailed,
-        "encrypted data of \(data.count) bytes is shorter than the AES-GCM tag (ISO 18013-5 §9.1.1.5)",
-        status: .sessionEncryptionError)
-    }
+    // Data shorter than the 16-byte tag makes no SealedBox and fails below like a wrong tag.
     do {
       let box = try AES.GCM.SealedBox(
         nonce: Self.iv(peer, receiveCounter), ciphertext: Array(data.dropLast(16)),
