@@ -90,6 +90,7 @@ struct DeviceEngagementTests {
       (try engagement([(0, "1.0a")]), .unsupportedVersion, "version 1.0a"),
       (try engagement([(1, nil)]), .malformed, "no Security"),
       (try engagement([(1, [1])]), .malformed, "Security of one member"),
+      (try engagement([(1, [1, key, 0])]), .malformed, "Security of three members"),
       (try engagement([(1, [2, key])]), .unsupportedCipherSuite, "cipher suite 2"),
       (try engagement([(1, ["1", key])]), .malformed, "cipher suite text"),
       (try engagement([(1, [1, key.tagValue ?? .null])]), .malformed, "key not tag 24"),
@@ -132,7 +133,10 @@ struct DeviceEngagementTests {
         try engagement([(2, ble([1: true, 11: .byteString(Self.uuid)]))]), .malformed,
         "mode 0 missing"
       ),
-      (try engagement([(2, ble(["x": true]))]), .malformed, "text key in BleOptions"),
+      (
+        try engagement([(2, ble([0: true, 1: false, 10: .byteString(Self.uuid), "x": true]))]),
+        .malformed, "text key in BleOptions"
+      ),
       (try engagement([(2, [[1, 1, [0: 1]]])]), .malformed, "NfcOptions without 1"),
       (try engagement([(2, [[5, 1, 7]])]), .malformed, "options not a map"),
       (try engagement([(2, [["2", 1, [:]]])]), .malformed, "method type text"),
@@ -177,7 +181,8 @@ struct DeviceEngagementTests {
     for (text, expected) in [
       ("", MdocProximityError.Code.invalidURI), ("mdoc:", .invalidURI),
       ("mdoc" + uri.dropFirst(5), .invalidURI), ("mdoc;" + uri.dropFirst(5), .invalidURI),
-      ("https:" + uri.dropFirst(5), .invalidURI), (uri + "=", .invalidURI),
+      ("https:" + uri.dropFirst(5), .invalidURI), ("xdoc:" + uri.dropFirst(5), .invalidURI),
+      (uri + "=", .invalidURI),
       (uri + " ", .invalidURI), (" " + uri, .invalidURI), (uri + "+", .invalidURI),
       (uri + "/", .invalidURI), (uri + "#x", .invalidURI),
       ("mdoc:" + String(repeating: "A", count: DeviceEngagement.maxURILength), .tooLarge),

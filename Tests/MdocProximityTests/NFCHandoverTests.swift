@@ -226,7 +226,7 @@ struct NDEFRefusalTests {
       try AlternativeCarrier(payload: [0x01, 0x00, 0x00])
     }
     // BLE OOB data: an empty AD structure, one past the end.
-    #expect(throws: MdocProximityError.self) { try BLECarrierConfiguration(payload: [0x00]) }
+    #expect(throws: MdocProximityError.self) { try BLECarrierConfiguration(payload: [0x00, 0x1C]) }
     #expect(throws: MdocProximityError.self) {
       try BLECarrierConfiguration(payload: [0x03, 0x1C, 0x00])
     }

@@ -173,6 +173,13 @@ struct SessionRefusalTests {
     #expect(error.statusMessage == nil)
     var early = try Pair()
     #expect(try early.holder.receive(SessionData(status: .sessionTermination).bytes) == .terminated)
+    // Data with status 20 is no SessionEstablishment: a decoding error.
+    var earlyData = try Pair()
+    let dataFirst = try #require(throws: MdocProximityError.self) {
+      try earlyData.holder.receive(SessionData(data: [1], status: .sessionTermination).bytes)
+    }
+    #expect(dataFirst.code == .malformed)
+    #expect(dataFirst.statusMessage == Self.status11)
     var earlyError = try Pair()
     #expect(throws: MdocProximityError.self) { try earlyError.holder.receive(Self.status10) }
   }
