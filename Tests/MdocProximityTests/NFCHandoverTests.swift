@@ -80,6 +80,30 @@ struct NFCHandoverTests {
     #expect(Handover.qr == .null)
   }
 
+  @Test("A reader from the Annex D Hs and Hr has the Annex D transcript and SessionEstablishment")
+  func readerFromHandover() throws {
+    var reader = try ReaderSession(
+      handoverSelect: HandoverSelect(bytes: annex.hex("nfc_handover_select")),
+      handoverRequest: HandoverRequest(bytes: annex.hex("nfc_handover_request")),
+      eReaderKey: annex.key("e_reader_key"))
+    #expect(reader.transcript.taggedBytes == (try annex.hex("session_transcript_bytes")))
+    #expect(
+      try reader.send(request: annex.hex("device_request")) == annex.hex("session_establishment"))
+  }
+
+  @Test("The holder's NFC static handover carries its engagement to a reader")
+  func holderStaticHandover() throws {
+    let ble = try BLECarrierConfiguration(
+      leRole: .peripheralOnly, serviceUUID: [UInt8](repeating: 0x11, count: 16))
+    var (holder, select) = try HolderSession.nfcStaticHandover(ble: ble)
+    #expect(holder.deviceEngagement.retrievalMethods.isEmpty)
+    #expect(holder.handover == Handover.nfc(handoverSelect: select.bytes, handoverRequest: nil))
+    var reader = try ReaderSession(handoverSelect: HandoverSelect(bytes: select.bytes))
+    #expect(try holder.receive(reader.send(request: [4])) == .message([4]))
+    #expect(holder.transcript == reader.transcript)
+    #expect(try reader.receive(holder.send(response: [5])) == .message([5]))
+  }
+
   @Test("A holder and a reader agree through a static handover built here")
   func staticHandoverSession() throws {
     let engagementKey = try annex.key("e_device_key")

@@ -56,6 +56,23 @@ public struct HolderSession: Sendable {
       deviceEngagement: engagement, eDeviceKey: key, handover: Handover.qr, limits: limits)
   }
 
+  /// An NFC static handover (§8.2.2.1): a fresh ephemeral key (or `eDeviceKey`), an engagement
+  /// without retrieval methods, the Handover Select message holding it and the BLE carrier, and
+  /// the handover `[HandoverSelect, null]` (§9.1.5.1). The message is what the NFC tag serves.
+  public static func nfcStaticHandover(
+    ble: BLECarrierConfiguration, originInfos: [OriginInfo] = [], curve: EllipticCurve = .p256,
+    eDeviceKey: ECPrivateKey? = nil, limits: SessionLimits = .default
+  ) throws(MdocProximityError) -> (session: HolderSession, handoverSelect: HandoverSelect) {
+    let key: ECPrivateKey
+    if let eDeviceKey { key = eDeviceKey } else { key = try makeKey(curve) }
+    let engagement = DeviceEngagement(eDeviceKey: key.publicKey, originInfos: originInfos)
+    let select = try HandoverSelect.staticHandover(deviceEngagement: engagement, ble: ble)
+    let session = try HolderSession(
+      deviceEngagement: engagement, eDeviceKey: key,
+      handover: Handover.nfc(handoverSelect: select.bytes, handoverRequest: nil), limits: limits)
+    return (session, select)
+  }
+
   /// The `mdoc:` URI of the engagement, for the QR code.
   public var uri: String { deviceEngagement.uri }
 

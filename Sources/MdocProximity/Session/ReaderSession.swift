@@ -66,6 +66,20 @@ public struct ReaderSession: Sendable {
       eReaderKey: eReaderKey, limits: limits)
   }
 
+  /// A session from an NFC handover (§8.2.2.1): the engagement in the Handover Select message,
+  /// and the handover `[HandoverSelect, HandoverRequest or null]` (§9.1.5.1) with the Handover
+  /// Request the reader sent in a negotiated handover.
+  public init(
+    handoverSelect: HandoverSelect, handoverRequest: HandoverRequest? = nil,
+    eReaderKey: ECPrivateKey? = nil, limits: SessionLimits = .default
+  ) throws(MdocProximityError) {
+    try self.init(
+      deviceEngagement: handoverSelect.deviceEngagement(),
+      handover: Handover.nfc(
+        handoverSelect: handoverSelect.bytes, handoverRequest: handoverRequest?.bytes),
+      eReaderKey: eReaderKey, limits: limits)
+  }
+
   /// Encrypts a DeviceRequest: the SessionEstablishment the first time, a SessionData after.
   ///
   /// - Throws: `sessionClosed` after the end, `counterExhausted` after 2³²−1 messages.
