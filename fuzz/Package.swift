@@ -6,7 +6,7 @@ import PackageDescription
 
 let libraries = [
   "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
-  "HTTP", "JOSE", "JSON", "Mdoc", "OpenID4VCI", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
+  "HTTP", "JOSE", "JSON", "Mdoc", "MdocProximity", "OpenID4VCI", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
   "X509Certificates",
 ]
 

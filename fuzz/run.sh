@@ -66,7 +66,7 @@ fi
 
 dictionary() {
   case "$1" in
-    cbor | cose-* | device-* | encrypted-response) echo "-dict=$here/dict/cbor.dict" ;;
+    cbor | cose-* | device-* | encrypted-response | session-*) echo "-dict=$here/dict/cbor.dict" ;;
     der | pem) echo "-dict=$here/dict/der.dict" ;;
     *) echo "-dict=$here/dict/json.dict" ;;
   esac

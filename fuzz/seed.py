@@ -158,6 +158,21 @@ for body in ['{"credential_configuration_id":"mdl","proofs":{"jwt":["eyJhbGciOiJ
              '{"transaction_id":"tx-1","credential_response_encryption":{"jwk":' + encryption + ',"enc":"A256GCM"}}',
              '{"notification_id":"n-1","event":"credential_deleted","event_description":"removed"}']:
     add("vci-credential-request", body)
+# ISO 18013-5 proximity session (issue 14; fuzz/Sources/dcfuzz/ProximityTargets.swift): the Annex D
+# values, which the targets' Annex D sessions decrypt.
+with open(os.path.join(root, "Tests/MdocProximityTests/Vectors/iso18013-5-annex-d-session.json")) as f:
+    annex_d = json.load(f)
+for name in ("device_engagement", "session_transcript_device_engagement"):
+    engagement = bytes.fromhex(annex_d[name])
+    add("device-engagement", engagement)
+    add("mdoc-uri", "mdoc:" + base64.urlsafe_b64encode(engagement).decode().rstrip("="))
+add("session-establishment", bytes.fromhex(annex_d["session_establishment"]))
+for name in ("session_data", "session_termination"):
+    add("session-data", bytes.fromhex(annex_d[name]))
+add("session-data", bytes.fromhex("a2646461746150" + "00" * 16 + "667374617475731814"))
+add("session-data", bytes.fromhex("a166737461747573" + "0a"))
+for name in ("nfc_handover_select", "nfc_handover_request"):
+    add("nfc-handover", bytes.fromhex(annex_d[name]))
 for target, items in seeds.items():
     os.makedirs(os.path.join(out, target), exist_ok=True)
     for data in items:

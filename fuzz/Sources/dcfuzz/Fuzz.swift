@@ -39,6 +39,11 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "vci-dpop", run: fuzzVCIDPoP),
   FuzzTarget(name: "vci-key-proof", run: fuzzVCIKeyProof),
   FuzzTarget(name: "vci-attestation", run: fuzzVCIAttestation),
+  FuzzTarget(name: "device-engagement", run: fuzzDeviceEngagement),
+  FuzzTarget(name: "mdoc-uri", run: fuzzMdocURI),
+  FuzzTarget(name: "session-establishment", run: fuzzSessionEstablishment),
+  FuzzTarget(name: "session-data", run: fuzzSessionData),
+  FuzzTarget(name: "nfc-handover", run: fuzzNFCHandover),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.
