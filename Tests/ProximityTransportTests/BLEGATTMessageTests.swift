@@ -7,10 +7,17 @@ import Testing
 /// The GATT definitions, the Ident, and the chunking of ISO/IEC 18013-5 §8.3.3.1.1.
 @Suite struct BLEGATTMessageTests {
   struct AnnexD: Decodable {
-    let device_engagement: String
-    let e_device_key_bytes: String
-    let central_client_mode_uuid: String
-    let ble_ident_python_cryptography: String
+    let deviceEngagement: String
+    let eDeviceKeyBytes: String
+    let centralClientModeUUID: String
+    let bleIdent: String
+
+    enum CodingKeys: String, CodingKey {
+      case deviceEngagement = "device_engagement"
+      case eDeviceKeyBytes = "e_device_key_bytes"
+      case centralClientModeUUID = "central_client_mode_uuid"
+      case bleIdent = "ble_ident_python_cryptography"
+    }
   }
 
   static func annexD() throws -> AnnexD {
@@ -62,18 +69,18 @@ import Testing
 
   @Test func identOfTheAnnexDEngagement() throws {
     let vector = try Self.annexD()
-    let engagement = hexBytes(vector.device_engagement)
-    let keyBytes = hexBytes(vector.e_device_key_bytes)
+    let engagement = hexBytes(vector.deviceEngagement)
+    let keyBytes = hexBytes(vector.eDeviceKeyBytes)
     // EDeviceKeyBytes as shown: tag 24 (d8 18) around the COSE_Key, inside the engagement.
     #expect(Array(keyBytes.prefix(2)) == [0xD8, 0x18])
-    #expect(hexString(engagement).contains(vector.e_device_key_bytes))
+    #expect(hexString(engagement).contains(vector.eDeviceKeyBytes))
     // The engagement's central client mode UUID (option 11, 0x0b, a 16-byte string, 0x50).
-    let uuid = try #require(BLEUUID(vector.central_client_mode_uuid))
+    let uuid = try #require(BLEUUID(vector.centralClientModeUUID))
     #expect(hexString(engagement).contains("0b50" + hexString(uuid.bytes)))
 
     let ident = try BLEIdent.value(eDeviceKeyBytes: keyBytes)
     #expect(ident.count == 16)
-    #expect(hexString(ident) == vector.ble_ident_python_cryptography)
+    #expect(hexString(ident) == vector.bleIdent)
     // The whole tag-24 item is the key material, not the COSE_Key inside it.
     #expect(try BLEIdent.value(eDeviceKeyBytes: Array(keyBytes.dropFirst(4))) != ident)
   }
@@ -91,13 +98,13 @@ import Testing
           ikm = bytes.fromhex(line)
           print(HKDF(algorithm=hashes.SHA256(), length=16, salt=b"", info=b"BLEIdent").derive(ikm).hex())
       """,
-      input: [vector.e_device_key_bytes, "d81843a10102", "00"].joined(separator: "\n"))
+      input: [vector.eDeviceKeyBytes, "d81843a10102", "00"].joined(separator: "\n"))
     let theirs = output.split(separator: "\n").map(String.init)
-    let ours = try [vector.e_device_key_bytes, "d81843a10102", "00"].map {
+    let ours = try [vector.eDeviceKeyBytes, "d81843a10102", "00"].map {
       hexString(try BLEIdent.value(eDeviceKeyBytes: hexBytes($0)))
     }
     #expect(theirs == ours)
-    #expect(theirs.first == vector.ble_ident_python_cryptography)
+    #expect(theirs.first == vector.bleIdent)
   }
 
   // MARK: Chunking (§8.3.3.1.1.6)
