@@ -428,7 +428,7 @@
 
     public func centralManager(
       _ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
-      advertisementData: [String: Any], rssi RSSI: NSNumber
+      advertisementData: [String: Any], rssi: NSNumber
     ) {
       central.stopScan()
       lock.withLock { self.peripheral = peripheral }
