@@ -253,6 +253,24 @@ import Testing
     try await early.mdoc.open()
   }
 
+  @Test func oneReceiveAndOneOpenWaitAtATime() async throws {
+    let pair = try Self.pair(
+      .mdocPeripheralServer, timeouts: .init(start: .milliseconds(500), receive: .milliseconds(500))
+    )
+    async let firstOpen = Self.code { try await pair.mdoc.open() }
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(await Self.code { try await pair.mdoc.open() } == .closed)
+    #expect(await firstOpen == .timedOut)
+
+    let opened = try await Self.opened(
+      Self.pair(
+        .mdocPeripheralServer, timeouts: .init(start: .seconds(5), receive: .milliseconds(500))))
+    async let firstReceive = Self.code { try await opened.mdoc.receive() }
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(await Self.code { try await opened.mdoc.receive() } == .closed)
+    #expect(await firstReceive == .timedOut)
+  }
+
   @Test func sendingBeforeOpenIsRefused() async throws {
     let pair = try Self.pair(.mdocPeripheralServer)
     #expect(await Self.code { try await pair.mdoc.send([1]) } == .closed)
