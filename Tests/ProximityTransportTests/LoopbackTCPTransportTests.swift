@@ -66,6 +66,10 @@ import Testing
   @Test func theFrameIsALengthThenTheMessage() async throws {
     #expect(
       try LengthPrefixedFrame.encode([9, 8, 7], maxMessageBytes: 10) == [0, 0, 0, 3, 9, 8, 7])
+    #expect(try LengthPrefixedFrame.encode([9, 8, 7], maxMessageBytes: 3).count == 7)
+    #expect(throws: TransportError.self) {
+      try LengthPrefixedFrame.encode([9, 8, 7], maxMessageBytes: 2)
+    }
     #expect(
       try LengthPrefixedFrame.encode(
         [UInt8](repeating: 1, count: 0x01_02_03), maxMessageBytes: 1 << 20
@@ -116,10 +120,12 @@ import Testing
     let past = try await RawPeer.connected(configuration)
     past.write([0, 0, 0x03, 0xE9])
     #expect(await Self.code { try await past.transport.receive() } == .messageTooLarge)
-    // Sending past the limit is refused before anything is written.
+    // Sending past the limit is refused before anything is written (on a transport still open).
     #expect(
-      await Self.code { try await past.transport.send([UInt8](repeating: 1, count: 1001)) }
+      await Self.code { try await atLimit.transport.send([UInt8](repeating: 1, count: 1001)) }
         == .messageTooLarge)
+    try await atLimit.transport.send([UInt8](repeating: 1, count: 1000))
+    #expect(atLimit.read(1004).count == 1004)
   }
 
   @Test func anEmptyFrameIsAViolation() async throws {

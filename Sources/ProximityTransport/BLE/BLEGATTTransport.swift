@@ -208,6 +208,9 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
       await withCheckedContinuation {
         (continuation: CheckedContinuation<Result<[UInt8], TransportError>, Never>) in
         let immediate: Result<[UInt8], TransportError>? = lock.withLock {
+          if Task.isCancelled {
+            return .failure(TransportError(.closed, "the receiving task was cancelled"))
+          }
           if !queue.isEmpty { return .success(queue.removeFirst()) }
           if case .ended(let error) = phase { return .failure(error) }
           if waiter != nil {

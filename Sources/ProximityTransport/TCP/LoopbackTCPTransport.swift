@@ -374,16 +374,23 @@ enum Socket {
     #endif
   }
 
+  /// `send(2)` that never blocks (`MSG_DONTWAIT`): it takes what fits in the socket buffer, and
+  /// the caller polls for the rest within its deadline.
   static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
     #if canImport(Darwin)
-      Darwin.send(fd, bytes.baseAddress, bytes.count, 0)
+      Darwin.send(fd, bytes.baseAddress, bytes.count, MSG_DONTWAIT)
     #else
-      Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+      Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
     #endif
   }
 
+  /// `recv(2)` that never blocks (`MSG_DONTWAIT`).
   static func receive(_ fd: Int32, into bytes: UnsafeMutableRawBufferPointer) -> Int {
-    recv(fd, bytes.baseAddress, bytes.count, 0)
+    #if canImport(Darwin)
+      recv(fd, bytes.baseAddress, bytes.count, MSG_DONTWAIT)
+    #else
+      recv(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT))
+    #endif
   }
 
   static func shutdown(_ fd: Int32) -> Int32 {
