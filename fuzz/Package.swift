@@ -7,7 +7,7 @@ import PackageDescription
 let libraries = [
   "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
   "HTTP", "JOSE", "JSON", "Mdoc", "OpenID4VCI", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
-  "X509Certificates",
+  "X509Certificates", "ProximityTransport",
 ]
 
 let package = Package(

@@ -39,6 +39,8 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "vci-dpop", run: fuzzVCIDPoP),
   FuzzTarget(name: "vci-key-proof", run: fuzzVCIKeyProof),
   FuzzTarget(name: "vci-attestation", run: fuzzVCIAttestation),
+  FuzzTarget(name: "ble-reassembly", run: fuzzBLEReassembly),
+  FuzzTarget(name: "tcp-frames", run: fuzzTCPFrames),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.
