@@ -165,6 +165,22 @@ import Testing
     #expect(try await peer.transport.receive() == [7, 8])
   }
 
+  @Test func aPeerThatDoesNotReadEndsASendAtItsDeadline() async throws {
+    // 64 MiB cannot fit the loopback socket buffers of a peer that reads nothing.
+    let limits = TransportLimits(
+      maxMessageBytes: 64 << 20, maxChunksPerMessage: 1, maxQueuedMessages: 1)
+    let configuration = LoopbackTCPTransport.Configuration(
+      limits: limits, receiveTimeout: .seconds(5), sendTimeout: .milliseconds(300))
+    let peer = try await RawPeer.connected(configuration)
+    let started = ContinuousClock.now
+    #expect(
+      await Self.code { try await peer.transport.send([UInt8](repeating: 1, count: 64 << 20)) }
+        == .timedOut)
+    #expect(ContinuousClock.now - started < .seconds(10))
+    // Part of the frame may be out: the transport is over.
+    #expect(await Self.code { try await peer.transport.send([1]) } == .timedOut)
+  }
+
   @Test func closeWakesAWaitingReceive() async throws {
     let (holder, reader) = try await Self.connected()
     async let waiting = Self.code { try await holder.receive() }
