@@ -6,8 +6,8 @@ import PackageDescription
 
 let libraries = [
   "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
-  "HTTP", "JOSE", "JSON", "Mdoc", "MdocProximity", "OpenID4VCI", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
-  "X509Certificates",
+  "HTTP", "JOSE", "JSON", "Mdoc", "MdocProximity", "OpenID4VCI", "OpenID4VP", "OrgIsoMdoc",
+  "ProximityTransport", "SDJWT", "X509Certificates",
 ]
 
 let package = Package(

@@ -173,6 +173,27 @@ add("session-data", bytes.fromhex("a2646461746150" + "00" * 16 + "66737461747573
 add("session-data", bytes.fromhex("a166737461747573" + "0a"))
 for name in ("nfc_handover_select", "nfc_handover_request"):
     add("nfc-handover", bytes.fromhex(annex_d[name]))
+
+# Proximity transports (issue 14; fuzz/Sources/dcfuzz/ProximityTransportTargets.swift), from the
+# Annex D DeviceEngagement and EDeviceKeyBytes.
+with open(os.path.join(root, "Tests/ProximityTransportTests/Vectors/iso18013-5-annex-d-ble.json")) as f:
+    annex_d = json.load(f)
+messages = [bytes.fromhex(annex_d["device_engagement"]), bytes.fromhex(annex_d["e_device_key_bytes"]), b"\xa0"]
+for value_length in (2, 20, 65):
+    payload = value_length - 1
+    for message in messages:
+        parts = [message[i:i + payload] for i in range(0, len(message), payload)]
+        chunks = [bytes([1 if i < len(parts) - 1 else 0]) + part for i, part in enumerate(parts)]
+        if len(chunks) <= 64:
+            add("ble-reassembly", bytes([value_length - 2]) + b"".join(bytes([len(c)]) + c for c in chunks))
+add("ble-reassembly", bytes([18, 1, 2, 2, 1, 7, 0, 2, 0, 1]))
+for piece in (0, 3, 31):
+    frames = b"".join(len(m).to_bytes(4, "big") + m for m in messages)
+    add("tcp-frames", bytes([piece]) + frames)
+    add("tcp-frames", bytes([piece]) + frames[:-3])
+add("tcp-frames", bytes([1]) + b"\x00\x00\x00\x00")
+add("tcp-frames", bytes([2]) + b"\xff\xff\xff\xff")
+add("tcp-frames", bytes([4]) + b"\x00\x00\x04\x00" + b"\x01" * 1024)
 for target, items in seeds.items():
     os.makedirs(os.path.join(out, target), exist_ok=True)
     for data in items:

@@ -44,6 +44,8 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "session-establishment", run: fuzzSessionEstablishment),
   FuzzTarget(name: "session-data", run: fuzzSessionData),
   FuzzTarget(name: "nfc-handover", run: fuzzNFCHandover),
+  FuzzTarget(name: "ble-reassembly", run: fuzzBLEReassembly),
+  FuzzTarget(name: "tcp-frames", run: fuzzTCPFrames),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.
