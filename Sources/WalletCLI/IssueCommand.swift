@@ -45,7 +45,7 @@ enum IssueCommand {
     let args = try context.parse(spec, arguments)
     let json = args.flag("json")
     if args.flag("deferred") {
-      for option in ["tx-code", "browser", "configuration", "batch", "id"]
+      for option in ["tx-code", "browser", "configuration", "batch", "id", "refresh"]
       where args.values[option] != nil {
         throw UsageError("--\(option) does not go with --deferred", command: spec.path)
       }

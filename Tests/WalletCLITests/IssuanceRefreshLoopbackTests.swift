@@ -137,6 +137,8 @@ import Testing
       #expect(
         try await runDCWalletOffPool(cli, ["issue", "--refresh", "pre", "--tx-code", "1"]).code
           == 2)
+      #expect(
+        try await runDCWalletOffPool(cli, ["issue", "--deferred", "--refresh", "pre"]).code == 2)
       _ = issuer
     }
 
