@@ -122,6 +122,9 @@ public struct AuthorizationRequest: Sendable, Hashable {
   /// `resource` (RFC 8707): the Credential Issuer Identifier when the issuer names
   /// `authorization_servers` (OpenID4VCI 1.0 §5.1.2).
   public var resource: String?
+  /// `dpop_jkt` (RFC 9449 §10): the JWK SHA-256 thumbprint (RFC 7638) of the DPoP key the
+  /// client will redeem the authorization code with; the server binds the code to it.
+  public var dpopJKT: String?
 
   /// The only `response_type` of the flow (RFC 6749 §4.1.1).
   public static let responseType = "code"
@@ -129,7 +132,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
   public init(
     clientID: String, redirectURI: String, state: String, codeChallenge: String,
     scope: [String]? = nil, authorizationDetails: [CredentialAuthorizationDetail]? = nil,
-    issuerState: String? = nil, resource: String? = nil
+    issuerState: String? = nil, resource: String? = nil, dpopJKT: String? = nil
   ) {
     self.clientID = clientID
     self.redirectURI = redirectURI
@@ -139,6 +142,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
     self.authorizationDetails = authorizationDetails
     self.issuerState = issuerState
     self.resource = resource
+    self.dpopJKT = dpopJKT
   }
 
   /// The request parameters.
@@ -154,6 +158,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
       ("authorization_details", authorizationDetails.map(CredentialAuthorizationDetail.parameter)),
       ("issuer_state", issuerState),
       ("resource", resource),
+      ("dpop_jkt", dpopJKT),
     ])
   }
 
@@ -204,6 +209,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
     }
     issuerState = parameters.optional("issuer_state")
     resource = parameters.optional("resource")
+    dpopJKT = parameters.optional("dpop_jkt")
   }
 }
 

@@ -294,6 +294,18 @@ public struct TransactionCodeRequirement: Sendable, Hashable {
   /// The input mode in force: `input_mode`, or numeric by default.
   public var effectiveInputMode: InputMode { inputMode ?? .numeric }
 
+  /// Whether `code` fits this requirement (§4.1.1): only the digits 0-9 when the input mode in
+  /// force is ``InputMode/numeric``, and exactly `length` characters when `length` is given.
+  public func accepts(_ code: String) -> Bool {
+    if effectiveInputMode == .numeric,
+      !code.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) })
+    {
+      return false
+    }
+    if let length, code.count != length { return false }
+    return true
+  }
+
   func check() throws(OpenID4VCIError) {
     if let length, length < 1 {
       throw OpenID4VCIError(.invalidOffer, "tx_code length \(length) is not positive")

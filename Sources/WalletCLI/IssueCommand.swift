@@ -26,6 +26,10 @@ enum IssueCommand {
         "trust-issuer-iacas",
         "trust the IACAs the issuer publishes (mdoc_iacas_uri), for this issuance only"),
       .flag("deferred", "poll pending deferred issuances (all, or the one named) instead"),
+      .value(
+        "refresh", "ID",
+        "re-issue stored credential ID with its refresh token; the old one goes once the new is stored"
+      ),
       .flag("json", "print a JSON object"),
     ],
     positionals: ["OFFER"], requiredPositionals: 0,
@@ -41,7 +45,7 @@ enum IssueCommand {
     let args = try context.parse(spec, arguments)
     let json = args.flag("json")
     if args.flag("deferred") {
-      for option in ["tx-code", "browser", "configuration", "batch", "id"]
+      for option in ["tx-code", "browser", "configuration", "batch", "id", "refresh"]
       where args.values[option] != nil {
         throw UsageError("--\(option) does not go with --deferred", command: spec.path)
       }
@@ -59,6 +63,10 @@ enum IssueCommand {
         throw CommandFailure(error.reason)
       }
       try report(result, json: json, context)
+      return
+    }
+    if let id = args.value("refresh") {
+      try await refresh(id, args, json: json, context)
       return
     }
     guard let source = args.positionals.first else {
@@ -121,16 +129,87 @@ enum IssueCommand {
           pending, redirect: redirect, storage: storage)
       }
     } catch let error as IssuanceError {
+      let reason =
+        error.code == .txCodeInvalid
+        ? offer.preAuthorizedCode?.txCode.map(expectedTransactionCode) ?? error.reason
+        : error.reason
       if json {
+        let failure = IssuanceError(error.code, reason, underlying: error)
         try report(
           WalletIssuanceResult(
             failed: configurations.map {
-              WalletIssuanceFailure(configurationID: $0, cause: .issuance(error))
+              WalletIssuanceFailure(configurationID: $0, cause: .issuance(failure))
             }), json: true, context)
       }
-      throw CommandFailure(error.reason)
+      throw CommandFailure(reason)
     }
     try report(result, json: json, context)
+  }
+
+  /// `--refresh ID`: re-issues a stored credential with its refresh token (same output
+  /// contract as an issuance).
+  static func refresh(
+    _ id: String, _ args: ParsedArguments, json: Bool, _ context: CommandContext
+  ) async throws {
+    for option in ["tx-code", "browser", "configuration", "id"] where args.values[option] != nil {
+      throw UsageError("--\(option) does not go with --refresh", command: spec.path)
+    }
+    guard args.positionals.isEmpty else {
+      throw UsageError("--refresh takes no OFFER", command: spec.path)
+    }
+    var batch: Int?
+    if let text = args.value("batch") {
+      guard let value = Int(text), (1...100).contains(value) else {
+        throw UsageError("--batch needs a number from 1 to 100", command: spec.path)
+      }
+      batch = value
+    }
+    let wallet = try context.wallet()
+    let old = try? await wallet.credentials().first { $0.id == id }
+    let configuration = old?.issuance?.configurationID ?? ""
+    // Development mode (plain http) only when the credential's issuer is a loopback host.
+    let development =
+      old?.issuance.flatMap { URL(string: $0.credentialIssuer)?.host }
+      .map(HTTPURLPolicy.isLoopbackHost) ?? false
+    let issuance = WalletIssuance(wallet: wallet, client: client(development: development))
+    let result: WalletIssuanceResult
+    do {
+      result = try await issuance.reissue(
+        credentialID: id, batchSize: batch,
+        storage: WalletIssuance.StorageOptions(
+          trustIssuerPublishedIACAs: args.flag("trust-issuer-iacas")))
+    } catch {
+      let reason: String
+      switch error.code {
+      case .unknownCredential: reason = "no credential \(id)"
+      case .noRefreshToken:
+        reason = "no refresh token is kept for \(id): issue it anew from an offer"
+      case .refreshRefused:
+        reason = "the issuer refused the refresh token for \(id) (\(error.reason)): issue it anew"
+      default: reason = error.reason
+      }
+      if json {
+        try report(
+          WalletIssuanceResult(
+            failed: [
+              WalletIssuanceFailure(
+                configurationID: configuration,
+                cause: .issuance(IssuanceError(error.code, reason, underlying: error)))
+            ]), json: true, context)
+      }
+      throw CommandFailure(reason)
+    }
+    for replaced in result.replaced { context.console.errLine("replaced \(replaced)") }
+    try report(result, json: json, context)
+  }
+
+  /// What the offer's `tx_code` object asks for, in words (OpenID4VCI 1.0 §4.1.1).
+  static func expectedTransactionCode(_ requirement: TransactionCodeRequirement) -> String {
+    let kind = requirement.effectiveInputMode == .numeric ? "digits" : "characters"
+    let expected =
+      requirement.length.map { "\($0) \(kind)" } ?? (kind == "digits" ? "digits only" : kind)
+    return "the transaction code (tx_code) does not fit the offer: expected \(expected)"
+      + (requirement.inputMode == nil ? " (input_mode numeric by default)" : "")
   }
 
   static func client(development: Bool) -> IssuanceClient {

@@ -24,7 +24,8 @@ import Testing
     init(
       settings: DevelopmentIssuerSettings = DevelopmentIssuerSettings(),
       state: StateDirectory? = nil,
-      adjust: (inout IssuerConfiguration, DevelopmentIssuer) throws -> Void = { _, _ in }
+      adjust: (inout IssuerConfiguration, DevelopmentIssuer) throws -> Void = { _, _ in },
+      wrap: (any HTTPHandler) -> any HTTPHandler = { $0 }
     )
       throws
     {
@@ -58,7 +59,7 @@ import Testing
         try adjust(&configuration, pki)
         service = CredentialIssuerService(configuration: configuration, store: store)
       }
-      router.set(IssuerHTTPHandler(service: service))
+      router.set(wrap(IssuerHTTPHandler(service: service)))
     }
 
     deinit { server.stop() }

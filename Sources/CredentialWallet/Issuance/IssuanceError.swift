@@ -19,6 +19,20 @@ public struct IssuanceError: CausedError {
     public static let grantNotOffered = Code("grantNotOffered")
     /// The offer requires a transaction code (`tx_code`, §4.1.1) and none was given.
     public static let txCodeRequired = Code("txCodeRequired")
+    /// The transaction code given does not fit the offer's `tx_code` object: not digits where
+    /// `input_mode` is `numeric` (the default), or not `length` characters long (§4.1.1).
+    /// Refused before any request.
+    public static let txCodeInvalid = Code("txCodeInvalid")
+    /// Re-issuance was asked for a credential the wallet keeps no refresh token for (not issued
+    /// by OpenID4VCI, or the authorization server gave none) (RFC 6749 §6).
+    public static let noRefreshToken = Code("noRefreshToken")
+    /// The authorization server refused the refresh token (`invalid_grant`, RFC 6749 §5.2):
+    /// expired, revoked, or bound to another DPoP key or client. A new issuance is needed.
+    public static let refreshRefused = Code("refreshRefused")
+    /// Re-issuance was asked for a credential id the wallet does not hold.
+    public static let unknownCredential = Code("unknownCredential")
+    /// The wallet could not read or write its store or key store during a re-issuance.
+    public static let walletStorage = Code("walletStorage")
     /// The authorization step failed: PAR, the redirect's `state` or `iss`, or an error the
     /// authorization server returned (§5; RFC 9126, RFC 9207).
     public static let authorization = Code("authorization")

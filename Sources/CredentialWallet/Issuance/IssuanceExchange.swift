@@ -38,9 +38,11 @@ struct IssuanceExchange {
   var resourceNonce: String?
   var attestation: ClientAttestationState?
 
-  /// The most attempts for one request: the first, and one retry with a fresh nonce or
-  /// challenge (RFC 9449 §8: "the client ... retries the request"; bounded so that a server
-  /// answering `use_dpop_nonce` for ever cannot loop the client).
+  /// The most attempts of one credential request under `invalid_nonce` (OpenID4VCI 1.0
+  /// §8.3.1.2): the first, and one retry with a fresh `c_nonce`. Within each attempt ``send``
+  /// retries once for a DPoP nonce (RFC 9449 §8: "the client ... retries the request") and once
+  /// for an attestation challenge: bounded so that a server answering `use_dpop_nonce` for ever
+  /// cannot loop the client.
   static let maximumAttempts = 2
 
   init(http: any HTTPClient, clock: @escaping @Sendable () -> Date, dpopKey: ECPrivateKey?) {
@@ -80,9 +82,9 @@ struct IssuanceExchange {
     _ method: HTTPMethod, _ url: URL, headers: HTTPFields = [:], body: [UInt8] = [],
     role: ServerRole, accessToken: (String, AccessTokenType)? = nil, attest: Bool = false
   ) async throws(IssuanceError) -> HTTPResponse {
-    var attempt = 0
+    var retriedNonce = false
+    var retriedChallenge = false
     while true {
-      attempt += 1
       var request = HTTPRequest(method: method, url: url, headers: headers, body: body)
       let usedNonce = role == .authorization ? authorizationNonce : resourceNonce
       if let accessToken {
@@ -123,16 +125,22 @@ struct IssuanceExchange {
       {
         attestation?.challenge = challenge
       }
-      guard attempt < Self.maximumAttempts, !(200..<300).contains(response.status),
+      guard !(200..<300).contains(response.status),
         let error = Self.errorResponse(response, role: role)
       else { return response }
       let newNonce = role == .authorization ? authorizationNonce : resourceNonce
-      if error.error == .useDPoPNonce, dpopSigner != nil, let newNonce, newNonce != usedNonce {
+      // Each kind of retry at most once (a server may ask for a nonce and then a challenge);
+      // a second demand of the same kind is the answer.
+      if error.error == .useDPoPNonce, !retriedNonce, dpopSigner != nil, let newNonce,
+        newNonce != usedNonce
+      {
+        retriedNonce = true
         continue
       }
-      if error.error == .useAttestationChallenge, attest, let challenge = attestation?.challenge,
-        challenge != usedChallenge
+      if error.error == .useAttestationChallenge, !retriedChallenge, attest,
+        let challenge = attestation?.challenge, challenge != usedChallenge
       {
+        retriedChallenge = true
         continue
       }
       return response

@@ -42,7 +42,8 @@ extension IssuanceClient {
   /// the credential requests.
   ///
   /// - Throws: `grantNotOffered` (no pre-authorized code in the offer), `txCodeRequired` (the
-  ///   offer has a `tx_code` object and `txCode` is nil), `metadata`, `token`. Failures of
+  ///   offer has a `tx_code` object and `txCode` is nil), `txCodeInvalid` (the code does not fit
+  ///   the offer's `input_mode` or `length`), `metadata`, `token`. Failures of
   ///   single configurations are returned in ``IssuanceResult/failed``.
   public func issuePreAuthorized(
     offer: CredentialOffer, txCode: String?, issuer: IssuerContext? = nil,
@@ -51,11 +52,7 @@ extension IssuanceClient {
     guard let grant = offer.preAuthorizedCode else {
       throw IssuanceError(.grantNotOffered, "the offer has no pre-authorized_code grant")
     }
-    // §4.1.1, §6.1: tx_code "MUST be present if a tx_code object was present in the
-    // Credential Offer (including if the object was empty)".
-    if grant.txCode != nil, txCode?.isEmpty ?? true {
-      throw IssuanceError(.txCodeRequired, "the offer requires a transaction code (tx_code)")
-    }
+    try Self.checkTransactionCode(txCode, for: grant)
     let context = try await resolvedIssuer(issuer, offer: offer)
     let server = try await authorizationServer(
       context, hint: grant.authorizationServer)
@@ -75,6 +72,29 @@ extension IssuanceClient {
     return await requestCredentials(
       offer: offer, context: context, token: token, clientID: clientID, options: options,
       session: &session)
+  }
+
+  /// Checks the transaction code against the offer's `tx_code` object before anything is sent.
+  ///
+  /// - Throws: `txCodeRequired` (the offer has a `tx_code` object and `txCode` is nil or
+  ///   empty), `txCodeInvalid` (it does not fit `input_mode` or `length`).
+  public static func checkTransactionCode(
+    _ txCode: String?, for grant: PreAuthorizedCodeGrant
+  ) throws(IssuanceError) {
+    // §4.1.1, §6.1: tx_code "MUST be present if a tx_code object was present in the
+    // Credential Offer (including if the object was empty)".
+    if grant.txCode != nil, txCode?.isEmpty ?? true {
+      throw IssuanceError(.txCodeRequired, "the offer requires a transaction code (tx_code)")
+    }
+    // §4.1.1: input_mode (numeric by default) and length describe the code; one that does not
+    // fit cannot be right, and sending it would spend one of the server's limited attempts.
+    if let requirement = grant.txCode, let txCode, !requirement.accepts(txCode) {
+      throw IssuanceError(
+        .txCodeInvalid,
+        "the transaction code (tx_code) does not fit the offer: input_mode "
+          + "\(requirement.effectiveInputMode.rawValue)"
+          + (requirement.length.map { ", length \($0)" } ?? ""))
+    }
   }
 
   // MARK: Authorization code flow (§3.4, §5, §6)
@@ -118,7 +138,9 @@ extension IssuanceClient {
       clientID: clientID, redirectURI: configuration.redirectURI, state: state,
       codeChallenge: pkce.challenge, authorizationDetails: details,
       issuerState: offer.authorizationCode?.issuerState,
-      resource: metadata.authorizationServers.isEmpty ? nil : metadata.credentialIssuer.string)
+      resource: metadata.authorizationServers.isEmpty ? nil : metadata.credentialIssuer.string,
+      // RFC 9449 §10: the code is bound to the DPoP key, also when the request is not pushed.
+      dpopJKT: session.dpopSigner.map { JWK(publicKey: $0.publicKey).thumbprintBase64URL })
     let url: URL
     do {
       if let parEndpoint = server.pushedAuthorizationRequestEndpoint {
@@ -207,11 +229,14 @@ extension IssuanceClient {
 
   /// A session for one flow: a DPoP key when the server advertises DPoP with ES256 (HAIP 1.0),
   /// and the client attestation when the server takes it and a wallet provider is configured.
-  func makeSession(_ server: AuthorizationServerMetadata) async throws(IssuanceError)
-    -> IssuanceExchange
+  ///
+  /// With `dpopSigner` (a re-issuance), that key is used instead of a new one: the refresh token
+  /// is bound to it (RFC 9449 §5).
+  func makeSession(_ server: AuthorizationServerMetadata, dpopSigner: (any Signer)? = nil)
+    async throws(IssuanceError) -> IssuanceExchange
   {
     var dpopKey: ECPrivateKey?
-    if server.supportsDPoP {
+    if dpopSigner == nil, server.supportsDPoP {
       guard server.dpopSigningAlgorithms.contains("ES256") else {
         throw IssuanceError(.unsupported, "the server's DPoP algorithms do not include ES256")
       }
@@ -221,7 +246,9 @@ extension IssuanceClient {
         throw IssuanceError(.unsupported, "DPoP key: \(error)")
       }
     }
-    var session = IssuanceExchange(http: http, clock: configuration.clock, dpopKey: dpopKey)
+    var session =
+      dpopSigner.map { IssuanceExchange(http: http, clock: configuration.clock, dpopSigner: $0) }
+      ?? IssuanceExchange(http: http, clock: configuration.clock, dpopKey: dpopKey)
     if server.supportsClientAttestation, let provider = configuration.walletProvider {
       do {
         let material = try await provider.clientAttestation()
@@ -254,7 +281,7 @@ extension IssuanceClient {
     }
     // RFC 9449 §5: a DPoP-bound token must be used with DPoP; a client that sent a DPoP proof
     // and got a Bearer token has a server that ignored DPoP, which HAIP does not allow.
-    if session.dpopKey != nil, token.tokenType != .dpop {
+    if session.dpopSigner != nil, token.tokenType != .dpop {
       throw IssuanceError(
         .token, "the server advertises DPoP but issued a \(token.tokenType.rawValue) token")
     }
@@ -272,11 +299,22 @@ extension IssuanceClient {
     offer: CredentialOffer, context: IssuerContext, token: TokenResponse, clientID: String?,
     options: Options, session: inout IssuanceExchange
   ) async -> IssuanceResult {
+    await requestCredentials(
+      offered: offer.credentialConfigurationIDs, context: context, token: token,
+      clientID: clientID, options: options, session: &session)
+  }
+
+  /// As above, for the configurations in `offered` (an offer's, or the one a re-issuance
+  /// renews).
+  func requestCredentials(
+    offered: [String], context: IssuerContext, token: TokenResponse, clientID: String?,
+    options: Options, session: inout IssuanceExchange
+  ) async -> IssuanceResult {
     let metadata = context.metadata
     var result = IssuanceResult(
       credentialIssuer: metadata.credentialIssuer.string, refreshToken: token.refreshToken)
-    for id in selectedConfigurations(offer, options) {
-      guard offer.credentialConfigurationIDs.contains(id) else {
+    for id in options.configurationIDs ?? offered {
+      guard offered.contains(id) else {
         result.failed.append(
           IssuanceFailure(
             configurationID: id, error: IssuanceError(.unsupported, "the offer does not name \(id)")
@@ -639,7 +677,15 @@ extension IssuanceClient {
   public func notify(
     _ target: NotificationTarget, event: NotificationRequest.Event, description: String? = nil
   ) async throws(IssuanceError) {
-    var session = IssuanceExchange(http: http, clock: configuration.clock, dpopKey: target.dpopKey)
+    try await notify(target, event: event, description: description, signer: target.dpopKey)
+  }
+
+  /// As above, with the DPoP proofs signed by `signer` (a key kept in the wallet's key store).
+  func notify(
+    _ target: NotificationTarget, event: NotificationRequest.Event, description: String?,
+    signer: (any Signer)?
+  ) async throws(IssuanceError) {
+    var session = IssuanceExchange(http: http, clock: configuration.clock, dpopSigner: signer)
     let request = NotificationRequest(
       notificationID: target.notificationID, event: event, eventDescription: description)
     let response = try await session.send(

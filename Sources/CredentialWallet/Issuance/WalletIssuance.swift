@@ -237,6 +237,15 @@ extension Wallet {
     }
   }
 
+  /// Writes a stored session's new endpoints and tokens (a re-issuance's refreshed tokens).
+  func updateIssuanceSession(_ session: IssuanceSession) async throws(WalletError) {
+    do {
+      try await store.insertIssued([], session: try sealed(session))
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+  }
+
   private func sealed(_ session: IssuanceSession) throws(WalletStoreError) -> IssuanceSessionRow {
     try IssuanceSecrets(settingsKey: settingsAuthentication.key).row(for: session)
   }

@@ -18,6 +18,9 @@ public struct WalletIssuanceResult: Sendable {
   /// Notifications (OpenID4VCI 1.0 §11) that could not be delivered; they never undo what was
   /// stored.
   public var notificationFailures: [IssuanceError]
+  /// The ids of the credentials a re-issuance replaced: removed once the new ones were stored
+  /// (see ``WalletIssuance/reissue(credentialID:batchSize:storage:)``).
+  public var replaced: [String] = []
 
   /// An empty result.
   public init(
@@ -38,6 +41,7 @@ public struct WalletIssuanceResult: Sendable {
     deferred += other.deferred
     failed += other.failed
     notificationFailures += other.notificationFailures
+    replaced += other.replaced
   }
 }
 
@@ -121,6 +125,9 @@ public struct WalletIssuance: Sendable {
     offer: CredentialOffer, txCode: String?, options: IssuanceClient.Options = .init(),
     storage: StorageOptions = StorageOptions()
   ) async throws(IssuanceError) -> WalletIssuanceResult {
+    if let grant = offer.preAuthorizedCode {
+      try IssuanceClient.checkTransactionCode(txCode, for: grant)
+    }
     let context = try await client.issuerMetadata(offer.credentialIssuer)
     let iacas = try await publishedIACAs(context, optIn: storage.trustIssuerPublishedIACAs)
     let result = try await client.issuePreAuthorized(
@@ -172,6 +179,15 @@ public struct WalletIssuance: Sendable {
   public func store(
     _ result: IssuanceResult, iacas: [Certificate], storage: StorageOptions
   ) async -> WalletIssuanceResult {
+    await store(result, iacas: iacas, storage: storage, renewing: nil)
+  }
+
+  /// As above; with `renewed` (a re-issuance), the credentials name that stored session, whose
+  /// tokens the caller has already updated, and it is never released here.
+  func store(
+    _ result: IssuanceResult, iacas: [Certificate], storage: StorageOptions,
+    renewing renewed: IssuanceSession?, dpopSigner: (any Signer)? = nil
+  ) async -> WalletIssuanceResult {
     var out = WalletIssuanceResult()
     out.failed = result.failed.map {
       WalletIssuanceFailure(configurationID: $0.configurationID, cause: .issuance($0.error))
@@ -184,8 +200,8 @@ public struct WalletIssuance: Sendable {
       ?? result.deferred.first.map {
         ($0.accessToken, $0.tokenType, $0.dpopKey, $0.notificationEndpoint)
       }
-    var session: IssuanceSession?
-    if let (token, type, dpopKey, notificationEndpoint) = access {
+    var session: IssuanceSession? = renewed
+    if renewed == nil, let (token, type, dpopKey, notificationEndpoint) = access {
       var dpopKeyID: String?
       if let dpopKey { dpopKeyID = try? await wallet.keys.importKey(dpopKey) }
       session = IssuanceSession(
@@ -211,7 +227,7 @@ public struct WalletIssuance: Sendable {
       out.append(
         await storeGroup(
           group, credentialIssuer: result.credentialIssuer, session: session, iacas: iacas,
-          optIn: storage.trustIssuerPublishedIACAs, ids: groupIDs))
+          optIn: storage.trustIssuerPublishedIACAs, ids: groupIDs, dpopSigner: dpopSigner))
     }
     for deferred in result.deferred {
       guard let session else { break }
@@ -224,7 +240,7 @@ public struct WalletIssuance: Sendable {
           WalletIssuanceFailure(configurationID: deferred.configurationID, cause: .wallet(error)))
       }
     }
-    if let session, out.stored.isEmpty, out.deferred.isEmpty {
+    if renewed == nil, let session, out.stored.isEmpty, out.deferred.isEmpty {
       // Nothing names the session: its DPoP key goes.
       await wallet.releaseIssuanceSession(id: session.id)
       if let keyID = session.dpopKeyID { try? await wallet.keys.deleteKey(id: keyID) }
@@ -236,7 +252,7 @@ public struct WalletIssuance: Sendable {
   /// and the issuer told.
   func storeGroup(
     _ group: [IssuedCredentialOutcome], credentialIssuer: String, session: IssuanceSession?,
-    iacas: [Certificate], optIn: Bool, ids: [String]
+    iacas: [Certificate], optIn: Bool, ids: [String], dpopSigner: (any Signer)? = nil
   ) async -> WalletIssuanceResult {
     var out = WalletIssuanceResult()
     guard let first = group.first else { return out }
@@ -246,7 +262,9 @@ public struct WalletIssuance: Sendable {
     }
     guard let (format, type) = Self.walletFormat(first.format) else {
       fail(.issuance(IssuanceError(.unsupported, "format \(first.format.name) is not stored")))
-      await notify(first.notification, .credentialFailure, "unsupported format", into: &out)
+      await notify(
+        first.notification, .credentialFailure, "unsupported format", signer: dpopSigner,
+        into: &out)
       return out
     }
     // §8.3 does not tie the order of credentials to the order of proofs: every proof key goes
@@ -296,20 +314,28 @@ public struct WalletIssuance: Sendable {
     // §11.1: credential_accepted when the credentials were stored; credential_failure when
     // any of this response's credentials was not.
     if out.failed.isEmpty {
-      await notify(notification, .credentialAccepted, nil, into: &out)
+      await notify(notification, .credentialAccepted, nil, signer: dpopSigner, into: &out)
     } else {
-      await notify(notification, .credentialFailure, "not verified or not stored", into: &out)
+      await notify(
+        notification, .credentialFailure, "not verified or not stored", signer: dpopSigner,
+        into: &out)
     }
     return out
   }
 
+  /// Sends a notification; with `signer` (a stored DPoP key, for a re-issuance) the DPoP
+  /// proofs are signed by it rather than by the target's key.
   func notify(
     _ target: NotificationTarget?, _ event: NotificationRequest.Event, _ description: String?,
-    into result: inout WalletIssuanceResult
+    signer: (any Signer)? = nil, into result: inout WalletIssuanceResult
   ) async {
     guard let target else { return }
     do {
-      try await client.notify(target, event: event, description: description)
+      if let signer {
+        try await client.notify(target, event: event, description: description, signer: signer)
+      } else {
+        try await client.notify(target, event: event, description: description)
+      }
     } catch {
       result.notificationFailures.append(error)
     }

@@ -70,12 +70,17 @@ extension CredentialIssuerService {
       request.headers["DPoP"] == nil
       ? nil : try verifyDPoP(request, endpoint: .pushedAuthorization, site: .authorizationServer)
     _ = try authenticateClient(request, clientID: authorizationRequest.clientID)
+    // RFC 9449 §10.1: with both a DPoP proof and dpop_jkt, the thumbprints must agree.
+    if let proof, let requested = authorizationRequest.dpopJKT, requested != proof.thumbprint {
+      throw IssuerEndpointFailure(
+        "invalid_dpop_proof", "dpop_jkt is not the thumbprint of the DPoP proof's key")
+    }
     let ids = try checkAuthorizationRequest(authorizationRequest)
     let requestURI = "urn:ietf:params:oauth:request_uri:" + randomToken(bytes: 24)
     let lifetime = configuration.lifetimes.pushedAuthorizationRequest
     let state = PendingAuthorizationState(
       request: authorizationRequest.parameters.encoded, configurationIDs: ids,
-      jkt: proof?.thumbprint)
+      jkt: proof?.thumbprint ?? authorizationRequest.dpopJKT)
     do {
       try store.upsert(
         IssuerStateRecord(
@@ -177,7 +182,9 @@ extension CredentialIssuerService {
       }
       pending = PendingAuthorizationState(
         request: authorizationRequest.parameters.encoded,
-        configurationIDs: try checkAuthorizationRequest(authorizationRequest), jkt: nil)
+        configurationIDs: try checkAuthorizationRequest(authorizationRequest),
+        // RFC 9449 §10: dpop_jkt binds the code to the key of the token request.
+        jkt: authorizationRequest.dpopJKT)
     }
     if configuration.autoApprove { return try approve(pending, status: 302) }
     let consentID = randomToken()
