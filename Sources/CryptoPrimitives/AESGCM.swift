@@ -52,6 +52,16 @@ public enum AES {
       return try SealedBox(nonce: nonce, ciphertext: ciphertext, tag: tag)
     }
 
+    /// ``seal(_:key:nonce:authenticating:)`` returning `ciphertext || tag` as one array, the
+    /// layout HPKE sends (RFC 9180 §5.2), without joining the two parts afterwards.
+    package static func sealCombined(
+      _ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], authenticating authenticatedData: [UInt8]
+    ) throws(CryptoError) -> [UInt8] {
+      try validate(key: key, nonce: nonce)
+      return try Backend.aesGCMSealCombined(
+        key: key, nonce: nonce, aad: authenticatedData, plaintext: plaintext)
+    }
+
     /// Checks the tag and decrypts (SP 800-38D §7.2). Nothing is returned unless the tag verifies.
     ///
     /// - Throws: `CryptoError.authenticationFailure` for a wrong key, nonce, data or tag;

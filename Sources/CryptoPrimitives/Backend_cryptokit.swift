@@ -110,6 +110,13 @@
       }
     }
 
+    static func aesGCMSealCombined(
+      key: [UInt8], nonce: [UInt8], aad: [UInt8], plaintext: [UInt8]
+    ) throws(CryptoError) -> [UInt8] {
+      let (ciphertext, tag) = try aesGCMSeal(key: key, nonce: nonce, aad: aad, plaintext: plaintext)
+      return ciphertext + tag
+    }
+
     static func aesGCMOpen(
       key: [UInt8], nonce: [UInt8], aad: [UInt8], ciphertext: [UInt8], tag: [UInt8]
     ) throws(CryptoError) -> [UInt8] {

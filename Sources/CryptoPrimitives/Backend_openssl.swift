@@ -119,6 +119,25 @@
       return (ciphertext, tag)
     }
 
+    /// `ciphertext || tag` written into one array (no zero fill, no joining afterwards).
+    static func aesGCMSealCombined(
+      key: [UInt8], nonce: [UInt8], aad: [UInt8], plaintext: [UInt8]
+    ) throws(CryptoError) -> [UInt8] {
+      var status: Int32 = 0
+      let sealed = [UInt8](unsafeUninitializedCapacity: plaintext.count + 16) { buffer, count in
+        count = 0
+        guard let base = buffer.baseAddress else { return }
+        status = dc_aes_gcm_seal(
+          key, key.count, nonce, nonce.count, aad, aad.count, plaintext, plaintext.count, base,
+          base + plaintext.count)
+        if status == 1 { count = buffer.count }
+      }
+      guard status == 1 else {
+        throw CryptoError(.backendFailure, opensslError("AES-GCM seal failed"))
+      }
+      return sealed
+    }
+
     static func aesGCMOpen(
       key: [UInt8], nonce: [UInt8], aad: [UInt8], ciphertext: [UInt8], tag: [UInt8]
     ) throws(CryptoError) -> [UInt8] {
@@ -157,6 +176,10 @@
     let pkey: OpaquePointer
     let curve: EllipticCurve
     let uncompressed: [UInt8]
+    /// Whether pkey came from `dc_ec_from_public` and is this object's alone, so that it goes
+    /// back to the shim's pool of public keys (which sets a new point on it before any reuse)
+    /// instead of being freed.
+    private let poolable: Bool
 
     init(point: [UInt8], curve: EllipticCurve) throws(CryptoError) {
       var normalized = [UInt8](repeating: 0, count: curve.uncompressedPointByteCount)
@@ -177,6 +200,7 @@
       self.curve = curve
       // The encoding comes from the validation step; asking the key again costs an inversion.
       self.uncompressed = normalized
+      self.poolable = true
     }
 
     /// Takes one reference to pkey; on a throw that reference is released.
@@ -190,6 +214,7 @@
       self.pkey = pkey
       self.curve = curve
       self.uncompressed = out
+      self.poolable = false
     }
 
     func verify(raw: [UInt8], message: [UInt8], digest: DigestAlgorithm) -> Bool {
@@ -197,7 +222,9 @@
       return dc_ecdsa_verify(pkey, digest.openssl, message, message.count, der, der.count) == 1
     }
 
-    deinit { dc_pkey_free(pkey) }
+    deinit {
+      if poolable { dc_ec_public_release(curve.openssl, pkey) } else { dc_pkey_free(pkey) }
+    }
   }
 
   /// An OpenSSL `EVP_PKEY` holding an EC key pair; immutable after construction.

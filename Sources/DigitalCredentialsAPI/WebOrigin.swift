@@ -19,6 +19,12 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
     func fail(_ why: String) -> DigitalCredentialsError {
       DigitalCredentialsError(.invalidOrigin, "\"\(text)\" is not a web origin: \(why)")
     }
+    // ASCII text (every origin a platform hands over) is read byte by byte; other text takes
+    // the general path below, which treats it as characters. Both decide alike.
+    if let serialized = try Self.serializeASCII(text, fail) {
+      self.serialized = serialized
+      return
+    }
     var rest = Substring(text)
     // The first "://", found in the UTF-8 bytes (without Foundation's string search).
     let utf8 = rest.utf8
@@ -86,6 +92,86 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
   }
 
   public var description: String { serialized }
+
+  /// The checks of ``init(_:)`` over the bytes of ASCII text, where bytes and characters are
+  /// the same; nil when the text is not ASCII. The same refusals, in the same order.
+  private static func serializeASCII(
+    _ text: String, _ fail: (String) -> DigitalCredentialsError
+  ) throws(DigitalCredentialsError) -> String? {
+    let bytes = Array(text.utf8)
+    guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+    func byte(_ ascii: Unicode.Scalar) -> UInt8 { UInt8(ascii: ascii) }
+    func lowercased(_ range: Range<Int>) -> String {
+      String(
+        decoding: bytes[range].lazy.map {
+          $0 >= byte("A") && $0 <= byte("Z") ? $0 + 0x20 : $0
+        }, as: UTF8.self)
+    }
+    // The first "://".
+    var colon = 0
+    while colon + 2 < bytes.count
+      && !(bytes[colon] == byte(":") && bytes[colon + 1] == byte("/")
+        && bytes[colon + 2] == byte("/"))
+    {
+      colon += 1
+    }
+    guard colon + 2 < bytes.count else { throw fail("no scheme") }
+    let scheme = lowercased(0..<colon)
+    guard scheme == "https" || scheme == "http" else {
+      throw fail("scheme must be https or http")
+    }
+    var end = bytes.count
+    let start = colon + 3
+    if end > start, bytes[end - 1] == byte("/") { end -= 1 }
+    guard end > start else { throw fail("no host") }
+    for b in bytes[start..<end] {
+      switch b {
+      case byte("/"), byte("?"), byte("#"), byte("@"), byte("\\"), byte(" "):
+        throw fail("an origin has no path, query, fragment or credentials")
+      default: continue
+      }
+    }
+    var hostEnd = end
+    var portRange: Range<Int>?
+    if bytes[start] == byte("[") {
+      // IPv6 literal: [....](:port)?
+      guard let close = bytes[start..<end].firstIndex(of: byte("]")) else {
+        throw fail("unclosed IPv6 literal")
+      }
+      hostEnd = close + 1
+      if hostEnd < end {
+        guard bytes[hostEnd] == byte(":") else { throw fail("bad port") }
+        portRange = (hostEnd + 1)..<end
+      }
+    } else if let portColon = bytes[start..<end].lastIndex(of: byte(":")) {
+      hostEnd = portColon
+      portRange = (portColon + 1)..<end
+    }
+    let port = try portRange.map { (range) throws(DigitalCredentialsError) in
+      try Self.port(Substring(String(decoding: bytes[range], as: UTF8.self)), fail)
+    }
+    guard hostEnd > start else { throw fail("empty host") }
+    // ASCII letters, digits and "-.[]:" only, no leading dot and no empty label.
+    var previous: UInt8 = 0
+    for (offset, b) in bytes[start..<hostEnd].enumerated() {
+      let allowed: Bool
+      switch b {
+      case byte("a")...byte("z"), byte("A")...byte("Z"), byte("0")...byte("9"), byte("-"),
+        byte("["), byte("]"), byte(":"):
+        allowed = true
+      case byte("."):
+        allowed = offset > 0 && previous != byte(".")
+      default:
+        allowed = false
+      }
+      guard allowed else { throw fail("host has characters a serialized origin cannot have") }
+      previous = b
+    }
+    let defaultPort = scheme == "https" ? 443 : 80
+    var serialized = scheme + "://" + lowercased(start..<hostEnd)
+    if let p = port, p != defaultPort { serialized += ":\(p)" }
+    return serialized
+  }
 
   /// A port as an origin serialization writes it (WHATWG URL §4.4 "port state", §4.5 URL
   /// serializing): ASCII digits only (no sign, space or empty port), no leading zero, and a

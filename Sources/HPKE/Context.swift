@@ -5,14 +5,15 @@ struct AEADContext: Sendable {
   let suite: HPKE.Ciphersuite
   let key: [UInt8]
   let baseNonce: [UInt8]
-  let exporterSecret: [UInt8]
+  /// The key schedule, for the exporter secret (derived when a secret is exported).
+  let schedule: KeySchedule
   private(set) var sequenceNumber: UInt64 = 0
 
   init(suite: HPKE.Ciphersuite, schedule: KeySchedule) {
     self.suite = suite
     self.key = schedule.key
     self.baseNonce = schedule.baseNonce
-    self.exporterSecret = schedule.exporterSecret
+    self.schedule = schedule
   }
 
   /// ComputeNonce(seq) = base_nonce XOR I2OSP(seq, Nn) (§5.2).
@@ -40,14 +41,15 @@ struct AEADContext: Sendable {
     guard suite.aead != .exportOnly else {
       throw HPKEError(.exportOnly, "an export-only context cannot seal")
     }
-    let box: AES.GCM.SealedBox
+    let sealed: [UInt8]
     do {
-      box = try AES.GCM.seal(plaintext, key: key, nonce: nonce(), authenticating: aad)
+      // §5.2: the ciphertext carries its tag at the end.
+      sealed = try AES.GCM.sealCombined(plaintext, key: key, nonce: nonce(), authenticating: aad)
     } catch {
       throw HPKEError(.invalidParameter, "AEAD seal: \(error.reason)", underlying: error)
     }
     try increment()
-    return box.ciphertext + box.tag
+    return sealed
   }
 
   mutating func open(_ ciphertext: [UInt8], aad: [UInt8]) throws(HPKEError) -> [UInt8] {
@@ -77,7 +79,8 @@ struct AEADContext: Sendable {
       throw HPKEError(.invalidParameter, "export length \(length) exceeds 255 × Nh")
     }
     let kdf = LabeledKDF(digest: suite.kdf.digest, suiteID: suite.suiteID)
-    return try kdf.expand(prk: exporterSecret, label: "sec", info: context, length: length)
+    return try kdf.expand(
+      prk: try schedule.exporterSecret(), label: "sec", info: context, length: length)
   }
 }
 

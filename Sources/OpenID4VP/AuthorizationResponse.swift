@@ -54,7 +54,13 @@ extension AuthorizationRequest {
     for id in presentations.keys where queries[id] == nil {
       throw OpenID4VPError(.invalidRequest, "\(id) is not a Credential Query id of the request")
     }
-    let thumbprint = responseEncryption?.jwkThumbprint
+    // The thumbprint goes only into mdoc handovers (§B.2.6.2): computed when one is presented.
+    let presentsMdoc = presentations.values.contains {
+      $0.contains {
+        if case .mdoc = $0.kind { true } else { false }
+      }
+    }
+    let thumbprint = presentsMdoc ? responseEncryption?.jwkThumbprint : nil
     var token: [(key: String, value: JSONValue)] = []
     // Query order keeps the output deterministic.
     for query in dcqlQuery.credentials {

@@ -88,8 +88,7 @@ public struct ClientMetadata: Sendable, Hashable {
     } catch {
       throw OpenID4VPError(.noEncryptionKey, "client_metadata.jwks: \(error.reason)")
     }
-    return ResponseEncryption(
-      key: key, enc: enc, publicKey: publicKey, jwkThumbprint: key.thumbprint())
+    return ResponseEncryption(key: key, enc: enc, publicKey: publicKey)
   }
 }
 
@@ -104,6 +103,6 @@ public struct ResponseEncryption: Sendable, Hashable {
   /// ``key`` as a validated public key, converted once when the request is read.
   public let publicKey: ECPublicKey
   /// The RFC 7638 SHA-256 thumbprint of ``key``, bound into the mdoc handover (OpenID4VP 1.0
-  /// §B.2.6.2); computed once when the request is read.
-  public let jwkThumbprint: [UInt8]
+  /// §B.2.6.2); computed when asked, since only mdoc presentations need it.
+  public var jwkThumbprint: [UInt8] { key.thumbprint() }
 }

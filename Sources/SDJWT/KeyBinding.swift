@@ -85,14 +85,19 @@ extension SDJWT {
     holderKey: ECPublicKey? = nil
   ) throws(SDJWTError) -> String {
     let needed = try processed.disclosureTexts(for: paths)
-    let chosen: [Disclosure]
+    var chosen: [Disclosure] = []
+    chosen.reserveCapacity(needed.count)
     if needed.count <= 32 {
       // A few texts: compared directly (they share storage with `disclosures`, so a match is a
       // pointer comparison), cheaper than hashing each one.
-      chosen = disclosures.filter { needed.contains($0.encoded) }
+      for disclosure in disclosures where needed.contains(disclosure.encoded) {
+        chosen.append(disclosure)
+      }
     } else {
       let set = Set(needed)
-      chosen = disclosures.filter { set.contains($0.encoded) }
+      for disclosure in disclosures where set.contains(disclosure.encoded) {
+        chosen.append(disclosure)
+      }
     }
     return try present(disclosures: chosen, keyBinding: keyBinding, knownHolderKey: holderKey)
   }

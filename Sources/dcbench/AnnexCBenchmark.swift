@@ -228,6 +228,14 @@ func annexCBenchmark(_ h: inout Harness) throws {
           ciphersuite: HPKE.Ciphersuite.p256SHA256AES128GCM,
           info: transcriptBytes))
     }
+    let prk = [UInt8](repeating: 5, count: 32)
+    h.measure("  detail: HKDF-Extract (one of HPKE's 4)", iterations: 300) {
+      blackHole(HKDF.extract(.sha256, salt: prk, inputKeyMaterial: transcriptBytes))
+    }
+    try h.measure("  detail: HKDF-Expand (one of HPKE's 4)", iterations: 300) {
+      blackHole(
+        try HKDF.expand(.sha256, pseudoRandomKey: prk, info: transcriptBytes, outputByteCount: 16))
+    }
     try h.measure("  detail: keygen + ECDH", iterations: 300) {
       blackHole(try ECPrivateKey(curve: .p256).sharedSecret(with: key.publicKey))
     }

@@ -79,6 +79,9 @@ struct evp_pkey_st *dc_ec_generate(DCCurve curve);
 /// 1 + 2 * coordinate size), so callers need not ask the key for it again.
 struct evp_pkey_st *dc_ec_from_public(DCCurve curve, const uint8_t *pt, size_t len,
                                       uint8_t *normalized, size_t cap, size_t *normlen);
+/// Releases a key made by dc_ec_from_public on curve, of which the caller holds the only
+/// reference: it is freed, or kept for a later dc_ec_from_public to set a new point on.
+void dc_ec_public_release(DCCurve curve, struct evp_pkey_st *pkey);
 /// Imports a private scalar (big-endian); requires 0 < d < n and derives the public point.
 struct evp_pkey_st *dc_ec_from_private(DCCurve curve, const uint8_t *priv, size_t len);
 /// Reads SEC1 ECPrivateKey or PKCS#8 PrivateKeyInfo DER; trailing bytes are refused.

@@ -16,13 +16,42 @@
 // may be shared between threads.
 static EVP_MD *dc_fetched_mds[3];
 static EVP_KDF *dc_fetched_hkdf;
+// HMAC: OpenSSL 3's one-shot HMAC() fetches the HMAC implementation and the digest by name on
+// every call. Instead, one HMAC context per digest is set up here (the implementation fetched,
+// the digest chosen, keyed with the empty key) and never used itself: each call duplicates it
+// and re-keys the copy. Duplicating only reads the template, so threads may share it.
+static EVP_MAC *dc_fetched_hmac;
+static EVP_MAC_CTX *dc_hmac_templates[3];
 static CRYPTO_ONCE dc_fetch_once = CRYPTO_ONCE_STATIC_INIT;
+
+static const uint8_t dc_empty_byte = 0;
+
+static EVP_MAC_CTX *dc_hmac_template_new(DCDigest digest) {
+  OSSL_PARAM params[2];
+  EVP_MAC_CTX *ctx = NULL;
+  const char *name = dc_md_name(digest);
+  if (dc_fetched_hmac == NULL || name == NULL) return NULL;
+  ctx = EVP_MAC_CTX_new(dc_fetched_hmac);
+  if (ctx == NULL) return NULL;
+  params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)name, 0);
+  params[1] = OSSL_PARAM_construct_end();
+  if (EVP_MAC_init(ctx, &dc_empty_byte, 0, params) != 1) {
+    EVP_MAC_CTX_free(ctx);
+    return NULL;
+  }
+  return ctx;
+}
 
 static void dc_fetch_init(void) {
   dc_fetched_mds[DCDigestSHA256] = EVP_MD_fetch(NULL, "SHA2-256", NULL);
   dc_fetched_mds[DCDigestSHA384] = EVP_MD_fetch(NULL, "SHA2-384", NULL);
   dc_fetched_mds[DCDigestSHA512] = EVP_MD_fetch(NULL, "SHA2-512", NULL);
   dc_fetched_hkdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+  dc_fetched_hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+  dc_hmac_templates[DCDigestSHA256] = dc_hmac_template_new(DCDigestSHA256);
+  dc_hmac_templates[DCDigestSHA384] = dc_hmac_template_new(DCDigestSHA384);
+  dc_hmac_templates[DCDigestSHA512] = dc_hmac_template_new(DCDigestSHA512);
+  ERR_clear_error();
 }
 
 const EVP_MD *dc_md(DCDigest digest) {
@@ -90,12 +119,25 @@ void dc_digest_free(EVP_MD_CTX *ctx) { EVP_MD_CTX_free(ctx); }
 int dc_hmac(DCDigest digest, const uint8_t *key, size_t keylen, const uint8_t *data, size_t len,
             uint8_t *out) {
   const EVP_MD *md = dc_md(digest);
-  unsigned int outlen = 0;
-  static const uint8_t empty = 0;
+  EVP_MAC_CTX *ctx = NULL;
+  size_t outlen = 0, size = 0;
+  unsigned int legacylen = 0;
+  int ok = 0;
   if (md == NULL || keylen > INT32_MAX) return 0;
-  // HMAC() treats a NULL key as "reuse the previous key": always pass a real pointer.
-  return HMAC(md, keylen > 0 ? key : &empty, (int)keylen, len > 0 ? data : &empty, len, out,
-              &outlen) != NULL;
+  size = (size_t)EVP_MD_get_size(md);
+  // A NULL key means "reuse the previous key" to both APIs: always pass a real pointer.
+  if (keylen == 0) key = &dc_empty_byte;
+  if (len == 0) data = &dc_empty_byte;
+  if (dc_hmac_templates[digest] == NULL) {
+    // No template (its setup failed): the one-shot call, which fetches by name.
+    return HMAC(md, key, (int)keylen, data, len, out, &legacylen) != NULL;
+  }
+  ctx = EVP_MAC_CTX_dup(dc_hmac_templates[digest]);
+  if (ctx == NULL) return 0;
+  ok = EVP_MAC_init(ctx, key, keylen, NULL) == 1 && EVP_MAC_update(ctx, data, len) == 1 &&
+       EVP_MAC_final(ctx, out, &outlen, size) == 1 && outlen == size;
+  EVP_MAC_CTX_free(ctx);
+  return ok;
 }
 
 int dc_hkdf_expand(DCDigest digest, const uint8_t *prk, size_t prklen, const uint8_t *info,

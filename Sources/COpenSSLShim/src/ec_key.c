@@ -55,11 +55,22 @@ static EC_GROUP *dc_groups[DC_CURVE_COUNT];
 static EVP_PKEY *dc_templates[DC_CURVE_COUNT];
 static CRYPTO_ONCE dc_groups_once = CRYPTO_ONCE_STATIC_INIT;
 
+// Public-key EVP_PKEYs released by their only owner (dc_ec_public_release), kept for the next
+// import on the same curve. Making an EVP_PKEY costs several times more than setting a point
+// on one (OpenSSL 3.0 looks the key type up through its whole name map for each new key);
+// setting the point replaces the key's whole content, so nothing of the earlier key is kept.
+// Guarded by dc_pool_lock; without the lock (allocation failure) nothing is pooled.
+#define DC_POOL_SIZE 8
+static EVP_PKEY *dc_pool[DC_CURVE_COUNT][DC_POOL_SIZE];
+static int dc_pool_count[DC_CURVE_COUNT];
+static CRYPTO_RWLOCK *dc_pool_lock;
+
 static void dc_groups_init(void) {
   for (int i = 0; i < DC_CURVE_COUNT; i++) {
     dc_groups[i] = EC_GROUP_new_by_curve_name(dc_curve_nid((DCCurve)i));
     dc_templates[i] = EVP_PKEY_Q_keygen(NULL, NULL, "EC", dc_curve_group_name((DCCurve)i));
   }
+  dc_pool_lock = CRYPTO_THREAD_lock_new();
 }
 
 static const EC_GROUP *dc_group(DCCurve curve) {
@@ -125,6 +136,15 @@ done:
   return ok;
 }
 
+/// A pooled public key on curve, or NULL when there is none.
+static EVP_PKEY *dc_pool_take(DCCurve curve) {
+  EVP_PKEY *pkey = NULL;
+  if (dc_pool_lock == NULL || !CRYPTO_THREAD_write_lock(dc_pool_lock)) return NULL;
+  if (dc_pool_count[curve] > 0) pkey = dc_pool[curve][--dc_pool_count[curve]];
+  CRYPTO_THREAD_unlock(dc_pool_lock);
+  return pkey;
+}
+
 EVP_PKEY *dc_ec_from_public(DCCurve curve, const uint8_t *pt, size_t len, uint8_t *normalized,
                             size_t cap, size_t *normlen) {
   size_t coordinate = dc_curve_coordinate_size(curve);
@@ -139,15 +159,35 @@ EVP_PKEY *dc_ec_from_public(DCCurve curve, const uint8_t *pt, size_t len, uint8_
   } else if (!dc_ec_point_normalize(curve, pt, len, normalized, cap, &length)) {
     return NULL;
   }
-  pkey = EVP_PKEY_new();
-  if (pkey == NULL) return NULL;
-  if (EVP_PKEY_copy_parameters(pkey, template) != 1 ||
-      EVP_PKEY_set1_encoded_public_key(pkey, normalized, length) != 1) {
+  pkey = dc_pool_take(curve);
+  if (pkey == NULL) {
+    pkey = EVP_PKEY_new();
+    if (pkey == NULL) return NULL;
+    if (EVP_PKEY_copy_parameters(pkey, template) != 1) {
+      EVP_PKEY_free(pkey);
+      return NULL;
+    }
+  }
+  // A refused point may leave the key half-set: such a key is freed, never pooled.
+  if (EVP_PKEY_set1_encoded_public_key(pkey, normalized, length) != 1) {
     EVP_PKEY_free(pkey);
     return NULL;
   }
   *normlen = length;
   return pkey;
+}
+
+void dc_ec_public_release(DCCurve curve, EVP_PKEY *pkey) {
+  int pooled = 0;
+  if (pkey == NULL) return;
+  if (dc_curve_valid(curve) && dc_pool_lock != NULL && CRYPTO_THREAD_write_lock(dc_pool_lock)) {
+    if (dc_pool_count[curve] < DC_POOL_SIZE) {
+      dc_pool[curve][dc_pool_count[curve]++] = pkey;
+      pooled = 1;
+    }
+    CRYPTO_THREAD_unlock(dc_pool_lock);
+  }
+  if (!pooled) EVP_PKEY_free(pkey);
 }
 
 EVP_PKEY *dc_ec_from_private(DCCurve curve, const uint8_t *priv, size_t len) {
