@@ -1,3 +1,4 @@
+import COSE
 public import CryptoPrimitives
 public import ErrorKit
 public import Foundation
@@ -251,43 +252,60 @@ public enum IssuedCredentialVerifier {
     leeway: TimeInterval = defaultLeeway
   ) -> Result<VerifiedIssuedCredential, IssuanceRejection> {
     guard credential.format == expected.format else {
-      return .failure(
-        IssuanceRejection(
-          .formatMismatch,
-          "configuration \(expected.configurationID) is \(expected.format.rawValue) but the credential is \(credential.format.rawValue)"
-        ))
+      return .failure(formatMismatch(credential.format, expected))
+    }
+    switch ParsedIssuedCredential.parse(credential) {
+    case .failure(let rejection): return .failure(rejection)
+    case .success(let parsed):
+      return verify(
+        parsed, deviceKey: deviceKey, expected: expected, walletAnchors: walletAnchors,
+        trust: trust, at: now, leeway: leeway)
+    }
+  }
+
+  /// Verifies a credential already parsed (the wallet parses each one once: to find the key
+  /// it binds, then to verify it).
+  static func verify(
+    _ credential: ParsedIssuedCredential, deviceKey: ECPublicKey,
+    expected: IssuanceExpectation, walletAnchors: [Certificate],
+    trust: IssuanceTrustOptions = IssuanceTrustOptions(), at now: Date,
+    leeway: TimeInterval = defaultLeeway
+  ) -> Result<VerifiedIssuedCredential, IssuanceRejection> {
+    guard credential.format == expected.format else {
+      return .failure(formatMismatch(credential.format, expected))
     }
     do throws(IssuanceRejection) {
       switch credential {
-      case .msoMdoc(let bytes):
+      case .mdoc(let issuerSigned, let bytes):
         return .success(
           try verifyMdoc(
-            bytes, deviceKey: deviceKey, expected: expected, walletAnchors: walletAnchors,
-            trust: trust, at: now, leeway: leeway))
-      case .sdJWT(let text):
+            issuerSigned, bytes: bytes, deviceKey: deviceKey, expected: expected,
+            walletAnchors: walletAnchors, trust: trust, at: now, leeway: leeway))
+      case .sdJWT(let sdJWT, let text):
         return .success(
           try verifySDJWT(
-            text, deviceKey: deviceKey, expected: expected, walletAnchors: walletAnchors,
-            trust: trust, at: now, leeway: leeway))
+            sdJWT, text: text, deviceKey: deviceKey, expected: expected,
+            walletAnchors: walletAnchors, trust: trust, at: now, leeway: leeway))
       }
     } catch {
       return .failure(error)
     }
   }
 
+  static func formatMismatch(_ format: CredentialFormat, _ expected: IssuanceExpectation)
+    -> IssuanceRejection
+  {
+    IssuanceRejection(
+      .formatMismatch,
+      "configuration \(expected.configurationID) is \(expected.format.rawValue) but the credential is \(format.rawValue)"
+    )
+  }
+
   static func verifyMdoc(
-    _ bytes: [UInt8], deviceKey: ECPublicKey, expected: IssuanceExpectation,
-    walletAnchors: [Certificate], trust: IssuanceTrustOptions, at now: Date,
-    leeway: TimeInterval
+    _ issuerSigned: IssuerSigned, bytes: [UInt8], deviceKey: ECPublicKey,
+    expected: IssuanceExpectation, walletAnchors: [Certificate], trust: IssuanceTrustOptions,
+    at now: Date, leeway: TimeInterval
   ) throws(IssuanceRejection) -> VerifiedIssuedCredential {
-    let issuerSigned: IssuerSigned
-    do {
-      issuerSigned = try IssuerSigned(bytes: bytes)
-    } catch {
-      throw IssuanceRejection(
-        .malformed, "not an ISO 18013-5 IssuerSigned structure: \(error.reason)",
-        underlying: error)
-    }
     let validity = issuerSigned.mso.validityInfo
     // ISO 18013-5 §9.1.2.4: `signed` is when the MSO was signed; one from the future is refused.
     guard validity.signed <= now.addingTimeInterval(leeway) else {
@@ -324,8 +342,10 @@ public enum IssuedCredentialVerifier {
         .deviceKeyMismatch, "the MSO deviceKey is not the key the wallet made the proof with")
     }
     let mso = issuerSigned.mso
+    // The bytes as received: they parsed to `issuerSigned`, which keeps every item's and the
+    // MSO's encoding, so re-encoding would give them back at the cost of a copy.
     return VerifiedIssuedCredential(
-      format: .msoMdoc, type: mso.docType, issued: issuerSigned.bytes, trustBasis: basis,
+      format: .msoMdoc, type: mso.docType, issued: bytes, trustBasis: basis,
       validFrom: mso.validityInfo.validFrom, validUntil: mso.validityInfo.validUntil,
       issuerName: verification.documentSigner.subject.organization
         ?? verification.documentSigner.subject.commonName,
@@ -335,16 +355,10 @@ public enum IssuedCredentialVerifier {
   }
 
   static func verifySDJWT(
-    _ text: String, deviceKey: ECPublicKey, expected: IssuanceExpectation,
+    _ sdJWT: SDJWT, text: String, deviceKey: ECPublicKey, expected: IssuanceExpectation,
     walletAnchors: [Certificate], trust: IssuanceTrustOptions, at now: Date,
     leeway: TimeInterval
   ) throws(IssuanceRejection) -> VerifiedIssuedCredential {
-    let sdJWT: SDJWT
-    do {
-      sdJWT = try SDJWT(serialized: text)
-    } catch {
-      throw IssuanceRejection(.malformed, "not an SD-JWT: \(error.reason)", underlying: error)
-    }
     guard sdJWT.keyBindingJWT == nil else {
       throw IssuanceRejection(.malformed, "an issued SD-JWT carries no key binding JWT")
     }
@@ -426,6 +440,51 @@ public enum IssuedCredentialVerifier {
     case .notYetValid: .notYetValid
     case .missingHolderBinding: .deviceKeyMismatch
     default: .malformed
+    }
+  }
+}
+
+/// An issued credential parsed once, with the text or bytes it was parsed from.
+enum ParsedIssuedCredential: Sendable {
+  case mdoc(IssuerSigned, bytes: [UInt8])
+  case sdJWT(SDJWT, text: String)
+
+  /// Parses a payload; `.malformed` when it is not an IssuerSigned or an SD-JWT.
+  static func parse(_ payload: IssuedCredential.Payload)
+    -> Result<ParsedIssuedCredential, IssuanceRejection>
+  {
+    switch payload {
+    case .msoMdoc(let bytes):
+      do {
+        return .success(.mdoc(try IssuerSigned(bytes: bytes), bytes: bytes))
+      } catch {
+        return .failure(
+          IssuanceRejection(
+            .malformed, "not an ISO 18013-5 IssuerSigned structure: \(error.reason)",
+            underlying: error))
+      }
+    case .sdJWT(let text):
+      do {
+        return .success(.sdJWT(try SDJWT(serialized: text), text: text))
+      } catch {
+        return .failure(
+          IssuanceRejection(.malformed, "not an SD-JWT: \(error.reason)", underlying: error))
+      }
+    }
+  }
+
+  var format: CredentialFormat {
+    switch self {
+    case .mdoc: .msoMdoc
+    case .sdJWT: .sdJWT
+    }
+  }
+
+  /// The key the credential binds (MSO `deviceKey`, SD-JWT `cnf.jwk`), nil when none parses.
+  var boundKey: ECPublicKey? {
+    switch self {
+    case .mdoc(let issuerSigned, _): try? issuerSigned.mso.deviceKey.publicKey()
+    case .sdJWT(let sdJWT, _): (try? sdJWT.holderKey()) ?? nil
     }
   }
 }
