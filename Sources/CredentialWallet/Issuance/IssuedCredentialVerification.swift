@@ -251,6 +251,20 @@ public enum IssuedCredentialVerifier {
     trust: IssuanceTrustOptions = IssuanceTrustOptions(), at now: Date,
     leeway: TimeInterval = defaultLeeway
   ) -> Result<VerifiedIssuedCredential, IssuanceRejection> {
+    var chains = DocumentSignerChainMemo()
+    return verify(
+      credential, deviceKey: deviceKey, expected: expected, walletAnchors: walletAnchors,
+      trust: trust, at: now, leeway: leeway, chains: &chains)
+  }
+
+  /// As the public `verify`, reusing the document signer chain the credentials of a batch
+  /// share (`chains`).
+  static func verify(
+    _ credential: IssuedCredential.Payload, deviceKey: ECPublicKey,
+    expected: IssuanceExpectation, walletAnchors: [Certificate],
+    trust: IssuanceTrustOptions = IssuanceTrustOptions(), at now: Date,
+    leeway: TimeInterval = defaultLeeway, chains: inout DocumentSignerChainMemo
+  ) -> Result<VerifiedIssuedCredential, IssuanceRejection> {
     guard credential.format == expected.format else {
       return .failure(formatMismatch(credential.format, expected))
     }
@@ -259,17 +273,18 @@ public enum IssuedCredentialVerifier {
     case .success(let parsed):
       return verify(
         parsed, deviceKey: deviceKey, expected: expected, walletAnchors: walletAnchors,
-        trust: trust, at: now, leeway: leeway)
+        trust: trust, at: now, leeway: leeway, chains: &chains)
     }
   }
 
   /// Verifies a credential already parsed (the wallet parses each one once: to find the key
-  /// it binds, then to verify it).
+  /// it binds, then to verify it), reusing the document signer chain of the batch's previous
+  /// mdoc when its x5chain is the same (`chains`).
   static func verify(
     _ credential: ParsedIssuedCredential, deviceKey: ECPublicKey,
     expected: IssuanceExpectation, walletAnchors: [Certificate],
     trust: IssuanceTrustOptions = IssuanceTrustOptions(), at now: Date,
-    leeway: TimeInterval = defaultLeeway
+    leeway: TimeInterval = defaultLeeway, chains: inout DocumentSignerChainMemo
   ) -> Result<VerifiedIssuedCredential, IssuanceRejection> {
     guard credential.format == expected.format else {
       return .failure(formatMismatch(credential.format, expected))
@@ -280,7 +295,7 @@ public enum IssuedCredentialVerifier {
         return .success(
           try verifyMdoc(
             issuerSigned, bytes: bytes, deviceKey: deviceKey, expected: expected,
-            walletAnchors: walletAnchors, trust: trust, at: now, leeway: leeway))
+            walletAnchors: walletAnchors, trust: trust, at: now, leeway: leeway, chains: &chains))
       case .sdJWT(let sdJWT, let text):
         return .success(
           try verifySDJWT(
@@ -304,7 +319,7 @@ public enum IssuedCredentialVerifier {
   static func verifyMdoc(
     _ issuerSigned: IssuerSigned, bytes: [UInt8], deviceKey: ECPublicKey,
     expected: IssuanceExpectation, walletAnchors: [Certificate], trust: IssuanceTrustOptions,
-    at now: Date, leeway: TimeInterval
+    at now: Date, leeway: TimeInterval, chains: inout DocumentSignerChainMemo
   ) throws(IssuanceRejection) -> VerifiedIssuedCredential {
     let validity = issuerSigned.mso.validityInfo
     // ISO 18013-5 §9.1.2.4: `signed` is when the MSO was signed; one from the future is refused.
@@ -319,10 +334,11 @@ public enum IssuedCredentialVerifier {
     let verification: IssuerVerification
     var basis = IssuanceTrustBasis.walletAnchor
     do throws(MdocError) {
+      let chain = try chains.chain(of: issuerSigned)
       do throws(MdocError) {
         verification = try issuerSigned.verify(
           expectedDocType: expected.type, trustAnchors: walletAnchors, at: at,
-          requireTrustedIssuer: true)
+          requireTrustedIssuer: true, documentSignerChain: chain)
       } catch
         where error.code == .untrustedIssuer && trust.trustIssuerPublishedIACAs
         && !trust.issuerPublishedIACAs.isEmpty
@@ -330,7 +346,7 @@ public enum IssuedCredentialVerifier {
         // The holder's explicit opt-in: the issuer's published IACAs, for this issuance only.
         verification = try issuerSigned.verify(
           expectedDocType: expected.type, trustAnchors: trust.issuerPublishedIACAs, at: at,
-          requireTrustedIssuer: true)
+          requireTrustedIssuer: true, documentSignerChain: chain)
         basis = .issuerPublishedIACA
       }
     } catch {

@@ -226,6 +226,8 @@ extension Wallet {
     var verified:
       [(index: Int, credential: VerifiedIssuedCredential, key: PreparedIssuedCredential.Key)] = []
     var keysSeen = Set<String>()
+    // The credentials of a response share their document signer chain: parsed once.
+    var chains = DocumentSignerChainMemo()
     for entry in credentials {
       let credential: PreparedIssuedCredential
       switch entry {
@@ -265,11 +267,11 @@ extension Wallet {
         if let parsed = credential.parsed {
           IssuedCredentialVerifier.verify(
             parsed, deviceKey: deviceKey, expected: expected, walletAnchors: anchors,
-            trust: trust, at: now)
+            trust: trust, at: now, chains: &chains)
         } else {
           IssuedCredentialVerifier.verify(
             credential.payload, deviceKey: deviceKey, expected: expected, walletAnchors: anchors,
-            trust: trust, at: now)
+            trust: trust, at: now, chains: &chains)
         }
       switch result {
       case .failure(let rejection):
