@@ -44,8 +44,22 @@ extension IssuerSigned {
     expectedDocType: String? = nil, trustAnchors: [Certificate], at now: Date,
     requireTrustedIssuer: Bool = true
   ) throws(MdocError) -> IssuerVerification {
-    let chain = try documentSignerChain()
-    guard let signerKey = chain[0].publicKey.ecPublicKey else {
+    try verify(
+      expectedDocType: expectedDocType, trustAnchors: trustAnchors, at: now,
+      requireTrustedIssuer: requireTrustedIssuer, documentSignerChain: try documentSignerChain())
+  }
+
+  /// As ``verify(expectedDocType:trustAnchors:at:requireTrustedIssuer:)``, with the document
+  /// signer chain already parsed from this document's x5chain (by ``documentSignerChain()`` or
+  /// a ``DocumentSignerChainMemo``, which parses the chain a batch shares once).
+  public func verify(
+    expectedDocType: String? = nil, trustAnchors: [Certificate], at now: Date,
+    requireTrustedIssuer: Bool = true, documentSignerChain chain: [Certificate]
+  ) throws(MdocError) -> IssuerVerification {
+    guard let leaf = chain.first else {
+      throw MdocError(.malformed, "issuerAuth has no x5chain (ISO 18013-5 §9.1.2.4)")
+    }
+    guard let signerKey = leaf.publicKey.ecPublicKey else {
       throw MdocError(
         .invalidIssuerSignature, "document signer key is \(chain[0].publicKey), not EC")
     }

@@ -1,3 +1,4 @@
+import COSE
 public import CryptoPrimitives
 public import ErrorKit
 public import Foundation
@@ -250,44 +251,76 @@ public enum IssuedCredentialVerifier {
     trust: IssuanceTrustOptions = IssuanceTrustOptions(), at now: Date,
     leeway: TimeInterval = defaultLeeway
   ) -> Result<VerifiedIssuedCredential, IssuanceRejection> {
+    var chains = DocumentSignerChainMemo()
+    return verify(
+      credential, deviceKey: deviceKey, expected: expected, walletAnchors: walletAnchors,
+      trust: trust, at: now, leeway: leeway, chains: &chains)
+  }
+
+  /// As the public `verify`, reusing the document signer chain the credentials of a batch
+  /// share (`chains`).
+  static func verify(
+    _ credential: IssuedCredential.Payload, deviceKey: ECPublicKey,
+    expected: IssuanceExpectation, walletAnchors: [Certificate],
+    trust: IssuanceTrustOptions = IssuanceTrustOptions(), at now: Date,
+    leeway: TimeInterval = defaultLeeway, chains: inout DocumentSignerChainMemo
+  ) -> Result<VerifiedIssuedCredential, IssuanceRejection> {
     guard credential.format == expected.format else {
-      return .failure(
-        IssuanceRejection(
-          .formatMismatch,
-          "configuration \(expected.configurationID) is \(expected.format.rawValue) but the credential is \(credential.format.rawValue)"
-        ))
+      return .failure(formatMismatch(credential.format, expected))
+    }
+    switch ParsedIssuedCredential.parse(credential) {
+    case .failure(let rejection): return .failure(rejection)
+    case .success(let parsed):
+      return verify(
+        parsed, deviceKey: deviceKey, expected: expected, walletAnchors: walletAnchors,
+        trust: trust, at: now, leeway: leeway, chains: &chains)
+    }
+  }
+
+  /// Verifies a credential already parsed (the wallet parses each one once: to find the key
+  /// it binds, then to verify it), reusing the document signer chain of the batch's previous
+  /// mdoc when its x5chain is the same (`chains`).
+  static func verify(
+    _ credential: ParsedIssuedCredential, deviceKey: ECPublicKey,
+    expected: IssuanceExpectation, walletAnchors: [Certificate],
+    trust: IssuanceTrustOptions = IssuanceTrustOptions(), at now: Date,
+    leeway: TimeInterval = defaultLeeway, chains: inout DocumentSignerChainMemo
+  ) -> Result<VerifiedIssuedCredential, IssuanceRejection> {
+    guard credential.format == expected.format else {
+      return .failure(formatMismatch(credential.format, expected))
     }
     do throws(IssuanceRejection) {
       switch credential {
-      case .msoMdoc(let bytes):
+      case .mdoc(let issuerSigned, let bytes):
         return .success(
           try verifyMdoc(
-            bytes, deviceKey: deviceKey, expected: expected, walletAnchors: walletAnchors,
-            trust: trust, at: now, leeway: leeway))
-      case .sdJWT(let text):
+            issuerSigned, bytes: bytes, deviceKey: deviceKey, expected: expected,
+            walletAnchors: walletAnchors, trust: trust, at: now, leeway: leeway, chains: &chains))
+      case .sdJWT(let sdJWT, let text):
         return .success(
           try verifySDJWT(
-            text, deviceKey: deviceKey, expected: expected, walletAnchors: walletAnchors,
-            trust: trust, at: now, leeway: leeway))
+            sdJWT, text: text, deviceKey: deviceKey, expected: expected,
+            walletAnchors: walletAnchors, trust: trust, at: now, leeway: leeway))
       }
     } catch {
       return .failure(error)
     }
   }
 
+  static func formatMismatch(_ format: CredentialFormat, _ expected: IssuanceExpectation)
+    -> IssuanceRejection
+  {
+    IssuanceRejection(
+      .formatMismatch,
+      "configuration \(expected.configurationID) is \(expected.format.rawValue) but the credential is \(format.rawValue)"
+    )
+  }
+
   static func verifyMdoc(
-    _ bytes: [UInt8], deviceKey: ECPublicKey, expected: IssuanceExpectation,
-    walletAnchors: [Certificate], trust: IssuanceTrustOptions, at now: Date,
-    leeway: TimeInterval
+    _ issuerSigned: IssuerSigned, bytes: [UInt8], deviceKey: ECPublicKey,
+    expected: IssuanceExpectation, walletAnchors: [Certificate], trust: IssuanceTrustOptions,
+    at now: Date, leeway: TimeInterval, chains: inout DocumentSignerChainMemo
   ) throws(IssuanceRejection) -> VerifiedIssuedCredential {
-    let issuerSigned: IssuerSigned
-    do {
-      issuerSigned = try IssuerSigned(bytes: bytes)
-    } catch {
-      throw IssuanceRejection(
-        .malformed, "not an ISO 18013-5 IssuerSigned structure: \(error.reason)",
-        underlying: error)
-    }
     let validity = issuerSigned.mso.validityInfo
     // ISO 18013-5 §9.1.2.4: `signed` is when the MSO was signed; one from the future is refused.
     guard validity.signed <= now.addingTimeInterval(leeway) else {
@@ -301,10 +334,11 @@ public enum IssuedCredentialVerifier {
     let verification: IssuerVerification
     var basis = IssuanceTrustBasis.walletAnchor
     do throws(MdocError) {
+      let chain = try chains.chain(of: issuerSigned)
       do throws(MdocError) {
         verification = try issuerSigned.verify(
           expectedDocType: expected.type, trustAnchors: walletAnchors, at: at,
-          requireTrustedIssuer: true)
+          requireTrustedIssuer: true, documentSignerChain: chain)
       } catch
         where error.code == .untrustedIssuer && trust.trustIssuerPublishedIACAs
         && !trust.issuerPublishedIACAs.isEmpty
@@ -312,7 +346,7 @@ public enum IssuedCredentialVerifier {
         // The holder's explicit opt-in: the issuer's published IACAs, for this issuance only.
         verification = try issuerSigned.verify(
           expectedDocType: expected.type, trustAnchors: trust.issuerPublishedIACAs, at: at,
-          requireTrustedIssuer: true)
+          requireTrustedIssuer: true, documentSignerChain: chain)
         basis = .issuerPublishedIACA
       }
     } catch {
@@ -324,8 +358,10 @@ public enum IssuedCredentialVerifier {
         .deviceKeyMismatch, "the MSO deviceKey is not the key the wallet made the proof with")
     }
     let mso = issuerSigned.mso
+    // The bytes as received: they parsed to `issuerSigned`, which keeps every item's and the
+    // MSO's encoding, so re-encoding would give them back at the cost of a copy.
     return VerifiedIssuedCredential(
-      format: .msoMdoc, type: mso.docType, issued: issuerSigned.bytes, trustBasis: basis,
+      format: .msoMdoc, type: mso.docType, issued: bytes, trustBasis: basis,
       validFrom: mso.validityInfo.validFrom, validUntil: mso.validityInfo.validUntil,
       issuerName: verification.documentSigner.subject.organization
         ?? verification.documentSigner.subject.commonName,
@@ -335,16 +371,10 @@ public enum IssuedCredentialVerifier {
   }
 
   static func verifySDJWT(
-    _ text: String, deviceKey: ECPublicKey, expected: IssuanceExpectation,
+    _ sdJWT: SDJWT, text: String, deviceKey: ECPublicKey, expected: IssuanceExpectation,
     walletAnchors: [Certificate], trust: IssuanceTrustOptions, at now: Date,
     leeway: TimeInterval
   ) throws(IssuanceRejection) -> VerifiedIssuedCredential {
-    let sdJWT: SDJWT
-    do {
-      sdJWT = try SDJWT(serialized: text)
-    } catch {
-      throw IssuanceRejection(.malformed, "not an SD-JWT: \(error.reason)", underlying: error)
-    }
     guard sdJWT.keyBindingJWT == nil else {
       throw IssuanceRejection(.malformed, "an issued SD-JWT carries no key binding JWT")
     }
@@ -426,6 +456,51 @@ public enum IssuedCredentialVerifier {
     case .notYetValid: .notYetValid
     case .missingHolderBinding: .deviceKeyMismatch
     default: .malformed
+    }
+  }
+}
+
+/// An issued credential parsed once, with the text or bytes it was parsed from.
+enum ParsedIssuedCredential: Sendable {
+  case mdoc(IssuerSigned, bytes: [UInt8])
+  case sdJWT(SDJWT, text: String)
+
+  /// Parses a payload; `.malformed` when it is not an IssuerSigned or an SD-JWT.
+  static func parse(_ payload: IssuedCredential.Payload)
+    -> Result<ParsedIssuedCredential, IssuanceRejection>
+  {
+    switch payload {
+    case .msoMdoc(let bytes):
+      do {
+        return .success(.mdoc(try IssuerSigned(bytes: bytes), bytes: bytes))
+      } catch {
+        return .failure(
+          IssuanceRejection(
+            .malformed, "not an ISO 18013-5 IssuerSigned structure: \(error.reason)",
+            underlying: error))
+      }
+    case .sdJWT(let text):
+      do {
+        return .success(.sdJWT(try SDJWT(serialized: text), text: text))
+      } catch {
+        return .failure(
+          IssuanceRejection(.malformed, "not an SD-JWT: \(error.reason)", underlying: error))
+      }
+    }
+  }
+
+  var format: CredentialFormat {
+    switch self {
+    case .mdoc: .msoMdoc
+    case .sdJWT: .sdJWT
+    }
+  }
+
+  /// The key the credential binds (MSO `deviceKey`, SD-JWT `cnf.jwk`), nil when none parses.
+  var boundKey: ECPublicKey? {
+    switch self {
+    case .mdoc(let issuerSigned, _): try? issuerSigned.mso.deviceKey.publicKey()
+    case .sdJWT(let sdJWT, _): (try? sdJWT.holderKey()) ?? nil
     }
   }
 }

@@ -1,5 +1,5 @@
 import COSE
-import CryptoPrimitives
+public import CryptoPrimitives
 import Foundation
 import JSON
 import Mdoc
@@ -23,6 +23,27 @@ public struct IssuanceStorageResult: Sendable {
   /// Why each credential that was not stored was refused.
   public var rejected: [IssuanceRejection] {
     outcomes.compactMap { if case .failure(let rejection) = $0 { rejection } else { nil } }
+  }
+}
+
+/// An issued credential on its way to verification: its payload (parsed once when the key it
+/// binds had to be found) and the device key it must bind.
+struct PreparedIssuedCredential: Sendable {
+  /// A key already in the wallet's key store, or one still in memory (stored with the
+  /// credential that binds it).
+  enum Key: Sendable {
+    case stored(String)
+    case fresh(ECPrivateKey, ECPublicKey)
+  }
+
+  var payload: IssuedCredential.Payload
+  var parsed: ParsedIssuedCredential?
+  var key: Key
+
+  init(payload: IssuedCredential.Payload, parsed: ParsedIssuedCredential? = nil, key: Key) {
+    self.payload = payload
+    self.parsed = parsed
+    self.key = key
   }
 }
 
@@ -63,8 +84,10 @@ extension Wallet {
     trust: IssuanceTrustOptions = IssuanceTrustOptions(), ids: [String]? = nil
   ) async throws(WalletError) -> IssuanceStorageResult {
     try await verifyAndStore(
-      credentials.map { .success($0) }, expected: expected, notificationID: notificationID,
-      session: session, trust: trust, ids: ids, completingDeferred: nil)
+      credentials.map {
+        .success(PreparedIssuedCredential(payload: $0.payload, key: .stored($0.deviceKeyID)))
+      }, expected: expected, notificationID: notificationID, session: session, trust: trust,
+      ids: ids, completingDeferred: nil)
   }
 
   /// As ``storeIssuedCredentials(_:expected:notificationID:session:trust:ids:)``, for
@@ -85,9 +108,35 @@ extension Wallet {
       completingDeferred: nil)
   }
 
-  /// Each credential with the first of `deviceKeyIDs` (not yet taken) whose public key it binds.
+  /// As ``storeIssuedCredentials(_:deviceKeyIDs:expected:notificationID:session:trust:ids:)``,
+  /// with the device keys still in memory (the keys ``IssuanceClient`` made the proofs with):
+  /// each credential is matched to the key it binds among `deviceKeys`, each key used once, and
+  /// verified; then the keys of the credentials that verify, the session and those credentials
+  /// are written in one transaction (one durable commit for the batch) when the key store keeps
+  /// its keys in this wallet's store (``SoftwareKeyStore``); another key store imports those
+  /// keys first (``DeviceKeyStore/importKeys(_:)``) and gets them deleted again when the
+  /// credentials cannot be written.
+  ///
+  /// Per credential as before: one that fails a check is not stored and is reported; the ones
+  /// that verify are stored together (or, when the store fails, none of them and this throws).
+  /// A key no stored credential binds never reaches the key store, so a rejection's
+  /// `deviceKeyID` is empty.
+  public func storeIssuedCredentials(
+    _ credentials: [IssuedCredential.Payload], deviceKeys: [ECPrivateKey],
+    expected: IssuanceExpectation, notificationID: String? = nil,
+    session: IssuanceSession? = nil, trust: IssuanceTrustOptions = IssuanceTrustOptions(),
+    ids: [String]? = nil
+  ) async throws(WalletError) -> IssuanceStorageResult {
+    try await verifyAndStore(
+      Self.matchDeviceKeys(credentials, deviceKeys: deviceKeys), expected: expected,
+      notificationID: notificationID, session: session, trust: trust, ids: ids,
+      completingDeferred: nil)
+  }
+
+  /// Each credential, parsed once, with the first of `deviceKeyIDs` (not yet taken) whose
+  /// public key it binds.
   func matchDeviceKeys(_ credentials: [IssuedCredential.Payload], deviceKeyIDs: [String]) async
-    -> [Result<IssuedCredential, IssuanceRejection>]
+    -> [Result<PreparedIssuedCredential, IssuanceRejection>]
   {
     var candidates: [(id: String, key: ECPublicKey)] = []
     for id in deviceKeyIDs {
@@ -95,14 +144,8 @@ extension Wallet {
     }
     var taken = Set<String>()
     return credentials.map { payload in
-      let bound: ECPublicKey?
-      switch payload {
-      case .msoMdoc(let bytes):
-        bound = try? IssuerSigned(bytes: bytes).mso.deviceKey.publicKey()
-      case .sdJWT(let text):
-        bound = (try? SDJWT(serialized: text).holderKey()) ?? nil
-      }
-      guard let bound,
+      let parsed = try? ParsedIssuedCredential.parse(payload).get()
+      guard let bound = parsed?.boundKey,
         let match = candidates.first(where: { $0.key == bound && !taken.contains($0.id) })
       else {
         return .failure(
@@ -111,14 +154,44 @@ extension Wallet {
             "the credential binds none of the keys the wallet made its proofs with"))
       }
       taken.insert(match.id)
-      return .success(IssuedCredential(payload: payload, deviceKeyID: match.id))
+      return .success(
+        PreparedIssuedCredential(payload: payload, parsed: parsed, key: .stored(match.id)))
+    }
+  }
+
+  /// Each credential, parsed once, with the first of `deviceKeys` (not yet taken) whose public
+  /// key it binds; a credential binding a key another credential of the batch took is refused
+  /// with `.deviceKeyReused` (OpenID4VCI 1.0 §8.2: one key per credential).
+  static func matchDeviceKeys(_ credentials: [IssuedCredential.Payload], deviceKeys: [ECPrivateKey])
+    -> [Result<PreparedIssuedCredential, IssuanceRejection>]
+  {
+    let candidates = deviceKeys.map { (key: $0, publicKey: $0.publicKey) }
+    var taken = Set<ECPublicKey>()
+    return credentials.map { payload in
+      let parsed = try? ParsedIssuedCredential.parse(payload).get()
+      guard let bound = parsed?.boundKey,
+        let match = candidates.first(where: { $0.publicKey == bound })
+      else {
+        return .failure(
+          IssuanceRejection(
+            .deviceKeyMismatch,
+            "the credential binds none of the keys the wallet made its proofs with"))
+      }
+      guard taken.insert(bound).inserted else {
+        return .failure(
+          IssuanceRejection(
+            .deviceKeyReused, "another credential of this response binds the same device key"))
+      }
+      return .success(
+        PreparedIssuedCredential(
+          payload: payload, parsed: parsed, key: .fresh(match.key, match.publicKey)))
     }
   }
 
   private func verifyAndStore(
-    _ prepared: [Result<IssuedCredential, IssuanceRejection>], expected: IssuanceExpectation,
-    notificationID: String?, session: IssuanceSession?, trust: IssuanceTrustOptions,
-    ids: [String]?, completingDeferred pendingID: String?
+    _ prepared: [Result<PreparedIssuedCredential, IssuanceRejection>],
+    expected: IssuanceExpectation, notificationID: String?, session: IssuanceSession?,
+    trust: IssuanceTrustOptions, ids: [String]?, completingDeferred pendingID: String?
   ) async throws(WalletError) -> IssuanceStorageResult {
     let credentials = prepared
     if let ids, ids.count != credentials.count {
@@ -135,68 +208,120 @@ extension Wallet {
     let anchors = try await trustAnchors(role: .issuer)
     let now = clock()
     let batchID = credentials.count > 1 ? UUID().uuidString.lowercased() : nil
-    var outcomes: [Result<StoredCredential, IssuanceRejection>] = []
+    // Which of the named stored keys already bind a credential: one query for the batch.
+    let storedKeyIDs = credentials.compactMap { entry -> String? in
+      guard case .success(let credential) = entry, case .stored(let id) = credential.key else {
+        return nil
+      }
+      return id
+    }
+    let used: Set<String>
+    do {
+      used = try await store.usedDeviceKeys(storedKeyIDs)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+    var outcomes: [Result<StoredCredential, IssuanceRejection>?] = []
+    // The credentials that verified, by index into `outcomes`, with the key each binds.
+    var verified:
+      [(index: Int, credential: VerifiedIssuedCredential, key: PreparedIssuedCredential.Key)] = []
     var keysSeen = Set<String>()
-    for (index, entry) in credentials.enumerated() {
-      let credential: IssuedCredential
+    // The credentials of a response share their document signer chain: parsed once.
+    var chains = DocumentSignerChainMemo()
+    for entry in credentials {
+      let credential: PreparedIssuedCredential
       switch entry {
       case .success(let value): credential = value
       case .failure(let rejection):
         outcomes.append(.failure(rejection))
         continue
       }
-      let keyID = credential.deviceKeyID
-      let used: Bool
-      do {
-        used = try await store.isDeviceKeyUsed(keyID)
-      } catch {
-        throw WalletError(.storage, error.reason, underlying: error)
-      }
-      guard keysSeen.insert(keyID).inserted, !used else {
-        outcomes.append(
-          .failure(
-            IssuanceRejection(
-              .deviceKeyReused, "device key \(keyID) already binds another credential",
-              deviceKeyID: keyID)))
-        continue
-      }
       let deviceKey: ECPublicKey
-      do {
-        deviceKey = try await keys.publicKey(for: keyID)
-      } catch {
-        outcomes.append(
-          .failure(
-            IssuanceRejection(
-              .unknownDeviceKey, "the wallet holds no device key \(keyID)", deviceKeyID: keyID,
-              underlying: error)))
-        continue
+      let keyID: String
+      switch credential.key {
+      case .fresh(_, let publicKey):
+        deviceKey = publicKey
+        keyID = ""
+      case .stored(let id):
+        keyID = id
+        guard keysSeen.insert(keyID).inserted, !used.contains(keyID) else {
+          outcomes.append(
+            .failure(
+              IssuanceRejection(
+                .deviceKeyReused, "device key \(keyID) already binds another credential",
+                deviceKeyID: keyID)))
+          continue
+        }
+        do {
+          deviceKey = try await keys.publicKey(for: keyID)
+        } catch {
+          outcomes.append(
+            .failure(
+              IssuanceRejection(
+                .unknownDeviceKey, "the wallet holds no device key \(keyID)", deviceKeyID: keyID,
+                underlying: error)))
+          continue
+        }
       }
-      switch IssuedCredentialVerifier.verify(
-        credential.payload, deviceKey: deviceKey, expected: expected, walletAnchors: anchors,
-        trust: trust, at: now)
-      {
+      let result =
+        if let parsed = credential.parsed {
+          IssuedCredentialVerifier.verify(
+            parsed, deviceKey: deviceKey, expected: expected, walletAnchors: anchors,
+            trust: trust, at: now, chains: &chains)
+        } else {
+          IssuedCredentialVerifier.verify(
+            credential.payload, deviceKey: deviceKey, expected: expected, walletAnchors: anchors,
+            trust: trust, at: now, chains: &chains)
+        }
+      switch result {
       case .failure(let rejection):
         outcomes.append(.failure(rejection.forKey(keyID)))
-      case .success(let verified):
-        let provenance = IssuanceProvenance(
-          credentialIssuer: expected.credentialIssuer, configurationID: expected.configurationID,
-          display: expected.display, notificationID: notificationID, sessionID: session?.id,
-          trustBasis: verified.trustBasis, batchID: batchID)
-        let display = CredentialDisplay(
-          title: expected.display.preferred()?.name ?? documentTitles[verified.type]
-            ?? verified.type,
-          subtitle: verified.subtitle, issuerName: verified.issuerName)
-        outcomes.append(
-          .success(
-            StoredCredential(
-              id: ids?[index] ?? UUID().uuidString.lowercased(), format: verified.format,
-              type: verified.type, issued: verified.issued, display: display,
-              validFrom: verified.validFrom, validUntil: verified.validUntil, deviceKeyID: keyID,
-              issuerAuthorityKeyIdentifiers: verified.issuerAuthorityKeyIdentifiers,
-              createdAt: now, issuerTrust: .trusted, issuance: provenance)))
+      case .success(let credential2):
+        verified.append((outcomes.count, credential2, credential.key))
+        outcomes.append(nil)
       }
     }
-    let result = IssuanceStorageResult(outcomes: outcomes)
+    // The key ids of the verified credentials: stored keys have theirs; fresh keys are wrapped
+    // here (written in the credentials' transaction) or imported by another key store.
+    let fresh = verified.compactMap { entry -> ECPrivateKey? in
+      if case .fresh(let key, _) = entry.key { key } else { nil }
+    }
+    var wrapped: [WrappedDeviceKey] = []
+    var imported: [String] = []
+    do {
+      if !fresh.isEmpty, let software = keys as? SoftwareKeyStore, software.keepsKeys(in: store) {
+        for key in fresh { wrapped.append(try software.wrap(key)) }
+      } else if !fresh.isEmpty {
+        imported = try await keys.importKeys(fresh)
+      }
+    } catch {
+      throw WalletError(.storage, "cannot keep the device keys: \(error)")
+    }
+    var freshIDs = (wrapped.isEmpty ? imported : wrapped.map(\.id))[...]
+    for entry in verified {
+      let keyID: String
+      switch entry.key {
+      case .stored(let id): keyID = id
+      case .fresh: keyID = freshIDs.popFirst() ?? ""
+      }
+      let credential = entry.credential
+      let provenance = IssuanceProvenance(
+        credentialIssuer: expected.credentialIssuer, configurationID: expected.configurationID,
+        display: expected.display, notificationID: notificationID, sessionID: session?.id,
+        trustBasis: credential.trustBasis, batchID: batchID)
+      let display = CredentialDisplay(
+        title: expected.display.preferred()?.name ?? documentTitles[credential.type]
+          ?? credential.type,
+        subtitle: credential.subtitle, issuerName: credential.issuerName)
+      outcomes[entry.index] = .success(
+        StoredCredential(
+          id: ids?[entry.index] ?? UUID().uuidString.lowercased(), format: credential.format,
+          type: credential.type, issued: credential.issued, display: display,
+          validFrom: credential.validFrom, validUntil: credential.validUntil, deviceKeyID: keyID,
+          issuerAuthorityKeyIdentifiers: credential.issuerAuthorityKeyIdentifiers,
+          createdAt: now, issuerTrust: .trusted, issuance: provenance))
+    }
+    let result = IssuanceStorageResult(outcomes: outcomes.compactMap { $0 })
     let stored = result.stored
     do {
       var row: IssuanceSessionRow?
@@ -204,15 +329,16 @@ extension Wallet {
       if let pendingID {
         try await store.completeDeferred(id: pendingID, with: stored)
       } else if !stored.isEmpty {
-        try await store.insertIssued(stored, session: row)
+        try await store.insertIssued(stored, keys: wrapped, session: row)
       }
     } catch {
+      for keyID in imported { try? await keys.deleteKey(id: keyID) }
       throw WalletError(
         error.code == .duplicateID ? .invalidInput : .storage, error.reason, underlying: error)
     }
-    // A key whose credential was refused proves nothing any more (a key another credential
-    // binds stays: `DeviceKeyStore.deleteKey` refuses it).
-    for rejection in result.rejected {
+    // A stored key whose credential was refused proves nothing any more (a key another
+    // credential binds stays: `DeviceKeyStore.deleteKey` refuses it).
+    for rejection in result.rejected where !rejection.deviceKeyID.isEmpty {
       try? await keys.deleteKey(id: rejection.deviceKeyID)
     }
     if let session, stored.isEmpty, pendingID != nil {

@@ -267,18 +267,12 @@ public struct WalletIssuance: Sendable {
         into: &out)
       return out
     }
-    // §8.3 does not tie the order of credentials to the order of proofs: every proof key goes
-    // into the key store and each credential is matched to the key it binds.
+    // §8.3 does not tie the order of credentials to the order of proofs: each credential is
+    // matched to the proof key it binds, and the keys of the credentials that verify go into
+    // the key store with them (one transaction for the batch with `SoftwareKeyStore`); a key
+    // no stored credential binds never reaches the key store.
     var payloads: [IssuedCredential.Payload] = []
-    var importedKeys: [String] = []
     for outcome in group {
-      if let deviceKey = outcome.deviceKey {
-        do {
-          importedKeys.append(try await wallet.keys.importKey(deviceKey))
-        } catch {
-          fail(.wallet(WalletError(.storage, "cannot keep a device key: \(error)")))
-        }
-      }
       guard let text = outcome.credential.text else {
         fail(.issuance(IssuanceError(.unexpectedResponse, "a credential is not a string")))
         continue
@@ -294,22 +288,16 @@ public struct WalletIssuance: Sendable {
     let expected = IssuanceExpectation(
       credentialIssuer: credentialIssuer, configurationID: configurationID, format: format,
       type: type, display: first.display.map(Self.display))
-    var bound = Set<String>()
     do throws(WalletError) {
       let stored = try await wallet.storeIssuedCredentials(
-        payloads, deviceKeyIDs: importedKeys, expected: expected,
+        payloads, deviceKeys: group.compactMap(\.deviceKey), expected: expected,
         notificationID: notification?.notificationID, session: session,
         trust: IssuanceTrustOptions(issuerPublishedIACAs: iacas, trustIssuerPublishedIACAs: optIn),
         ids: ids.count == payloads.count ? ids : nil)
       out.stored += stored.stored
-      bound = Set(stored.stored.compactMap(\.deviceKeyID))
       for rejection in stored.rejected { fail(.rejected(rejection)) }
     } catch {
       fail(.wallet(error))
-    }
-    // Keys no stored credential binds prove nothing any more.
-    for keyID in importedKeys where !bound.contains(keyID) {
-      try? await wallet.keys.deleteKey(id: keyID)
     }
     // §11.1: credential_accepted when the credentials were stored; credential_failure when
     // any of this response's credentials was not.

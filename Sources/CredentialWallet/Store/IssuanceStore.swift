@@ -17,12 +17,38 @@ struct IssuanceSessionRow: Sendable, Hashable {
 extension WalletStore {
   /// Stores verified issued credentials and the session they name in one transaction: all of
   /// them or none. The session is written (or its endpoints and tokens updated) first.
-  func insertIssued(_ credentials: [StoredCredential], session: IssuanceSessionRow?)
-    throws(WalletStoreError)
-  {
+  ///
+  /// `keys` are device keys wrapped by `SoftwareKeyStore.wrap(_:)` for this store, written first
+  /// in the same transaction: one durable commit for a batch's keys, session and credentials,
+  /// and a key is stored only with the credential that binds it.
+  func insertIssued(
+    _ credentials: [StoredCredential], keys: [WrappedDeviceKey] = [], session: IssuanceSessionRow?
+  ) throws(WalletStoreError) {
     try database.write { () throws(WalletStoreError) in
-      if let session { try database.connection.upsertIssuanceSession(session) }
-      for credential in credentials { try database.connection.insertCredential(credential) }
+      let connection = database.connection
+      for key in keys { try connection.insertDeviceKey(key.row) }
+      if let session { try connection.upsertIssuanceSession(session) }
+      try connection.insertCredentials(credentials)
+    }
+  }
+
+  /// Which of these device keys a stored credential names (one query for a batch).
+  func usedDeviceKeys(_ keyIDs: [String]) throws(WalletStoreError) -> Set<String> {
+    guard !keyIDs.isEmpty else { return [] }
+    let unique = Array(Set(keyIDs))
+    return try database.retrying { () throws(WalletStoreError) -> Set<String> in
+      var used = Set<String>()
+      // SQLite binds at most 32766 parameters (SQLITE_MAX_VARIABLE_NUMBER); batches are small.
+      for start in stride(from: 0, to: unique.count, by: 500) {
+        let chunk = unique[start..<min(start + 500, unique.count)]
+        let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+        let rows = try database.connection.query(
+          "SELECT DISTINCT device_key_id FROM credentials WHERE device_key_id IN (\(placeholders))",
+          chunk.map { .text($0) }
+        ) { $0.text(0) }
+        for case let id? in rows { used.insert(id) }
+      }
+      return used
     }
   }
 
@@ -46,15 +72,6 @@ extension WalletStore {
           AND NOT EXISTS (SELECT 1 FROM deferred_issuances WHERE session_id = ?)
         """, [.text(id), .text(id), .text(id)])
       return connection.changes > 0 ? row : nil
-    }
-  }
-
-  /// Whether a stored credential names this device key.
-  func isDeviceKeyUsed(_ keyID: String) throws(WalletStoreError) -> Bool {
-    try database.retrying { () throws(WalletStoreError) -> Bool in
-      try database.connection.query(
-        "SELECT 1 FROM credentials WHERE device_key_id = ? LIMIT 1", [.text(keyID)]
-      ) { _ in true }.first ?? false
     }
   }
 
@@ -123,7 +140,7 @@ extension WalletStore {
   func completeDeferred(id: String, with credentials: [StoredCredential]) throws(WalletStoreError) {
     try database.write { () throws(WalletStoreError) in
       try database.connection.run("DELETE FROM deferred_issuances WHERE id = ?", [.text(id)])
-      for credential in credentials { try database.connection.insertCredential(credential) }
+      try database.connection.insertCredentials(credentials)
     }
   }
 }

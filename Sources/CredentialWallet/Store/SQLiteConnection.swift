@@ -81,6 +81,9 @@ final class SQLiteConnection {
   private var handle: OpaquePointer?
   private let path: String
   private var busyContext: BusyContext?
+  /// Statements kept prepared by ``runCached(_:_:)``, by SQL text; finalized before the handle
+  /// closes (a statement left unfinalized would keep the file open after `close()`).
+  private var cache: [String: SQLiteStatement] = [:]
   /// Shared with `WalletStore`'s nonisolated `suspend()`.
   let suspension = SQLiteSuspension()
 
@@ -91,6 +94,7 @@ final class SQLiteConnection {
   }
 
   deinit {
+    cache.removeAll()
     suspension.attach(nil)
     // v2 defers the close until every statement is finalized; statements never outlive a call.
     if let handle { sqlite3_close_v2(handle) }
@@ -120,6 +124,7 @@ final class SQLiteConnection {
   func close() {
     guard let handle else { return }
     rollbackQuietly()
+    cache.removeAll()
     suspension.attach(nil)
     sqlite3_close_v2(handle)
     self.handle = nil
@@ -185,6 +190,26 @@ final class SQLiteConnection {
     while try statement.step() {}
   }
 
+  /// Runs one statement to completion with bound values, as ``run(_:_:)`` does, keeping the
+  /// compiled statement for the next call with the same SQL text (for the statements a batch
+  /// repeats: one compile instead of one per row). The statement is reset after each run, so it
+  /// holds no lock between calls (sqlite.org/c3ref/reset.html).
+  func runCached(_ sql: String, _ values: [SQLValue]) throws(WalletStoreError) {
+    let statement: SQLiteStatement
+    if let cached = cache[sql] {
+      guard handle != nil, !suspension.isSuspended else {
+        throw WalletStoreError(.suspended, "the store is suspended; resume() it first")
+      }
+      statement = cached
+    } else {
+      statement = try prepare(sql)
+      cache[sql] = statement
+    }
+    defer { statement.reset() }
+    try statement.bind(values)
+    while try statement.step() {}
+  }
+
   /// Runs a query and maps each row.
   func query<T>(
     _ sql: String, _ values: [SQLValue] = [],
@@ -240,6 +265,12 @@ final class SQLiteStatement {
   }
 
   deinit { sqlite3_finalize(handle) }
+
+  /// Resets the statement to run again and clears its bindings.
+  func reset() {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+  }
 
   /// Binds values to parameters 1...n.
   func bind(_ values: [SQLValue]) throws(WalletStoreError) {

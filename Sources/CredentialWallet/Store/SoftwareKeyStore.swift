@@ -63,6 +63,10 @@ public struct SoftwareKeyStore: DeviceKeyStore {
     return wrapped.map(\.id)
   }
 
+  /// Whether this key store keeps its keys in `store`, so that a key wrapped here can be
+  /// written in one of that store's transactions.
+  func keepsKeys(in store: WalletStore) -> Bool { store === self.store }
+
   /// Unwraps the key and returns a signer for it.
   ///
   /// - Throws: `.notFound`, `.keyUnwrapFailed` (a wrong KEK, or a tampered row) or

@@ -13,15 +13,32 @@ extension SQLiteConnection {
     presentation_count
     """
 
+  private static let insertCredentialSQL =
+    "INSERT INTO credentials (\(credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
   func insertCredential(_ credential: StoredCredential) throws(WalletStoreError) {
+    var memo = CredentialJSONMemo()
+    try insertCredential(credential, memo: &memo)
+  }
+
+  /// Inserts several credentials (in the caller's transaction), encoding the display and
+  /// provenance JSON once for the run of credentials that share them (a batch does).
+  func insertCredentials(_ credentials: [StoredCredential]) throws(WalletStoreError) {
+    var memo = CredentialJSONMemo()
+    for credential in credentials { try insertCredential(credential, memo: &memo) }
+  }
+
+  private func insertCredential(_ credential: StoredCredential, memo: inout CredentialJSONMemo)
+    throws(WalletStoreError)
+  {
     var issuance = SQLValue.null
-    if let provenance = credential.issuance { issuance = .text(try StoreJSON.encode(provenance)) }
+    if let provenance = credential.issuance { issuance = .text(try memo.json(provenance)) }
     guard !credential.id.isEmpty, !credential.type.isEmpty else {
       throw WalletStoreError(.invalidArgument, "a credential needs a non-empty id and type")
     }
     let values: [SQLValue] = [
       .text(credential.id), .text(credential.format.rawValue), .text(credential.type),
-      .blob(credential.issued), .text(try StoreJSON.encode(credential.display)),
+      .blob(credential.issued), .text(try memo.json(credential.display)),
       credential.validFrom.map { .integer(StoreTime.milliseconds($0)) } ?? .null,
       credential.validUntil.map { .integer(StoreTime.milliseconds($0)) } ?? .null,
       credential.deviceKeyID.map { .text($0) } ?? .null,
@@ -33,9 +50,7 @@ extension SQLiteConnection {
       .integer(Int64(credential.presentationCount)),
     ]
     do throws(WalletStoreError) {
-      try run(
-        "INSERT INTO credentials (\(Self.credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        values)
+      try runCached(Self.insertCredentialSQL, values)
     } catch  where error.code == .duplicateID {
       throw WalletStoreError(.duplicateID, "a credential with id \(credential.id) already exists")
     } catch  where error.code == .constraintViolation && credential.deviceKeyID != nil {
@@ -262,7 +277,7 @@ extension SQLiteConnection {
 
   func insertDeviceKey(_ key: DeviceKeyRow) throws(WalletStoreError) {
     do throws(WalletStoreError) {
-      try run(
+      try runCached(
         """
         INSERT INTO device_keys (id, curve, public_key, protection, wrapped_private_key, created_at_ms)
         VALUES (?, ?, ?, ?, ?, ?)
@@ -317,6 +332,27 @@ struct DeviceKeyRow: Sendable, Hashable {
 }
 
 /// JSON for the store's TEXT columns: sorted keys, so equal values are equal bytes.
+/// The JSON of the last display and provenance encoded, reused while the next credential's are
+/// equal: `JSONEncoder` costs more than comparing the values.
+struct CredentialJSONMemo {
+  private var display: (value: CredentialDisplay, json: String)?
+  private var provenance: (value: IssuanceProvenance, json: String)?
+
+  mutating func json(_ value: CredentialDisplay) throws(WalletStoreError) -> String {
+    if let display, display.value == value { return display.json }
+    let json = try StoreJSON.encode(value)
+    display = (value, json)
+    return json
+  }
+
+  mutating func json(_ value: IssuanceProvenance) throws(WalletStoreError) -> String {
+    if let provenance, provenance.value == value { return provenance.json }
+    let json = try StoreJSON.encode(value)
+    provenance = (value, json)
+    return json
+  }
+}
+
 enum StoreJSON {
   static func encode(_ value: some Encodable) throws(WalletStoreError) -> String {
     let encoder = JSONEncoder()
