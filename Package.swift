@@ -27,6 +27,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("DCQL", ["ErrorKit", "JSON"]),
   ("Mdoc", ["ErrorKit", "CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
   ("SDJWT", ["ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
+  // ISO 18013-5 proximity session layer (issue 14): engagement, NFC handover, session encryption.
+  ("MdocProximity", ["ErrorKit", "JSON", "CBOR", "COSE", "CryptoPrimitives", "Mdoc"]),
   ("DigitalCredentialsAPI", ["ErrorKit", "JSON"]),
   (
     "OrgIsoMdoc",
@@ -180,6 +182,7 @@ let package = Package(
       testTarget("DCQL", ["JSON"]),
       testTarget(
         "Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
+      testTarget("MdocProximity", ["JSON", "CBOR", "COSE", "CryptoPrimitives", "Mdoc"]),
       testTarget("DigitalCredentialsAPI"),
       testTarget(
         "OrgIsoMdoc",
