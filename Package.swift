@@ -16,6 +16,9 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("ErrorKit", []),
   ("JSON", ["ErrorKit"]),
   ("HTTP", ["ErrorKit"]),
+  // ISO 18013-5 proximity transports (issue 14): the transport protocol, the BLE GATT message
+  // layer, the loopback TCP development transport, the CoreBluetooth adapter (Apple only).
+  ("ProximityTransport", ["ErrorKit", "CryptoPrimitives"]),
   // The development server over GNU libmicrohttpd (Linux and Android; empty elsewhere).
   ("HTTPServer", ["ErrorKit", "HTTP", .target(name: "CMicroHTTPD", condition: linuxOnly)]),
   ("CBOR", ["ErrorKit"]),
@@ -174,6 +177,7 @@ let package = Package(
       testTarget("CBOR", ["JSON"]),
       testTarget("HTTP"),
       testTarget("HTTPServer", ["HTTP"]),
+      testTarget("ProximityTransport", ["CryptoPrimitives"]),
       testTarget("CryptoPrimitives"),
       testTarget("HPKE", ["CryptoPrimitives"]),
       testTarget("X509Certificates", ["CryptoPrimitives"]),
