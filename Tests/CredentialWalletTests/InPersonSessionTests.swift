@@ -247,4 +247,47 @@ struct InPersonSessionTests {
     }
     #expect(error.code == .tooManyRequests)
   }
+
+  @Test("the reader refuses an engagement that is not an mdoc: URI")
+  func readerBadEngagement() async throws {
+    let listener = try LoopbackTCPListener()
+    let accepted = Task { try await listener.accept(timeout: .seconds(10)) }
+    let transport = try await LoopbackTCPConnector.connect(port: listener.port)
+    defer { Task { await transport.close() } }
+    #expect {
+      _ = try InPersonReader(uri: "https://example.com", transport: transport)
+    } throws: { error in
+      (error as? InPersonReaderError)?.code == .invalidEngagement
+    }
+    await (try? accepted.value)?.close()
+  }
+
+  @Test("a holder that ends the session instead of answering is a session error for the reader")
+  func holderTerminatesWithoutAnswer() async throws {
+    let listener = try LoopbackTCPListener(configuration: LoopbackSessionPair.configuration)
+    let shown = try HolderSession.qr(retrievalMethods: [
+      .ble(try BLEOptions(peripheralServerUUID: Array(repeating: 7, count: 16)))
+    ])
+    let uri = shown.uri
+    let raw = Task { () throws -> Void in
+      var holder = shown
+      let transport = try await listener.accept(timeout: .seconds(10))
+      _ = try holder.receive(try await transport.receive())
+      if let ending = holder.terminate() { try await transport.send(ending) }
+      // The reader sends nothing more: its next receive ends at the close.
+      _ = try? await transport.receive()
+      await transport.close()
+    }
+    let transport = try await LoopbackTCPConnector.connect(
+      port: listener.port, configuration: LoopbackSessionPair.configuration)
+    let reader = try InPersonReader(uri: uri, transport: transport)
+    await #expect {
+      _ = try await reader.request([Self.ageOnly], issuerTrustAnchors: [], now: Date())
+    } throws: { error in
+      (error as? InPersonReaderError)?.code == .session
+    }
+    #expect(await reader.endedByHolder)
+    await reader.terminate()
+    try await raw.value
+  }
 }

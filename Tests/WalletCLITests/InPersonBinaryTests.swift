@@ -139,6 +139,11 @@ struct InPersonBinaryTests {
   @Test("usage errors exit 2")
   func usage() throws {
     let cli = try DCWallet()
+    #expect(
+      try cli.run([
+        "read", "--engagement", "mdoc:xx", "--connect", "127.0.0.1:1", "--doctype", Self.mdl,
+        "--element", "a/b", "--reader-cert", "reader.pem",
+      ]).code == 2)
     #expect(try cli.run(["present"]).code == 2)
     #expect(try cli.run(["present", "--listen", "nowhere"]).code == 2)
     #expect(
