@@ -61,7 +61,8 @@ enum PresentCommand {
     let wallet = try context.wallet()
     var policy = wallet.policy
     policy.requireAuthenticatedRequester = args.flag("require-trusted-reader")
-    if args.flag("device-mac") { policy.inPersonDeviceAuthentication = .mac }
+    // Without --device-mac, a deviceSignature (the contract, whatever the wallet's default).
+    policy.inPersonDeviceAuthentication = args.flag("device-mac") ? .mac : .signature
     let listener: LoopbackTCPListener
     do {
       listener = try LoopbackTCPListener(host: address.host, port: address.port)

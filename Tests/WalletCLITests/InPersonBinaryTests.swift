@@ -1,6 +1,8 @@
+import CryptoPrimitives
 import Foundation
 import JSON
 import Testing
+import X509Certificates
 
 /// A running `dcwallet present`: its first standard output line and its port.
 final class PresentProcess: @unchecked Sendable {
@@ -122,6 +124,26 @@ struct InPersonBinaryTests {
     let exit = present.finish()
     #expect(exit.code == 1)
     #expect(exit.err.contains("dcwallet present:"), "\(exit.err)")
+  }
+
+  @Test("an untrusted but validly signed reader is answered without --require-trusted-reader only")
+  func untrustedReader() throws {
+    let f = try CLIFixture()
+    let key = try ECPrivateKey(curve: .p256)
+    let certificate = try CertificateBuilder.reader(
+      commonName: "Stranger", publicKey: key.publicKey, notBefore: Date().addingTimeInterval(-3600),
+      notAfter: Date().addingTimeInterval(86_400)
+    ).selfSigned(signer: key)
+    let keyPath = try f.cli.file("stranger-key.pem", key.pemRepresentation)
+    let certPath = try f.cli.file("stranger.pem", certificate.pemString)
+    let open = try PresentProcess(f.cli, [])
+    let answered = try read(f, open, ["--reader-key", keyPath, "--reader-cert", certPath])
+    #expect(answered.code == 0, "\(answered.err)")
+    #expect(open.finish().code == 0)
+    let strict = try PresentProcess(f.cli, ["--require-trusted-reader"])
+    let refused = try read(f, strict, ["--reader-key", keyPath, "--reader-cert", certPath])
+    #expect(refused.code == 1)
+    #expect(strict.finish().code == 1)
   }
 
   @Test("--interactive: a 'n' answer is a refusal sent to the reader")
