@@ -65,7 +65,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "JSON",
       "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP",
       "OrgIsoMdoc", "SDJWT",
-      "X509Certificates",
+      "X509Certificates", "MdocProximity", "ProximityTransport",
     ]
   ),
   (
@@ -75,7 +75,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
       "JOSE", "Mdoc",
       "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
-      "HTTP", "OpenID4VCI",
+      "HTTP", "OpenID4VCI", "MdocProximity", "ProximityTransport",
       .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
@@ -129,6 +129,12 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
+    // libqrencode for `dcwallet present --qr` (issue 14): the QR matrix of the mdoc: URI.
+    .systemLibrary(
+      name: "CQRencode",
+      pkgConfig: "libqrencode",
+      providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
+    ),
     .systemLibrary(
       name: "CMicroHTTPD",
       pkgConfig: "libmicrohttpd",
@@ -146,6 +152,8 @@ let package = Package(
           "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
           "X509Certificates", "HTTP", "HTTPServer", "OpenID4VCI", "IssuerStore",
+          "MdocProximity", "ProximityTransport",
+          .target(name: "CQRencode", condition: linuxOnly),
         ],
         swiftSettings: strictSettings
       ),
@@ -159,7 +167,7 @@ let package = Package(
           "DCQL",
           "DigitalCredentialsAPI",
           "HPKE", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
-          "HTTP", "OpenID4VCI",
+          "HTTP", "OpenID4VCI", "MdocProximity",
         ],
         swiftSettings: strictSettings
       ),
@@ -245,7 +253,8 @@ let package = Package(
           "CBOR", "CredentialRegistration", "CredentialVerifier", "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI", "JOSE",
           "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates",
-          "store-probe", "WalletCLI", "HTTP", "OpenID4VCI", "COSE",
+          "store-probe", "WalletCLI", "HTTP", "OpenID4VCI", "COSE", "MdocProximity",
+          "ProximityTransport",
         ]),
     ],
   swiftLanguageModes: [.v6]

@@ -15,8 +15,10 @@ public enum DCWalletCLI {
     ("remove", "remove a credential and its device key"),
     ("trust", "manage trust anchors: trust add|list|remove"),
     ("respond", "answer a DC API request for an origin"),
+    ("present", "present in person (ISO 18013-5): show an mdoc: URI, answer a reader"),
     ("log", "show the activity log"),
     ("verifier", "act as the relying party: verifier request|verify"),
+    ("read", "read in person (ISO 18013-5) from a presenting wallet and verify"),
     ("registry", "what the stored credentials register with Android and iOS"),
     ("inspect", "print a request, response, credential or registry blob readably"),
     ("demo", "run the whole flow in a temporary wallet"),
@@ -83,6 +85,8 @@ public enum DCWalletCLI {
       case "remove": try await RemoveCommand.run(rest, context)
       case "trust": try await TrustCommand.run(rest, context)
       case "respond": try await RespondCommand.run(rest, context)
+      case "present": try await PresentCommand.run(rest, context)
+      case "read": try await ReadCommand.run(rest, context)
       case "log": try await LogCommand.run(rest, context)
       case "verifier": try await VerifierCommand.run(rest, context)
       case "registry": try await RegistryCommand.run(rest, context)

@@ -41,6 +41,7 @@ enum DemoCommand {
     try await runOpenID4VPExchange(pki, origin: origin, wallet: wallet, narrator)
     try await showActivity(wallet, narrator)
     try await runIssuance(pki, origin: origin, directory: directory, narrator)
+    try await runInPerson(pki, wallet: wallet, narrator)
     console.out("\nEvery check passed.")
     if args.flag("keep") { console.out("wallet home kept at \(directory)") }
   }

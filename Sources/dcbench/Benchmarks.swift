@@ -17,6 +17,7 @@ let allBenchmarks: [Benchmark] = [
   Benchmark(name: "wallet", run: walletBenchmark),
   Benchmark(name: "consent-screen", run: consentScreenBenchmark),
   Benchmark(name: "issuance", run: issuanceBenchmark),
+  Benchmark(name: "in-person", run: inPersonBenchmark),
 ]
 
 /// HPKE seal of 4 KB with the Annex C suite, against its floor: one key generation and one
