@@ -21,15 +21,16 @@ extension PresentationRequest {
 extension ConsentScreen {
   /// The screen as lines of text, in time linear in its size.
   var text: String {
-    var lines = ["\(origin.serialized) asks for credentials (\(protocolIdentifier))"]
+    // In person (ISO 18013-5) there is no origin: the requester is a reader in radio range.
+    let asker = origin?.serialized ?? "a reader in person"
+    var lines = ["\(asker) asks for credentials (\(protocolIdentifier))"]
     switch requester {
     case .verified(let name, _): lines.append("- requester: \(name) (verified)")
-    case .unverified(let origin):
+    case .unverified:
       if case .invalid = requesterAuthentication {
-        lines.append(
-          "- requester: \(origin.serialized) (unverified: its signature does NOT verify)")
+        lines.append("- requester: \(asker) (unverified: its signature does NOT verify)")
       } else {
-        lines.append("- requester: \(origin.serialized) (unverified: no trusted identity)")
+        lines.append("- requester: \(asker) (unverified: no trusted identity)")
       }
     }
     for (index, set) in credentialSets.enumerated() {
@@ -180,7 +181,8 @@ enum HolderPromptText {
     let requester =
       switch context.requester {
       case .verified(let name, _): name
-      case .unverified(let origin): "\(origin.serialized) (unverified)"
+      case .unverified(let origin?): "\(origin.serialized) (unverified)"
+      case .unverified(nil): "a reader in person (unverified)"
       }
     return CBOR.terminalSafe("Share \(context.credentials.count) \(noun) with \(requester)")
   }

@@ -145,6 +145,9 @@ struct InPersonPresentationTests {
     let resolved = try await wallet.resolveInPerson(
       deviceRequest: request.bytes, sessionTranscript: f.transcript)
     #expect(resolved.isInPerson)
+    // No web origin in person: neither the request nor its requester carries one.
+    #expect(resolved.origin == nil && resolved.requester.origin == nil)
+    #expect(resolved.requested.origin == nil)
     #expect(resolved.protocolIdentifier == ProximityPresentation.protocolIdentifier)
     #expect(resolved.requesterAuthentication == .trusted)
     #expect(resolved.requester.verifiedName == "Test Reader")

@@ -20,8 +20,10 @@ private enum NeutralConsentUI {
   static func render(_ request: PresentationRequest) -> [String] {
     var lines: [String] = []
     switch request.requester {
-    case .verified(let name, let origin): lines.append("requester \(name) at \(origin.serialized)")
-    case .unverified(let origin): lines.append("requester \(origin.serialized) unverified")
+    case .verified(let name, let origin):
+      lines.append("requester \(name) at \(origin?.serialized ?? "in person")")
+    case .unverified(let origin):
+      lines.append("requester \(origin?.serialized ?? "in person") unverified")
     }
     switch request.requesterAuthentication {
     case .trusted: lines.append("authentication trusted")

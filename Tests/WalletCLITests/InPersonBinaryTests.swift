@@ -156,6 +156,9 @@ struct InPersonBinaryTests {
     let exit = present.finish()
     #expect(exit.code == 1)
     #expect(exit.err.contains("declined"))
+    // The consent screen names the reader in person, never a made-up web origin.
+    #expect(exit.err.contains("a reader in person asks for credentials"))
+    #expect(!exit.err.contains("https://"))
   }
 
   @Test("usage errors exit 2")

@@ -23,12 +23,6 @@ extension Wallet {
   ) async throws(WalletError) -> PresentationRequest {
     let policy = policy ?? self.policy
     let protocolIdentifier = ProximityPresentation.protocolIdentifier
-    let origin: WebOrigin
-    do {
-      origin = try WebOrigin(ProximityPresentation.placeholderOrigin)
-    } catch {
-      throw WalletError(.invalidInput, error.reason, underlying: error)
-    }
     do {
       guard policy.allows(protocolIdentifier: protocolIdentifier) else {
         throw Refusal(
@@ -48,7 +42,7 @@ extension Wallet {
         throw refusal
       }
       return PresentationRequest(
-        protocolIdentifier: protocolIdentifier, origin: origin, kind: .inPerson(presentation),
+        protocolIdentifier: protocolIdentifier, origin: nil, kind: .inPerson(presentation),
         skipped: [])
     } catch let refusal as Refusal {
       await log(

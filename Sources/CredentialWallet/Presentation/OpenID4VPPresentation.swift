@@ -229,13 +229,16 @@ extension Wallet {
         }
       }
     }
+    guard let origin = request.origin else {
+      throw WalletError(.invalidInput, "an OpenID4VP answer needs the origin the platform reported")
+    }
     do {
       let response = try presentation.request.respond(
-        origin: request.origin, presentations: presentations, now: clock())
+        origin: origin, presentations: presentations, now: clock())
       await log(
         NewActivity(
           timestamp: clock(), protocolIdentifier: request.protocolIdentifier,
-          origin: request.origin.serialized,
+          origin: origin.serialized,
           relyingParty: request.requester.verifiedName, outcome: .shared,
           credentialIDs: consent.selections.values.flatMap { $0.map(\.credentialID) },
           sharedItems: shared.sorted(),

@@ -38,8 +38,8 @@ public struct PresentationRequest: Sendable {
     }
   }
 
-  /// Whether this is an in-person (ISO 18013-5 proximity) request: ``origin`` is then only
-  /// ``ProximityPresentation/placeholderOrigin``, and the requester is the reader.
+  /// Whether this is an in-person (ISO 18013-5 proximity) request: there is no ``origin``, and
+  /// the requester is the reader.
   public var isInPerson: Bool {
     if case .inPerson = kind { return true }
     return false
@@ -47,8 +47,9 @@ public struct PresentationRequest: Sendable {
 
   /// The protocol being answered.
   public let protocolIdentifier: String
-  /// The origin the platform reported (never one from the payload).
-  public let origin: WebOrigin
+  /// The origin the platform reported (never one from the payload); nil in person (ISO 18013-5),
+  /// where the requester is the reader in radio range and no website is involved.
+  public let origin: WebOrigin?
   /// The protocol-specific request, for what only one protocol has.
   public let kind: Kind
   /// Earlier requests of the envelope that could not be answered, each with a typed refusal.
@@ -93,7 +94,7 @@ public struct PresentationRequest: Sendable {
   public let transactionDataTypes: [String]
 
   /// Resolves the neutral values of a protocol-specific request once.
-  init(protocolIdentifier: String, origin: WebOrigin, kind: Kind, skipped: [Refusal]) {
+  init(protocolIdentifier: String, origin: WebOrigin?, kind: Kind, skipped: [Refusal]) {
     self.protocolIdentifier = protocolIdentifier
     self.origin = origin
     self.kind = kind
@@ -167,7 +168,7 @@ public struct PresentationRequest: Sendable {
   }
 
   private static func requester(
-    of kind: Kind, origin: WebOrigin, authentication: RequesterAuthentication
+    of kind: Kind, origin: WebOrigin?, authentication: RequesterAuthentication
   ) -> Requester {
     // Only a trusted chain with a verifying signature names the requester.
     guard authentication == .trusted else { return .unverified(origin: origin) }
@@ -203,8 +204,9 @@ public struct PresentationRequest: Sendable {
     return claims
   }
 
-  /// Who asks, for logs: the verified name, else the origin.
-  public var relyingParty: String { requester.verifiedName ?? origin.serialized }
+  /// Who asks, for logs: the verified name, else the origin; nil for an unverified reader in
+  /// person, which has neither.
+  public var relyingParty: String? { requester.verifiedName ?? origin?.serialized }
 
   /// The consent a consent screen proposes before the user changes anything: the minimum the
   /// request allows (one credential per query, no optional credential set).
@@ -484,10 +486,12 @@ public struct PresentationRequest: Sendable {
 /// Who asks for credentials, as far as the wallet could establish it.
 public enum Requester: Sendable, Hashable {
   /// A name established through a chain to a configured anchor: the trusted reader's certificate
-  /// name (Annex C) or the authenticated client identifier (OpenID4VP).
-  case verified(name: String, origin: WebOrigin)
-  /// Nothing beyond the origin the platform reported; a name the request may carry is not shown.
-  case unverified(origin: WebOrigin)
+  /// name (Annex C, in person) or the authenticated client identifier (OpenID4VP); the origin is
+  /// nil in person.
+  case verified(name: String, origin: WebOrigin?)
+  /// Nothing beyond the origin the platform reported (nil in person: a reader in radio range); a
+  /// name the request may carry is not shown.
+  case unverified(origin: WebOrigin?)
 
   /// The verified name, nil when unverified.
   public var verifiedName: String? {
@@ -495,8 +499,8 @@ public enum Requester: Sendable, Hashable {
     return nil
   }
 
-  /// The origin the platform reported.
-  public var origin: WebOrigin {
+  /// The origin the platform reported; nil in person.
+  public var origin: WebOrigin? {
     switch self {
     case .verified(_, let origin), .unverified(let origin): origin
     }
@@ -598,8 +602,8 @@ public struct ConsentScreen: Sendable {
     public let purpose: String?
   }
 
-  /// The origin the platform reported.
-  public let origin: WebOrigin
+  /// The origin the platform reported; nil in person (ISO 18013-5).
+  public let origin: WebOrigin?
   /// The protocol being answered.
   public let protocolIdentifier: String
   /// Who asks, verified or not.

@@ -32,12 +32,6 @@ public struct ProximityPresentation: Sendable {
   /// and the activity log name it. Not a DC API protocol: no web page can send it.
   public static let protocolIdentifier = "iso-18013-5-proximity"
 
-  /// The placeholder origin ``PresentationRequest/origin`` carries in person, where there is no
-  /// web origin: a name under `.invalid` (RFC 6761 §6.4), which no real site has. The activity
-  /// log records no origin for in-person entries; a UI tells the case by
-  /// ``PresentationRequest/isInPerson``.
-  public static let placeholderOrigin = "https://in-person.invalid"
-
   /// The DeviceRequest resolved for this session's transcript.
   public let resolved: ResolvedDeviceRequest
   /// How the response will authenticate the device (from the policy at resolve time).

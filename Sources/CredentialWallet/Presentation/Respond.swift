@@ -154,7 +154,7 @@ extension Wallet {
         await log(
           NewActivity(
             timestamp: clock(), protocolIdentifier: request.protocolIdentifier,
-            origin: request.origin.serialized,
+            origin: request.origin?.serialized,
             relyingParty: request.requester.verifiedName, outcome: .shared,
             credentialIDs: mdocConsent.documents.map(\.credentialID),
             sharedItems: items.sorted(),
@@ -173,7 +173,7 @@ extension Wallet {
     await log(
       NewActivity(
         timestamp: clock(), protocolIdentifier: request.protocolIdentifier,
-        origin: request.isInPerson ? nil : request.origin.serialized,
+        origin: request.origin?.serialized,
         relyingParty: request.requester.verifiedName, outcome: .refused, detail: reason))
   }
 
