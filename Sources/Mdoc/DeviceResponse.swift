@@ -41,7 +41,7 @@ public enum DeviceAuthentication {
     do {
       let z = try privateKey.sharedSecret(with: peerKey)
       return try HKDF.deriveKey(
-        .sha256, inputKeyMaterial: z, salt: SHA256.hash(data: sessionTranscript.taggedBytes),
+        .sha256, inputKeyMaterial: z, salt: sessionTranscript.keyDerivationSalt,
         info: Array("EMacKey".utf8), outputByteCount: 32)
     } catch {
       throw MdocError(

@@ -58,6 +58,10 @@ public struct SessionTranscript: Sendable, Hashable {
   /// `SessionTranscriptBytes`: the transcript wrapped in tag 24 (ISO 18013-5 §9.1.5.1).
   public var taggedBytes: [UInt8] { encoded.tag24.encoded() }
 
+  /// The HKDF salt of every key this session derives, `SHA-256(SessionTranscriptBytes)`: the
+  /// session keys SKReader / SKDevice (ISO 18013-5 §9.1.1.5) and EMacKey (§9.1.3.5).
+  public var keyDerivationSalt: [UInt8] { SHA256.hash(data: taggedBytes) }
+
   /// The third member.
   public var handover: CBOR { encoded.value.array?[Keys.handover] ?? .null }
 

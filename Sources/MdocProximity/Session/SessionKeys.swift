@@ -16,7 +16,7 @@ public struct SessionKeys: Sendable {
   /// Derives the keys from the shared secret `Zab` and the transcript (§9.1.1.5).
   public init(sharedSecret: [UInt8], transcript: SessionTranscript) throws(MdocProximityError) {
     // §9.1.1.5: the salt is the hash of SessionTranscriptBytes, the tag-24-wrapped transcript.
-    let salt = SHA256.hash(data: transcript.taggedBytes)
+    let salt = transcript.keyDerivationSalt
     do {
       skReader = try HKDF.deriveKey(
         .sha256, inputKeyMaterial: sharedSecret, salt: salt, info: Array("SKReader".utf8),
