@@ -259,3 +259,103 @@ let package = Package(
     ],
   swiftLanguageModes: [.v6]
 )
+
+// Issue 17: the Apple shadow SDK (test only). With DCWALLET_APPLE_SHADOW=1 the package also
+// builds Swift modules named after Apple's frameworks (Tests/AppleShadow/<Framework>), which
+// declare the parts of IdentityDocumentServices, CryptoKit, Security, LocalAuthentication,
+// CoreBluetooth, SwiftUI, UIKit and ExtensionKit this package uses as Apple documents them, so
+// the Apple-only sources compile (and their tests run) on Linux. Build it in its own scratch
+// path (`--scratch-path .build/apple-shadow`): `canImport` sees every module of a scratch path.
+// docs/ARCHITECTURE.md, "The Apple edge".
+if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
+  func shadow(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(
+      name: name, dependencies: dependencies, path: "Tests/AppleShadow/\(name)",
+      swiftSettings: strictSettings)
+  }
+  package.targets += [
+    shadow("Security"),
+    shadow("AppleShadowFoundation"),
+    shadow("CryptoKit", ["Security", "LocalAuthentication"]),
+    shadow("LocalAuthentication"),
+    shadow("CoreBluetooth"),
+    shadow("ExtensionFoundation"),
+    shadow("ExtensionKit", ["ExtensionFoundation"]),
+    shadow("SwiftUI"),
+    shadow("UIKit"),
+    shadow("IdentityDocumentServices", ["Security"]),
+    shadow(
+      "IdentityDocumentServicesUI",
+      ["IdentityDocumentServices", "SwiftUI", "ExtensionFoundation", "ExtensionKit"]),
+    // The CryptoKit backend as a checked unit of its own: CryptoPrimitives' sources (symlinks)
+    // with Backend_cryptokit.swift instead of Backend_openssl.swift.
+    .target(
+      name: "CryptoPrimitivesOnCryptoKit",
+      dependencies: ["ErrorKit", "JSON", "CryptoKit", "Security"],
+      path: "Tests/AppleShadow/CryptoPrimitivesOnCryptoKit", swiftSettings: strictSettings),
+    .testTarget(
+      name: "AppleShadowTests",
+      dependencies: [
+        "IdentityDocumentServicesBridge", "IdentityDocumentServicesBridge27",
+        "IdentityDocumentServicesBridge27_3", "IdentityDocumentServices",
+        "IdentityDocumentServicesUI", "LocalAuthentication", "Security", "CryptoKit",
+        "CoreBluetooth", "CryptoPrimitivesOnCryptoKit", "CredentialWallet",
+        "CredentialRegistration",
+        "DigitalCredentialsAPI", "CBOR", "COSE", "CryptoPrimitives", "Mdoc", "OrgIsoMdoc",
+        "X509Certificates", "JSON", "ProximityTransport", "WalletTestSupport", "TestSupport",
+      ],
+      path: "Tests/AppleShadowTests", swiftSettings: strictSettings),
+    // The Swift snippets of docs/ios-integration.md (extracted by Tests/AppleShadow/extract-guide.sh).
+    .target(
+      name: "IntegrationGuideSnippets",
+      dependencies: [
+        "IdentityDocumentServicesBridge", "IdentityDocumentServicesBridge27",
+        "IdentityDocumentServicesBridge27_3", "IdentityDocumentServicesUI", "CredentialWallet",
+        "DigitalCredentialsAPI", "Mdoc", "SwiftUI", "UIKit", "ExtensionKit",
+        "AppleShadowFoundation", "CredentialRegistration", "X509Certificates",
+      ],
+      path: "Tests/AppleShadow/IntegrationGuideSnippets", swiftSettings: strictSettings),
+  ]
+  let shadowed: [String: [Target.Dependency]] = [
+    // OpenSSL stays the backend of the real CryptoPrimitives (Backend_openssl.swift).
+    "CryptoPrimitives": [],
+    "CredentialWallet": ["Security", "CryptoKit"],
+    "ProximityTransport": ["CoreBluetooth"],
+    "IdentityDocumentServicesBridge": [
+      "IdentityDocumentServices", "IdentityDocumentServicesUI", "Security", "CryptoKit",
+      "LocalAuthentication", "AppleShadowFoundation",
+    ],
+    "IdentityDocumentServicesBridge27": [
+      "IdentityDocumentServices", "IdentityDocumentServicesUI", "Security",
+    ],
+    "IdentityDocumentServicesBridge27_3": [
+      "IdentityDocumentServices", "IdentityDocumentServicesUI", "Security",
+    ],
+  ]
+  // Only what the shadow targets need is built: the other test targets and the executables run
+  // in the main configuration (this one rebuilds every module in its own scratch path).
+  var needed: Set<String> = ["AppleShadowTests", "IntegrationGuideSnippets"]
+  var pending = Array(needed)
+  let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+  while let name = pending.popLast() {
+    let dependencies = (byName[name]?.dependencies ?? []) + (shadowed[name] ?? [])
+    for dependency in dependencies {
+      switch dependency {
+      case .targetItem(let name, _), .byNameItem(let name, _):
+        if needed.insert(name).inserted { pending.append(name) }
+      default: break
+      }
+    }
+  }
+  package.targets.removeAll { !needed.contains($0.name) }
+  // Every product is named after its one target.
+  package.products.removeAll { !needed.contains($0.name) }
+  for target in package.targets {
+    guard let extra = shadowed[target.name] else { continue }
+    target.dependencies += extra
+    target.swiftSettings =
+      (target.swiftSettings ?? []) + [
+        .define("DCWALLET_APPLE_SHADOW"), .define("DCWALLET_OPENSSL_BACKEND"),
+      ]
+  }
+}

@@ -3,7 +3,7 @@
 // checks, error codes) is made in the shared, Linux-tested files that call it. Key and signature
 // encodings (SubjectPublicKeyInfo, PKCS#8, DER ECDSA-Sig-Value) are written and SPKI is read in
 // shared Swift (KeyEncoding.swift, ECDSASignature.swift), so neither backend does that here.
-#if canImport(CryptoKit)
+#if canImport(CryptoKit) && !DCWALLET_OPENSSL_BACKEND
   import CryptoKit
   import Foundation
   import Security

@@ -1,7 +1,7 @@
 // The Linux backend: OpenSSL 3 libcrypto through the COpenSSLShim C target (which links the
 // COpenSSL system library). Translation only: sizes, encodings and error codes are decided in
 // the shared files that call it. Every C call's result is checked; a failure throws.
-#if !canImport(CryptoKit)
+#if DCWALLET_OPENSSL_BACKEND || !canImport(CryptoKit)
   internal import COpenSSLShim
 
   extension DigestAlgorithm {

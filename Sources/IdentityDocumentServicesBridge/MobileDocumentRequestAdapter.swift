@@ -7,7 +7,7 @@
 // iOS 26.0 symbols only. The request's issuer key identifiers (`DocumentRequest.issuerKeyIdentifiers`,
 // iOS 27.0) are read by `MobileDocumentRequestAdapter.iOS27(context:)` in
 // IdentityDocumentServicesBridge27.
-#if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI) && canImport(Security)
+#if ((os(iOS) && !targetEnvironment(macCatalyst)) || DCWALLET_APPLE_SHADOW) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI) && canImport(Security)
   public import CredentialWallet
   public import DigitalCredentialsAPI
   public import Foundation
@@ -34,6 +34,7 @@
     /// The website that asks, from `requestingWebsiteOrigin` only.
     public let origin: WebOrigin
     private let context: ISO18013MobileDocumentRequestContext
+    private let answering = Answering()
 
     /// Reads a request context with the iOS 26.0 API: document requests carry no issuer key
     /// identifiers (any issuer is asked for). Use `MobileDocumentRequestAdapter.iOS27(context:)`
@@ -85,6 +86,16 @@
       // Only Sendable values enter the `@Sendable` response handler.
       let shown = request
       let origin = self.origin
+      // `sendResponse` is a nonisolated async method of a context Apple does not declare
+      // `Sendable`, so calling it hands the context off the main actor (Swift 6 refuses that
+      // as a data race: found by the shadow SDK build, issue 17). The hand-over is safe because
+      // nothing else touches the context until it returns: one answer at a time, and
+      // `cancel()` does nothing meanwhile (`Answering`).
+      guard answering.begin() else {
+        throw WalletError(.refused, "a response to this request is already being sent")
+      }
+      defer { answering.end() }
+      nonisolated(unsafe) let context = self.context
       try await context.sendResponse { rawRequest in
         let envelope = try IOSProviderExchange.mobileDocumentEnvelope(
           rawRequestProtocol: Self.protocolIdentifier(rawRequest.requestType),
@@ -98,8 +109,10 @@
       }
     }
 
-    /// Declines: the OS tells the website the user cancelled.
+    /// Declines: the OS tells the website the user cancelled. Does nothing while `respond` is
+    /// sending the response (the context is then in use off the main actor).
     public func cancel() {
+      guard !answering.inProgress else { return }
       context.cancel()
     }
 
@@ -113,6 +126,20 @@
       case .iso18013MobileDocument: DigitalCredentialProtocol.orgIsoMdoc.rawValue
       default: String(describing: type)
       }
+    }
+
+    /// Whether `respond` is inside `sendResponse`; shared by the copies of an adapter.
+    @MainActor
+    final class Answering {
+      private(set) var inProgress = false
+
+      func begin() -> Bool {
+        guard !inProgress else { return false }
+        inProgress = true
+        return true
+      }
+
+      func end() { inProgress = false }
     }
 
     nonisolated static func translate(

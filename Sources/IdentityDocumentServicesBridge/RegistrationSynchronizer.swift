@@ -5,7 +5,7 @@
 // This file uses iOS 26.0 symbols only, so the target builds with the iOS 26 SDK. The 27.0 and
 // 27.3 registrations are built by `RegistrationBuilder.iOS27` (IdentityDocumentServicesBridge27)
 // and `.iOS27Point3` (IdentityDocumentServicesBridge27_3).
-#if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices)
+#if ((os(iOS) && !targetEnvironment(macCatalyst)) || DCWALLET_APPLE_SHADOW) && canImport(IdentityDocumentServices)
   public import CredentialRegistration
   public import Foundation
   public import IdentityDocumentServices
@@ -66,15 +66,31 @@
     /// targets built with those SDKs.
     public let builder: RegistrationBuilder
     private let clock: @Sendable () -> Date
+    private let deviceVersion: @Sendable () -> String
 
     /// Creates a synchronizer for an app's entitlements.
     public init(
       entitlements: IOSEntitlements, builder: RegistrationBuilder = .iOS26,
       clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+      self.init(
+        entitlements: entitlements, builder: builder, clock: clock,
+        deviceVersion: {
+          let os = ProcessInfo.processInfo.operatingSystemVersion
+          return "\(os.majorVersion).\(os.minorVersion)"
+        })
+    }
+
+    /// A synchronizer that reads the device's iOS version from `deviceVersion` (tests: the
+    /// shadow SDK's run on Linux, whose `operatingSystemVersion` is the kernel's).
+    init(
+      entitlements: IOSEntitlements, builder: RegistrationBuilder,
+      clock: @escaping @Sendable () -> Date, deviceVersion: @escaping @Sendable () -> String
+    ) {
       self.entitlements = entitlements
       self.builder = builder
       self.clock = clock
+      self.deviceVersion = deviceVersion
     }
 
     /// Brings the registration store to the descriptions and reports, per document, what was
@@ -90,8 +106,7 @@
       let entitlements = self.entitlements
       let builder = self.builder
       let now = clock()
-      let os = ProcessInfo.processInfo.operatingSystemVersion
-      let version = "\(os.majorVersion).\(os.minorVersion)"
+      let version = deviceVersion()
       return await RegistrationSync.run(
         access: access,
         readRegistered: { try await store.registrations.map(\.documentIdentifier) },

@@ -3,7 +3,12 @@
 // Secure Enclave keys with `.privateKeyUsage` under the access group given here.
 #if canImport(Security) && canImport(CryptoKit)
   public import CredentialWallet
-  public import Foundation
+  internal import Foundation
+  #if DCWALLET_APPLE_SHADOW
+    // Linux only: `FileManager.containerURL(forSecurityApplicationGroupIdentifier:)` is an
+    // Apple-only Foundation member; the shadow SDK declares it here (Tests/AppleShadow).
+    internal import AppleShadowFoundation
+  #endif
 
   /// Where the app and its provider extension (a separate process) find the same wallet: the
   /// store in the App Group container, device keys in the shared keychain access group.

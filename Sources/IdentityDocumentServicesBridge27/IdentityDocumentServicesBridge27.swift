@@ -7,11 +7,11 @@
 // - `ISO18013MobileDocumentRequest.DocumentRequest.issuerKeyIdentifiers: [Data]` (27.0)
 // - `MobileDocumentRegistration.init(mobileDocumentType:supportedIssuerKeyIdentifiers:
 //   supportedAuthorityKeyIdentifiers:documentIdentifier:invalidationDate:)` (27.0)
-#if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI) && canImport(Security)
-  public import CredentialRegistration
+#if ((os(iOS) && !targetEnvironment(macCatalyst)) || DCWALLET_APPLE_SHADOW) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI) && canImport(Security)
+  internal import CredentialRegistration
   public import DigitalCredentialsAPI
-  public import Foundation
-  public import IdentityDocumentServices
+  internal import Foundation
+  internal import IdentityDocumentServices
   public import IdentityDocumentServicesBridge
   public import IdentityDocumentServicesUI
 

@@ -6,10 +6,10 @@
 // iOS 27.3 symbols (`OpenID4VPRawRequestContext`, its `Response`,
 // `OpenID4VPExchangeProtocolIdentifier`): this file is in IdentityDocumentServicesBridge27_3,
 // built only with the iOS 27.3 SDK or later.
-#if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI)
+#if ((os(iOS) && !targetEnvironment(macCatalyst)) || DCWALLET_APPLE_SHADOW) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI)
   public import CredentialWallet
   public import DigitalCredentialsAPI
-  public import Foundation
+  internal import Foundation
   internal import IdentityDocumentServices
   public import IdentityDocumentServicesUI
 

@@ -8,13 +8,13 @@
 //   supportedAuthorityKeyIdentifiers:documentIdentifier:invalidationDate:)` (27.3)
 // - `OpenID4VPRawRequestContext`, `OpenID4VPRawRequestContext.Response(responseData:)`,
 //   `OpenID4VPExchangeProtocolIdentifier` (27.3), in OpenID4VPRequestAdapter.swift
-#if os(iOS) && !targetEnvironment(macCatalyst) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI) && canImport(Security)
-  public import CredentialRegistration
-  public import DigitalCredentialsAPI
-  public import Foundation
-  public import IdentityDocumentServices
+#if ((os(iOS) && !targetEnvironment(macCatalyst)) || DCWALLET_APPLE_SHADOW) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI) && canImport(Security)
+  internal import CredentialRegistration
+  internal import DigitalCredentialsAPI
+  internal import Foundation
+  internal import IdentityDocumentServices
   public import IdentityDocumentServicesBridge
-  public import IdentityDocumentServicesBridge27
+  internal import IdentityDocumentServicesBridge27
 
   @available(iOS 26.0, *)
   extension RegistrationBuilder {

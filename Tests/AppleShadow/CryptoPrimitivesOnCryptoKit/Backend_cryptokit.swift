@@ -1,0 +1,1 @@
+../../../Sources/CryptoPrimitives/Backend_cryptokit.swift

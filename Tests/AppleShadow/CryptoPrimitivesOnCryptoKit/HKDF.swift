@@ -1,0 +1,1 @@
+../../../Sources/CryptoPrimitives/HKDF.swift
