@@ -213,7 +213,9 @@ actor AsyncGate {
   private var enteredWaiters: [CheckedContinuation<Void, Never>] = []
   private var openWaiters: [CheckedContinuation<Void, Never>] = []
 
+  /// The first caller waits until `open()`; later ones pass (so a test fails rather than hangs).
   func enter() async {
+    if entered { return }
     entered = true
     for waiter in enteredWaiters { waiter.resume() }
     enteredWaiters = []
