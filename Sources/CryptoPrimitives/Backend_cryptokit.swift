@@ -1,6 +1,9 @@
-// The Apple backend: CryptoKit and Security. Written against Apple's documented API; it cannot be
-// compiled on the Linux CI machine, so it holds translation only: every decision (sizes, curve
-// checks, error codes) is made in the shared, Linux-tested files that call it. Key and signature
+// The Apple backend: CryptoKit and Security. Written against Apple's documented API; on Linux it
+// is only type-checked (target CryptoPrimitivesOnCryptoKit of the Apple shadow SDK build, issue
+// 17), never run, so it holds translation only: every decision (sizes, curve checks, error codes)
+// is made in the shared, Linux-tested files that call it. DCWALLET_OPENSSL_BACKEND (set by the
+// shadow build for CryptoPrimitives) keeps Backend_openssl.swift selected while a CryptoKit
+// module is visible. Key and signature
 // encodings (SubjectPublicKeyInfo, PKCS#8, DER ECDSA-Sig-Value) are written and SPKI is read in
 // shared Swift (KeyEncoding.swift, ECDSASignature.swift), so neither backend does that here.
 #if canImport(CryptoKit) && !DCWALLET_OPENSSL_BACKEND

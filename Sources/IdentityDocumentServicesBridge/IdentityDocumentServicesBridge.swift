@@ -6,8 +6,9 @@
 // IdentityDocumentServicesBridge27 (iOS 27.0 SDK) and IdentityDocumentServicesBridge27_3
 // (iOS 27.3 SDK). See docs/ios-integration.md, "Products and their SDK floors".
 //
-// Every file is compiled only where the Apple frameworks exist (`#if canImport(...)`), so on
-// Linux this target is empty. The files translate types and nothing else; every decision they
+// Every file is compiled only where the Apple frameworks exist (`#if canImport(...)`), so in the
+// main Linux build this target is empty; with DCWALLET_APPLE_SHADOW=1 it is compiled and tested
+// against the Apple shadow SDK (Tests/AppleShadow, issue 17). The files translate types and nothing else; every decision they
 // need lives in a Linux-tested module:
 //
 // - provider extension requests: `IOSProviderExchange`, `MobileDocumentSelection`,
@@ -21,4 +22,4 @@
 //   Enclave keys with `.privateKeyUsage` in a keychain access group;
 // - holder authentication: `Wallet`'s `UserAuthenticationPolicy` over an `AuthenticationOutcome`.
 //
-// See docs/ios-integration.md. None of this was compiled for an Apple platform when written.
+// See docs/ios-integration.md. None of this was compiled with Apple's SDK when written.

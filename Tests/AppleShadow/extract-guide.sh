@@ -3,7 +3,8 @@
 # (built only with DCWALLET_APPLE_SHADOW=1), all in one file, so the guide compiles against
 # the bridge and the Apple shadow SDK (issue 17). `@main` is commented out: the snippets are a
 # library here, not an app. With --check, fails (exit 1) when the committed file differs from
-# the guide instead of writing it; CI runs that.
+# the guide instead of writing it; CI runs that. It also keeps the symlinks of
+# CryptoPrimitivesOnCryptoKit (the CryptoKit backend's checked unit) equal to CryptoPrimitives.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 guide=docs/ios-integration.md
@@ -24,12 +25,25 @@ generated=IntegrationGuide.swift
   ' "$guide"
 } > "$work/$generated"
 
+# CryptoPrimitivesOnCryptoKit is CryptoPrimitives with the CryptoKit backend: a symlink to every
+# CryptoPrimitives source but Backend_openssl.swift, and nothing else.
+links=Tests/AppleShadow/CryptoPrimitivesOnCryptoKit
+expected=$(cd Sources/CryptoPrimitives && ls *.swift | grep -vx Backend_openssl.swift)
+actual=$(cd "$links" && ls *.swift)
+
 if [ "${1:-}" = "--check" ]; then
+  status=0
   if ! cmp -s "$work/$generated" "$out/$generated"; then
     echo "out of date: $out/$generated (run Tests/AppleShadow/extract-guide.sh)" >&2
-    exit 1
+    status=1
   fi
-  exit 0
+  if [ "$expected" != "$actual" ] || [ -n "$(find "$links" -xtype l)" ]; then
+    echo "out of date: $links (run Tests/AppleShadow/extract-guide.sh)" >&2
+    status=1
+  fi
+  exit $status
 fi
+rm -f "$links"/*.swift
+for name in $expected; do ln -s "../../../Sources/CryptoPrimitives/$name" "$links/$name"; done
 cp "$work/$generated" "$out/$generated"
 echo "$out/$generated"

@@ -1,6 +1,6 @@
 // The CoreBluetooth edge of the BLE transport (Apple platforms only).
 //
-// THIN ON PURPOSE, AND NOT COMPILED ON LINUX: everything the session needs decided (chunking,
+// THIN ON PURPOSE: everything the session needs decided (chunking,
 // reassembly and its bounds, the State values and their order, the Ident check, timeouts,
 // errors) lives in `BLEGATTTransport` and `BLEMessageChunker`, which the Linux tests drive
 // through an in-memory link pair. These two classes only move characteristic values between
@@ -8,8 +8,9 @@
 // CoreBluetooth's callbacks. They are written against Apple's documented CoreBluetooth API
 // (CBPeripheralManager, CBMutableService, CBMutableCharacteristic,
 // updateValue(_:for:onSubscribedCentrals:), CBCentralManager, CBPeripheral
-// writeValue(_:for:type:) / setNotifyValue(_:for:) / maximumWriteValueLength(for:)) and have not
-// been built here: the project's CI is Linux.
+// writeValue(_:for:type:) / setNotifyValue(_:for:) / maximumWriteValueLength(for:)). On Linux they
+// are type-checked against the Apple shadow SDK's CoreBluetooth (Tests/AppleShadow, issue 17,
+// `DCWALLET_APPLE_SHADOW=1`), never run against a radio.
 #if canImport(CoreBluetooth)
   public import CoreBluetooth
   public import Foundation
