@@ -49,7 +49,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   // nonces, deferred transactions, notifications.
   (
     "IssuerStore",
-    ["JSON", "OpenID4VCI", .target(name: "CSQLite", condition: linuxOnly)]
+    ["JSON", "OpenID4VCI", "CryptoPrimitives", .target(name: "CSQLite", condition: linuxOnly)]
   ),
   (
     "OpenID4VP",

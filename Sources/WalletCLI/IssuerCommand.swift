@@ -61,12 +61,23 @@ enum IssuerCommand {
     switch arguments.first {
     case "serve": try await serve(try context.parse(serveSpec, rest), context)
     case "offer": try offer(try context.parse(offerSpec, rest), context)
+    case "credentials":
+      try IssuerStatusCommands.credentials(
+        try context.parse(IssuerStatusCommands.credentialsSpec, rest), context)
+    case let word? where CredentialStatusChange(rawValue: word) != nil:
+      let change = CredentialStatusChange(rawValue: word) ?? .revoke
+      try IssuerStatusCommands.change(
+        change, try context.parse(IssuerStatusCommands.changeSpec(change), rest), context)
     case "--help", "-h":
-      throw HelpShown(text: [serveSpec.help, offerSpec.help].joined(separator: "\n\n"))
+      throw HelpShown(
+        text: ([serveSpec.help, offerSpec.help, IssuerStatusCommands.credentialsSpec.help]
+          + CredentialStatusChange.allCases.map { IssuerStatusCommands.changeSpec($0).help })
+          .joined(separator: "\n\n"))
     default:
       throw UsageError(
         arguments.first.map { "unknown issuer subcommand '\($0)'" }
-          ?? "issuer needs a subcommand: serve or offer", command: "dcwallet issuer")
+          ?? "issuer needs a subcommand: serve, offer, credentials, revoke, suspend or reinstate",
+        command: "dcwallet issuer")
     }
   }
 
