@@ -35,7 +35,9 @@ enum IssuerCommand {
       --config is a JSON object, every member optional:
         {"batch_size": 10, "deferred": ["mDL"], "deferred_delay": 0,
          "response_encryption": "required" | "optional", "require_par": false,
-         "auto_approve": false}
+         "auto_approve": false, "status_list_bits": 2, "status_list_size": 16384}
+      Every credential gets an entry in a Token Status List published at
+      URL/status-lists/N (status_list_bits 1: revocation only; 2: suspension too).
       Configurations: mDL (mso_mdoc org.iso.18013.5.1.mDL) and pid (dc+sd-jwt urn:eudi:pid:1).
       """)
 
@@ -166,6 +168,8 @@ struct DevelopmentIssuerSettings {
   var responseEncryption: ResponseEncryptionPolicy?
   var requirePAR = false
   var autoApprove = false
+  /// Token Status Lists (issue 15): 2 bits per entry by default, so suspension works.
+  var statusLists = StatusListSettings()
 
   init() {}
 
@@ -197,6 +201,18 @@ struct DevelopmentIssuerSettings {
     }
     requirePAR = json["require_par"]?.bool ?? false
     autoApprove = json["auto_approve"]?.bool ?? false
+    if let value = json["status_list_bits"] {
+      guard let bits = value.int, bits == 1 || bits == 2 else {
+        throw CommandFailure("status_list_bits must be 1 or 2")
+      }
+      statusLists.bits = bits
+    }
+    if let value = json["status_list_size"] {
+      guard let size = value.int, size >= 8, size % 8 == 0, size <= 1 << 24 else {
+        throw CommandFailure("status_list_size must be a multiple of 8 from 8 to 16777216")
+      }
+      statusLists.size = size
+    }
   }
 }
 
@@ -348,7 +364,7 @@ enum DevelopmentIssuerCatalog {
         : DeferredIssuanceSettings(
           configurationIDs: settings.deferred, delay: settings.deferredDelay, interval: 1),
       responseEncryption: settings.responseEncryption,
-      requirePushedAuthorizationRequests: settings.requirePAR)
+      requirePushedAuthorizationRequests: settings.requirePAR, statusLists: settings.statusLists)
     configuration.sdJWTSigning = IssuerSigningIdentity(
       signer: sdJWTIssuer.key, certificateChain: [sdJWTIssuer.certificate])
     return configuration

@@ -5,13 +5,39 @@ import JSON
 import Mdoc
 import SDJWT
 
+/// Where an issued credential's status is published: the list's URL and the credential's index
+/// (draft-ietf-oauth-status-list, "Referenced Token").
+struct StatusReference {
+  var uri: String
+  var index: Int
+}
+
 extension CredentialIssuerService {
+  /// Gives the credential `credentialID` an index in a status list when the issuer keeps status
+  /// lists (``IssuerConfiguration/statusLists``); nil when it does not.
+  func assignStatus(credentialID: String, configurationID: String)
+    throws(IssuerEndpointFailure) -> StatusReference?
+  {
+    guard let settings = configuration.statusLists else { return nil }
+    do {
+      let record = try store.assignStatusIndex(
+        credentialID: credentialID, configurationID: configurationID, settings: settings,
+        now: now, random: random)
+      return StatusReference(
+        uri: endpoints.statusListURL(id: record.listID).absoluteString, index: record.index)
+    } catch {
+      throw IssuerEndpointFailure("server_error", "the issuer's state is unavailable", status: 500)
+    }
+  }
+
   /// Issues one credential of `credential` bound to `key`, in its wire form (OpenID4VCI 1.0
   /// Appendix A): for `mso_mdoc` the base64url of the `IssuerSigned` CBOR (A.2.4), with the key
   /// as the MSO's `deviceKey`; for `dc+sd-jwt` the SD-JWT with the key as `cnf.jwk` (A.3.4,
-  /// SD-JWT VC §3.2.2.2).
-  func mint(_ credential: IssuableCredential, boundTo key: JWK) throws(IssuerEndpointFailure)
-    -> JSONValue
+  /// SD-JWT VC §3.2.2.2). With a `status` reference the SD-JWT VC carries the always disclosed
+  /// claim `status: {status_list: {idx, uri}}` (draft-ietf-oauth-status-list, "Referenced Token
+  /// in JOSE"; SD-JWT VC §3.2.2.2 lists `status` among the claims not selectively disclosed).
+  func mint(_ credential: IssuableCredential, boundTo key: JWK, status: StatusReference? = nil)
+    throws(IssuerEndpointFailure) -> JSONValue
   {
     let holderKey: ECPublicKey
     do {
@@ -37,6 +63,17 @@ extension CredentialIssuerService {
       }
     case .sdJWT(let vct, let claims, let disclosable):
       let paths = disclosable ?? (claims.object ?? []).map { ClaimPath([.key($0.key)]) }
+      var claims = claims
+      if let status {
+        claims = claims.setting(
+          "status",
+          to: .object([
+            (
+              "status_list",
+              .object([("idx", .integer(Int64(status.index))), ("uri", .string(status.uri))])
+            )
+          ]))
+      }
       let signing =
         configuration.sdJWTSigning
         ?? IssuerSigningIdentity(
