@@ -51,7 +51,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
     "OpenID4VCI",
     [
       "ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "Mdoc",
-      "SDJWT",
+      "SDJWT", "StatusList",
     ]
   ),
   // The issuer's state in SQLite (issue 13): pre-authorized and authorization codes, tokens,
@@ -239,6 +239,7 @@ let package = Package(
         [
           "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "COSE", "Mdoc",
           "SDJWT", "IssuerStore", "WalletTestSupport",
+          "StatusList",
         ]),
       testTarget(
         "OpenID4VP",
@@ -256,6 +257,7 @@ let package = Package(
           "OrgIsoMdoc", "SDJWT",
           "X509Certificates", "WalletTestSupport", "dcwallet", "HTTP", "HTTPServer", "OpenID4VCI",
           "IssuerStore",
+          "StatusList",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(

@@ -1,11 +1,16 @@
+import CBOR
 import CryptoPrimitives
 import Foundation
 import HTTP
 import JOSE
 import JSON
+import Mdoc
 import OpenID4VCI
 import SDJWT
+import StatusList
 import Testing
+import WalletTestSupport
+import X509Certificates
 
 /// The issuer end of Token Status Lists (issue 15): references in issued credentials, the
 /// published tokens, `Accept` negotiation.
@@ -99,5 +104,89 @@ struct IssuerStatusListTests {
     #expect(refused.headers["Vary"] == "Accept")
     let post = await fixture.handler.handle(HTTPRequest(method: .post, url: url))
     #expect(post.status == 405)
+  }
+}
+
+/// The published tokens, read back with the StatusList module.
+@Suite("Issuer status list tokens")
+struct IssuerStatusListTokenTests {
+  /// GET the list at `uri` with `accept`, read back as the form the Content-Type names.
+  static func fetch(_ fixture: IssuerFixture, _ uri: String, accept: String?) async throws
+    -> StatusListToken
+  {
+    let response = await fixture.handler.handle(
+      HTTPRequest(
+        method: .get, url: try #require(URL(string: uri)),
+        headers: accept.map { ["Accept": $0] } ?? [:]))
+    #expect(response.status == 200)
+    let token: StatusListToken
+    switch response.headers["Content-Type"] {
+    case "application/statuslist+jwt":
+      token = try StatusListToken(jwt: String(decoding: response.body, as: UTF8.self))
+    case "application/statuslist+cwt": token = try StatusListToken(cwt: response.body)
+    default:
+      throw OpenID4VCIError(
+        .invalidMetadata, "Content-Type \(response.headers["Content-Type"] ?? "none")")
+    }
+    // Signed by the document signer, its chain in x5c / x5chain; sub is the list's URL.
+    try token.verifySignature(publicKey: fixture.pki.dsKey.publicKey)
+    #expect(token.certificateChain == [fixture.pki.documentSigner.derBytes])
+    #expect(token.subject == uri)
+    #expect(token.timeToLive == 300)
+    let now = fixture.clock.now.timeIntervalSince1970.rounded(.down)
+    #expect(token.issuedAt.timeIntervalSince1970 == now)
+    #expect(token.expiresAt?.timeIntervalSince1970 == now + 86_400)
+    return token
+  }
+
+  @Test("mdoc MSO status and SD-JWT VC status point at the list; both forms show each change")
+  func publishedStatuses() async throws {
+    let fixture = try IssuerStatusListTests.fixture()
+    let wallet = try await IssuerCredentialTests.authorizedWallet(fixture)
+    let (_, mdocResponse) = try await wallet.requestCredentials("mDL")
+    let (mdocs, _) = try IssuerCredentialTests.credentials(mdocResponse)
+    let issuerSigned = try IssuerSigned(
+      cbor: try CBOR.decode(try #require(mdocs.first).mdocIssuerSigned()))
+    guard
+      case .statusList(let mdocReference) = try ReferencedStatus.mdoc(
+        status: try #require(issuerSigned.mso.status))
+    else { throw OpenID4VCIError(.invalidMetadata, "no status_list in the MSO") }
+    let (_, sdJWTResponse) = try await wallet.requestCredentials("pid-sd-jwt")
+    let (sdJWTs, _) = try IssuerCredentialTests.credentials(sdJWTResponse)
+    let sdJWT = try SDJWT(serialized: try #require(sdJWTs.first?.text))
+    guard
+      case .statusList(let sdJWTReference) = try ReferencedStatus.sdJWT(
+        payload: sdJWT.issuerPayload)
+    else { throw OpenID4VCIError(.invalidMetadata, "no status_list in the SD-JWT VC") }
+    let uri = "\(IssuerFixture.issuerID)/status-lists/1"
+    #expect(mdocReference.uri == uri)
+    #expect(sdJWTReference.uri == uri)
+    #expect(mdocReference.index != sdJWTReference.index)
+    let records = try fixture.store.issuedCredentialStatuses()
+    let mdocID = try #require(records.first { $0.configurationID == "mDL" }).credentialID
+    let sdJWTID = try #require(records.first { $0.configurationID == "pid-sd-jwt" }).credentialID
+
+    func statuses() async throws -> [Status] {
+      var seen: [[Status]] = []
+      for accept in ["application/statuslist+jwt", "application/statuslist+cwt", nil] {
+        let token = try await Self.fetch(fixture, uri, accept: accept)
+        #expect(token.format == (accept == "application/statuslist+cwt" ? .cwt : .jwt))
+        #expect(token.statusList.bits == .two)
+        #expect(token.statusList.count == 16)
+        seen.append([
+          try token.statusList.status(at: mdocReference.index),
+          try token.statusList.status(at: sdJWTReference.index),
+        ])
+      }
+      #expect(Set(seen).count == 1, "the forms disagree: \(seen)")
+      return seen[0]
+    }
+    #expect(try await statuses() == [.valid, .valid])
+    _ = try fixture.store.changeStatus(credentialID: mdocID, .suspend)
+    _ = try fixture.store.changeStatus(credentialID: sdJWTID, .revoke)
+    #expect(try await statuses() == [.suspended, .invalid])
+    fixture.clock.advance(60)
+    _ = try fixture.store.changeStatus(credentialID: mdocID, .reinstate)
+    #expect(try await statuses() == [.valid, .invalid])
   }
 }

@@ -4,13 +4,7 @@ import JOSE
 import JSON
 import Mdoc
 import SDJWT
-
-/// Where an issued credential's status is published: the list's URL and the credential's index
-/// (draft-ietf-oauth-status-list, "Referenced Token").
-struct StatusReference {
-  var uri: String
-  var index: Int
-}
+import StatusList
 
 extension CredentialIssuerService {
   /// Gives the credential `credentialID` an index in a status list when the issuer keeps status
@@ -24,7 +18,7 @@ extension CredentialIssuerService {
         credentialID: credentialID, configurationID: configurationID, settings: settings,
         now: now, random: random)
       return StatusReference(
-        uri: endpoints.statusListURL(id: record.listID).absoluteString, index: record.index)
+        index: record.index, uri: endpoints.statusListURL(id: record.listID).absoluteString)
     } catch {
       throw IssuerEndpointFailure("server_error", "the issuer's state is unavailable", status: 500)
     }
@@ -35,7 +29,8 @@ extension CredentialIssuerService {
   /// as the MSO's `deviceKey`; for `dc+sd-jwt` the SD-JWT with the key as `cnf.jwk` (A.3.4,
   /// SD-JWT VC §3.2.2.2). With a `status` reference the SD-JWT VC carries the always disclosed
   /// claim `status: {status_list: {idx, uri}}` (draft-ietf-oauth-status-list, "Referenced Token
-  /// in JOSE"; SD-JWT VC §3.2.2.2 lists `status` among the claims not selectively disclosed).
+  /// in JOSE"; SD-JWT VC §3.2.2.2 lists `status` among the claims not selectively disclosed) and
+  /// the mdoc's MSO the member `status: {status_list: {idx, uri}}` (ISO 18013-5 second edition).
   func mint(_ credential: IssuableCredential, boundTo key: JWK, status: StatusReference? = nil)
     throws(IssuerEndpointFailure) -> JSONValue
   {
@@ -56,7 +51,7 @@ extension CredentialIssuerService {
         let issued = try issuer.issue(
           docType: doctype, nameSpaces: nameSpaces, deviceKey: holderKey,
           validity: ValidityInfo(signed: now, validFrom: now, validUntil: until),
-          decoyDigests: 2)
+          decoyDigests: 2, status: status?.msoStatus)
         return .string(Base64URL.encode(issued.bytes))
       } catch {
         throw IssuerEndpointFailure("server_error", "the mdoc could not be issued", status: 500)
@@ -64,16 +59,7 @@ extension CredentialIssuerService {
     case .sdJWT(let vct, let claims, let disclosable):
       let paths = disclosable ?? (claims.object ?? []).map { ClaimPath([.key($0.key)]) }
       var claims = claims
-      if let status {
-        claims = claims.setting(
-          "status",
-          to: .object([
-            (
-              "status_list",
-              .object([("idx", .integer(Int64(status.index))), ("uri", .string(status.uri))])
-            )
-          ]))
-      }
+      if let status { claims = claims.setting("status", to: status.sdJWTStatusClaim) }
       let signing =
         configuration.sdJWTSigning
         ?? IssuerSigningIdentity(

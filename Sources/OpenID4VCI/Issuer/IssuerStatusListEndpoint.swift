@@ -1,5 +1,7 @@
 import Foundation
 public import HTTP
+import StatusList
+import X509Certificates
 
 /// The two forms a status list token is published in (draft-ietf-oauth-status-list, "Status
 /// List Request": content negotiation per RFC 9110).
@@ -86,8 +88,25 @@ extension CredentialIssuerService {
 }
 
 extension CredentialIssuerService {
-  /// The status list `stored` as a signed token in `form`.
+  /// The status list `stored` as a Status List Token in `form`, signed now by the issuer's
+  /// document signer with its chain (`x5c` / `x5chain`; draft "Key Resolution and Trust
+  /// Management": the Referenced Token's own key and chain), `sub` its URL, `iat` now, `exp`
+  /// and `ttl` from ``IssuerConfiguration/statusLists``.
   func statusListToken(_ stored: StoredStatusList, form: StatusListTokenForm) throws -> [UInt8] {
-    throw IssuerStoreError(.invalidSettings, "status list tokens are not built yet")
+    let settings = configuration.statusLists ?? StatusListSettings()
+    var list = StatusList(bits: try StatusList.bits(stored.bits), count: stored.size)
+    for (index, value) in stored.statuses.sorted(by: { $0.key < $1.key }) {
+      try list.setStatus(Status(rawValue: value), at: index)
+    }
+    let now = self.now
+    let token = try StatusListToken(
+      format: form == .jwt ? .jwt : .cwt,
+      subject: endpoints.statusListURL(id: stored.id).absoluteString,
+      issuer: configuration.credentialIssuer.string, issuedAt: now,
+      expiresAt: now.addingTimeInterval(settings.tokenLifetime),
+      timeToLive: settings.timeToLive, statusList: list,
+      certificateChain: configuration.certificateChain.map(\.derBytes),
+      signer: configuration.signer)
+    return token.encoded
   }
 }

@@ -1,5 +1,6 @@
 public import CryptoPrimitives
 public import Foundation
+public import StatusList
 
 /// How an issuer gives its credentials a place in an IETF Token Status List
 /// (draft-ietf-oauth-status-list, "Status List"; issue 15).
@@ -116,6 +117,9 @@ public struct IssuedCredentialStatus: Sendable, Hashable {
   public var status: UInt8
   /// When the index was assigned.
   public var issuedAt: Date
+
+  /// The current status as the StatusList module's value.
+  public var statusValue: Status { Status(rawValue: status) }
 
   /// Creates a record.
   public init(
