@@ -120,6 +120,52 @@ import Testing
       #expect(plain.out.contains("  pid  valid  \(uri)#\(pidIndex)"))
     }
 
+    @Test(
+      "serve refuses status list settings no list may have",
+      arguments: [
+        (#"{"status_list_bits": 4}"#, "status_list_bits"),
+        (#"{"status_list_bits": "2"}"#, "status_list_bits"),
+        (#"{"status_list_size": 12}"#, "status_list_size"),
+        (#"{"status_list_size": 0}"#, "status_list_size"),
+      ])
+    func badSettings(config: String, named: String) async throws {
+      let cli = try DCWallet()
+      let path = try cli.file("bad-issuer.json", config)
+      let result = try await runDCWalletOffPool(
+        cli, ["issuer", "serve", "--port", "0", "--config", path])
+      #expect(result.code == 1)
+      #expect(result.err.contains(named))
+    }
+
+    @Test("with 1-bit lists, suspend is refused and revoke works")
+    func oneBit() async throws {
+      let cli = try DCWallet()
+      let config = try cli.file(
+        "issuer-config.json", #"{"status_list_bits": 1, "status_list_size": 8}"#)
+      let context = CommandContext(console: .capturing(), homeOverride: cli.home, environment: [:])
+      let state = try StateDirectory(config: config, context: context)
+      let issuer = try LoopbackIssuer(settings: try state.settings(), state: state)
+      let offer = try await runDCWalletOffPool(
+        cli, ["issuer", "offer", "--config", config, "--configuration", "mDL", "--pre-authorized"])
+      let issued = try await runDCWalletOffPool(
+        cli,
+        [
+          "issue", offer.out.trimmingCharacters(in: .whitespacesAndNewlines),
+          "--trust-issuer-iacas",
+        ])
+      #expect(issued.code == 0, "\(issued.err)")
+      let records = try issuer.service.store.issuedCredentialStatuses()
+      let id = try #require(records.first?.credentialID)
+      #expect(try issuer.service.store.statusList(id: 1)?.bits == 1)
+      let suspended = try await runDCWalletOffPool(
+        cli, ["issuer", "suspend", id, "--config", config])
+      #expect(suspended.code == 1)
+      #expect(suspended.err.contains("1 bit"))
+      let revoked = try await runDCWalletOffPool(cli, ["issuer", "revoke", id, "--config", config])
+      #expect(revoked.code == 0, "\(revoked.err)")
+      #expect(revoked.out.hasPrefix("\(id): invalid"))
+    }
+
     @Test("an unknown id is exit 1; a missing id or unknown list is refused")
     func refusals() async throws {
       let setup = try Setup()
