@@ -51,14 +51,14 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
     "OpenID4VCI",
     [
       "ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "Mdoc",
-      "SDJWT",
+      "SDJWT", "StatusList",
     ]
   ),
   // The issuer's state in SQLite (issue 13): pre-authorized and authorization codes, tokens,
   // nonces, deferred transactions, notifications.
   (
     "IssuerStore",
-    ["JSON", "OpenID4VCI", .target(name: "CSQLite", condition: linuxOnly)]
+    ["JSON", "OpenID4VCI", "CryptoPrimitives", .target(name: "CSQLite", condition: linuxOnly)]
   ),
   (
     "OpenID4VP",
@@ -239,6 +239,7 @@ let package = Package(
         [
           "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "COSE", "Mdoc",
           "SDJWT", "IssuerStore", "WalletTestSupport",
+          "StatusList",
         ]),
       testTarget(
         "OpenID4VP",

@@ -1,3 +1,4 @@
+public import CryptoPrimitives
 public import Foundation
 import JSON
 public import OpenID4VCI
@@ -16,6 +17,12 @@ public import OpenID4VCI
 /// One table, `issuer_state(kind, key, value, expires_at)`, unique on `(kind, key)`; the file is
 /// in WAL mode with a busy timeout. Each operation is a single statement or an immediate
 /// transaction, so single-use records are taken by exactly one caller even across processes.
+///
+/// The status lists (issue 15) are two more tables: `status_lists(id, bits, size, created_at)`
+/// and `status_entries(credential_id, list_id, idx, status, configuration_id, issued_at)`,
+/// unique on the credential id and on `(list_id, idx)`, so the database itself refuses a second
+/// credential at an index. Neither is ever deleted from: list ids (AUTOINCREMENT) and indices
+/// are never reused.
 public final class SQLiteIssuerStateStore: IssuerStateStore, @unchecked Sendable {
   private let lock = NSLock()
   private let handle: OpaquePointer
@@ -54,6 +61,27 @@ public final class SQLiteIssuerStateStore: IssuerStateStore, @unchecked Sendable
           value TEXT NOT NULL,
           expires_at REAL,
           UNIQUE (kind, key)
+        )
+        """)
+      try exec(
+        """
+        CREATE TABLE IF NOT EXISTS status_lists (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          bits INTEGER NOT NULL CHECK (bits IN (1, 2, 4, 8)),
+          size INTEGER NOT NULL CHECK (size > 0),
+          created_at REAL NOT NULL
+        )
+        """)
+      try exec(
+        """
+        CREATE TABLE IF NOT EXISTS status_entries (
+          credential_id TEXT PRIMARY KEY,
+          list_id INTEGER NOT NULL REFERENCES status_lists (id),
+          idx INTEGER NOT NULL CHECK (idx >= 0),
+          status INTEGER NOT NULL DEFAULT 0 CHECK (status BETWEEN 0 AND 255),
+          configuration_id TEXT NOT NULL,
+          issued_at REAL NOT NULL,
+          UNIQUE (list_id, idx)
         )
         """)
     } catch {
@@ -145,6 +173,7 @@ public final class SQLiteIssuerStateStore: IssuerStateStore, @unchecked Sendable
 
   private enum Value {
     case null
+    case integer(Int64)
     case real(Double)
     case text(String)
   }
@@ -228,6 +257,7 @@ public final class SQLiteIssuerStateStore: IssuerStateStore, @unchecked Sendable
       let bound: Int32
       switch value {
       case .null: bound = sqlite3_bind_null(statement, index)
+      case .integer(let number): bound = sqlite3_bind_int64(statement, index, number)
       case .real(let number): bound = sqlite3_bind_double(statement, index, number)
       case .text(let string):
         let count = string.utf8.count
@@ -241,6 +271,17 @@ public final class SQLiteIssuerStateStore: IssuerStateStore, @unchecked Sendable
       }
     }
     return statement
+  }
+
+  /// The rows of a query, each read by `row`.
+  private func select<T>(
+    _ sql: String, _ values: [Value], _ row: (OpaquePointer) throws(IssuerStoreError) -> T
+  ) throws(IssuerStoreError) -> [T] {
+    let statement = try prepare(sql, values)
+    defer { sqlite3_finalize(statement) }
+    var rows: [T] = []
+    while try step(statement, sql) { rows.append(try row(statement)) }
+    return rows
   }
 
   private func step(_ statement: OpaquePointer, _ sql: String) throws(IssuerStoreError) -> Bool {
@@ -263,5 +304,161 @@ public final class SQLiteIssuerStateStore: IssuerStateStore, @unchecked Sendable
     let message = String(cString: sqlite3_errmsg(handle))
     return IssuerStoreError(
       .databaseFailure, "\(sql.prefix(60)): \(message) (SQLite code \(rc))")
+  }
+}
+
+// MARK: Status lists
+
+extension SQLiteIssuerStateStore {
+  private static let credentialColumns =
+    "credential_id, configuration_id, list_id, idx, status, issued_at"
+
+  public func assignStatusIndex(
+    credentialID: String, configurationID: String, settings: StatusListSettings, now: Date,
+    random: any RandomSource
+  ) throws(IssuerStoreError) -> IssuedCredentialStatus {
+    try settings.validate()
+    return try locked { () throws(IssuerStoreError) in
+      // One immediate transaction: no other process assigns between the choice and the insert,
+      // and a failure leaves no new list behind.
+      try transaction { () throws(IssuerStoreError) in
+        if try !select(
+          "SELECT 1 FROM status_entries WHERE credential_id = ?", [.text(credentialID)],
+          { _ in true }
+        ).isEmpty {
+          throw IssuerStoreError(
+            .duplicateCredential, "credential \(credentialID) already has a status list index")
+        }
+        let open = try select(
+          """
+          SELECT l.id, l.size, (SELECT COUNT(*) FROM status_entries e WHERE e.list_id = l.id)
+          FROM status_lists l WHERE l.bits = ? AND l.size = ? ORDER BY l.id DESC LIMIT 1
+          """, [.integer(Int64(settings.bits)), .integer(Int64(settings.size))]
+        ) { row in
+          (
+            id: sqlite3_column_int64(row, 0), size: Int(sqlite3_column_int64(row, 1)),
+            used: Int(sqlite3_column_int64(row, 2))
+          )
+        }.first.flatMap { $0.used < $0.size ? $0 : nil }
+        let listID: Int64
+        let used: Int
+        if let open {
+          (listID, used) = (open.id, open.used)
+        } else {
+          try run(
+            "INSERT INTO status_lists (bits, size, created_at) VALUES (?, ?, ?)",
+            [
+              .integer(Int64(settings.bits)), .integer(Int64(settings.size)),
+              .real(now.timeIntervalSince1970),
+            ])
+          (listID, used) = (sqlite3_last_insert_rowid(handle), 0)
+        }
+        guard
+          let index = try StatusIndexChooser.choose(
+            size: settings.size, used: used, random: random,
+            isUsed: { (candidate) throws(IssuerStoreError) in
+              try !select(
+                "SELECT 1 FROM status_entries WHERE list_id = ? AND idx = ?",
+                [.integer(listID), .integer(Int64(candidate))], { _ in true }
+              ).isEmpty
+            },
+            usedIndices: { () throws(IssuerStoreError) in
+              Set(
+                try select(
+                  "SELECT idx FROM status_entries WHERE list_id = ?", [.integer(listID)],
+                  { Int(sqlite3_column_int64($0, 0)) }))
+            })
+        else { throw IssuerStoreError(.databaseFailure, "status list \(listID) has no free index") }
+        try run(
+          """
+          INSERT INTO status_entries (credential_id, list_id, idx, status, configuration_id, issued_at)
+          VALUES (?, ?, ?, 0, ?, ?)
+          """,
+          [
+            .text(credentialID), .integer(listID), .integer(Int64(index)), .text(configurationID),
+            .real(now.timeIntervalSince1970),
+          ])
+        return IssuedCredentialStatus(
+          credentialID: credentialID, configurationID: configurationID, listID: Int(listID),
+          index: index, status: IssuerStatusValue.valid, issuedAt: now)
+      }
+    }
+  }
+
+  public func changeStatus(credentialID: String, _ change: CredentialStatusChange)
+    throws(IssuerStoreError) -> IssuedCredentialStatus
+  {
+    try locked { () throws(IssuerStoreError) in
+      try transaction { () throws(IssuerStoreError) in
+        guard
+          var record = try credentialRecords(where: "credential_id = ?", [.text(credentialID)])
+            .first,
+          let bits = try select(
+            "SELECT bits FROM status_lists WHERE id = ?", [.integer(Int64(record.listID))],
+            { Int(sqlite3_column_int64($0, 0)) }
+          ).first
+        else {
+          throw IssuerStoreError(.unknownCredential, "no issued credential \(credentialID)")
+        }
+        record.status = try change.apply(to: record.status, bits: bits)
+        try run(
+          "UPDATE status_entries SET status = ? WHERE credential_id = ?",
+          [.integer(Int64(record.status)), .text(credentialID)])
+        return record
+      }
+    }
+  }
+
+  public func issuedCredentialStatus(credentialID: String) throws(IssuerStoreError)
+    -> IssuedCredentialStatus?
+  {
+    try locked { () throws(IssuerStoreError) in
+      try credentialRecords(where: "credential_id = ?", [.text(credentialID)]).first
+    }
+  }
+
+  public func issuedCredentialStatuses() throws(IssuerStoreError) -> [IssuedCredentialStatus] {
+    try locked { () throws(IssuerStoreError) in try credentialRecords(where: "1", []) }
+  }
+
+  public func statusList(id: Int) throws(IssuerStoreError) -> StoredStatusList? {
+    try locked { () throws(IssuerStoreError) in
+      // One read transaction, so the shape and the entries are of the same moment.
+      try transaction { () throws(IssuerStoreError) in
+        guard
+          let shape = try select(
+            "SELECT bits, size FROM status_lists WHERE id = ?", [.integer(Int64(id))],
+            { (bits: Int(sqlite3_column_int64($0, 0)), size: Int(sqlite3_column_int64($0, 1))) }
+          ).first
+        else { return nil }
+        var statuses: [Int: UInt8] = [:]
+        for (index, status) in try select(
+          "SELECT idx, status FROM status_entries WHERE list_id = ? AND status != 0",
+          [.integer(Int64(id))],
+          { (Int(sqlite3_column_int64($0, 0)), UInt8(clamping: sqlite3_column_int64($0, 1))) })
+        {
+          statuses[index] = status
+        }
+        return StoredStatusList(id: id, bits: shape.bits, size: shape.size, statuses: statuses)
+      }
+    }
+  }
+
+  private func credentialRecords(where condition: String, _ values: [Value])
+    throws(IssuerStoreError) -> [IssuedCredentialStatus]
+  {
+    try select(
+      "SELECT \(Self.credentialColumns) FROM status_entries WHERE \(condition) ORDER BY issued_at, rowid",
+      values
+    ) { (row) throws(IssuerStoreError) in
+      guard let id = text(row, 0), let configuration = text(row, 1) else {
+        throw IssuerStoreError(.corruptRecord, "a row of status_entries lacks its ids")
+      }
+      return IssuedCredentialStatus(
+        credentialID: id, configurationID: configuration,
+        listID: Int(sqlite3_column_int64(row, 2)), index: Int(sqlite3_column_int64(row, 3)),
+        status: UInt8(clamping: sqlite3_column_int64(row, 4)),
+        issuedAt: Date(timeIntervalSince1970: sqlite3_column_double(row, 5)))
+    }
   }
 }

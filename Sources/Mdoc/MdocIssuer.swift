@@ -28,11 +28,13 @@ public struct MdocIssuer: Sendable {
   ///   - nameSpaces: the claims, by namespace, in presentation order.
   ///   - decoyDigests: extra random digests per namespace, so the MSO does not reveal how many
   ///     elements exist (§9.1.2.5 allows them).
+  ///   - status: the MSO's `status` (ISO 18013-5 second edition: a Token Status List
+  ///     reference), nil for none.
   public func issue(
     docType: String,
     nameSpaces: [(nameSpace: String, elements: [(identifier: String, value: CBOR)])],
     deviceKey: ECPublicKey, validity: ValidityInfo, digestAlgorithm: DigestAlgorithm = .sha256,
-    decoyDigests: Int = 0, keyAuthorizations: KeyAuthorizations? = nil
+    decoyDigests: Int = 0, keyAuthorizations: KeyAuthorizations? = nil, status: CBOR? = nil
   ) throws(MdocError) -> IssuerSigned {
     var issued: [(nameSpace: String, items: [IssuerSignedItem])] = []
     var digests: [(nameSpace: String, digests: [(UInt64, [UInt8])])] = []
@@ -61,7 +63,8 @@ public struct MdocIssuer: Sendable {
     let mso = MobileSecurityObject(
       digestAlgorithm: digestAlgorithm, valueDigests: digests,
       deviceKey: COSEKey(publicKey: deviceKey),
-      keyAuthorizations: keyAuthorizations, docType: docType, validityInfo: validity)
+      keyAuthorizations: keyAuthorizations, docType: docType, validityInfo: validity,
+      status: status)
     let issuerAuth: COSESign1
     do {
       issuerAuth = try COSESign1.sign(

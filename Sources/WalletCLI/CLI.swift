@@ -22,7 +22,10 @@ public enum DCWalletCLI {
     ("registry", "what the stored credentials register with Android and iOS"),
     ("inspect", "print a request, response, credential or registry blob readably"),
     ("demo", "run the whole flow in a temporary wallet"),
-    ("issuer", "a development OpenID4VCI issuer: issuer serve|offer"),
+    (
+      "issuer",
+      "a development OpenID4VCI issuer: issuer serve|offer|credentials|revoke|suspend|reinstate"
+    ),
     ("dev", "dev files: a development PKI, keys and credentials for the README's tour"),
   ]
 

@@ -35,7 +35,9 @@ enum IssuerCommand {
       --config is a JSON object, every member optional:
         {"batch_size": 10, "deferred": ["mDL"], "deferred_delay": 0,
          "response_encryption": "required" | "optional", "require_par": false,
-         "auto_approve": false}
+         "auto_approve": false, "status_list_bits": 2, "status_list_size": 16384}
+      Every credential gets an entry in a Token Status List published at
+      URL/status-lists/N (status_list_bits 1: revocation only; 2: suspension too).
       Configurations: mDL (mso_mdoc org.iso.18013.5.1.mDL) and pid (dc+sd-jwt urn:eudi:pid:1).
       """)
 
@@ -61,12 +63,23 @@ enum IssuerCommand {
     switch arguments.first {
     case "serve": try await serve(try context.parse(serveSpec, rest), context)
     case "offer": try offer(try context.parse(offerSpec, rest), context)
+    case "credentials":
+      try IssuerStatusCommands.credentials(
+        try context.parse(IssuerStatusCommands.credentialsSpec, rest), context)
+    case let word? where CredentialStatusChange(rawValue: word) != nil:
+      let change = CredentialStatusChange(rawValue: word) ?? .revoke
+      try IssuerStatusCommands.change(
+        change, try context.parse(IssuerStatusCommands.changeSpec(change), rest), context)
     case "--help", "-h":
-      throw HelpShown(text: [serveSpec.help, offerSpec.help].joined(separator: "\n\n"))
+      throw HelpShown(
+        text: ([serveSpec.help, offerSpec.help, IssuerStatusCommands.credentialsSpec.help]
+          + CredentialStatusChange.allCases.map { IssuerStatusCommands.changeSpec($0).help })
+          .joined(separator: "\n\n"))
     default:
       throw UsageError(
         arguments.first.map { "unknown issuer subcommand '\($0)'" }
-          ?? "issuer needs a subcommand: serve or offer", command: "dcwallet issuer")
+          ?? "issuer needs a subcommand: serve, offer, credentials, revoke, suspend or reinstate",
+        command: "dcwallet issuer")
     }
   }
 
@@ -155,6 +168,8 @@ struct DevelopmentIssuerSettings {
   var responseEncryption: ResponseEncryptionPolicy?
   var requirePAR = false
   var autoApprove = false
+  /// Token Status Lists (issue 15): 2 bits per entry by default, so suspension works.
+  var statusLists = StatusListSettings()
 
   init() {}
 
@@ -186,6 +201,18 @@ struct DevelopmentIssuerSettings {
     }
     requirePAR = json["require_par"]?.bool ?? false
     autoApprove = json["auto_approve"]?.bool ?? false
+    if let value = json["status_list_bits"] {
+      guard let bits = value.int, bits == 1 || bits == 2 else {
+        throw CommandFailure("status_list_bits must be 1 or 2")
+      }
+      statusLists.bits = bits
+    }
+    if let value = json["status_list_size"] {
+      guard let size = value.int, size >= 8, size % 8 == 0, size <= 1 << 24 else {
+        throw CommandFailure("status_list_size must be a multiple of 8 from 8 to 16777216")
+      }
+      statusLists.size = size
+    }
   }
 }
 
@@ -337,7 +364,7 @@ enum DevelopmentIssuerCatalog {
         : DeferredIssuanceSettings(
           configurationIDs: settings.deferred, delay: settings.deferredDelay, interval: 1),
       responseEncryption: settings.responseEncryption,
-      requirePushedAuthorizationRequests: settings.requirePAR)
+      requirePushedAuthorizationRequests: settings.requirePAR, statusLists: settings.statusLists)
     configuration.sdJWTSigning = IssuerSigningIdentity(
       signer: sdJWTIssuer.key, certificateChain: [sdJWTIssuer.certificate])
     return configuration

@@ -52,6 +52,11 @@ public struct IssuerConfiguration: Sendable {
   public var requirePushedAuthorizationRequests: Bool
   /// Lifetimes of codes, tokens and nonces.
   public var lifetimes: IssuerLifetimes
+  /// Token Status Lists (draft-ietf-oauth-status-list, issue 15): when set, every credential
+  /// issued gets an index in a list kept in the store, carries a reference to it (SD-JWT VC
+  /// `status.status_list`, mdoc MSO `status`), and the lists are published at
+  /// `/status-lists/<id>`, signed by ``signer`` with ``certificateChain``; nil for none.
+  public var statusLists: StatusListSettings?
 
   /// Creates a configuration; the defaults are HAIP's (DPoP with nonces, no PAR requirement).
   public init(
@@ -64,7 +69,7 @@ public struct IssuerConfiguration: Sendable {
     attestation: AttestationPolicy = AttestationPolicy(),
     responseEncryption: ResponseEncryptionPolicy? = nil, signsMetadata: Bool = false,
     requirePushedAuthorizationRequests: Bool = false,
-    lifetimes: IssuerLifetimes = IssuerLifetimes()
+    lifetimes: IssuerLifetimes = IssuerLifetimes(), statusLists: StatusListSettings? = nil
   ) {
     self.credentialIssuer = credentialIssuer
     self.display = display
@@ -84,6 +89,7 @@ public struct IssuerConfiguration: Sendable {
     self.signsMetadata = signsMetadata
     self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
     self.lifetimes = lifetimes
+    self.statusLists = statusLists
   }
 
   /// The credential configured under `id`.

@@ -67,6 +67,9 @@ public struct IssuedCredentialsRecord: Sendable, Hashable {
   public let issuedAt: Date
   /// The last event the wallet notified, if any.
   public let lastEvent: String?
+  /// The issuer's ids of the credentials, when they have status list entries (issue 15): what
+  /// ``IssuerStatusListStore/changeStatus(credentialID:_:)`` takes.
+  public let credentialIDs: [String]
 }
 
 /// A notification the wallet sent (OpenID4VCI 1.0 §11.1).
@@ -245,11 +248,21 @@ extension CredentialIssuerService {
     throws(IssuerEndpointFailure) -> CredentialResponse
   {
     var credentials: [IssuedCredential] = []
-    for key in keys { credentials.append(IssuedCredential(try mint(credential, boundTo: key))) }
+    var credentialIDs: [String] = []
+    for key in keys {
+      // The issuer's own id for the credential, what revoke/suspend/reinstate name (issue 15).
+      let credentialID = randomToken(bytes: 16)
+      let status = try assignStatus(credentialID: credentialID, configurationID: credential.id)
+      credentials.append(IssuedCredential(try mint(credential, boundTo: key, status: status)))
+      if status != nil { credentialIDs.append(credentialID) }
+    }
     let notificationID = randomToken(bytes: 16)
     var record = ObjectBuilder()
     record.set("configuration_id", credential.id)
     record.set("count", credentials.count)
+    if !credentialIDs.isEmpty {
+      record.set("credential_ids", .array(credentialIDs.map(JSONValue.string)))
+    }
     record.set("issued_at", JSONValue.number(now.timeIntervalSince1970))
     record.set("client_id", grant.clientID)
     record.set("jkt", grant.jkt)
@@ -409,7 +422,8 @@ extension CredentialIssuerService {
       else { return nil }
       return IssuedCredentialsRecord(
         notificationID: record.key, configurationID: id, count: count,
-        issuedAt: Date(timeIntervalSince1970: at), lastEvent: record.value["last_event"]?.string)
+        issuedAt: Date(timeIntervalSince1970: at), lastEvent: record.value["last_event"]?.string,
+        credentialIDs: record.value["credential_ids"]?.array?.compactMap(\.string) ?? [])
     }
   }
 }

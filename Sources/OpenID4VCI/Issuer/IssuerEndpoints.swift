@@ -17,6 +17,8 @@ public struct IssuerEndpoints: Sendable, Hashable {
     case notification
     case offer
     case iacas
+    /// A Token Status List (draft-ietf-oauth-status-list), `/status-lists/<id>` (issue 15).
+    case statusList
   }
 
   /// The Credential Issuer Identifier.
@@ -37,6 +39,7 @@ public struct IssuerEndpoints: Sendable, Hashable {
     case .notification: "/notification"
     case .offer: "/offers/"
     case .iacas: "/iacas"
+    case .statusList: "/status-lists/"
     case .credentialIssuerMetadata, .authorizationServerMetadata, .openIDConfiguration: nil
     }
   }
@@ -59,12 +62,18 @@ public struct IssuerEndpoints: Sendable, Hashable {
     URL(string: url(.offer).absoluteString + id) ?? url(.offer)
   }
 
-  /// The endpoint a request path names, and the offer id for ``Endpoint/offer``; nil for an
-  /// unknown path.
+  /// The URL status list `id` is published at: the `uri` of the credentials' `status_list`
+  /// claims and the `sub` of its tokens.
+  public func statusListURL(id: Int) -> URL {
+    URL(string: url(.statusList).absoluteString + String(id)) ?? url(.statusList)
+  }
+
+  /// The endpoint a request path names, and the id after the prefix for ``Endpoint/offer`` and
+  /// ``Endpoint/statusList``; nil for an unknown path.
   public func match(path: String) -> (endpoint: Endpoint, offerID: String?)? {
     for endpoint in Endpoint.allCases {
       let expected = Self.path(of: url(endpoint))
-      if endpoint == .offer {
+      if endpoint == .offer || endpoint == .statusList {
         if path.hasPrefix(expected), path.count > expected.count {
           let id = String(path.dropFirst(expected.count))
           if !id.contains("/") { return (endpoint, id) }

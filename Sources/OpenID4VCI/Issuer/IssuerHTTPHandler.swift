@@ -24,7 +24,7 @@ public struct IssuerHTTPHandler: HTTPHandler {
   static func methods(_ endpoint: IssuerEndpoints.Endpoint) -> [HTTPMethod] {
     switch endpoint {
     case .credentialIssuerMetadata, .authorizationServerMetadata, .openIDConfiguration, .offer,
-      .iacas:
+      .iacas, .statusList:
       [.get]
     case .authorize: [.get, .post]
     case .pushedAuthorization, .token, .nonce, .credential, .deferredCredential, .notification:
@@ -56,6 +56,7 @@ public struct IssuerHTTPHandler: HTTPHandler {
       return service.handleAuthorizationServerMetadata(request)
     case .iacas: return service.handleIACAs(request)
     case .offer: return service.handleOffer(request, id: offerID ?? "")
+    case .statusList: return service.handleStatusList(request, id: offerID ?? "")
     case .pushedAuthorization: return service.handlePushedAuthorization(request)
     case .authorize: return service.handleAuthorize(request)
     case .token: return service.handleToken(request)

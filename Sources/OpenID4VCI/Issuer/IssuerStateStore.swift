@@ -75,6 +75,14 @@ public struct IssuerStoreError: CausedError {
     public static let databaseFailure = Code("databaseFailure")
     /// A stored value could not be read back.
     public static let corruptRecord = Code("corruptRecord")
+    /// No issued credential has this id (status lists).
+    public static let unknownCredential = Code("unknownCredential")
+    /// The status change is not allowed from the credential's status (status lists).
+    public static let transitionNotAllowed = Code("transitionNotAllowed")
+    /// The credential id already has a status list index.
+    public static let duplicateCredential = Code("duplicateCredential")
+    /// Status list settings no list may have.
+    public static let invalidSettings = Code("invalidSettings")
   }
 
   public let code: Code
@@ -103,8 +111,9 @@ public struct IssuerStoreError: CausedError {
 /// notifications. Every operation is atomic, so several handler calls (or several processes,
 /// with the SQLite store) may share one store.
 ///
-/// Expired records are never returned; ``purgeExpired(now:)`` deletes them.
-public protocol IssuerStateStore: DPoPReplayStore {
+/// Expired records are never returned; ``purgeExpired(now:)`` deletes them. The status lists
+/// (``IssuerStatusListStore``) live in the same store and never expire.
+public protocol IssuerStateStore: DPoPReplayStore, IssuerStatusListStore {
   /// Stores `record` unless a live record of its kind and key exists; returns whether it was
   /// stored. An expired record under the key is replaced.
   func insertIfAbsent(_ record: IssuerStateRecord, now: Date) throws(IssuerStoreError) -> Bool
@@ -145,6 +154,8 @@ public final class InMemoryIssuerStateStore: IssuerStateStore, @unchecked Sendab
   private let lock = NSLock()
   private var entries: [Key: (record: IssuerStateRecord, sequence: Int)] = [:]
   private var sequence = 0
+  /// The status lists, behind their own lock.
+  let statusLists = InMemoryStatusLists()
 
   /// An empty store.
   public init() {}
