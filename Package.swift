@@ -259,6 +259,7 @@ let package = Package(
           "OrgIsoMdoc", "SDJWT",
           "X509Certificates", "WalletTestSupport", "dcwallet", "HTTP", "HTTPServer", "OpenID4VCI",
           "IssuerStore",
+          "StatusList",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
