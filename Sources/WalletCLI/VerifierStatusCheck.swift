@@ -30,8 +30,12 @@ enum VerifierStatusCheck {
       // Offline: nothing is fetched; a list no token's sub names is unreachable (unknown).
       return .fetching(httpClient: OfflineHTTPClient(), offlineTokens: tokens)
     }
+    // A token may be as large as StatusListLimits.maximumTokenSize (the client's default cap is
+    // 1 MiB, sized for OpenID4VCI messages).
     return .fetching(
-      httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)))
+      httpClient: URLSessionHTTPClient(
+        configuration: .init(
+          policy: .development, maxResponseBytes: StatusListLimits.maximumTokenSize)))
   }
 }
 

@@ -458,4 +458,42 @@ struct StatusVerificationTests {
       }
     }
   }
+
+  @Test("In person: ProximityReader reports each document's status; suspended fails")
+  func inPerson() async throws {
+    let fixture = try StatusFixture()
+    let transcript = SessionTranscript(
+      handover: Handover.dcapi(encryptionInfoBase64: "in-person-test", origin: "reader"))
+    let request = try ProximityReader.makeRequest(
+      itemsRequests: [
+        ItemsRequest(
+          docType: "org.iso.18013.5.1.mDL",
+          nameSpaces: [("org.iso.18013.5.1", [.init("family_name", intentToRetain: false)])])
+      ], sessionTranscript: transcript)
+    let checking = StatusChecking.fetching(
+      httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)))
+    func response(_ index: Int) throws -> [UInt8] {
+      let document = try Document.present(
+        try fixture.mdoc(status: fixture.msoStatus(index)),
+        disclosing: ["org.iso.18013.5.1": ["family_name"]], sessionTranscript: transcript,
+        deviceKey: fixture.deviceKey)
+      return DeviceResponse(documents: [document]).bytes
+    }
+    let valid = try await ProximityReader.verify(
+      response: try response(0), request: request, sessionTranscript: transcript,
+      eReaderKey: nil, issuerTrustAnchors: [fixture.pki.iaca], now: fixture.now,
+      status: checking)
+    #expect(
+      valid.report.checks.last
+        == .credentialStatus(
+          credential: "org.iso.18013.5.1.mDL",
+          outcome: .valid(uri: fixture.uri("/mdoc"), index: 0)))
+    let suspended = await statusError {
+      _ = try await ProximityReader.verify(
+        response: try response(2), request: request, sessionTranscript: transcript,
+        eReaderKey: nil, issuerTrustAnchors: [fixture.pki.iaca], now: fixture.now,
+        status: checking)
+    }
+    #expect(suspended?.code == .suspended)
+  }
 }
