@@ -48,7 +48,8 @@ enum InspectCommand {
       return
     }
     if args.flag("json") {
-      throw UsageError("--json is for Status List Tokens; this input is not one", command: spec.path)
+      throw UsageError(
+        "--json is for Status List Tokens; this input is not one", command: spec.path)
     }
     if let keyPath = args.value("key") {
       for line in try openResponse(bytes, keyPath: keyPath, args) { context.console.out(line) }

@@ -251,6 +251,28 @@ final class TestClock: @unchecked Sendable {
     #expect(fixture.client.requestCount == 2)
   }
 
+  @Test func theCacheDropsTheOldestListPastItsSize() async throws {
+    let pki = try TestPKI()
+    let client = TableClient()
+    // Each sample list is 2,500 bytes: two fit in 5,000, a third pushes the first out.
+    let checker = StatusListChecker(
+      httpClient: client, trustAnchors: [pki.iaca], cacheSize: 5_000,
+      clock: { [now = pki.clock] in now })
+    let uris = (1...3).map { "https://issuer.example/statuslists/\($0)" }
+    for uri in uris {
+      client.serve(try StatusListTokenTests.token(.jwt, pki: pki, subject: uri), at: uri)
+      #expect(await checker.check(StatusReference(index: 3, uri: uri), format: .jwt) == .invalid)
+    }
+    #expect(client.requestCount == 3)
+    // The second and third are cached; the first was dropped and is fetched again.
+    for uri in uris[1...] {
+      _ = await checker.check(StatusReference(index: 3, uri: uri), format: .jwt)
+    }
+    #expect(client.requestCount == 3)
+    _ = await checker.check(StatusReference(index: 3, uri: uris[0]), format: .jwt)
+    #expect(client.requestCount == 4)
+  }
+
   @Test func aCachedListIsNotUsedPastItsExp() async throws {
     let fixture = try Fixture()
     fixture.client.serve(

@@ -212,11 +212,23 @@ import X509Certificates
     #expect(StatusListToken.format(of: token.encoded) == format)
   }
 
-  @Test func anOversizedTokenIsRefusedBeforeParsing() {
-    let big = [UInt8](repeating: UInt8(ascii: "a"), count: StatusListLimits.maximumTokenSize + 1)
-    let error = #expect(throws: StatusListError.self) { try StatusListToken(bytes: big) }
+  @Test func anOversizedTokenIsRefusedBeforeParsing() throws {
+    let cap = StatusListLimits.maximumTokenSize
+    // A genuine token padded with whitespace past the cap: whole, it is too large to read or
+    // to detect, though trimmed it would parse.
+    let token = try Self.token(.jwt, pki: try TestPKI())
+    let padded = token.encoded + [UInt8](repeating: 0x20, count: cap)
+    let error = #expect(throws: StatusListError.self) { try StatusListToken(bytes: padded) }
     #expect(error?.code == .tooLarge)
-    #expect(StatusListToken.format(of: big) == nil)
+    #expect(StatusListToken.format(of: padded) == nil)
+    #expect(StatusListToken.format(of: token.encoded) == .jwt)
+    // Each form's reader has its own cap.
+    let jwtShaped = "a." + String(repeating: "a", count: cap) + ".a"
+    let jwtError = #expect(throws: StatusListError.self) { try StatusListToken(jwt: jwtShaped) }
+    #expect(jwtError?.code == .tooLarge)
+    let big = [UInt8](repeating: UInt8(ascii: "a"), count: cap + 1)
+    let cwtError = #expect(throws: StatusListError.self) { try StatusListToken(cwt: big) }
+    #expect(cwtError?.code == .tooLarge)
   }
 
   @Test func otherBytesAreNotAStatusListToken() throws {
