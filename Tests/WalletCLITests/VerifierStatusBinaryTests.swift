@@ -155,7 +155,14 @@ struct VerifierStatusBinaryTests {
     let server = DevelopmentHTTPServer(handler: holder)
     let port = try server.start()
     defer { server.stop() }
-    let fixture = try StatusCLIFixture(uri: "http://127.0.0.1:\(port)/lists/1")
+    // Made on a thread of its own: the fixture runs the binary, and the server's handler needs
+    // the cooperative threads.
+    let fixture = try await withCheckedThrowingContinuation { continuation in
+      Thread {
+        continuation.resume(
+          with: Result { try StatusCLIFixture(uri: "http://127.0.0.1:\(port)/lists/1") })
+      }.start()
+    }
     holder.set(try fixture.token(.invalid))
     let revoked = try await runDCWalletOffPool(fixture.base.cli, fixture.verifyArguments([]))
     #expect(revoked.code == 1)
