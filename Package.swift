@@ -75,6 +75,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP",
       "OrgIsoMdoc", "SDJWT",
       "X509Certificates", "MdocProximity", "ProximityTransport",
+      "HTTP", "StatusList", "ErrorKit",
     ]
   ),
   (
@@ -232,6 +233,7 @@ let package = Package(
           "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE",
           "Mdoc", "OrgIsoMdoc",
           "X509Certificates", "WalletTestSupport",
+          "DCQL", "HTTP", "HTTPServer", "OpenID4VP", "SDJWT", "StatusList",
         ]),
       testTarget("SDJWT", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
       testTarget(

@@ -55,6 +55,14 @@ public enum VerificationCheck: Sendable, Hashable {
   /// The mdoc's device signature over the OpenID4VPDCAPIHandover transcript for `origin` and
   /// the nonce verified (OpenID4VP 1.0 Appendix B.2.6.2).
   case mdocHandoverDeviceSignature(origin: String)
+
+  // Credential status (IETF Token Status List), every verifier.
+
+  /// The status of `credential` (an mdoc's docType, or a Credential Query id with its vct or
+  /// docType): valid in its list, unknown with the reason, not referenced, or skipped
+  /// (draft-ietf-oauth-status-list §8.3). An invalid (revoked) or suspended credential, or an
+  /// unknown status under a strict policy, throws instead.
+  case credentialStatus(credential: String, outcome: CredentialStatusOutcome)
 }
 
 /// What a verifier checked, in the order the checks ran.

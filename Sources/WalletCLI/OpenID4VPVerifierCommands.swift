@@ -100,12 +100,12 @@ enum OpenID4VPVerifierCommands {
   /// the mdoc and SD-JWT VC issuer anchors kept apart.
   static func verify(
     response: JSONValue, state: VerifierState, mdocAnchors: [Certificate],
-    sdJWTAnchors: [Certificate], now: Date
-  ) throws -> VerifiedAuthorizationResponse {
+    sdJWTAnchors: [Certificate], now: Date, status: StatusChecking
+  ) async throws -> VerifiedAuthorizationResponse {
     do {
-      return try state.verifyResponse(
+      return try await state.verifyResponse(
         response["data"] ?? response, sdJWTIssuerAnchors: sdJWTAnchors,
-        mdocIssuerAnchors: mdocAnchors, now: now)
+        mdocIssuerAnchors: mdocAnchors, now: now, status: status)
     } catch {
       throw CommandFailure("verification failed: \(error.reason)")
     }
@@ -127,6 +127,9 @@ enum OpenID4VPVerifierCommands {
             "  \(ClaimName.of(claim.path, format: credential.format)): \(claim.value.serialized())")
         }
       }
+    }
+    for check in VerifierStatusText.statusChecks(verified) {
+      context.console.out("ok  \(VerificationCheckText.sentence(check))")
     }
     for check in verified.report.checks {
       context.console.out("ok  \(VerificationCheckText.sentence(check))")
@@ -154,6 +157,7 @@ enum OpenID4VPVerifierCommands {
                           (ClaimName.of($0.path, format: credential.format), $0.value)
                         })
                     ),
+                    ("status", VerifierStatusText.json(credential)),
                   ])
                 })
             )
@@ -161,7 +165,10 @@ enum OpenID4VPVerifierCommands {
       ),
       (
         "checks",
-        .array(verified.report.checks.map { .string(VerificationCheckText.sentence($0)) })
+        .array(
+          (verified.report.checks + VerifierStatusText.statusChecks(verified)).map {
+            .string(VerificationCheckText.sentence($0))
+          })
       ),
     ])
   }

@@ -20,6 +20,8 @@ enum VerificationCheckText {
       ("device \(docType)", "deviceMac over this session verified (EMacKey from the reader key)")
     case .onlyRequestedElements(let docType, let count):
       ("disclosure \(docType)", "\(count) element(s), all requested")
+    case .credentialStatus(let credential, let outcome):
+      ("status \(credential)", VerifierStatusText.detail(outcome))
     default:
       ("check", sentence(check))
     }
@@ -43,6 +45,8 @@ enum VerificationCheckText {
     case .mdocValueDigests: "value digests, docType and validity"
     case .mdocHandoverDeviceSignature(let origin):
       "device signature over the OpenID4VPDCAPIHandover transcript for \(origin) and the nonce"
+    case .credentialStatus(let credential, let outcome):
+      "status of \(credential): \(VerifierStatusText.detail(outcome))"
     case .responseOpened, .deviceResponseStructure, .documentIssuer, .documentDeviceSignature,
       .documentDeviceMac, .onlyRequestedElements:
       "\(nameAndDetail(check).name): \(nameAndDetail(check).detail)"

@@ -66,12 +66,20 @@ enum VerifierCommand {
       .value(
         "sd-jwt-issuer-anchor", "FILE", repeating: true,
         "a trusted SD-JWT VC issuer anchor (PEM or DER)"),
+      .value(
+        "status-list", "FILE", repeating: true,
+        "a status list token (JWT or CWT) to use instead of fetching it, matched by its sub"),
+      .flag("no-status-check", "do not check credential status (the report says it was skipped)"),
       .flag("json", "print JSON"),
     ],
     discussion: """
       Give --state (written by 'verifier request'), or --request and --recipient-key for an exchange
       captured without a state (the request as sent and the verifier's private key). The origin is
       used exactly as given: it must be the one the platform reported to the wallet.
+      A credential that references a status list (IETF Token Status List) has its status checked:
+      the list is fetched from its uri (https, or http on loopback) unless --status-list gives it,
+      and verified with the same issuer anchors as the credential. A revoked (invalid) or
+      suspended credential fails the verification; an unknown status is reported and does not.
       """)
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
@@ -82,7 +90,7 @@ enum VerifierCommand {
     let rest = Array(arguments.dropFirst())
     switch sub {
     case "request": try request(try context.parse(requestSpec, rest), raw: rest, context)
-    case "verify": try verify(try context.parse(verifySpec, rest), context)
+    case "verify": try await verify(try context.parse(verifySpec, rest), context)
     case "--help", "-h": throw HelpShown(text: requestSpec.help + "\n\n" + verifySpec.help)
     default: throw UsageError("unknown verifier subcommand '\(sub)'", command: "dcwallet verifier")
     }
@@ -193,8 +201,9 @@ enum VerifierCommand {
       command: verifySpec.path)
   }
 
-  static func verify(_ args: ParsedArguments, _ context: CommandContext) throws {
+  static func verify(_ args: ParsedArguments, _ context: CommandContext) async throws {
     let now = try verificationTime(args)
+    let status = try VerifierStatusCheck.checking(args)
     // The origin is used exactly as given (issue 10 §4): no normalisation on the verifier side.
     let origin = args.value("origin") ?? ""
     guard !origin.isEmpty else {
@@ -203,9 +212,9 @@ enum VerifierCommand {
     let mdocAnchors = try Inputs.certificates(args.all("issuer-anchor"))
     let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor"))
     guard let statePath = args.value("state") else {
-      try verifyCaptured(
+      try await verifyCaptured(
         args, origin: origin, now: now, mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors,
-        context)
+        status: status, context)
       return
     }
     guard args.value("request") == nil, args.value("recipient-key") == nil else {
@@ -231,9 +240,9 @@ enum VerifierCommand {
       guard origin == state.origin else {
         throw CommandFailure("the request was made for \(state.origin), not \(origin)")
       }
-      let verified = try OpenID4VPVerifierCommands.verify(
+      let verified = try await OpenID4VPVerifierCommands.verify(
         response: response, state: state, mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors,
-        now: now)
+        now: now, status: status)
       OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
       return
     }
@@ -246,7 +255,8 @@ enum VerifierCommand {
     // The response opens only under the transcript of the origin the wallet saw.
     let state = AnnexCVerifier.State(
       origin: origin, request: saved.request, recipientPrivateKey: saved.recipientPrivateKey)
-    let result = try verifyAnnexC(response: response, state: state, anchors: mdocAnchors, now: now)
+    let result = try await verifyAnnexC(
+      response: response, state: state, anchors: mdocAnchors, now: now, status: status)
     printAnnexC(result, json: args.flag("json"), context)
   }
 
@@ -291,8 +301,8 @@ enum VerifierCommand {
   /// `verifier verify --request --recipient-key`: a captured exchange without a state.
   static func verifyCaptured(
     _ args: ParsedArguments, origin: String, now: Date, mdocAnchors: [Certificate],
-    sdJWTAnchors: [Certificate], _ context: CommandContext
-  ) throws {
+    sdJWTAnchors: [Certificate], status: StatusChecking, _ context: CommandContext
+  ) async throws {
     guard let requestPath = args.value("request") else {
       throw UsageError(
         "give --state, or --request and --recipient-key", command: verifySpec.path)
@@ -333,8 +343,8 @@ enum VerifierCommand {
           } catch {
             throw CommandFailure("the org-iso-mdoc request: \(error.reason)")
           }
-          let result = try verifyAnnexC(
-            response: response, state: state, anchors: mdocAnchors, now: now)
+          let result = try await verifyAnnexC(
+            response: response, state: state, anchors: mdocAnchors, now: now, status: status)
           printAnnexC(result, json: args.flag("json"), context)
           return
         }
@@ -349,9 +359,9 @@ enum VerifierCommand {
         } catch {
           throw CommandFailure("the \(protocolID.rawValue) request: \(error.reason)")
         }
-        let verified = try OpenID4VPVerifierCommands.verify(
+        let verified = try await OpenID4VPVerifierCommands.verify(
           response: response, state: state, mdocAnchors: mdocAnchors,
-          sdJWTAnchors: sdJWTAnchors, now: now)
+          sdJWTAnchors: sdJWTAnchors, now: now, status: status)
         OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
         return
       } catch let failure as CommandFailure {
@@ -362,12 +372,13 @@ enum VerifierCommand {
   }
 
   static func verifyAnnexC(
-    response: JSONValue, state: AnnexCVerifier.State, anchors: [Certificate], now: Date
-  ) throws -> AnnexCVerifier.Result {
+    response: JSONValue, state: AnnexCVerifier.State, anchors: [Certificate], now: Date,
+    status: StatusChecking
+  ) async throws -> AnnexCVerifier.Result {
     do {
-      return try AnnexCVerifier.verify(
+      return try await AnnexCVerifier.verify(
         responseData: response["data"] ?? response, state: state, issuerTrustAnchors: anchors,
-        now: now)
+        now: now, status: status)
     } catch {
       throw CommandFailure("verification failed: \(error.reason)")
     }
@@ -418,10 +429,14 @@ enum VerifierOutput {
         .array(
           result.report.checks.map {
             let text = VerificationCheckText.nameAndDetail($0)
-            return .object([
+            var fields: [(String, JSONValue)] = [
               ("check", .string(text.name)), ("passed", .bool(true)),
               ("detail", .string(text.detail)),
-            ])
+            ]
+            if case .credentialStatus(_, let outcome) = $0 {
+              fields.append(("status", VerifierStatusText.json(outcome)))
+            }
+            return .object(fields)
           })
       ),
     ])

@@ -170,6 +170,8 @@ public enum AnnexCVerifier {
     /// Requested elements the holder did not return, by namespace, with their error code
     /// (the Document's `errors`, ISO 18013-5 §8.3.2.1.2.3: 0 = data not returned).
     public var notReturned: [String: [String: Int]] = [:]
+    /// The document's MSO, for its status reference (ISO 18013-5 second edition `status`).
+    var mso: MobileSecurityObject? = nil
   }
 
   /// The outcome of verifying a response.
@@ -325,7 +327,7 @@ public enum AnnexCVerifier {
       documents.append(
         VerifiedDocument(
           docType: document.docType, elements: elements, issuer: issuer, trustBasis: basis,
-          notReturned: document.errors))
+          notReturned: document.errors, mso: document.issuerSigned.mso))
     }
     return documents
   }

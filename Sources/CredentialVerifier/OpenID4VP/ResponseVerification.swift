@@ -34,6 +34,8 @@ public struct VerifiedCredential: Sendable, Hashable {
   public let issuerCertificate: Certificate?
   /// The checks that passed for this presentation, in the order they ran.
   public let report: VerificationReport
+  /// The mdoc's MSO, for its status reference (ISO 18013-5 second edition `status`).
+  var mso: MobileSecurityObject? = nil
 
   /// The value of the claim at `path`, if presented.
   public func claim(_ path: [String]) -> JSONValue? {
@@ -384,7 +386,7 @@ extension VerifierState {
       VerifiedCredential(
         credentialQueryID: id, format: DCQLFormat.msoMdoc, docType: document.docType, vct: nil,
         claims: claims, issuerCertificate: issuer.documentSigner,
-        report: VerificationReport(checks: checks)),
+        report: VerificationReport(checks: checks), mso: document.issuerSigned.mso),
       description
     )
   }
