@@ -28,6 +28,15 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("COSE", ["ErrorKit", "CBOR", "CryptoPrimitives"]),
   ("JOSE", ["ErrorKit", "JSON", "CryptoPrimitives"]),
   ("DCQL", ["ErrorKit", "JSON"]),
+  // IETF Token Status List (issue 15): tokens, the zlib codec (CZlib), referenced-token claims
+  // and the checker, which fetches over HTTP and checks chains with X509Certificates.
+  (
+    "StatusList",
+    [
+      "ErrorKit", "JSON", "CBOR", "COSE", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP",
+      "CZlib",
+    ]
+  ),
   ("Mdoc", ["ErrorKit", "CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
   ("SDJWT", ["ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
   // ISO 18013-5 proximity session layer (issue 14): engagement, NFC handover, session encryption.
@@ -135,6 +144,12 @@ let package = Package(
       pkgConfig: "libqrencode",
       providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
     ),
+    // zlib (RFC 1950) for the Token Status List (issue 15); libz is in the Apple SDKs too.
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
     .systemLibrary(
       name: "CMicroHTTPD",
       pkgConfig: "libmicrohttpd",
@@ -192,6 +207,12 @@ let package = Package(
       testTarget("COSE", ["CBOR", "CryptoPrimitives"]),
       testTarget("JOSE", ["JSON", "CryptoPrimitives", "X509Certificates"]),
       testTarget("DCQL", ["JSON"]),
+      testTarget(
+        "StatusList",
+        [
+          "JSON", "CBOR", "COSE", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP",
+          "HTTPServer", "Mdoc", "WalletTestSupport",
+        ]),
       testTarget(
         "Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
       testTarget("MdocProximity", ["JSON", "CBOR", "COSE", "CryptoPrimitives", "Mdoc"]),
