@@ -85,6 +85,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "JOSE", "Mdoc",
       "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
       "HTTP", "OpenID4VCI", "MdocProximity", "ProximityTransport",
+      // Issue 15: the last known Token Status List status of stored credentials.
+      "StatusList",
       .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
@@ -168,6 +170,7 @@ let package = Package(
           "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
           "X509Certificates", "HTTP", "HTTPServer", "OpenID4VCI", "IssuerStore",
           "MdocProximity", "ProximityTransport",
+          "StatusList",
           .target(name: "CQRencode", condition: linuxOnly),
         ],
         swiftSettings: strictSettings
@@ -256,6 +259,7 @@ let package = Package(
           "OrgIsoMdoc", "SDJWT",
           "X509Certificates", "WalletTestSupport", "dcwallet", "HTTP", "HTTPServer", "OpenID4VCI",
           "IssuerStore",
+          "StatusList",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
@@ -276,6 +280,7 @@ let package = Package(
           "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates",
           "store-probe", "WalletCLI", "HTTP", "OpenID4VCI", "COSE", "MdocProximity",
           "ProximityTransport",
+          "StatusList", "HTTPServer",
         ]),
     ],
   swiftLanguageModes: [.v6]
