@@ -169,8 +169,7 @@ let package = Package(
           "CryptoPrimitives", "DCQL",
           "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
           "X509Certificates", "HTTP", "HTTPServer", "OpenID4VCI", "IssuerStore",
-          "MdocProximity", "ProximityTransport",
-          "StatusList",
+          "MdocProximity", "ProximityTransport", "StatusList",
           .target(name: "CQRencode", condition: linuxOnly),
         ],
         swiftSettings: strictSettings
@@ -185,7 +184,7 @@ let package = Package(
           "DCQL",
           "DigitalCredentialsAPI",
           "HPKE", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
-          "HTTP", "OpenID4VCI", "MdocProximity",
+          "HTTP", "OpenID4VCI", "MdocProximity", "StatusList",
         ],
         swiftSettings: strictSettings
       ),
@@ -258,8 +257,7 @@ let package = Package(
           "CBOR", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
           "OrgIsoMdoc", "SDJWT",
           "X509Certificates", "WalletTestSupport", "dcwallet", "HTTP", "HTTPServer", "OpenID4VCI",
-          "IssuerStore",
-          "StatusList",
+          "IssuerStore", "StatusList",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(

@@ -7,7 +7,7 @@ import PackageDescription
 let libraries = [
   "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
   "HTTP", "JOSE", "JSON", "Mdoc", "MdocProximity", "OpenID4VCI", "OpenID4VP", "OrgIsoMdoc",
-  "ProximityTransport", "SDJWT", "X509Certificates",
+  "ProximityTransport", "SDJWT", "StatusList", "X509Certificates",
 ]
 
 let package = Package(

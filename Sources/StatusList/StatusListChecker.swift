@@ -81,6 +81,7 @@ public actor StatusListChecker {
   let trustAnchors: [Certificate]
   let urlPolicy: HTTPURLPolicy
   let clock: @Sendable () -> Date
+  let cacheSize: Int
   var offline: [String: StatusListToken] = [:]
   var cache: [String: CacheEntry] = [:]
   var cacheOrder: [String] = []
@@ -100,13 +101,15 @@ public actor StatusListChecker {
   ///     (`localhost`, 127.0.0.0/8, `[::1]`) by default.
   ///   - offlineTokens: tokens given as values (a file), used for the `uri` equal to their
   ///     `sub` instead of fetching.
+  ///   - cacheSize: the most decompressed list bytes cached (``maximumCacheSize`` by default).
   ///   - clock: the time every check is made at.
   public init(
     httpClient: any HTTPClient, trustAnchors: [Certificate],
     urlPolicy: HTTPURLPolicy = HTTPURLPolicy(allowsLoopbackHTTP: true),
-    offlineTokens: [StatusListToken] = [],
+    offlineTokens: [StatusListToken] = [], cacheSize: Int = StatusListChecker.maximumCacheSize,
     clock: @escaping @Sendable () -> Date = { Date() }
   ) {
+    self.cacheSize = cacheSize
     client = httpClient
     self.trustAnchors = trustAnchors
     self.urlPolicy = urlPolicy
@@ -252,7 +255,7 @@ public actor StatusListChecker {
     cacheOrder.removeAll { $0 == key }
     cacheOrder.append(key)
     var total = cacheOrder.reduce(0) { $0 + (cache[$1]?.token.statusList.bytes.count ?? 0) }
-    while total > Self.maximumCacheSize, cacheOrder.count > 1 {
+    while total > cacheSize, cacheOrder.count > 1 {
       let oldest = cacheOrder.removeFirst()
       total -= cache[oldest]?.token.statusList.bytes.count ?? 0
       cache[oldest] = nil

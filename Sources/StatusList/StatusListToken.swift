@@ -380,6 +380,9 @@ public struct StatusListToken: Sendable, Hashable {
     certificateChain: [[UInt8]], signer: any Signer
   ) throws(StatusListError) {
     let compressed = try statusList.compressed()
+    // The built token is read back as a reader would see it, except for the list's size: a
+    // list larger than the cap can be built (readers will refuse it; tests make such bombs).
+    let readBack = max(StatusListLimits.maximumDecompressedSize, statusList.bytes.count)
     let iat = Int64(issuedAt.timeIntervalSince1970.rounded(.down))
     let exp = expiresAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
     switch format {
@@ -405,7 +408,7 @@ public struct StatusListToken: Sendable, Hashable {
       } catch {
         throw StatusListError(.signingFailed, "JWS: \(error.reason)", underlying: error)
       }
-      try self.init(jwt: text)
+      try self.init(jwt: text, maximumDecompressedSize: readBack)
     case .cwt:
       var list: CBORMap = ["bits": CBOR(statusList.bits.rawValue), "lst": .byteString(compressed)]
       if let aggregationURI { list["aggregation_uri"] = .textString(aggregationURI) }
@@ -427,7 +430,7 @@ public struct StatusListToken: Sendable, Hashable {
       } catch {
         throw StatusListError(.signingFailed, "COSE_Sign1: \(error.reason)", underlying: error)
       }
-      try self.init(cwt: sign1.cbor(tagged: true).encoded())
+      try self.init(cwt: sign1.cbor(tagged: true).encoded(), maximumDecompressedSize: readBack)
     }
   }
 

@@ -21,12 +21,14 @@ enum InspectCommand {
         "open an encrypted response with the verifier's private key (P-256 JWK or PEM)"),
       .value("origin", "ORIGIN", "with --key: the origin the platform reported (Annex C)"),
       .value("request", "FILE", "with --key: the request that was sent (needed for Annex C)"),
+      .flag("json", "with a Status List Token: print every entry's status as JSON"),
     ],
     positionals: ["FILE"],
     discussion: """
       Recognises: DC API requests (every shape 'respond' reads) for org-iso-mdoc and OpenID4VP,
       their responses, compact JWS/JWE, SD-JWT, CBOR (IssuerSigned, DeviceRequest, DeviceResponse,
-      any item), base64url CBOR, and the CMWallet/Ubique registry blob.
+      any item), base64url CBOR, the CMWallet/Ubique registry blob, and Status List Tokens
+      (JWT, or CWT as bytes, hex or base64url; --json lists every entry's status).
       With --key, an encrypted response is opened and its content printed: an Annex C HPKE
       response (needs --request and --origin: its EncryptionInfo and the origin make the HPKE info)
       shows the DeviceResponse; an OpenID4VP JWE response shows the vp_token, each presentation
@@ -36,6 +38,19 @@ enum InspectCommand {
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     let args = try context.parse(spec, arguments)
     let bytes = try Files.read(args.positionals[0], limit: .inspected)
+    if let detected = StatusListInspect.detect(bytes) {
+      let read = try StatusListInspect.read(detected.bytes)
+      if args.flag("json") {
+        context.console.outBytes(StatusListInspect.json(read))
+      } else {
+        for line in StatusListInspect.summary(read) { context.console.outLine(line) }
+      }
+      return
+    }
+    if args.flag("json") {
+      throw UsageError(
+        "--json is for Status List Tokens; this input is not one", command: spec.path)
+    }
     if let keyPath = args.value("key") {
       for line in try openResponse(bytes, keyPath: keyPath, args) { context.console.out(line) }
       return

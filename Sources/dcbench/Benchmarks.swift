@@ -18,6 +18,7 @@ let allBenchmarks: [Benchmark] = [
   Benchmark(name: "consent-screen", run: consentScreenBenchmark),
   Benchmark(name: "issuance", run: issuanceBenchmark),
   Benchmark(name: "in-person", run: inPersonBenchmark),
+  Benchmark(name: "status-list", run: statusListBenchmark),
 ]
 
 /// HPKE seal of 4 KB with the Annex C suite, against its floor: one key generation and one

@@ -46,6 +46,9 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "nfc-handover", run: fuzzNFCHandover),
   FuzzTarget(name: "ble-reassembly", run: fuzzBLEReassembly),
   FuzzTarget(name: "tcp-frames", run: fuzzTCPFrames),
+  FuzzTarget(name: "status-list-jwt", run: fuzzStatusListJWT),
+  FuzzTarget(name: "status-list-cwt", run: fuzzStatusListCWT),
+  FuzzTarget(name: "status-list-zlib", run: fuzzStatusListZlib),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.
