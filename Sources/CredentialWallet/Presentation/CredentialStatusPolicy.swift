@@ -20,7 +20,9 @@ extension Wallet {
     of credential: StoredCredential, protocolIdentifier: String,
     presentsInvalidOrSuspended: Bool
   ) -> Refusal? {
-    guard !presentsInvalidOrSuspended, let status = credential.lastKnownStatus else { return nil }
+    guard !presentsInvalidOrSuspended, let status = credential.lastKnownStatus,
+      status.outcome.refusesPresentation
+    else { return nil }
     let checked = ISO8601DateFormatter.string(
       from: status.checkedAt, timeZone: TimeZone(identifier: "UTC") ?? .current,
       formatOptions: [.withInternetDateTime])
