@@ -86,6 +86,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "JOSE", "Mdoc",
       "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
       "HTTP", "OpenID4VCI", "MdocProximity", "ProximityTransport",
+      // Issue 15: the last known Token Status List status of stored credentials.
+      "StatusList",
       .target(name: "CSQLite", condition: linuxOnly),
     ]
   ),
@@ -279,6 +281,7 @@ let package = Package(
           "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates",
           "store-probe", "WalletCLI", "HTTP", "OpenID4VCI", "COSE", "MdocProximity",
           "ProximityTransport",
+          "StatusList", "HTTPServer",
         ]),
     ],
   swiftLanguageModes: [.v6]

@@ -321,9 +321,13 @@ public final class Wallet: Sendable {
     }
   }
 
-  /// The stored mdocs of the given docTypes that are valid at the wallet's clock, parsed for
-  /// matching: an expired or not yet valid mdoc is never offered (ISO 18013-5 §9.3.1).
-  func storedMdocs(docTypes: [String]) async throws(WalletError) -> [StoredMdoc] {
+  /// The stored mdocs of the given docTypes that may be offered, parsed for matching: an expired
+  /// or not yet valid mdoc is never offered (ISO 18013-5 §9.3.1), nor one known revoked or
+  /// suspended unless the policy allows it (see `presentable(_:at:protocolIdentifier:policy:)`);
+  /// a refusal for each one withheld for its status.
+  func storedMdocs(docTypes: [String], protocolIdentifier: String, policy: WalletPolicy)
+    async throws(WalletError) -> (mdocs: [StoredMdoc], withheld: [Refusal])
+  {
     let all: [StoredCredential]
     do {
       all = try await store.credentials(format: .msoMdoc, types: docTypes)
@@ -332,13 +336,15 @@ public final class Wallet: Sendable {
     }
     let now = clock()
     // Of a batch, only the credential presented least often is offered (use-once).
-    return Self.onePerBatch(all, usable: { $0.validity(at: now) == .valid }).compactMap {
-      credential in
+    let presentable = Self.presentable(
+      all, at: now, protocolIdentifier: protocolIdentifier, policy: policy)
+    let mdocs = presentable.credentials.compactMap { credential -> StoredMdoc? in
       guard let issuerSigned = credential.decodedMdoc,
         Self.isValid(issuerSigned.mso.validityInfo, at: now)
       else { return nil }
       return StoredMdoc(id: credential.id, issuerSigned: issuerSigned)
     }
+    return (mdocs, presentable.withheld)
   }
 
   /// Records an activity; a failure to log never hides the answer or the refusal.

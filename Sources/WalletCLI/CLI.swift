@@ -12,6 +12,7 @@ public enum DCWalletCLI {
     ("issue", "get credentials from an OpenID4VCI issuer (offer URI)"),
     ("list", "list stored credentials"),
     ("show", "show one credential"),
+    ("status", "fetch and show a credential's status (Token Status List)"),
     ("remove", "remove a credential and its device key"),
     ("trust", "manage trust anchors: trust add|list|remove"),
     ("respond", "answer a DC API request for an origin"),
@@ -85,6 +86,7 @@ public enum DCWalletCLI {
       case "issuer": try await IssuerCommand.run(rest, context)
       case "list": try await ListCommand.run(rest, context)
       case "show": try await ShowCommand.run(rest, context)
+      case "status": try await StatusCommand.run(rest, context)
       case "remove": try await RemoveCommand.run(rest, context)
       case "trust": try await TrustCommand.run(rest, context)
       case "respond": try await RespondCommand.run(rest, context)

@@ -114,19 +114,27 @@ enum ImportCommand {
 enum ListCommand {
   static let spec = CommandSpec(
     path: "dcwallet list",
-    summary: "List the stored credentials, marking expired and not-yet-valid ones.",
+    summary:
+      "List the stored credentials, marking expired and not-yet-valid ones and their last known status.",
     options: [
       .flag(
         "json",
-        "print JSON (with doctype or vct, validity, issuerTrust, and issuance for issued credentials)"
-      )
+        "print JSON (with doctype or vct, validity, issuerTrust, status once checked, and issuance for issued credentials)"
+      ),
+      .flag(
+        "refresh-status",
+        "fetch each credential's status list first (a status still fresh is not fetched again)"),
     ],
     discussion:
-      "A stored row that cannot be read is skipped with a warning on standard error.")
+      "A stored row that cannot be read is skipped with a warning on standard error. The status shown is the last one learned (dcwallet status ID, or --refresh-status); nothing is fetched without the flag."
+  )
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     let args = try context.parse(spec, arguments)
     let wallet = try context.wallet()
+    if args.flag("refresh-status") {
+      try await StatusCommand.refreshAll(wallet, context)
+    }
     let listing = try await wallet.credentialListing()
     Describe.warn(listing.problems, context.console)
     let now = wallet.clock()
@@ -144,8 +152,9 @@ enum ListCommand {
       let until = credential.validUntil.map { " valid until \(Describe.date($0))" } ?? ""
       let state = credential.validity(at: now)
       let flag = state == .valid ? "" : "  [\(Describe.validity(state, credential))]"
+      let status = credential.lastKnownStatus.map { "  [status: \(StatusText.short($0.outcome))]" }
       context.console.outLine(
-        "\(credential.id)  \(credential.format.rawValue)  \(credential.type)  \(credential.display.title)\(credential.display.subtitle.map { " — \($0)" } ?? "")\(until)\(flag)"
+        "\(credential.id)  \(credential.format.rawValue)  \(credential.type)  \(credential.display.title)\(credential.display.subtitle.map { " — \($0)" } ?? "")\(until)\(flag)\(status ?? "")"
       )
     }
   }
@@ -154,12 +163,16 @@ enum ListCommand {
 enum ShowCommand {
   static let spec = CommandSpec(
     path: "dcwallet show",
-    summary: "Show one credential: its issuer (trusted or unverified), validity state and claims.",
+    summary:
+      "Show one credential: its issuer (trusted or unverified), validity state, last known status and claims.",
     options: [
       .flag(
         "json",
-        "print JSON (with doctype or vct, validity, issuerTrust, and issuance for issued credentials)"
-      )
+        "print JSON (with doctype or vct, validity, issuerTrust, status once checked, and issuance for issued credentials)"
+      ),
+      .flag(
+        "refresh-status",
+        "fetch the credential's status list first (a status still fresh is not fetched again)"),
     ],
     positionals: ["ID"])
 
@@ -167,6 +180,10 @@ enum ShowCommand {
     let args = try context.parse(spec, arguments)
     let id = args.positionals[0]
     let wallet = try context.wallet()
+    if args.flag("refresh-status") {
+      try await wallet.refreshStatus(
+        credentialID: id, checker: try await StatusCommand.checker(for: wallet))
+    }
     let listing = try await wallet.credentialListing()
     guard let credential = listing.credentials.first(where: { $0.id == id }) else {
       if let problem = listing.problems.first(where: { $0.record == .credential(id: id) }) {
@@ -213,6 +230,10 @@ enum ShowCommand {
       console.outLine("valid: \(Describe.date(from)) to \(Describe.date(until))")
     }
     console.outLine("state: \(Describe.validity(credential.validity(at: now), credential))")
+    console.outLine(
+      "status: "
+        + (credential.lastKnownStatus.map(StatusText.describe)
+          ?? "never checked (dcwallet status \(credential.id) fetches it)"))
     for (name, value) in claims { console.outLine("  \(name): \(value)") }
   }
 }
@@ -384,6 +405,9 @@ enum Describe {
     if let until = credential.validUntil { members.append(("validUntil", .string(date(until)))) }
     members.append(("validity", .string(validityName(credential.validity(at: now)))))
     members.append(("issuerTrust", .string(credential.issuerTrust.rawValue)))
+    if let status = credential.lastKnownStatus {
+      members.append(("status", .object(StatusText.members(status))))
+    }
     if let issuer = credential.display.issuerName { members.append(("issuer", .string(issuer))) }
     if let issuance = credential.issuance {
       var issued: [(key: String, value: JSONValue)] = [

@@ -340,7 +340,7 @@ struct IssuanceStoreTests {
         ])
     }
     let store = try WalletStore(path: other.databasePath)
-    #expect(try await store.schemaVersion() == 5)
+    #expect(try await store.schemaVersion() == WalletStore.currentSchemaVersion)
     #expect(
       try await store.credential(id: "old")
         == StoredCredential(

@@ -31,19 +31,22 @@ extension Wallet {
       }
       let request = try ProximityPresentation.decode(bytes)
       let docTypes = Array(Set(request.docRequests.map(\.itemsRequest.docType)))
+      let candidates = try await storedMdocs(
+        docTypes: docTypes, protocolIdentifier: protocolIdentifier, policy: policy)
       let presentation = try ProximityPresentation.resolve(
         request: request, sessionTranscript: sessionTranscript,
-        credentials: try await storedMdocs(docTypes: docTypes),
+        credentials: candidates.mdocs,
         readerTrustAnchors: try await trustAnchors(role: .reader), now: clock(),
         deviceAuthentication: policy.inPersonDeviceAuthentication)
       if let refusal = mdocPolicyRefusal(
-        presentation.resolved, protocolIdentifier: protocolIdentifier, policy: policy)
+        presentation.resolved, protocolIdentifier: protocolIdentifier, policy: policy,
+        withheld: candidates.withheld)
       {
         throw refusal
       }
       return PresentationRequest(
         protocolIdentifier: protocolIdentifier, origin: nil, kind: .inPerson(presentation),
-        skipped: [])
+        skipped: [], policy: policy)
     } catch let refusal as Refusal {
       await log(
         NewActivity(
@@ -76,6 +79,7 @@ extension Wallet {
     guard case .mdoc(let mdocConsent) = consent else {
       throw WalletError(.refused, "the consent is for another protocol than the request")
     }
+    try await requirePresentableStatus(mdocConsent.documents.map(\.credentialID), for: request)
     // The holder authenticates before any key is touched; a cancel sends nothing.
     try await authenticateHolder(
       usesDeviceKey: true, context: request.holderAuthenticationContext(for: consent))
@@ -175,9 +179,11 @@ extension Wallet {
 
   /// The refusal an mdoc request gets under a policy, shared by Annex C and in person: an invalid
   /// reader signature (unless accepted), an unauthenticated reader when the policy requires one,
-  /// or no stored mdoc that matches.
+  /// or no stored mdoc that matches (named for the status of a credential `withheld` for it,
+  /// when one was).
   func mdocPolicyRefusal(
-    _ resolved: ResolvedDeviceRequest, protocolIdentifier: String, policy: WalletPolicy
+    _ resolved: ResolvedDeviceRequest, protocolIdentifier: String, policy: WalletPolicy,
+    withheld: [Refusal] = []
   ) -> Refusal? {
     if let failure = resolved.readerAuthenticationFailure,
       !policy.acceptsInvalidRequesterAuthentication || policy.requireAuthenticatedRequester
@@ -197,6 +203,7 @@ extension Wallet {
       }
     }
     guard resolved.answerableDocRequests != nil else {
+      if let refusal = withheld.first { return refusal }
       return Refusal(
         protocolIdentifier: protocolIdentifier, code: .noMatchingCredential,
         reason: "no stored mdoc matches the requested documents")

@@ -135,11 +135,15 @@ extension Wallet {
     }
     let now = clock()
     var offered: [any DCQLCredential] = []
-    // Of a batch, only the credential presented least often is offered (use-once).
-    let usable: (StoredCredential) -> Bool = { $0.validity(at: now) == .valid }
-    for stored in Self.onePerBatch(
-      try await store.credentials(format: .sdJWT, types: Array(Set(vcts))), usable: usable)
-    {
+    // Of a batch, only the credential presented least often is offered (use-once); none known
+    // revoked or suspended unless the policy allows it.
+    let sdJWTs = Self.presentable(
+      try await store.credentials(format: .sdJWT, types: Array(Set(vcts))), at: now,
+      protocolIdentifier: request.protocolIdentifier, policy: policy)
+    let mdocs = Self.presentable(
+      try await store.credentials(format: .msoMdoc, types: Array(Set(docTypes))), at: now,
+      protocolIdentifier: request.protocolIdentifier, policy: policy)
+    for stored in sdJWTs.credentials {
       guard let sdJWT = stored.decodedSDJWT,
         let credential = try? SDJWTCredential(id: stored.id, sdJWT: sdJWT),
         // SD-JWT VC §3.2.2.2 (RFC 7519 §4.1.4, §4.1.5): not before `nbf`, not after `exp`.
@@ -147,9 +151,7 @@ extension Wallet {
       else { continue }
       offered.append(credential)
     }
-    for stored in Self.onePerBatch(
-      try await store.credentials(format: .msoMdoc, types: Array(Set(docTypes))), usable: usable)
-    {
+    for stored in mdocs.credentials {
       // ISO 18013-5 §9.3.1: an mdoc is valid from validFrom to validUntil (MSO validityInfo).
       guard let issuerSigned = stored.decodedMdoc,
         Self.isValid(issuerSigned.mso.validityInfo, at: now)
@@ -158,6 +160,7 @@ extension Wallet {
     }
     let evaluation = authorization.dcqlQuery.evaluate(offered)
     guard evaluation.isSatisfied else {
+      if let refusal = (sdJWTs.withheld + mdocs.withheld).first { throw refusal }
       throw Refusal(
         protocolIdentifier: request.protocolIdentifier, code: .noMatchingCredential,
         reason:
@@ -200,6 +203,8 @@ extension Wallet {
         presentation.credentialID(at: index).map { ($0, index) }
       },
       uniquingKeysWith: { first, _ in first })
+    try await requirePresentableStatus(
+      consent.selections.values.flatMap { $0.map(\.credentialID) }, for: request)
     try await authenticateHolder(
       usesDeviceKey: true, context: request.holderAuthenticationContext(for: .openID4VP(consent)))
     var presentations: [String: [CredentialPresentation]] = [:]

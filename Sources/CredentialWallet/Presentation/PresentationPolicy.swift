@@ -28,13 +28,21 @@ public struct WalletPolicy: Sendable, Hashable {
   /// How the holder authenticates an in-person (ISO 18013-5 proximity) response: a
   /// deviceSignature by default, or a deviceMac (see `InPersonDeviceAuthentication`).
   public var inPersonDeviceAuthentication: InPersonDeviceAuthentication
+  /// Present a credential whose last known Token Status List status is invalid (revoked) or
+  /// suspended (see ``StoredCredential/lastKnownStatus``). Off by default: such a credential is
+  /// not offered, and a request only it could answer is refused
+  /// (``Refusal/Code/credentialInvalid``, ``Refusal/Code/credentialSuspended``). A credential
+  /// whose status is unknown or was never checked is presented either way.
+  public var presentsInvalidOrSuspendedCredentials: Bool
 
   /// A policy; every parameter defaults to the safe value.
   public init(
     requireAuthenticatedRequester: Bool = false, acceptsUnverifiedIssuers: Bool = false,
     allowedProtocols: Set<String>? = nil, acceptsInvalidRequesterAuthentication: Bool = false,
-    inPersonDeviceAuthentication: InPersonDeviceAuthentication = .signature
+    inPersonDeviceAuthentication: InPersonDeviceAuthentication = .signature,
+    presentsInvalidOrSuspendedCredentials: Bool = false
   ) {
+    self.presentsInvalidOrSuspendedCredentials = presentsInvalidOrSuspendedCredentials
     self.inPersonDeviceAuthentication = inPersonDeviceAuthentication
     self.acceptsInvalidRequesterAuthentication = acceptsInvalidRequesterAuthentication
     self.requireAuthenticatedRequester = requireAuthenticatedRequester
@@ -73,6 +81,13 @@ public struct Refusal: Error, Sendable, Hashable {
     /// The request's bytes do not decode as CBOR (ISO 18013-5 in person: answered with status
     /// 11, §8.3.2.1.2.3); a request that decodes but is not valid is `invalidRequest` (status 12).
     public static let undecodableRequest = Code("undecodableRequest")
+    /// The only credentials that could answer are known to be revoked: their last known status
+    /// is INVALID (draft-ietf-oauth-status-list §7.1) and the policy does not present them
+    /// (``WalletPolicy/presentsInvalidOrSuspendedCredentials``).
+    public static let credentialInvalid = Code("credentialInvalid")
+    /// The only credentials that could answer are known to be suspended (status SUSPENDED,
+    /// §7.1) and the policy does not present them.
+    public static let credentialSuspended = Code("credentialSuspended")
   }
 
   /// The protocol identifier of the refused request.

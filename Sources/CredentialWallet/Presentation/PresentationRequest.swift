@@ -93,8 +93,16 @@ public struct PresentationRequest: Sendable {
   /// The types of the transaction data the response will be bound to (OpenID4VP §8.4).
   public let transactionDataTypes: [String]
 
+  /// The resolving policy's ``WalletPolicy/presentsInvalidOrSuspendedCredentials``, applied
+  /// again when the response is built.
+  let presentsInvalidOrSuspendedCredentials: Bool
+
   /// Resolves the neutral values of a protocol-specific request once.
-  init(protocolIdentifier: String, origin: WebOrigin?, kind: Kind, skipped: [Refusal]) {
+  init(
+    protocolIdentifier: String, origin: WebOrigin?, kind: Kind, skipped: [Refusal],
+    policy: WalletPolicy = WalletPolicy()
+  ) {
+    presentsInvalidOrSuspendedCredentials = policy.presentsInvalidOrSuspendedCredentials
     self.protocolIdentifier = protocolIdentifier
     self.origin = origin
     self.kind = kind

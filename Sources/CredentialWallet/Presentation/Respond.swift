@@ -44,7 +44,7 @@ extension Wallet {
           let presentation = try await resolveAnnexC(request, origin: origin, policy: policy)
           return PresentationRequest(
             protocolIdentifier: protocolIdentifier, origin: origin,
-            kind: .mdoc(presentation), skipped: skipped)
+            kind: .mdoc(presentation), skipped: skipped, policy: policy)
         } catch let refusal as Refusal {
           skipped.append(refusal)
         } catch let error as DigitalCredentialsError {
@@ -66,7 +66,7 @@ extension Wallet {
           let presentation = try await resolveOpenID4VP(request, origin: origin, policy: policy)
           return PresentationRequest(
             protocolIdentifier: protocolIdentifier, origin: origin,
-            kind: .openID4VP(presentation), skipped: skipped)
+            kind: .openID4VP(presentation), skipped: skipped, policy: policy)
         } catch let refusal as Refusal {
           skipped.append(refusal)
         } catch let error as OpenID4VPError {
@@ -105,11 +105,14 @@ extension Wallet {
     // Only credentials of the requested docTypes are read from the store and parsed.
     let annexC = try AnnexCRequest(data: request.data)
     let docTypes = Array(Set(annexC.deviceRequest.docRequests.map(\.itemsRequest.docType)))
+    let candidates = try await storedMdocs(
+      docTypes: docTypes, protocolIdentifier: request.protocolIdentifier, policy: policy)
     let presentation = try AnnexCPresentation.resolve(
-      request: annexC, origin: origin, credentials: try await storedMdocs(docTypes: docTypes),
+      request: annexC, origin: origin, credentials: candidates.mdocs,
       readerTrustAnchors: try await trustAnchors(role: .reader), now: clock())
     if let refusal = mdocPolicyRefusal(
-      presentation.resolved, protocolIdentifier: request.protocolIdentifier, policy: policy)
+      presentation.resolved, protocolIdentifier: request.protocolIdentifier, policy: policy,
+      withheld: candidates.withheld)
     {
       throw refusal
     }
@@ -135,6 +138,8 @@ extension Wallet {
         protocolIdentifier: request.protocolIdentifier, data: .string(Base64URL.encode(bytes)))
     case (.mdoc(let presentation), .mdoc(let mdocConsent)):
       // The holder authenticates before any key is touched; a cancel sends nothing.
+      try await requirePresentableStatus(
+        mdocConsent.documents.map(\.credentialID), for: request)
       try await authenticateHolder(
         usesDeviceKey: true, context: request.holderAuthenticationContext(for: consent))
       var signers: [String: any Signer] = [:]

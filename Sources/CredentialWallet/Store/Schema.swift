@@ -7,7 +7,7 @@
 /// Dates are INTEGER milliseconds since 1970 (UTC). Lists are JSON arrays of strings.
 enum Schema {
   /// The version this code writes.
-  static let currentVersion = 5
+  static let currentVersion = 6
 
   /// The statements that bring a file from `version - 1` to `version`.
   static func migration(to version: Int) -> [String] {
@@ -17,6 +17,7 @@ enum Schema {
     case 3: version3
     case 4: version4
     case 5: version5
+    case 6: version6
     default: []
     }
   }
@@ -140,5 +141,23 @@ enum Schema {
       created_at_ms INTEGER NOT NULL
     )
     """,
+  ]
+
+  /// Version 6 (issue 15, Token Status List): each credential's last known status, as the wallet
+  /// last checked it (`CredentialStatusRecord`): the outcome (`valid`, `invalid`, `suspended`,
+  /// `other` for an application-specific value, `unknown`), the status value read from the list,
+  /// why it is unknown (a reason code and a diagnostic), when it was checked, and until when the
+  /// list token it came from is fresh (its `exp`, or `iat` + `ttl`, draft-ietf-oauth-status-list
+  /// §5.1 / §12). Existing rows read as never checked (NULL outcome).
+  static let version6 = [
+    """
+    ALTER TABLE credentials ADD COLUMN status_outcome TEXT
+      CHECK (status_outcome IN ('valid', 'invalid', 'suspended', 'other', 'unknown'))
+    """,
+    "ALTER TABLE credentials ADD COLUMN status_value INTEGER",
+    "ALTER TABLE credentials ADD COLUMN status_reason TEXT",
+    "ALTER TABLE credentials ADD COLUMN status_detail TEXT",
+    "ALTER TABLE credentials ADD COLUMN status_checked_at_ms INTEGER",
+    "ALTER TABLE credentials ADD COLUMN status_fresh_until_ms INTEGER",
   ]
 }

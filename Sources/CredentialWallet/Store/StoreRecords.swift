@@ -10,11 +10,12 @@ extension SQLiteConnection {
   private static let credentialColumns = """
     id, format, type, issued, display, valid_from_ms, valid_until_ms, device_key_id,
     issuer_authority_key_ids, created_at_ms, issuer_trust, issuance, issuance_session_id,
-    presentation_count
+    presentation_count, status_outcome, status_value, status_reason, status_detail,
+    status_checked_at_ms, status_fresh_until_ms
     """
 
   private static let insertCredentialSQL =
-    "INSERT INTO credentials (\(credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO credentials (\(credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
   func insertCredential(_ credential: StoredCredential) throws(WalletStoreError) {
     var memo = CredentialJSONMemo()
@@ -36,7 +37,7 @@ extension SQLiteConnection {
     guard !credential.id.isEmpty, !credential.type.isEmpty else {
       throw WalletStoreError(.invalidArgument, "a credential needs a non-empty id and type")
     }
-    let values: [SQLValue] = [
+    var values: [SQLValue] = [
       .text(credential.id), .text(credential.format.rawValue), .text(credential.type),
       .blob(credential.issued), .text(try memo.json(credential.display)),
       credential.validFrom.map { .integer(StoreTime.milliseconds($0)) } ?? .null,
@@ -49,6 +50,7 @@ extension SQLiteConnection {
       credential.issuance?.sessionID.map { .text($0) } ?? .null,
       .integer(Int64(credential.presentationCount)),
     ]
+    values += StoredStatusColumns.values(credential.lastKnownStatus)
     do throws(WalletStoreError) {
       try runCached(Self.insertCredentialSQL, values)
     } catch  where error.code == .duplicateID {
@@ -140,7 +142,8 @@ extension SQLiteConnection {
       validUntil: row.optionalInt64(6).map { StoreTime.date(milliseconds: $0) },
       deviceKeyID: row.text(7), issuerAuthorityKeyIdentifiers: identifiers,
       createdAt: StoreTime.date(milliseconds: row.int64(9)), issuerTrust: trust,
-      issuance: issuance, presentationCount: Int(clamping: row.int64(13)))
+      issuance: issuance, presentationCount: Int(clamping: row.int64(13)),
+      lastKnownStatus: try StoredStatusColumns.record(row, first: 14, id: id))
   }
 
   // MARK: Trust anchors

@@ -87,6 +87,10 @@ public struct StoredCredential: Sendable, Hashable {
   public let issuance: IssuanceProvenance?
   /// How many times the credential was presented (counted since schema version 5).
   public let presentationCount: Int
+  /// The status last learned from the issuer's Token Status List (see
+  /// `Wallet.refreshStatus(credentialID:checker:force:)`); nil when never checked (and for rows
+  /// stored before schema version 6).
+  public let lastKnownStatus: CredentialStatusRecord?
 
   /// The credential's validity at `now`: `expired` after `validUntil`, `notYetValid` before
   /// `validFrom` (ISO 18013-5 §9.1.2.4 validityInfo; SD-JWT `exp` / `nbf`, RFC 7519 §4.1.4-5).
@@ -103,8 +107,10 @@ public struct StoredCredential: Sendable, Hashable {
     issued: [UInt8], display: CredentialDisplay, validFrom: Date? = nil, validUntil: Date? = nil,
     deviceKeyID: String? = nil, issuerAuthorityKeyIdentifiers: [[UInt8]] = [],
     createdAt: Date = Date(), issuerTrust: IssuerTrust = .unverified,
-    issuance: IssuanceProvenance? = nil, presentationCount: Int = 0
+    issuance: IssuanceProvenance? = nil, presentationCount: Int = 0,
+    lastKnownStatus: CredentialStatusRecord? = nil
   ) {
+    self.lastKnownStatus = lastKnownStatus
     self.issuerTrust = issuerTrust
     self.issuance = issuance
     self.presentationCount = presentationCount

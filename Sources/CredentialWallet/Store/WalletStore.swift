@@ -168,6 +168,17 @@ public actor WalletStore {
     }
   }
 
+  /// Records a credential's last known status (nil forgets it); false when no credential has
+  /// this id. Only the status columns are written.
+  @discardableResult
+  public func setLastKnownStatus(_ record: CredentialStatusRecord?, forCredential id: String)
+    throws(WalletStoreError) -> Bool
+  {
+    try database.write { () throws(WalletStoreError) -> Bool in
+      try database.connection.setCredentialStatus(record, id: id)
+    }
+  }
+
   /// The device key a credential row names: nil when there is no such row, `.some(nil)` when
   /// the row names none. Reads that one column, so it works on a row too damaged to decode.
   func deviceKeyIDOfCredential(id: String) throws(WalletStoreError) -> String?? {
