@@ -262,9 +262,11 @@ extension COSESign1 {
     }
     guard !ders.isEmpty else { throw MdocError(code, "\(label) has no x5chain\(missingNote)") }
     var chain: [Certificate] = []
+    chain.reserveCapacity(ders.count)
     for der in ders {
       do {
-        chain.append(try Certificate(derEncoded: der))
+        // Parsed once per process for a certificate seen before (CertificateMemo, bounded).
+        chain.append(try CertificateMemo.shared.certificate(derEncoded: der))
       } catch {
         throw MdocError(code, "\(certificateLabel): \(error.reason)", underlying: error)
       }
