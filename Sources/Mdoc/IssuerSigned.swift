@@ -168,9 +168,11 @@ public struct IssuerSigned: Sendable, Hashable {
     return writer.bytes
   }
 
-  /// Roughly the size of the encoding: the kept item and MSO bytes, and room for the rest.
+  /// Roughly the size of the encoding: the kept item and MSO bytes, and room for the rest
+  /// (headers with the x5chain certificates, names), so that writing does not grow the buffer
+  /// (each growth copies everything written so far, a 20 KB portrait included).
   var encodedSizeEstimate: Int {
-    var size = 512 + (issuerAuth.payload?.count ?? 0) + issuerAuth.signature.count
+    var size = 4096 + (issuerAuth.payload?.count ?? 0) + issuerAuth.signature.count
     for (_, items) in nameSpaces {
       for item in items { size += item.encoded.bytes.count + 8 }
     }
