@@ -322,4 +322,31 @@
 
     deinit { dc_pkey_free(pkey) }
   }
+
+  extension HKDF {
+    /// HKDF-Expand through OpenSSL's HKDF KDF (a new KDF context per call): the reference that
+    /// tests compare `expand` (T(i) blocks by HMAC, RFC 5869 §2.3) with. Linux only.
+    package static func expandThroughOpenSSLKDF(
+      _ algorithm: DigestAlgorithm, pseudoRandomKey: [UInt8], info: [UInt8], outputByteCount: Int
+    ) throws(CryptoError) -> [UInt8] {
+      var out = [UInt8](repeating: 0, count: outputByteCount)
+      guard
+        dc_hkdf_expand_kdf(
+          algorithm.openssl, pseudoRandomKey, pseudoRandomKey.count, info, info.count, &out,
+          outputByteCount) == 1
+      else {
+        throw CryptoError(.backendFailure, opensslError("HKDF-Expand failed"))
+      }
+      return out
+    }
+
+    /// The backend's HKDF-Expand called directly, without `expand`'s checks in Swift, so that
+    /// tests reach the C function's own refusals (L = 0, L > 255 × HashLen). Linux only.
+    package static func expandInBackendUnchecked(
+      _ algorithm: DigestAlgorithm, pseudoRandomKey: [UInt8], info: [UInt8], outputByteCount: Int
+    ) throws(CryptoError) -> [UInt8] {
+      try Backend.hkdfExpand(
+        algorithm, prk: pseudoRandomKey, info: info, count: outputByteCount)
+    }
+  }
 #endif

@@ -168,9 +168,11 @@ public struct IssuerSigned: Sendable, Hashable {
     return writer.bytes
   }
 
-  /// Roughly the size of the encoding: the kept item and MSO bytes, and room for the rest.
+  /// Roughly the size of the encoding: the kept item and MSO bytes, and room for the rest
+  /// (headers with the x5chain certificates, names), so that writing does not grow the buffer
+  /// (each growth copies everything written so far, a 20 KB portrait included).
   var encodedSizeEstimate: Int {
-    var size = 512 + (issuerAuth.payload?.count ?? 0) + issuerAuth.signature.count
+    var size = 4096 + (issuerAuth.payload?.count ?? 0) + issuerAuth.signature.count
     for (_, items) in nameSpaces {
       for item in items { size += item.encoded.bytes.count + 8 }
     }
@@ -262,9 +264,11 @@ extension COSESign1 {
     }
     guard !ders.isEmpty else { throw MdocError(code, "\(label) has no x5chain\(missingNote)") }
     var chain: [Certificate] = []
+    chain.reserveCapacity(ders.count)
     for der in ders {
       do {
-        chain.append(try Certificate(derEncoded: der))
+        // Parsed once per process for a certificate seen before (CertificateMemo, bounded).
+        chain.append(try CertificateMemo.shared.certificate(derEncoded: der))
       } catch {
         throw MdocError(code, "\(certificateLabel): \(error.reason)", underlying: error)
       }

@@ -129,7 +129,7 @@ func annexCBenchmark(_ h: inout Harness) throws {
         plaintext, key: [UInt8](repeating: 3, count: 16), nonce: [UInt8](repeating: 4, count: 12)))
   }
   // Measured in batches alternating with the floor's (see `measurePair`).
-  let (floor, answer) = try h.measurePair(
+  let (floor, answer, answerRatio) = try h.measurePair(
     "floor: 2 verify + 1 sign + keygen + ECDH + AES-GCM", crypto,
     "answer Annex C request (mDL, 30 elements, 20 KB portrait)", iterations: 300
   ) {
@@ -256,5 +256,6 @@ func annexCBenchmark(_ h: inout Harness) throws {
       blackHole(try ECPublicKey(x963Representation: point, curve: .p256))
     }
   }
-  Harness.ratio("Annex C answer / unavoidable crypto", answer, over: floor, aim: 1.4)
+  Harness.ratio("Annex C answer / crypto, ratio of the medians", answer, over: floor)
+  Harness.ratio("Annex C answer / unavoidable crypto", answerRatio, aim: 1.4)
 }

@@ -45,35 +45,59 @@ struct Harness {
 
   /// Measures a baseline and a body in alternating batches, so that both see the same machine
   /// (other processes starting or stopping part-way through affect both sides of the ratio
-  /// alike); returns the median per-call time of each, in nanoseconds.
+  /// alike); returns the median per-call time of each, in nanoseconds, and the median of the
+  /// per-pair ratios body / baseline.
+  ///
+  /// Each of the `batches` batches is run as `slices` shorter baseline/body pairs (same total
+  /// work): a ratio is taken within each pair, a few milliseconds apart, so a change of load
+  /// between pairs cancels out, and the median over many pairs is steadier than the ratio of
+  /// two medians. The spread of the pair ratios (quartiles) is printed.
   mutating func measurePair(
     _ baselineName: String, _ baseline: () throws -> Void, _ name: String,
-    iterations: Int, batches: Int = 7, _ body: () throws -> Void
-  ) rethrows -> (baseline: Double, body: Double) {
+    iterations: Int, batches: Int = 7, slices: Int = 5, _ body: () throws -> Void
+  ) rethrows -> (baseline: Double, body: Double, ratio: Double) {
     for _ in 0..<max(1, iterations / 10) {
       try baseline()
       try body()
     }
+    let pairs = batches * max(1, slices)
+    let perPair = max(1, iterations / max(1, slices))
     var baselineMeans = [Double]()
     var bodyMeans = [Double]()
-    for _ in 0..<batches {
-      var start = Harness.now()
-      for _ in 0..<iterations { try baseline() }
-      var end = Harness.now()
-      baselineMeans.append(Double(end - start) / Double(iterations))
-      start = Harness.now()
-      for _ in 0..<iterations { try body() }
-      end = Harness.now()
-      bodyMeans.append(Double(end - start) / Double(iterations))
+    var ratios = [Double]()
+    for pair in 0..<pairs {
+      // Alternate which side runs first, so neither always follows the other.
+      var sides = [Double](repeating: 0, count: 2)
+      for side in pair.isMultiple(of: 2) ? [0, 1] : [1, 0] {
+        let start = Harness.now()
+        if side == 0 {
+          for _ in 0..<perPair { try baseline() }
+        } else {
+          for _ in 0..<perPair { try body() }
+        }
+        let end = Harness.now()
+        sides[side] = Double(end - start) / Double(perPair)
+      }
+      baselineMeans.append(sides[0])
+      bodyMeans.append(sides[1])
+      ratios.append(sides[1] / max(sides[0], 1))
     }
-    let pair = (baseline: Self.median(baselineMeans), body: Self.median(bodyMeans))
-    for (label, value) in [(baselineName, pair.baseline), (name, pair.body)] {
+    let result = (
+      baseline: Self.median(baselineMeans), body: Self.median(bodyMeans),
+      ratio: Self.median(ratios)
+    )
+    for (label, value) in [(baselineName, result.baseline), (name, result.body)] {
       results.append((label, value))
       print(
         "  " + label.padding(toLength: 58, withPad: " ", startingAt: 0)
           + String(format: "%12.2f µs", value / 1000))
     }
-    return pair
+    let sorted = ratios.sorted()
+    print(
+      String(
+        format: "  (%d pairs of %d calls; pair ratios: quartiles %.3f-%.3f, median %.3f)",
+        pairs, perPair, sorted[sorted.count / 4], sorted[(sorted.count * 3) / 4], result.ratio))
+    return result
   }
 
   private static func median(_ values: [Double]) -> Double {
@@ -103,7 +127,11 @@ struct Harness {
   }
 
   static func ratio(_ label: String, _ value: Double, over baseline: Double, aim: Double? = nil) {
-    let r = value / baseline
+    ratio(label, value / baseline, aim: aim)
+  }
+
+  /// Prints a ratio already computed (such as ``measurePair``'s median of pair ratios).
+  static func ratio(_ label: String, _ r: Double, aim: Double? = nil) {
     var line =
       "  " + label.padding(toLength: 58, withPad: " ", startingAt: 0) + String(format: "%12.2fx", r)
     if let aim {

@@ -85,14 +85,15 @@ func inPersonBenchmark(_ h: inout Harness) throws {
     blackHole(try AES.GCM.seal(responsePlain, key: key, nonce: nonce))
     blackHole(try deviceKey.signature(for: toSign))
   }
-  let (floorTime, sessionTime) = try h.measurePair(
+  let (floorTime, sessionTime, sessionRatio) = try h.measurePair(
     "floor: ECDH + 2 HKDF + AES-GCM open/seal + ECDSA sign", floor,
     "holder session (establish, mDL 30 elements + portrait, reply)", iterations: 300
   ) {
     blackHole(try session())
   }
   print("  request \(requestSize) bytes, response \(responseSize) bytes (plaintext)")
-  Harness.ratio("holder session / crypto floor", sessionTime, over: floorTime, aim: 1.5)
+  Harness.ratio("holder session / crypto floor, ratio of the medians", sessionTime, over: floorTime)
+  Harness.ratio("holder session / crypto floor", sessionRatio, aim: 1.5)
   if ProcessInfo.processInfo.environment["DCBENCH_DETAIL"] != nil {
     var established = initial
     guard case .message(let requestBytes) = try established.receive(establishment),

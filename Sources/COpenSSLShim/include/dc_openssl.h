@@ -53,9 +53,14 @@ void dc_digest_free(struct evp_md_ctx_st *ctx);
 /// HMAC (RFC 2104); out holds the digest length.
 int dc_hmac(DCDigest digest, const uint8_t *key, size_t keylen, const uint8_t *data, size_t len,
             uint8_t *out);
-/// HKDF-Expand (RFC 5869 §2.3) through OpenSSL's HKDF KDF in expand-only mode.
+/// HKDF-Expand (RFC 5869 §2.3): the T(i) blocks by OpenSSL's HMAC on a copy of the per-digest
+/// HMAC template keyed once with PRK. Fails for outlen 0 or above 255 × HashLen.
 int dc_hkdf_expand(DCDigest digest, const uint8_t *prk, size_t prklen, const uint8_t *info,
                    size_t infolen, uint8_t *out, size_t outlen);
+/// HKDF-Expand through OpenSSL's HKDF KDF in expand-only mode (a new KDF context per call): the
+/// fallback of dc_hkdf_expand and the reference its tests compare with.
+int dc_hkdf_expand_kdf(DCDigest digest, const uint8_t *prk, size_t prklen, const uint8_t *info,
+                       size_t infolen, uint8_t *out, size_t outlen);
 /// Bytes from OpenSSL's CSPRNG.
 int dc_random(uint8_t *out, size_t len);
 

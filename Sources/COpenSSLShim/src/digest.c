@@ -10,6 +10,8 @@
 #include <openssl/kdf.h>
 #include <openssl/rand.h>
 
+#include <string.h>
+
 // The digests and the HKDF KDF, fetched from the default provider once: passing OpenSSL 3 a
 // legacy EVP_sha256() makes every EVP_DigestInit fetch the implementation again by name (a
 // locked table lookup), and EVP_KDF_fetch does the same. Fetched objects are immutable and
@@ -140,8 +142,11 @@ int dc_hmac(DCDigest digest, const uint8_t *key, size_t keylen, const uint8_t *d
   return ok;
 }
 
-int dc_hkdf_expand(DCDigest digest, const uint8_t *prk, size_t prklen, const uint8_t *info,
-                   size_t infolen, uint8_t *out, size_t outlen) {
+// HKDF-Expand through OpenSSL's HKDF KDF in expand-only mode: a new KDF context per call (OpenSSL
+// 3.0 cannot duplicate an HKDF context). Used when the HMAC template could not be set up, and by
+// the tests as the reference for dc_hkdf_expand.
+int dc_hkdf_expand_kdf(DCDigest digest, const uint8_t *prk, size_t prklen, const uint8_t *info,
+                       size_t infolen, uint8_t *out, size_t outlen) {
   static uint8_t empty[1] = {0};
   const char *mdname = dc_md_name(digest);
   EVP_KDF *kdf = NULL;
@@ -163,6 +168,50 @@ int dc_hkdf_expand(DCDigest digest, const uint8_t *prk, size_t prklen, const uin
   params[n] = OSSL_PARAM_construct_end();
   ok = EVP_KDF_derive(ctx, out, outlen, params) == 1;
   EVP_KDF_CTX_free(ctx);
+  return ok;
+}
+
+// HKDF-Expand is defined by HMAC (RFC 5869 §2.3):
+//   N = ceil(L / HashLen), T(0) = empty, T(i) = HMAC-Hash(PRK, T(i-1) | info | i) for i = 1..N,
+//   OKM = the first L octets of T(1) | ... | T(N).
+// Each T(i) is computed with OpenSSL's HMAC on one copy of the per-digest template keyed with PRK
+// once (later blocks re-initialise it with the same key, as OpenSSL's own HKDF does), which
+// avoids creating an HKDF KDF context per call. The HMAC and the composition are OpenSSL's;
+// only the block loop of §2.3 is written here.
+int dc_hkdf_expand(DCDigest digest, const uint8_t *prk, size_t prklen, const uint8_t *info,
+                   size_t infolen, uint8_t *out, size_t outlen) {
+  const EVP_MD *md = dc_md(digest);
+  EVP_MAC_CTX *ctx = NULL;
+  uint8_t block[EVP_MAX_MD_SIZE];
+  size_t size = 0, done = 0, blocklen = 0, take = 0;
+  unsigned int i = 0;
+  uint8_t counter = 0;
+  int ok = 1;
+  if (md == NULL || out == NULL) return 0;
+  size = (size_t)EVP_MD_get_size(md);
+  // §2.3: L <= 255 * HashLen; an empty output is not asked of OpenSSL either.
+  if (size == 0 || size > sizeof(block) || outlen == 0 || outlen > 255 * size) return 0;
+  if (dc_hmac_templates[digest] == NULL)
+    return dc_hkdf_expand_kdf(digest, prk, prklen, info, infolen, out, outlen);
+  // A NULL key would mean "reuse the previous key": always pass a real pointer.
+  if (prklen == 0) prk = &dc_empty_byte;
+  if (infolen == 0) info = &dc_empty_byte;
+  ctx = EVP_MAC_CTX_dup(dc_hmac_templates[digest]);
+  if (ctx == NULL) return 0;
+  for (i = 1; ok && done < outlen; i++) {
+    counter = (uint8_t)i;
+    ok = EVP_MAC_init(ctx, i == 1 ? prk : NULL, i == 1 ? prklen : 0, NULL) == 1 &&
+         (i == 1 || EVP_MAC_update(ctx, block, size) == 1) &&
+         EVP_MAC_update(ctx, info, infolen) == 1 && EVP_MAC_update(ctx, &counter, 1) == 1 &&
+         EVP_MAC_final(ctx, block, &blocklen, size) == 1 && blocklen == size;
+    if (!ok) break;
+    take = outlen - done < size ? outlen - done : size;
+    memcpy(out + done, block, take);
+    done += take;
+  }
+  OPENSSL_cleanse(block, sizeof(block));
+  EVP_MAC_CTX_free(ctx);
+  if (!ok) OPENSSL_cleanse(out, outlen);
   return ok;
 }
 

@@ -13,17 +13,21 @@ public struct SessionKeys: Sendable {
   /// `SKDevice`, 32 bytes.
   public let skDevice: [UInt8]
 
+  private static let skReaderInfo = Array("SKReader".utf8)
+  private static let skDeviceInfo = Array("SKDevice".utf8)
+
   /// Derives the keys from the shared secret `Zab` and the transcript (§9.1.1.5).
   public init(sharedSecret: [UInt8], transcript: SessionTranscript) throws(MdocProximityError) {
     // §9.1.1.5: the salt is the hash of SessionTranscriptBytes, the tag-24-wrapped transcript.
     let salt = transcript.keyDerivationSalt
     do {
-      skReader = try HKDF.deriveKey(
-        .sha256, inputKeyMaterial: sharedSecret, salt: salt, info: Array("SKReader".utf8),
-        outputByteCount: 32)
-      skDevice = try HKDF.deriveKey(
-        .sha256, inputKeyMaterial: sharedSecret, salt: salt, info: Array("SKDevice".utf8),
-        outputByteCount: 32)
+      // Both keys share the HKDF-Extract step (same salt and IKM, RFC 5869 §2.2): the
+      // pseudorandom key is computed once and expanded with each info (§2.3).
+      let prk = HKDF.extract(.sha256, salt: salt, inputKeyMaterial: sharedSecret)
+      skReader = try HKDF.expand(
+        .sha256, pseudoRandomKey: prk, info: Self.skReaderInfo, outputByteCount: 32)
+      skDevice = try HKDF.expand(
+        .sha256, pseudoRandomKey: prk, info: Self.skDeviceInfo, outputByteCount: 32)
     } catch {
       throw MdocProximityError(
         .decryptionFailed, "session key derivation failed: \(error)",
@@ -107,9 +111,11 @@ struct SessionCipher: Sendable {
         status: .sessionEncryptionError)
     }
     do {
-      let box = try AES.GCM.seal(plaintext, key: sendKey, nonce: Self.iv(role, sendCounter))
+      // ciphertext || tag written into one buffer (the SessionData `data`, §9.1.1.5).
+      let sealed = try AES.GCM.sealCombined(
+        plaintext, key: sendKey, nonce: Self.iv(role, sendCounter), authenticating: [])
       sendCounter += 1
-      return box.ciphertextAndTag
+      return sealed
     } catch {
       throw MdocProximityError(
         .decryptionFailed, "AES-GCM encryption failed: \(error)",
