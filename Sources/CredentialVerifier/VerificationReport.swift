@@ -62,7 +62,7 @@ public enum VerificationCheck: Sendable, Hashable {
   /// docType): valid in its list, unknown with the reason, not referenced, or skipped
   /// (draft-ietf-oauth-status-list §8.3). An invalid (revoked) or suspended credential, or an
   /// unknown status under a strict policy, throws instead.
-  case credentialStatus(credential: String, outcome: CredentialStatusOutcome)
+  case credentialStatus(credential: String, outcome: ReportedCredentialStatus)
 }
 
 /// What a verifier checked, in the order the checks ran.

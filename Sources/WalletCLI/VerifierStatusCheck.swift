@@ -42,7 +42,7 @@ enum VerifierStatusCheck {
 /// The words `verifier verify` prints for a status check.
 enum VerifierStatusText {
   /// The detail of a status check that did not fail.
-  static func detail(_ outcome: CredentialStatusOutcome) -> String {
+  static func detail(_ outcome: ReportedCredentialStatus) -> String {
     switch outcome {
     case .valid(let uri, let index): "valid (index \(index) of \(uri))"
     case .unknown(_, let reason, let detail):
@@ -70,7 +70,7 @@ enum VerifierStatusText {
 
   /// The status outcome as JSON: `{"status": "valid" | "unknown" | "not-referenced" |
   /// "skipped", "reason"?, "uri"?, "index"?}`.
-  static func json(_ outcome: CredentialStatusOutcome) -> JSONValue {
+  static func json(_ outcome: ReportedCredentialStatus) -> JSONValue {
     switch outcome {
     case .valid(let uri, let index):
       .object([("status", "valid"), ("uri", .string(uri)), ("index", .integer(Int64(index)))])

@@ -230,7 +230,7 @@ final class LateHandler: HTTPHandler, @unchecked Sendable {
 }
 
 /// The status check's outcome in a credential's report.
-func statusOutcome(_ credential: VerifiedCredential) -> CredentialStatusOutcome? {
+func statusOutcome(_ credential: VerifiedCredential) -> ReportedCredentialStatus? {
   for case .credentialStatus(_, let outcome) in credential.report.checks { return outcome }
   return nil
 }

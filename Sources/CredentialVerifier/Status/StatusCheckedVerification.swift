@@ -37,7 +37,7 @@ extension VerifierState {
       var checked: [VerifiedCredential] = []
       for credential in presentations {
         let name = "\(id) (\(credential.vct ?? credential.docType ?? credential.format))"
-        let outcome: CredentialStatusOutcome
+        let outcome: ReportedCredentialStatus
         do {
           if credential.format == DCQLFormat.sdJWTVC {
             outcome = try await run.outcome(
@@ -117,7 +117,7 @@ extension AnnexCVerifier.Result {
     var checks = report.checks
     var run = StatusCheckRun(status, now: now)
     for document in documents {
-      let outcome: CredentialStatusOutcome
+      let outcome: ReportedCredentialStatus
       do {
         outcome = try await run.outcome(
           credential: document.docType, source: .mdoc(document.mso?.status),

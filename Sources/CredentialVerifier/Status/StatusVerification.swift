@@ -50,7 +50,7 @@ public enum StatusChecking: Sendable {
 }
 
 /// A credential's status as a verifier reports it, when it does not fail the verification.
-public enum CredentialStatusOutcome: Sendable, Hashable {
+public enum ReportedCredentialStatus: Sendable, Hashable {
   /// The list at `uri` says VALID (0x00) for `index`.
   case valid(uri: String, index: Int)
   /// The status could not be determined (`reason`; `detail` says what failed, for logs);
@@ -159,7 +159,7 @@ struct StatusCheckRun {
   /// application-specific value, or an unknown status under a strict policy. A malformed or
   /// unsupported reference is unknown, never revoked.
   mutating func outcome(credential: String, source: StatusSource, anchors: [Certificate])
-    async throws(CredentialStatusError) -> CredentialStatusOutcome
+    async throws(CredentialStatusError) -> ReportedCredentialStatus
   {
     guard case .check(let policy, let make) = checking else { return .skipped }
     let result: StatusCheckResult
