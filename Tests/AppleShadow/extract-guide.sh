@@ -16,7 +16,9 @@ generated=IntegrationGuide.swift
 {
   echo "// Generated from docs/ios-integration.md by Tests/AppleShadow/extract-guide.sh: every Swift"
   echo "// snippet, in order, in one file (later snippets use the imports of earlier ones, as the"
-  echo "// guide reads). Do not edit: change the guide and run the script."
+  echo "// guide reads). Do not edit: change the guide and run the script. Not formatted: the"
+  echo "// snippets keep the guide's layout."
+  echo "// swift-format-ignore-file"
   echo "import AppleShadowFoundation  // String(localized:), an Apple-only Foundation member"
   awk '
     /^```swift[[:space:]]*$/ { n++; inside = 1; print ""; print "// MARK: snippet " n; next }

@@ -1,6 +1,8 @@
 // Generated from docs/ios-integration.md by Tests/AppleShadow/extract-guide.sh: every Swift
 // snippet, in order, in one file (later snippets use the imports of earlier ones, as the
-// guide reads). Do not edit: change the guide and run the script.
+// guide reads). Do not edit: change the guide and run the script. Not formatted: the
+// snippets keep the guide's layout.
+// swift-format-ignore-file
 import AppleShadowFoundation  // String(localized:), an Apple-only Foundation member
 
 // MARK: snippet 1
