@@ -161,12 +161,20 @@ enum ReadCommand {
         "issuer-anchor", "FILE", repeating: true,
         "a trusted mdoc issuer: an IACA, or a document signer certificate itself (PEM or DER)"),
       .value("at", "RFC3339", "verify as of this time (default: now), e.g. 2025-06-01T12:00:00Z"),
+      .value(
+        "status-list", "FILE", repeating: true,
+        "a status list token (JWT or CWT) to use instead of fetching it, matched by its sub"),
+      .flag("no-status-check", "do not check credential status (the report says it was skipped)"),
       .flag("json", "print JSON, as 'verifier verify --json'"),
     ],
     discussion: """
       Prints what was disclosed and each check, as 'verifier verify'; exits 0 only when every check
       passed, 1 when any failed (an element that was not requested, a refusal from the wallet, a
       session error), and ends the session (status 20) in every case.
+      A document whose MSO references a status list (IETF Token Status List) has its status
+      checked: the list is fetched from its uri (https, or http on loopback) unless --status-list
+      gives it, and verified with the same issuer anchors as the document. A revoked (invalid) or
+      suspended document fails the verification; an unknown status is reported and does not.
       """)
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
@@ -181,6 +189,7 @@ enum ReadCommand {
     }
     let now = try VerifierCommand.verificationTime(args)
     let anchors = try Inputs.certificates(args.all("issuer-anchor"))
+    let status = try VerifierStatusCheck.checking(args, command: spec.path)
     var reader: ProximityReader.ReaderCredentials?
     if let keyPath = args.value("reader-key") {
       let chain = try Inputs.certificates(args.all("reader-cert"))
@@ -213,7 +222,7 @@ enum ReadCommand {
     let result: ProximityReader.Result
     do {
       result = try await session.request(
-        items, reader: reader, issuerTrustAnchors: anchors, now: now)
+        items, reader: reader, issuerTrustAnchors: anchors, now: now, status: status)
     } catch {
       await session.terminate()
       if args.flag("json") {

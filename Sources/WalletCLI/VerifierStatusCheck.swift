@@ -4,18 +4,20 @@ import HTTP
 import JSON
 import StatusList
 
-/// `verifier verify`'s status options: the checker it uses, or none.
+/// `verifier verify`'s (and `read`'s) status options: the checker it uses, or none.
 enum VerifierStatusCheck {
   /// `--no-status-check`: skipped; `--status-list FILE...`: those tokens only, matched by their
   /// `sub` to each credential's `uri`, nothing fetched; otherwise each list is fetched from its
   /// `uri` over `URLSessionHTTPClient` (https, or http on loopback), with no cache between runs.
-  static func checking(_ args: ParsedArguments) throws -> StatusChecking {
+  /// `command` names the command in a usage error.
+  static func checking(
+    _ args: ParsedArguments, command: String = VerifierCommand.verifySpec.path
+  ) throws -> StatusChecking {
     let files = args.all("status-list")
     if args.flag("no-status-check") {
       guard files.isEmpty else {
         throw UsageError(
-          "--no-status-check and --status-list exclude each other",
-          command: VerifierCommand.verifySpec.path)
+          "--no-status-check and --status-list exclude each other", command: command)
       }
       return .skip
     }

@@ -101,14 +101,20 @@ public actor InPersonReader {
 
   /// Sends one DeviceRequest and verifies the answer.
   ///
+  /// - Parameter status: when given, each verified document's status (its MSO `status`, IETF
+  ///   Token Status List) is checked through it with `issuerTrustAnchors`, as
+  ///   ``ProximityReader/verify(response:request:sessionTranscript:eReaderKey:issuerTrustAnchors:now:status:)``
+  ///   does, and the report gains one `credentialStatus` check per document; nil: no status check
+  ///   and no such check in the report.
   /// - Throws: `invalidRequest`, `transport`, `session` (the holder ended the session without a
   ///   response, or a message was refused), `verificationFailed` (the first failed check, or the
-  ///   holder's refusal status).
+  ///   holder's refusal status; for a revoked or suspended document, or an unknown status under
+  ///   a strict policy, its `underlying` error's cause is the `CredentialStatusError`).
   public func request(
     _ itemsRequests: [ItemsRequest], useCases: [UseCase] = [],
     reader: ProximityReader.ReaderCredentials? = nil,
     readerAuthentication: ProximityReader.ReaderAuthenticationMode = .perDocRequest,
-    issuerTrustAnchors: [Certificate], now: Date
+    issuerTrustAnchors: [Certificate], now: Date, status: StatusChecking? = nil
   ) async throws(InPersonReaderError) -> ProximityReader.Result {
     let request: DeviceRequest
     do {
@@ -163,9 +169,14 @@ public actor InPersonReader {
       throw InPersonReaderError(.session, "\(error)")
     }
     do {
-      return try ProximityReader.verify(
+      guard let status else {
+        return try ProximityReader.verify(
+          response: response, request: request, sessionTranscript: sessionTranscript,
+          eReaderKey: eReaderKey, issuerTrustAnchors: issuerTrustAnchors, now: now)
+      }
+      return try await ProximityReader.verify(
         response: response, request: request, sessionTranscript: sessionTranscript,
-        eReaderKey: eReaderKey, issuerTrustAnchors: issuerTrustAnchors, now: now)
+        eReaderKey: eReaderKey, issuerTrustAnchors: issuerTrustAnchors, now: now, status: status)
     } catch {
       throw InPersonReaderError(.verificationFailed, error.reason, underlying: error)
     }
