@@ -1,3 +1,4 @@
+import CryptoPrimitives
 public import Foundation
 public import HTTP
 import JOSE
@@ -251,7 +252,9 @@ extension CredentialIssuerService {
     var credentialIDs: [String] = []
     for key in keys {
       // The issuer's own id for the credential, what revoke/suspend/reinstate name (issue 15).
-      let credentialID = randomToken(bytes: 16)
+      // Hex, not base64url: an id must never start with '-', which a command line reads as an
+      // option (`dcwallet issuer revoke -ujl…` failed one issuance in 64).
+      let credentialID = Hex.encode(random.bytes(count: 16))
       let status = try assignStatus(credentialID: credentialID, configurationID: credential.id)
       credentials.append(IssuedCredential(try mint(credential, boundTo: key, status: status)))
       if status != nil { credentialIDs.append(credentialID) }
