@@ -11,33 +11,10 @@ import Testing
   /// issuer in this process sharing the CLI's state directory (issue 13's contract).
   @Suite("dcwallet issue and issuer offer", .timeLimit(.minutes(1)))
   struct IssueBinaryTests {
-    /// A wallet home, an issuer config in its own directory, and the issuer serving that state.
-    struct Setup {
-      let cli: DCWallet
-      let config: String
-      let issuer: LoopbackIssuer
-
-      init() throws {
-        cli = try DCWallet()
-        config = try cli.file("issuer-config.json", #"{"batch_size": 4}"#)
-        let context = CommandContext(
-          console: .capturing(), homeOverride: cli.home, environment: [:])
-        let state = try StateDirectory(config: config, context: context)
-        issuer = try LoopbackIssuer(settings: try state.settings(), state: state)
-      }
-
-      /// `issuer offer` lines: the offer URI, then the transaction code when asked for.
-      func offer(_ extra: [String]) async throws -> [String] {
-        let result = try await runDCWalletOffPool(
-          cli, ["issuer", "offer", "--config", config, "--configuration", "mDL"] + extra)
-        #expect(result.code == 0, "\(result.err)")
-        return result.out.split(separator: "\n").map(String.init)
-      }
-    }
 
     @Test("issue --json with --tx-code and --batch stores the batch; list --json shows it")
     func issueJSONBatch() async throws {
-      let setup = try Setup()
+      let setup = try IssuerWalletHome(issuerConfig: #"{"batch_size": 4}"#)
       let lines = try await setup.offer(["--pre-authorized", "--tx-code"])
       #expect(lines.count == 2)
       #expect(lines[0].hasPrefix("openid-credential-offer://"))
@@ -64,7 +41,7 @@ import Testing
 
     @Test("plain issue prints one line per credential with its id; by reference works")
     func issuePlainByReference() async throws {
-      let setup = try Setup()
+      let setup = try IssuerWalletHome(issuerConfig: #"{"batch_size": 4}"#)
       let lines = try await setup.offer(["--pre-authorized", "--by-reference"])
       #expect(lines.count == 1)
       #expect(lines[0].contains("credential_offer_uri"))
@@ -82,7 +59,7 @@ import Testing
 
     @Test("a missing tx_code on a non-terminal stdin is exit 1 naming tx_code, output empty")
     func missingTxCode() async throws {
-      let setup = try Setup()
+      let setup = try IssuerWalletHome(issuerConfig: #"{"batch_size": 4}"#)
       let lines = try await setup.offer(["--pre-authorized", "--tx-code"])
       let result = try await runDCWalletOffPool(setup.cli, ["issue", lines[0]])
       #expect(result.code == 1)
@@ -94,7 +71,7 @@ import Testing
 
     @Test("an untrusted issuer is exit 1; --json still lists all three arrays, nothing stored")
     func untrustedJSON() async throws {
-      let setup = try Setup()
+      let setup = try IssuerWalletHome(issuerConfig: #"{"batch_size": 4}"#)
       let lines = try await setup.offer(["--pre-authorized"])
       let result = try await runDCWalletOffPool(setup.cli, ["issue", lines[0], "--json"])
       #expect(result.code == 1)
@@ -119,6 +96,16 @@ import Testing
         try await runDCWalletOffPool(cli, ["issue", "--deferred", "--tx-code", "1"]).code == 2)
       #expect(try await runDCWalletOffPool(cli, ["issuer", "offer"]).code == 2)
       #expect(try await runDCWalletOffPool(cli, ["issuer", "serve"]).code == 2)
+    }
+  }
+
+  extension IssuerWalletHome {
+    /// `issuer offer` lines: the offer URI, then the transaction code when asked for.
+    func offer(_ extra: [String]) async throws -> [String] {
+      let result = try await runDCWalletOffPool(
+        cli, ["issuer", "offer", "--config", config, "--configuration", "mDL"] + extra)
+      #expect(result.code == 0, "\(result.err)")
+      return result.out.split(separator: "\n").map(String.init)
     }
   }
 #endif

@@ -14,67 +14,9 @@ import Testing
   /// published status list tokens fetched over loopback HTTP after each command.
   @Suite("dcwallet issuer status commands", .timeLimit(.minutes(1)))
   struct IssuerStatusBinaryTests {
-    struct Setup {
-      let cli: DCWallet
-      let config: String
-      let issuer: LoopbackIssuer
-
-      init() throws {
-        cli = try DCWallet()
-        config = try cli.file("issuer-config.json", #"{"status_list_size": 16}"#)
-        let context = CommandContext(
-          console: .capturing(), homeOverride: cli.home, environment: [:])
-        let state = try StateDirectory(config: config, context: context)
-        issuer = try LoopbackIssuer(
-          settings: try state.settings(), state: state)
-      }
-
-      func run(_ arguments: [String]) async throws -> (code: Int32, out: String, err: String) {
-        let result = try await runDCWalletOffPool(cli, arguments)
-        return (result.code, result.out, result.err)
-      }
-
-      /// Issues `configuration` into the wallet through `issuer offer` and `issue`.
-      func issue(_ configuration: String) async throws {
-        let offer = try await run([
-          "issuer", "offer", "--config", config, "--configuration", configuration,
-          "--pre-authorized",
-        ])
-        #expect(offer.code == 0, "\(offer.err)")
-        let issued = try await run([
-          "issue", offer.out.trimmingCharacters(in: .whitespacesAndNewlines),
-        ])
-        #expect(issued.code == 0, "\(issued.err)")
-      }
-
-      /// The status at `index` of the list at `uri`, fetched over loopback in both forms.
-      func published(_ uri: String, index: Int) async throws -> Status {
-        let client = URLSessionHTTPClient(
-          configuration: URLSessionHTTPClient.Configuration(policy: .development, timeout: 10))
-        var seen: [Status] = []
-        for form in StatusListToken.Format.allCases {
-          let response = try await client.send(
-            HTTPRequest(
-              method: .get, url: try #require(URL(string: uri)),
-              headers: ["Accept": form.mediaType]))
-          #expect(response.status == 200)
-          #expect(response.headers["Content-Type"] == form.mediaType)
-          let token =
-            form == .jwt
-            ? try StatusListToken(jwt: String(decoding: response.body, as: UTF8.self))
-            : try StatusListToken(cwt: response.body)
-          try token.verifySignature(publicKey: issuer.pki.dsKey.publicKey)
-          #expect(token.subject == uri)
-          seen.append(try token.statusList.status(at: index))
-        }
-        #expect(seen.count == 2 && seen[0] == seen[1], "the forms disagree: \(seen)")
-        return seen[0]
-      }
-    }
-
     @Test("credentials lists ids and entries; suspend, reinstate, revoke show in both tokens")
     func statusCommands() async throws {
-      let setup = try Setup()
+      let setup = try IssuerWalletHome(issuerConfig: #"{"status_list_size": 16}"#)
       // The wallet trusts the issuer's IACA (the SD-JWT VC leaf is under it too).
       let iaca = (setup.config as NSString).deletingLastPathComponent + "/iaca.pem"
       #expect(try await setup.run(["trust", "add", "--issuer", iaca]).code == 0)
@@ -168,7 +110,7 @@ import Testing
 
     @Test("an unknown id is exit 1; a missing id or unknown list is refused")
     func refusals() async throws {
-      let setup = try Setup()
+      let setup = try IssuerWalletHome(issuerConfig: #"{"status_list_size": 16}"#)
       let unknown = try await setup.run(["issuer", "revoke", "nope", "--config", setup.config])
       #expect(unknown.code == 1)
       #expect(unknown.err.contains("no issued credential nope"))
@@ -182,6 +124,50 @@ import Testing
         HTTPRequest(
           method: .get, url: try #require(URL(string: "\(setup.issuer.url)/status-lists/1"))))
       #expect(missing.status == 404)
+    }
+  }
+
+  extension IssuerWalletHome {
+    func run(_ arguments: [String]) async throws -> (code: Int32, out: String, err: String) {
+      let result = try await runDCWalletOffPool(cli, arguments)
+      return (result.code, result.out, result.err)
+    }
+
+    /// Issues `configuration` into the wallet through `issuer offer` and `issue`.
+    func issue(_ configuration: String) async throws {
+      let offer = try await run([
+        "issuer", "offer", "--config", config, "--configuration", configuration,
+        "--pre-authorized",
+      ])
+      #expect(offer.code == 0, "\(offer.err)")
+      let issued = try await run([
+        "issue", offer.out.trimmingCharacters(in: .whitespacesAndNewlines),
+      ])
+      #expect(issued.code == 0, "\(issued.err)")
+    }
+
+    /// The status at `index` of the list at `uri`, fetched over loopback in both forms.
+    func published(_ uri: String, index: Int) async throws -> Status {
+      let client = URLSessionHTTPClient(
+        configuration: URLSessionHTTPClient.Configuration(policy: .development, timeout: 10))
+      var seen: [Status] = []
+      for form in StatusListToken.Format.allCases {
+        let response = try await client.send(
+          HTTPRequest(
+            method: .get, url: try #require(URL(string: uri)),
+            headers: ["Accept": form.mediaType]))
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Type"] == form.mediaType)
+        let token =
+          form == .jwt
+          ? try StatusListToken(jwt: String(decoding: response.body, as: UTF8.self))
+          : try StatusListToken(cwt: response.body)
+        try token.verifySignature(publicKey: issuer.pki.dsKey.publicKey)
+        #expect(token.subject == uri)
+        seen.append(try token.statusList.status(at: index))
+      }
+      #expect(seen.count == 2 && seen[0] == seen[1], "the forms disagree: \(seen)")
+      return seen[0]
     }
   }
 #endif
