@@ -24,6 +24,10 @@ public struct WalletError: CausedError {
     /// The policy asks for a device authentication the device key or the session cannot give
     /// (an ISO 18013-5 deviceMac with a key that cannot do key agreement); nothing was sent.
     public static let unsupportedDeviceAuthentication = Code("unsupportedDeviceAuthentication")
+    /// An exchange with a verifier over HTTP failed (OpenID4VP redirect flows): a URL the policy
+    /// does not allow, a connection failure, a time or size limit, or an answer of the wrong
+    /// status or type.
+    public static let transport = Code("transport")
   }
 
   /// What kind of failure this is.

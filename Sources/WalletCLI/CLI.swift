@@ -16,6 +16,7 @@ public enum DCWalletCLI {
     ("remove", "remove a credential and its device key"),
     ("trust", "manage trust anchors: trust add|list|remove"),
     ("respond", "answer a DC API request for an origin"),
+    ("present-uri", "answer an OpenID4VP request URI (openid4vp://), post to the verifier"),
     ("present", "present in person (ISO 18013-5): show an mdoc: URI, answer a reader"),
     ("log", "show the activity log"),
     ("verifier", "act as the relying party: verifier request|verify"),
@@ -90,6 +91,7 @@ public enum DCWalletCLI {
       case "remove": try await RemoveCommand.run(rest, context)
       case "trust": try await TrustCommand.run(rest, context)
       case "respond": try await RespondCommand.run(rest, context)
+      case "present-uri": try await PresentURICommand.run(rest, context)
       case "present": try await PresentCommand.run(rest, context)
       case "read": try await ReadCommand.run(rest, context)
       case "log": try await LogCommand.run(rest, context)

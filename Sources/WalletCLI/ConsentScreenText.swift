@@ -22,7 +22,8 @@ extension ConsentScreen {
   /// The screen as lines of text, in time linear in its size.
   var text: String {
     // In person (ISO 18013-5) there is no origin: the requester is a reader in radio range.
-    let asker = origin?.serialized ?? "a reader in person"
+    // From an authorization request URI (issue 16) it is the client identifier.
+    let asker = origin?.serialized ?? clientID ?? "a reader in person"
     var lines = ["\(asker) asks for credentials (\(protocolIdentifier))"]
     switch requester {
     case .verified(let name, _): lines.append("- requester: \(name) (verified)")

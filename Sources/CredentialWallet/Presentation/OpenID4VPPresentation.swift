@@ -11,8 +11,58 @@ import SDJWT
 /// the verifier's identity), the stored credentials offered to its DCQL query, and the
 /// evaluation.
 public struct OpenID4VPPresentation: Sendable {
+  /// The checked request: one that arrived over the DC API, or one fetched from an
+  /// authorization request URI (redirect flows, issue 16). The DCQL evaluation, consent and
+  /// signing are the same for both; only the binding and the delivery differ.
+  public enum Request: Sendable {
+    /// A request received over the W3C Digital Credentials API (OpenID4VP 1.0 Appendix A).
+    case dcAPI(AuthorizationRequest)
+    /// A request from an `openid4vp://` (or `haip-vp://`, `eudi-openid4vp://`) URI, answered by
+    /// a POST to its `response_uri` (OpenID4VP 1.0 §5, §8.2).
+    case redirect(RedirectAuthorization)
+
+    /// `dcql_query`, parsed (OpenID4VP 1.0 §6).
+    public var dcqlQuery: DCQLQuery {
+      switch self {
+      case .dcAPI(let request): request.dcqlQuery
+      case .redirect(let request): request.dcqlQuery
+      }
+    }
+
+    /// `transaction_data`, each entry checked (OpenID4VP 1.0 §5.1, §8.4).
+    public var transactionData: [TransactionData] {
+      switch self {
+      case .dcAPI(let request): request.transactionData
+      case .redirect(let request): request.transactionData
+      }
+    }
+
+    /// The DC API request; nil for a redirect request.
+    public var dcAPI: AuthorizationRequest? {
+      if case .dcAPI(let request) = self { return request }
+      return nil
+    }
+
+    /// The redirect request; nil for a DC API request.
+    public var redirect: RedirectAuthorization? {
+      if case .redirect(let request) = self { return request }
+      return nil
+    }
+
+    /// Who is asking over the DC API (Appendix A.3); nil for a redirect request, whose verifier
+    /// is its client identifier (``RedirectAuthorization/clientID``).
+    public var verifier: VerifierIdentity? { dcAPI?.verifier }
+
+    /// Why a DC API request's signature did not verify, when that was recorded instead of
+    /// refused; nil otherwise (a redirect request whose signature fails is refused).
+    public var signatureFailure: OpenID4VPError? { dcAPI?.signatureFailure }
+
+    /// `expected_origins` of a signed DC API request; nil otherwise.
+    public var expectedOrigins: [String]? { dcAPI?.expectedOrigins }
+  }
+
   /// The checked request.
-  public let request: AuthorizationRequest
+  public let request: Request
   /// The credentials offered to the query, in the order the evaluation indexes them.
   public let credentials: [any DCQLCredential]
   /// What the query matched.
@@ -127,11 +177,26 @@ extension Wallet {
           reason: "the request is not signed, so the verifier is not authenticated")
       }
     }
+    let (offered, evaluation) = try await evaluate(
+      authorization.dcqlQuery, protocolIdentifier: request.protocolIdentifier, policy: policy)
+    return OpenID4VPPresentation(
+      request: .dcAPI(authorization), credentials: offered, evaluation: evaluation)
+  }
+
+  /// Evaluates a DCQL query against the stored credentials of the requested types that are
+  /// valid now and presentable under the status policy: the part every OpenID4VP request shares,
+  /// over the DC API or from an authorization request URI.
+  ///
+  /// - Throws: the first status ``Refusal`` when only withheld credentials could answer, else
+  ///   `noMatchingCredential`.
+  func evaluate(_ query: DCQLQuery, protocolIdentifier: String, policy: WalletPolicy)
+    async throws -> (credentials: [any DCQLCredential], evaluation: DCQLEvaluation)
+  {
     var vcts: [String] = []
     var docTypes: [String] = []
-    for query in authorization.dcqlQuery.credentials {
-      vcts += query.meta.vctValues ?? []
-      if let docType = query.meta.doctypeValue { docTypes.append(docType) }
+    for credentialQuery in query.credentials {
+      vcts += credentialQuery.meta.vctValues ?? []
+      if let docType = credentialQuery.meta.doctypeValue { docTypes.append(docType) }
     }
     let now = clock()
     var offered: [any DCQLCredential] = []
@@ -139,10 +204,10 @@ extension Wallet {
     // revoked or suspended unless the policy allows it.
     let sdJWTs = Self.presentable(
       try await store.credentials(format: .sdJWT, types: Array(Set(vcts))), at: now,
-      protocolIdentifier: request.protocolIdentifier, policy: policy)
+      protocolIdentifier: protocolIdentifier, policy: policy)
     let mdocs = Self.presentable(
       try await store.credentials(format: .msoMdoc, types: Array(Set(docTypes))), at: now,
-      protocolIdentifier: request.protocolIdentifier, policy: policy)
+      protocolIdentifier: protocolIdentifier, policy: policy)
     for stored in sdJWTs.credentials {
       guard let sdJWT = stored.decodedSDJWT,
         let credential = try? SDJWTCredential(id: stored.id, sdJWT: sdJWT),
@@ -158,17 +223,16 @@ extension Wallet {
       else { continue }
       offered.append(MdocCredential(id: stored.id, issuerSigned: issuerSigned))
     }
-    let evaluation = authorization.dcqlQuery.evaluate(offered)
+    let evaluation = query.evaluate(offered)
     guard evaluation.isSatisfied else {
       if let refusal = (sdJWTs.withheld + mdocs.withheld).first { throw refusal }
       throw Refusal(
-        protocolIdentifier: request.protocolIdentifier, code: .noMatchingCredential,
+        protocolIdentifier: protocolIdentifier, code: .noMatchingCredential,
         reason:
           "the stored credentials do not satisfy the DCQL query (\(evaluation.unsatisfiedReason ?? "no match"))"
       )
     }
-    return OpenID4VPPresentation(
-      request: authorization, credentials: offered, evaluation: evaluation)
+    return (offered, evaluation)
   }
 
   /// Whether an SD-JWT's processed payload is within its `nbf`/`exp` window at `now`.
@@ -196,7 +260,44 @@ extension Wallet {
   func respondOpenID4VP(
     _ presentation: OpenID4VPPresentation, consent: OpenID4VPConsent, request: PresentationRequest
   ) async throws(WalletError) -> ProtocolResponse {
-    // Nothing is signed, and the holder is not even asked, unless the consent fits the request.
+    guard let authorization = presentation.request.dcAPI else {
+      throw WalletError(
+        .invalidInput,
+        "a request from an authorization request URI is answered with respond(to:consent:httpClient:)"
+      )
+    }
+    let prepared = try await preparePresentations(presentation, consent: consent, request: request)
+    guard let origin = request.origin else {
+      throw WalletError(.invalidInput, "an OpenID4VP answer needs the origin the platform reported")
+    }
+    do {
+      let response = try authorization.respond(
+        origin: origin, presentations: prepared.presentations, now: clock())
+      await logShared(
+        prepared, consent: consent, request: request,
+        detail: authorization.responseMode.rawValue)
+      return ProtocolResponse(protocolIdentifier: request.protocolIdentifier, data: response.data)
+    } catch {
+      await logRefusal(request, reason: error.reason)
+      throw WalletError(.refused, error.reason, underlying: error)
+    }
+  }
+
+  /// The presentations of a consent, unsigned-for-binding: what every OpenID4VP answer shares.
+  struct PreparedPresentations {
+    /// Per Credential Query id, what to present.
+    var presentations: [String: [CredentialPresentation]]
+    /// The disclosed claims, for the activity log.
+    var shared: [String]
+  }
+
+  /// Checks the consent against the request (nothing is signed, and the holder is not even
+  /// asked, unless it fits), checks the consented credentials' status, authenticates the holder
+  /// and gathers the device key signers: the part of an OpenID4VP answer that does not depend
+  /// on how it is bound (origin or client id) or delivered.
+  func preparePresentations(
+    _ presentation: OpenID4VPPresentation, consent: OpenID4VPConsent, request: PresentationRequest
+  ) async throws(WalletError) -> PreparedPresentations {
     try presentation.validate(consent)
     let byID = Dictionary(
       presentation.credentials.indices.compactMap { index in
@@ -207,8 +308,7 @@ extension Wallet {
       consent.selections.values.flatMap { $0.map(\.credentialID) }, for: request)
     try await authenticateHolder(
       usesDeviceKey: true, context: request.holderAuthenticationContext(for: .openID4VP(consent)))
-    var presentations: [String: [CredentialPresentation]] = [:]
-    var shared: [String] = []
+    var prepared = PreparedPresentations(presentations: [:], shared: [])
     for (queryID, items) in consent.selections {
       for item in items {
         guard let index = byID[item.credentialID] else {
@@ -218,15 +318,15 @@ extension Wallet {
         let signer = try await signer(forCredential: item.credentialID)
         switch presentation.credentials[index] {
         case let sdJWT as SDJWTCredential:
-          presentations[queryID, default: []].append(
+          prepared.presentations[queryID, default: []].append(
             sdJWT.presentation(disclosing: item.disclosed, holderKey: signer))
-          shared += item.disclosed.map {
+          prepared.shared += item.disclosed.map {
             ClaimReference(path: $0, format: DCQLFormat.sdJWTVC).logName
           }
         case let mdoc as MdocCredential:
-          presentations[queryID, default: []].append(
+          prepared.presentations[queryID, default: []].append(
             mdoc.presentation(disclosing: item.disclosed, deviceKey: signer))
-          shared += item.disclosed.map {
+          prepared.shared += item.disclosed.map {
             ClaimReference(path: $0, format: DCQLFormat.msoMdoc).logName
           }
         default:
@@ -234,28 +334,25 @@ extension Wallet {
         }
       }
     }
-    guard let origin = request.origin else {
-      throw WalletError(.invalidInput, "an OpenID4VP answer needs the origin the platform reported")
-    }
-    do {
-      let response = try presentation.request.respond(
-        origin: origin, presentations: presentations, now: clock())
-      await log(
-        NewActivity(
-          timestamp: clock(), protocolIdentifier: request.protocolIdentifier,
-          origin: origin.serialized,
-          relyingParty: request.requester.verifiedName, outcome: .shared,
-          credentialIDs: consent.selections.values.flatMap { $0.map(\.credentialID) },
-          sharedItems: shared.sorted(),
-          detail:
-            "vp_token for \(presentations.keys.sorted().joined(separator: ", ")), \(presentation.request.responseMode.rawValue)"
-        ))
-      await markPresented(consent.selections.values.flatMap { $0.map(\.credentialID) })
-      return ProtocolResponse(protocolIdentifier: request.protocolIdentifier, data: response.data)
-    } catch {
-      await logRefusal(request, reason: error.reason)
-      throw WalletError(.refused, error.reason, underlying: error)
-    }
+    return prepared
+  }
+
+  /// Logs a shared OpenID4VP answer and marks its credentials presented (batch use-once).
+  func logShared(
+    _ prepared: PreparedPresentations, consent: OpenID4VPConsent, request: PresentationRequest,
+    detail: String
+  ) async {
+    let ids = consent.selections.values.flatMap { $0.map(\.credentialID) }
+    await log(
+      NewActivity(
+        timestamp: clock(), protocolIdentifier: request.protocolIdentifier,
+        origin: request.origin?.serialized,
+        relyingParty: request.loggedRelyingParty, outcome: .shared,
+        credentialIDs: ids, sharedItems: prepared.shared.sorted(),
+        detail:
+          "vp_token for \(prepared.presentations.keys.sorted().joined(separator: ", ")), \(detail)"
+      ))
+    await markPresented(ids)
   }
 }
 

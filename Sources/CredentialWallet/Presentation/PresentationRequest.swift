@@ -133,6 +133,12 @@ public struct PresentationRequest: Sendable {
     case .mdoc(let annexC): return authentication(of: annexC.resolved)
     case .inPerson(let proximity): return authentication(of: proximity.resolved)
     case .openID4VP(let presentation):
+      if let redirect = presentation.request.redirect {
+        // A redirect request whose signature or chain fails is refused while resolving: what
+        // is left is trusted (x509_san_dns, x509_hash, verifier_attestation) or unsigned
+        // (redirect_uri, OpenID4VP 1.0 §5.9.3).
+        return redirect.isAuthenticated ? .trusted : .absent
+      }
       if let failure = presentation.request.signatureFailure {
         return .invalid(reason: failure.reason)
       }
@@ -167,7 +173,9 @@ public struct PresentationRequest: Sendable {
     case .inPerson(let presentation):
       presentation.resolved.documentRequests.lazy.compactMap(\.reader).first?.chain ?? []
     case .openID4VP(let presentation):
-      if case .authenticated(let verifier) = presentation.request.verifier {
+      if let redirect = presentation.request.redirect {
+        redirect.trustedChain
+      } else if case .authenticated(let verifier) = presentation.request.verifier {
         verifier.trustedChain.path
       } else {
         []
@@ -192,6 +200,12 @@ public struct PresentationRequest: Sendable {
       }
       return .unverified(origin: origin)
     case .openID4VP(let presentation):
+      if let redirect = presentation.request.redirect {
+        // No web origin outside the DC API: an authenticated client identifier names the
+        // verifier.
+        return redirect.isAuthenticated
+          ? .verified(name: redirect.clientID.rawValue, origin: nil) : .unverified(origin: nil)
+      }
       if case .authenticated(let verifier) = presentation.request.verifier {
         return .verified(name: verifier.clientID.description, origin: origin)
       }
@@ -214,7 +228,22 @@ public struct PresentationRequest: Sendable {
 
   /// Who asks, for logs: the verified name, else the origin; nil for an unverified reader in
   /// person, which has neither.
-  public var relyingParty: String? { requester.verifiedName ?? origin?.serialized }
+  public var relyingParty: String? {
+    requester.verifiedName ?? origin?.serialized ?? redirectClientID
+  }
+
+  /// The client identifier of a request from an authorization request URI (redirect flows),
+  /// authenticated or not; nil for every other request.
+  public var redirectClientID: String? {
+    if case .openID4VP(let presentation) = kind {
+      return presentation.request.redirect?.clientID.rawValue
+    }
+    return nil
+  }
+
+  /// The requester the activity log names: the verified name, or for a redirect request the
+  /// client identifier the response goes to.
+  var loggedRelyingParty: String? { requester.verifiedName ?? redirectClientID }
 
   /// The consent a consent screen proposes before the user changes anything: the minimum the
   /// request allows (one credential per query, no optional credential set).
@@ -306,10 +335,12 @@ public struct PresentationRequest: Sendable {
   /// retain where the protocol has it) and candidate credentials, and the credential sets with
   /// their options and purposes. Nothing is marked shared or answered.
   public var requested: ConsentScreen {
-    ConsentScreen(
+    var screen = ConsentScreen(
       origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
       requesterAuthentication: requesterAuthentication, documents: documents,
       credentialSets: credentialSets, transactionDataTypes: transactionDataTypes)
+    screen.clientID = redirectClientID
+    return screen
   }
 
   /// What a consent screen shows for a consent, as values: who asks and whether that is
@@ -318,6 +349,12 @@ public struct PresentationRequest: Sendable {
   ///
   /// Built in time linear in the size of the request and the consent.
   public func screen(for consent: PresentationConsent) -> ConsentScreen {
+    var screen = unnamedScreen(for: consent)
+    screen.clientID = redirectClientID
+    return screen
+  }
+
+  private func unnamedScreen(for consent: PresentationConsent) -> ConsentScreen {
     switch (resolvedDeviceRequest, consent) {
     case (let presentation?, .mdoc(let mdocConsent)):
       return ConsentScreen(
@@ -624,6 +661,9 @@ public struct ConsentScreen: Sendable {
   public let credentialSets: [CredentialSet]
   /// The types of the transaction data the response will be bound to (OpenID4VP §8.4).
   public let transactionDataTypes: [String]
+  /// The client identifier of a request from an authorization request URI (redirect flows,
+  /// where there is no origin), authenticated or not (``requester`` says which); nil otherwise.
+  public internal(set) var clientID: String? = nil
 }
 
 /// What the holder agreed to share.
@@ -643,9 +683,11 @@ extension PresentationRequest {
   public func declinedResponse(reason: String? = nil) -> ProtocolResponse? {
     switch kind {
     case .openID4VP(let presentation):
-      ProtocolResponse(
-        protocolIdentifier: protocolIdentifier,
-        data: presentation.request.errorResponse(.accessDenied(reason)))
+      // A redirect request is declined by posting to its response_uri (`Wallet.decline`).
+      presentation.request.dcAPI.map {
+        ProtocolResponse(
+          protocolIdentifier: protocolIdentifier, data: $0.errorResponse(.accessDenied(reason)))
+      }
     case .mdoc, .inPerson:
       nil
     }

@@ -179,7 +179,7 @@ extension Wallet {
       NewActivity(
         timestamp: clock(), protocolIdentifier: request.protocolIdentifier,
         origin: request.origin?.serialized,
-        relyingParty: request.requester.verifiedName, outcome: .refused, detail: reason))
+        relyingParty: request.loggedRelyingParty, outcome: .refused, detail: reason))
   }
 
   /// The signer of a credential's device key.
