@@ -66,6 +66,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "ErrorKit", "JSON",
       "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "SDJWT",
       "X509Certificates",
+      // Issue 16: request_uri / response_uri as HTTPRequest values, HTTPURLPolicy (no I/O).
+      "HTTP",
     ]
   ),
   (

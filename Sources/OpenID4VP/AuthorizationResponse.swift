@@ -1,11 +1,11 @@
 import CBOR
 public import CryptoPrimitives
-import DCQL
+package import DCQL
 public import DigitalCredentialsAPI
 public import Foundation
 import JOSE
 public import JSON
-import Mdoc
+package import Mdoc
 import SDJWT
 
 /// The wallet's answer to an Authorization Request over the DC API (OpenID4VP 1.0 §8.1,
@@ -49,45 +49,17 @@ extension AuthorizationRequest {
       throw OpenID4VPError(
         .invalidRequest, "the request was received for \(self.origin), not \(origin)")
     }
-    let queries = Dictionary(
-      dcqlQuery.credentials.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    for id in presentations.keys where queries[id] == nil {
-      throw OpenID4VPError(.invalidRequest, "\(id) is not a Credential Query id of the request")
+    let originText = origin.serialized
+    let vpToken = try Self.vpToken(
+      dcqlQuery: dcqlQuery, transactionData: transactionData, presentations: presentations,
+      keyBindingAudience: Self.keyBindingAudience(origin: originText), nonce: nonce, now: now
+    ) { [nonce, responseEncryption] in
+      // §B.2.6.2: the encryption key's thumbprint, null for dc_api; computed only when an mdoc
+      // is presented.
+      SessionTranscript(
+        handover: Handover.openID4VPDCAPI(
+          origin: originText, nonce: nonce, jwkThumbprint: responseEncryption?.jwkThumbprint))
     }
-    // The thumbprint goes only into mdoc handovers (§B.2.6.2): computed when one is presented.
-    let presentsMdoc = presentations.values.contains {
-      $0.contains {
-        if case .mdoc = $0.kind { true } else { false }
-      }
-    }
-    let thumbprint = presentsMdoc ? responseEncryption?.jwkThumbprint : nil
-    var token: [(key: String, value: JSONValue)] = []
-    // Query order keeps the output deterministic.
-    for query in dcqlQuery.credentials {
-      guard let chosen = presentations[query.id] else { continue }
-      guard !chosen.isEmpty else {
-        throw OpenID4VPError(.invalidRequest, "no presentation given for \(query.id)")
-      }
-      // §6.1: without `multiple`, exactly one presentation answers a Credential Query.
-      guard query.multiple || chosen.count == 1 else {
-        throw OpenID4VPError(
-          .invalidRequest, "\(query.id) does not allow multiple presentations")
-      }
-      var items: [JSONValue] = []
-      for presentation in chosen {
-        guard presentation.format == query.format else {
-          throw OpenID4VPError(
-            .invalidRequest, "\(query.id) asks for \(query.format), not \(presentation.format)")
-        }
-        items.append(
-          .string(
-            try present(
-              presentation, queryID: query.id, origin: origin.serialized, now: now,
-              thumbprint: thumbprint)))
-      }
-      token.append((query.id, .array(items)))
-    }
-    let vpToken = JSONValue.object(token)
     let plain = JSONValue.object([("vp_token", vpToken)])
     guard let encryption = responseEncryption else {
       return AuthorizationResponse(vpToken: vpToken, data: plain, responseMode: responseMode)
@@ -110,40 +82,83 @@ extension AuthorizationRequest {
   /// when the user declines (OpenID4VP 1.0 §8.5, Appendix A.2: errors are returned in the clear).
   public func errorResponse(_ error: OpenID4VPErrorResponse) -> JSONValue { error.data }
 
-  private func present(
-    _ presentation: CredentialPresentation, queryID: String, origin: String, now: Date,
-    thumbprint: [UInt8]?
-  ) throws(OpenID4VPError) -> String {
-    switch presentation.kind {
-    case .sdJWT(let credential, let paths, let holderKey, let processed, let cnfKey):
-      let hashes = transactionData.filter { $0.credentialIDs.contains(queryID) }.map(\.hash)
-      let binding = KeyBinding(
-        signer: holderKey, audience: Self.keyBindingAudience(origin: origin), nonce: nonce,
-        issuedAt: now, transactionDataHashes: hashes.isEmpty ? nil : hashes,
-        // §8.4: omitted when the default sha-256 is used.
-        transactionDataHashesAlg: nil)
-      do {
-        guard let processed else {
-          return try credential.present(disclosing: paths, keyBinding: binding)
-        }
-        return try credential.present(
-          disclosing: paths, keyBinding: binding, processed: processed, holderKey: cnfKey)
-      } catch {
-        throw OpenID4VPError(
-          .presentationFailed, "SD-JWT \(queryID): \(error.reason)", underlying: error)
-      }
-    case .mdoc(let issuerSigned, let elements, let deviceKey):
-      let transcript = SessionTranscript(
-        handover: Handover.openID4VPDCAPI(origin: origin, nonce: nonce, jwkThumbprint: thumbprint))
-      do {
-        let document = try Document.present(
-          issuerSigned, disclosing: elements, sessionTranscript: transcript, deviceKey: deviceKey)
-        let response = DeviceResponse(documents: [document])
-        return Base64URL.encode(response.bytes)
-      } catch {
-        throw OpenID4VPError(
-          .presentationFailed, "mdoc \(queryID): \(error.reason)", underlying: error)
-      }
+  /// Builds a `vp_token`: per Credential Query id (in the query's order), the presentations
+  /// bound to one audience, nonce and mdoc SessionTranscript (OpenID4VP 1.0 §8.1, §8.4, §8.6,
+  /// Appendix B.2.6, B.3.6). Shared by the DC API and the redirect-based flows, which differ
+  /// only in the binding.
+  ///
+  /// - Parameters:
+  ///   - keyBindingAudience: `aud` of SD-JWT Key Binding JWTs.
+  ///   - sessionTranscript: the mdoc transcript, asked for at most once and only when an mdoc
+  ///     is presented.
+  package static func vpToken(
+    dcqlQuery: DCQLQuery, transactionData: [TransactionData],
+    presentations: [String: [CredentialPresentation]], keyBindingAudience: String,
+    nonce: String, now: Date, sessionTranscript: () -> SessionTranscript
+  ) throws(OpenID4VPError) -> JSONValue {
+    let queries = Dictionary(
+      dcqlQuery.credentials.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    for id in presentations.keys where queries[id] == nil {
+      throw OpenID4VPError(.invalidRequest, "\(id) is not a Credential Query id of the request")
     }
+    var transcript: SessionTranscript? = nil
+    var token: [(key: String, value: JSONValue)] = []
+    // Query order keeps the output deterministic.
+    for query in dcqlQuery.credentials {
+      guard let chosen = presentations[query.id] else { continue }
+      guard !chosen.isEmpty else {
+        throw OpenID4VPError(.invalidRequest, "no presentation given for \(query.id)")
+      }
+      // §6.1: without `multiple`, exactly one presentation answers a Credential Query.
+      guard query.multiple || chosen.count == 1 else {
+        throw OpenID4VPError(
+          .invalidRequest, "\(query.id) does not allow multiple presentations")
+      }
+      var items: [JSONValue] = []
+      for presentation in chosen {
+        guard presentation.format == query.format else {
+          throw OpenID4VPError(
+            .invalidRequest, "\(query.id) asks for \(query.format), not \(presentation.format)")
+        }
+        switch presentation.kind {
+        case .sdJWT(let credential, let paths, let holderKey, let processed, let cnfKey):
+          let hashes = transactionData.filter { $0.credentialIDs.contains(query.id) }.map(\.hash)
+          let binding = KeyBinding(
+            signer: holderKey, audience: keyBindingAudience, nonce: nonce,
+            issuedAt: now, transactionDataHashes: hashes.isEmpty ? nil : hashes,
+            // §8.4: omitted when the default sha-256 is used.
+            transactionDataHashesAlg: nil)
+          do {
+            guard let processed else {
+              items.append(.string(try credential.present(disclosing: paths, keyBinding: binding)))
+              continue
+            }
+            items.append(
+              .string(
+                try credential.present(
+                  disclosing: paths, keyBinding: binding, processed: processed,
+                  holderKey: cnfKey)))
+          } catch {
+            throw OpenID4VPError(
+              .presentationFailed, "SD-JWT \(query.id): \(error.reason)", underlying: error)
+          }
+        case .mdoc(let issuerSigned, let elements, let deviceKey):
+          let sessionTranscript = transcript ?? sessionTranscript()
+          transcript = sessionTranscript
+          do {
+            let document = try Document.present(
+              issuerSigned, disclosing: elements, sessionTranscript: sessionTranscript,
+              deviceKey: deviceKey)
+            let response = DeviceResponse(documents: [document])
+            items.append(.string(Base64URL.encode(response.bytes)))
+          } catch {
+            throw OpenID4VPError(
+              .presentationFailed, "mdoc \(query.id): \(error.reason)", underlying: error)
+          }
+        }
+      }
+      token.append((query.id, .array(items)))
+    }
+    return .object(token)
   }
 }
