@@ -242,8 +242,14 @@ public struct IssuerSigned: Sendable, Hashable {
   public func disclosing(_ elements: [String: Set<String>]) -> IssuerSigned {
     let kept = nameSpaces.compactMap { ns -> (nameSpace: String, items: [IssuerSignedItem])? in
       guard let wanted = elements[ns.nameSpace] else { return nil }
-      let items = ns.items.filter { wanted.contains($0.elementIdentifier) }
-      return items.isEmpty ? nil : (ns.nameSpace, items)
+      let items = ns.items
+      // A namespace disclosed whole keeps its array (no item is copied); otherwise the items
+      // before the first one left out are taken as they are and the rest filtered.
+      guard let dropped = items.firstIndex(where: { !wanted.contains($0.elementIdentifier) })
+      else { return items.isEmpty ? nil : (ns.nameSpace, items) }
+      var filtered = Array(items[..<dropped])
+      filtered += items[(dropped + 1)...].filter { wanted.contains($0.elementIdentifier) }
+      return filtered.isEmpty ? nil : (ns.nameSpace, filtered)
     }
     return IssuerSigned(unchecked: kept, issuerAuth: issuerAuth, mso: mso)
   }
