@@ -61,8 +61,12 @@ public struct ItemsRequest: Sendable, Hashable {
     // The namespace and element maps are data keyed by the reader's names, not structures.
     var nameSpaces: [(nameSpace: String, elements: [Element])] = []
     nameSpaces.reserveCapacity(spaces.count)
-    for (key, value) in spaces {
-      guard let ns = key.text, let inner = value.map, !inner.isEmpty else {
+    // By index over the kept key and value arrays: the map iterator's pair copies are avoided.
+    let spaceKeys = spaces.keys
+    let spaceValues = spaces.values
+    for index in spaceKeys.indices {
+      let key = spaceKeys[index]
+      guard let ns = key.text, let inner = spaceValues[index].map, !inner.isEmpty else {
         throw MdocError(
           .malformed,
           "ItemsRequest.nameSpaces[\(key)] must map a namespace name to a non-empty map of elements"
@@ -70,8 +74,11 @@ public struct ItemsRequest: Sendable, Hashable {
       }
       var elements: [Element] = []
       elements.reserveCapacity(inner.count)
-      for (elementKey, intent) in inner {
-        guard let id = elementKey.text, let retain = intent.bool else {
+      let elementKeys = inner.keys
+      let intents = inner.values
+      for position in elementKeys.indices {
+        let elementKey = elementKeys[position]
+        guard let id = elementKey.text, let retain = intents[position].bool else {
           throw MdocError(
             .malformed,
             "ItemsRequest.nameSpaces[\(ns)][\(elementKey)] must map an element name to IntentToRetain (bool)"

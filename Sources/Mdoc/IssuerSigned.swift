@@ -64,7 +64,18 @@ public struct IssuerSignedItem: Sendable, Hashable {
 
   /// The digest the MSO holds for this item: over the encoded `IssuerSignedItemBytes` (§9.1.2.5).
   public func digest(_ algorithm: DigestAlgorithm) -> [UInt8] {
-    algorithm.hash(taggedItem.encoded())
+    algorithm.hash(Self.taggedItemBytes(encoded.bytes))
+  }
+
+  /// The encoding of `#6.24(bstr .cbor IssuerSignedItem)` for an item's kept encoding: the tag
+  /// 24 head, the byte string head and the bytes (RFC 8949 §3.4.5.1, shortest heads as
+  /// `taggedItem.encoded()` writes them), written into one buffer of the right size rather
+  /// than through a `CBOR` value and the encoder.
+  static func taggedItemBytes(_ item: [UInt8]) -> [UInt8] {
+    // Tag 24 takes 2 bytes; a byte string head at most 9.
+    var writer = CBORWriter(capacity: item.count + 11)
+    writer.tag24(item)
+    return writer.bytes
   }
 }
 
@@ -174,7 +185,8 @@ public struct IssuerSigned: Sendable, Hashable {
   var encodedSizeEstimate: Int {
     var size = 4096 + (issuerAuth.payload?.count ?? 0) + issuerAuth.signature.count
     for (_, items) in nameSpaces {
-      for item in items { size += item.encoded.bytes.count + 8 }
+      // By index: only the kept bytes are read, the item (its decoded value) is not copied.
+      for index in items.indices { size += items[index].encoded.bytes.count + 8 }
     }
     return size
   }
@@ -198,7 +210,8 @@ public struct IssuerSigned: Sendable, Hashable {
       for (name, items) in nameSpaces {
         writer.text(name)
         writer.arrayHead(count: items.count)
-        for item in items { writer.tag24(item.encoded.bytes) }
+        // By index: only the kept bytes are read, the item (its decoded value) is not copied.
+        for index in items.indices { writer.tag24(items[index].encoded.bytes) }
       }
     }
     if !issuerAuthFirst { writeIssuerAuth(to: &writer) }
@@ -229,8 +242,14 @@ public struct IssuerSigned: Sendable, Hashable {
   public func disclosing(_ elements: [String: Set<String>]) -> IssuerSigned {
     let kept = nameSpaces.compactMap { ns -> (nameSpace: String, items: [IssuerSignedItem])? in
       guard let wanted = elements[ns.nameSpace] else { return nil }
-      let items = ns.items.filter { wanted.contains($0.elementIdentifier) }
-      return items.isEmpty ? nil : (ns.nameSpace, items)
+      let items = ns.items
+      // A namespace disclosed whole keeps its array (no item is copied); otherwise the items
+      // before the first one left out are taken as they are and the rest filtered.
+      guard let dropped = items.firstIndex(where: { !wanted.contains($0.elementIdentifier) })
+      else { return items.isEmpty ? nil : (ns.nameSpace, items) }
+      var filtered = Array(items[..<dropped])
+      filtered += items[(dropped + 1)...].filter { wanted.contains($0.elementIdentifier) }
+      return filtered.isEmpty ? nil : (ns.nameSpace, filtered)
     }
     return IssuerSigned(unchecked: kept, issuerAuth: issuerAuth, mso: mso)
   }

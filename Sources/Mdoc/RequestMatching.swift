@@ -33,6 +33,20 @@ extension ItemsRequest {
     elements.reserveCapacity(nameSpaces.reduce(0) { $0 + $1.elements.count })
     for (ns, requested) in nameSpaces {
       let items = issuerSigned.nameSpaces.last { $0.nameSpace == ns }?.items ?? []
+      if items.count * requested.count <= Self.scanLimit {
+        // A namespace of a few dozen items (an mDL's): each requested element is found by
+        // scanning the items in order, comparing lengths before text, which costs less than
+        // hashing every identifier into a dictionary. Same answer: the first item that has it.
+        for element in requested {
+          let position = Self.firstPosition(of: element.identifier, in: items)
+          elements.append(
+            ItemsRequestMatch.Element(
+              nameSpace: ns, identifier: element.identifier,
+              intentToRetain: element.intentToRetain,
+              value: position.map { items[$0].elementValue }))
+        }
+        continue
+      }
       var positions: [String: Int] = Dictionary(minimumCapacity: items.count)
       for position in items.indices.reversed() {
         positions[items[position].elementIdentifier] = position
@@ -45,5 +59,20 @@ extension ItemsRequest {
       }
     }
     return ItemsRequestMatch(elements: elements)
+  }
+
+  /// Up to this many item × requested element comparisons, a namespace is matched by scanning
+  /// (``firstPosition(of:in:)``); above, through a dictionary of the items' identifiers, so a
+  /// large request against a large namespace stays linear.
+  static let scanLimit = 1024
+
+  /// The position of the first item whose identifier is `identifier`, nil when none has it.
+  static func firstPosition(of identifier: String, in items: [IssuerSignedItem]) -> Int? {
+    let length = identifier.utf8.count
+    for index in items.indices {
+      let candidate = items[index].elementIdentifier
+      if candidate.utf8.count == length, candidate == identifier { return index }
+    }
+    return nil
   }
 }

@@ -207,7 +207,7 @@ extension Wallet {
     }
     let anchors = try await trustAnchors(role: .issuer)
     let now = clock()
-    let batchID = credentials.count > 1 ? UUID().uuidString.lowercased() : nil
+    let batchID = credentials.count > 1 ? RandomIdentifier.uuid() : nil
     // Which of the named stored keys already bind a credential: one query for the batch.
     let storedKeyIDs = credentials.compactMap { entry -> String? in
       guard case .success(let credential) = entry, case .stored(let id) = credential.key else {
@@ -315,7 +315,7 @@ extension Wallet {
         subtitle: credential.subtitle, issuerName: credential.issuerName)
       outcomes[entry.index] = .success(
         StoredCredential(
-          id: ids?[entry.index] ?? UUID().uuidString.lowercased(), format: credential.format,
+          id: ids?[entry.index] ?? RandomIdentifier.uuid(), format: credential.format,
           type: credential.type, issued: credential.issued, display: display,
           validFrom: credential.validFrom, validUntil: credential.validUntil, deviceKeyID: keyID,
           issuerAuthorityKeyIdentifiers: credential.issuerAuthorityKeyIdentifiers,

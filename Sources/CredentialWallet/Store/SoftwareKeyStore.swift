@@ -109,7 +109,7 @@ public struct SoftwareKeyStore: DeviceKeyStore {
   /// }
   /// ```
   public func wrap(_ key: ECPrivateKey) throws(WalletStoreError) -> WrappedDeviceKey {
-    let id = UUID().uuidString.lowercased()
+    let id = RandomIdentifier.uuid()
     let box: AES.GCM.SealedBox
     do {
       box = try AES.GCM.seal(

@@ -29,10 +29,25 @@ public struct SessionData: Sendable, Hashable {
   private init(data: [UInt8]?, status: SessionStatus?) {
     self.data = data
     self.status = status
-    var map = CBORMap()
-    if let data { map[key: .textString(Keys.data)] = .byteString(data) }
-    if let status { map[key: .textString(Keys.status)] = .unsigned(status.rawValue) }
-    self.bytes = proximityEncoder.encode(.map(map))
+    self.bytes = Self.encode(data: data, status: status)
+  }
+
+  /// `{? "data": bstr, ? "status": uint}` (§9.1.1.4), "data" first as the map holds it (and as
+  /// the deterministic order puts it), written straight into one buffer sized for the data: the
+  /// encrypted DeviceResponse (a portrait and all) is copied once, not through a `CBOR` value.
+  static func encode(data: [UInt8]?, status: SessionStatus?) -> [UInt8] {
+    // Map head 1 byte; "data" 5; its byte string head at most 9; "status" 7; the uint at most 9.
+    var writer = CBORWriter(capacity: (data?.count ?? 0) + 32)
+    writer.mapHead(count: (data == nil ? 0 : 1) + (status == nil ? 0 : 1))
+    if let data {
+      writer.text(Keys.data)
+      writer.byteString(data)
+    }
+    if let status {
+      writer.text(Keys.status)
+      writer.int(Int(status.rawValue))
+    }
+    return writer.bytes
   }
 
   /// Reads a received message. A message that is not the CDDL, or has neither `data` nor
