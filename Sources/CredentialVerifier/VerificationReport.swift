@@ -55,6 +55,13 @@ public enum VerificationCheck: Sendable, Hashable {
   /// The mdoc's device signature over the OpenID4VPDCAPIHandover transcript for `origin` and
   /// the nonce verified (OpenID4VP 1.0 Appendix B.2.6.2).
   case mdocHandoverDeviceSignature(origin: String)
+  /// The KB-JWT is signed by the `cnf` key, with audience the Client Identifier `clientID`, the
+  /// nonce, `sd_hash` and `iat`: a redirect-based flow (OpenID4VP 1.0 Appendix B.3.6).
+  case keyBindingToClient(clientID: String)
+  /// The mdoc's device signature over the OpenID4VPHandover transcript for `clientID`, the
+  /// nonce, the encryption key's thumbprint and `responseURI` verified (OpenID4VP 1.0 Appendix
+  /// B.2.6.1).
+  case mdocRedirectHandoverDeviceSignature(clientID: String, responseURI: String)
 
   // Credential status (IETF Token Status List), every verifier.
 

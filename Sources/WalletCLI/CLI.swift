@@ -19,7 +19,7 @@ public enum DCWalletCLI {
     ("present-uri", "answer an OpenID4VP request URI (openid4vp://), post to the verifier"),
     ("present", "present in person (ISO 18013-5): show an mdoc: URI, answer a reader"),
     ("log", "show the activity log"),
-    ("verifier", "act as the relying party: verifier request|verify"),
+    ("verifier", "act as the relying party: verifier request|verify|serve|transaction"),
     ("read", "read in person (ISO 18013-5) from a presenting wallet and verify"),
     ("registry", "what the stored credentials register with Android and iOS"),
     ("inspect", "print a request, response, credential or registry blob readably"),

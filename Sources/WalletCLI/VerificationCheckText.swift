@@ -45,6 +45,10 @@ enum VerificationCheckText {
     case .mdocValueDigests: "value digests, docType and validity"
     case .mdocHandoverDeviceSignature(let origin):
       "device signature over the OpenID4VPDCAPIHandover transcript for \(origin) and the nonce"
+    case .keyBindingToClient(let clientID):
+      "KB-JWT signed by cnf key, aud \(clientID), nonce, sd_hash, iat"
+    case .mdocRedirectHandoverDeviceSignature(let clientID, let responseURI):
+      "device signature over the OpenID4VPHandover transcript for \(clientID), the nonce and \(responseURI)"
     case .credentialStatus(let credential, let outcome):
       "status of \(credential): \(VerifierStatusText.detail(outcome))"
     case .responseOpened, .deviceResponseStructure, .documentIssuer, .documentDeviceSignature,

@@ -85,13 +85,26 @@ enum VerifierCommand {
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     guard let sub = arguments.first else {
       throw UsageError(
-        "verifier needs a subcommand: request or verify", command: "dcwallet verifier")
+        "verifier needs a subcommand: request, verify, serve or transaction",
+        command: "dcwallet verifier")
     }
     let rest = Array(arguments.dropFirst())
     switch sub {
     case "request": try request(try context.parse(requestSpec, rest), raw: rest, context)
     case "verify": try await verify(try context.parse(verifySpec, rest), context)
-    case "--help", "-h": throw HelpShown(text: requestSpec.help + "\n\n" + verifySpec.help)
+    // Issue 16: the OpenID4VP redirect-flow verifier and its frontend.
+    case "serve":
+      try await VerifierServeCommand.serve(
+        try context.parse(VerifierServeCommand.serveSpec, rest), context)
+    case "transaction":
+      try await VerifierServeCommand.transaction(
+        try context.parse(VerifierServeCommand.transactionSpec, rest), context)
+    case "--help", "-h":
+      throw HelpShown(
+        text: [
+          requestSpec.help, verifySpec.help, VerifierServeCommand.serveSpec.help,
+          VerifierServeCommand.transactionSpec.help,
+        ].joined(separator: "\n\n"))
     default: throw UsageError("unknown verifier subcommand '\(sub)'", command: "dcwallet verifier")
     }
   }

@@ -74,11 +74,24 @@ extension VerifierState {
     now: Date
   ) throws(OpenID4VPError) -> VerifiedAuthorizationResponse {
     let opened = try open(data)
-    var checks: [VerificationCheck] = opened.thumbprint == nil ? [] : [.responseDecrypted]
-    let (vpToken, entries) = try Self.readVPToken(opened.payload)
+    return try verifyOpened(
+      opened.payload, thumbprint: opened.thumbprint, binding: .dcAPI(origin: origin),
+      sdJWTIssuerAnchors: sdJWTIssuerAnchors, mdocIssuerAnchors: mdocIssuerAnchors, now: now)
+  }
+
+  /// Steps 2-4 on an opened (decrypted) payload: the presentations verified as bound to
+  /// `binding` (the DC API origin, or the redirect flow's client_id and response_uri), then
+  /// aggregated against the query. `thumbprint` is the response encryption key's, nil when the
+  /// response was not encrypted (OpenID4VP 1.0 Appendix B.2.6).
+  package func verifyOpened(
+    _ payload: JSONValue, thumbprint: [UInt8]?, binding: PresentationBinding,
+    sdJWTIssuerAnchors: [Certificate], mdocIssuerAnchors: [Certificate], now: Date
+  ) throws(OpenID4VPError) -> VerifiedAuthorizationResponse {
+    var checks: [VerificationCheck] = thumbprint == nil ? [] : [.responseDecrypted]
+    let (vpToken, entries) = try Self.readVPToken(payload)
     let query = try parsedQuery()
     let checked = try checkPresentations(
-      entries, query: query, thumbprint: opened.thumbprint,
+      entries, query: query, thumbprint: thumbprint, binding: binding,
       sdJWTIssuerAnchors: sdJWTIssuerAnchors, mdocIssuerAnchors: mdocIssuerAnchors, now: now)
     checks.append(
       try Self.aggregate(
@@ -151,7 +164,8 @@ extension VerifierState {
   /// B.3.6), with its DCQL description for the aggregation.
   func checkPresentations(
     _ entries: [(key: String, value: JSONValue)], query: DCQLQuery, thumbprint: [UInt8]?,
-    sdJWTIssuerAnchors: [Certificate], mdocIssuerAnchors: [Certificate], now: Date
+    binding: PresentationBinding, sdJWTIssuerAnchors: [Certificate],
+    mdocIssuerAnchors: [Certificate], now: Date
   ) throws(OpenID4VPError) -> (
     results: [String: [VerifiedCredential]], descriptions: [any DCQLCredential],
     indicesByID: [String: [Int]]
@@ -183,12 +197,12 @@ extension VerifierState {
         switch credentialQuery.format {
         case DCQLFormat.sdJWTVC:
           (verified, description) = try verifySDJWT(
-            presentation, id: id, query: credentialQuery,
+            presentation, id: id, query: credentialQuery, binding: binding,
             transactionDataHashes: entriesByID[id] ?? [], anchors: sdJWTIssuerAnchors, now: now)
         case DCQLFormat.msoMdoc:
           (verified, description) = try verifyMdoc(
             presentation, id: id, query: credentialQuery, thumbprint: thumbprint,
-            anchors: mdocIssuerAnchors, now: now)
+            binding: binding, anchors: mdocIssuerAnchors, now: now)
         default:
           throw OpenID4VPError(
             .invalidResponse, "format \(credentialQuery.format) cannot be verified here")
@@ -274,21 +288,21 @@ extension VerifierState {
   }
 
   private func verifySDJWT(
-    _ presentation: String, id: String, query: CredentialQuery, transactionDataHashes: [String],
-    anchors: [Certificate], now: Date
+    _ presentation: String, id: String, query: CredentialQuery, binding: PresentationBinding,
+    transactionDataHashes: [String], anchors: [Certificate], now: Date
   ) throws(OpenID4VPError) -> (VerifiedCredential, any DCQLCredential) {
+    let keyBindingCheck = binding.keyBindingCheck
     let verified: VerifiedPresentation
     do {
       verified = try SDJWT.verifyPresentation(
         serialized: presentation, trustAnchors: anchors,
-        expectedAudience: AuthorizationRequest.keyBindingAudience(origin: origin),
-        expectedNonce: nonce, now: now)
+        expectedAudience: binding.keyBindingAudience, expectedNonce: nonce, now: now)
     } catch {
       throw OpenID4VPError(.invalidPresentation, "\(id): \(error)", underlying: error)
     }
     var checks: [VerificationCheck] = [.sdJWTIssuerSignature, .sdJWTDisclosureDigests]
     if let binding = verified.keyBinding {
-      checks.append(.keyBinding(origin: origin))
+      checks.append(keyBindingCheck)
       if !transactionDataHashes.isEmpty {
         // §8.4: every entry for this query is bound, with the default algorithm.
         guard
@@ -329,7 +343,7 @@ extension VerifierState {
 
   private func verifyMdoc(
     _ presentation: String, id: String, query: CredentialQuery, thumbprint: [UInt8]?,
-    anchors: [Certificate], now: Date
+    binding: PresentationBinding, anchors: [Certificate], now: Date
   ) throws(OpenID4VPError) -> (VerifiedCredential, any DCQLCredential) {
     let response: DeviceResponse
     do {
@@ -348,8 +362,7 @@ extension VerifierState {
     }
     var checks: [VerificationCheck] = []
     let issuer: IssuerVerification
-    let transcript = SessionTranscript(
-      handover: Handover.openID4VPDCAPI(origin: origin, nonce: nonce, jwkThumbprint: thumbprint))
+    let transcript = binding.sessionTranscript(nonce: nonce, jwkThumbprint: thumbprint)
     do {
       // An anchor may be the document signer itself (direct trust, issue 10 §4).
       let basis: IssuerTrustBasis
@@ -363,7 +376,7 @@ extension VerifierState {
       checks.append(.mdocValueDigests)
       try document.verifyDeviceAuthentication(
         sessionTranscript: transcript, deviceKey: issuer.deviceKey)
-      checks.append(.mdocHandoverDeviceSignature(origin: origin))
+      checks.append(binding.mdocDeviceSignatureCheck)
     } catch {
       throw OpenID4VPError(.invalidPresentation, "\(id): \(error.reason)", underlying: error)
     }

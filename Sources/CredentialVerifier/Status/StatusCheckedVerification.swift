@@ -30,6 +30,20 @@ extension VerifierState {
     let verified = try verifyResponse(
       data, sdJWTIssuerAnchors: sdJWTIssuerAnchors, mdocIssuerAnchors: mdocIssuerAnchors,
       now: now)
+    return try await verified.checkingStatus(
+      status, sdJWTIssuerAnchors: sdJWTIssuerAnchors, mdocIssuerAnchors: mdocIssuerAnchors,
+      now: now)
+  }
+}
+
+extension VerifiedAuthorizationResponse {
+  /// This response with each credential's status checked through `status`, with the anchors
+  /// its issuer was verified with; each credential's report gains a `credentialStatus` check.
+  package func checkingStatus(
+    _ status: StatusChecking, sdJWTIssuerAnchors: [Certificate], mdocIssuerAnchors: [Certificate],
+    now: Date
+  ) async throws(OpenID4VPError) -> VerifiedAuthorizationResponse {
+    let verified = self
     var credentials = verified.credentials
     var run = StatusCheckRun(status, now: now)
     for id in credentials.keys.sorted() {
