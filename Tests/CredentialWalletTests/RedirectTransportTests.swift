@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import JSON
 import OpenID4VCI
+import OpenID4VP
 import Testing
 
 @testable import CredentialWallet
@@ -17,13 +18,24 @@ import Testing
     RedirectTransport(client: InProcessHTTPClient(handler: verifier), urlPolicy: policy)
   }
 
+  func get(_ url: URL) -> HTTPRequest {
+    HTTPRequest(method: .get, url: url, headers: ["Accept": "application/oauth-authz-req+jwt"])
+  }
+
+  func post(_ fields: [(String, String)]) -> HTTPRequest {
+    HTTPRequest(
+      method: .post, url: responseURL,
+      headers: ["Content-Type": "application/x-www-form-urlencoded"],
+      body: FormParameters(fields.map { ($0.0, Optional($0.1)) }).bodyBytes)
+  }
+
   func verifier(_ object: String = "a.b.c") -> RedirectTestVerifier {
     RedirectTestVerifier(.init(requestObject: { _ in object }))
   }
 
   @Test func getAsksForARequestObject() async throws {
     let verifier = verifier()
-    let text = try await transport(verifier).fetchRequestObject(at: requestURL, post: nil)
+    let text = try await transport(verifier).fetchRequestObject(get(requestURL))
     #expect(text == "a.b.c")
     let sent = try #require(verifier.received.first)
     #expect(sent.method == .get)
@@ -33,27 +45,32 @@ import Testing
 
   @Test func postSendsTheForm() async throws {
     let verifier = verifier()
-    _ = try await transport(verifier).fetchRequestObject(
-      at: requestURL, post: [("wallet_metadata", #"{"a":1}"#), ("wallet_nonce", "n 1")])
+    let fetch = try #require(
+      try AuthorizationRequestURI(
+        "openid4vp://?client_id=x509_san_dns%3Averifier.example&request_uri=https%3A%2F%2Fverifier.example%2Frequest&request_uri_method=post"
+      ).requestObjectFetch())
+    _ = try await transport(verifier).fetchRequestObject(fetch.request)
     let sent = try #require(verifier.received.first)
     #expect(sent.method == .post)
     #expect(sent.headers["Content-Type"] == "application/x-www-form-urlencoded")
     let form = try FormParameters(body: sent.body)
-    #expect(form["wallet_metadata"] == #"{"a":1}"#)
-    #expect(form["wallet_nonce"] == "n 1")
+    let metadata = try JSONValue(parsing: try #require(form["wallet_metadata"]))
+    #expect(metadata["vp_formats_supported"] != nil)
+    #expect(form["wallet_nonce"] == fetch.walletNonce)
+    #expect(fetch.walletNonce?.isEmpty == false)
   }
 
   @Test func aMediaTypeParameterAndCaseAreAccepted() async throws {
     let verifier = verifier()
     verifier.settings.contentType = "Application/OAuth-Authz-Req+JWT; charset=utf-8"
-    #expect(try await transport(verifier).fetchRequestObject(at: requestURL, post: nil) == "a.b.c")
+    #expect(try await transport(verifier).fetchRequestObject(get(requestURL)) == "a.b.c")
   }
 
   @Test func anotherMediaTypeIsRefused() async throws {
     let verifier = verifier()
     verifier.settings.contentType = "application/json"
     let error = await #expect(throws: WalletError.self) {
-      try await transport(verifier).fetchRequestObject(at: requestURL, post: nil)
+      try await transport(verifier).fetchRequestObject(get(requestURL))
     }
     #expect(error?.code == .transport)
     #expect(error?.reason.contains("application/json") == true)
@@ -63,7 +80,7 @@ import Testing
     let verifier = verifier()
     verifier.settings.requestStatus = 404
     let error = await #expect(throws: WalletError.self) {
-      try await transport(verifier).fetchRequestObject(at: requestURL, post: nil)
+      try await transport(verifier).fetchRequestObject(get(requestURL))
     }
     #expect(error?.reason.contains("HTTP 404") == true)
   }
@@ -72,7 +89,7 @@ import Testing
     let verifier = verifier(
       String(repeating: "a", count: RedirectTransport.maximumRequestObjectBytes + 1))
     let error = await #expect(throws: WalletError.self) {
-      try await transport(verifier).fetchRequestObject(at: requestURL, post: nil)
+      try await transport(verifier).fetchRequestObject(get(requestURL))
     }
     #expect(error?.reason.contains("larger than") == true)
   }
@@ -81,16 +98,16 @@ import Testing
     let verifier = verifier()
     let error = await #expect(throws: WalletError.self) {
       try await transport(verifier).fetchRequestObject(
-        at: URL(string: "http://verifier.example/request")!, post: nil)
+        get(URL(string: "http://verifier.example/request")!))
     }
     #expect(error?.code == .transport)
     #expect(verifier.received.isEmpty)
     _ = try await transport(verifier).fetchRequestObject(
-      at: URL(string: "http://127.0.0.1:8080/request")!, post: nil)
+      get(URL(string: "http://127.0.0.1:8080/request")!))
     // The standard policy refuses loopback http too, whatever the client allows.
     await #expect(throws: WalletError.self) {
       try await transport(verifier, policy: .standard).fetchRequestObject(
-        at: URL(string: "http://127.0.0.1:8080/request")!, post: nil)
+        get(URL(string: "http://127.0.0.1:8080/request")!))
     }
   }
 
@@ -98,7 +115,7 @@ import Testing
     let verifier = verifier()
     verifier.settings.answer = ["redirect_uri": "https://verifier.example/done?code=1"]
     let outcome = try await transport(verifier).post(
-      [("vp_token", "{}"), ("state", "s")], to: responseURL, posted: .presentation)
+      post([("vp_token", "{}"), ("state", "s")]), posted: .presentation)
     #expect(outcome.redirectURI?.absoluteString == "https://verifier.example/done?code=1")
     #expect(outcome.posted == .presentation)
     // Posted once, and the redirect_uri never requested.
@@ -110,7 +127,7 @@ import Testing
 
   @Test func anEmptyAnswerHasNoRedirect() async throws {
     let verifier = verifier()
-    let outcome = try await transport(verifier).post([], to: responseURL, posted: .error("x"))
+    let outcome = try await transport(verifier).post(post([]), posted: .error("x"))
     #expect(outcome.redirectURI == nil)
   }
 
@@ -118,12 +135,12 @@ import Testing
     let verifier = verifier()
     verifier.settings.answer = ["redirect_uri": "http://verifier.example/done"]
     let error = await #expect(throws: WalletError.self) {
-      try await transport(verifier).post([], to: responseURL, posted: .presentation)
+      try await transport(verifier).post(post([]), posted: .presentation)
     }
     #expect(error?.reason.contains("redirect_uri is not allowed") == true)
     verifier.settings.answer = ["redirect_uri": "javascript:alert(1)"]
     await #expect(throws: WalletError.self) {
-      try await transport(verifier).post([], to: responseURL, posted: .presentation)
+      try await transport(verifier).post(post([]), posted: .presentation)
     }
   }
 
@@ -132,7 +149,7 @@ import Testing
     verifier.settings.responseStatus = 400
     verifier.settings.answer = ["error": "invalid_request"]
     let error = await #expect(throws: WalletError.self) {
-      try await transport(verifier).post([], to: responseURL, posted: .presentation)
+      try await transport(verifier).post(post([]), posted: .presentation)
     }
     #expect(error?.reason == "the response_uri answered HTTP 400 (invalid_request)")
   }
@@ -141,7 +158,7 @@ import Testing
     let verifier = verifier()
     verifier.settings.answer = ["a"]
     await #expect(throws: WalletError.self) {
-      try await transport(verifier).post([], to: responseURL, posted: .presentation)
+      try await transport(verifier).post(post([]), posted: .presentation)
     }
   }
 }

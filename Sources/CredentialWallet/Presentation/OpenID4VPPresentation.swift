@@ -19,7 +19,7 @@ public struct OpenID4VPPresentation: Sendable {
     case dcAPI(AuthorizationRequest)
     /// A request from an `openid4vp://` (or `haip-vp://`, `eudi-openid4vp://`) URI, answered by
     /// a POST to its `response_uri` (OpenID4VP 1.0 §5, §8.2).
-    case redirect(RedirectAuthorization)
+    case redirect(RedirectAuthorizationRequest)
 
     /// `dcql_query`, parsed (OpenID4VP 1.0 §6).
     public var dcqlQuery: DCQLQuery {
@@ -44,13 +44,13 @@ public struct OpenID4VPPresentation: Sendable {
     }
 
     /// The redirect request; nil for a DC API request.
-    public var redirect: RedirectAuthorization? {
+    public var redirect: RedirectAuthorizationRequest? {
       if case .redirect(let request) = self { return request }
       return nil
     }
 
     /// Who is asking over the DC API (Appendix A.3); nil for a redirect request, whose verifier
-    /// is its client identifier (``RedirectAuthorization/clientID``).
+    /// is its client identifier (``RedirectAuthorizationRequest/clientID``).
     public var verifier: VerifierIdentity? { dcAPI?.verifier }
 
     /// Why a DC API request's signature did not verify, when that was recorded instead of

@@ -137,7 +137,7 @@ public struct PresentationRequest: Sendable {
         // A redirect request whose signature or chain fails is refused while resolving: what
         // is left is trusted (x509_san_dns, x509_hash, verifier_attestation) or unsigned
         // (redirect_uri, OpenID4VP 1.0 §5.9.3).
-        return redirect.isAuthenticated ? .trusted : .absent
+        return redirect.verifier.isAuthenticated ? .trusted : .absent
       }
       if let failure = presentation.request.signatureFailure {
         return .invalid(reason: failure.reason)
@@ -174,7 +174,7 @@ public struct PresentationRequest: Sendable {
       presentation.resolved.documentRequests.lazy.compactMap(\.reader).first?.chain ?? []
     case .openID4VP(let presentation):
       if let redirect = presentation.request.redirect {
-        redirect.trustedChain
+        redirect.trustedChainPath
       } else if case .authenticated(let verifier) = presentation.request.verifier {
         verifier.trustedChain.path
       } else {
@@ -203,7 +203,7 @@ public struct PresentationRequest: Sendable {
       if let redirect = presentation.request.redirect {
         // No web origin outside the DC API: an authenticated client identifier names the
         // verifier.
-        return redirect.isAuthenticated
+        return redirect.verifier.isAuthenticated
           ? .verified(name: redirect.clientID.rawValue, origin: nil) : .unverified(origin: nil)
       }
       if case .authenticated(let verifier) = presentation.request.verifier {

@@ -1,7 +1,7 @@
 public import Foundation
 import HTTP
 import JSON
-import OpenID4VCI
+import OpenID4VP
 
 /// What the verifier answered to a response the wallet posted to its `response_uri`
 /// (OpenID4VP 1.0 §8.2): it accepted it, and may have handed back a `redirect_uri` for the
@@ -39,32 +39,21 @@ struct RedirectTransport: Sendable {
   let urlPolicy: HTTPURLPolicy
 
   /// The media type of a request object (RFC 9101 §10.2, OpenID4VP 1.0 §5.10).
-  static let requestObjectMediaType = "application/oauth-authz-req+jwt"
-  /// The largest request object read (a signed request with a chain fits in far less).
-  static let maximumRequestObjectBytes = 256 * 1024
+  static let requestObjectMediaType = RequestObjectFetch.acceptedType
+  /// The largest request object read (docs/LIMITS.md).
+  static let maximumRequestObjectBytes = RequestObjectFetch.maximumResponseLength
   /// The largest verifier answer to a posted response read.
   static let maximumAnswerBytes = 64 * 1024
 
-  /// Fetches the request object at `request_uri` (OpenID4VP 1.0 §5.10): a GET, or with
-  /// `request_uri_method=post` a form POST of `form` (`wallet_metadata`, `wallet_nonce`;
-  /// §5.10.1). The answer must be 200 with the media type `application/oauth-authz-req+jwt`
-  /// (RFC 9101 §5.2.3, §10.2) and a compact JWS (or an unsigned JWT) as its body.
+  /// Fetches the request object at `request_uri` (OpenID4VP 1.0 §5.10) with the request the
+  /// OpenID4VP module made: a GET, or with `request_uri_method=post` a form POST of
+  /// `wallet_metadata` and `wallet_nonce` (§5.10.1). The answer must be 200 with the media type
+  /// `application/oauth-authz-req+jwt` (RFC 9101 §5.2.3, §10.2), within the size limit.
   ///
   /// - Throws: `transport` when the URL is not allowed, the verifier cannot be reached or
   ///   answers with another status, media type or an oversized body.
-  func fetchRequestObject(at url: URL, post form: [(String, String)]?) async throws(WalletError)
-    -> String
-  {
-    var headers: HTTPFields = ["Accept": Self.requestObjectMediaType]
-    var method = HTTPMethod.get
-    var body: [UInt8] = []
-    if let form {
-      method = .post
-      headers["Content-Type"] = FormParameters.contentType
-      body = FormParameters(form.map { ($0.0, Optional($0.1)) }).bodyBytes
-    }
-    let response = try await send(
-      HTTPRequest(method: method, url: url, headers: headers, body: body), what: "request_uri")
+  func fetchRequestObject(_ fetch: HTTPRequest) async throws(WalletError) -> String {
+    let response = try await send(fetch, what: "request_uri")
     guard response.status == 200 else {
       throw WalletError(
         .transport,
@@ -91,20 +80,18 @@ struct RedirectTransport: Sendable {
     return text.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
-  /// Posts a response form to `response_uri` (OpenID4VP 1.0 §8.2) and reads the verifier's
+  /// Posts a response form (``ResponsePost/request``) to `response_uri` (OpenID4VP 1.0 §8.2) and reads the verifier's
   /// answer: 200 with a JSON object, whose `redirect_uri` (if any) is returned after the URL
   /// policy check. The `redirect_uri` is never requested.
   ///
   /// - Throws: `transport` when the URL is not allowed, the verifier cannot be reached, answers
   ///   with another status (its OAuth `error` named), or hands back a body that is not a JSON
   ///   object or a `redirect_uri` that is not an allowed absolute URL.
-  func post(_ form: [(String, String)], to url: URL, posted: RedirectResponseOutcome.Posted)
+  func post(_ request: HTTPRequest, posted: RedirectResponseOutcome.Posted)
     async throws(WalletError) -> RedirectResponseOutcome
   {
-    let request = HTTPRequest(
-      method: .post, url: url,
-      headers: ["Content-Type": FormParameters.contentType, "Accept": "application/json"],
-      body: FormParameters(form.map { ($0.0, Optional($0.1)) }).bodyBytes)
+    var request = request
+    request.headers["Accept"] = "application/json"
     let response = try await send(request, what: "response_uri")
     guard response.status == 200 else {
       let error = (try? JSONValue(parsing: response.body))?["error"]?.string
