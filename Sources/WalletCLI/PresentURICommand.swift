@@ -68,7 +68,8 @@ enum PresentURICommand {
     if args.flag("interactive") {
       context.console.err(request.consentScreen(for: consent))
       context.console.err("Share? [y/N] ")
-      let answer = Prompt.readAnswer(fromStandardInput: false)
+      // The URI came as an argument, so the answer is read from standard input.
+      let answer = Prompt.readAnswer(fromStandardInput: true)
       guard answer == "y" || answer == "yes" else {
         try await decline(request, wallet: wallet, http: http, context: context)
         return

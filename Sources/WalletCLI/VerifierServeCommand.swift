@@ -128,7 +128,7 @@ enum VerifierServeCommand {
       let host = dnsName == "localhost" ? "localhost" : "127.0.0.1"
       let base = args.value("public-url") ?? "http://\(host):\(bound)"
       let attestation = try attestationSigner(
-        args, subject: dnsName ?? "localhost", redirectURIs: [base + "/response"])
+        args, subject: dnsName ?? "localhost")
       let verifier = PresentationVerifier(
         configuration: PresentationVerifierConfiguration(
           baseURL: base, x509SANDNS: sanSigner, x509Hash: hashSigner, attestation: attestation,
@@ -176,7 +176,8 @@ enum VerifierServeCommand {
   }
 
   /// A fresh key attested by the `--attestation-issuer-*` issuer, or nil without them.
-  static func attestationSigner(_ args: ParsedArguments, subject: String, redirectURIs: [String])
+  /// No `redirect_uris`: each transaction has a `response_uri` of its own (OpenID4VP 1.0 §12).
+  static func attestationSigner(_ args: ParsedArguments, subject: String)
     throws -> VerifierAttestationSigner?
   {
     guard let keyPath = args.value("attestation-issuer-key") else {
@@ -196,8 +197,7 @@ enum VerifierServeCommand {
     let jwt = try VerifierAttestationSigner.issue(
       issuer: "https://attestation-issuer.localhost", subject: subject,
       confirmationKey: key.publicKey, issuerSigner: try Inputs.privateKey(keyPath),
-      issuerChain: chain, issuedAt: now, expiresAt: now.addingTimeInterval(86_400),
-      redirectURIs: redirectURIs)
+      issuerChain: chain, issuedAt: now, expiresAt: now.addingTimeInterval(86_400))
     return VerifierAttestationSigner(attestationJWT: jwt, subject: subject, signer: key)
   }
 

@@ -71,7 +71,8 @@ struct RedirectFixture {
       issuer: "https://attestations.example", subject: Self.dnsName,
       confirmationKey: attestationKey.publicKey, issuerSigner: attestationIssuerKey,
       issuerChain: [attestationIssuerCertificate, verifierRoot], issuedAt: pki.clock,
-      expiresAt: until, redirectURIs: [Self.base + "/response"])
+      // No redirect_uris: each transaction has a response_uri of its own (OpenID4VP 1.0 §12).
+      expiresAt: until)
 
     let pidRootKey = try ECPrivateKey(curve: .p256)
     pidRoot = try CertificateBuilder.iaca(

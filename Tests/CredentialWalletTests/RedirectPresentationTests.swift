@@ -214,6 +214,106 @@ struct RedirectPresentationTests {
     #expect(kb["aud"] == .string("x509_hash:\(hash)"))
   }
 
+  /// A Verifier Attestation JWT for `verifier.example` binding `cnfKey`, signed by an attester
+  /// whose root the wallet trusts when `trusted`.
+  static func attestation(
+    _ setup: RedirectSetup, cnfKey: ECPublicKey, trusted: Bool
+  ) async throws -> String {
+    let now = setup.fixture.now
+    let rootKey = try ECPrivateKey(curve: .p256)
+    let root = try CertificateBuilder.readerRoot(
+      commonName: "Attester Root", publicKey: rootKey.publicKey,
+      notBefore: now.addingTimeInterval(-3600), notAfter: now.addingTimeInterval(86_400)
+    ).selfSigned(signer: rootKey)
+    let attesterKey = try ECPrivateKey(curve: .p256)
+    let attester = try CertificateBuilder.openID4VPVerifier(
+      dnsName: "attester.example", publicKey: attesterKey.publicKey,
+      notBefore: now.addingTimeInterval(-3600), notAfter: now.addingTimeInterval(86_400)
+    ).issued(by: root, signer: rootKey)
+    if trusted { _ = try await setup.wallet.addTrustAnchor(root, role: .verifier) }
+    let claims: JSONValue = .object([
+      ("iss", "https://attester.example"), ("sub", "verifier.example"),
+      ("iat", .integer(Int64(now.timeIntervalSince1970) - 10)),
+      ("exp", .integer(Int64(now.timeIntervalSince1970) + 3600)),
+      ("cnf", .object([("jwk", JWK(publicKey: cnfKey).json)])),
+      ("redirect_uris", [.string(RedirectSetup.responseURI)]),
+    ])
+    return try JWS.sign(
+      payload: claims.serializedBytes(),
+      protectedHeader: .object([
+        ("typ", "verifier-attestation+jwt"), ("x5c", JWS.x5c([attester.derBytes])),
+      ]), signer: attesterKey)
+  }
+
+  /// Serves a request object for `verifier_attestation:verifier.example` signed with a key the
+  /// attestation binds.
+  static func serveAttested(_ setup: RedirectSetup, trusted: Bool) async throws {
+    let key = try ECPrivateKey(curve: .p256)
+    let attestation = try await Self.attestation(setup, cnfKey: key.publicKey, trusted: trusted)
+    let now = setup.fixture.now
+    setup.verifier.settings.requestObject = { _ in
+      let payload = RedirectRequestObject(
+        clientID: "verifier_attestation:verifier.example",
+        responseURI: RedirectSetup.responseURI,
+        dcqlQuery: ["credentials": [ConsentFixture.pidSDJWTQuery]], issuedAt: now
+      ).payload(walletNonce: nil)
+      return try JWS.sign(
+        payload: payload.serializedBytes(),
+        protectedHeader: .object([("typ", "oauth-authz-req+jwt"), ("jwt", .string(attestation))]),
+        signer: key)
+    }
+  }
+
+  @Test(
+    "verifier_attestation: a trusted attestation's cnf key signs the request; KB-JWT aud is the client_id"
+  )
+  func verifierAttestation() async throws {
+    let setup = try await RedirectSetup()
+    defer { setup.fixture.dir.remove() }
+    try await Self.serveAttested(setup, trusted: true)
+    let clientID = "verifier_attestation:verifier.example"
+    let request = try await setup.resolve(setup.uri(clientID: clientID))
+    #expect(request.requester.verifiedName == clientID)
+    #expect(request.requesterAuthentication == .trusted)
+    #expect(request.requesterCertificates.isEmpty == false)
+    _ = try await setup.wallet.respond(
+      to: request, consent: try request.proposedConsent(), httpClient: setup.client)
+    let token = try JSONValue(parsing: try #require(setup.responses.first?["vp_token"]))
+    let presentation = try #require(token["pid_sdjwt"]?[0]?.string)
+    let kb = try jwtPayload(
+      try #require(presentation.split(separator: "~", omittingEmptySubsequences: false).last))
+    #expect(kb["aud"] == .string(clientID))
+  }
+
+  @Test("an attestation from an untrusted issuer is refused, and nothing is posted")
+  func untrustedAttestation() async throws {
+    let setup = try await RedirectSetup()
+    defer { setup.fixture.dir.remove() }
+    try await Self.serveAttested(setup, trusted: false)
+    let refused = await setup.refusal {
+      _ = try await setup.resolve(setup.uri(clientID: "verifier_attestation:verifier.example"))
+    }
+    #expect(refused.code != nil)
+    // verifier_attestation names no response_uri of its own: no error response either.
+    #expect(setup.verifier.received.map(\.url.path) == ["/request"])
+  }
+
+  @Test("a signed request object under the redirect_uri prefix is refused")
+  func redirectURISigned() async throws {
+    let setup = try await RedirectSetup {
+      $0.clientID = "redirect_uri:\(RedirectSetup.responseURI)"
+    }
+    defer { setup.fixture.dir.remove() }
+    let refused = await setup.refusal {
+      _ = try await setup.resolve(setup.uri(clientID: "redirect_uri:\(RedirectSetup.responseURI)"))
+    }
+    #expect(refused.code != nil)
+    #expect(
+      setup.verifier.received.contains {
+        $0.url.path == "/response" && $0.body.contains(Array("vp_token".utf8))
+      } == false)
+  }
+
   /// A by-value redirect_uri request for the PID.
   static func redirectURIRequest(state: String = "s-9") -> String {
     let query = ["credentials": [ConsentFixture.pidSDJWTQuery]] as JSONValue

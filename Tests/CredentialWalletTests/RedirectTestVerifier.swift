@@ -19,6 +19,10 @@ final class RedirectTestVerifier: HTTPHandler, @unchecked Sendable {
     var requestStatus = 200
     var responseStatus = 200
     var answer: JSONValue = .object([])
+    /// Bytes served instead of the request object, when set.
+    var rawRequestObject: [UInt8]? = nil
+    /// Bytes answered at `/response` instead of `answer`, when set.
+    var rawAnswer: [UInt8]? = nil
   }
 
   private let lock = NSLock()
@@ -53,11 +57,11 @@ final class RedirectTestVerifier: HTTPHandler, @unchecked Sendable {
       }
       return HTTPResponse(
         status: settings.requestStatus, headers: ["Content-Type": settings.contentType],
-        body: Array(object.utf8))
+        body: settings.rawRequestObject ?? Array(object.utf8))
     case "/response":
       return HTTPResponse(
         status: settings.responseStatus, headers: ["Content-Type": "application/json"],
-        body: settings.answer.serializedBytes())
+        body: settings.rawAnswer ?? settings.answer.serializedBytes())
     default:
       return HTTPResponse(status: 404)
     }

@@ -161,4 +161,33 @@ import Testing
       try await transport(verifier).post(post([]), posted: .presentation)
     }
   }
+
+  @Test func aRequestObjectThatIsNotUTF8IsRefused() async throws {
+    let verifier = verifier()
+    verifier.settings.rawRequestObject = [0x61, 0xFF, 0x62]
+    let error = await #expect(throws: WalletError.self) {
+      try await transport(verifier).fetchRequestObject(get(requestURL))
+    }
+    #expect(error?.reason.contains("UTF-8") == true)
+  }
+
+  @Test func anOversizedAnswerIsRefused() async throws {
+    let verifier = verifier()
+    verifier.settings.rawAnswer = Array(
+      ("{\"a\":\"" + String(repeating: "x", count: RedirectTransport.maximumAnswerBytes) + "\"}")
+        .utf8)
+    let error = await #expect(throws: WalletError.self) {
+      try await transport(verifier).post(post([]), posted: .presentation)
+    }
+    #expect(error?.reason.contains("larger than") == true)
+  }
+
+  @Test func anAnswerThatIsNotJSONIsRefused() async throws {
+    let verifier = verifier()
+    verifier.settings.rawAnswer = Array("<html>".utf8)
+    let error = await #expect(throws: WalletError.self) {
+      try await transport(verifier).post(post([]), posted: .presentation)
+    }
+    #expect(error?.reason.contains("not JSON") == true)
+  }
 }

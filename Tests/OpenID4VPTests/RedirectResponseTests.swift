@@ -187,6 +187,9 @@ struct RedirectResponseTests {
       openID4VPError { _ = try DirectPostBody(formBody: [0xFF, 0xFE]) }?.reason.contains("UTF-8")
         == true)
     #expect(
+      openID4VPError { _ = try DirectPostBody(decryptedPayload: ["error": "x", "vp_token": [:]]) }?
+        .reason.contains("not both") == true)
+    #expect(
       openID4VPError { _ = try DirectPostBody(decryptedPayload: ["vp_token": [:], "state": 1]) }?
         .reason.contains("state") == true)
     #expect(try DirectPostBody(formBody: Array("vp_token=%7B%7D&state=s".utf8)).state == "s")

@@ -230,6 +230,25 @@ import X509Certificates
       #expect(result.err.hasPrefix("dcwallet present-uri: "))
     }
 
+    @Test("--interactive shows the consent screen; y answers, anything else declines")
+    func interactive() throws {
+      let fixture = try PresentURIFixture()
+      defer { fixture.verifier.stop() }
+      fixture.serveSigned(answer: ["redirect_uri": "http://127.0.0.1:9/next"])
+      let yes = try fixture.cli.run(
+        ["present-uri", fixture.signedURI, "--interactive"], stdin: "y\n")
+      #expect(yes.code == 0, "\(yes.err)")
+      #expect(yes.out == "http://127.0.0.1:9/next")
+      #expect(yes.err.contains("x509_san_dns:localhost"))
+      #expect(yes.err.contains("Share? [y/N]"))
+      #expect(fixture.verifier.responses.last?["vp_token"] != nil)
+      let no = try fixture.cli.run(
+        ["present-uri", fixture.signedURI, "--interactive"], stdin: "n\n")
+      #expect(no.code == 0, "\(no.err)")
+      #expect(fixture.verifier.responses.last?["error"] == "access_denied")
+      #expect(fixture.verifier.responses.count == 2)
+    }
+
     @Test("usage: a missing URI exits 2; --help documents the contract")
     func usage() throws {
       let cli = try DCWallet()

@@ -5,6 +5,7 @@ import JOSE
 import JSON
 import SDJWT
 import Testing
+import X509Certificates
 
 #if os(Linux)
   /// A `dcwallet` process running in the background, its standard output read line by line.
@@ -129,9 +130,10 @@ import Testing
 
       /// The wallet: fetches the request object, presents the dev PID bound to the request's
       /// client_id and nonce, posts it (or an error response); returns the verifier's answer.
-      func answer(_ uri: String, method: HTTPMethod = .get, decline: Bool = false) async throws
-        -> JSONValue
-      {
+      func answer(
+        _ uri: String, method: HTTPMethod = .get, decline: Bool = false,
+        check: (CompactJWS) throws -> Void = { _ in }
+      ) async throws -> JSONValue {
         let client = URLSessionHTTPClient(configuration: .init(policy: .development))
         let parameters = Dictionary(
           uniqueKeysWithValues: (URLComponents(string: uri)?.queryItems ?? []).map {
@@ -145,6 +147,7 @@ import Testing
             body: method == .post ? Array("wallet_nonce=abc".utf8) : []))
         #expect(fetched.status == 200)
         let jws = try CompactJWS(String(decoding: fetched.body, as: UTF8.self))
+        try check(jws)
         let request = try JSONValue(parsing: jws.payload)
         #expect(request["client_id"]?.string == parameters["client_id"])
         if method == .post { #expect(request["wallet_nonce"]?.string == "abc") }
@@ -254,6 +257,44 @@ import Testing
       #expect(result.err.contains("the wallet answered access_denied"))
       // The QR code is on standard error, drawn with half blocks.
       #expect(result.err.contains("▀") || result.err.contains("▄") || result.err.contains("█"))
+    }
+
+    @Test("verifier_attestation: the request carries the attestation and verifies")
+    func verifierAttestation() async throws {
+      // An attestation issuer under a verifier CA of its own.
+      let from = Date().addingTimeInterval(-3600)
+      let until = Date().addingTimeInterval(86_400)
+      let caKey = try ECPrivateKey(curve: .p256)
+      let ca = try CertificateBuilder.readerRoot(
+        commonName: "Attestation CA", publicKey: caKey.publicKey, notBefore: from,
+        notAfter: until
+      ).selfSigned(signer: caKey)
+      let issuerKey = try ECPrivateKey(curve: .p256)
+      let issuer = try CertificateBuilder.openID4VPVerifier(
+        dnsName: "attestations.localhost", publicKey: issuerKey.publicKey, notBefore: from,
+        notAfter: until
+      ).issued(by: ca, signer: caKey)
+      let cli = try DCWallet()
+      let keyPath = try cli.file("attestation-issuer.pem", issuerKey.pemRepresentation)
+      let certPath = try cli.file("attestation-issuer-chain.pem", issuer.pemString + ca.pemString)
+      let setup = try await Setup([
+        "--attestation-issuer-key", keyPath, "--attestation-issuer-cert", certPath,
+      ])
+      defer { setup.server.stop() }
+      let transaction = try setup.transaction(["--client-id-prefix", "verifier_attestation"])
+      let uri = try await transaction.firstLine()
+      #expect(uri.hasPrefix("openid4vp://?client_id=verifier_attestation%3Alocalhost&"))
+      let answer = try await setup.answer(uri) { jws in
+        let attestation = try CompactJWS(try #require(jws.protectedHeader["jwt"]?.string))
+        #expect(attestation.type == "verifier-attestation+jwt")
+        try attestation.verifySignature(with: issuerKey.publicKey)
+        let cnf = try JWK(
+          json: try #require(JSONValue(parsing: attestation.payload)["cnf"]?["jwk"]))
+        try jws.verifySignature(with: try cnf.publicKey())
+      }
+      #expect(answer == .object([]))
+      let result = try await transaction.finish()
+      #expect(result.code == 0, "\(result.err)")
     }
 
     @Test("no answer in time: exit 1; options checked; help")

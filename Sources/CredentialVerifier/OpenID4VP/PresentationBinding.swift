@@ -16,7 +16,8 @@ public enum PresentationBinding: Sendable, Hashable {
   var keyBindingAudience: String {
     switch self {
     case .dcAPI(let origin): AuthorizationRequest.keyBindingAudience(origin: origin)
-    case .redirect(let clientID, _): clientID
+    case .redirect(let clientID, _):
+      RedirectBinding.keyBindingAudience(clientID: ClientIdentifier(clientID))
     }
   }
 
@@ -30,10 +31,9 @@ public enum PresentationBinding: Sendable, Hashable {
         handover: Handover.openID4VPDCAPI(
           origin: origin, nonce: nonce, jwkThumbprint: jwkThumbprint))
     case .redirect(let clientID, let responseURI):
-      SessionTranscript(
-        handover: Handover.openID4VP(
-          clientID: clientID, nonce: nonce, jwkThumbprint: jwkThumbprint,
-          responseURI: responseURI))
+      RedirectBinding.sessionTranscript(
+        clientID: ClientIdentifier(clientID), nonce: nonce, jwkThumbprint: jwkThumbprint,
+        responseURI: responseURI)
     }
   }
 

@@ -378,58 +378,49 @@ public struct PresentationVerifier: Sendable {
       throw PresentationEndpointFailure(
         .bodyTooLarge, "the body is larger than \(Self.maximumResponseBodyBytes) bytes")
     }
-    let form = try DirectPostForm(body: body)
-    // §8.5: an error response is form fields, never encrypted.
-    if let error = form["error"] {
-      guard form["state"] == transaction.state else {
-        throw PresentationEndpointFailure(.stateMismatch, "state does not match the transaction")
-      }
-      try await claim(transaction)
-      await store.record(
-        .walletError(
-          OpenID4VPErrorResponse(
-            error: .init(rawValue: error), errorDescription: form["error_description"])),
-        requestID: requestID)
-      return acknowledgement(transaction)
+    let parsed: DirectPostBody
+    do {
+      parsed = try DirectPostBody(formBody: body)
+    } catch {
+      throw PresentationEndpointFailure(.malformedBody, error.reason)
     }
-    let payload: JSONValue
+    var payload: JSONValue
     var thumbprint: [UInt8]? = nil
-    switch transaction.options.responseMode {
-    case .directPost:
-      guard form["response"] == nil else {
-        throw PresentationEndpointFailure(
-          .responseModeMismatch, "an encrypted response to a direct_post request")
-      }
-      guard let token = form["vp_token"] else {
-        throw PresentationEndpointFailure(.malformedBody, "vp_token is missing")
-      }
-      let vpToken: JSONValue
-      do {
-        vpToken = try JSONValue(parsing: Array(token.utf8))
-      } catch {
-        throw PresentationEndpointFailure(.malformedBody, "vp_token is not JSON")
-      }
-      var members: [(key: String, value: JSONValue)] = [("vp_token", vpToken)]
-      if let state = form["state"] { members.append(("state", .string(state))) }
-      payload = .object(members)
-    case .directPostJWT:
-      // §8.3.1: everything travels in the JWE; a clear vp_token is refused.
-      guard form["vp_token"] == nil, let text = form["response"] else {
-        throw PresentationEndpointFailure(
-          .responseModeMismatch, "a direct_post.jwt response is response=<JWE> alone")
-      }
+    switch (parsed, transaction.options.responseMode) {
+    case (.error(let error, let state), _):
+      // §8.5: an error response in the clear is accepted in both modes.
+      payload = error.data
+      if let state { payload = payload.setting("state", to: .string(state)) }
+    case (.vpToken(let token, let state), .directPost):
+      payload = .object([("vp_token", token)] + (state.map { [("state", .string($0))] } ?? []))
+    case (.encrypted(let text), .directPostJWT):
       guard let key = transaction.encryptionKey else {
         throw PresentationEndpointFailure(.decryptionFailed, "the transaction has no key")
       }
       do {
         payload = try VerifierState.decrypt(text, with: key)
+        // §8.3.1: the plaintext is the same members a direct_post body has.
+        _ = try DirectPostBody(decryptedPayload: payload)
       } catch {
-        throw PresentationEndpointFailure(.decryptionFailed, error.reason)
+        throw PresentationEndpointFailure(
+          error.code == .decryptionFailed ? .decryptionFailed : .malformedBody, error.reason)
       }
       thumbprint = key.publicJWK.thumbprint()
+    case (.vpToken, _):
+      // §8.3.1: with direct_post.jwt everything travels in the JWE; a clear vp_token is refused.
+      throw PresentationEndpointFailure(
+        .responseModeMismatch, "a direct_post.jwt response is response=<JWE>")
+    case (.encrypted, _):
+      throw PresentationEndpointFailure(
+        .responseModeMismatch, "an encrypted response to a direct_post request")
     }
     guard payload["state"]?.string == transaction.state else {
       throw PresentationEndpointFailure(.stateMismatch, "state does not match the transaction")
+    }
+    if let walletError = OpenID4VPErrorResponse(data: payload) {
+      try await claim(transaction)
+      await store.record(.walletError(walletError), requestID: requestID)
+      return acknowledgement(transaction)
     }
     try await claim(transaction)
     let verified: VerifiedAuthorizationResponse
@@ -443,10 +434,6 @@ public struct PresentationVerifier: Sendable {
         configuration.status, sdJWTIssuerAnchors: configuration.sdJWTIssuerAnchors,
         mdocIssuerAnchors: configuration.mdocIssuerAnchors, now: received)
     } catch {
-      if error.code == .errorResponse, let walletError = OpenID4VPErrorResponse(data: payload) {
-        await store.record(.walletError(walletError), requestID: requestID)
-        return acknowledgement(transaction)
-      }
       await store.record(.failed(code: error.code, reason: error.reason), requestID: requestID)
       throw PresentationEndpointFailure(.verificationFailed, error.reason)
     }
@@ -512,9 +499,9 @@ func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
   return difference == 0
 }
 
-/// An `application/x-www-form-urlencoded` body (WHATWG URL §5.1; OpenID4VP 1.0 §8.2): strict,
-/// a repeated, unnamed or malformed parameter refused (RFC 6749 §3.1).
-struct DirectPostForm {
+/// The form POSTed to `request_uri` (OpenID4VP 1.0 §5.10.1), read with the OpenID4VP module's
+/// strict form decoder (a repeated name or a bad percent-encoding refused, RFC 6749 §3.1).
+struct RequestURIForm {
   private var values: [String: String] = [:]
 
   subscript(name: String) -> String? { values[name] }
@@ -523,27 +510,12 @@ struct DirectPostForm {
     guard let text = String(validating: body, as: UTF8.self) else {
       throw PresentationEndpointFailure(.malformedBody, "the form is not UTF-8")
     }
-    guard !text.isEmpty else { return }
-    let pairs = text.split(separator: "&", omittingEmptySubsequences: false)
-    guard pairs.count <= 64 else {
-      throw PresentationEndpointFailure(.malformedBody, "the form has more than 64 parameters")
+    do {
+      for field in try FormEncoding.decode(Substring(text), maximumFields: 16) {
+        values[field.name] = field.value
+      }
+    } catch {
+      throw PresentationEndpointFailure(.malformedBody, "the form: \(error)")
     }
-    for pair in pairs {
-      guard let equals = pair.firstIndex(of: "=") else {
-        throw PresentationEndpointFailure(.malformedBody, "a parameter has no '='")
-      }
-      guard let name = Self.decode(pair[..<equals]), !name.isEmpty,
-        let value = Self.decode(pair[pair.index(after: equals)...])
-      else {
-        throw PresentationEndpointFailure(.malformedBody, "a parameter is malformed")
-      }
-      guard values.updateValue(value, forKey: name) == nil else {
-        throw PresentationEndpointFailure(.malformedBody, "parameter \(name) appears twice")
-      }
-    }
-  }
-
-  static func decode(_ text: Substring) -> String? {
-    text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
   }
 }

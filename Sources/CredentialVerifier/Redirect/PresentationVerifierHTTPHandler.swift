@@ -150,7 +150,7 @@ public struct PresentationVerifierHTTPHandler: HTTPHandler {
           .bodyTooLarge,
           "the body is larger than \(PresentationVerifier.maximumRequestFetchBodyBytes) bytes")
       }
-      let form = try DirectPostForm(body: request.body)
+      let form = try RequestURIForm(body: request.body)
       if let text = form["wallet_metadata"] {
         do {
           metadata = try JSONValue(parsing: Array(text.utf8))

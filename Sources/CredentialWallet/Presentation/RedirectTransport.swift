@@ -94,10 +94,13 @@ struct RedirectTransport: Sendable {
     request.headers["Accept"] = "application/json"
     let response = try await send(request, what: "response_uri")
     guard response.status == 200 else {
-      let error = (try? JSONValue(parsing: response.body))?["error"]?.string
+      // RFC 6749 §5.2: the verifier's `error` and `error_description`, when it sent them.
+      let answer = try? JSONValue(parsing: response.body)
+      let error = [answer?["error"]?.string, answer?["error_description"]?.string]
+        .compactMap { $0 }.joined(separator: ": ")
       throw WalletError(
         .transport,
-        "the response_uri answered HTTP \(response.status)\(error.map { " (\($0))" } ?? "")")
+        "the response_uri answered HTTP \(response.status)\(error.isEmpty ? "" : " (\(error))")")
     }
     guard response.body.count <= Self.maximumAnswerBytes else {
       throw WalletError(

@@ -49,6 +49,9 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "status-list-jwt", run: fuzzStatusListJWT),
   FuzzTarget(name: "status-list-cwt", run: fuzzStatusListCWT),
   FuzzTarget(name: "status-list-zlib", run: fuzzStatusListZlib),
+  FuzzTarget(name: "openid4vp-uri", run: fuzzOpenID4VPURI),
+  FuzzTarget(name: "openid4vp-request-object", run: fuzzOpenID4VPRequestObject),
+  FuzzTarget(name: "direct-post-body", run: fuzzDirectPostBody),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.

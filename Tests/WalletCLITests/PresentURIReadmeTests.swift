@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+/// The README's "Presenting from a link or QR code (OpenID4VP)" commands run as written: its
+/// ```sh block, with bash -e in a fresh directory, the built dcwallet first on PATH, bounded in
+/// time. The verifier it starts listens on 127.0.0.1 only and is killed when the script ends.
+@Suite("README present-uri")
+struct PresentURIReadmeTests {
+  static let heading = "## Presenting from a link or QR code (OpenID4VP)"
+
+  @Test("The present-uri section's shell block runs as written; the verifier reports the PID")
+  func presentURIRuns() throws {
+    let readme = try ReadmeTourTests.readme()
+    let start = try #require(readme.range(of: Self.heading))
+    let rest = readme[start.upperBound...]
+    let section = rest.range(of: "\n## ").map { rest[..<$0.lowerBound] } ?? rest
+    let open = try #require(section.range(of: "```sh\n"))
+    let close = try #require(section[open.upperBound...].range(of: "\n```"))
+    let block = String(section[open.upperBound..<close.lowerBound])
+
+    let (status, out, err) = try ReadmeTourTests.runScript(
+      block, named: "present-uri", timeLimit: 60)
+    #expect(status == 0, "the present-uri block failed:\n\(err)\n\(out)")
+    #expect(out.contains("pid: dc+sd-jwt urn:eudi:pid:1"))
+    #expect(out.contains(#"given_name: "Erika""#))
+    #expect(out.contains("ok  every Credential Query answered"))
+  }
+}
