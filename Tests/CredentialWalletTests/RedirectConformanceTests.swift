@@ -173,6 +173,39 @@ struct RedirectWalletConformanceTests {
     #expect(fields["vp_token"] == nil)
   }
 
+  /// oid4vp-1final-wallet-negative-test-missing-nonce for the `redirect_uri` prefix: by value
+  /// without `response_uri`, and by reference unsigned; refused, the error posted to the client
+  /// identifier's URI with the `state`.
+  @Test("missing nonce, redirect_uri prefix: invalid_request posted to the client identifier's URI")
+  func missingNonceRedirectURIPrefix() async throws {
+    let setup = try await RedirectSetup()
+    defer { setup.fixture.dir.remove() }
+    let clientID = "redirect_uri:\(RedirectSetup.responseURI)"
+    let query = ["credentials": [ConsentFixture.pidSDJWTQuery]] as JSONValue
+    let byValue =
+      "openid4vp://?"
+      + FormParameters([
+        ("client_id", clientID), ("response_type", "vp_token"), ("response_mode", "direct_post"),
+        ("state", "s-2"), ("dcql_query", query.serialized()),
+      ]).encoded
+    _ = await setup.refusal { _ = try await setup.resolve(byValue) }
+    #expect(setup.verifier.received.last?.url.absoluteString == RedirectSetup.responseURI)
+    #expect(setup.responses.last?["error"] == "invalid_request")
+    #expect(setup.responses.last?["state"] == "s-2")
+    let now = setup.fixture.now
+    setup.verifier.settings.requestObject = { form in
+      var object = RedirectRequestObject(
+        clientID: clientID, responseURI: RedirectSetup.responseURI, dcqlQuery: query,
+        nonce: "", issuedAt: now)
+      object.state = "s-3"
+      return object.unsigned(walletNonce: form?["wallet_nonce"])
+    }
+    _ = await setup.refusal { _ = try await setup.resolve(setup.uri(clientID: clientID)) }
+    #expect(setup.responses.count == 2)
+    #expect(setup.responses.last?["error"] == "invalid_request")
+    #expect(setup.responses.last?["state"] == "s-3")
+  }
+
   /// oid4vp-1final-wallet-negative-test-missing-nonce through the wallet (an empty nonce; the
   /// protocol-level test leaves it out): refused; the
   /// `x509_san_dns` host the client identifier names learns `invalid_request`.
