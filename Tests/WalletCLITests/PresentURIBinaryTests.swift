@@ -249,6 +249,32 @@ import X509Certificates
       #expect(fixture.verifier.responses.count == 2)
     }
 
+    @Test(
+      "--require-trusted-verifier refuses a redirect_uri request (exit 1) and tells it access_denied"
+    )
+    func requireTrustedVerifier() throws {
+      let fixture = try PresentURIFixture()
+      defer { fixture.verifier.stop() }
+      fixture.serveSigned()
+      let responseURI = fixture.verifier.base + "/response"
+      let query = PresentURIFixture.query.serialized()
+      let uri =
+        "openid4vp://?"
+        + FormParameters([
+          ("client_id", "redirect_uri:" + responseURI), ("response_type", "vp_token"),
+          ("response_mode", "direct_post"), ("response_uri", responseURI),
+          ("nonce", "by-value"), ("state", "s-1"), ("dcql_query", query),
+        ]).encoded
+      let refused = try fixture.cli.run(["present-uri", uri, "--require-trusted-verifier"])
+      #expect(refused.code == 1)
+      #expect(refused.out.isEmpty)
+      #expect(refused.err.contains("not authenticated"))
+      #expect(fixture.verifier.responses.last?["error"] == "access_denied")
+      let answered = try fixture.cli.run(["present-uri", uri])
+      #expect(answered.code == 0, "\(answered.err)")
+      #expect(fixture.verifier.responses.last?["vp_token"] != nil)
+    }
+
     @Test("usage: a missing URI exits 2; --help documents the contract")
     func usage() throws {
       let cli = try DCWallet()
