@@ -188,6 +188,7 @@ let package = Package(
           "DigitalCredentialsAPI",
           "HPKE", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
           "HTTP", "OpenID4VCI", "MdocProximity", "StatusList",
+          "HTTPServer",
         ],
         swiftSettings: strictSettings
       ),

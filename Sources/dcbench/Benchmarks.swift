@@ -19,6 +19,7 @@ let allBenchmarks: [Benchmark] = [
   Benchmark(name: "issuance", run: issuanceBenchmark),
   Benchmark(name: "in-person", run: inPersonBenchmark),
   Benchmark(name: "status-list", run: statusListBenchmark),
+  Benchmark(name: "openid4vp-redirect", run: openID4VPRedirectBenchmark),
 ]
 
 /// HPKE seal of 4 KB with the Annex C suite, against its floor: one key generation and one

@@ -145,15 +145,29 @@ public struct RedirectAuthorizationRequest: Sendable {
         throw OpenID4VPError(
           .invalidRequest, "the request object from request_uri is needed to read this request")
       }
-      (parameters, verifier) = try Self.verifyRequestObject(
-        requestObject, clientID: uri.clientID, trustAnchors: verifierTrustAnchors,
-        walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, clockSkew: clockSkew)
-      isSigned = true
+      if uri.clientID.prefix == .redirectURI,
+        let unsecured = try Self.unsecuredRequestObject(
+          requestObject, clientID: uri.clientID, walletNonce: walletNonce)
+      {
+        (parameters, verifier, isSigned) = (unsecured, .redirectURI(uri.clientID), false)
+      } else {
+        (parameters, verifier) = try Self.verifyRequestObject(
+          requestObject, clientID: uri.clientID, trustAnchors: verifierTrustAnchors,
+          walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, clockSkew: clockSkew)
+        isSigned = true
+      }
     case .requestObject(let object):
-      (parameters, verifier) = try Self.verifyRequestObject(
-        object, clientID: uri.clientID, trustAnchors: verifierTrustAnchors,
-        walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, clockSkew: clockSkew)
-      isSigned = true
+      if uri.clientID.prefix == .redirectURI,
+        let unsecured = try Self.unsecuredRequestObject(
+          object, clientID: uri.clientID, walletNonce: walletNonce)
+      {
+        (parameters, verifier, isSigned) = (unsecured, .redirectURI(uri.clientID), false)
+      } else {
+        (parameters, verifier) = try Self.verifyRequestObject(
+          object, clientID: uri.clientID, trustAnchors: verifierTrustAnchors,
+          walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, clockSkew: clockSkew)
+        isSigned = true
+      }
     case .parameters(let values):
       switch uri.clientID.prefix {
       case ClientIdentifier.Prefix.redirectURI?:
@@ -199,8 +213,12 @@ public struct RedirectAuthorizationRequest: Sendable {
     } else {
       state = nil
     }
-    // §8.2: response_uri is required, and redirect_uri must not be present with it.
-    guard let responseURIText = parameters["response_uri"]?.string else {
+    // §8.2: response_uri is required, and redirect_uri must not be present with it. §5.9.3
+    // redirect_uri prefix: the client identifier is the Response URI, so a request without one
+    // is answered there (the OpenID conformance suite's alternate happy flow omits it).
+    let derivedResponseURI: String? =
+      if case .redirectURI(let clientID) = verifier { clientID.value } else { nil }
+    guard let responseURIText = parameters["response_uri"]?.string ?? derivedResponseURI else {
       throw OpenID4VPError(.invalidRequest, "\(mode) needs a response_uri")
     }
     guard parameters["redirect_uri"] == nil else {
@@ -264,6 +282,52 @@ public struct RedirectAuthorizationRequest: Sendable {
           "response_uri \(text) differs from the redirect_uri client identifier \(clientID.value)")
       }
     }
+  }
+
+  /// Reads an unsecured request object (`alg` `none`, RFC 7519 §6), the only kind a
+  /// `redirect_uri` client identifier sends by reference (OpenID4VP 1.0 §5.9.3: its requests
+  /// cannot be signed): `typ` `oauth-authz-req+jwt` when present, the URI's `client_id`, and the
+  /// `wallet_nonce` the wallet sent. Nil when `text` is not unsecured (a signed object, refused
+  /// by ``verifyRequestObject``).
+  static func unsecuredRequestObject(
+    _ text: String, clientID: ClientIdentifier, walletNonce: String?
+  ) throws(OpenID4VPError) -> JSONValue? {
+    guard text.utf8.count <= maximumRequestObjectLength else {
+      throw OpenID4VPError(
+        .malformed, "the request object is longer than \(maximumRequestObjectLength) bytes")
+    }
+    let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(
+      separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[2].isEmpty,
+      let headerBytes = try? Base64URL.decode(String(parts[0])),
+      let header = try? JSONValue(parsing: headerBytes), header["alg"]?.string == "none"
+    else { return nil }
+    if let typ = header["typ"] {
+      guard typ.string == AuthorizationRequest.requestObjectType else {
+        throw OpenID4VPError(
+          .invalidRequest,
+          "typ must be \(AuthorizationRequest.requestObjectType), got \(typ.serialized())")
+      }
+    }
+    let payloadBytes: [UInt8]
+    do {
+      payloadBytes = try Base64URL.decode(String(parts[1]))
+    } catch {
+      throw OpenID4VPError(
+        .malformed, "the request object payload: \(error.reason)", underlying: error)
+    }
+    let payload = try AuthorizationRequest.payloadObject(payloadBytes)
+    guard payload["client_id"]?.string == clientID.rawValue else {
+      throw OpenID4VPError(
+        .invalidRequest,
+        "client_id \(payload["client_id"]?.serialized() ?? "(none)") in the request object "
+          + "differs from \(clientID.rawValue) in the request URI")
+    }
+    if let walletNonce, payload["wallet_nonce"]?.string != walletNonce {
+      throw OpenID4VPError(
+        .invalidRequest, "the request object's wallet_nonce is not the one the wallet sent")
+    }
+    return payload
   }
 
   /// Verifies a request object: shape, `typ`, `client_id`, signature per prefix, `aud`, times,

@@ -105,7 +105,9 @@ extension RedirectAuthorizationRequest {
     case .requestObject(let text): parameters = unverifiedPayload(text)
     case .byReference: parameters = requestObject.flatMap(unverifiedPayload)
     }
-    guard let text = parameters?["response_uri"]?.string,
+    // §5.9.3: a redirect_uri client identifier is its own response URI when none is sent.
+    let derived = uri.clientID.prefix == .redirectURI ? uri.clientID.value : nil
+    guard let text = parameters?["response_uri"]?.string ?? derived,
       let url = try? AuthorizationRequestURI.checkedURL(text, name: "response_uri")
     else { return nil }
     return (url, parameters?["state"]?.string)
@@ -122,11 +124,16 @@ extension RedirectAuthorizationRequest {
     return ResponsePost(responseURI: responseURI, fields: fields)
   }
 
+  /// The payload of a compact JWT read without any check, signed or unsecured (`alg` `none`,
+  /// as `redirect_uri` requests by reference are).
   static func unverifiedPayload(_ text: String) -> JSONValue? {
-    guard text.utf8.count <= maximumRequestObjectLength,
-      let jws = try? CompactJWS(text.trimmingCharacters(in: .whitespacesAndNewlines))
-    else { return nil }
-    return try? JSONValue(parsing: jws.payload)
+    guard text.utf8.count <= maximumRequestObjectLength else { return nil }
+    let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(
+      separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, let payload = try? Base64URL.decode(String(parts[1])) else {
+      return nil
+    }
+    return try? JSONValue(parsing: payload)
   }
 
   func makePost(_ members: [(key: String, value: JSONValue)], random: any RandomSource)
