@@ -57,16 +57,22 @@ public struct HolderAuthenticationContext: Sendable, Hashable {
   public let requesterAuthentication: RequesterAuthentication
   /// The credentials the response will present, in request order.
   public let credentials: [SharedCredential]
+  /// The client identifier of a request from an authorization request URI (OpenID4VP redirect
+  /// flows), authenticated or not: with no origin, it is what the prompt can name when the
+  /// requester is unverified. Nil for every other request.
+  public let clientID: String?
 
   /// Creates a context.
   public init(
     protocolIdentifier: String, requester: Requester,
-    requesterAuthentication: RequesterAuthentication, credentials: [SharedCredential]
+    requesterAuthentication: RequesterAuthentication, credentials: [SharedCredential],
+    clientID: String? = nil
   ) {
     self.protocolIdentifier = protocolIdentifier
     self.requester = requester
     self.requesterAuthentication = requesterAuthentication
     self.credentials = credentials
+    self.clientID = clientID
   }
 }
 
@@ -203,6 +209,7 @@ extension PresentationRequest {
     }
     return HolderAuthenticationContext(
       protocolIdentifier: protocolIdentifier, requester: requester,
-      requesterAuthentication: requesterAuthentication, credentials: shared)
+      requesterAuthentication: requesterAuthentication, credentials: shared,
+      clientID: redirectClientID)
   }
 }

@@ -176,14 +176,15 @@ enum RefusalText {
 /// The English of a holder-authentication prompt (the library passes the context as values).
 enum HolderPromptText {
   /// "Share 1 document(s) with Test Reader": how many credentials, and the requester's verified
-  /// name or its origin marked unverified.
+  /// name, or its origin (a redirect request: its client identifier) marked unverified.
   static func describe(_ context: HolderAuthenticationContext) -> String {
     let noun = context.protocolIdentifier == "org-iso-mdoc" ? "document(s)" : "credential(s)"
     let requester =
       switch context.requester {
       case .verified(let name, _): name
       case .unverified(let origin?): "\(origin.serialized) (unverified)"
-      case .unverified(nil): "a reader in person (unverified)"
+      case .unverified(nil):
+        context.clientID.map { "\($0) (unverified)" } ?? "a reader in person (unverified)"
       }
     return CBOR.terminalSafe("Share \(context.credentials.count) \(noun) with \(requester)")
   }

@@ -10,6 +10,7 @@ import Testing
 import X509Certificates
 
 @testable import CredentialWallet
+@testable import WalletCLI
 
 /// A wallet and an in-process verifier for the redirect flow (issue 16): request objects served
 /// at `https://verifier.example/request`, answers taken at `https://verifier.example/response`.
@@ -343,6 +344,24 @@ struct RedirectPresentationTests {
     #expect(setup.responses.first?["state"] == "s-9")
     let log = try await setup.wallet.activity(limit: 1)
     #expect(log.first?.relyingParty == "redirect_uri:\(RedirectSetup.responseURI)")
+  }
+
+  @Test("the holder prompt of a redirect_uri request names its client identifier, unverified")
+  func redirectURIHolderPrompt() async throws {
+    let setup = try await RedirectSetup()
+    defer { setup.fixture.dir.remove() }
+    let authenticator = CountingAuthenticator()
+    let wallet = try setup.fixture.wallet(authenticator: authenticator)
+    let request = try await wallet.resolve(
+      authorizationRequestURI: Self.redirectURIRequest(), httpClient: setup.client)
+    _ = try await wallet.respond(
+      to: request, consent: try request.proposedConsent(), httpClient: setup.client)
+    let clientID = "redirect_uri:\(RedirectSetup.responseURI)"
+    #expect(authenticator.contexts.map(\.clientID) == [clientID])
+    #expect(
+      authenticator.contexts.map(HolderPromptText.describe) == [
+        "Share 1 credential(s) with \(clientID) (unverified)"
+      ])
   }
 
   @Test(
