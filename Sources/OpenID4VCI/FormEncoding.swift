@@ -1,4 +1,5 @@
 public import Foundation
+import HTTP
 
 /// Parameters of an `application/x-www-form-urlencoded` body or a URL query, in order
 /// (RFC 6749 Appendix B; WHATWG URL §5): the form OAuth requests, PAR bodies and authorization
@@ -53,17 +54,10 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
 
   // MARK: Encoding
 
-  /// The characters left unencoded: RFC 3986 §2.3 unreserved. Everything else, space included,
-  /// is percent-encoded (a space as `%20`, which every form decoder reads as a space).
-  static let unreserved = CharacterSet(
-    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-  /// One name or value, percent-encoded.
-  static func encode(_ text: String) -> String {
-    // Foundation percent-encodes the UTF-8 of every character outside the allowed set; it
-    // returns nil only for unpaired surrogates, which a Swift String cannot hold.
-    text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-  }
+  /// One name or value, percent-encoded: every byte outside RFC 3986 §2.3 unreserved, space
+  /// included (as `%20`, which every form decoder reads as a space), by the codec the HTTP module
+  /// shares with OpenID4VP.
+  static func encode(_ text: String) -> String { FormEncoding.encode(text) }
 
   /// `name=value&...` (RFC 6749 Appendix B).
   public var encoded: String {
@@ -108,7 +102,7 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
   }
 
   /// Decodes a query or body text: `&`-separated `name=value` pairs, `+` as space, then
-  /// percent-decoding by Foundation (which refuses a malformed escape or non-UTF-8 bytes).
+  /// percent-decoding (a malformed escape or non-UTF-8 bytes are refused).
   public init(query text: String) throws(OpenID4VCIError) {
     guard text.utf8.count <= Self.maximumLength else {
       throw OpenID4VCIError(.invalidForm, "the form is larger than \(Self.maximumLength) bytes")
@@ -134,12 +128,14 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
     }
   }
 
+  /// One name or value: `+` as space, then percent-decoding; a malformed escape or bytes that
+  /// are not UTF-8 fail.
   static func decode(_ text: Substring) throws(OpenID4VCIError) -> String {
-    let plus = text.replacingOccurrences(of: "+", with: " ")
-    guard let decoded = plus.removingPercentEncoding else {
+    do {
+      return try FormEncoding.decodeComponent(text)
+    } catch {
       throw OpenID4VCIError(.invalidForm, "a parameter has a malformed percent-encoding")
     }
-    return decoded
   }
 
   // MARK: Typed reads

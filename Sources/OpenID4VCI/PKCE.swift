@@ -1,4 +1,5 @@
 public import CryptoPrimitives
+import HTTP
 import JSON
 
 /// Proof Key for Code Exchange (RFC 7636) with the `S256` method, the only one HAIP 1.0 allows.
@@ -92,13 +93,5 @@ public struct PKCE: Sendable, Hashable {
     }
   }
 
-  static func isUnreserved(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-      UInt8(ascii: "_"), UInt8(ascii: "~"):
-      true
-    default: false
-    }
-  }
+  static func isUnreserved(_ byte: UInt8) -> Bool { FormEncoding.isUnreserved(byte) }
 }

@@ -1,10 +1,11 @@
-/// `application/x-www-form-urlencoded` (WHATWG URL §5): the query of an authorization request
-/// URI (RFC 6749 §4.1.1) and the bodies posted to a `request_uri` or `response_uri`
+/// `application/x-www-form-urlencoded` (WHATWG URL §5), the one codec of the package: OAuth
+/// requests and responses (RFC 6749 Appendix B; OpenID4VCI's `FormParameters`), the query of an
+/// OpenID4VP authorization request URI and the bodies posted to a `request_uri` or `response_uri`
 /// (OpenID4VP 1.0 §5.10, §8.2).
 package enum FormEncoding {
   /// The characters left as they are (RFC 3986 §2.3 unreserved); every other byte is
   /// percent-encoded, so the output reads the same as a form body and as a URI query.
-  static func isUnreserved(_ byte: UInt8) -> Bool {
+  package static func isUnreserved(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
       UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
@@ -62,7 +63,7 @@ package enum FormEncoding {
     return fields
   }
 
-  static func decodeComponent(_ text: Substring) throws(Failure) -> String {
+  package static func decodeComponent(_ text: Substring) throws(Failure) -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8.count)
     var iterator = text.utf8.makeIterator()
