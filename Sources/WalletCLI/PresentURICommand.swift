@@ -54,17 +54,7 @@ enum PresentURICommand {
       try await decline(request, wallet: wallet, http: http, context: context)
       return
     }
-    let consent: PresentationConsent
-    do {
-      let names = args.all("disclose")
-      consent = try request.consent(
-        ConsentSelection(
-          credentialIDs: args.all("credential"),
-          claims: names.isEmpty ? nil : ClaimName.references(names, in: request)))
-    } catch {
-      await wallet.logRefusal(request, reason: error.reason)
-      throw error
-    }
+    let consent = try await RespondCommand.consent(args, for: request, in: wallet)
     if args.flag("interactive") {
       context.console.err(request.consentScreen(for: consent))
       context.console.err("Share? [y/N] ")

@@ -58,17 +58,7 @@ enum RespondCommand {
     var policy = wallet.policy
     policy.requireAuthenticatedRequester = args.flag("require-trusted-reader")
     let request = try await resolve(envelope, origin: origin, policy: policy, in: wallet)
-    let consent: PresentationConsent
-    do {
-      let names = args.all("disclose")
-      consent = try request.consent(
-        ConsentSelection(
-          credentialIDs: args.all("credential"),
-          claims: names.isEmpty ? nil : ClaimName.references(names, in: request)))
-    } catch {
-      await wallet.logRefusal(request, reason: error.reason)
-      throw error
-    }
+    let consent = try await RespondCommand.consent(args, for: request, in: wallet)
     if interactive {
       context.console.err(request.consentScreen(for: consent))
       context.console.err("Share? [y/N] ")
@@ -89,6 +79,24 @@ enum RespondCommand {
 }
 
 extension RespondCommand {
+  /// The consent `--credential` and `--disclose` choose (the request's minimum when absent);
+  /// a choice the request does not allow is logged as a refusal and thrown. `respond` and
+  /// `present-uri` share it.
+  static func consent(
+    _ args: ParsedArguments, for request: PresentationRequest, in wallet: Wallet
+  ) async throws -> PresentationConsent {
+    do {
+      let names = args.all("disclose")
+      return try request.consent(
+        ConsentSelection(
+          credentialIDs: args.all("credential"),
+          claims: names.isEmpty ? nil : ClaimName.references(names, in: request)))
+    } catch {
+      await wallet.logRefusal(request, reason: error.reason)
+      throw error
+    }
+  }
+
   /// Resolves the envelope; when every request was refused, the refusals are worded here.
   static func resolve(
     _ envelope: RequestEnvelope, origin: String, policy: WalletPolicy, in wallet: Wallet
