@@ -28,15 +28,9 @@ extension DemoCommand {
       let issuerDirectory = directory + "/issuer"
       try FileManager.default.createDirectory(
         atPath: issuerDirectory, withIntermediateDirectories: true)
-      let router = LateBoundHandler()
-      let server = DevelopmentHTTPServer(handler: router)
+      let loopback = try LoopbackServer(what: "the demo issuer")
+      let (server, router, port) = (loopback.server, loopback.router, loopback.port)
       defer { server.stop() }
-      let port: UInt16
-      do {
-        port = try server.start()
-      } catch {
-        throw CommandFailure("the demo issuer cannot listen on 127.0.0.1: \(error.reason)")
-      }
       let url = "http://127.0.0.1:\(port)"
       var settings = DevelopmentIssuerSettings()
       settings.batchSize = 10

@@ -93,15 +93,8 @@ enum IssuerCommand {
     var settings = try state.settings()
     if args.flag("auto-approve") { settings.autoApprove = true }
     #if os(Linux)
-      let router = LateBoundHandler()
-      let server = DevelopmentHTTPServer(
-        handler: router, configuration: DevelopmentHTTPServer.Configuration(port: port))
-      let bound: UInt16
-      do {
-        bound = try server.start()
-      } catch {
-        throw CommandFailure("cannot listen on 127.0.0.1:\(port): \(error.reason)")
-      }
+      let loopback = try LoopbackServer(port: port, what: "the issuer")
+      let (server, router, bound) = (loopback.server, loopback.router, loopback.port)
       let url = "http://127.0.0.1:\(bound)"
       let service = try state.service(url: url, settings: settings)
       router.set(IssuerHTTPHandler(service: service))
@@ -370,6 +363,27 @@ enum DevelopmentIssuerCatalog {
     return configuration
   }
 }
+
+#if os(Linux)
+  /// A development server on 127.0.0.1 whose handler is set once its port is known (the URLs it
+  /// serves name the port): `issuer serve`, `verifier serve` and the demo start it this way.
+  struct LoopbackServer {
+    let server: DevelopmentHTTPServer
+    let router = LateBoundHandler()
+    let port: UInt16
+
+    /// Listens on `port` (0: any free port); `what` names the server in the failure.
+    init(port: UInt16 = 0, what: String) throws {
+      server = DevelopmentHTTPServer(
+        handler: router, configuration: DevelopmentHTTPServer.Configuration(port: port))
+      do {
+        self.port = try server.start()
+      } catch {
+        throw CommandFailure("\(what) cannot listen on 127.0.0.1:\(port): \(error.reason)")
+      }
+    }
+  }
+#endif
 
 /// A handler whose target is set once the server knows its port (the issuer's URL names it).
 final class LateBoundHandler: HTTPHandler, @unchecked Sendable {

@@ -116,15 +116,8 @@ enum VerifierServeCommand {
     let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor"))
     let status: StatusChecking = try VerifierStatusCheck.checking(args, command: serveSpec.path)
     #if os(Linux)
-      let router = LateBoundHandler()
-      let server = DevelopmentHTTPServer(
-        handler: router, configuration: DevelopmentHTTPServer.Configuration(port: port))
-      let bound: UInt16
-      do {
-        bound = try server.start()
-      } catch {
-        throw CommandFailure("cannot listen on 127.0.0.1:\(port): \(error.reason)")
-      }
+      let loopback = try LoopbackServer(port: port, what: "the verifier")
+      let (server, router, bound) = (loopback.server, loopback.router, loopback.port)
       let host = dnsName == "localhost" ? "localhost" : "127.0.0.1"
       let base = args.value("public-url") ?? "http://\(host):\(bound)"
       let attestation = try attestationSigner(
