@@ -58,6 +58,20 @@ public struct CBORDecoder: Sendable {
     return (value, reader.isDeterministic)
   }
 
+  /// Decodes the one data item that starts at `offset`, checked as if it were nested `depth`
+  /// levels deep in an item decoded from the start of `bytes` (so the depth limit applies as it
+  /// would there), and returns it with the offset just past it (RFC 8949 §5.3). For package
+  /// readers that walk a known structure themselves and hand the generic decoder its open parts.
+  /// The item count limit covers this item alone.
+  package func decodeItem(
+    in bytes: [UInt8], at offset: Int, depth: Int
+  ) throws(CBORError) -> (value: CBOR, end: Int) {
+    var reader = Reader(bytes: bytes, limits: limits)
+    reader.offset = offset
+    let value = try reader.readItem(depth: depth)
+    return (value, reader.offset)
+  }
+
   /// Renders the bytes in diagnostic notation, showing indefinite-length markers (RFC 8949 §8, §8.1).
   public func diagnosticNotation(of bytes: [UInt8]) throws(CBORError) -> String {
     // Validate the whole item first so the rendering walk never sees ill-formed input.

@@ -28,8 +28,9 @@ public struct CBORMap: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
     self.init(elements)
   }
 
-  /// Pairs already known to have unique keys, as produced by the decoder (RFC 8949 §5.6).
-  init(uncheckedKeys keys: [CBOR], values: [CBOR]) {
+  /// Pairs already known to have unique keys, as produced by the decoder (RFC 8949 §5.6); also
+  /// for package readers that decode a known structure directly and check uniqueness themselves.
+  package init(uncheckedKeys keys: [CBOR], values: [CBOR]) {
     keyStorage = keys
     valueStorage = values
     positions = nil
