@@ -115,6 +115,42 @@ struct DirectRequestReader {
     return text(range)
   }
 
+  /// Whether two ranges of the input hold the same bytes (lengths first, then byte by byte
+  /// through the buffer, not through generic slice equality).
+  func sameBytes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+    guard a.count == b.count else { return false }
+    return bytes.withUnsafeBufferPointer { buffer in
+      for index in 0..<a.count where buffer[a.lowerBound + index] != buffer[b.lowerBound + index] {
+        return false
+      }
+      return true
+    }
+  }
+
+  /// The length and the first three and last four bytes of a key: keys with different prints
+  /// differ, so only keys with equal prints are compared byte by byte.
+  func fingerprint(_ range: Range<Int>) -> UInt64 {
+    var print = UInt64(truncatingIfNeeded: range.count) << 56
+    for index in 0..<min(3, range.count) {
+      print |= UInt64(bytes[range.lowerBound + index]) << (32 + 8 * UInt64(index))
+    }
+    for index in 0..<min(4, range.count) {
+      print |= UInt64(bytes[range.upperBound - 1 - index]) << (8 * UInt64(index))
+    }
+    return print
+  }
+
+  /// Whether the key at `range` repeats one of `ranges` (RFC 8949 §5.6: text keys are equal when
+  /// their UTF-8 bytes are); its print is appended to `prints` (one per range) when it does not.
+  func isRepeat(_ range: Range<Int>, among ranges: [Range<Int>], prints: inout [UInt64]) -> Bool {
+    let print = fingerprint(range)
+    for index in prints.indices where prints[index] == print && sameBytes(ranges[index], range) {
+      return true
+    }
+    prints.append(print)
+    return false
+  }
+
   func matches(_ range: Range<Int>, _ key: [UInt8]) -> Bool {
     bytes[range].elementsEqual(key)
   }
@@ -287,7 +323,7 @@ struct DirectRequestReader {
     values.reserveCapacity(count)
     for _ in 0..<count {
       // RFC 8949 §5.6: text keys are equal when their UTF-8 bytes are.
-      guard let range = textRange(), !spaceRanges.contains(where: { bytes[$0] == bytes[range] }),
+      guard let range = textRange(), !spaceRanges.contains(where: { sameBytes($0, range) }),
         let nameSpace = text(range), let elementCount = mapCount(),
         elementCount <= Self.maxElementsPerNameSpace
       else { return nil }
@@ -296,13 +332,15 @@ struct DirectRequestReader {
       elements.reserveCapacity(elementCount)
       var elementRanges: [Range<Int>] = []
       elementRanges.reserveCapacity(elementCount)
+      var elementPrints: [UInt64] = []
+      elementPrints.reserveCapacity(elementCount)
       var elementKeys: [CBOR] = []
       var intents: [CBOR] = []
       elementKeys.reserveCapacity(elementCount)
       intents.reserveCapacity(elementCount)
       for _ in 0..<elementCount {
         guard let elementRange = textRange(),
-          !elementRanges.contains(where: { bytes[$0] == bytes[elementRange] }),
+          !isRepeat(elementRange, among: elementRanges, prints: &elementPrints),
           let identifier = text(elementRange), offset < bytes.count
         else { return nil }
         // IntentToRetain: simple values false (0xf4) and true (0xf5), RFC 8949 §3.3.
