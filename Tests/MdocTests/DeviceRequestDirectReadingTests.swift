@@ -1,5 +1,6 @@
 import CBOR
 import COSE
+import Foundation
 import Testing
 
 @testable import Mdoc
@@ -257,6 +258,28 @@ struct DeviceRequestDirectReadingTests {
         Self.expectSame(direct, generic)
       }
     }
+    #expect(read > 0)
+  }
+
+  @Test(
+    "The committed fuzz corpora of device-request and annexc-request: direct result equal to the generic one or nil"
+  )
+  func fuzzCorpora() throws {
+    let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fuzz/corpus")
+    var inputs = 0
+    var read = 0
+    for target in ["device-request", "annexc-request"] {
+      let folder = corpus.appendingPathComponent(target)
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+        let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+        inputs += 1
+        guard let direct = DeviceRequest.readDirectly(bytes) else { continue }
+        read += 1
+        Self.expectSame(direct, try #require(Self.generic(bytes), "\(target)/\(name)"))
+      }
+    }
+    #expect(inputs > 100)
     #expect(read > 0)
   }
 }
