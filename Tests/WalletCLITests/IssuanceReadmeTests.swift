@@ -11,13 +11,7 @@ struct IssuanceReadmeTests {
 
   @Test("The issuance section's shell block runs as written and stores a batch of three")
   func issuanceRuns() throws {
-    let readme = try ReadmeTourTests.readme()
-    let start = try #require(readme.range(of: Self.heading))
-    let rest = readme[start.upperBound...]
-    let section = rest.range(of: "\n## ").map { rest[..<$0.lowerBound] } ?? rest
-    let open = try #require(section.range(of: "```sh\n"))
-    let close = try #require(section[open.upperBound...].range(of: "\n```"))
-    let block = String(section[open.upperBound..<close.lowerBound])
+    let block = try ReadmeTourTests.shellBlock(under: Self.heading)
 
     let (status, out, err) = try ReadmeTourTests.runScript(
       block, named: "issuance", timeLimit: 60)

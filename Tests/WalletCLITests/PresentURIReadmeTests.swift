@@ -10,13 +10,7 @@ struct PresentURIReadmeTests {
 
   @Test("The present-uri section's shell block runs as written; the verifier reports the PID")
   func presentURIRuns() throws {
-    let readme = try ReadmeTourTests.readme()
-    let start = try #require(readme.range(of: Self.heading))
-    let rest = readme[start.upperBound...]
-    let section = rest.range(of: "\n## ").map { rest[..<$0.lowerBound] } ?? rest
-    let open = try #require(section.range(of: "```sh\n"))
-    let close = try #require(section[open.upperBound...].range(of: "\n```"))
-    let block = String(section[open.upperBound..<close.lowerBound])
+    let block = try ReadmeTourTests.shellBlock(under: Self.heading)
 
     let (status, out, err) = try ReadmeTourTests.runScript(
       block, named: "present-uri", timeLimit: 60)

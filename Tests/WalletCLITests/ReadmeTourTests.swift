@@ -16,6 +16,17 @@ struct ReadmeTourTests {
     try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
   }
 
+  /// The first ```sh block of the README section under `heading` (up to the next `## `).
+  static func shellBlock(under heading: String) throws -> String {
+    let readme = try readme()
+    let start = try #require(readme.range(of: heading))
+    let rest = readme[start.upperBound...]
+    let section = rest.range(of: "\n## ").map { rest[..<$0.lowerBound] } ?? rest
+    let open = try #require(section.range(of: "```sh\n"))
+    let close = try #require(section[open.upperBound...].range(of: "\n```"))
+    return String(section[open.upperBound..<close.lowerBound])
+  }
+
   /// The ```sh blocks between the tour's heading and the next second-level heading.
   static func tourBlocks(_ readme: String) throws -> [String] {
     let start = try #require(readme.range(of: tourHeading))
