@@ -97,6 +97,22 @@ public final class Wallet: Sendable {
   public func trustAnchorListing(role: TrustRole? = nil) async throws(WalletError)
     -> TrustAnchorListing
   {
+    let (anchors, _, problems) = try await checkedTrustAnchors(role: role)
+    return TrustAnchorListing(anchors: anchors, problems: problems)
+  }
+
+  /// The trusted certificates of a role: only authenticated rows (see `trustAnchorListing`).
+  public func trustAnchors(role: TrustRole) async throws(WalletError) -> [Certificate] {
+    try await checkedTrustAnchors(role: role).certificates
+  }
+
+  /// The rows of a role (or all) that may be used, each with its certificate, and a problem for
+  /// each that may not. A certificate is parsed once per process for the same DER
+  /// (`CertificateMemo`: parsing is a function of the bytes); each row's authentication tag is
+  /// checked on every call.
+  private func checkedTrustAnchors(role: TrustRole?) async throws(WalletError) -> (
+    anchors: [TrustAnchorRecord], certificates: [Certificate], problems: [StoreProblem]
+  ) {
     let records: [TrustAnchorRecord]
     do {
       records = try await store.trustAnchors(role: role)
@@ -104,6 +120,7 @@ public final class Wallet: Sendable {
       throw WalletError(.storage, error.reason, underlying: error)
     }
     var anchors: [TrustAnchorRecord] = []
+    var certificates: [Certificate] = []
     var problems: [StoreProblem] = []
     for record in records {
       guard settingsAuthentication.verifies(record) else {
@@ -118,7 +135,9 @@ public final class Wallet: Sendable {
               .unauthenticatedRecord, "trust anchor \(record.id) (\(record.subject)) \(why)")))
         continue
       }
-      guard (try? Certificate(derEncoded: record.certificateDER)) != nil else {
+      guard
+        let certificate = try? CertificateMemo.shared.certificate(derEncoded: record.certificateDER)
+      else {
         problems.append(
           StoreProblem(
             record: .trustAnchor(id: record.id),
@@ -127,15 +146,9 @@ public final class Wallet: Sendable {
         continue
       }
       anchors.append(record)
+      certificates.append(certificate)
     }
-    return TrustAnchorListing(anchors: anchors, problems: problems)
-  }
-
-  /// The trusted certificates of a role: only authenticated rows (see `trustAnchorListing`).
-  public func trustAnchors(role: TrustRole) async throws(WalletError) -> [Certificate] {
-    try await trustAnchorListing(role: role).anchors.compactMap {
-      try? Certificate(derEncoded: $0.certificateDER)
-    }
+    return (anchors, certificates, problems)
   }
 
   // MARK: - Import

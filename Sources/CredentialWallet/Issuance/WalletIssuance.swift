@@ -207,7 +207,7 @@ extension Wallet {
     }
     let anchors = try await trustAnchors(role: .issuer)
     let now = clock()
-    let batchID = credentials.count > 1 ? RandomIdentifier.uuid() : nil
+    let batchID = credentials.count > 1 ? RandomIdentifier.timeOrderedUUID() : nil
     // Which of the named stored keys already bind a credential: one query for the batch.
     let storedKeyIDs = credentials.compactMap { entry -> String? in
       guard case .success(let credential) = entry, case .stored(let id) = credential.key else {
@@ -215,11 +215,14 @@ extension Wallet {
       }
       return id
     }
-    let used: Set<String>
-    do {
-      used = try await store.usedDeviceKeys(storedKeyIDs)
-    } catch {
-      throw WalletError(.storage, error.reason, underlying: error)
+    var used = Set<String>()
+    // Fresh keys (the usual issuance) are in no row yet: no query, no hop to the store.
+    if !storedKeyIDs.isEmpty {
+      do {
+        used = try await store.usedDeviceKeys(storedKeyIDs)
+      } catch {
+        throw WalletError(.storage, error.reason, underlying: error)
+      }
     }
     var outcomes: [Result<StoredCredential, IssuanceRejection>?] = []
     // The credentials that verified, by index into `outcomes`, with the key each binds.
@@ -315,7 +318,8 @@ extension Wallet {
         subtitle: credential.subtitle, issuerName: credential.issuerName)
       outcomes[entry.index] = .success(
         StoredCredential(
-          id: ids?[entry.index] ?? RandomIdentifier.uuid(), format: credential.format,
+          id: ids?[entry.index] ?? RandomIdentifier.timeOrderedUUID(at: now),
+          format: credential.format,
           type: credential.type, issued: credential.issued, display: display,
           validFrom: credential.validFrom, validUntil: credential.validUntil, deviceKeyID: keyID,
           issuerAuthorityKeyIdentifiers: credential.issuerAuthorityKeyIdentifiers,

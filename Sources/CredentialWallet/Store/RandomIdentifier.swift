@@ -1,4 +1,5 @@
 import CryptoPrimitives
+import Foundation
 
 /// Random identifiers for stored rows (credentials, device keys, batches).
 ///
@@ -15,6 +16,28 @@ enum RandomIdentifier {
     var bytes = random.bytes(count: 16)
     // RFC 9562 §5.4: version 4 in the high nibble of octet 6, variant 10 in octet 8.
     bytes[6] = (bytes[6] & 0x0F) | 0x40
+    bytes[8] = (bytes[8] & 0x3F) | 0x80
+    return format(bytes)
+  }
+
+  /// A new version 7 UUID (RFC 9562 §5.7), lowercase, with hyphens: the Unix time in
+  /// milliseconds in the first 48 bits (big-endian), then 74 random bits around the version and
+  /// variant. The ids of stored credentials, device keys and batches are these: rows made later
+  /// sort later, so the SQLite indexes keyed by them grow at their right edge and an issued batch
+  /// dirties a few index pages instead of one page per id (each page is written to the WAL and
+  /// synced at commit). The time is no secret: every row also stores when it was made.
+  static func timeOrderedUUID(
+    at date: Date = Date(), using random: some RandomSource = SecureRandom()
+  )
+    -> String
+  {
+    var bytes = random.bytes(count: 16)
+    let milliseconds = UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded(.down)))
+    for index in 0..<6 {
+      bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * index))
+    }
+    // RFC 9562 §5.7: version 7 in the high nibble of octet 6, variant 10 in octet 8.
+    bytes[6] = (bytes[6] & 0x0F) | 0x70
     bytes[8] = (bytes[8] & 0x3F) | 0x80
     return format(bytes)
   }

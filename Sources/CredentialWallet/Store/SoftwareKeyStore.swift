@@ -109,7 +109,7 @@ public struct SoftwareKeyStore: DeviceKeyStore {
   /// }
   /// ```
   public func wrap(_ key: ECPrivateKey) throws(WalletStoreError) -> WrappedDeviceKey {
-    let id = RandomIdentifier.uuid()
+    let id = RandomIdentifier.timeOrderedUUID()
     let box: AES.GCM.SealedBox
     do {
       box = try AES.GCM.seal(

@@ -43,7 +43,7 @@ extension SQLiteConnection {
       credential.validFrom.map { .integer(StoreTime.milliseconds($0)) } ?? .null,
       credential.validUntil.map { .integer(StoreTime.milliseconds($0)) } ?? .null,
       credential.deviceKeyID.map { .text($0) } ?? .null,
-      .text(try StoreJSON.encode(credential.issuerAuthorityKeyIdentifiers.map { Hex.encode($0) })),
+      .text(try memo.json(authorityKeyIdentifiers: credential.issuerAuthorityKeyIdentifiers)),
       .integer(StoreTime.milliseconds(credential.createdAt)),
       .text(credential.issuerTrust.rawValue),
       issuance,
@@ -340,11 +340,22 @@ struct DeviceKeyRow: Sendable, Hashable {
 struct CredentialJSONMemo {
   private var display: (value: CredentialDisplay, json: String)?
   private var provenance: (value: IssuanceProvenance, json: String)?
+  private var authorityKeyIdentifiers: (value: [[UInt8]], json: String)?
 
   mutating func json(_ value: CredentialDisplay) throws(WalletStoreError) -> String {
     if let display, display.value == value { return display.json }
     let json = try StoreJSON.encode(value)
     display = (value, json)
+    return json
+  }
+
+  /// The issuer authority key identifiers, as a JSON array of hex strings.
+  mutating func json(authorityKeyIdentifiers value: [[UInt8]]) throws(WalletStoreError) -> String {
+    if let authorityKeyIdentifiers, authorityKeyIdentifiers.value == value {
+      return authorityKeyIdentifiers.json
+    }
+    let json = try StoreJSON.encode(value.map { Hex.encode($0) })
+    authorityKeyIdentifiers = (value, json)
     return json
   }
 
