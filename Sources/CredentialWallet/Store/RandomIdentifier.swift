@@ -3,11 +3,12 @@ import Foundation
 
 /// Random identifiers for stored rows (credentials, device keys, batches).
 ///
-/// A version 4 UUID (RFC 9562 §5.4) in lowercase text (§4), as
-/// `UUID().uuidString.lowercased()` writes it, but with its 122 random bits from the system
-/// generator that every key of the wallet already comes from (``SecureRandom``, OpenSSL's
-/// DRBG): Foundation's `UUID()` on Linux opens, reads and closes `/dev/urandom` for each one,
-/// three system calls per identifier, and an issued batch of ten needs twenty-one.
+/// UUIDs (RFC 9562) in lowercase text (§4), as `UUID().uuidString.lowercased()` writes them, but
+/// with their random bits from the system generator that every key of the wallet already comes
+/// from (``SecureRandom``, OpenSSL's DRBG): Foundation's `UUID()` on Linux opens, reads and
+/// closes `/dev/urandom` for each one, three system calls per identifier, and an issued batch
+/// of ten needs twenty-one. Rows use version 7 (``timeOrderedUUID(at:using:)``); version 4
+/// (``uuid(using:)``) stays for identifiers that should not carry a time.
 enum RandomIdentifier {
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
