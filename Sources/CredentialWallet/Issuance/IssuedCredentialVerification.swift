@@ -503,6 +503,23 @@ enum ParsedIssuedCredential: Sendable {
     case .sdJWT(let sdJWT, _): (try? sdJWT.holderKey()) ?? nil
     }
   }
+
+  /// A test of whether the credential binds a key: `boundKey == key`, made once per credential
+  /// and without importing an mdoc's COSE_Key. Its curve and its coordinates as an uncompressed
+  /// point are compared with the key's; equal bytes are that key itself, a valid point, and a
+  /// COSE_Key that would not import (another curve, short or long coordinates: RFC 9053 §7.1.1
+  /// keeps leading zeros) equals no key. Verification imports and checks it again.
+  var keyBinding: (ECPublicKey) -> Bool {
+    switch self {
+    case .mdoc(let issuerSigned, _):
+      let bound = issuerSigned.mso.deviceKey
+      let point = [0x04] + bound.x + bound.y
+      return { bound.curve == $0.curve && $0.x963Representation == point }
+    case .sdJWT:
+      let bound = boundKey
+      return { bound == $0 }
+    }
+  }
 }
 
 extension IssuanceRejection {

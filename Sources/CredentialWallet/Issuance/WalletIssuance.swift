@@ -145,8 +145,8 @@ extension Wallet {
     var taken = Set<String>()
     return credentials.map { payload in
       let parsed = try? ParsedIssuedCredential.parse(payload).get()
-      guard let bound = parsed?.boundKey,
-        let match = candidates.first(where: { $0.key == bound && !taken.contains($0.id) })
+      guard let binds = parsed?.keyBinding,
+        let match = candidates.first(where: { binds($0.key) && !taken.contains($0.id) })
       else {
         return .failure(
           IssuanceRejection(
@@ -166,18 +166,19 @@ extension Wallet {
     -> [Result<PreparedIssuedCredential, IssuanceRejection>]
   {
     let candidates = deviceKeys.map { (key: $0, publicKey: $0.publicKey) }
-    var taken = Set<ECPublicKey>()
+    var taken = Set<Int>()
     return credentials.map { payload in
       let parsed = try? ParsedIssuedCredential.parse(payload).get()
-      guard let bound = parsed?.boundKey,
-        let match = candidates.first(where: { $0.publicKey == bound })
+      guard let binds = parsed?.keyBinding,
+        let index = candidates.firstIndex(where: { binds($0.publicKey) })
       else {
         return .failure(
           IssuanceRejection(
             .deviceKeyMismatch,
             "the credential binds none of the keys the wallet made its proofs with"))
       }
-      guard taken.insert(bound).inserted else {
+      let match = candidates[index]
+      guard taken.insert(index).inserted else {
         return .failure(
           IssuanceRejection(
             .deviceKeyReused, "another credential of this response binds the same device key"))
