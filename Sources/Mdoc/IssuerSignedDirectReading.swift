@@ -43,7 +43,7 @@ extension DirectReader {
 
   /// `IssuerSigned` (depth 0).
   mutating func issuerSigned() -> IssuerSigned? {
-    guard let count = mapCount(), count <= 2 else { return nil }
+    guard let count = mapCount() else { return nil }
     var nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])]? = nil
     var issuerAuth: COSESign1? = nil
     var issuerAuthFirst = false
@@ -106,13 +106,14 @@ extension DirectReader {
     return spaces
   }
 
-  /// `IssuerSignedItem` (its own encoding, depth 0): the four members, each once.
+  /// `IssuerSignedItem` (its own encoding, depth 0): the four members, each once (a repeated
+  /// or unknown key goes the generic way).
   mutating func issuerSignedItem() -> IssuerSignedItem? {
-    guard let count = mapCount(), count == 4 else { return nil }
+    guard let count = mapCount() else { return nil }
     var keys: [CBOR] = []
     var values: [CBOR] = []
-    keys.reserveCapacity(4)
-    values.reserveCapacity(4)
+    keys.reserveCapacity(count)
+    values.reserveCapacity(count)
     var digestID: UInt64? = nil
     var random: [UInt8]? = nil
     var identifier: String? = nil
@@ -162,7 +163,7 @@ extension DirectReader {
 
   /// `MobileSecurityObject` (its own encoding, depth 0), §9.1.2.4.
   mutating func mobileSecurityObject() -> MobileSecurityObject? {
-    guard let count = mapCount(), count <= MobileSecurityObject.Keys.all.count else { return nil }
+    guard let count = mapCount() else { return nil }
     var keys: [CBOR] = []
     var values: [CBOR] = []
     keys.reserveCapacity(count)
