@@ -112,8 +112,16 @@ struct DirectReader {
     return false
   }
 
+  /// Whether the key at `range` is `key` (lengths first, then byte by byte through the buffer,
+  /// not through generic slice equality: most keys tried differ in length).
   func matches(_ range: Range<Int>, _ key: [UInt8]) -> Bool {
-    bytes[range].elementsEqual(key)
+    guard range.count == key.count else { return false }
+    return bytes.withUnsafeBufferPointer { buffer in
+      for index in key.indices where buffer[range.lowerBound + index] != key[index] {
+        return false
+      }
+      return true
+    }
   }
 
   /// A map head with at least one pair, each pair needing at least two bytes.
