@@ -2,6 +2,7 @@ import CBOR
 import COSE
 import CryptoPrimitives
 import Foundation
+import TestSupport
 import Testing
 import WalletTestSupport
 
@@ -456,35 +457,23 @@ struct IssuerSignedDirectReadingTests {
     }
   }
 
-  /// SplitMix64, for a reproducible mutation loop.
-  struct Seeded {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9e37_79b9_7f4a_7c15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-      z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-  }
-
   @Test("Seeded random mutations of issued mdocs: nil directly or the generic value")
   func mutations() throws {
-    var random = Seeded(state: 13)
+    var random = SplitMix64(state: 13)
+    func below(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
     let inputs = try Self.plain()
     var read = 0
     for round in 0..<3000 {
       var bytes = inputs[round % inputs.count]
-      for _ in 0...random.below(3) {
-        let index = random.below(bytes.count)
-        switch random.below(5) {
-        case 0: bytes[index] ^= UInt8(1 << random.below(8))
-        case 1: bytes[index] = UInt8(random.below(256))
-        case 2: bytes.insert(UInt8(random.below(256)), at: index)
+      for _ in 0...below(3) {
+        let index = below(bytes.count)
+        switch below(5) {
+        case 0: bytes[index] ^= UInt8(1 << below(8))
+        case 1: bytes[index] = UInt8(below(256))
+        case 2: bytes.insert(UInt8(below(256)), at: index)
         case 3: bytes.remove(at: index)
         default:
-          bytes[index] = [0x00, 0x18, 0x1b, 0x5f, 0x7f, 0x9f, 0xbf, 0xf5, 0xff][random.below(9)]
+          bytes[index] = [0x00, 0x18, 0x1b, 0x5f, 0x7f, 0x9f, 0xbf, 0xf5, 0xff][below(9)]
         }
       }
       if try Self.check(bytes, "round \(round)") { read += 1 }
