@@ -18,8 +18,8 @@ extension DeviceRequest {
   package static func readDirectly(_ bytes: [UInt8]) -> DeviceRequest? {
     // Below this size no string, array or map can exceed `CBORDecoder.Limits.default`'s
     // item length or item count, so the generic limits need not be repeated here.
-    guard bytes.count <= DirectRequestReader.maxInput else { return nil }
-    var reader = DirectRequestReader(bytes: bytes)
+    guard bytes.count <= DirectReader.maxInput else { return nil }
+    var reader = DirectReader(bytes: bytes)
     return reader.deviceRequest()
   }
 
@@ -35,11 +35,8 @@ extension DeviceRequest {
   }
 }
 
-/// A cursor over a DeviceRequest or ItemsRequest encoding that reads the known structure and
-/// gives up (nil) at the first thing it does not read; see `DeviceRequest.readDirectly(_:)`.
-struct DirectRequestReader {
-  static let maxInput = 1 << 20
-
+/// The DeviceRequest parts of the direct reader; see `DeviceRequest.readDirectly(_:)`.
+extension DirectReader {
   /// The map keys, as UTF-8 (ISO 18013-5 §8.3.2.1.2.1).
   enum Key {
     static let version = Array(DeviceRequest.Keys.version.utf8)
@@ -55,131 +52,6 @@ struct DirectRequestReader {
 
   /// The most elements of one namespace compared pairwise for repeats; more go the generic way.
   static let maxElementsPerNameSpace = 64
-
-  let bytes: [UInt8]
-  var offset = 0
-
-  init(bytes: [UInt8]) {
-    self.bytes = bytes
-  }
-
-  var remaining: Int { bytes.count - offset }
-
-  /// A definite-length head (RFC 8949 §3): major type and argument; nil for an indefinite
-  /// length, reserved additional information, an argument past the input, or a truncated head.
-  mutating func head() -> (major: UInt8, argument: Int)? {
-    guard offset < bytes.count else { return nil }
-    let initial = bytes[offset]
-    let info = initial & 0x1f
-    let width: Int
-    switch info {
-    case 0..<24: width = 0
-    case 24: width = 1
-    case 25: width = 2
-    case 26: width = 4
-    case 27: width = 8
-    default: return nil
-    }
-    guard remaining > width else { return nil }
-    var argument = width == 0 ? UInt64(info) : 0
-    if width > 0 {
-      for index in 1...width { argument = argument << 8 | UInt64(bytes[offset + index]) }
-    }
-    // Every length and tag number read here is small; anything larger goes the generic way.
-    guard argument <= UInt64(Self.maxInput) else { return nil }
-    offset += 1 + width
-    return (initial >> 5, Int(argument))
-  }
-
-  /// The content range of a definite-length text string (major type 3).
-  mutating func textRange() -> Range<Int>? {
-    guard let head = head(), head.major == 3, head.argument <= remaining else { return nil }
-    defer { offset += head.argument }
-    return offset..<(offset + head.argument)
-  }
-
-  /// The text of `bytes[range]` as the generic decoder makes it, nil when not valid UTF-8.
-  func text(_ range: Range<Int>) -> String? {
-    bytes.withUnsafeBufferPointer { buffer in
-      let slice = UnsafeBufferPointer(rebasing: buffer[range])
-      for byte in slice where byte >= 0x80 {
-        return String(validating: slice, as: UTF8.self)
-      }
-      return String(decoding: slice, as: UTF8.self)
-    }
-  }
-
-  /// A definite-length text string's value.
-  mutating func readText() -> String? {
-    guard let range = textRange() else { return nil }
-    return text(range)
-  }
-
-  /// Whether two ranges of the input hold the same bytes (lengths first, then byte by byte
-  /// through the buffer, not through generic slice equality).
-  func sameBytes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-    guard a.count == b.count else { return false }
-    return bytes.withUnsafeBufferPointer { buffer in
-      for index in 0..<a.count where buffer[a.lowerBound + index] != buffer[b.lowerBound + index] {
-        return false
-      }
-      return true
-    }
-  }
-
-  /// The length and the first three and last four bytes of a key: keys with different prints
-  /// differ, so only keys with equal prints are compared byte by byte.
-  func fingerprint(_ range: Range<Int>) -> UInt64 {
-    var print = UInt64(truncatingIfNeeded: range.count) << 56
-    for index in 0..<min(3, range.count) {
-      print |= UInt64(bytes[range.lowerBound + index]) << (32 + 8 * UInt64(index))
-    }
-    for index in 0..<min(4, range.count) {
-      print |= UInt64(bytes[range.upperBound - 1 - index]) << (8 * UInt64(index))
-    }
-    return print
-  }
-
-  /// Whether the key at `range` repeats one of `ranges` (RFC 8949 §5.6: text keys are equal when
-  /// their UTF-8 bytes are); its print is appended to `prints` (one per range) when it does not.
-  func isRepeat(_ range: Range<Int>, among ranges: [Range<Int>], prints: inout [UInt64]) -> Bool {
-    let print = fingerprint(range)
-    for index in prints.indices where prints[index] == print && sameBytes(ranges[index], range) {
-      return true
-    }
-    prints.append(print)
-    return false
-  }
-
-  func matches(_ range: Range<Int>, _ key: [UInt8]) -> Bool {
-    bytes[range].elementsEqual(key)
-  }
-
-  /// A map head with at least one pair, each pair needing at least two bytes.
-  mutating func mapCount() -> Int? {
-    guard let head = head(), head.major == 5, head.argument > 0,
-      head.argument <= remaining / 2
-    else { return nil }
-    return head.argument
-  }
-
-  /// `#6.24(bstr)` (RFC 8949 §3.4.5.1): the embedded bytes, copied exactly.
-  mutating func tag24Content() -> [UInt8]? {
-    guard let tag = head(), tag.major == 6, tag.argument == 24,
-      let content = head(), content.major == 2, content.argument <= remaining
-    else { return nil }
-    defer { offset += content.argument }
-    return Array(bytes[offset..<(offset + content.argument)])
-  }
-
-  /// One item of any shape through the generic decoder, at its depth in the structure.
-  mutating func genericItem(depth: Int) -> CBOR? {
-    guard let item = try? CBORDecoder().decodeItem(in: bytes, at: offset, depth: depth) else {
-      return nil
-    }
-    offset = item.end
-    return item.value
-  }
 
   /// `DeviceRequest` (depth 0).
   mutating func deviceRequest() -> DeviceRequest? {
@@ -250,7 +122,7 @@ struct DirectRequestReader {
       guard let key = textRange() else { return nil }
       if matches(key, Key.itemsRequest) {
         guard items == nil, let content = tag24Content() else { return nil }
-        var inner = DirectRequestReader(bytes: content)
+        var inner = DirectReader(bytes: content)
         guard let read = inner.itemsRequest() else { return nil }
         items = (content, read.0, read.1)
       } else if matches(key, Key.readerAuth) {

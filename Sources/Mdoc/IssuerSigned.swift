@@ -154,8 +154,13 @@ public struct IssuerSigned: Sendable, Hashable {
     issuerAuthFirst = authFirst && !nameSpaces.isEmpty
   }
 
-  /// Reads an IssuerSigned from its bytes.
+  /// Reads an IssuerSigned from its bytes: the plain shape directly (`readDirectly(_:)`, the
+  /// same value), anything else through the generic decoder, which gives the value or the error.
   public init(bytes: [UInt8]) throws(MdocError) {
+    if let read = Self.readDirectly(bytes) {
+      self = read
+      return
+    }
     let cbor = try reading("IssuerSigned") { () throws(CBORError) in try CBOR.decode(bytes) }
     try self.init(cbor: cbor)
   }
@@ -256,11 +261,12 @@ public struct IssuerSigned: Sendable, Hashable {
 
   init(
     unchecked nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])], issuerAuth: COSESign1,
-    mso: MobileSecurityObject
+    mso: MobileSecurityObject, issuerAuthFirst: Bool = false
   ) {
     self.nameSpaces = nameSpaces
     self.issuerAuth = issuerAuth
     self.mso = mso
+    self.issuerAuthFirst = issuerAuthFirst
   }
 
   public static func == (lhs: IssuerSigned, rhs: IssuerSigned) -> Bool { lhs.bytes == rhs.bytes }

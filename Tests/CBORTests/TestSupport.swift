@@ -218,19 +218,6 @@ extension Array where Element == UInt8 {
   }
 }
 
-/// A seeded generator for reproducible fuzzing (SplitMix64, Steele et al. 2014).
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
-}
-
 /// Decimal arithmetic on digit strings, enough to compare bignums with JSON numbers.
 enum Decimal10 {
   static func fromBigEndian(_ bytes: [UInt8]) -> String {
