@@ -101,6 +101,18 @@ public struct COSEKey: Sendable, Hashable {
     }
   }
 
+  /// Whether this COSE_Key holds exactly `key`: the same curve and coordinates of the curve's
+  /// size equal to `key`'s (RFC 9053 §7.1.1 keeps leading zeros). Then ``publicKey()`` would
+  /// give `key`; comparing the bytes spares importing and checking the point again. Private
+  /// parts and other members are not looked at.
+  public func isEncoding(of key: ECPublicKey) -> Bool {
+    guard curve == key.curve else { return false }
+    let point = key.x963Representation
+    let size = key.curve.coordinateByteCount
+    return x.count == size && y.count == size && point.count == 1 + 2 * size
+      && point[1...size].elementsEqual(x) && point[(1 + size)...].elementsEqual(y)
+  }
+
   /// The validated public key: coordinates of the curve's size, a point on the curve.
   public func publicKey() throws(COSEError) -> ECPublicKey {
     guard let curve else {

@@ -52,9 +52,16 @@ extension IssuerSigned {
   /// As ``verify(expectedDocType:trustAnchors:at:requireTrustedIssuer:)``, with the document
   /// signer chain already parsed from this document's x5chain (by ``documentSignerChain()`` or
   /// a ``DocumentSignerChainMemo``, which parses the chain a batch shares once).
+  ///
+  /// - Parameter expectedDeviceKey: the key the caller expects the MSO to bind (a wallet
+  ///   storing what it was issued knows its own key). When the MSO's COSE_Key has that key's
+  ///   curve and point bytes, the result's `deviceKey` is that key, without importing the
+  ///   COSE_Key again (equal bytes are that valid point); otherwise the COSE_Key is imported
+  ///   and checked as without it. The result is the same either way.
   public func verify(
     expectedDocType: String? = nil, trustAnchors: [Certificate], at now: Date,
-    requireTrustedIssuer: Bool = true, documentSignerChain chain: [Certificate]
+    requireTrustedIssuer: Bool = true, documentSignerChain chain: [Certificate],
+    expectedDeviceKey: ECPublicKey? = nil
   ) throws(MdocError) -> IssuerVerification {
     guard let leaf = chain.first else {
       throw MdocError(.malformed, "issuerAuth has no x5chain (ISO 18013-5 §9.1.2.4)")
@@ -89,10 +96,14 @@ extension IssuerSigned {
     try mso.checkValidity(at: now)
     try checkDigests()
     let deviceKey: ECPublicKey
-    do {
-      deviceKey = try mso.deviceKey.publicKey()
-    } catch {
-      throw MdocError(.malformed, "MSO deviceKey: \(error.reason)", underlying: error)
+    if let expectedDeviceKey, mso.deviceKey.isEncoding(of: expectedDeviceKey) {
+      deviceKey = expectedDeviceKey
+    } else {
+      do {
+        deviceKey = try mso.deviceKey.publicKey()
+      } catch {
+        throw MdocError(.malformed, "MSO deviceKey: \(error.reason)", underlying: error)
+      }
     }
     return IssuerVerification(documentSigner: chain[0], trust: trust, deviceKey: deviceKey)
   }

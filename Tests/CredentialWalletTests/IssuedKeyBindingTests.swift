@@ -4,6 +4,7 @@ import CryptoPrimitives
 import Foundation
 import Mdoc
 import Testing
+import WalletTestSupport
 
 @testable import CredentialWallet
 
@@ -75,5 +76,27 @@ struct IssuedKeyBindingTests {
     #expect(parsed.boundKey == nil)
     #expect(!parsed.keyBinding(key))
     Self.expectAgreement(parsed, [key])
+  }
+
+  @Test("verify given the expected device key gives what verify without it gives")
+  func expectedDeviceKey() throws {
+    let pki = try TestPKI()
+    let key = try ECPrivateKey(curve: .p256).publicKey
+    let other = try ECPrivateKey(curve: .p256).publicKey
+    let issuerSigned = try pki.issue(deviceKey: key)
+    let chain = try issuerSigned.documentSignerChain()
+    let plain = try issuerSigned.verify(
+      trustAnchors: [pki.iaca], at: pki.clock, documentSignerChain: chain)
+    #expect(plain.deviceKey == key)
+    for expected in [key, other] {
+      let given = try issuerSigned.verify(
+        trustAnchors: [pki.iaca], at: pki.clock, documentSignerChain: chain,
+        expectedDeviceKey: expected)
+      #expect(given.deviceKey == key)
+      #expect(given.documentSigner == plain.documentSigner)
+    }
+    // The COSE_Key comparison itself: its own key only.
+    #expect(issuerSigned.mso.deviceKey.isEncoding(of: key))
+    #expect(!issuerSigned.mso.deviceKey.isEncoding(of: other))
   }
 }

@@ -338,7 +338,7 @@ public enum IssuedCredentialVerifier {
       do throws(MdocError) {
         verification = try issuerSigned.verify(
           expectedDocType: expected.type, trustAnchors: walletAnchors, at: at,
-          requireTrustedIssuer: true, documentSignerChain: chain)
+          requireTrustedIssuer: true, documentSignerChain: chain, expectedDeviceKey: deviceKey)
       } catch
         where error.code == .untrustedIssuer && trust.trustIssuerPublishedIACAs
         && !trust.issuerPublishedIACAs.isEmpty
@@ -346,7 +346,7 @@ public enum IssuedCredentialVerifier {
         // The holder's explicit opt-in: the issuer's published IACAs, for this issuance only.
         verification = try issuerSigned.verify(
           expectedDocType: expected.type, trustAnchors: trust.issuerPublishedIACAs, at: at,
-          requireTrustedIssuer: true, documentSignerChain: chain)
+          requireTrustedIssuer: true, documentSignerChain: chain, expectedDeviceKey: deviceKey)
         basis = .issuerPublishedIACA
       }
     } catch {
@@ -505,16 +505,14 @@ enum ParsedIssuedCredential: Sendable {
   }
 
   /// A test of whether the credential binds a key: `boundKey == key`, made once per credential
-  /// and without importing an mdoc's COSE_Key. Its curve and its coordinates as an uncompressed
-  /// point are compared with the key's; equal bytes are that key itself, a valid point, and a
-  /// COSE_Key that would not import (another curve, short or long coordinates: RFC 9053 §7.1.1
-  /// keeps leading zeros) equals no key. Verification imports and checks it again.
+  /// and without importing an mdoc's COSE_Key (`COSEKey.isEncoding(of:)` compares its curve
+  /// and coordinates with the key's; a COSE_Key that would not import equals no key).
+  /// Verification imports and checks it again unless it is the expected key.
   var keyBinding: (ECPublicKey) -> Bool {
     switch self {
     case .mdoc(let issuerSigned, _):
       let bound = issuerSigned.mso.deviceKey
-      let point = [0x04] + bound.x + bound.y
-      return { bound.curve == $0.curve && $0.x963Representation == point }
+      return { bound.isEncoding(of: $0) }
     case .sdJWT:
       let bound = boundKey
       return { bound == $0 }
