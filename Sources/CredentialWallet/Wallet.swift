@@ -119,6 +119,14 @@ public final class Wallet: Sendable {
     } catch {
       throw WalletError(.storage, error.reason, underlying: error)
     }
+    return Self.usableTrustAnchors(records, authentication: settingsAuthentication)
+  }
+
+  /// Splits anchor rows into those that may be used, each with its certificate, and a problem
+  /// for each that may not (see `checkedTrustAnchors(role:)`).
+  static func usableTrustAnchors(
+    _ records: [TrustAnchorRecord], authentication settingsAuthentication: SettingsAuthentication
+  ) -> (anchors: [TrustAnchorRecord], certificates: [Certificate], problems: [StoreProblem]) {
     var anchors: [TrustAnchorRecord] = []
     var certificates: [Certificate] = []
     var problems: [StoreProblem] = []

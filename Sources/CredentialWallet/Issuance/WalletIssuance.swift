@@ -28,6 +28,72 @@ public struct IssuanceStorageResult: Sendable {
 
 /// An issued credential on its way to verification: its payload (parsed once when the key it
 /// binds had to be found) and the device key it must bind.
+/// A credential of a response with the public key it must bind and that key's id in the key
+/// store ("" for a key still in memory), or why it is refused before verification.
+enum ResolvedIssuedCredential: Sendable {
+  case rejected(IssuanceRejection)
+  case ready(PreparedIssuedCredential, ECPublicKey, keyID: String)
+}
+
+/// A response's credentials after verification: one outcome per credential (nil for those that
+/// verified until their rows are built) and the verified ones with the keys they bind.
+struct VerifiedIssuedBatch: Sendable {
+  var outcomes: [Result<StoredCredential, IssuanceRejection>?] = []
+  var verified:
+    [(index: Int, credential: VerifiedIssuedCredential, key: PreparedIssuedCredential.Key)] = []
+
+  /// The keys still in memory that verified credentials bind, in order.
+  var freshKeys: [ECPrivateKey] {
+    verified.compactMap { entry -> ECPrivateKey? in
+      if case .fresh(let key, _) = entry.key { key } else { nil }
+    }
+  }
+
+  /// The rows of the verified credentials, fresh keys taking `freshKeyIDs` in order, and the
+  /// outcomes in the response's order.
+  mutating func rows(freshKeyIDs: [String], _ context: IssuedRowContext) -> IssuanceStorageResult {
+    var freshIDs = freshKeyIDs[...]
+    for entry in verified {
+      let keyID: String
+      switch entry.key {
+      case .stored(let id): keyID = id
+      case .fresh: keyID = freshIDs.popFirst() ?? ""
+      }
+      let credential = entry.credential
+      let expected = context.expected
+      let provenance = IssuanceProvenance(
+        credentialIssuer: expected.credentialIssuer, configurationID: expected.configurationID,
+        display: expected.display, notificationID: context.notificationID,
+        sessionID: context.sessionID, trustBasis: credential.trustBasis,
+        batchID: context.batchID)
+      let display = CredentialDisplay(
+        title: expected.display.preferred()?.name ?? context.documentTitles[credential.type]
+          ?? credential.type,
+        subtitle: credential.subtitle, issuerName: credential.issuerName)
+      outcomes[entry.index] = .success(
+        StoredCredential(
+          id: context.ids?[entry.index] ?? RandomIdentifier.timeOrderedUUID(at: context.now),
+          format: credential.format,
+          type: credential.type, issued: credential.issued, display: display,
+          validFrom: credential.validFrom, validUntil: credential.validUntil, deviceKeyID: keyID,
+          issuerAuthorityKeyIdentifiers: credential.issuerAuthorityKeyIdentifiers,
+          createdAt: context.now, issuerTrust: .trusted, issuance: provenance))
+    }
+    return IssuanceStorageResult(outcomes: outcomes.compactMap { $0 })
+  }
+}
+
+/// What every stored row of a response shares.
+struct IssuedRowContext: Sendable {
+  let expected: IssuanceExpectation
+  let notificationID: String?
+  let sessionID: String?
+  let batchID: String?
+  let ids: [String]?
+  let now: Date
+  let documentTitles: [String: String]
+}
+
 struct PreparedIssuedCredential: Sendable {
   /// A key already in the wallet's key store, or one still in memory (stored with the
   /// credential that binds it).
@@ -206,9 +272,66 @@ extension Wallet {
         "the session is for \(session.credentialIssuer), the credentials for \(expected.credentialIssuer)"
       )
     }
-    let anchors = try await trustAnchors(role: .issuer)
     let now = clock()
-    let batchID = credentials.count > 1 ? RandomIdentifier.timeOrderedUUID() : nil
+    let rows = IssuedRowContext(
+      expected: expected, notificationID: notificationID, sessionID: session?.id,
+      batchID: credentials.count > 1 ? RandomIdentifier.timeOrderedUUID() : nil, ids: ids,
+      now: now, documentTitles: documentTitles)
+    let sessionRow: IssuanceSessionRow?
+    do {
+      sessionRow = try session.map { (session) throws(WalletStoreError) in try sealed(session) }
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+    // A response whose keys are all still in memory, for a key store that keeps its keys in
+    // this wallet's store (`SoftwareKeyStore`), the usual issuance: one visit to the store's
+    // queue reads the issuer anchors, verifies, wraps the keys and writes the batch (a round
+    // trip to that queue wakes two threads).
+    let allFresh = !credentials.contains {
+      if case .success(let credential) = $0, case .stored = credential.key { true } else { false }
+    }
+    if pendingID == nil, allFresh, let software = keys as? SoftwareKeyStore,
+      software.keepsKeys(in: store)
+    {
+      let authentication = settingsAuthentication
+      let outcome: Result<IssuanceStorageResult, WalletError>
+      do {
+        outcome = try await store.insertIssued(anchorsOf: .issuer) { records in
+          let anchors = Self.usableTrustAnchors(records, authentication: authentication)
+            .certificates
+          let resolved = credentials.map { entry -> ResolvedIssuedCredential in
+            switch entry {
+            case .failure(let rejection): .rejected(rejection)
+            case .success(let credential):
+              if case .fresh(_, let publicKey) = credential.key {
+                .ready(credential, publicKey, keyID: "")
+              } else {
+                // Not reached: every key is fresh on this path.
+                .rejected(IssuanceRejection(.unknownDeviceKey, "a stored key on the fresh path"))
+              }
+            }
+          }
+          var batch = Self.verify(
+            resolved, expected: expected, anchors: anchors, trust: trust, at: now)
+          var wrapped: [WrappedDeviceKey] = []
+          do {
+            for key in batch.freshKeys { wrapped.append(try software.wrap(key)) }
+          } catch {
+            return (nil, .failure(WalletError(.storage, "cannot keep the device keys: \(error)")))
+          }
+          let result = batch.rows(freshKeyIDs: wrapped.map(\.id), rows)
+          let write = IssuedBatchWrite(
+            credentials: result.stored, keys: wrapped, session: sessionRow)
+          return (result.stored.isEmpty ? nil : write, .success(result))
+        }
+      } catch {
+        throw WalletError(
+          error.code == .duplicateID ? .invalidInput : .storage, error.reason, underlying: error)
+      }
+      return try outcome.get()
+    }
+
+    let anchors = try await trustAnchors(role: .issuer)
     // Which of the named stored keys already bind a credential: one query for the batch.
     let storedKeyIDs = credentials.compactMap { entry -> String? in
       guard case .success(let credential) = entry, case .stored(let id) = credential.key else {
@@ -217,7 +340,7 @@ extension Wallet {
       return id
     }
     var used = Set<String>()
-    // Fresh keys (the usual issuance) are in no row yet: no query, no hop to the store.
+    // Fresh keys are in no row yet: no query, no hop to the store.
     if !storedKeyIDs.isEmpty {
       do {
         used = try await store.usedDeviceKeys(storedKeyIDs)
@@ -225,71 +348,45 @@ extension Wallet {
         throw WalletError(.storage, error.reason, underlying: error)
       }
     }
-    var outcomes: [Result<StoredCredential, IssuanceRejection>?] = []
-    // The credentials that verified, by index into `outcomes`, with the key each binds.
-    var verified:
-      [(index: Int, credential: VerifiedIssuedCredential, key: PreparedIssuedCredential.Key)] = []
+    // Each credential with the public key it must bind: fresh keys are in memory, stored keys
+    // come from the key store (each used once, and only when no stored credential binds it).
+    var resolved: [ResolvedIssuedCredential] = []
     var keysSeen = Set<String>()
-    // The credentials of a response share their document signer chain: parsed once.
-    var chains = DocumentSignerChainMemo()
     for entry in credentials {
       let credential: PreparedIssuedCredential
       switch entry {
       case .success(let value): credential = value
       case .failure(let rejection):
-        outcomes.append(.failure(rejection))
+        resolved.append(.rejected(rejection))
         continue
       }
-      let deviceKey: ECPublicKey
-      let keyID: String
       switch credential.key {
       case .fresh(_, let publicKey):
-        deviceKey = publicKey
-        keyID = ""
-      case .stored(let id):
-        keyID = id
+        resolved.append(.ready(credential, publicKey, keyID: ""))
+      case .stored(let keyID):
         guard keysSeen.insert(keyID).inserted, !used.contains(keyID) else {
-          outcomes.append(
-            .failure(
+          resolved.append(
+            .rejected(
               IssuanceRejection(
                 .deviceKeyReused, "device key \(keyID) already binds another credential",
                 deviceKeyID: keyID)))
           continue
         }
         do {
-          deviceKey = try await keys.publicKey(for: keyID)
+          resolved.append(.ready(credential, try await keys.publicKey(for: keyID), keyID: keyID))
         } catch {
-          outcomes.append(
-            .failure(
+          resolved.append(
+            .rejected(
               IssuanceRejection(
                 .unknownDeviceKey, "the wallet holds no device key \(keyID)", deviceKeyID: keyID,
                 underlying: error)))
-          continue
         }
-      }
-      let result =
-        if let parsed = credential.parsed {
-          IssuedCredentialVerifier.verify(
-            parsed, deviceKey: deviceKey, expected: expected, walletAnchors: anchors,
-            trust: trust, at: now, chains: &chains)
-        } else {
-          IssuedCredentialVerifier.verify(
-            credential.payload, deviceKey: deviceKey, expected: expected, walletAnchors: anchors,
-            trust: trust, at: now, chains: &chains)
-        }
-      switch result {
-      case .failure(let rejection):
-        outcomes.append(.failure(rejection.forKey(keyID)))
-      case .success(let credential2):
-        verified.append((outcomes.count, credential2, credential.key))
-        outcomes.append(nil)
       }
     }
+    var batch = Self.verify(resolved, expected: expected, anchors: anchors, trust: trust, at: now)
     // The key ids of the verified credentials: stored keys have theirs; fresh keys are wrapped
     // here (written in the credentials' transaction) or imported by another key store.
-    let fresh = verified.compactMap { entry -> ECPrivateKey? in
-      if case .fresh(let key, _) = entry.key { key } else { nil }
-    }
+    let fresh = batch.freshKeys
     var wrapped: [WrappedDeviceKey] = []
     var imported: [String] = []
     do {
@@ -301,40 +398,13 @@ extension Wallet {
     } catch {
       throw WalletError(.storage, "cannot keep the device keys: \(error)")
     }
-    var freshIDs = (wrapped.isEmpty ? imported : wrapped.map(\.id))[...]
-    for entry in verified {
-      let keyID: String
-      switch entry.key {
-      case .stored(let id): keyID = id
-      case .fresh: keyID = freshIDs.popFirst() ?? ""
-      }
-      let credential = entry.credential
-      let provenance = IssuanceProvenance(
-        credentialIssuer: expected.credentialIssuer, configurationID: expected.configurationID,
-        display: expected.display, notificationID: notificationID, sessionID: session?.id,
-        trustBasis: credential.trustBasis, batchID: batchID)
-      let display = CredentialDisplay(
-        title: expected.display.preferred()?.name ?? documentTitles[credential.type]
-          ?? credential.type,
-        subtitle: credential.subtitle, issuerName: credential.issuerName)
-      outcomes[entry.index] = .success(
-        StoredCredential(
-          id: ids?[entry.index] ?? RandomIdentifier.timeOrderedUUID(at: now),
-          format: credential.format,
-          type: credential.type, issued: credential.issued, display: display,
-          validFrom: credential.validFrom, validUntil: credential.validUntil, deviceKeyID: keyID,
-          issuerAuthorityKeyIdentifiers: credential.issuerAuthorityKeyIdentifiers,
-          createdAt: now, issuerTrust: .trusted, issuance: provenance))
-    }
-    let result = IssuanceStorageResult(outcomes: outcomes.compactMap { $0 })
+    let result = batch.rows(freshKeyIDs: wrapped.isEmpty ? imported : wrapped.map(\.id), rows)
     let stored = result.stored
     do {
-      var row: IssuanceSessionRow?
-      if let session { row = try sealed(session) }
       if let pendingID {
         try await store.completeDeferred(id: pendingID, with: stored)
       } else if !stored.isEmpty {
-        try await store.insertIssued(stored, keys: wrapped, session: row)
+        try await store.insertIssued(stored, keys: wrapped, session: sessionRow)
       }
     } catch {
       for keyID in imported { try? await keys.deleteKey(id: keyID) }
@@ -350,6 +420,42 @@ extension Wallet {
       await releaseIssuanceSession(id: session.id)
     }
     return result
+  }
+
+  /// Verifies each credential against the key it must bind (synchronous: it runs on the
+  /// store's queue on the one-visit path).
+  static func verify(
+    _ resolved: [ResolvedIssuedCredential], expected: IssuanceExpectation,
+    anchors: [Certificate], trust: IssuanceTrustOptions, at now: Date
+  ) -> VerifiedIssuedBatch {
+    var batch = VerifiedIssuedBatch()
+    // The credentials of a response share their document signer chain: parsed once.
+    var chains = DocumentSignerChainMemo()
+    for entry in resolved {
+      switch entry {
+      case .rejected(let rejection):
+        batch.outcomes.append(.failure(rejection))
+      case .ready(let credential, let deviceKey, let keyID):
+        let result =
+          if let parsed = credential.parsed {
+            IssuedCredentialVerifier.verify(
+              parsed, deviceKey: deviceKey, expected: expected, walletAnchors: anchors,
+              trust: trust, at: now, chains: &chains)
+          } else {
+            IssuedCredentialVerifier.verify(
+              credential.payload, deviceKey: deviceKey, expected: expected,
+              walletAnchors: anchors, trust: trust, at: now, chains: &chains)
+          }
+        switch result {
+        case .failure(let rejection):
+          batch.outcomes.append(.failure(rejection.forKey(keyID)))
+        case .success(let verified):
+          batch.verified.append((batch.outcomes.count, verified, credential.key))
+          batch.outcomes.append(nil)
+        }
+      }
+    }
+    return batch
   }
 
   /// The issuance session with this id, its tokens unsealed; nil when there is none.

@@ -32,6 +32,24 @@ extension WalletStore {
     }
   }
 
+  /// One visit for an issued batch: reads the trust anchors of `role` (outside any
+  /// transaction), has `plan` verify and prepare the batch with them here, on the store's
+  /// queue, and writes what it returns as ``insertIssued(_:keys:session:)`` does (nothing when
+  /// it returns no write). A caller that would read the anchors, verify, then write saves a
+  /// round trip to this queue (two thread wake-ups) per batch. `plan` is synchronous and does
+  /// no I/O; other callers of this store wait for it.
+  func insertIssued<T: Sendable>(
+    anchorsOf role: TrustRole,
+    plan: @Sendable ([TrustAnchorRecord]) -> (write: IssuedBatchWrite?, value: T)
+  ) throws(WalletStoreError) -> T {
+    let records = try trustAnchors(role: role)
+    let (write, value) = plan(records)
+    if let write {
+      try insertIssued(write.credentials, keys: write.keys, session: write.session)
+    }
+    return value
+  }
+
   /// Which of these device keys a stored credential names (one query for a batch).
   func usedDeviceKeys(_ keyIDs: [String]) throws(WalletStoreError) -> Set<String> {
     guard !keyIDs.isEmpty else { return [] }
@@ -183,4 +201,12 @@ extension SQLiteConnection {
         createdAt: StoreTime.date(milliseconds: row.int64(6)))
     }.first
   }
+}
+
+/// What an issued batch writes in one transaction: its wrapped device keys, its issuance
+/// session and its credentials.
+struct IssuedBatchWrite: Sendable {
+  var credentials: [StoredCredential]
+  var keys: [WrappedDeviceKey]
+  var session: IssuanceSessionRow?
 }
