@@ -9,32 +9,17 @@ import X509Certificates
 
 /// Issue 13: a response whose device keys are all still in memory is verified and stored in one
 /// visit to the store's queue (anchors read, verification, keys wrapped, one write). That path
-/// must trust exactly what the two-visit path trusts and give the same outcomes.
-@Suite("Issued batch: one visit to the store")
-struct IssuedBatchOneVisitTests {
-  static let expected = IssuanceExpectation(
-    credentialIssuer: "https://issuer.example", configurationID: "mDL", format: .msoMdoc,
-    type: "org.iso.18013.5.1.mDL")
-
-  let dir: TemporaryDirectory
-  let pki: TestPKI
-  let wallet: Wallet
-
-  init() throws {
-    dir = try TemporaryDirectory()
-    pki = try TestPKI()
-    let now = pki.clock
-    wallet = try Wallet(home: WalletHome(directory: dir.path), clock: { now })
-  }
-
-  func count(_ table: String) async throws -> Int {
-    let rows = try await wallet.store.execute("SELECT count(*) FROM \(table)")
+/// must trust exactly what the two-visit path trusts and give the same outcomes. (In the batch
+/// storage suite, whose wallet and PKI it uses.)
+extension IssuanceBatchStorageTests {
+  func credentialRows() async throws -> Int {
+    let rows = try await wallet.store.execute("SELECT count(*) FROM credentials")
     guard case .integer(let count) = rows.first?.first else { return -1 }
     return Int(count)
   }
 
   /// Three keys and an mdoc bound to each; the second is signed by an issuer nobody trusts.
-  func batch() throws -> (keys: [ECPrivateKey], payloads: [IssuedCredential.Payload]) {
+  func batchWithStranger() throws -> (keys: [ECPrivateKey], payloads: [IssuedCredential.Payload]) {
     let keys = try (0..<3).map { _ in try ECPrivateKey(curve: .p256) }
     let stranger = try TestPKI()
     let payloads = try keys.enumerated().map { index, key in
@@ -58,8 +43,8 @@ struct IssuedBatchOneVisitTests {
       [payload], deviceKeys: [key], expected: Self.expected)
     #expect(result.stored.isEmpty)
     #expect(result.rejected.map(\.code) == [.untrustedIssuer])
-    #expect(try await count("credentials") == 0)
-    #expect(try await count("device_keys") == 0)
+    #expect(try await credentialRows() == 0)
+    #expect(try await deviceKeyRows() == 0)
     // The same anchor added through the wallet is trusted.
     _ = try await wallet.addTrustAnchor(pki.iaca, role: .issuer)
     let again = try await wallet.storeIssuedCredentials(
@@ -71,10 +56,10 @@ struct IssuedBatchOneVisitTests {
   func samePathOutcomes() async throws {
     defer { dir.remove() }
     _ = try await wallet.addTrustAnchor(pki.iaca, role: .issuer)
-    let (keys, payloads) = try batch()
+    let (keys, payloads) = try batchWithStranger()
     let inMemory = try await wallet.storeIssuedCredentials(
       payloads, deviceKeys: keys, expected: Self.expected, notificationID: "n")
-    let (otherKeys, otherPayloads) = try batch()
+    let (otherKeys, otherPayloads) = try batchWithStranger()
     let keyIDs = try await wallet.keys.importKeys(otherKeys)
     let stored = try await wallet.storeIssuedCredentials(
       otherPayloads, deviceKeyIDs: keyIDs, expected: Self.expected, notificationID: "n")
@@ -91,7 +76,7 @@ struct IssuedBatchOneVisitTests {
       let keyID = try #require(try outcome.get().deviceKeyID)
       #expect(try await wallet.keys.publicKey(for: keyID) == keys[index].publicKey)
     }
-    #expect(try await count("device_keys") == 4)
-    #expect(try await count("credentials") == 4)
+    #expect(try await deviceKeyRows() == 4)
+    #expect(try await credentialRows() == 4)
   }
 }

@@ -26,8 +26,6 @@ public struct IssuanceStorageResult: Sendable {
   }
 }
 
-/// An issued credential on its way to verification: its payload (parsed once when the key it
-/// binds had to be found) and the device key it must bind.
 /// A credential of a response with the public key it must bind and that key's id in the key
 /// store ("" for a key still in memory), or why it is refused before verification.
 enum ResolvedIssuedCredential: Sendable {
@@ -94,6 +92,8 @@ struct IssuedRowContext: Sendable {
   let documentTitles: [String: String]
 }
 
+/// An issued credential on its way to verification: its payload (parsed once when the key it
+/// binds had to be found) and the device key it must bind.
 struct PreparedIssuedCredential: Sendable {
   /// A key already in the wallet's key store, or one still in memory (stored with the
   /// credential that binds it).
