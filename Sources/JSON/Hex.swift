@@ -33,7 +33,7 @@ public enum Hex {
   }
 
   /// The value of one hex digit, or nil.
-  static func value(of c: UInt8) -> UInt8? {
+  package static func value(of c: UInt8) -> UInt8? {
     switch c {
     case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
     case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10

@@ -287,10 +287,21 @@ extension Wallet {
     // this wallet's store (`SoftwareKeyStore`), the usual issuance: one visit to the store's
     // queue reads the issuer anchors, verifies, wraps the keys and writes the batch (a round
     // trip to that queue wakes two threads).
-    let allFresh = !credentials.contains {
-      if case .success(let credential) = $0, case .stored = credential.key { true } else { false }
+    // Each credential with the key it must bind, when every key is still in memory.
+    var freshOnly: [ResolvedIssuedCredential]? = []
+    for entry in credentials {
+      switch entry {
+      case .failure(let rejection): freshOnly?.append(.rejected(rejection))
+      case .success(let credential):
+        if case .fresh(_, let publicKey) = credential.key {
+          freshOnly?.append(.ready(credential, publicKey, keyID: ""))
+        } else {
+          freshOnly = nil
+        }
+      }
+      if freshOnly == nil { break }
     }
-    if pendingID == nil, allFresh, let software = keys as? SoftwareKeyStore,
+    if pendingID == nil, let resolved = freshOnly, let software = keys as? SoftwareKeyStore,
       software.keepsKeys(in: store)
     {
       let authentication = settingsAuthentication
@@ -299,18 +310,6 @@ extension Wallet {
         outcome = try await store.insertIssued(anchorsOf: .issuer) { records in
           let anchors = Self.usableTrustAnchors(records, authentication: authentication)
             .certificates
-          let resolved = credentials.map { entry -> ResolvedIssuedCredential in
-            switch entry {
-            case .failure(let rejection): .rejected(rejection)
-            case .success(let credential):
-              if case .fresh(_, let publicKey) = credential.key {
-                .ready(credential, publicKey, keyID: "")
-              } else {
-                // Not reached: every key is fresh on this path.
-                .rejected(IssuanceRejection(.unknownDeviceKey, "a stored key on the fresh path"))
-              }
-            }
-          }
           var batch = Self.verify(
             resolved, expected: expected, anchors: anchors, trust: trust, at: now)
           var wrapped: [WrappedDeviceKey] = []
