@@ -7,11 +7,24 @@
 #include <openssl/evp.h>
 #include <string.h>
 
+// The three AES-GCM ciphers, fetched from the default provider once (as digest.c does for the
+// digests): a legacy EVP_aes_256_gcm() makes every EVP_EncryptInit_ex fetch the implementation
+// again by name. Fetched objects are immutable and may be shared between threads.
+static EVP_CIPHER *dc_fetched_gcm[3];
+static CRYPTO_ONCE dc_gcm_once = CRYPTO_ONCE_STATIC_INIT;
+
+static void dc_gcm_fetch(void) {
+  dc_fetched_gcm[0] = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
+  dc_fetched_gcm[1] = EVP_CIPHER_fetch(NULL, "AES-192-GCM", NULL);
+  dc_fetched_gcm[2] = EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
+}
+
 static const EVP_CIPHER *dc_aes_gcm(size_t keylen) {
+  if (!CRYPTO_THREAD_run_once(&dc_gcm_once, dc_gcm_fetch)) return NULL;
   switch (keylen) {
-  case 16: return EVP_aes_128_gcm();
-  case 24: return EVP_aes_192_gcm();
-  case 32: return EVP_aes_256_gcm();
+  case 16: return dc_fetched_gcm[0];
+  case 24: return dc_fetched_gcm[1];
+  case 32: return dc_fetched_gcm[2];
   default: return NULL;
   }
 }

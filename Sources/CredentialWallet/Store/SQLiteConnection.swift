@@ -192,19 +192,10 @@ final class SQLiteConnection {
 
   /// Runs one statement to completion with bound values, as ``run(_:_:)`` does, keeping the
   /// compiled statement for the next call with the same SQL text (for the statements a batch
-  /// repeats: one compile instead of one per row). The statement is reset after each run, so it
-  /// holds no lock between calls (sqlite.org/c3ref/reset.html).
-  func runCached(_ sql: String, _ values: [SQLValue]) throws(WalletStoreError) {
-    let statement: SQLiteStatement
-    if let cached = cache[sql] {
-      guard handle != nil, !suspension.isSuspended else {
-        throw WalletStoreError(.suspended, "the store is suspended; resume() it first")
-      }
-      statement = cached
-    } else {
-      statement = try prepare(sql)
-      cache[sql] = statement
-    }
+  /// or every visit repeats: one compile instead of one per call). The statement is reset
+  /// after each run, so it holds no lock between calls (sqlite.org/c3ref/reset.html).
+  func runCached(_ sql: String, _ values: [SQLValue] = []) throws(WalletStoreError) {
+    let statement = try cachedStatement(sql)
     defer { statement.reset() }
     try statement.bind(values)
     while try statement.step() {}
@@ -220,6 +211,34 @@ final class SQLiteConnection {
     var rows = [T]()
     while try statement.step() { rows.append(try row(statement)) }
     return rows
+  }
+
+  /// As ``query(_:_:row:)``, keeping the compiled statement as ``runCached(_:_:)`` does: for
+  /// SQL text that is a constant of this code (never text built from input, which would grow
+  /// the cache without bound).
+  func queryCached<T>(
+    _ sql: String, _ values: [SQLValue] = [],
+    row: (SQLiteStatement) throws(WalletStoreError) -> T
+  ) throws(WalletStoreError) -> [T] {
+    let statement = try cachedStatement(sql)
+    defer { statement.reset() }
+    try statement.bind(values)
+    var rows = [T]()
+    while try statement.step() { rows.append(try row(statement)) }
+    return rows
+  }
+
+  /// The kept statement for this SQL text, compiled on first use.
+  private func cachedStatement(_ sql: String) throws(WalletStoreError) -> SQLiteStatement {
+    if let cached = cache[sql] {
+      guard handle != nil, !suspension.isSuspended else {
+        throw WalletStoreError(.suspended, "the store is suspended; resume() it first")
+      }
+      return cached
+    }
+    let statement = try prepare(sql)
+    cache[sql] = statement
+    return statement
   }
 
   /// Rolls back the open transaction, if any; used on paths that are already failing.

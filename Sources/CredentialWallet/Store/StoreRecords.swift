@@ -171,11 +171,11 @@ extension SQLiteConnection {
   func trustAnchors(role: TrustRole?) throws(WalletStoreError) -> [TrustAnchorRecord] {
     let columns = "id, role, certificate, subject, added_at_ms, authentication_tag"
     if let role {
-      return try query(
+      return try queryCached(
         "SELECT \(columns) FROM trust_anchors WHERE role = ? ORDER BY added_at_ms, id",
         [.text(role.rawValue)], row: Self.decodeTrustAnchor)
     }
-    return try query(
+    return try queryCached(
       "SELECT \(columns) FROM trust_anchors ORDER BY added_at_ms, id", row: Self.decodeTrustAnchor)
   }
 

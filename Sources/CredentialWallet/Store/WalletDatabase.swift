@@ -142,13 +142,13 @@ final class WalletDatabase {
     guard !connection.inTransaction else {
       throw WalletStoreError(.databaseFailure, "transactions do not nest")
     }
-    try retrying { () throws(WalletStoreError) in try connection.run("BEGIN IMMEDIATE") }
+    try retrying { () throws(WalletStoreError) in try connection.runCached("BEGIN IMMEDIATE") }
   }
 
   /// Commits, waiting up to the busy timeout; on failure the transaction is rolled back.
   func commit() throws(WalletStoreError) {
     do throws(WalletStoreError) {
-      try retrying { () throws(WalletStoreError) in try connection.run("COMMIT") }
+      try retrying { () throws(WalletStoreError) in try connection.runCached("COMMIT") }
     } catch {
       connection.rollbackQuietly()
       throw error
