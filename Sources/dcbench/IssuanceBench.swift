@@ -168,10 +168,12 @@ struct BenchError: Error, CustomStringConvertible {
 /// per credential one P-256 keygen, one ES256 proof signature, and the credential's verification
 /// crypto (issuerAuth signature, DS certificate signature by the IACA, the element digests).
 ///
-/// Batches and floor slices alternate, so that both sides of each round's ratio see the same
-/// machine (a burst of load from elsewhere lasting a batch or two slows both alike); each floor
-/// slice is warmed up first, so it does not pay for the caches the batch left cold, and the
-/// floor in a loop of its own is reported beside it as a check.
+/// Each round is a batch and a floor slice of about the same length, side by side, and the
+/// ratio is the median of the rounds' ratios: both sides of a round see the same machine (on a
+/// shared host, a burst of load from elsewhere lasting a batch or two slows both alike). Which
+/// side runs first alternates; each slice is warmed up before it is timed, so it does not pay
+/// for the caches a batch left cold. The floor in a loop of its own, and the ratio to it, are
+/// printed beside it as a check.
 func issuanceBenchmark(_ h: inout Harness) async throws {
   let fixture = try await IssuanceBenchFixture()
   defer { try? FileManager.default.removeItem(atPath: fixture.home.directory) }
@@ -187,10 +189,13 @@ func issuanceBenchmark(_ h: inout Harness) async throws {
   var timings: [IssuanceBatchTiming] = []
   var floorSlices: [Double] = []
   var ratios: [Double] = []
-  for _ in 0..<rounds {
+  for round in 0..<rounds {
+    // Which side runs first alternates, so neither always follows the other.
+    var slice = 0.0
+    if !round.isMultiple(of: 2) { slice = try floor.slice() }
     let timing = try await issueBatch(fixture, count: count)
+    if round.isMultiple(of: 2) { slice = try floor.slice() }
     timings.append(timing)
-    let slice = try floor.slice()
     floorSlices.append(slice)
     ratios.append(timing.wallet / Double(count) / slice)
   }
@@ -276,7 +281,7 @@ struct IssuanceFloor {
 
   /// The floor per credential over a slice of about a batch's length, after a few unmeasured
   /// rounds that bring its caches back.
-  func slice(iterations: Int = 20, warmUp: Int = 4) throws -> Double {
+  func slice(iterations: Int = 24, warmUp: Int = 6) throws -> Double {
     for _ in 0..<warmUp { try once() }
     let start = Harness.now()
     for _ in 0..<iterations { try once() }
