@@ -5,6 +5,7 @@ import CryptoPrimitives
 import Foundation
 import IdentityDocumentServicesBridge
 import Security
+import TestSupport
 import Testing
 
 /// `KeychainKeyStore` and `SharedContainer` over the shadow keychain and App Group containers
@@ -13,7 +14,7 @@ import Testing
 @Suite("Apple shadow: keychain key store and shared container")
 struct KeychainAndContainerTests {
   func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let url = TestScratch.directory.appendingPathComponent(
       "appleshadow-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url

@@ -8,6 +8,7 @@ import JSON
 import Mdoc
 import OrgIsoMdoc
 import Security
+import TestSupport
 import WalletTestSupport
 import X509Certificates
 
@@ -29,7 +30,7 @@ struct ShadowWalletFixture {
   let readerKey: ECPrivateKey
 
   init() async throws {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    directory = TestScratch.directory.appendingPathComponent(
       "appleshadow-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     pki = try TestPKI()

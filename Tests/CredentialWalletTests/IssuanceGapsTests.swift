@@ -5,6 +5,7 @@ import HTTP
 import JOSE
 import JSON
 import OpenID4VCI
+import TestSupport
 import Testing
 import WalletTestSupport
 
@@ -65,7 +66,7 @@ struct IssuanceGapsTests {
   )
     async throws -> (WalletIssuance, Interposer)
   {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let home = TestScratch.directory.appendingPathComponent(
       "dcwallet-gaps-\(UUID().uuidString)"
     ).path
     try WalletHome(directory: home).create()

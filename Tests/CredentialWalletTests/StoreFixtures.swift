@@ -1,6 +1,7 @@
 import CredentialWallet
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 /// A fresh directory under the system's temporary directory, removed by `remove()`.
@@ -9,7 +10,7 @@ struct TemporaryDirectory {
 
   init() throws {
     path =
-      FileManager.default.temporaryDirectory
+      TestScratch.directory
       .appendingPathComponent("wallet-store-tests-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }

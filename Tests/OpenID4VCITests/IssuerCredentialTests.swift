@@ -9,6 +9,7 @@ import JSON
 import Mdoc
 import OpenID4VCI
 import SDJWT
+import TestSupport
 import Testing
 import WalletTestSupport
 
@@ -335,7 +336,7 @@ struct IssuerCredentialTests {
 
   @Test("The whole pre-authorized flow with state in SQLite")
   func sqliteStore() async throws {
-    let directory = FileManager.default.temporaryDirectory
+    let directory = TestScratch.directory
       .appendingPathComponent("issuer-flow-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }

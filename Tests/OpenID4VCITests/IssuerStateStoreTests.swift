@@ -3,6 +3,7 @@ import HTTP
 import IssuerStore
 import JSON
 import OpenID4VCI
+import TestSupport
 import Testing
 
 /// Both state stores behave alike: single-use take, expiry, insert-if-absent, order, purge.
@@ -14,7 +15,7 @@ struct IssuerStateStoreTests {
     switch kind {
     case .memory: return (InMemoryIssuerStateStore(), nil)
     case .sqlite:
-      let directory = FileManager.default.temporaryDirectory
+      let directory = TestScratch.directory
         .appendingPathComponent("issuer-store-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
       return (
@@ -81,7 +82,7 @@ struct IssuerStateStoreTests {
 
   @Test("The SQLite store keeps state across connections, and one of two takers wins")
   func sqlitePersistence() throws {
-    let directory = FileManager.default.temporaryDirectory
+    let directory = TestScratch.directory
       .appendingPathComponent("issuer-store-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }

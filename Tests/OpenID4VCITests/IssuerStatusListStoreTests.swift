@@ -2,6 +2,7 @@ import CryptoPrimitives
 import Foundation
 import IssuerStore
 import OpenID4VCI
+import TestSupport
 import Testing
 
 /// A random source that always answers the same bytes: every random probe hits one index.
@@ -136,7 +137,7 @@ struct IssuerStatusListStoreTests {
 
   @Test("Two SQLite connections assigning at once never share an index")
   func concurrentConnections() async throws {
-    let directory = FileManager.default.temporaryDirectory
+    let directory = TestScratch.directory
       .appendingPathComponent("issuer-status-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }

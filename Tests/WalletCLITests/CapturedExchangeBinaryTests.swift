@@ -282,7 +282,7 @@ struct CapturedExchangeBinaryTests {
 
   @Test("The verifier state is created 0600: the file never exists with a wider mode")
   func stateFileMode() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let directory = TestScratch.directory.appendingPathComponent(
       "secret-\(UUID().uuidString)"
     ).path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -33,7 +33,7 @@ struct DCWallet {
 
   init() throws {
     home =
-      FileManager.default.temporaryDirectory.appendingPathComponent(
+      TestScratch.directory.appendingPathComponent(
         "dcwallet-test-\(UUID().uuidString)"
       ).path
   }

@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import IssuerStore
 import OpenID4VCI
+import TestSupport
 import Testing
 
 @testable import WalletCLI
@@ -31,7 +32,7 @@ import Testing
     {
       directory =
         state?.directory
-        ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+        ?? TestScratch.directory.appendingPathComponent(
           "dcwallet-issuer-\(UUID().uuidString)"
         ).path
       try FileManager.default.createDirectory(
@@ -66,7 +67,7 @@ import Testing
 
     /// A wallet in a fresh home, and the issuance glue over a real URLSession client.
     func wallet() throws -> WalletIssuance {
-      let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+      let home = TestScratch.directory.appendingPathComponent(
         "dcwallet-wallet-\(UUID().uuidString)"
       ).path
       try WalletHome(directory: home).create()

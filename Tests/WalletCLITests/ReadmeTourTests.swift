@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import TestSupport
 import Testing
 
 /// Issue 10 §5: the README's tour runs as written. The test takes the ```sh blocks of the
@@ -75,7 +76,7 @@ struct ReadmeTourTests {
   static func runScript(_ text: String, named name: String, timeLimit: Int) throws -> (
     status: Int32, out: String, err: String
   ) {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let directory = TestScratch.directory.appendingPathComponent(
       "readme-\(name)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
