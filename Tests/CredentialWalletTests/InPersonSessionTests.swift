@@ -16,8 +16,11 @@ struct LoopbackSessionPair {
   let reader: InPersonReader
   let readerTransport: LoopbackTCPTransport
 
+  /// The waits are guards against a hang, not what is tested: generous, because the whole
+  /// suite shares two cores and a task can wait its turn for many seconds (a 20-second guard
+  /// once expired before the holder's task ran at all).
   static let configuration = LoopbackTCPTransport.Configuration(
-    receiveTimeout: .seconds(20), sendTimeout: .seconds(10), connectTimeout: .seconds(10))
+    receiveTimeout: .seconds(120), sendTimeout: .seconds(60), connectTimeout: .seconds(60))
 
   /// Listens, shows the engagement, connects a reader from its URI and starts the holder.
   static func start(
@@ -31,7 +34,7 @@ struct LoopbackSessionPair {
     let driver = InPersonHolder(wallet: wallet, policy: policy, maxRequests: maxRequests)
     let holder = Task { () -> Result<InPersonHolder.Outcome, InPersonSessionError> in
       do {
-        let transport = try await listener.accept(timeout: .seconds(20))
+        let transport = try await listener.accept(timeout: .seconds(120))
         return .success(
           try await driver.run(session: session, transport: transport, consent: consent))
       } catch let error as InPersonSessionError {
@@ -251,7 +254,7 @@ struct InPersonSessionTests {
   @Test("the reader refuses an engagement that is not an mdoc: URI")
   func readerBadEngagement() async throws {
     let listener = try LoopbackTCPListener()
-    let accepted = Task { try await listener.accept(timeout: .seconds(10)) }
+    let accepted = Task { try await listener.accept(timeout: .seconds(120)) }
     let transport = try await LoopbackTCPConnector.connect(port: listener.port)
     defer { Task { await transport.close() } }
     #expect {
@@ -271,7 +274,7 @@ struct InPersonSessionTests {
     let uri = shown.uri
     let raw = Task { () throws -> Void in
       var holder = shown
-      let transport = try await listener.accept(timeout: .seconds(10))
+      let transport = try await listener.accept(timeout: .seconds(120))
       _ = try holder.receive(try await transport.receive())
       if let ending = holder.terminate() { try await transport.send(ending) }
       // The reader sends nothing more: its next receive ends at the close.

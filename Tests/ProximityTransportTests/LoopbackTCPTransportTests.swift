@@ -11,15 +11,16 @@ import Testing
 /// The loopback TCP development transport (not part of ISO/IEC 18013-5): framing, the socket
 /// calls, and each refusal, over real sockets on 127.0.0.1.
 @Suite struct LoopbackTCPTransportTests {
+  /// Hang guards (not what is tested), generous for a suite sharing two cores.
   static let quick = LoopbackTCPTransport.Configuration(
-    receiveTimeout: .seconds(10), sendTimeout: .seconds(10), connectTimeout: .seconds(5))
+    receiveTimeout: .seconds(60), sendTimeout: .seconds(60), connectTimeout: .seconds(60))
 
   static func connected(
     _ configuration: LoopbackTCPTransport.Configuration = quick
   ) async throws -> (holder: LoopbackTCPTransport, reader: LoopbackTCPTransport) {
     let listener = try LoopbackTCPListener(configuration: configuration)
     #expect(listener.port != 0)
-    async let accepted = listener.accept(timeout: .seconds(10))
+    async let accepted = listener.accept(timeout: .seconds(60))
     let reader = try await LoopbackTCPConnector.connect(
       port: listener.port, configuration: configuration)
     return (try await accepted, reader)
@@ -235,7 +236,7 @@ final class RawPeer: @unchecked Sendable {
   static func connected(_ configuration: LoopbackTCPTransport.Configuration) async throws -> RawPeer
   {
     let listener = try LoopbackTCPListener(configuration: configuration)
-    async let accepted = listener.accept(timeout: .seconds(10))
+    async let accepted = listener.accept(timeout: .seconds(60))
     #if canImport(Darwin)
       let fd = socket(AF_INET, SOCK_STREAM, 0)
     #else
