@@ -287,22 +287,8 @@ extension Wallet {
     // this wallet's store (`SoftwareKeyStore`), the usual issuance: one visit to the store's
     // queue reads the issuer anchors, verifies, wraps the keys and writes the batch (a round
     // trip to that queue wakes two threads).
-    // Each credential with the key it must bind, when every key is still in memory.
-    var freshOnly: [ResolvedIssuedCredential]? = []
-    for entry in credentials {
-      switch entry {
-      case .failure(let rejection): freshOnly?.append(.rejected(rejection))
-      case .success(let credential):
-        if case .fresh(_, let publicKey) = credential.key {
-          freshOnly?.append(.ready(credential, publicKey, keyID: ""))
-        } else {
-          freshOnly = nil
-        }
-      }
-      if freshOnly == nil { break }
-    }
-    if pendingID == nil, let resolved = freshOnly, let software = keys as? SoftwareKeyStore,
-      software.keepsKeys(in: store)
+    if pendingID == nil, let resolved = Self.resolvedInMemory(credentials),
+      let software = keys as? SoftwareKeyStore, software.keepsKeys(in: store)
     {
       let authentication = settingsAuthentication
       let outcome: Result<IssuanceStorageResult, WalletError>
@@ -419,6 +405,23 @@ extension Wallet {
       await releaseIssuanceSession(id: session.id)
     }
     return result
+  }
+
+  /// Each credential with the key it must bind, when every key is still in memory; nil as soon
+  /// as one names a stored key (those are resolved through the key store, asynchronously).
+  static func resolvedInMemory(
+    _ credentials: [Result<PreparedIssuedCredential, IssuanceRejection>]
+  ) -> [ResolvedIssuedCredential]? {
+    var resolved: [ResolvedIssuedCredential] = []
+    for entry in credentials {
+      switch entry {
+      case .failure(let rejection): resolved.append(.rejected(rejection))
+      case .success(let credential):
+        guard case .fresh(_, let publicKey) = credential.key else { return nil }
+        resolved.append(.ready(credential, publicKey, keyID: ""))
+      }
+    }
+    return resolved
   }
 
   /// Verifies each credential against the key it must bind (synchronous: it runs on the
