@@ -39,4 +39,36 @@ struct StatementCacheTests {
     #expect(try reader.queryCached(sql) { $0.int64(0) } == [1, 2, 3, 4])
     #expect(try reader.queryCached(sql) { $0.int64(0) } == [1, 2, 3, 4])
   }
+
+  /// A connection with kept statements is released, and closes its files, when its last user
+  /// lets go of it (a statement pointing back at its connection would be a cycle: each store
+  /// opened would leave three descriptors open until the process ends).
+  @Test func aConnectionWithKeptStatementsIsReleasedAndClosesItsFiles() throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    weak var released: SQLiteConnection?
+    do {
+      let connection = try open(dir.databasePath)
+      try connection.run("CREATE TABLE t (n INTEGER NOT NULL)")
+      try connection.runCached("INSERT INTO t (n) VALUES (?)", [.integer(1)])
+      #expect(try connection.queryCached("SELECT n FROM t") { $0.int64(0) } == [1])
+      released = connection
+      #expect(Self.openDescriptors(under: dir.path) > 0 || !Self.canListDescriptors)
+    }
+    #expect(released == nil)
+    #expect(Self.openDescriptors(under: dir.path) == 0)
+  }
+
+  private static let canListDescriptors = FileManager.default.fileExists(atPath: "/proc/self/fd")
+
+  /// How many of this process's descriptors name a file under the directory (Linux `/proc`;
+  /// zero where it cannot be listed).
+  private static func openDescriptors(under directory: String) -> Int {
+    let resolved = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+    let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return fds.count { fd in
+      let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")
+      return target?.hasPrefix(resolved) ?? false
+    }
+  }
 }

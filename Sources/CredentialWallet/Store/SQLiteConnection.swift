@@ -276,7 +276,9 @@ final class SQLiteConnection {
 /// A prepared statement, finalized when released.
 final class SQLiteStatement {
   private let handle: OpaquePointer
-  private let connection: SQLiteConnection
+  /// Unowned: the connection keeps its cached statements, so a strong reference back would be
+  /// a cycle that never closes the files. No statement outlives its connection.
+  private unowned let connection: SQLiteConnection
 
   fileprivate init(handle: OpaquePointer, connection: SQLiteConnection) {
     self.handle = handle
