@@ -34,8 +34,7 @@ struct Harness {
       let end = Harness.now()
       means.append(Double(end - start) / Double(iterations))
     }
-    means.sort()
-    let median = means[means.count / 2]
+    let median = Self.median(means)
     results.append((name, median))
     print(
       "  " + name.padding(toLength: 58, withPad: " ", startingAt: 0)
@@ -100,7 +99,8 @@ struct Harness {
     return result
   }
 
-  private static func median(_ values: [Double]) -> Double {
+  /// The middle value (the upper one of an even count).
+  static func median(_ values: [Double]) -> Double {
     values.sorted()[values.count / 2]
   }
 
@@ -117,8 +117,7 @@ struct Harness {
       let end = Harness.now()
       means.append(Double(end - start) / Double(iterations))
     }
-    means.sort()
-    let median = means[means.count / 2]
+    let median = Self.median(means)
     results.append((name, median))
     print(
       "  " + name.padding(toLength: 58, withPad: " ", startingAt: 0)

@@ -201,7 +201,6 @@ func issuanceBenchmark(_ h: inout Harness) async throws {
     floorSlices.append(slice)
     ratios.append(timing.wallet / Double(count) / slice)
   }
-  func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
   func report(_ name: String, _ value: Double) {
     print(
       "  " + name.padding(toLength: 58, withPad: " ", startingAt: 0)
@@ -209,18 +208,19 @@ func issuanceBenchmark(_ h: inout Harness) async throws {
     h.results.append((name, value))
   }
   let n = Double(count)
-  report("issuer handler time per credential (excluded)", median(timings.map(\.issuer)) / n)
+  report("issuer handler time per credential (excluded)", Harness.median(timings.map(\.issuer)) / n)
   report(
     "wallet: offer → issued (keys, proofs, HTTP, parse) /cred",
-    median(timings.map(\.protocolWallet)) / n)
+    Harness.median(timings.map(\.protocolWallet)) / n)
   report(
     "wallet: keys + verify + store (one transaction) /cred",
-    median(timings.map(\.keysVerifyAndStore)) / n)
-  report("wallet-side total per credential (batch of 10)", median(timings.map(\.wallet)) / n)
+    Harness.median(timings.map(\.keysVerifyAndStore)) / n)
+  report(
+    "wallet-side total per credential (batch of 10)", Harness.median(timings.map(\.wallet)) / n)
   h.measure("  of which verify before storage alone /cred", iterations: 200) {
     blackHole(floor.verifyBeforeStorage())
   }
-  report("floor: keygen + ES256 sign + 2 verify + digests", median(floorSlices))
+  report("floor: keygen + ES256 sign + 2 verify + digests", Harness.median(floorSlices))
   let ownLoop = try h.measure("  (the floor in a loop of its own)", iterations: 300) {
     try floor.once()
   }
@@ -230,8 +230,8 @@ func issuanceBenchmark(_ h: inout Harness) async throws {
       format: "  (%d rounds of a batch and a floor slice; round ratios: quartiles %.2f-%.2f)",
       rounds, sorted[rounds / 4], sorted[(rounds * 3) / 4]))
   Harness.ratio(
-    "  (wallet / the floor in its own loop)", median(timings.map(\.wallet)) / n / ownLoop)
-  Harness.ratio("wallet per credential / crypto floor", median(ratios), aim: 2)
+    "  (wallet / the floor in its own loop)", Harness.median(timings.map(\.wallet)) / n / ownLoop)
+  Harness.ratio("wallet per credential / crypto floor", Harness.median(ratios), aim: 2)
 }
 
 /// The crypto floor of one issued credential, on a credential of the bench's issuer: one P-256
@@ -248,6 +248,9 @@ struct IssuanceFloor {
   let proofInput = [UInt8](repeating: 0x41, count: 420)  // header.payload of a jwk key proof
   let payload: CredentialWallet.IssuedCredential.Payload
   let sampleKey: ECPublicKey
+  let expected = IssuanceExpectation(
+    credentialIssuer: IssuanceBenchFixture.issuerID, configurationID: "mDL", format: .msoMdoc,
+    type: IssuanceBenchFixture.doctype)
   let now = Date()
 
   init(_ fixture: IssuanceBenchFixture) async throws {
@@ -257,7 +260,8 @@ struct IssuanceFloor {
         configurationIDs: ["mDL"], grant: .preAuthorized(transactionCode: false)
       ).offer, txCode: nil)
     guard let first = sample.issued.first else { throw BenchError("no sample credential") }
-    let issuerSigned = try IssuerSigned(bytes: try first.credential.mdocIssuerSigned())
+    let issuerSignedBytes = try first.credential.mdocIssuerSigned()
+    let issuerSigned = try IssuerSigned(bytes: issuerSignedBytes)
     guard let mso = issuerSigned.issuerAuth.payload else { throw BenchError("no MSO") }
     msoMessage = [UInt8](repeating: 0x5A, count: mso.count + 24)  // + Sig_structure framing
     msoSignature = try fixture.dsKey.signature(for: msoMessage)
@@ -269,7 +273,7 @@ struct IssuanceFloor {
       throw BenchError("the DS signature does not verify")
     }
     items = issuerSigned.nameSpaces.flatMap(\.items).map(\.encoded.bytes)
-    payload = .msoMdoc(issuerSigned: try first.credential.mdocIssuerSigned())
+    payload = .msoMdoc(issuerSigned: issuerSignedBytes)
     sampleKey = try first.deviceKey.unwrapOr(BenchError("no sample key")).publicKey
   }
 
@@ -293,11 +297,7 @@ struct IssuanceFloor {
   /// Verification before storage alone (no store), on the sample credential.
   func verifyBeforeStorage() -> Result<VerifiedIssuedCredential, IssuanceRejection> {
     IssuedCredentialVerifier.verify(
-      payload, deviceKey: sampleKey,
-      expected: IssuanceExpectation(
-        credentialIssuer: IssuanceBenchFixture.issuerID, configurationID: "mDL",
-        format: .msoMdoc, type: IssuanceBenchFixture.doctype),
-      walletAnchors: [fixture.iaca], at: now)
+      payload, deviceKey: sampleKey, expected: expected, walletAnchors: [fixture.iaca], at: now)
   }
 }
 

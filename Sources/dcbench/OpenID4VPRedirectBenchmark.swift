@@ -59,8 +59,10 @@ extension Harness {
       bodyMeans.append(sides[1])
       ratios.append(sides[1] / max(sides[0], 1))
     }
-    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-    let result = (baseline: median(baselineMeans), body: median(bodyMeans), ratio: median(ratios))
+    let result = (
+      baseline: Harness.median(baselineMeans), body: Harness.median(bodyMeans),
+      ratio: Harness.median(ratios)
+    )
     for (label, value) in [(baselineName, result.baseline), (name, result.body)] {
       results.append((label, value))
       print(

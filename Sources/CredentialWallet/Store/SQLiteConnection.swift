@@ -185,9 +185,7 @@ final class SQLiteConnection {
 
   /// Runs one statement to completion with bound values.
   func run(_ sql: String, _ values: [SQLValue] = []) throws(WalletStoreError) {
-    let statement = try prepare(sql)
-    try statement.bind(values)
-    while try statement.step() {}
+    _ = try prepare(sql).rows(values) { (_) throws(WalletStoreError) in () }
   }
 
   /// Runs one statement to completion with bound values, as ``run(_:_:)`` does, keeping the
@@ -195,10 +193,7 @@ final class SQLiteConnection {
   /// or every visit repeats: one compile instead of one per call). The statement is reset
   /// after each run, so it holds no lock between calls (sqlite.org/c3ref/reset.html).
   func runCached(_ sql: String, _ values: [SQLValue] = []) throws(WalletStoreError) {
-    let statement = try cachedStatement(sql)
-    defer { statement.reset() }
-    try statement.bind(values)
-    while try statement.step() {}
+    _ = try queryCached(sql, values) { (_) throws(WalletStoreError) in () }
   }
 
   /// Runs a query and maps each row.
@@ -206,11 +201,7 @@ final class SQLiteConnection {
     _ sql: String, _ values: [SQLValue] = [],
     row: (SQLiteStatement) throws(WalletStoreError) -> T
   ) throws(WalletStoreError) -> [T] {
-    let statement = try prepare(sql)
-    try statement.bind(values)
-    var rows = [T]()
-    while try statement.step() { rows.append(try row(statement)) }
-    return rows
+    try prepare(sql).rows(values, row: row)
   }
 
   /// As ``query(_:_:row:)``, keeping the compiled statement as ``runCached(_:_:)`` does: for
@@ -222,10 +213,7 @@ final class SQLiteConnection {
   ) throws(WalletStoreError) -> [T] {
     let statement = try cachedStatement(sql)
     defer { statement.reset() }
-    try statement.bind(values)
-    var rows = [T]()
-    while try statement.step() { rows.append(try row(statement)) }
-    return rows
+    return try statement.rows(values, row: row)
   }
 
   /// The kept statement for this SQL text, compiled on first use.
@@ -291,6 +279,16 @@ final class SQLiteStatement {
   func reset() {
     sqlite3_reset(handle)
     sqlite3_clear_bindings(handle)
+  }
+
+  /// Binds the values, then runs the statement to completion, mapping each row.
+  func rows<T>(
+    _ values: [SQLValue], row: (SQLiteStatement) throws(WalletStoreError) -> T
+  ) throws(WalletStoreError) -> [T] {
+    try bind(values)
+    var rows = [T]()
+    while try step() { rows.append(try row(self)) }
+    return rows
   }
 
   /// Binds values to parameters 1...n.
