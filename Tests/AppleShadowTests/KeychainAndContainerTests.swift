@@ -14,8 +14,7 @@ import Testing
 @Suite("Apple shadow: keychain key store and shared container")
 struct KeychainAndContainerTests {
   func temporaryDirectory() throws -> URL {
-    let url = TestScratch.directory.appendingPathComponent(
-      "appleshadow-\(UUID().uuidString)", isDirectory: true)
+    let url = TestScratch.url("appleshadow")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }

@@ -30,8 +30,7 @@ struct ShadowWalletFixture {
   let readerKey: ECPrivateKey
 
   init() async throws {
-    directory = TestScratch.directory.appendingPathComponent(
-      "appleshadow-\(UUID().uuidString)", isDirectory: true)
+    directory = TestScratch.url("appleshadow")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     pki = try TestPKI()
     readerKey = try ECPrivateKey(curve: .p256)

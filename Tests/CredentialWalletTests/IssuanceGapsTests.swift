@@ -66,9 +66,7 @@ struct IssuanceGapsTests {
   )
     async throws -> (WalletIssuance, Interposer)
   {
-    let home = TestScratch.directory.appendingPathComponent(
-      "dcwallet-gaps-\(UUID().uuidString)"
-    ).path
+    let home = TestScratch.path("dcwallet-gaps")
     try WalletHome(directory: home).create()
     let clock = setup.clock
     let wallet = try Wallet(home: WalletHome(directory: home), clock: { clock.now })

@@ -10,8 +10,7 @@ struct TemporaryDirectory {
 
   init() throws {
     path =
-      TestScratch.directory
-      .appendingPathComponent("wallet-store-tests-\(UUID().uuidString)").path
+      TestScratch.path("wallet-store-tests")
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }
 

@@ -336,8 +336,7 @@ struct IssuerCredentialTests {
 
   @Test("The whole pre-authorized flow with state in SQLite")
   func sqliteStore() async throws {
-    let directory = TestScratch.directory
-      .appendingPathComponent("issuer-flow-\(UUID().uuidString)")
+    let directory = TestScratch.url("issuer-flow")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = try SQLiteIssuerStateStore(path: directory.appendingPathComponent("i.db").path)

@@ -15,8 +15,7 @@ struct IssuerStateStoreTests {
     switch kind {
     case .memory: return (InMemoryIssuerStateStore(), nil)
     case .sqlite:
-      let directory = TestScratch.directory
-        .appendingPathComponent("issuer-store-\(UUID().uuidString)")
+      let directory = TestScratch.url("issuer-store")
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
       return (
         try SQLiteIssuerStateStore(path: directory.appendingPathComponent("s.db").path), directory
@@ -82,8 +81,7 @@ struct IssuerStateStoreTests {
 
   @Test("The SQLite store keeps state across connections, and one of two takers wins")
   func sqlitePersistence() throws {
-    let directory = TestScratch.directory
-      .appendingPathComponent("issuer-store-\(UUID().uuidString)")
+    let directory = TestScratch.url("issuer-store")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("s.db").path

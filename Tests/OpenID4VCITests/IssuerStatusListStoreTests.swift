@@ -137,8 +137,7 @@ struct IssuerStatusListStoreTests {
 
   @Test("Two SQLite connections assigning at once never share an index")
   func concurrentConnections() async throws {
-    let directory = TestScratch.directory
-      .appendingPathComponent("issuer-status-\(UUID().uuidString)")
+    let directory = TestScratch.url("issuer-status")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("s.db").path

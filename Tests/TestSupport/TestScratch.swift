@@ -14,10 +14,13 @@ public enum TestScratch {
   /// The process's scratch directory, created on first use.
   public static var directory: URL { URL(fileURLWithPath: root, isDirectory: true) }
 
-  /// A fresh path inside ``directory`` (nothing created there): `prefix-<UUID>`.
-  public static func path(_ prefix: String) -> String {
-    directory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
+  /// A fresh location inside ``directory`` (nothing created there): `prefix-<UUID>`.
+  public static func url(_ prefix: String) -> URL {
+    directory.appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
   }
+
+  /// ``url(_:)`` as a path.
+  public static func path(_ prefix: String) -> String { url(prefix).path }
 
   private static let root: String = {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -282,9 +282,7 @@ struct CapturedExchangeBinaryTests {
 
   @Test("The verifier state is created 0600: the file never exists with a wider mode")
   func stateFileMode() throws {
-    let directory = TestScratch.directory.appendingPathComponent(
-      "secret-\(UUID().uuidString)"
-    ).path
+    let directory = TestScratch.path("secret")
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = directory + "/state.json"

@@ -33,9 +33,7 @@ struct DCWallet {
 
   init() throws {
     home =
-      TestScratch.directory.appendingPathComponent(
-        "dcwallet-test-\(UUID().uuidString)"
-      ).path
+      TestScratch.path("dcwallet-test")
   }
 
   func run(_ arguments: [String], stdin: String = "") throws -> Result {

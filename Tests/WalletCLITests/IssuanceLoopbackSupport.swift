@@ -32,9 +32,7 @@ import Testing
     {
       directory =
         state?.directory
-        ?? TestScratch.directory.appendingPathComponent(
-          "dcwallet-issuer-\(UUID().uuidString)"
-        ).path
+        ?? TestScratch.path("dcwallet-issuer")
       try FileManager.default.createDirectory(
         atPath: directory, withIntermediateDirectories: true)
       let router = LateBoundHandler()
@@ -67,9 +65,7 @@ import Testing
 
     /// A wallet in a fresh home, and the issuance glue over a real URLSession client.
     func wallet() throws -> WalletIssuance {
-      let home = TestScratch.directory.appendingPathComponent(
-        "dcwallet-wallet-\(UUID().uuidString)"
-      ).path
+      let home = TestScratch.path("dcwallet-wallet")
       try WalletHome(directory: home).create()
       let wallet = try Wallet(home: WalletHome(directory: home))
       let http = URLSessionHTTPClient(

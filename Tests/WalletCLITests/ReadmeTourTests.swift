@@ -76,8 +76,7 @@ struct ReadmeTourTests {
   static func runScript(_ text: String, named name: String, timeLimit: Int) throws -> (
     status: Int32, out: String, err: String
   ) {
-    let directory = TestScratch.directory.appendingPathComponent(
-      "readme-\(name)-\(UUID().uuidString)")
+    let directory = TestScratch.url("readme-\(name)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let script = directory.appendingPathComponent("\(name).sh")

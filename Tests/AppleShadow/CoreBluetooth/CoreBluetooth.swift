@@ -1,4 +1,5 @@
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 public import Dispatch
 // Shadow of Apple's CoreBluetooth (test only; see Tests/AppleShadow/README.md): the central and
 // peripheral roles ProximityTransport's CoreBluetoothLinks use, declared as

@@ -1,4 +1,5 @@
 // swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 // Shadow of Apple's Security framework (test only; see Tests/AppleShadow/README.md): the
 // keychain, certificate, access-control and random-number calls this package makes, declared as
 // https://developer.apple.com/documentation/security documents them. The CoreFoundation types
