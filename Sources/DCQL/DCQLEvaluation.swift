@@ -1,4 +1,4 @@
-public import JSON
+public import DCJSON
 
 /// The Credentials that can answer one Credential Query (OpenID4VP 1.0 §6.1, §6.4).
 public struct DCQLMatch: Sendable, Hashable {

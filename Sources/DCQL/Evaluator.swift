@@ -1,4 +1,4 @@
-import JSON
+import DCJSON
 
 // Matching Credentials against a DCQL query (OpenID4VP 1.0 §6.4).
 

@@ -1,5 +1,5 @@
 // Validation of a DCQL query's JSON (OpenID4VP 1.0 §6.1–§6.3, §7, Appendix B).
-import JSON
+import DCJSON
 
 enum QueryParser {
   static func query(_ root: ClaimValue) throws(DCQLError) -> DCQLQuery {

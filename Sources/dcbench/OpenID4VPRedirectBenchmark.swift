@@ -1,13 +1,13 @@
-import CryptoPrimitives
+import DCCrypto
 import DCQL
 import Foundation
-import HTTP
-import HTTPServer
-import JOSE
-import JSON
-import OpenID4VP
-import SDJWT
-import X509Certificates
+import DCHTTP
+import DCHTTPServer
+import DCJOSE
+import DCJSON
+import DCOpenID4VP
+import DCSDJWT
+import DCX509
 
 /// The loopback verifier of the redirect benchmark: a fixed signed request object at
 /// `/request`, and `{}` at once for whatever is posted to `/response`.

@@ -1,7 +1,7 @@
 import DCQL
 import Foundation
-import JSON
-import TestSupport
+import DCJSON
+import DCTestSupport
 import Testing
 
 /// The matching rules of OpenID4VP 1.0 §6.4 and §7, one behaviour per test.

@@ -1,8 +1,8 @@
-import CryptoPrimitives
+import DCCrypto
 import Foundation
-import HTTP
-import JSON
-import OpenID4VCI
+import DCHTTP
+import DCJSON
+import DCOpenID4VCI
 
 // MARK: - OpenID4VCI issuer handlers (issue 13)
 

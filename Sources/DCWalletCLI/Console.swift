@@ -1,0 +1,132 @@
+import DCCBOR
+import Foundation
+
+/// Where a command writes and reads; tests substitute buffers.
+///
+/// Everything written with ``out(_:)`` and ``err(_:)`` passes through one filter: control and
+/// formatting characters (C0 but the line feed, DEL, C1, the Unicode bidirectional controls) are
+/// written as visible escapes (`\u001b`), the way `dcwallet inspect` shows text in diagnostic
+/// notation. The CLI prints strings that requesters, issuers and stored rows chose (reader
+/// names, namespaces, element identifiers, `vct` values, error reasons, claim values); none of
+/// them can move the cursor, erase a line or reorder the screen. JSON written here stays the
+/// same JSON: its serializer already escapes C0, and an escaped C1 or bidi character is a valid
+/// JSON escape of the same character (RFC 8259 §7). Only ``outBytes(_:)`` writes bytes as they
+/// are, for binary output.
+public final class Console: @unchecked Sendable {
+  private let lock = NSLock()
+  private var outBuffer: [String]?
+  private var errBuffer: [String]?
+  private let input: (@Sendable () -> [UInt8])?
+
+  /// The process's standard streams.
+  public static func standard() -> Console { Console(capture: false, input: nil) }
+
+  /// A console that captures output and serves the given input.
+  public static func capturing(input: [UInt8] = []) -> Console {
+    Console(capture: true, input: { input })
+  }
+
+  private init(capture: Bool, input: (@Sendable () -> [UInt8])?) {
+    outBuffer = capture ? [] : nil
+    errBuffer = capture ? [] : nil
+    self.input = input
+  }
+
+  /// Writes a line (or several, separated by line feeds) to standard output, escaping control
+  /// characters.
+  public func out(_ text: String) {
+    let text = CBOR.terminalSafe(text, keepingNewlines: true)
+    lock.lock()
+    defer { lock.unlock() }
+    if outBuffer != nil {
+      outBuffer?.append(text)
+    } else {
+      FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+  }
+
+  /// Writes exactly one line to standard output: a line feed inside text is escaped too, so a
+  /// value cannot start a line of its own (use for lines built from outside strings).
+  public func outLine(_ text: String) {
+    out(CBOR.terminalSafe(text))
+  }
+
+  /// Writes raw bytes to standard output (binary output such as registry data).
+  public func outBytes(_ bytes: [UInt8]) {
+    lock.lock()
+    defer { lock.unlock() }
+    if outBuffer != nil {
+      outBuffer?.append(String(decoding: bytes, as: UTF8.self))
+    } else {
+      FileHandle.standardOutput.write(Data(bytes))
+    }
+  }
+
+  /// Writes a line (or several, separated by line feeds) to standard error, escaping control
+  /// characters.
+  public func err(_ text: String) {
+    let text = CBOR.terminalSafe(text, keepingNewlines: true)
+    lock.lock()
+    defer { lock.unlock() }
+    if errBuffer != nil {
+      errBuffer?.append(text)
+    } else {
+      FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+  }
+
+  /// Writes exactly one line to standard error, a line feed inside text escaped too.
+  public func errLine(_ text: String) {
+    err(CBOR.terminalSafe(text))
+  }
+
+  /// Everything on standard input, read in chunks and refused once it passes limit (see
+  /// `InputLimit`), before anything parses it.
+  public func readAll(limit: InputLimit) throws -> [UInt8] {
+    if let input {
+      let bytes = input()
+      guard bytes.count <= limit.bytes else { throw limit.refusal("standard input") }
+      return bytes
+    }
+    return try limit.read(FileHandle.standardInput, source: "standard input")
+  }
+
+  /// Captured standard output.
+  public var capturedOut: String { lock.withLock { (outBuffer ?? []).joined(separator: "\n") } }
+  /// Captured standard error.
+  public var capturedErr: String { lock.withLock { (errBuffer ?? []).joined(separator: "\n") } }
+}
+
+/// A command's failure: exit code 1 with a one-line reason on standard error.
+struct CommandFailure: Error, CustomStringConvertible {
+  let message: String
+  init(_ message: String) { self.message = message }
+  var description: String { message }
+}
+
+enum Files {
+  /// The file at path, read in chunks and refused once it passes limit (see `InputLimit`).
+  static func read(_ path: String, limit: InputLimit = .file) throws -> [UInt8] {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw CommandFailure("cannot read \(path)")
+    }
+    defer { try? handle.close() }
+    return try limit.read(handle, source: path)
+  }
+
+  static func write(_ bytes: [UInt8], to path: String, mode: Int? = nil) throws {
+    let url = URL(fileURLWithPath: path)
+    do {
+      try Data(bytes).write(to: url, options: .atomic)
+      if let mode {
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+      }
+    } catch {
+      throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
+    }
+  }
+
+  static func text(_ path: String, limit: InputLimit = .file) throws -> String {
+    String(decoding: try read(path, limit: limit), as: UTF8.self)
+  }
+}
