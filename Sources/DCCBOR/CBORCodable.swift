@@ -11,7 +11,7 @@ public protocol CBORDecodable {
 }
 
 /// A type that both encodes to and decodes from CBOR (RFC 8949 §5).
-public typealias CBORCodable = CBOREncodable & CBORDecodable
+package typealias CBORCodable = CBOREncodable & CBORDecodable
 
 /// A byte string model value; `[UInt8]` itself is not `CBORCodable`, since arrays of codable
 /// elements already map to CBOR arrays (RFC 8949 §3.1, major type 2).

@@ -17,7 +17,7 @@ public struct CBORDecoder: Sendable {
     /// (RFC 8949 §5.6), and a key inside a key again: without this bound, maps nested as keys of
     /// maps make that work grow with the square of the depth (found by the `cbor` fuzz target).
     /// Protocol keys are integers and text strings (depth 0).
-    public var maxKeyDepth: Int
+    package var maxKeyDepth: Int
 
     /// Creates limits (RFC 8949 §10).
     public init(

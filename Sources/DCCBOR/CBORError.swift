@@ -14,33 +14,33 @@ public struct CBORError: CausedError {
     /// The input ended inside a data item (RFC 8949 Appendix F.1).
     public static let truncated = Code("truncated")
     /// Bytes follow the single top-level data item (RFC 8949 §5.3).
-    public static let trailingBytes = Code("trailingBytes")
+    package static let trailingBytes = Code("trailingBytes")
     /// Arrays, maps and tags nest deeper than the decoder's limit (RFC 8949 §5.2).
-    public static let nestingTooDeep = Code("nestingTooDeep")
+    package static let nestingTooDeep = Code("nestingTooDeep")
     /// A length or count exceeds the decoder's limit (RFC 8949 §5.2).
-    public static let lengthTooLarge = Code("lengthTooLarge")
+    package static let lengthTooLarge = Code("lengthTooLarge")
     /// The input holds more data items than the decoder's limit (RFC 8949 §5.2).
-    public static let tooManyItems = Code("tooManyItems")
+    package static let tooManyItems = Code("tooManyItems")
     /// A map holds the same key twice (RFC 8949 §5.6).
     public static let duplicateMapKey = Code("duplicateMapKey")
     /// A text string is not valid UTF-8 (RFC 8949 §3.1, §5.3.1).
-    public static let invalidUTF8 = Code("invalidUTF8")
+    package static let invalidUTF8 = Code("invalidUTF8")
     /// Additional information 28 to 30 is reserved (RFC 8949 §3).
-    public static let reservedAdditionalInfo = Code("reservedAdditionalInfo")
+    package static let reservedAdditionalInfo = Code("reservedAdditionalInfo")
     /// A break stop code appears outside an indefinite-length item (RFC 8949 §3.2.1).
-    public static let unexpectedBreak = Code("unexpectedBreak")
+    package static let unexpectedBreak = Code("unexpectedBreak")
     /// An indefinite-length item is malformed, e.g. a chunk of the wrong type (RFC 8949 §3.2).
-    public static let malformedIndefiniteLength = Code("malformedIndefiniteLength")
+    package static let malformedIndefiniteLength = Code("malformedIndefiniteLength")
     /// A two-byte simple value is below 32 (RFC 8949 §3.3).
-    public static let invalidSimpleValue = Code("invalidSimpleValue")
+    package static let invalidSimpleValue = Code("invalidSimpleValue")
     /// An item has a different type than the model expects (RFC 8949 §5.3).
     public static let typeMismatch = Code("typeMismatch")
     /// A map lacks a field the model requires (RFC 8949 §5.3).
     public static let missingField = Code("missingField")
     /// A tag's content has the wrong type or syntax (RFC 8949 §5.3.2).
-    public static let invalidTagContent = Code("invalidTagContent")
+    package static let invalidTagContent = Code("invalidTagContent")
     /// A value is out of the range the model allows (RFC 8949 §5.3).
-    public static let valueOutOfRange = Code("valueOutOfRange")
+    package static let valueOutOfRange = Code("valueOutOfRange")
 
     /// The code's name (RFC 8949 §5.3).
     public var description: String { name }
@@ -82,7 +82,7 @@ public struct CBORError: CausedError {
   }
 
   /// The same error with its reason prefixed by a context such as `Type.field` (RFC 8949 §5.3).
-  public func inContext(_ context: String) -> CBORError {
+  package func inContext(_ context: String) -> CBORError {
     // Subscript paths such as `[0]` attach directly: `Type.field[0]: reason`.
     let joined = reason.hasPrefix("[") ? context + reason : "\(context): \(reason)"
     return CBORError(

@@ -39,7 +39,7 @@ public struct CBORMapReader: Sendable {
   }
 
   /// The keys present that the structure does not define, in map order (allowed, not read).
-  public var unknownKeys: [CBOR] {
+  package var unknownKeys: [CBOR] {
     map.keys.filter { key in key.text.map { !knownKeys.contains($0) } ?? true }
   }
 

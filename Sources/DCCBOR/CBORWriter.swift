@@ -25,7 +25,7 @@ public struct CBORWriter: Sendable {
   }
 
   /// The head of a tag; its content follows (RFC 8949 §3.4, major type 6).
-  public mutating func tagHead(_ tag: UInt64) {
+  package mutating func tagHead(_ tag: UInt64) {
     CBOREncoder.appendHead(major: 6, argument: tag, to: &bytes)
   }
 

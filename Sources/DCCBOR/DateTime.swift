@@ -28,7 +28,7 @@ extension CBOR {
   }
 
   /// A tag 1 item with the seconds since the epoch, an integer when whole (RFC 8949 §3.4.2).
-  public static func epochDateTime(_ date: Date) -> CBOR {
+  package static func epochDateTime(_ date: Date) -> CBOR {
     let seconds = date.timeIntervalSince1970
     if seconds == seconds.rounded(), seconds.magnitude < 9e18 {
       return .tagged(1, CBOR(Int(seconds)))

@@ -29,7 +29,7 @@ extension CBOR {
   }
 
   /// The map, or a `typeMismatch` naming the context (RFC 8949 §3.1, major type 5).
-  public func requireMap(_ context: @autoclosure () -> String) throws(CBORError) -> CBORMap {
+  package func requireMap(_ context: @autoclosure () -> String) throws(CBORError) -> CBORMap {
     guard let map else { throw mismatch(context(), "a map") }
     return map
   }
@@ -55,13 +55,13 @@ extension CBOR {
   }
 
   /// The bytes, or a `typeMismatch` naming the context (RFC 8949 §3.1, major type 2).
-  public func requireBytes(_ context: @autoclosure () -> String) throws(CBORError) -> [UInt8] {
+  package func requireBytes(_ context: @autoclosure () -> String) throws(CBORError) -> [UInt8] {
     guard let bytes else { throw mismatch(context(), "a byte string") }
     return bytes
   }
 
   /// The integer as `Int`, or a `typeMismatch` / `valueOutOfRange` (RFC 8949 §3.1, major types 0 and 1).
-  public func requireInt(_ context: @autoclosure () -> String) throws(CBORError) -> Int {
+  package func requireInt(_ context: @autoclosure () -> String) throws(CBORError) -> Int {
     if let int { return int }
     switch unwrapped {
     case .unsigned, .negative:
@@ -73,19 +73,19 @@ extension CBOR {
   }
 
   /// The unsigned integer, or a `typeMismatch` naming the context (RFC 8949 §3.1, major type 0).
-  public func requireUInt64(_ context: @autoclosure () -> String) throws(CBORError) -> UInt64 {
+  package func requireUInt64(_ context: @autoclosure () -> String) throws(CBORError) -> UInt64 {
     guard let uint64 else { throw mismatch(context(), "an unsigned integer") }
     return uint64
   }
 
   /// The boolean, or a `typeMismatch` naming the context (RFC 8949 §3.3).
-  public func requireBool(_ context: @autoclosure () -> String) throws(CBORError) -> Bool {
+  package func requireBool(_ context: @autoclosure () -> String) throws(CBORError) -> Bool {
     guard let bool else { throw mismatch(context(), "a boolean") }
     return bool
   }
 
   /// The content of a tag with the given number, or a `typeMismatch` (RFC 8949 §3.4).
-  public func requireTag(_ tag: UInt64, _ context: @autoclosure () -> String) throws(CBORError)
+  package func requireTag(_ tag: UInt64, _ context: @autoclosure () -> String) throws(CBORError)
     -> CBOR
   {
     guard case .tagged(tag, let content) = unwrapped else {

@@ -19,11 +19,11 @@ public struct COSEError: CausedError {
     /// The signature or MAC does not verify.
     public static let invalidSignature = Code("invalidSignature")
     /// The payload is detached but none was supplied, or is attached and one was supplied.
-    public static let payloadMismatch = Code("payloadMismatch")
+    package static let payloadMismatch = Code("payloadMismatch")
     /// A COSE_Key is not a usable key.
     public static let invalidKey = Code("invalidKey")
     /// A critical header parameter is not understood (RFC 9052 §3.1 `crit`).
-    public static let unknownCriticalHeader = Code("unknownCriticalHeader")
+    package static let unknownCriticalHeader = Code("unknownCriticalHeader")
   }
 
   /// What kind of failure this is.

@@ -15,7 +15,7 @@ public enum COSEHeaderLabel {
 /// The protected bucket keeps its bytes exactly as received: they are what was signed.
 public struct COSEHeaders: Sendable, Hashable {
   /// The serialized protected header: the contents of the bstr, possibly empty.
-  public let protectedBytes: [UInt8]
+  package let protectedBytes: [UInt8]
   /// The decoded protected header.
   public let protected: CBORMap
   /// The unprotected header.
@@ -63,7 +63,7 @@ public struct COSEHeaders: Sendable, Hashable {
   /// `body_protected` as the Sig_structure and MAC_structure take it: the received bytes, or a
   /// zero-length bstr when there are no protected attributes, even if the wire carried `h'A0'`
   /// (RFC 9052 §4.4, §6.3).
-  public var bodyProtected: [UInt8] { protected.isEmpty ? [] : protectedBytes }
+  package var bodyProtected: [UInt8] { protected.isEmpty ? [] : protectedBytes }
 
   /// Looks a parameter up in the protected bucket first, then the unprotected one.
   public subscript(label: CBOR) -> CBOR? {

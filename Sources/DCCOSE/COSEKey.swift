@@ -6,10 +6,10 @@ public import DCCrypto
 /// The structure is kept as given; `publicKey()` and `privateKey()` validate it into a usable key.
 public struct COSEKey: Sendable, Hashable {
   /// Key type EC2 (RFC 9053 §7.1).
-  public static let ec2: Int = 2
+  package static let ec2: Int = 2
 
   /// The curve identifier (`crv`, label -1): 1 = P-256, 2 = P-384, 3 = P-521 (RFC 9053 Table 18).
-  public let curveIdentifier: Int
+  package let curveIdentifier: Int
   /// The x coordinate (label -2).
   public let x: [UInt8]
   /// The y coordinate (label -3); compressed points (a bool) are not supported.

@@ -37,7 +37,7 @@ public struct COSEMac0: Sendable, Hashable {
   }
 
   /// `MAC_structure = ["MAC0", protected, external_aad, payload]` (RFC 9052 §6.3).
-  public static func toBeMACed(protectedBytes: [UInt8], externalAAD: [UInt8], payload: [UInt8])
+  package static func toBeMACed(protectedBytes: [UInt8], externalAAD: [UInt8], payload: [UInt8])
     -> [UInt8]
   {
     CBOR.array([

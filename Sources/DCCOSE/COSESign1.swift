@@ -50,7 +50,7 @@ public struct COSESign1: Sendable, Hashable {
   }
 
   /// `Sig_structure = ["Signature1", body_protected, external_aad, payload]` (RFC 9052 §4.4).
-  public static func toBeSigned(protectedBytes: [UInt8], externalAAD: [UInt8], payload: [UInt8])
+  package static func toBeSigned(protectedBytes: [UInt8], externalAAD: [UInt8], payload: [UInt8])
     -> [UInt8]
   {
     CBOR.array([

@@ -28,7 +28,7 @@ public enum AES {
       }
 
       /// `ciphertext || tag`, the layout HPKE and JWE-style users expect.
-      public var ciphertextAndTag: [UInt8] { ciphertext + tag }
+      package var ciphertextAndTag: [UInt8] { ciphertext + tag }
     }
 
     /// Encrypts and authenticates plaintext (SP 800-38D §7.1).

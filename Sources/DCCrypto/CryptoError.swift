@@ -14,21 +14,21 @@ public struct CryptoError: CausedError {
     /// A key's bytes are malformed, of the wrong size, or out of range for its curve.
     public static let invalidKey = Code("invalidKey")
     /// A public point is not on the expected curve, or is the point at infinity.
-    public static let invalidPoint = Code("invalidPoint")
+    package static let invalidPoint = Code("invalidPoint")
     /// A signature's encoding is malformed (not strict DER, or the wrong raw length).
-    public static let invalidSignatureEncoding = Code("invalidSignatureEncoding")
+    package static let invalidSignatureEncoding = Code("invalidSignatureEncoding")
     /// AEAD authentication failed: wrong key, nonce, associated data or tag.
-    public static let authenticationFailure = Code("authenticationFailure")
+    package static let authenticationFailure = Code("authenticationFailure")
     /// A parameter is out of range (key or nonce length, output length).
     public static let invalidParameter = Code("invalidParameter")
     /// Two keys on different curves were combined.
-    public static let curveMismatch = Code("curveMismatch")
+    package static let curveMismatch = Code("curveMismatch")
     /// The key type or curve is not one this library supports.
     public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
     /// A PEM document is malformed or has an unexpected label.
     public static let invalidPEM = Code("invalidPEM")
     /// The crypto backend reported an unexpected failure.
-    public static let backendFailure = Code("backendFailure")
+    package static let backendFailure = Code("backendFailure")
   }
 
   /// What kind of failure this is.

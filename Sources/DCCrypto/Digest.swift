@@ -14,7 +14,7 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The hash function's block size in bytes (HMAC, RFC 2104).
-  public var blockByteCount: Int { self == .sha256 ? 64 : 128 }
+  package var blockByteCount: Int { self == .sha256 ? 64 : 128 }
 
   /// Hashes data in one shot.
   public func hash(_ data: some Collection<UInt8>) -> [UInt8] {
@@ -47,15 +47,15 @@ public enum SHA512 {
 }
 
 /// An incremental hash, for data that arrives in pieces.
-public struct HashFunction: ~Copyable {
+package struct HashFunction: ~Copyable {
   private let state: Backend.DigestState
 
   /// Starts hashing with the given algorithm.
-  public init(_ algorithm: DigestAlgorithm) { state = Backend.DigestState(algorithm) }
+  package init(_ algorithm: DigestAlgorithm) { state = Backend.DigestState(algorithm) }
 
   /// Feeds more data.
-  public mutating func update(_ data: some Collection<UInt8>) { state.update(Array(data)) }
+  package mutating func update(_ data: some Collection<UInt8>) { state.update(Array(data)) }
 
   /// Returns the digest; the value cannot be used afterwards.
-  public consuming func finalize() -> [UInt8] { state.finalize() }
+  package consuming func finalize() -> [UInt8] { state.finalize() }
 }

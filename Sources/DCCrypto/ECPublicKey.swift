@@ -99,7 +99,7 @@ public struct ECPublicKey: Sendable, Hashable, CustomStringConvertible {
   public var y: [UInt8] { Array(backing.uncompressed[(1 + curve.coordinateByteCount)...]) }
 
   /// The SEC1 compressed point `02|03 || X` (SEC1 §2.3.3: the prefix carries y's parity).
-  public var compressedRepresentation: [UInt8] {
+  package var compressedRepresentation: [UInt8] {
     let parity: UInt8 = (backing.uncompressed.last ?? 0) & 1
     return [0x02 | parity] + x
   }

@@ -105,10 +105,10 @@ public enum HPKE {
     public static let p256SHA256AES128GCM = Ciphersuite(
       kem: .p256HKDFSHA256, kdf: .hkdfSHA256, aead: .aes128GCM)
     /// DHKEM(P-384, HKDF-SHA384), HKDF-SHA384, AES-256-GCM.
-    public static let p384SHA384AES256GCM = Ciphersuite(
+    package static let p384SHA384AES256GCM = Ciphersuite(
       kem: .p384HKDFSHA384, kdf: .hkdfSHA384, aead: .aes256GCM)
     /// DHKEM(P-521, HKDF-SHA512), HKDF-SHA512, AES-256-GCM.
-    public static let p521SHA512AES256GCM = Ciphersuite(
+    package static let p521SHA512AES256GCM = Ciphersuite(
       kem: .p521HKDFSHA512, kdf: .hkdfSHA512, aead: .aes256GCM)
 
     /// `suite_id = "HPKE" || I2OSP(kem_id, 2) || I2OSP(kdf_id, 2) || I2OSP(aead_id, 2)` (§5.1).

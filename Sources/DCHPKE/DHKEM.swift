@@ -1,4 +1,4 @@
-public import DCCrypto
+package import DCCrypto
 
 extension HPKE.KEM {
   /// The KEM's labelled KDF, with `suite_id = "KEM" || I2OSP(kem_id, 2)` (RFC 9180 §4.1).
@@ -9,7 +9,7 @@ extension HPKE.KEM {
   /// DeriveKeyPair (RFC 9180 §7.1.3): a deterministic key pair from input keying material.
   ///
   /// Rejection sampling over candidates; the range check `0 < sk < n` is the backend's.
-  public func deriveKeyPair(inputKeyMaterial ikm: [UInt8]) throws(HPKEError) -> ECPrivateKey {
+  package func deriveKeyPair(inputKeyMaterial ikm: [UInt8]) throws(HPKEError) -> ECPrivateKey {
     let kdf = labeledKDF
     let dkpPRK = kdf.extract(salt: [], label: "dkp_prk", ikm: ikm)
     // §7.1.3: bitmask 0xFF for P-256 and P-384, 0x01 for P-521 (its scalar has 521 bits).

@@ -39,21 +39,21 @@ public import DCHTTP
       /// The port on 127.0.0.1 to listen on; 0 picks an ephemeral port (see ``port``).
       public var port: UInt16
       /// The largest request body accepted, in bytes; a larger one gets 413.
-      public var maxRequestBodyBytes: Int
+      package var maxRequestBodyBytes: Int
       /// The most header fields a request may carry; more get 431.
-      public var maxHeaderCount: Int
+      package var maxHeaderCount: Int
       /// libmicrohttpd's per-connection memory pool in bytes (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`):
       /// the request line and all header fields must fit in it, beside the read buffer; libmicrohttpd
       /// answers 414 or 431 when they do not.
-      public var connectionMemoryLimit: Int
+      package var connectionMemoryLimit: Int
       /// Seconds of inactivity after which libmicrohttpd closes a connection
       /// (`MHD_OPTION_CONNECTION_TIMEOUT`).
-      public var connectionTimeout: UInt32
+      package var connectionTimeout: UInt32
       /// The longest a handler may take, in seconds; then its task is cancelled and the client gets
       /// 503.
-      public var handlerTimeout: TimeInterval
+      package var handlerTimeout: TimeInterval
       /// The most connections served at once (`MHD_OPTION_CONNECTION_LIMIT`); each has a thread.
-      public var maxConnections: UInt32
+      package var maxConnections: UInt32
 
       /// Creates a configuration; the defaults suit OpenID4VCI endpoints.
       public init(

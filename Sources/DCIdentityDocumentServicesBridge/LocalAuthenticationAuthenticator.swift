@@ -15,7 +15,7 @@
     public let policy: LAPolicy
     /// The app's prompt text for a context (`LAContext.evaluatePolicy(_:localizedReason:)`
     /// shows it; it must not be empty).
-    public let localizedReason: @Sendable (HolderAuthenticationContext) -> String
+    package let localizedReason: @Sendable (HolderAuthenticationContext) -> String
 
     /// Creates an authenticator for a policy, with the app's prompt formatting.
     public init(

@@ -34,7 +34,7 @@
     /// The wallet home in the App Group container.
     ///
     /// - Throws: `storage` when the process has no such App Group (the entitlement is missing).
-    public func walletHome() throws(WalletError) -> WalletHome {
+    package func walletHome() throws(WalletError) -> WalletHome {
       guard
         let container = FileManager.default.containerURL(
           forSecurityApplicationGroupIdentifier: appGroup)

@@ -1,7 +1,7 @@
 public import DCOpenID4VCI
 public import DCCrypto
 public import Foundation
-public import DCHTTP
+package import DCHTTP
 import DCJOSE
 import DCJSON
 import DCX509
@@ -117,7 +117,7 @@ public final class CredentialIssuerService: Sendable {
   /// Signed metadata (§12.2.3): a JWT of type `openidvci-issuer-metadata+jwt` whose claims are
   /// the metadata parameters with `sub` (the issuer identifier) and `iat`, signed by the
   /// configured key with its chain in `x5c`.
-  public func signedIssuerMetadata() throws(OpenID4VCIError) -> String {
+  package func signedIssuerMetadata() throws(OpenID4VCIError) -> String {
     guard case .object(var claims) = issuerMetadata.json else {
       throw OpenID4VCIError(.invalidMetadata, "the metadata is not an object")
     }
@@ -141,7 +141,7 @@ public final class CredentialIssuerService: Sendable {
   /// GET `/.well-known/openid-credential-issuer`: the metadata as JSON, or signed as
   /// `application/jwt` when the issuer signs metadata and the client accepts only that
   /// (§12.2.2: "the Wallet MAY use the Accept header ... application/jwt").
-  public func handleIssuerMetadata(_ request: HTTPRequest) -> HTTPResponse {
+  package func handleIssuerMetadata(_ request: HTTPRequest) -> HTTPResponse {
     if configuration.signsMetadata, Self.prefersJWT(request.headers["Accept"]) {
       guard let signed = try? signedIssuerMetadata() else {
         return IssuerEndpointFailure(
@@ -157,13 +157,13 @@ public final class CredentialIssuerService: Sendable {
 
   /// GET `/.well-known/oauth-authorization-server` (RFC 8414 §3) or the OpenID Connect
   /// configuration URL.
-  public func handleAuthorizationServerMetadata(_ request: HTTPRequest) -> HTTPResponse {
+  package func handleAuthorizationServerMetadata(_ request: HTTPRequest) -> HTTPResponse {
     Self.json(authorizationServerMetadataJSON)
   }
 
   /// GET `mdoc_iacas_uri`: `{"iacas": [{"certificate": "<base64 DER>"}]}` (this project's
   /// issuer contract, issue 13).
-  public func handleIACAs(_ request: HTTPRequest) -> HTTPResponse {
+  package func handleIACAs(_ request: HTTPRequest) -> HTTPResponse {
     Self.json(
       .object([
         (
@@ -189,7 +189,7 @@ public final class CredentialIssuerService: Sendable {
 
   /// Deletes expired state (codes, tokens, nonces, DPoP `jti`s, transactions) from the store;
   /// ``IssuerHTTPHandler`` calls it now and then.
-  public func purgeExpiredState() throws(IssuerStoreError) {
+  package func purgeExpiredState() throws(IssuerStoreError) {
     try store.purgeExpired(now: now)
   }
 

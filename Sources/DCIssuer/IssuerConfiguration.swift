@@ -135,7 +135,7 @@ public struct IssuableCredential: Sendable {
   public var display: [CredentialDisplay]
   /// `credential_metadata.claims`; nil to describe every configured claim without display
   /// names.
-  public var claimDescriptions: [ClaimDescription]?
+  package var claimDescriptions: [ClaimDescription]?
   /// `scope`, for authorization requests that use scopes.
   public var scope: String?
   /// How long an issued credential is valid, in seconds.

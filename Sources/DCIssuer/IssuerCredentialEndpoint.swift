@@ -58,20 +58,20 @@ struct DeferredState {
 }
 
 /// Credentials the issuer issued together under one `notification_id` (OpenID4VCI 1.0 §8.3).
-public struct IssuedCredentialsRecord: Sendable, Hashable {
+package struct IssuedCredentialsRecord: Sendable, Hashable {
   /// `notification_id`.
-  public let notificationID: String
+  package let notificationID: String
   /// The configuration issued.
-  public let configurationID: String
+  package let configurationID: String
   /// How many credentials (one per proven key).
-  public let count: Int
+  package let count: Int
   /// When they were issued.
-  public let issuedAt: Date
+  package let issuedAt: Date
   /// The last event the wallet notified, if any.
-  public let lastEvent: String?
+  package let lastEvent: String?
   /// The issuer's ids of the credentials, when they have status list entries (issue 15): what
   /// ``IssuerStatusListStore/changeStatus(credentialID:_:)`` takes.
-  public let credentialIDs: [String]
+  package let credentialIDs: [String]
 }
 
 /// A notification the wallet sent (OpenID4VCI 1.0 §11.1).
@@ -340,7 +340,7 @@ extension CredentialIssuerService {
   }
 
   /// Makes a pending deferred issuance ready; false when the transaction is unknown.
-  public func releaseDeferred(transactionID: String) throws -> Bool {
+  package func releaseDeferred(transactionID: String) throws -> Bool {
     guard let record = try store.find(.deferredTransaction, transactionID, now: now),
       var state = DeferredState(record.value)
     else { return false }
@@ -352,7 +352,7 @@ extension CredentialIssuerService {
   }
 
   /// The `transaction_id`s of deferred issuances not yet collected, oldest first.
-  public func pendingDeferredTransactions() throws -> [String] {
+  package func pendingDeferredTransactions() throws -> [String] {
     try store.records(.deferredTransaction, now: now).map(\.key)
   }
 
@@ -419,7 +419,7 @@ extension CredentialIssuerService {
   }
 
   /// The credentials issued, oldest first.
-  public func issuedCredentials() throws -> [IssuedCredentialsRecord] {
+  package func issuedCredentials() throws -> [IssuedCredentialsRecord] {
     try store.records(.issuedCredentials, now: now).compactMap { record in
       guard let id = record.value["configuration_id"]?.string,
         let count = record.value["count"]?.int, let at = record.value["issued_at"]?.double

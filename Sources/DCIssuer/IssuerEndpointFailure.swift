@@ -1,27 +1,27 @@
 import DCOpenID4VCI
 import Foundation
-public import DCHTTP
+package import DCHTTP
 import DCJSON
 
 /// A request an issuer endpoint refuses: the OAuth error code (RFC 6749 §5.2, RFC 6750 §3.1,
 /// RFC 9449 §7.1, OpenID4VCI 1.0 §8.3.1.2, §9.3, §11.3), the HTTP status, and the headers the
 /// answer carries (`WWW-Authenticate`, `DPoP-Nonce`). The description names the failed check
 /// and never carries key material or a stack.
-public struct IssuerEndpointFailure: Error, Sendable, Hashable {
+package struct IssuerEndpointFailure: Error, Sendable, Hashable {
   /// `error`.
-  public var error: String
+  package var error: String
   /// `error_description`.
-  public var description: String?
+  package var description: String?
   /// The HTTP status.
-  public var status: Int
+  package var status: Int
   /// Extra header fields.
-  public var headers: HTTPFields
+  package var headers: HTTPFields
   /// Whether the error goes in a `WWW-Authenticate: DPoP` (or `Bearer`) challenge, as a
   /// resource server answers (RFC 6750 §3, RFC 9449 §7.1), rather than only in the body.
-  public var challengeScheme: String?
+  package var challengeScheme: String?
 
   /// Creates a failure.
-  public init(
+  package init(
     _ error: String, _ description: String? = nil, status: Int = 400, headers: HTTPFields = [:],
     challengeScheme: String? = nil
   ) {
@@ -71,7 +71,7 @@ public struct IssuerEndpointFailure: Error, Sendable, Hashable {
 
   /// The HTTP answer: the JSON error object, `Cache-Control: no-store`, and for a resource
   /// server's challenge a `WWW-Authenticate` header whose `error` repeats the body's.
-  public var response: HTTPResponse {
+  package var response: HTTPResponse {
     let description = self.description.map(Self.quotable)
     let object = OAuthErrorResponse(
       error: OAuthErrorCode(error), errorDescription: description

@@ -59,7 +59,7 @@ public struct IssuerEndpoints: Sendable, Hashable {
   }
 
   /// The URL an offer passed by reference is served at (§4.1.3).
-  public func offerURL(id: String) -> URL {
+  package func offerURL(id: String) -> URL {
     URL(string: url(.offer).absoluteString + id) ?? url(.offer)
   }
 

@@ -11,7 +11,7 @@ public struct IssuerHTTPHandler: HTTPHandler {
   /// The issuer the requests go to.
   public let service: CredentialIssuerService
   /// How often expired state is deleted from the store, in seconds of the service's clock.
-  public let purgeInterval: TimeInterval
+  package let purgeInterval: TimeInterval
   private let schedule = PurgeSchedule()
 
   /// A router for `service`; every `purgeInterval` seconds a request first deletes the

@@ -1,7 +1,7 @@
 public import DCOpenID4VCI
 import DCCrypto
-public import Foundation
-public import DCHTTP
+package import Foundation
+package import DCHTTP
 import DCJSON
 
 /// The grant an offer carries (OpenID4VCI 1.0 §4.1.1).
@@ -22,7 +22,7 @@ public struct CreatedOffer: Sendable, Hashable {
   /// ``referenceURL``.
   public let uri: String
   /// Where the offer is served when passed by reference (§4.1.3).
-  public let referenceURL: URL?
+  package let referenceURL: URL?
   /// The transaction code the user must enter, sent to them over another channel (§4.1.1).
   public let transactionCode: String?
 }
@@ -92,7 +92,7 @@ extension CredentialIssuerService {
   }
 
   /// GET `credential_offer_uri`: the offer object as JSON (§4.1.3), 404 when unknown or expired.
-  public func handleOffer(_ request: HTTPRequest, id: String) -> HTTPResponse {
+  package func handleOffer(_ request: HTTPRequest, id: String) -> HTTPResponse {
     guard let record = try? store.find(.offer, id, now: now) else {
       return IssuerEndpointFailure("not_found", "no such offer", status: 404).response
     }

@@ -1,12 +1,12 @@
 import DCOpenID4VCI
 import Foundation
-public import DCHTTP
+package import DCHTTP
 import DCStatusList
 import DCX509
 
 /// The two forms a status list token is published in (draft-ietf-oauth-status-list, "Status
 /// List Request": content negotiation per RFC 9110).
-public enum StatusListTokenForm: String, Sendable, Hashable, CaseIterable {
+package enum StatusListTokenForm: String, Sendable, Hashable, CaseIterable {
   /// `application/statuslist+jwt`, the default.
   case jwt = "application/statuslist+jwt"
   /// `application/statuslist+cwt`.
@@ -15,7 +15,7 @@ public enum StatusListTokenForm: String, Sendable, Hashable, CaseIterable {
   /// The form an `Accept` header asks for (RFC 9110 §12.5.1): the acceptable form of highest
   /// `q`, the JWT on a tie or for a wildcard (`*/*`, `application/*`) and without a header; nil
   /// when the header accepts neither form (then the answer is 406).
-  public static func negotiate(accept: String?) -> StatusListTokenForm? {
+  package static func negotiate(accept: String?) -> StatusListTokenForm? {
     guard let accept, !accept.trimmingCharacters(in: .whitespaces).isEmpty else { return .jwt }
     var best: (form: StatusListTokenForm, quality: Double, specificity: Int)?
     var qualities: [StatusListTokenForm: (quality: Double, specificity: Int)] = [:]
@@ -55,7 +55,7 @@ extension CredentialIssuerService {
   /// (draft-ietf-oauth-status-list, "Status List Response"), JWT or CWT by the `Accept`
   /// header, with `Content-Type` naming the form; 404 for a list that does not exist (or when
   /// the issuer keeps no status lists), 406 for an `Accept` that takes neither form.
-  public func handleStatusList(_ request: HTTPRequest, id: String) -> HTTPResponse {
+  package func handleStatusList(_ request: HTTPRequest, id: String) -> HTTPResponse {
     guard configuration.statusLists != nil, let number = Int(id), String(number) == id,
       let stored = try? store.statusList(id: number)
     else {

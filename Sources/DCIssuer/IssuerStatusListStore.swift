@@ -21,7 +21,7 @@ public struct StatusListSettings: Sendable, Hashable {
   /// `ttl` of the published tokens, in seconds (draft "Status List Update Interval and Caching").
   public var timeToLive: Int
   /// How long a published token is valid (`exp` − `iat`), in seconds.
-  public var tokenLifetime: TimeInterval
+  package var tokenLifetime: TimeInterval
 
   /// Two bits (suspension possible), 16,384 entries (4 KiB before compression), a `ttl` of five
   /// minutes and tokens valid for a day by default.
@@ -196,13 +196,13 @@ public protocol IssuerStatusListStore: Sendable {
 /// Random rather than sequential: the draft recommends "non-sequential, pseudo-random or random
 /// indices" ("Observability of Outsiders", "Unlinkability"), so that an index tells nobody how
 /// many credentials were issued before it or which credentials were issued together.
-public enum StatusIndexChooser {
+package enum StatusIndexChooser {
   /// Random probes before the chooser lists the used indices.
   static let probes = 16
 
   /// A uniformly random unused index below `size`, given how many are `used`; nil when the list
   /// is full. Tries random indices first, then picks uniformly among the free ones.
-  public static func choose(
+  package static func choose(
     size: Int, used: Int, random: any RandomSource,
     isUsed: (Int) throws(IssuerStoreError) -> Bool,
     usedIndices: () throws(IssuerStoreError) -> Set<Int>
@@ -219,7 +219,7 @@ public enum StatusIndexChooser {
   }
 
   /// A uniform integer in `0..<bound` by rejection sampling over 64-bit values.
-  public static func uniform(below bound: Int, random: any RandomSource) -> Int {
+  package static func uniform(below bound: Int, random: any RandomSource) -> Int {
     precondition(bound > 0)
     let range = UInt64(bound)
     let limit = UInt64.max - UInt64.max % range

@@ -65,9 +65,9 @@ public struct CompactJWS: Sendable, Hashable {
   /// The JOSE header, a JSON object (RFC 7515 §4).
   public let protectedHeader: JSONValue
   /// The header's UTF-8 bytes as decoded from the first part (RFC 7515 §5.2 step 3).
-  public let protectedHeaderBytes: [UInt8]
+  package let protectedHeaderBytes: [UInt8]
   /// The received ASCII `b64(header).b64(payload)` that the signature covers (RFC 7515 §5.2 step 8).
-  public let signingInput: [UInt8]
+  package let signingInput: [UInt8]
   /// The payload bytes (RFC 7515 §5.2 step 6).
   public let payload: [UInt8]
   /// The raw `R || S` signature bytes (RFC 7518 §3.4).

@@ -2,7 +2,7 @@ import DCCrypto
 
 /// The single-step key derivation JWE uses for ECDH-ES (NIST SP 800-56A §5.8.2.1.1 with
 /// SHA-256, parameterised as RFC 7518 §4.6.2 describes).
-public enum ConcatKDF {
+package enum ConcatKDF {
   /// Derives `keyDataLength` bits (at most 65536) from a shared secret `Z` with SHA-256 (RFC 7518 §4.6.2).
   ///
   /// - Parameters:
@@ -11,7 +11,7 @@ public enum ConcatKDF {
   ///   - algorithmID: for direct ECDH-ES, the `enc` value (RFC 7518 §4.6.2).
   ///   - partyUInfo: `apu` decoded, or empty.
   ///   - partyVInfo: `apv` decoded, or empty.
-  public static func deriveKey(
+  package static func deriveKey(
     sharedSecret: [UInt8], keyDataLength: Int, algorithmID: String,
     partyUInfo: [UInt8] = [], partyVInfo: [UInt8] = []
   ) throws(JOSEError) -> [UInt8] {

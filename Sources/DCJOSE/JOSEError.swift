@@ -15,7 +15,7 @@ public struct JOSEError: CausedError {
     public var description: String { name }
 
     /// Text is not strict base64url (RFC 7515 §2, RFC 4648 §5) or base64 (RFC 4648 §4).
-    public static let invalidBase64URL = Code("invalidBase64URL")
+    package static let invalidBase64URL = Code("invalidBase64URL")
     /// Text is not JSON under RFC 8259 and this module's limits (depth, length, duplicate keys).
     public static let invalidJSON = Code("invalidJSON")
     /// An `alg`, `enc`, `kty` or `crv` value this module does not implement (RFC 7518 §3.1).
@@ -27,7 +27,7 @@ public struct JOSEError: CausedError {
     /// A JWS is not well formed (RFC 7515 §5.2, §7).
     public static let malformedJWS = Code("malformedJWS")
     /// A JWE is not well formed (RFC 7516 §5.2, §7.1).
-    public static let malformedJWE = Code("malformedJWE")
+    package static let malformedJWE = Code("malformedJWE")
     /// JWE decryption failed: wrong key, or tampered header, IV, ciphertext or tag (RFC 7516 §5.2).
     public static let decryptionFailed = Code("decryptionFailed")
     /// A JWK is malformed, off its curve, or its private part does not match (RFC 7517 §4).
@@ -43,7 +43,7 @@ public struct JOSEError: CausedError {
     /// A JWT claim has the wrong type (RFC 7519 §4.1).
     public static let invalidClaim = Code("invalidClaim")
     /// No key in a JWK Set matches the requested `kid` (RFC 7517 §5).
-    public static let keyNotFound = Code("keyNotFound")
+    package static let keyNotFound = Code("keyNotFound")
     /// The signer or the crypto backend failed while producing a JWS or JWE.
     public static let cryptoFailure = Code("cryptoFailure")
   }

@@ -15,7 +15,7 @@ public enum JWEEncryption: String, Sendable, Hashable, CaseIterable {
   case a256gcm = "A256GCM"
 
   /// The content key size in bits, the Concat KDF `keydatalen` (RFC 7518 §5.3, §4.6.2).
-  public var keyBitCount: Int {
+  package var keyBitCount: Int {
     switch self {
     case .a128gcm: 128
     case .a256gcm: 256
@@ -118,7 +118,7 @@ public struct CompactJWE: Sendable, Hashable {
   /// The protected header, a JSON object (RFC 7516 §4).
   public let protectedHeader: JSONValue
   /// The first part as received; its ASCII bytes are the AAD (RFC 7516 §5.2 step 14).
-  public let encodedProtectedHeader: String
+  package let encodedProtectedHeader: String
   /// The key management algorithm (`alg`, RFC 7516 §4.1.1).
   public let algorithm: JWEAlgorithm
   /// The content encryption algorithm (`enc`, RFC 7516 §4.1.2).
@@ -126,11 +126,11 @@ public struct CompactJWE: Sendable, Hashable {
   /// The sender's ephemeral public key (`epk`, RFC 7518 §4.6.1.1), validated as a point.
   public let ephemeralPublicKey: JWK
   /// `apu` decoded, or empty (RFC 7518 §4.6.1.2).
-  public let agreementPartyUInfo: [UInt8]
+  package let agreementPartyUInfo: [UInt8]
   /// `apv` decoded, or empty (RFC 7518 §4.6.1.3).
-  public let agreementPartyVInfo: [UInt8]
+  package let agreementPartyVInfo: [UInt8]
   /// The 96-bit initialization vector (RFC 7518 §5.3).
-  public let initializationVector: [UInt8]
+  package let initializationVector: [UInt8]
   /// The ciphertext (RFC 7516 §2).
   public let ciphertext: [UInt8]
   /// The 128-bit authentication tag (RFC 7518 §5.3).

@@ -21,7 +21,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
   /// The algorithm the key is meant for (`alg`, RFC 7517 §4.4).
   public var alg: String?
   /// Every other member, in the order read (RFC 7517 §4: unknown members are kept, not dropped).
-  public var additionalMembers: [(key: String, value: JSONValue)]
+  package var additionalMembers: [(key: String, value: JSONValue)]
 
   /// The point checked when the JWK was read, so that ``publicKey()`` does not import it a
   /// second time; used only while `crv`, `x` and `y` still hold what was checked.

@@ -42,7 +42,7 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable {
   public var digest: DigestAlgorithm { curve.defaultDigest }
 
   /// The length of the raw `R || S` signature, twice the scalar size (RFC 7518 §3.4).
-  public var signatureByteCount: Int { 2 * curve.coordinateByteCount }
+  package var signatureByteCount: Int { 2 * curve.coordinateByteCount }
 
   /// Checks a signature over the exact signing input (RFC 7515 §5.2 step 8, RFC 7518 §3.4).
   func verify(signature: [UInt8], signingInput: [UInt8], key: ECPublicKey) throws(JOSEError) {

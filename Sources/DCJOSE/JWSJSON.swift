@@ -11,11 +11,11 @@ public struct JWSJSON: Sendable, Hashable {
     /// The integrity-protected header, a JSON object (`protected`, RFC 7515 §7.2.1).
     public let protectedHeader: JSONValue
     /// The protected header's UTF-8 bytes as decoded (RFC 7515 §7.2.1).
-    public let protectedHeaderBytes: [UInt8]
+    package let protectedHeaderBytes: [UInt8]
     /// The unprotected header (`header`, RFC 7515 §7.2.1), if any.
-    public let unprotectedHeader: JSONValue?
+    package let unprotectedHeader: JSONValue?
     /// The received ASCII `protected.payload` the signature covers (RFC 7515 §5.2 step 8).
-    public let signingInput: [UInt8]
+    package let signingInput: [UInt8]
     /// The raw `R || S` signature (RFC 7518 §3.4).
     public let signature: [UInt8]
     /// The algorithm from the protected `alg` (RFC 7515 §4.1.1).
@@ -77,7 +77,7 @@ public struct JWSJSON: Sendable, Hashable {
   /// The payload bytes (RFC 7515 §7.2.1).
   public let payload: [UInt8]
   /// The payload as received, base64url (RFC 7515 §7.2.1).
-  public let encodedPayload: String
+  package let encodedPayload: String
   /// The signatures, in document order; each is verified on its own (RFC 7515 §7.2.1).
   public let signatures: [Signature]
 
@@ -130,7 +130,7 @@ public struct JWSJSON: Sendable, Hashable {
     /// The header to protect; `alg` is added from the signer's curve if absent.
     public var protectedHeader: JSONValue
     /// Header parameters left unprotected, such as `kid` (RFC 7515 §7.2.1).
-    public var unprotectedHeader: JSONValue?
+    package var unprotectedHeader: JSONValue?
     /// The signing key.
     public var signer: any Signer
 

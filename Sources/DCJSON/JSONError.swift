@@ -18,7 +18,7 @@ public struct JSONError: CausedError {
     /// Text is not strict base64url (RFC 4648 §5) or padded base64 (RFC 4648 §4).
     public static let invalidBase64 = Code("invalidBase64")
     /// Text is not an even number of hex digits (RFC 4648 §8).
-    public static let invalidHex = Code("invalidHex")
+    package static let invalidHex = Code("invalidHex")
   }
 
   /// What kind of failure this is.

@@ -33,7 +33,7 @@ public struct ItemsRequest: Sendable, Hashable {
   /// Namespaces in request order, each with its elements in request order.
   public let nameSpaces: [(nameSpace: String, elements: [Element])]
   /// `requestInfo`, kept as given (ISO 18013-5 2nd edition carries `DocRequestInfo` here).
-  public let requestInfo: CBORMap?
+  package let requestInfo: CBORMap?
 
   /// Builds a request.
   public init(
@@ -202,7 +202,7 @@ public struct UseCase: Sendable, Hashable {
   /// Alternative sets of doc request indexes; satisfying any one set satisfies the use case.
   public let documentSets: [[Int]]
   /// Purpose hints, by controller id.
-  public let purposeHints: [String: Int]
+  package let purposeHints: [String: Int]
 
   /// Creates a use case.
   public init(mandatory: Bool, documentSets: [[Int]], purposeHints: [String: Int] = [:]) {

@@ -19,7 +19,7 @@ public struct IssuerSignedItem: Sendable, Hashable {
 
   /// The item's encoding: the content of `IssuerSignedItemBytes = #6.24(bstr .cbor ...)`.
   public let encoded: EncodedCBOR
-  public let digestID: UInt64
+  package let digestID: UInt64
   /// The salt, at least 16 bytes when issued here (§9.1.2.5).
   public let random: [UInt8]
   public let elementIdentifier: String
@@ -60,7 +60,7 @@ public struct IssuerSignedItem: Sendable, Hashable {
   }
 
   /// `IssuerSignedItemBytes`, the tag 24 item.
-  public var taggedItem: CBOR { encoded.tag24 }
+  package var taggedItem: CBOR { encoded.tag24 }
 
   /// The digest the MSO holds for this item: over the encoded `IssuerSignedItemBytes` (§9.1.2.5).
   public func digest(_ algorithm: DigestAlgorithm) -> [UInt8] {

@@ -115,7 +115,7 @@ extension IssuerSigned {
   /// §8.3.2.1.2.2): a namespace carrying the same identifier twice, each with its own valid
   /// digest, would let a holder show one value and disclose another (or a reader keep the last
   /// one), so it is refused however both items verify.
-  public func checkDigests() throws(MdocError) {
+  package func checkDigests() throws(MdocError) {
     let algorithm = try mso.digest
     for (nameSpace, items) in nameSpaces {
       guard let digests = mso.valueDigests[nameSpace] else {

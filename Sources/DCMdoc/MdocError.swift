@@ -26,15 +26,15 @@ public struct MdocError: CausedError {
     /// The MSO has expired (validUntil is in the past).
     public static let expired = Code("expired")
     /// The device signature or MAC over DeviceAuthentication does not verify (§9.1.3).
-    public static let invalidDeviceSignature = Code("invalidDeviceSignature")
+    package static let invalidDeviceSignature = Code("invalidDeviceSignature")
     /// A reader authentication signature does not verify (§9.1.4).
-    public static let invalidReaderSignature = Code("invalidReaderSignature")
+    package static let invalidReaderSignature = Code("invalidReaderSignature")
     /// The MSO uses a digest algorithm this library does not support.
-    public static let unsupportedDigestAlgorithm = Code("unsupportedDigestAlgorithm")
+    package static let unsupportedDigestAlgorithm = Code("unsupportedDigestAlgorithm")
     /// A device-signed element is not authorized by the MSO's keyAuthorizations (§9.1.2.4).
-    public static let unauthorizedElement = Code("unauthorizedElement")
+    package static let unauthorizedElement = Code("unauthorizedElement")
     /// An element was returned that was not requested.
-    public static let notRequested = Code("notRequested")
+    package static let notRequested = Code("notRequested")
     /// A signing key failed to sign.
     public static let signingFailed = Code("signingFailed")
   }

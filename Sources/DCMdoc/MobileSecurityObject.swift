@@ -18,7 +18,7 @@ public struct ValidityInfo: Sendable, Hashable {
   public let signed: Date
   public let validFrom: Date
   public let validUntil: Date
-  public let expectedUpdate: Date?
+  package let expectedUpdate: Date?
 
   /// Creates validity information.
   public init(signed: Date, validFrom: Date, validUntil: Date, expectedUpdate: Date? = nil) {
@@ -250,7 +250,7 @@ public struct MobileSecurityObject: Sendable, Hashable {
   }
 
   /// Whether `now` lies in [validFrom, validUntil]; the error says which side failed.
-  public func checkValidity(at now: Date) throws(MdocError) {
+  package func checkValidity(at now: Date) throws(MdocError) {
     if now < validityInfo.validFrom {
       throw MdocError(
         .notYetValid, "the mdoc is valid from \(validityInfo.validFrom), it is \(now)")

@@ -14,14 +14,14 @@ public struct MdocProximityError: CausedError {
     /// SessionData §9.1.1.4) or is not well-formed CBOR.
     public static let malformed = Code("malformed")
     /// The DeviceEngagement's version is not a 1.x version (ISO 18013-5 §8.2.1.1).
-    public static let unsupportedVersion = Code("unsupportedVersion")
+    package static let unsupportedVersion = Code("unsupportedVersion")
     /// The Security cipher suite is not 1 (ISO 18013-5 §9.1.5.2).
-    public static let unsupportedCipherSuite = Code("unsupportedCipherSuite")
+    package static let unsupportedCipherSuite = Code("unsupportedCipherSuite")
     /// An ephemeral key is not a usable EC2 COSE_Key on a supported curve, or the two keys of a
     /// session are on different curves (ISO 18013-5 §9.1.5.2).
     public static let invalidKey = Code("invalidKey")
     /// An `mdoc:` URI is not `mdoc:` followed by unpadded base64url (ISO 18013-5 §8.2.2.3).
-    public static let invalidURI = Code("invalidURI")
+    package static let invalidURI = Code("invalidURI")
     /// An NDEF message or a Connection Handover record is malformed (NFC Forum NDEF, Connection
     /// Handover 1.5; ISO 18013-5 §8.2.2.1).
     public static let malformedNDEF = Code("malformedNDEF")
@@ -32,7 +32,7 @@ public struct MdocProximityError: CausedError {
     public static let decryptionFailed = Code("decryptionFailed")
     /// The message counter reached 2³²−1; no further message can be encrypted with this key
     /// (ISO 18013-5 §9.1.1.5).
-    public static let counterExhausted = Code("counterExhausted")
+    package static let counterExhausted = Code("counterExhausted")
     /// A SessionData carries a status code that ISO 18013-5 Table 20 does not define.
     public static let unknownStatus = Code("unknownStatus")
     /// The other side ended the session with an error status (10 or 11, ISO 18013-5 Table 20).
@@ -41,7 +41,7 @@ public struct MdocProximityError: CausedError {
     public static let sessionClosed = Code("sessionClosed")
     /// A message arrived that this role does not expect now, such as a SessionData before the
     /// SessionEstablishment (ISO 18013-5 §9.1.1.4).
-    public static let unexpectedMessage = Code("unexpectedMessage")
+    package static let unexpectedMessage = Code("unexpectedMessage")
   }
 
   /// What kind of failure this is.

@@ -111,7 +111,7 @@ public enum ClientAttestation {
   /// The `typ` of the Client Attestation JWT (§4).
   public static let type = "oauth-client-attestation+jwt"
   /// The `typ` of the Client Attestation PoP JWT (§5.1).
-  public static let popType = "oauth-client-attestation-pop+jwt"
+  package static let popType = "oauth-client-attestation-pop+jwt"
   /// The request header carrying the attestation (§4).
   public static let headerName = "OAuth-Client-Attestation"
   /// The request header carrying the PoP (§5.1).

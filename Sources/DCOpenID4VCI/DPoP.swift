@@ -51,7 +51,7 @@ public enum DPoP {
   }
 
   /// `ath`: base64url of the SHA-256 of the access token's ASCII bytes (RFC 9449 §4.2).
-  public static func accessTokenHash(_ accessToken: String) -> String {
+  package static func accessTokenHash(_ accessToken: String) -> String {
     Base64URL.encode(SHA256.hash(data: Array(accessToken.utf8)))
   }
 
@@ -73,7 +73,7 @@ public enum DPoP {
   /// scheme-based normalisation (default port dropped, empty path as `/`).
   ///
   /// Returns nil for a URI that is not absolute `http` or `https` with a host.
-  public static func normalizedURI(_ uri: String) -> String? {
+  package static func normalizedURI(_ uri: String) -> String? {
     guard let components = URLComponents(string: uri),
       let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
       let host = components.percentEncodedHost?.lowercased(), !host.isEmpty

@@ -23,7 +23,7 @@ public struct DPoPVerifier: Sendable {
   /// The signature algorithms accepted (RFC 9449 §4.3 step 5; HAIP 1.0 requires ES256).
   public var allowedAlgorithms: Set<JWSAlgorithm>
   /// How old a proof's `iat` may be, in seconds (RFC 9449 §11.1).
-  public var maxAge: TimeInterval
+  package var maxAge: TimeInterval
   /// How far in the future `iat` may lie, for clock skew, in seconds.
   public var leeway: TimeInterval
   /// Where accepted `jti` values are remembered (RFC 9449 §11.1).

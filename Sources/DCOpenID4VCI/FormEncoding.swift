@@ -25,7 +25,7 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
   /// The most bytes a form body or query may have when decoded (far above any OAuth message).
   public static let maximumLength = 64 * 1024
   /// The most parameters a form may carry.
-  public static let maximumCount = 128
+  package static let maximumCount = 128
 
   /// Parameters from pairs; a nil value leaves the parameter out.
   public init(_ pairs: [(String, String?)] = []) {

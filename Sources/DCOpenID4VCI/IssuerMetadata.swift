@@ -150,7 +150,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
 
   /// The authorization servers to use: `authorization_servers`, or the issuer itself when
   /// absent (§12.2.4).
-  public var authorizationServerIdentifiers: [IssuerIdentifier] {
+  package var authorizationServerIdentifiers: [IssuerIdentifier] {
     authorizationServers.isEmpty ? [credentialIssuer] : authorizationServers
   }
 
@@ -213,7 +213,7 @@ public struct CredentialResponseEncryptionMetadata: Sendable, Hashable {
   /// `enc_values_supported`: JWE `enc` values (non-empty).
   public var encryptionMethods: [String]
   /// `zip_values_supported`: JWE `zip` values; nil when compression is not supported.
-  public var compressionAlgorithms: [String]?
+  package var compressionAlgorithms: [String]?
   /// `encryption_required`: whether every credential response must be encrypted.
   public var encryptionRequired: Bool
 

@@ -211,7 +211,7 @@ public struct KeyAttestationRequirement: Sendable, Hashable {
   /// `key_storage`, e.g. `iso_18045_moderate`.
   public var keyStorage: [String]?
   /// `user_authentication`.
-  public var userAuthentication: [String]?
+  package var userAuthentication: [String]?
 
   /// Creates the requirement.
   public init(keyStorage: [String]? = nil, userAuthentication: [String]? = nil) {

@@ -22,7 +22,7 @@ public struct KeyProofVerifier: Sendable {
   /// The signature algorithms accepted (`proof_signing_alg_values_supported`).
   public var allowedAlgorithms: Set<JWSAlgorithm>
   /// How old `iat` may be, in seconds.
-  public var maxAge: TimeInterval
+  package var maxAge: TimeInterval
   /// How far in the future `iat` may lie, for clock skew, in seconds.
   public var leeway: TimeInterval
   /// The clock; tests inject a fixed one.

@@ -18,16 +18,16 @@ public struct OAuthErrorCode: Hashable, Sendable, CustomStringConvertible {
   public static let unsupportedGrantType = OAuthErrorCode("unsupported_grant_type")
   public static let invalidScope = OAuthErrorCode("invalid_scope")
   public static let accessDenied = OAuthErrorCode("access_denied")
-  public static let unsupportedResponseType = OAuthErrorCode("unsupported_response_type")
+  package static let unsupportedResponseType = OAuthErrorCode("unsupported_response_type")
   public static let serverError = OAuthErrorCode("server_error")
-  public static let temporarilyUnavailable = OAuthErrorCode("temporarily_unavailable")
+  package static let temporarilyUnavailable = OAuthErrorCode("temporarily_unavailable")
   // RFC 6750 §3.1
   public static let invalidToken = OAuthErrorCode("invalid_token")
-  public static let insufficientScope = OAuthErrorCode("insufficient_scope")
+  package static let insufficientScope = OAuthErrorCode("insufficient_scope")
   // RFC 9396 §5
-  public static let invalidAuthorizationDetails = OAuthErrorCode("invalid_authorization_details")
+  package static let invalidAuthorizationDetails = OAuthErrorCode("invalid_authorization_details")
   // RFC 9449 §7.1, §8
-  public static let invalidDPoPProof = OAuthErrorCode("invalid_dpop_proof")
+  package static let invalidDPoPProof = OAuthErrorCode("invalid_dpop_proof")
   public static let useDPoPNonce = OAuthErrorCode("use_dpop_nonce")
   // OpenID4VCI 1.0 §8.3.1.2, §9.3, §11.3
   public static let invalidCredentialRequest = OAuthErrorCode("invalid_credential_request")
@@ -38,12 +38,12 @@ public struct OAuthErrorCode: Hashable, Sendable, CustomStringConvertible {
   public static let invalidNonce = OAuthErrorCode("invalid_nonce")
   public static let invalidEncryptionParameters = OAuthErrorCode("invalid_encryption_parameters")
   public static let credentialRequestDenied = OAuthErrorCode("credential_request_denied")
-  public static let invalidTransactionID = OAuthErrorCode("invalid_transaction_id")
-  public static let invalidNotificationID = OAuthErrorCode("invalid_notification_id")
-  public static let invalidNotificationRequest = OAuthErrorCode("invalid_notification_request")
+  package static let invalidTransactionID = OAuthErrorCode("invalid_transaction_id")
+  package static let invalidNotificationID = OAuthErrorCode("invalid_notification_id")
+  package static let invalidNotificationRequest = OAuthErrorCode("invalid_notification_request")
   // draft-ietf-oauth-attestation-based-client-auth §7.4
   public static let useAttestationChallenge = OAuthErrorCode("use_attestation_challenge")
-  public static let useFreshAttestation = OAuthErrorCode("use_fresh_attestation")
+  package static let useFreshAttestation = OAuthErrorCode("use_fresh_attestation")
   public static let invalidClientAttestation = OAuthErrorCode("invalid_client_attestation")
 }
 
@@ -58,7 +58,7 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
   /// `error_description`: ASCII `%x20-21 / %x23-5B / %x5D-7E` (RFC 6749 §5.2).
   public var errorDescription: String?
   /// `error_uri`.
-  public var errorURI: String?
+  package var errorURI: String?
   /// The `DPoP-Nonce` header that came with the response (RFC 9449 §8.1, §9), if any.
   public var dpopNonce: String?
   /// The HTTP status, when known.

@@ -282,7 +282,7 @@ public struct TransactionCodeRequirement: Sendable, Hashable {
   public var description: String?
 
   /// The most characters `description` may have (§4.1.1).
-  public static let maximumDescriptionLength = 300
+  package static let maximumDescriptionLength = 300
 
   /// Creates a requirement; an empty one says only that a code is required.
   public init(inputMode: InputMode? = nil, length: Int? = nil, description: String? = nil) {

@@ -15,7 +15,7 @@ public struct PKCE: Sendable, Hashable {
   public static let method = "S256"
 
   /// The shortest and longest `code_verifier` (RFC 7636 §4.1).
-  public static let verifierLengths = 43...128
+  package static let verifierLengths = 43...128
 
   /// A fresh verifier: `byteCount` bytes from `random` (the crypto backend's secure generator
   /// by default), base64url-encoded without padding as RFC 7636 §4.1 recommends.

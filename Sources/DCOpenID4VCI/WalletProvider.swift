@@ -1,8 +1,8 @@
 public import DCCrypto
-public import Foundation
+package import Foundation
 import DCJOSE
 import DCJSON
-public import DCX509
+package import DCX509
 
 /// A client attestation ready to present: the Client Attestation JWT and the wallet instance
 /// key its `cnf.jwk` names, which signs each Client Attestation PoP
@@ -41,26 +41,26 @@ public protocol WalletProvider: Sendable {
 /// A wallet provider that signs with its own key: for development and tests only, since nothing
 /// vouches for the wallet it attests. Issuers that should accept it trust ``attesterPublicKey``
 /// (or ``attesterCertificate``).
-public struct DevelopmentWalletProvider: WalletProvider {
-  public let clientID: String
+package struct DevelopmentWalletProvider: WalletProvider {
+  package let clientID: String
   /// The provider's identifier, the attestations' `iss`.
-  public let issuer: String
+  package let issuer: String
   /// The attester key.
   let attesterKey: ECPrivateKey
   /// The wallet instance key.
   let instanceKey: ECPrivateKey
   /// A self-signed certificate for the attester key, sent as `x5c`.
-  public let attesterCertificate: Certificate?
+  package let attesterCertificate: Certificate?
   /// How long attestations are valid.
-  public var validity: TimeInterval
+  package var validity: TimeInterval
   /// `key_storage` and `user_authentication` claimed for device keys (Appendix D.2).
-  public var keyStorage: [String]
-  public var userAuthentication: [String]
+  package var keyStorage: [String]
+  package var userAuthentication: [String]
   /// The clock.
-  public var clock: @Sendable () -> Date
+  package var clock: @Sendable () -> Date
 
   /// A provider with fresh attester and instance keys.
-  public init(
+  package init(
     clientID: String = "dcwallet-development", issuer: String = "https://wallet-provider.invalid",
     attesterKey: ECPrivateKey? = nil, attesterCertificate: Certificate? = nil,
     validity: TimeInterval = 3600, keyStorage: [String] = [KeyAttestation.iso18045Basic],
@@ -79,13 +79,13 @@ public struct DevelopmentWalletProvider: WalletProvider {
   }
 
   /// The key issuers trust to accept this provider's attestations.
-  public var attesterPublicKey: ECPublicKey { attesterKey.publicKey }
+  package var attesterPublicKey: ECPublicKey { attesterKey.publicKey }
 
   var keyHeader: AttesterKeyHeader {
     attesterCertificate.map { .x5c([$0.derBytes]) } ?? .kid("development-attester")
   }
 
-  public func clientAttestation() async throws -> ClientAttestationMaterial {
+  package func clientAttestation() async throws -> ClientAttestationMaterial {
     let now = clock()
     let attestation = try ClientAttestation.attestation(
       signer: attesterKey, keyHeader: keyHeader, issuer: issuer, clientID: clientID,
@@ -95,7 +95,7 @@ public struct DevelopmentWalletProvider: WalletProvider {
     return ClientAttestationMaterial(attestation: attestation, instanceKey: instanceKey)
   }
 
-  public func keyAttestation(for keys: [ECPublicKey], nonce: String?) async throws -> String {
+  package func keyAttestation(for keys: [ECPublicKey], nonce: String?) async throws -> String {
     let now = clock()
     return try KeyAttestation.attestation(
       signer: attesterKey, keyHeader: keyHeader, issuer: issuer, attestedKeys: keys, issuedAt: now,

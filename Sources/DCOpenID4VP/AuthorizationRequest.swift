@@ -24,7 +24,7 @@ public struct AuthorizationRequest: Sendable {
   /// `dcql_query` as received.
   public let dcqlQueryJSON: JSONValue
   /// `client_metadata` (OpenID4VP 1.0 §5.1).
-  public let clientMetadata: ClientMetadata
+  package let clientMetadata: ClientMetadata
   /// The key and `enc` for a `dc_api.jwt` response; nil for `dc_api` (OpenID4VP 1.0 §8.3).
   public let responseEncryption: ResponseEncryption?
   /// `transaction_data`, each entry checked and of a supported type (OpenID4VP 1.0 §5.1).
@@ -325,7 +325,7 @@ public struct AuthorizationRequest: Sendable {
   }
 
   /// The Credential formats this module presents (OpenID4VP 1.0 Appendix B.2, B.3).
-  public static let supportedFormats: Set<String> = [DCQLFormat.msoMdoc, DCQLFormat.sdJWTVC]
+  package static let supportedFormats: Set<String> = [DCQLFormat.msoMdoc, DCQLFormat.sdJWTVC]
 
   static func jwsParseError(_ error: JOSEError) -> OpenID4VPError {
     switch error.code {
@@ -380,7 +380,7 @@ public struct AuthorizationRequest: Sendable {
 
   /// The most signatures a multisigned request may carry: one per trust framework the verifier
   /// takes part in, a handful in practice (A.3.2).
-  public static let maximumSignatures = 32
+  package static let maximumSignatures = 32
 
   /// The payload and the readable signatures of a multisigned request, each with its index;
   /// unreadable signatures go to `failures` (RFC 7515 §7.2.1: each signature stands alone).

@@ -16,11 +16,11 @@ public struct ClientIdentifier: Sendable, Hashable, CustomStringConvertible {
     /// `redirect_uri` (OpenID4VP 1.0 §5.9.3); cannot sign requests, unsupported here.
     public static let redirectURI = Prefix(rawValue: "redirect_uri")
     /// `decentralized_identifier` (OpenID4VP 1.0 §5.9.3); unsupported here.
-    public static let decentralizedIdentifier = Prefix(rawValue: "decentralized_identifier")
+    package static let decentralizedIdentifier = Prefix(rawValue: "decentralized_identifier")
     /// `verifier_attestation` (OpenID4VP 1.0 §5.9.3); unsupported here.
     public static let verifierAttestation = Prefix(rawValue: "verifier_attestation")
     /// `openid_federation` (OpenID4VP 1.0 §5.9.3); unsupported here.
-    public static let openIDFederation = Prefix(rawValue: "openid_federation")
+    package static let openIDFederation = Prefix(rawValue: "openid_federation")
 
     /// The prefixes whose certificate checks this module implements.
     static let supported: Set<Prefix> = [.x509SANDNS, .x509Hash]

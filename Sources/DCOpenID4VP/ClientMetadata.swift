@@ -11,7 +11,7 @@ public struct ClientMetadata: Sendable, Hashable {
   /// §5.1: the set may hold keys for other purposes).
   public let jwks: [JWK]
   /// `encrypted_response_enc_values_supported`, default `["A128GCM"]` (OpenID4VP 1.0 §5.1).
-  public let encryptedResponseEncValuesSupported: [String]
+  package let encryptedResponseEncValuesSupported: [String]
   /// `vp_formats_supported`, when present (OpenID4VP 1.0 §11.1).
   public let vpFormatsSupported: JSONValue?
 

@@ -54,7 +54,7 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
   }
 
   /// The SD-JWT claim paths for the claims DCQL selected (OpenID4VP 1.0 §7, Appendix B.3).
-  public static func claimPaths(for disclosed: [ClaimPath]) -> [ClaimPath] { disclosed }
+  package static func claimPaths(for disclosed: [ClaimPath]) -> [ClaimPath] { disclosed }
 
   /// A presentation of the claims DCQL selected, bound to `holderKey` (OpenID4VP 1.0 B.3.6).
   ///

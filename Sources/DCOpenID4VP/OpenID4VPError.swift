@@ -19,9 +19,9 @@ public struct OpenID4VPError: CausedError {
     /// (OpenID4VP 1.0 §5, §8.5 `invalid_request`).
     public static let invalidRequest = Code("invalidRequest")
     /// `response_mode` is not `dc_api` or `dc_api.jwt` (OpenID4VP 1.0 Appendix A.2).
-    public static let unsupportedResponseMode = Code("unsupportedResponseMode")
+    package static let unsupportedResponseMode = Code("unsupportedResponseMode")
     /// The client identifier prefix is not one this wallet supports (OpenID4VP 1.0 §5.9).
-    public static let unsupportedClientIDPrefix = Code("unsupportedClientIDPrefix")
+    package static let unsupportedClientIDPrefix = Code("unsupportedClientIDPrefix")
     /// The request signature, its `typ` or its algorithm is not acceptable (OpenID4VP 1.0 §5,
     /// RFC 9101 §6.1).
     public static let invalidRequestSignature = Code("invalidRequestSignature")
@@ -29,17 +29,17 @@ public struct OpenID4VPError: CausedError {
     /// trusted anchor (OpenID4VP 1.0 §5.9.3).
     public static let untrustedVerifier = Code("untrustedVerifier")
     /// The platform origin is not in `expected_origins` (OpenID4VP 1.0 Appendix A.2).
-    public static let originMismatch = Code("originMismatch")
+    package static let originMismatch = Code("originMismatch")
     /// `client_metadata.jwks` has no key usable for response encryption (OpenID4VP 1.0 §8.3).
-    public static let noEncryptionKey = Code("noEncryptionKey")
+    package static let noEncryptionKey = Code("noEncryptionKey")
     /// None of `encrypted_response_enc_values_supported` is supported (OpenID4VP 1.0 §8.3).
-    public static let unsupportedEncryption = Code("unsupportedEncryption")
+    package static let unsupportedEncryption = Code("unsupportedEncryption")
     /// A transaction data entry is malformed or of an unsupported type (OpenID4VP 1.0 §5.1).
-    public static let unsupportedTransactionData = Code("unsupportedTransactionData")
+    package static let unsupportedTransactionData = Code("unsupportedTransactionData")
     /// None of the verifier's `vp_formats_supported` is supported (OpenID4VP 1.0 §8.5).
-    public static let vpFormatsNotSupported = Code("vpFormatsNotSupported")
+    package static let vpFormatsNotSupported = Code("vpFormatsNotSupported")
     /// The wallet could not build a presentation (OpenID4VP 1.0 §8.1).
-    public static let presentationFailed = Code("presentationFailed")
+    package static let presentationFailed = Code("presentationFailed")
     /// The response is not a valid authorization response for the request (OpenID4VP 1.0 §8.1).
     public static let invalidResponse = Code("invalidResponse")
     /// The verifier received an error response from the wallet (OpenID4VP 1.0 §8.5).

@@ -22,10 +22,10 @@ public struct OpenID4VPErrorResponse: Sendable, Hashable {
     /// OpenID4VP 1.0 §8.5).
     public static let accessDenied = ErrorCode(rawValue: "access_denied")
     /// The wallet supports none of the verifier's formats (OpenID4VP 1.0 §8.5).
-    public static let vpFormatsNotSupported = ErrorCode(rawValue: "vp_formats_not_supported")
+    package static let vpFormatsNotSupported = ErrorCode(rawValue: "vp_formats_not_supported")
     /// A `transaction_data` entry is malformed, of an unsupported type, or names Credential
     /// Queries that do not exist (OpenID4VP 1.0 §8.5).
-    public static let invalidTransactionData = ErrorCode(rawValue: "invalid_transaction_data")
+    package static let invalidTransactionData = ErrorCode(rawValue: "invalid_transaction_data")
     /// The wallet failed unexpectedly (RFC 6749 §4.1.2.1 `server_error`).
     public static let serverError = ErrorCode(rawValue: "server_error")
   }

@@ -11,7 +11,7 @@ public struct AnnexCRequest: Sendable, Hashable {
   /// The checked EncryptionInfo, with its text as received.
   public let encryptionInfo: EncryptionInfo
   /// `data.deviceRequest` as received.
-  public let deviceRequestBase64URL: String
+  package let deviceRequestBase64URL: String
 
   /// Reads the request data object.
   public init(data: JSONValue) throws(DigitalCredentialsError) {

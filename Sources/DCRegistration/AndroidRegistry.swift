@@ -13,7 +13,7 @@ public enum AndroidMatcher: String, Sendable, Hashable, CaseIterable {
   case ubique
 
   /// The protocols the matcher answers, in the order they are registered.
-  public var supportedProtocols: [DigitalCredentialProtocol] {
+  package var supportedProtocols: [DigitalCredentialProtocol] {
     switch self {
     case .multipaz:
       [.openID4VPDraft, .openID4VPUnsigned, .openID4VPSigned, .openID4VPMultisigned, .orgIsoMdoc]
@@ -23,11 +23,11 @@ public enum AndroidMatcher: String, Sendable, Hashable, CaseIterable {
   }
 
   /// Whether the matcher can restrict a credential to requests from listed readers.
-  public var canGateReaders: Bool { self == .multipaz }
+  package var canGateReaders: Bool { self == .multipaz }
 
   /// Whether the matcher can match verifiers' accepted-issuer constraints; the others ignore
   /// `trusted_authorities`, so issuer identifiers are left out of their data.
-  public var matchesIssuerIdentifiers: Bool { self == .multipaz }
+  package var matchesIssuerIdentifiers: Bool { self == .multipaz }
 }
 
 /// Builds the registry data Android Credential Manager stores and hands to the matcher.
@@ -38,13 +38,13 @@ public enum AndroidMatcher: String, Sendable, Hashable, CaseIterable {
 /// credentials keep the order given, which is the picker's order.
 public enum AndroidRegistry {
   /// The credential types the same data is registered under (wire-formats.md, "multipaz matcher").
-  public static let credentialTypes = [
+  package static let credentialTypes = [
     "com.credman.IdentityCredential", "androidx.credentials.TYPE_DIGITAL_CREDENTIAL",
   ]
 
   /// A match value is left empty when it has this many characters (UTF-16 code units, as the
   /// Kotlin registry writers count) or more (wire-formats.md, "multipaz matcher").
-  public static let maximumMatchValueLength = 128
+  package static let maximumMatchValueLength = 128
 
   /// Encodes the registry data for a matcher.
   ///

@@ -43,7 +43,7 @@ public struct CredentialDisplayInfo: Sendable, Hashable {
   /// The second line, for example the holder's name or the issuer.
   public var subtitle: String
   /// The icon as encoded image bytes (PNG or JPEG), or nil for none.
-  public var icon: [UInt8]?
+  package var icon: [UInt8]?
 
   /// Creates display information.
   public init(title: String, subtitle: String = "", icon: [UInt8]? = nil) {

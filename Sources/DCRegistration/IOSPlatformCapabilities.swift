@@ -58,10 +58,10 @@ public struct IOSPlatformCapabilities: Sendable, Hashable, Comparable, CustomStr
   }
 
   /// Whether `MobileDocumentRegistration.supportedIssuerKeyIdentifiers` exists (iOS 27.0+).
-  public var supportsIssuerKeyIdentifiers: Bool { self >= .iOS27 }
+  package var supportsIssuerKeyIdentifiers: Bool { self >= .iOS27 }
 
   /// Whether `VerifiableCredentialRegistration` exists (iOS 27.3+).
-  public var supportsVerifiableCredentials: Bool { self >= .iOS27Point3 }
+  package var supportsVerifiableCredentials: Bool { self >= .iOS27Point3 }
 
   /// The version as `major.minor`.
   public var description: String { "\(major).\(minor)" }
@@ -83,7 +83,7 @@ public struct IOSEntitlements: Sendable, Hashable {
   public var verifiableCredentialTypes: Set<String>
 
   /// The only docTypes Apple grants in the `mobile-document-types` entitlement.
-  public static let allowedMobileDocumentTypes: Set<String> = [
+  package static let allowedMobileDocumentTypes: Set<String> = [
     "org.iso.18013.5.1.mDL",
     "org.iso.23220.photoid.1",
     "org.iso.23220.1.jp.mnc",

@@ -26,7 +26,7 @@ public struct IOSRegistrationPlan: Sendable, Hashable {
   /// At most this many key identifiers per list (Apple: `supportedIssuerKeyIdentifiers`).
   public static let maximumKeyIdentifierCount = 1000
   /// At most this many bytes per key identifier (Apple: `supportedIssuerKeyIdentifiers`).
-  public static let maximumKeyIdentifierLength = 64
+  package static let maximumKeyIdentifierLength = 64
 
   /// Plans a full synchronisation: after applying it, the registered set is exactly the
   /// presentable credentials among `descriptions`.

@@ -16,17 +16,17 @@ public struct RegistrationError: CausedError {
     /// A value given as base64 does not decode (RFC 4648 §4, §5).
     public static let invalidBase64 = Code("invalidBase64")
     /// A description is incomplete: an empty id, docType, `vct`, namespace or element identifier.
-    public static let invalidDescription = Code("invalidDescription")
+    package static let invalidDescription = Code("invalidDescription")
     /// Two descriptions share an id; ids are document identifiers on iOS and picker entry ids on
     /// Android, so they must be unique.
-    public static let duplicateCredentialID = Code("duplicateCredentialID")
+    package static let duplicateCredentialID = Code("duplicateCredentialID")
     /// An iOS `invalidationDate` is not after the current time.
-    public static let invalidationDateInPast = Code("invalidationDateInPast")
+    package static let invalidationDateInPast = Code("invalidationDateInPast")
     /// A key identifier is empty.
-    public static let invalidKeyIdentifier = Code("invalidKeyIdentifier")
+    package static let invalidKeyIdentifier = Code("invalidKeyIdentifier")
     /// A key identifier list is over Apple's limits: at most 1000 entries of at most 64 bytes
     /// (IdentityDocumentServices, `MobileDocumentRegistration.supportedIssuerKeyIdentifiers`).
-    public static let keyIdentifierLimitExceeded = Code("keyIdentifierLimitExceeded")
+    package static let keyIdentifierLimitExceeded = Code("keyIdentifierLimitExceeded")
     /// The iOS version string is malformed or older than iOS 26.0, the first with
     /// IdentityDocumentServices registration.
     public static let unsupportedPlatformVersion = Code("unsupportedPlatformVersion")
@@ -34,12 +34,12 @@ public struct RegistrationError: CausedError {
     public static let unsupportedProtocol = Code("unsupportedProtocol")
     /// Reader gating (`supportedAuthorityKeyIdentifiers`) with an Android matcher that cannot gate
     /// (wire-formats.md, "CMWallet / Ubique matchers").
-    public static let readerGatingUnsupported = Code("readerGatingUnsupported")
+    package static let readerGatingUnsupported = Code("readerGatingUnsupported")
     /// An SD-JWT claim path is empty, has an empty component, or cannot be written unambiguously
     /// in the chosen registry layout.
-    public static let invalidClaimPath = Code("invalidClaimPath")
+    package static let invalidClaimPath = Code("invalidClaimPath")
     /// The registry data would exceed what its layout can address (the CMWallet int32 offset).
-    public static let registryTooLarge = Code("registryTooLarge")
+    package static let registryTooLarge = Code("registryTooLarge")
   }
 
   /// What kind of failure this is.

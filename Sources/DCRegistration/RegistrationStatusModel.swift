@@ -81,7 +81,7 @@ public struct RegistrationStatusModel: Sendable, Hashable {
   ///
   /// - Returns: whether the status changed.
   @discardableResult
-  public mutating func promptAnswered(granted: Bool) -> Bool {
+  package mutating func promptAnswered(granted: Bool) -> Bool {
     guard status == .notDetermined else { return false }
     status = granted ? .authorized : .notAuthorized
     return true
@@ -92,7 +92,7 @@ public struct RegistrationStatusModel: Sendable, Hashable {
   ///
   /// - Returns: whether the status changed.
   @discardableResult
-  public mutating func settingsChanged(enabled: Bool) -> Bool {
+  package mutating func settingsChanged(enabled: Bool) -> Bool {
     let next: Status
     switch status {
     case .authorized, .notAuthorized: next = enabled ? .authorized : .notAuthorized

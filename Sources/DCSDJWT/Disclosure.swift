@@ -83,7 +83,7 @@ public struct Disclosure: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// True for an array element Disclosure (RFC 9901 §4.2.2).
-  public var isArrayElement: Bool { name == nil }
+  package var isArrayElement: Bool { name == nil }
 
   /// base64url of the hash of the ASCII Disclosure text (RFC 9901 §4.2.3).
   public func digest(_ algorithm: SDHashAlgorithm = .sha256) -> String {

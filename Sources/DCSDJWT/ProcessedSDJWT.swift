@@ -9,7 +9,7 @@ public struct ProcessedSDJWT: Sendable, Hashable {
   /// (RFC 9901 §7.1 step 6).
   public let payload: JSONValue
   /// Where each Disclosure landed in ``payload`` (RFC 9901 §7.2 selects by these paths).
-  public let disclosuresByPath: [ClaimPath: Disclosure]
+  package let disclosuresByPath: [ClaimPath: Disclosure]
   /// The hash algorithm of the digests, from `_sd_alg` (RFC 9901 §4.1.1).
   public let hashAlgorithm: SDHashAlgorithm
 

@@ -62,13 +62,13 @@ public struct SDJWT: Sendable, Hashable {
 
   /// The text the KB-JWT's `sd_hash` covers: everything up to and including the last `~`, as
   /// received (RFC 9901 §4.3.1).
-  public var sdHashInput: String {
+  package var sdHashInput: String {
     guard let index = serialized.lastIndex(of: "~") else { return serialized }
     return String(serialized[...index])
   }
 
   /// The `sd_hash` a KB-JWT for this text must carry (RFC 9901 §4.3.1).
-  public var sdHash: String { hashAlgorithm.base64URLDigest(ofASCII: sdHashInput) }
+  package var sdHash: String { hashAlgorithm.base64URLDigest(ofASCII: sdHashInput) }
 
   /// Replaces the Disclosures with those presented and puts them back into the payload
   /// (RFC 9901 §7.1 steps 3-6); the issuer's signature is not checked here.

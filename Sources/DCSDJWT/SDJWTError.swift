@@ -25,7 +25,7 @@ public struct SDJWTError: CausedError {
     /// A Disclosure is referenced by no digest (RFC 9901 §7.1 step 5).
     public static let unreferencedDisclosure = Code("unreferencedDisclosure")
     /// A disclosed claim name already exists in its object (RFC 9901 §7.1 step 3.2.2.3).
-    public static let claimNameConflict = Code("claimNameConflict")
+    package static let claimNameConflict = Code("claimNameConflict")
     /// `_sd_alg` names a hash algorithm this module does not support (RFC 9901 §4.1.1).
     public static let unsupportedHashAlgorithm = Code("unsupportedHashAlgorithm")
     /// The issuer-signed JWT's signature does not verify, or its algorithm is refused (RFC 9901 §7.1 step 2).
@@ -33,27 +33,27 @@ public struct SDJWTError: CausedError {
     /// The `x5c` chain is missing or does not validate against the trust anchors (SD-JWT VC §3.5).
     public static let untrustedIssuer = Code("untrustedIssuer")
     /// The JOSE header `typ` is not the one the profile requires (SD-JWT VC §3.2.1).
-    public static let invalidType = Code("invalidType")
+    package static let invalidType = Code("invalidType")
     /// A required claim is absent (SD-JWT VC §3.2.2, "Registered JWT Claims").
     public static let missingClaim = Code("missingClaim")
     /// A claim has the wrong type or value (RFC 7519 §4.1, SD-JWT VC §3.2.2).
     public static let invalidClaim = Code("invalidClaim")
     /// A claim that must stay in the clear arrived through a Disclosure (SD-JWT VC §3.2.2, "Registered JWT Claims").
-    public static let forbiddenDisclosure = Code("forbiddenDisclosure")
+    package static let forbiddenDisclosure = Code("forbiddenDisclosure")
     /// `exp` has passed (RFC 7519 §4.1.4).
     public static let expired = Code("expired")
     /// `nbf` or `iat` lies in the future (RFC 7519 §4.1.5, §4.1.6).
     public static let notYetValid = Code("notYetValid")
     /// The credential binds a holder key (`cnf`) but the presentation has no KB-JWT (RFC 9901 §7.3 step 3).
-    public static let missingKeyBinding = Code("missingKeyBinding")
+    package static let missingKeyBinding = Code("missingKeyBinding")
     /// A KB-JWT was sent or requested but the credential has no usable `cnf.jwk` (RFC 9901 §4.1.2).
     public static let missingHolderBinding = Code("missingHolderBinding")
     /// The KB-JWT is malformed, has the wrong `typ`, a bad signature or a stale `iat` (RFC 9901 §7.3 step 5).
     public static let invalidKeyBinding = Code("invalidKeyBinding")
     /// The KB-JWT's `aud`, `nonce` or `sd_hash` is not the expected value (RFC 9901 §7.3 step 5).
-    public static let keyBindingMismatch = Code("keyBindingMismatch")
+    package static let keyBindingMismatch = Code("keyBindingMismatch")
     /// A claim path names nothing in the payload (RFC 9901 §4.2.4, §7.2).
-    public static let claimNotFound = Code("claimNotFound")
+    package static let claimNotFound = Code("claimNotFound")
     /// The signer or the crypto backend failed while producing a JWT (RFC 7515 §5.1).
     public static let signingFailed = Code("signingFailed")
   }

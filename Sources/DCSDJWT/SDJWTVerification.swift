@@ -49,7 +49,7 @@ public struct VerifiedSDJWT: Sendable, Hashable {
   /// RFC 9901 §4.1.2).
   public let holderKey: ECPublicKey?
   /// Where each presented Disclosure landed in ``payload`` (RFC 9901 §7.2).
-  public let disclosuresByPath: [ClaimPath: Disclosure]
+  package let disclosuresByPath: [ClaimPath: Disclosure]
   /// The `x5c` certificates, leaf first, when the header has them (RFC 7515 §4.1.6).
   public let issuerCertificateChain: [Certificate]
   /// How the issuer key was trusted (SD-JWT VC §3.5).

@@ -63,7 +63,7 @@ public struct StatusList: Sendable, Hashable {
     case eight = 8
 
     /// The largest status this width holds.
-    public var maximumValue: UInt8 { UInt8((1 << rawValue) - 1) }
+    package var maximumValue: UInt8 { UInt8((1 << rawValue) - 1) }
   }
 
   /// The bits per status.

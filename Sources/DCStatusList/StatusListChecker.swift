@@ -118,7 +118,7 @@ public actor StatusListChecker {
   }
 
   /// Adds a token given as a value; it replaces an earlier one with the same `sub`.
-  public func addOfflineToken(_ token: StatusListToken) {
+  package func addOfflineToken(_ token: StatusListToken) {
     offline[token.subject] = token
   }
 

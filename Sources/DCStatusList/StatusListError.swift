@@ -15,17 +15,17 @@ public struct StatusListError: CausedError {
     /// neither a JWS nor a COSE_Sign1).
     public static let malformed = Code("malformed")
     /// `bits` is not 1, 2, 4 or 8 (draft §4.1).
-    public static let unsupportedBits = Code("unsupportedBits")
+    package static let unsupportedBits = Code("unsupportedBits")
     /// The compressed list is not a complete, valid zlib stream (RFC 1950).
-    public static let decompressionFailed = Code("decompressionFailed")
+    package static let decompressionFailed = Code("decompressionFailed")
     /// zlib could not compress the list.
-    public static let compressionFailed = Code("compressionFailed")
+    package static let compressionFailed = Code("compressionFailed")
     /// The token, or the list once decompressed, is larger than the limit (``StatusListLimits``).
     public static let tooLarge = Code("tooLarge")
     /// The index is not in the list (draft §8.3 step 5).
     public static let indexOutOfRange = Code("indexOutOfRange")
     /// A status value does not fit in the list's `bits`.
-    public static let invalidStatus = Code("invalidStatus")
+    package static let invalidStatus = Code("invalidStatus")
     /// The token's signature does not verify (draft §8.3 step 3).
     public static let invalidSignature = Code("invalidSignature")
     /// The token's certificate chain is absent or does not validate to a trust anchor.

@@ -33,9 +33,9 @@ public struct StatusListToken: Sendable, Hashable {
   }
 
   /// The JWT `typ` header (draft §5.1): the media type without `application/` (RFC 7515 §4.1.9).
-  public static let jwtType = "statuslist+jwt"
+  package static let jwtType = "statuslist+jwt"
   /// The CWT `typ` header (16) value (draft §5.2, RFC 9596).
-  public static let cwtType = "application/statuslist+cwt"
+  package static let cwtType = "application/statuslist+cwt"
 
   /// The CWT claim keys (draft §5.2, RFC 8392 §4, draft §14.4 for 65533/65534).
   enum CWTKey {

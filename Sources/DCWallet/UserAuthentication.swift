@@ -13,7 +13,7 @@ public enum UserAuthenticationPolicy: String, Sendable, Hashable, CaseIterable {
   case never
 
   /// The store setting that holds the policy.
-  public static let settingKey = "user-authentication"
+  package static let settingKey = "user-authentication"
 
   /// The default when nothing was set: protect every signature.
   public static let `default` = UserAuthenticationPolicy.whenKeyUsed
@@ -96,24 +96,24 @@ public struct ImplicitAuthenticator: UserAuthenticator {
 }
 
 /// The policy in force and, when the stored setting could not be used, why.
-public struct UserAuthenticationPolicyStatus: Sendable, Hashable {
+package struct UserAuthenticationPolicyStatus: Sendable, Hashable {
   /// The policy that applies.
-  public let policy: UserAuthenticationPolicy
+  package let policy: UserAuthenticationPolicy
   /// Set when the stored setting was refused (its authentication tag is missing or wrong, or the
   /// value is unknown): the policy is then the strictest, `.always`.
-  public let problem: StoreProblem?
+  package let problem: StoreProblem?
 }
 
 extension Wallet {
   /// The policy in force: the authenticated store setting, else the default. A setting whose
   /// row was written without the key-encryption key is refused and `.always` applies (see
   /// ``userAuthenticationPolicyStatus()``).
-  public func userAuthenticationPolicy() async throws(WalletError) -> UserAuthenticationPolicy {
+  package func userAuthenticationPolicy() async throws(WalletError) -> UserAuthenticationPolicy {
     try await userAuthenticationPolicyStatus().policy
   }
 
   /// The policy in force, with the reason when the stored setting was refused.
-  public func userAuthenticationPolicyStatus() async throws(WalletError)
+  package func userAuthenticationPolicyStatus() async throws(WalletError)
     -> UserAuthenticationPolicyStatus
   {
     let record: SettingRecord?
@@ -145,7 +145,7 @@ extension Wallet {
   }
 
   /// Sets the policy for the app and its request UI; the row is authenticated.
-  public func setUserAuthenticationPolicy(_ policy: UserAuthenticationPolicy)
+  package func setUserAuthenticationPolicy(_ policy: UserAuthenticationPolicy)
     async throws(WalletError)
   {
     let key = UserAuthenticationPolicy.settingKey

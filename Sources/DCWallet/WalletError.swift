@@ -10,7 +10,7 @@ public struct WalletError: CausedError {
     public var description: String { name }
 
     /// A credential failed verification on import; nothing was written.
-    public static let importRejected = Code("importRejected")
+    package static let importRejected = Code("importRejected")
     /// No credential, key or anchor has that identifier.
     public static let notFound = Code("notFound")
     /// The request was refused: nothing can answer it, or the policy or the user said no.
@@ -23,7 +23,7 @@ public struct WalletError: CausedError {
     public static let authenticationCancelled = Code("authenticationCancelled")
     /// The policy asks for a device authentication the device key or the session cannot give
     /// (an ISO 18013-5 deviceMac with a key that cannot do key agreement); nothing was sent.
-    public static let unsupportedDeviceAuthentication = Code("unsupportedDeviceAuthentication")
+    package static let unsupportedDeviceAuthentication = Code("unsupportedDeviceAuthentication")
     /// An exchange with a verifier over HTTP failed (OpenID4VP redirect flows): a URL the policy
     /// does not allow, a connection failure, a time or size limit, or an answer of the wrong
     /// status or type.

@@ -3,22 +3,22 @@
 ///
 /// No argument-parser package can be fetched here; this one is deliberately small and strict:
 /// an unknown option is a usage error that names the option and the command.
-public struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
   /// One option or flag.
-  public struct Option: Sendable {
+  package struct Option: Sendable {
     /// The long name without dashes, such as `origin`.
-    public let name: String
+    package let name: String
     /// The value's placeholder; nil for a flag.
-    public let valueName: String?
+    package let valueName: String?
     /// Whether it may appear more than once.
-    public let repeating: Bool
+    package let repeating: Bool
     /// Whether it must appear.
-    public let required: Bool
+    package let required: Bool
     /// One line of help.
-    public let help: String
+    package let help: String
 
     /// An option that takes a value.
-    public static func value(
+    package static func value(
       _ name: String, _ valueName: String, required: Bool = false, repeating: Bool = false,
       _ help: String
     ) -> Option {
@@ -26,26 +26,26 @@ public struct CommandSpec: Sendable {
     }
 
     /// A flag without a value.
-    public static func flag(_ name: String, _ help: String) -> Option {
+    package static func flag(_ name: String, _ help: String) -> Option {
       Option(name: name, valueName: nil, repeating: false, required: false, help: help)
     }
   }
 
   /// The command path, such as `dcwallet trust add`.
-  public let path: String
+  package let path: String
   /// One line of what the command does.
-  public let summary: String
+  package let summary: String
   /// Options and flags.
-  public let options: [Option]
+  package let options: [Option]
   /// Names of positional arguments, in order; a trailing `...` marks a repeating one.
-  public let positionals: [String]
+  package let positionals: [String]
   /// How many positionals are required.
-  public let requiredPositionals: Int
+  package let requiredPositionals: Int
   /// Extra help text (examples).
-  public let discussion: String
+  package let discussion: String
 
   /// Creates a command specification.
-  public init(
+  package init(
     path: String, summary: String, options: [Option] = [], positionals: [String] = [],
     requiredPositionals: Int? = nil,
     discussion: String = ""
@@ -59,7 +59,7 @@ public struct CommandSpec: Sendable {
   }
 
   /// The help text: usage line, summary, options.
-  public var help: String {
+  package var help: String {
     var usage = "usage: \(path)"
     for option in options {
       let text = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
@@ -92,43 +92,43 @@ public struct CommandSpec: Sendable {
 }
 
 /// A usage error: exit code 2, with a message that says what was wrong.
-public struct UsageError: Error, Sendable, CustomStringConvertible {
+package struct UsageError: Error, Sendable, CustomStringConvertible {
   /// What was wrong.
-  public let message: String
+  package let message: String
   /// The command whose usage to show.
-  public let command: String
+  package let command: String
 
   /// Creates a usage error.
-  public init(_ message: String, command: String) {
+  package init(_ message: String, command: String) {
     self.message = message
     self.command = command
   }
 
-  public var description: String { "\(command): \(message)\nRun '\(command) --help' for usage." }
+  package var description: String { "\(command): \(message)\nRun '\(command) --help' for usage." }
 }
 
 /// What a command line said.
-public struct ParsedArguments: Sendable {
+package struct ParsedArguments: Sendable {
   /// Option values by name, in order of appearance.
-  public let values: [String: [String]]
+  package let values: [String: [String]]
   /// Flags that were given.
-  public let flags: Set<String>
+  package let flags: Set<String>
   /// Positional arguments.
-  public let positionals: [String]
+  package let positionals: [String]
   /// Whether `--help` or `-h` was given.
-  public let wantsHelp: Bool
+  package let wantsHelp: Bool
 
   /// The single value of an option, if given.
-  public func value(_ name: String) -> String? { values[name]?.last }
+  package func value(_ name: String) -> String? { values[name]?.last }
   /// Every value of a repeatable option.
-  public func all(_ name: String) -> [String] { values[name] ?? [] }
+  package func all(_ name: String) -> [String] { values[name] ?? [] }
   /// Whether a flag was given.
-  public func flag(_ name: String) -> Bool { flags.contains(name) }
+  package func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
 extension CommandSpec {
   /// Parses arguments (without the command words) against this specification.
-  public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+  package func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
     var values: [String: [String]] = [:]
     var flags = Set<String>()
     var positionals: [String] = []

@@ -1,5 +1,5 @@
 import DCWallet
-public import Foundation
+import Foundation
 
 /// The `dcwallet` command line: a wallet and a verifier in one tool.
 ///
@@ -48,9 +48,15 @@ public enum DCWalletCLI {
     return lines.joined(separator: "\n")
   }
 
-  /// Runs the command line; returns the exit code.
-  public static func run(
-    _ arguments: [String], console: Console = .standard(),
+  /// Runs the command line with the process's standard streams and environment; returns the
+  /// exit code. The `dcwallet` executable's only entry point into this module.
+  public static func run(_ arguments: [String]) async -> Int32 {
+    await run(arguments, console: .standard(), environment: ProcessInfo.processInfo.environment)
+  }
+
+  /// Runs the command line on `console` with `environment`; returns the exit code.
+  package static func run(
+    _ arguments: [String], console: Console,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) async -> Int32 {
     var args = arguments

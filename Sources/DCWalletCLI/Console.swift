@@ -12,17 +12,17 @@ import Foundation
 /// same JSON: its serializer already escapes C0, and an escaped C1 or bidi character is a valid
 /// JSON escape of the same character (RFC 8259 §7). Only ``outBytes(_:)`` writes bytes as they
 /// are, for binary output.
-public final class Console: @unchecked Sendable {
+package final class Console: @unchecked Sendable {
   private let lock = NSLock()
   private var outBuffer: [String]?
   private var errBuffer: [String]?
   private let input: (@Sendable () -> [UInt8])?
 
   /// The process's standard streams.
-  public static func standard() -> Console { Console(capture: false, input: nil) }
+  package static func standard() -> Console { Console(capture: false, input: nil) }
 
   /// A console that captures output and serves the given input.
-  public static func capturing(input: [UInt8] = []) -> Console {
+  package static func capturing(input: [UInt8] = []) -> Console {
     Console(capture: true, input: { input })
   }
 
@@ -34,7 +34,7 @@ public final class Console: @unchecked Sendable {
 
   /// Writes a line (or several, separated by line feeds) to standard output, escaping control
   /// characters.
-  public func out(_ text: String) {
+  package func out(_ text: String) {
     let text = CBOR.terminalSafe(text, keepingNewlines: true)
     lock.lock()
     defer { lock.unlock() }
@@ -47,12 +47,12 @@ public final class Console: @unchecked Sendable {
 
   /// Writes exactly one line to standard output: a line feed inside text is escaped too, so a
   /// value cannot start a line of its own (use for lines built from outside strings).
-  public func outLine(_ text: String) {
+  package func outLine(_ text: String) {
     out(CBOR.terminalSafe(text))
   }
 
   /// Writes raw bytes to standard output (binary output such as registry data).
-  public func outBytes(_ bytes: [UInt8]) {
+  package func outBytes(_ bytes: [UInt8]) {
     lock.lock()
     defer { lock.unlock() }
     if outBuffer != nil {
@@ -64,7 +64,7 @@ public final class Console: @unchecked Sendable {
 
   /// Writes a line (or several, separated by line feeds) to standard error, escaping control
   /// characters.
-  public func err(_ text: String) {
+  package func err(_ text: String) {
     let text = CBOR.terminalSafe(text, keepingNewlines: true)
     lock.lock()
     defer { lock.unlock() }
@@ -76,13 +76,13 @@ public final class Console: @unchecked Sendable {
   }
 
   /// Writes exactly one line to standard error, a line feed inside text escaped too.
-  public func errLine(_ text: String) {
+  package func errLine(_ text: String) {
     err(CBOR.terminalSafe(text))
   }
 
   /// Everything on standard input, read in chunks and refused once it passes limit (see
   /// `InputLimit`), before anything parses it.
-  public func readAll(limit: InputLimit) throws -> [UInt8] {
+  package func readAll(limit: InputLimit) throws -> [UInt8] {
     if let input {
       let bytes = input()
       guard bytes.count <= limit.bytes else { throw limit.refusal("standard input") }
@@ -92,9 +92,9 @@ public final class Console: @unchecked Sendable {
   }
 
   /// Captured standard output.
-  public var capturedOut: String { lock.withLock { (outBuffer ?? []).joined(separator: "\n") } }
+  package var capturedOut: String { lock.withLock { (outBuffer ?? []).joined(separator: "\n") } }
   /// Captured standard error.
-  public var capturedErr: String { lock.withLock { (errBuffer ?? []).joined(separator: "\n") } }
+  package var capturedErr: String { lock.withLock { (errBuffer ?? []).joined(separator: "\n") } }
 }
 
 /// A command's failure: exit code 1 with a one-line reason on standard error.

@@ -55,7 +55,7 @@ enum DevCommand {
       throw CommandFailure("\(existing) exists; dev files never overwrites (use an empty --out)")
     }
     let files = try makeFiles(verifierHost: host, now: Date())
-    for (name, contents) in files.public {
+    for (name, contents) in files.package {
       try Files.write(contents, to: (directory as NSString).appendingPathComponent(name))
     }
     for (name, contents) in files.secret {
@@ -66,9 +66,9 @@ enum DevCommand {
     )
   }
 
-  /// The files' contents: public ones, and private keys.
+  /// The files' contents: package ones, and private keys.
   static func makeFiles(verifierHost: String, now: Date) throws -> (
-    public: [(String, [UInt8])], secret: [(String, [UInt8])]
+    package: [(String, [UInt8])], secret: [(String, [UInt8])]
   ) {
     let from = now.addingTimeInterval(-86_400)
     let until = now.addingTimeInterval(86_400 * 365)
@@ -116,7 +116,7 @@ enum DevCommand {
       #"{"credentials": [{"id": "pid", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:eudi:pid:1"]}, "claims": [{"path": ["given_name"]}, {"path": ["age_over_18"]}]}]}"#
     func text(_ string: String) -> [UInt8] { Array(string.utf8) }
     return (
-      public: [
+      package: [
         ("iaca.pem", text(iaca.pemString)), ("mdl.cbor", mdl.bytes),
         ("reader-root.pem", text(readerRoot.pemString)), ("reader.pem", text(reader.pemString)),
         ("pid.txt", text(pid.sdJWT + "\n")), ("verifier-ca.pem", text(verifierRoot.pemString)),

@@ -10,16 +10,16 @@ import Foundation
 
 /// Writes files that hold a secret (the verifier state's private key): the file is created with
 /// mode 0600 from the start, never readable by others even for a moment (issue 10 §7.10).
-public enum SecretFile {
+package enum SecretFile {
   /// The mode every secret file is created with: owner read and write only.
-  public static let mode = 0o600
+  package static let mode = 0o600
 
   /// Creates (or replaces) `path` holding `bytes`, atomically: a new temporary file beside it is created with
   /// `O_CREAT | O_EXCL` and mode 0600, written, flushed, then renamed over `path`.
   ///
   /// - Parameter beforeRename: called with the temporary file's path once it is written and
   ///   before the rename; tests observe the file there.
-  public static func create(
+  package static func create(
     _ bytes: [UInt8], to path: String, beforeRename: (String) -> Void = { _ in }
   ) throws {
     let temporary = path + ".tmp-\(UUID().uuidString.prefix(8))"

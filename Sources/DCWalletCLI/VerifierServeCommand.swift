@@ -44,7 +44,7 @@ enum VerifierServeCommand {
         "sd-jwt-issuer-anchor", "FILE", repeating: true,
         "a trusted SD-JWT VC issuer anchor (PEM or DER)"),
       .value(
-        "public-url", "URL",
+        "package-url", "URL",
         "the base URL wallets reach the server at (default http://localhost:PORT when the signer is x509_san_dns:localhost, else http://127.0.0.1:PORT)"
       ),
       .value("lifetime", "SECONDS", "how long a transaction lives (default 600)"),
@@ -119,7 +119,7 @@ enum VerifierServeCommand {
       let loopback = try LoopbackServer(port: port, what: "the verifier")
       let (server, router, bound) = (loopback.server, loopback.router, loopback.port)
       let host = dnsName == "localhost" ? "localhost" : "127.0.0.1"
-      let base = args.value("public-url") ?? "http://\(host):\(bound)"
+      let base = args.value("package-url") ?? "http://\(host):\(bound)"
       let attestation = try attestationSigner(
         args, subject: dnsName ?? "localhost")
       let verifier = PresentationVerifier(

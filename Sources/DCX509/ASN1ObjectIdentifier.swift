@@ -43,52 +43,52 @@ public struct ASN1ObjectIdentifier: Sendable, Hashable, CustomStringConvertible 
 
 extension ASN1ObjectIdentifier {
   /// id-ce-basicConstraints (RFC 5280 §4.2.1.9).
-  public static let basicConstraints = ASN1ObjectIdentifier(arcs: [2, 5, 29, 19])
+  package static let basicConstraints = ASN1ObjectIdentifier(arcs: [2, 5, 29, 19])
   /// id-ce-keyUsage (RFC 5280 §4.2.1.3).
   public static let keyUsage = ASN1ObjectIdentifier(arcs: [2, 5, 29, 15])
   /// id-ce-extKeyUsage (RFC 5280 §4.2.1.12).
-  public static let extendedKeyUsage = ASN1ObjectIdentifier(arcs: [2, 5, 29, 37])
+  package static let extendedKeyUsage = ASN1ObjectIdentifier(arcs: [2, 5, 29, 37])
   /// id-ce-subjectKeyIdentifier (RFC 5280 §4.2.1.2).
   public static let subjectKeyIdentifier = ASN1ObjectIdentifier(arcs: [2, 5, 29, 14])
   /// id-ce-authorityKeyIdentifier (RFC 5280 §4.2.1.1).
   public static let authorityKeyIdentifier = ASN1ObjectIdentifier(arcs: [2, 5, 29, 35])
   /// id-ce-subjectAltName (RFC 5280 §4.2.1.6).
-  public static let subjectAlternativeName = ASN1ObjectIdentifier(arcs: [2, 5, 29, 17])
+  package static let subjectAlternativeName = ASN1ObjectIdentifier(arcs: [2, 5, 29, 17])
   /// id-ce-issuerAltName (RFC 5280 §4.2.1.7).
-  public static let issuerAlternativeName = ASN1ObjectIdentifier(arcs: [2, 5, 29, 18])
+  package static let issuerAlternativeName = ASN1ObjectIdentifier(arcs: [2, 5, 29, 18])
   /// id-ce-cRLDistributionPoints (RFC 5280 §4.2.1.13).
-  public static let crlDistributionPoints = ASN1ObjectIdentifier(arcs: [2, 5, 29, 31])
+  package static let crlDistributionPoints = ASN1ObjectIdentifier(arcs: [2, 5, 29, 31])
 
   /// id-mdl-kp-mdlDS, the document signer key purpose (ISO 18013-5 Annex B.1.4).
-  public static let mdlDocumentSigner = ASN1ObjectIdentifier(arcs: [1, 0, 18013, 5, 1, 2])
+  package static let mdlDocumentSigner = ASN1ObjectIdentifier(arcs: [1, 0, 18013, 5, 1, 2])
   /// id-mdl-kp-mdlReaderAuth, the mdoc reader key purpose (ISO 18013-5 Annex B.1.7).
-  public static let mdlReaderAuthentication = ASN1ObjectIdentifier(arcs: [1, 0, 18013, 5, 1, 6])
+  package static let mdlReaderAuthentication = ASN1ObjectIdentifier(arcs: [1, 0, 18013, 5, 1, 6])
 
   /// id-at-commonName (RFC 5280 Appendix A.1).
   public static let commonName = ASN1ObjectIdentifier(arcs: [2, 5, 4, 3])
   /// id-at-countryName (RFC 5280 Appendix A.1).
-  public static let countryName = ASN1ObjectIdentifier(arcs: [2, 5, 4, 6])
+  package static let countryName = ASN1ObjectIdentifier(arcs: [2, 5, 4, 6])
   /// id-at-localityName (RFC 5280 Appendix A.1).
-  public static let localityName = ASN1ObjectIdentifier(arcs: [2, 5, 4, 7])
+  package static let localityName = ASN1ObjectIdentifier(arcs: [2, 5, 4, 7])
   /// id-at-stateOrProvinceName (RFC 5280 Appendix A.1).
-  public static let stateOrProvinceName = ASN1ObjectIdentifier(arcs: [2, 5, 4, 8])
+  package static let stateOrProvinceName = ASN1ObjectIdentifier(arcs: [2, 5, 4, 8])
   /// id-at-organizationName (RFC 5280 Appendix A.1).
-  public static let organizationName = ASN1ObjectIdentifier(arcs: [2, 5, 4, 10])
+  package static let organizationName = ASN1ObjectIdentifier(arcs: [2, 5, 4, 10])
   /// id-at-organizationalUnitName (RFC 5280 Appendix A.1).
-  public static let organizationalUnitName = ASN1ObjectIdentifier(arcs: [2, 5, 4, 11])
+  package static let organizationalUnitName = ASN1ObjectIdentifier(arcs: [2, 5, 4, 11])
   /// id-at-serialNumber (RFC 5280 Appendix A.1).
-  public static let serialNumberAttribute = ASN1ObjectIdentifier(arcs: [2, 5, 4, 5])
+  package static let serialNumberAttribute = ASN1ObjectIdentifier(arcs: [2, 5, 4, 5])
 
   /// id-ecPublicKey (RFC 5480 §2.1.1).
   public static let ecPublicKey = ASN1ObjectIdentifier(arcs: [1, 2, 840, 10045, 2, 1])
   /// rsaEncryption (RFC 3279 §2.3.1).
-  public static let rsaEncryption = ASN1ObjectIdentifier(arcs: [1, 2, 840, 113549, 1, 1, 1])
+  package static let rsaEncryption = ASN1ObjectIdentifier(arcs: [1, 2, 840, 113549, 1, 1, 1])
   /// secp256r1 (RFC 5480 §2.1.1.1).
-  public static let secp256r1 = ASN1ObjectIdentifier(arcs: [1, 2, 840, 10045, 3, 1, 7])
+  package static let secp256r1 = ASN1ObjectIdentifier(arcs: [1, 2, 840, 10045, 3, 1, 7])
   /// secp384r1 (RFC 5480 §2.1.1.1).
-  public static let secp384r1 = ASN1ObjectIdentifier(arcs: [1, 3, 132, 0, 34])
+  package static let secp384r1 = ASN1ObjectIdentifier(arcs: [1, 3, 132, 0, 34])
   /// secp521r1 (RFC 5480 §2.1.1.1).
-  public static let secp521r1 = ASN1ObjectIdentifier(arcs: [1, 3, 132, 0, 35])
+  package static let secp521r1 = ASN1ObjectIdentifier(arcs: [1, 3, 132, 0, 35])
 
   static let names: [ASN1ObjectIdentifier: String] = [
     .basicConstraints: "basicConstraints", .keyUsage: "keyUsage",

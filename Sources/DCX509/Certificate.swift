@@ -11,7 +11,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   /// The TBSCertificate as received: the bytes the issuer signed (RFC 5280 §4.1.1.1).
   public let tbsCertificateBytes: [UInt8]
   /// The outer signatureAlgorithm, equal to the TBS signature field (RFC 5280 §4.1.1.2).
-  public let signatureAlgorithm: SignatureAlgorithm
+  package let signatureAlgorithm: SignatureAlgorithm
   /// The signatureValue bits; for ECDSA a DER ECDSA-Sig-Value (RFC 5480 §2.2.3).
   public let signature: [UInt8]
   /// The X.509 version number, 1 to 3 (the wire value plus one, RFC 5280 §4.1.2.1).
@@ -29,7 +29,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   /// The subject public key (RFC 5280 §4.1.2.7).
   public let publicKey: CertificatePublicKey
   /// The subjectPublicKey BIT STRING contents, which RFC 7093 key identifiers hash.
-  public let subjectPublicKeyBytes: [UInt8]
+  package let subjectPublicKeyBytes: [UInt8]
   /// Every extension in encoding order (RFC 5280 §4.1.2.9).
   public let extensions: [CertificateExtension]
   let decoded: DecodedExtensions
@@ -125,11 +125,11 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// basicConstraints (RFC 5280 §4.2.1.9), if present.
-  public var basicConstraints: BasicConstraints? { decoded.basicConstraints }
+  package var basicConstraints: BasicConstraints? { decoded.basicConstraints }
   /// keyUsage (RFC 5280 §4.2.1.3), if present.
   public var keyUsage: KeyUsage? { decoded.keyUsage }
   /// extKeyUsage key purposes (RFC 5280 §4.2.1.12), if present.
-  public var extendedKeyUsage: [ASN1ObjectIdentifier]? { decoded.extendedKeyUsage }
+  package var extendedKeyUsage: [ASN1ObjectIdentifier]? { decoded.extendedKeyUsage }
   /// subjectKeyIdentifier (RFC 5280 §4.2.1.2), if present.
   public var subjectKeyIdentifier: [UInt8]? { decoded.subjectKeyIdentifier }
   /// The keyIdentifier of authorityKeyIdentifier (RFC 5280 §4.2.1.1), if present.
@@ -137,11 +137,11 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   /// subjectAltName entries (RFC 5280 §4.2.1.6), if present.
   public var subjectAlternativeNames: [GeneralName]? { decoded.subjectAlternativeNames }
   /// issuerAltName entries (RFC 5280 §4.2.1.7), if present.
-  public var issuerAlternativeNames: [GeneralName]? { decoded.issuerAlternativeNames }
+  package var issuerAlternativeNames: [GeneralName]? { decoded.issuerAlternativeNames }
   /// Every fullName of every cRLDistributionPoints entry (RFC 5280 §4.2.1.13).
-  public var crlDistributionPointNames: [GeneralName] { decoded.crlDistributionPointNames ?? [] }
+  package var crlDistributionPointNames: [GeneralName] { decoded.crlDistributionPointNames ?? [] }
   /// The URIs among the CRL distribution point names (RFC 5280 §4.2.1.13).
-  public var crlDistributionPoints: [String] {
+  package var crlDistributionPoints: [String] {
     crlDistributionPointNames.compactMap {
       if case .uri(let uri) = $0 { return uri }
       return nil
@@ -150,7 +150,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
 
   /// Critical extensions this library does not process, which RFC 5280 §4.2 says make the
   /// certificate unusable for validation.
-  public var unhandledCriticalExtensions: [ASN1ObjectIdentifier] {
+  package var unhandledCriticalExtensions: [ASN1ObjectIdentifier] {
     extensions.filter { $0.critical && !DecodedExtensions.understood.contains($0.oid) }.map(\.oid)
   }
 

@@ -26,14 +26,14 @@ public struct CertificateExtension: Sendable, Hashable {
 }
 
 /// The basicConstraints extension's meaning (RFC 5280 §4.2.1.9).
-public struct BasicConstraints: Sendable, Hashable {
+package struct BasicConstraints: Sendable, Hashable {
   /// Whether the subject is a CA whose key may verify certificate signatures.
-  public let isCA: Bool
+  package let isCA: Bool
   /// The most non-self-issued intermediates that may follow this CA, if limited.
-  public let pathLengthConstraint: Int?
+  package let pathLengthConstraint: Int?
 
   /// Creates the extension's meaning.
-  public init(isCA: Bool, pathLengthConstraint: Int? = nil) {
+  package init(isCA: Bool, pathLengthConstraint: Int? = nil) {
     self.isCA = isCA
     self.pathLengthConstraint = pathLengthConstraint
   }
@@ -69,7 +69,7 @@ public struct KeyUsage: OptionSet, Sendable, Hashable {
 
 extension CertificateExtension {
   /// basicConstraints (RFC 5280 §4.2.1.9); critical for CA certificates.
-  public static func basicConstraints(isCA: Bool, pathLength: Int? = nil, critical: Bool = true)
+  package static func basicConstraints(isCA: Bool, pathLength: Int? = nil, critical: Bool = true)
     -> CertificateExtension
   {
     var members: [[UInt8]] = []
@@ -92,7 +92,7 @@ extension CertificateExtension {
   }
 
   /// extKeyUsage (RFC 5280 §4.2.1.12); ISO 18013-5 Annex B marks it critical.
-  public static func extendedKeyUsage(_ purposes: [ASN1ObjectIdentifier], critical: Bool = true)
+  package static func extendedKeyUsage(_ purposes: [ASN1ObjectIdentifier], critical: Bool = true)
     -> CertificateExtension
   {
     CertificateExtension(
@@ -124,7 +124,7 @@ extension CertificateExtension {
 
   /// cRLDistributionPoints (RFC 5280 §4.2.1.13), one distribution point per URI, each a
   /// fullName.
-  public static func crlDistributionPoints(_ uris: [String]) -> CertificateExtension {
+  package static func crlDistributionPoints(_ uris: [String]) -> CertificateExtension {
     let points = uris.map { uri in
       // DistributionPoint { distributionPoint [0] { fullName [0] GeneralNames } }
       DER.sequence([

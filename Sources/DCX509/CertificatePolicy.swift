@@ -157,7 +157,7 @@ public struct SDJWTVCIssuerPolicy: CertificatePolicy {
 
 extension CertificatePolicy where Self == SDJWTVCIssuerPolicy {
   /// The SD-JWT VC issuer policy for a credential's `iss` (nil when it has none).
-  public static func sdJWTVCIssuer(issuer: String?) -> SDJWTVCIssuerPolicy {
+  package static func sdJWTVCIssuer(issuer: String?) -> SDJWTVCIssuerPolicy {
     SDJWTVCIssuerPolicy(issuer: issuer)
   }
 }
@@ -197,14 +197,14 @@ extension CertificatePolicy where Self == MdocReaderAuthenticationPolicy {
 
 extension CertificatePolicy where Self == OpenID4VPSANDNSPolicy {
   /// OpenID4VP 1.0 §5.9.3 `x509_san_dns` policy; clientID comes without its prefix.
-  public static func openID4VPSANDNS(clientID: String) -> OpenID4VPSANDNSPolicy {
+  package static func openID4VPSANDNS(clientID: String) -> OpenID4VPSANDNSPolicy {
     OpenID4VPSANDNSPolicy(clientID: clientID)
   }
 }
 
 extension CertificatePolicy where Self == OpenID4VPX509HashPolicy {
   /// OpenID4VP 1.0 §5.9.3 `x509_hash` policy; hash comes without its prefix.
-  public static func openID4VPX509Hash(hash: String) -> OpenID4VPX509HashPolicy {
+  package static func openID4VPX509Hash(hash: String) -> OpenID4VPX509HashPolicy {
     OpenID4VPX509HashPolicy(hash: hash)
   }
 }

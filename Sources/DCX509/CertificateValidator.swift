@@ -57,7 +57,7 @@ public enum ChainValidationResult: Sendable, Hashable {
 /// (§6.1.4(o)). Revocation is not checked.
 public struct CertificateValidator: Sendable {
   /// The longest chain accepted before it is reported malformed.
-  public static let maximumChainLength = 10
+  package static let maximumChainLength = 10
 
   /// The configured anchors, matched by subject name and public key (RFC 5280 §6.1.1(d)).
   public let trustAnchors: [Certificate]

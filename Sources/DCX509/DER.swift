@@ -13,36 +13,36 @@ public enum DER {
     /// INTEGER (X.690 §8.3).
     public static let integer: UInt8 = 0x02
     /// BIT STRING, primitive as DER requires (X.690 §10.2).
-    public static let bitString: UInt8 = 0x03
+    package static let bitString: UInt8 = 0x03
     /// OCTET STRING, primitive as DER requires (X.690 §10.2).
-    public static let octetString: UInt8 = 0x04
+    package static let octetString: UInt8 = 0x04
     /// NULL (X.690 §8.8).
     public static let null: UInt8 = 0x05
     /// OBJECT IDENTIFIER (X.690 §8.19).
-    public static let objectIdentifier: UInt8 = 0x06
+    package static let objectIdentifier: UInt8 = 0x06
     /// UTF8String (X.680 §41).
-    public static let utf8String: UInt8 = 0x0C
+    package static let utf8String: UInt8 = 0x0C
     /// PrintableString (X.680 §41.4).
-    public static let printableString: UInt8 = 0x13
+    package static let printableString: UInt8 = 0x13
     /// TeletexString, read as Latin-1 (RFC 5280 §4.1.2.4 legacy DirectoryString).
-    public static let teletexString: UInt8 = 0x14
+    package static let teletexString: UInt8 = 0x14
     /// IA5String (X.680 §41).
-    public static let ia5String: UInt8 = 0x16
+    package static let ia5String: UInt8 = 0x16
     /// UTCTime (X.680 §47).
-    public static let utcTime: UInt8 = 0x17
+    package static let utcTime: UInt8 = 0x17
     /// GeneralizedTime (X.680 §46).
-    public static let generalizedTime: UInt8 = 0x18
+    package static let generalizedTime: UInt8 = 0x18
     /// UniversalString, UTF-32BE (X.680 §41).
-    public static let universalString: UInt8 = 0x1C
+    package static let universalString: UInt8 = 0x1C
     /// BMPString, UTF-16BE (X.680 §41).
-    public static let bmpString: UInt8 = 0x1E
+    package static let bmpString: UInt8 = 0x1E
     /// SEQUENCE and SEQUENCE OF, constructed (X.690 §8.9).
     public static let sequence: UInt8 = 0x30
     /// SET and SET OF, constructed (X.690 §8.11).
     public static let set: UInt8 = 0x31
 
     /// A context-specific tag `[number]` (X.690 §8.1.2.2); explicit tags are constructed.
-    public static func contextSpecific(_ number: UInt8, constructed: Bool) -> UInt8 {
+    package static func contextSpecific(_ number: UInt8, constructed: Bool) -> UInt8 {
       0x80 | (constructed ? 0x20 : 0) | (number & 0x1F)
     }
   }
@@ -241,7 +241,7 @@ extension DER.Node {
   func members(_ what: String) -> DER.Members { DER.Members(self, what) }
 
   /// An INTEGER's two's-complement bytes, minimal as X.690 §8.3.2 requires.
-  public func integerBytes() throws(CertificateError) -> [UInt8] {
+  package func integerBytes() throws(CertificateError) -> [UInt8] {
     guard identifier == DER.Identifier.integer, !content.isEmpty else {
       throw CertificateError(.invalidDER, "expected a non-empty INTEGER")
     }
@@ -256,7 +256,7 @@ extension DER.Node {
   }
 
   /// A non-negative INTEGER that fits in `Int`.
-  public func integerValue() throws(CertificateError) -> Int {
+  package func integerValue() throws(CertificateError) -> Int {
     let bytes = try integerBytes()
     guard bytes[0] & 0x80 == 0 else {
       throw CertificateError(.invalidDER, "negative INTEGER where a count is expected")
@@ -269,7 +269,7 @@ extension DER.Node {
   }
 
   /// A BOOLEAN, which DER encodes as 0x00 or 0xFF (X.690 §11.1).
-  public func booleanValue() throws(CertificateError) -> Bool {
+  package func booleanValue() throws(CertificateError) -> Bool {
     guard identifier == DER.Identifier.boolean, content.count == 1 else {
       throw CertificateError(.invalidDER, "expected a one-byte BOOLEAN")
     }
@@ -281,7 +281,7 @@ extension DER.Node {
   }
 
   /// An OBJECT IDENTIFIER (X.690 §8.19), with minimal sub-identifiers.
-  public func objectIdentifier() throws(CertificateError) -> ASN1ObjectIdentifier {
+  package func objectIdentifier() throws(CertificateError) -> ASN1ObjectIdentifier {
     guard identifier == DER.Identifier.objectIdentifier, !content.isEmpty else {
       throw CertificateError(.invalidDER, "expected a non-empty OBJECT IDENTIFIER")
     }
@@ -317,7 +317,7 @@ extension DER.Node {
   }
 
   /// A BIT STRING's bytes; DER requires the unused trailing bits to be zero (X.690 §11.2.1).
-  public func bitStringBytes() throws(CertificateError) -> (bytes: [UInt8], unusedBits: Int) {
+  package func bitStringBytes() throws(CertificateError) -> (bytes: [UInt8], unusedBits: Int) {
     guard identifier == DER.Identifier.bitString, !content.isEmpty else {
       throw CertificateError(.invalidDER, "expected a BIT STRING")
     }
@@ -333,7 +333,7 @@ extension DER.Node {
   }
 
   /// A BIT STRING that must hold whole bytes, as keys and signatures do (RFC 5280 §4.1.1.3).
-  public func octetAlignedBitString() throws(CertificateError) -> [UInt8] {
+  package func octetAlignedBitString() throws(CertificateError) -> [UInt8] {
     let (bytes, unused) = try bitStringBytes()
     guard unused == 0 else {
       throw CertificateError(.invalidDER, "BIT STRING is not a whole number of bytes")
@@ -342,7 +342,7 @@ extension DER.Node {
   }
 
   /// An OCTET STRING's bytes.
-  public func octetStringBytes() throws(CertificateError) -> [UInt8] {
+  package func octetStringBytes() throws(CertificateError) -> [UInt8] {
     guard identifier == DER.Identifier.octetString else {
       throw CertificateError(.invalidDER, "expected an OCTET STRING")
     }

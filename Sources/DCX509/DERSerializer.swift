@@ -61,7 +61,7 @@ extension DER {
   public static var null: [UInt8] { [Identifier.null, 0x00] }
 
   /// An OBJECT IDENTIFIER (X.690 §8.19).
-  public static func objectIdentifier(_ oid: ASN1ObjectIdentifier) -> [UInt8] {
+  package static func objectIdentifier(_ oid: ASN1ObjectIdentifier) -> [UInt8] {
     let arcs = oid.arcs
     var values: [UInt64] = []
     if arcs.count >= 2 {
@@ -84,32 +84,32 @@ extension DER {
   }
 
   /// A BIT STRING of whole bytes, or with trailing unused bits that must already be zero.
-  public static func bitString(_ bytes: [UInt8], unusedBits: UInt8 = 0) -> [UInt8] {
+  package static func bitString(_ bytes: [UInt8], unusedBits: UInt8 = 0) -> [UInt8] {
     encode(Identifier.bitString, [unusedBits] + bytes)
   }
 
   /// An OCTET STRING (X.690 §8.7).
-  public static func octetString(_ bytes: [UInt8]) -> [UInt8] {
+  package static func octetString(_ bytes: [UInt8]) -> [UInt8] {
     encode(Identifier.octetString, bytes)
   }
 
   /// A UTF8String (X.680 §41).
-  public static func utf8String(_ text: String) -> [UInt8] {
+  package static func utf8String(_ text: String) -> [UInt8] {
     encode(Identifier.utf8String, Array(text.utf8))
   }
 
   /// A PrintableString (X.680 §41.4); the caller keeps to its character set.
-  public static func printableString(_ text: String) -> [UInt8] {
+  package static func printableString(_ text: String) -> [UInt8] {
     encode(Identifier.printableString, Array(text.utf8))
   }
 
   /// An IA5String (X.680 §41), as dNSName and URI use (RFC 5280 §4.2.1.6).
-  public static func ia5String(_ text: String) -> [UInt8] {
+  package static func ia5String(_ text: String) -> [UInt8] {
     encode(Identifier.ia5String, Array(text.utf8))
   }
 
   /// UTCTime `YYMMDDHHMMSSZ` (RFC 5280 §4.1.2.5.1), whole seconds.
-  public static func utcTime(_ date: Date) -> [UInt8] {
+  package static func utcTime(_ date: Date) -> [UInt8] {
     let parts = CivilTime(date)
     let text =
       digits(parts.year % 100, 2) + digits(parts.month, 2) + digits(parts.day, 2)
@@ -118,7 +118,7 @@ extension DER {
   }
 
   /// GeneralizedTime `YYYYMMDDHHMMSSZ` (RFC 5280 §4.1.2.5.2), whole seconds.
-  public static func generalizedTime(_ date: Date) -> [UInt8] {
+  package static func generalizedTime(_ date: Date) -> [UInt8] {
     let parts = CivilTime(date)
     let text =
       digits(parts.year, 4) + digits(parts.month, 2) + digits(parts.day, 2)
@@ -138,7 +138,7 @@ extension DER {
   }
 
   /// An implicit context tag `[number]` replacing the tag of an encoded value (X.690 §8.14.2).
-  public static func implicit(_ number: UInt8, _ encoded: [UInt8]) -> [UInt8] {
+  package static func implicit(_ number: UInt8, _ encoded: [UInt8]) -> [UInt8] {
     guard let first = encoded.first else { return encoded }
     let constructed = first & 0x20 != 0
     return [Identifier.contextSpecific(number, constructed: constructed)] + encoded.dropFirst()
@@ -222,7 +222,7 @@ struct CivilTime {
 extension DER.Node {
   /// A certificate `Time`: UTCTime `YYMMDDHHMMSSZ` or GeneralizedTime `YYYYMMDDHHMMSSZ`, the
   /// only forms RFC 5280 §4.1.2.5.1 and §4.1.2.5.2 allow.
-  public func timeValue() throws(CertificateError) -> Date {
+  package func timeValue() throws(CertificateError) -> Date {
     let text = Array(content)
     let isUTC = identifier == DER.Identifier.utcTime
     guard isUTC || identifier == DER.Identifier.generalizedTime else {

@@ -95,11 +95,11 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
   /// The organizationName attribute (RFC 5280 Appendix A.1).
   public var organization: String? { first(.organizationName) }
   /// The organizationalUnitName attribute (RFC 5280 Appendix A.1).
-  public var organizationalUnit: String? { first(.organizationalUnitName) }
+  package var organizationalUnit: String? { first(.organizationalUnitName) }
   /// The countryName attribute (RFC 5280 Appendix A.1).
   public var country: String? { first(.countryName) }
   /// The stateOrProvinceName attribute (RFC 5280 Appendix A.1).
-  public var stateOrProvince: String? { first(.stateOrProvinceName) }
+  package var stateOrProvince: String? { first(.stateOrProvinceName) }
   /// The localityName attribute (RFC 5280 Appendix A.1).
   public var locality: String? { first(.localityName) }
 

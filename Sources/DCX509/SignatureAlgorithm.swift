@@ -1,30 +1,30 @@
-public import DCCrypto
+package import DCCrypto
 
 /// A certificate's signature AlgorithmIdentifier (RFC 5280 §4.1.1.2).
-public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
+package struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
   /// The algorithm's identifier.
-  public let oid: ASN1ObjectIdentifier
+  package let oid: ASN1ObjectIdentifier
   /// The DER of the parameters, if present; ECDSA has none (RFC 5758 §3.2).
-  public let parameters: [UInt8]?
+  package let parameters: [UInt8]?
 
   /// Creates an algorithm identifier.
-  public init(oid: ASN1ObjectIdentifier, parameters: [UInt8]? = nil) {
+  package init(oid: ASN1ObjectIdentifier, parameters: [UInt8]? = nil) {
     self.oid = oid
     self.parameters = parameters
   }
 
   /// ecdsa-with-SHA256 (RFC 5758 §3.2).
-  public static let ecdsaWithSHA256 = SignatureAlgorithm(
+  package static let ecdsaWithSHA256 = SignatureAlgorithm(
     oid: ASN1ObjectIdentifier(arcs: [1, 2, 840, 10045, 4, 3, 2]))
   /// ecdsa-with-SHA384 (RFC 5758 §3.2).
-  public static let ecdsaWithSHA384 = SignatureAlgorithm(
+  package static let ecdsaWithSHA384 = SignatureAlgorithm(
     oid: ASN1ObjectIdentifier(arcs: [1, 2, 840, 10045, 4, 3, 3]))
   /// ecdsa-with-SHA512 (RFC 5758 §3.2).
-  public static let ecdsaWithSHA512 = SignatureAlgorithm(
+  package static let ecdsaWithSHA512 = SignatureAlgorithm(
     oid: ASN1ObjectIdentifier(arcs: [1, 2, 840, 10045, 4, 3, 4]))
 
   /// The ECDSA algorithm for a digest.
-  public static func ecdsa(_ digest: DigestAlgorithm) -> SignatureAlgorithm {
+  package static func ecdsa(_ digest: DigestAlgorithm) -> SignatureAlgorithm {
     switch digest {
     case .sha256: .ecdsaWithSHA256
     case .sha384: .ecdsaWithSHA384
@@ -33,7 +33,7 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The digest when this is an ECDSA algorithm this library verifies, else nil.
-  public var ecdsaDigest: DigestAlgorithm? {
+  package var ecdsaDigest: DigestAlgorithm? {
     // RFC 5758 §3.2: the parameters field MUST be absent.
     guard parameters == nil else { return nil }
     switch oid {
@@ -45,7 +45,7 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The algorithm's name, or its dotted identifier.
-  public var description: String { oid.description }
+  package var description: String { oid.description }
 
   var derEncoded: [UInt8] {
     DER.sequence([DER.objectIdentifier(oid)] + (parameters.map { [$0] } ?? []))

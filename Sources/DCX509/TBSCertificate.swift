@@ -31,7 +31,7 @@ public struct SubjectPublicKeyInfo: Sendable, Hashable {
   /// The key, as far as this library understands its algorithm.
   public let publicKey: CertificatePublicKey
   /// The subjectPublicKey BIT STRING contents, which RFC 7093 key identifiers hash.
-  public let subjectPublicKeyBytes: [UInt8]
+  package let subjectPublicKeyBytes: [UInt8]
 
   /// Creates the value from a key and its bits.
   init(publicKey: CertificatePublicKey, subjectPublicKeyBytes: [UInt8]) {

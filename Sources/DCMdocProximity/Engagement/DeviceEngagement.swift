@@ -27,7 +27,7 @@ public struct DeviceEngagement: Sendable, Hashable {
   }
 
   /// The cipher suite of `Security` (ISO 18013-5 §9.1.5.2: 1 is the only one defined).
-  public static let cipherSuite: UInt64 = 1
+  package static let cipherSuite: UInt64 = 1
 
   /// The most bytes a DeviceEngagement may have (docs/LIMITS.md, "Proximity session"): one is a
   /// few hundred bytes, and a QR code holds under 3 KB of binary data.
@@ -38,7 +38,7 @@ public struct DeviceEngagement: Sendable, Hashable {
   /// The mdoc's ephemeral public key.
   public let eDeviceKey: ECPublicKey
   /// The COSE_Key of `eDeviceKey` exactly as encoded in the engagement (`EDeviceKeyBytes` wraps it).
-  public let eDeviceKeyEncoded: EncodedCBOR
+  package let eDeviceKeyEncoded: EncodedCBOR
   /// The device retrieval methods, in order (empty for an NFC engagement, whose carriers are in
   /// the Handover Select message).
   public let retrievalMethods: [DeviceRetrievalMethod]

@@ -78,15 +78,15 @@ public struct BLEOptions: Sendable, Hashable {
   }
 
   /// Whether mdoc peripheral server mode is supported.
-  public let supportsPeripheralServerMode: Bool
+  package let supportsPeripheralServerMode: Bool
   /// Whether mdoc central client mode is supported.
-  public let supportsCentralClientMode: Bool
+  package let supportsCentralClientMode: Bool
   /// The service UUID for peripheral server mode, 16 bytes in network (big-endian) order.
   public let peripheralServerUUID: [UInt8]?
   /// The service UUID for central client mode, 16 bytes in network order.
-  public let centralClientUUID: [UInt8]?
+  package let centralClientUUID: [UInt8]?
   /// The mdoc's BLE device address for peripheral server mode, 6 bytes.
-  public let peripheralServerDeviceAddress: [UInt8]?
+  package let peripheralServerDeviceAddress: [UInt8]?
 
   /// Options with the given modes.
   ///

@@ -3,11 +3,11 @@ import DCJSON
 
 extension DeviceEngagement {
   /// The URI scheme of QR engagement (ISO 18013-5 §8.2.2.3).
-  public static let uriScheme = "mdoc"
+  package static let uriScheme = "mdoc"
 
   /// The most characters an `mdoc:` URI may have: the scheme, the colon and the base64url of
   /// ``maxByteCount`` bytes.
-  public static let maxURILength = uriScheme.utf8.count + 1 + (maxByteCount * 4 + 2) / 3
+  package static let maxURILength = uriScheme.utf8.count + 1 + (maxByteCount * 4 + 2) / 3
 
   /// `mdoc:` followed by the base64url encoding, without padding, of the DeviceEngagement's bytes
   /// (ISO 18013-5 §8.2.2.3): what the QR code holds.

@@ -110,11 +110,11 @@ public enum ConnectionHandoverVersion {
 /// SessionTranscript (§9.1.5.1).
 public struct HandoverSelect: Sendable, Hashable {
   /// The well-known type `Hs`.
-  public static let recordType = "Hs"
+  package static let recordType = "Hs"
   /// The external type of the DeviceEngagement record (ISO 18013-5 §8.2.2.1).
-  public static let deviceEngagementType = "iso.org:18013:deviceengagement"
+  package static let deviceEngagementType = "iso.org:18013:deviceengagement"
   /// The id of the DeviceEngagement record (ISO 18013-5 §8.2.2.1).
-  public static let deviceEngagementID = "mdoc"
+  package static let deviceEngagementID = "mdoc"
 
   /// The Connection Handover version of the `Hs` record.
   public let version: UInt8
@@ -223,9 +223,9 @@ public struct HandoverSelect: Sendable, Hashable {
 /// configuration records (ISO 18013-5 §8.2.2.1, negotiated handover).
 public struct HandoverRequest: Sendable, Hashable {
   /// The well-known type `Hr`.
-  public static let recordType = "Hr"
+  package static let recordType = "Hr"
   /// The well-known type `cr` of the collision resolution record (§6.4).
-  public static let collisionResolutionType = "cr"
+  package static let collisionResolutionType = "cr"
 
   /// The Connection Handover version of the `Hr` record.
   public let version: UInt8

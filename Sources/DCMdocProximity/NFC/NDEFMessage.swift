@@ -109,7 +109,7 @@ public struct NDEFMessage: Sendable, Hashable {
   /// 65,534 bytes (its 2-byte NLEN), and a handover message is a few hundred.
   public static let maxByteCount = 65_535
   /// The most records a message may have.
-  public static let maxRecordCount = 64
+  package static let maxRecordCount = 64
 
   /// The records, in order.
   public let records: [NDEFRecord]

@@ -1,5 +1,5 @@
-public import DCCrypto
-public import DCMdoc
+package import DCCrypto
+package import DCMdoc
 
 /// The two session keys of ISO 18013-5 §9.1.1.5: `SKReader` encrypts what the reader sends,
 /// `SKDevice` what the mdoc sends.
@@ -7,17 +7,17 @@ public import DCMdoc
 /// Each is HKDF-SHA256 (RFC 5869) of the ECDH shared secret `Zab` of the two ephemeral keys, with
 /// salt `SHA-256(SessionTranscriptBytes)`, info `"SKReader"` or `"SKDevice"`, 32 bytes (an
 /// AES-256-GCM key).
-public struct SessionKeys: Sendable {
+package struct SessionKeys: Sendable {
   /// `SKReader`, 32 bytes.
-  public let skReader: [UInt8]
+  package let skReader: [UInt8]
   /// `SKDevice`, 32 bytes.
-  public let skDevice: [UInt8]
+  package let skDevice: [UInt8]
 
   private static let skReaderInfo = Array("SKReader".utf8)
   private static let skDeviceInfo = Array("SKDevice".utf8)
 
   /// Derives the keys from the shared secret `Zab` and the transcript (§9.1.1.5).
-  public init(sharedSecret: [UInt8], transcript: SessionTranscript) throws(MdocProximityError) {
+  package init(sharedSecret: [UInt8], transcript: SessionTranscript) throws(MdocProximityError) {
     // §9.1.1.5: the salt is the hash of SessionTranscriptBytes, the tag-24-wrapped transcript.
     let salt = transcript.keyDerivationSalt
     do {
@@ -38,7 +38,7 @@ public struct SessionKeys: Sendable {
   /// Derives the keys from one side's private key and the other side's public key (§9.1.1.5).
   ///
   /// - Throws: `invalidKey` when the keys are on different curves.
-  public init(privateKey: ECPrivateKey, peerPublicKey: ECPublicKey, transcript: SessionTranscript)
+  package init(privateKey: ECPrivateKey, peerPublicKey: ECPublicKey, transcript: SessionTranscript)
     throws(MdocProximityError)
   {
     let zab: [UInt8]
@@ -55,7 +55,7 @@ public struct SessionKeys: Sendable {
 }
 
 /// The role a party plays in a session.
-public enum SessionRole: Sendable, Hashable {
+package enum SessionRole: Sendable, Hashable {
   /// The mdoc (the holder's device).
   case mdoc
   /// The mdoc reader.

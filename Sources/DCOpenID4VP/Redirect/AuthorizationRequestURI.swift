@@ -34,9 +34,9 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
   /// large query a few more (docs/LIMITS.md).
   public static let maximumLength = 65_536
   /// The most query parameters read.
-  public static let maximumParameters = 64
+  package static let maximumParameters = 64
   /// The parameters whose value is JSON text in a by-value request (OpenID4VP 1.0 §5.1).
-  public static let jsonParameters: Set<String> = [
+  package static let jsonParameters: Set<String> = [
     "dcql_query", "client_metadata", "transaction_data", "verifier_info",
   ]
 
@@ -178,7 +178,7 @@ public struct RequestObjectFetch: Sendable, Hashable {
   /// The media type of a request object (RFC 9101 §10.8), the `Accept` of the fetch.
   public static let acceptedType = "application/oauth-authz-req+jwt"
   /// The media type of a POST body (OpenID4VP 1.0 §5.10.1).
-  public static let formType = "application/x-www-form-urlencoded"
+  package static let formType = "application/x-www-form-urlencoded"
   /// The longest request object read (docs/LIMITS.md); the HTTP layer should stop reading there.
   public static let maximumResponseLength = 512 * 1024
   /// The request to send.

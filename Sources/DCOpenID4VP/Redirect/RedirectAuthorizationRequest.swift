@@ -70,9 +70,9 @@ public struct RedirectAuthorizationRequest: Sendable {
   /// `aud` of a request object under static discovery (OpenID4VP 1.0 §5.8).
   public static let staticDiscoveryAudience = "https://self-issued.me/v2"
   /// The `typ` of a Verifier Attestation JWT (OpenID4VP 1.0 §12).
-  public static let verifierAttestationType = "verifier-attestation+jwt"
+  package static let verifierAttestationType = "verifier-attestation+jwt"
   /// The longest request object read (docs/LIMITS.md).
-  public static let maximumRequestObjectLength = RequestObjectFetch.maximumResponseLength
+  package static let maximumRequestObjectLength = RequestObjectFetch.maximumResponseLength
 
   /// The URI the request came in.
   public let uri: AuthorizationRequestURI
@@ -97,7 +97,7 @@ public struct RedirectAuthorizationRequest: Sendable {
   /// `dcql_query` as received.
   public let dcqlQueryJSON: JSONValue
   /// `client_metadata` (OpenID4VP 1.0 §5.1).
-  public let clientMetadata: ClientMetadata
+  package let clientMetadata: ClientMetadata
   /// The key and `enc` for `direct_post.jwt`; nil for `direct_post` (OpenID4VP 1.0 §8.3).
   public let responseEncryption: ResponseEncryption?
   /// `transaction_data`, each entry checked and of a supported type (OpenID4VP 1.0 §5.1).

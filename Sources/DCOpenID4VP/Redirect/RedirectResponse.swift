@@ -8,7 +8,7 @@ public import DCJSON
 /// ``request`` and hands the verifier's answer to its own flow.
 public struct ResponsePost: Sendable, Hashable {
   /// The media type of the body (OpenID4VP 1.0 §8.2).
-  public static let formType = "application/x-www-form-urlencoded"
+  package static let formType = "application/x-www-form-urlencoded"
   /// `response_uri`.
   public let responseURI: URL
   /// The fields in the order sent.

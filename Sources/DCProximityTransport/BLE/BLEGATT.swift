@@ -1,4 +1,4 @@
-public import DCCrypto
+package import DCCrypto
 
 /// A 128-bit Bluetooth UUID, as the 16 bytes of its big-endian form.
 public struct BLEUUID: Hashable, Sendable, CustomStringConvertible {
@@ -121,7 +121,7 @@ public enum BLECharacteristic: Sendable, Hashable, CaseIterable {
 }
 
 /// The values of the State characteristic (ISO/IEC 18013-5 §8.3.3.1.1.4, §8.3.3.1.1.5).
-public enum BLEState: UInt8, Sendable, Hashable {
+package enum BLEState: UInt8, Sendable, Hashable {
   /// 0x01: the GATT client is subscribed and ready; the session may start.
   case start = 0x01
   /// 0x02: the session ends (transport-specific session termination, §8.3.3.1.1.5).
@@ -133,9 +133,9 @@ public enum BLEState: UInt8, Sendable, Hashable {
 /// salt, info = "BLEIdent", 16 bytes. The mdoc reader serves it in central client mode; the mdoc
 /// reads it and ends the connection when it differs, so it does not talk to a reader that has
 /// not seen its engagement.
-public enum BLEIdent {
+package enum BLEIdent {
   /// The 16-byte Ident for `eDeviceKeyBytes`.
-  public static func value(eDeviceKeyBytes: [UInt8]) throws(CryptoError) -> [UInt8] {
+  package static func value(eDeviceKeyBytes: [UInt8]) throws(CryptoError) -> [UInt8] {
     try HKDF.deriveKey(
       .sha256, inputKeyMaterial: eDeviceKeyBytes, salt: [UInt8](), info: Array("BLEIdent".utf8),
       outputByteCount: 16)

@@ -41,7 +41,7 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
   public let timeouts: Timeouts
   /// In central client mode, the Ident: the value the mdoc reader serves on the Ident
   /// characteristic, and the value the mdoc expects to read there. Nil in peripheral server mode.
-  public let identValue: [UInt8]?
+  package let identValue: [UInt8]?
 
   private let link: any BLELink
   private let lock = NSLock()
@@ -65,7 +65,7 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
 
   /// The largest characteristic value accepted from the peer: an attribute value is at most 512
   /// bytes (Bluetooth Core 5.3, Vol 3, Part F, §3.2.9), whatever the ATT_MTU.
-  public static let maximumAttributeValueLength = 512
+  package static let maximumAttributeValueLength = 512
 
   /// A transport for `side` in `mode` over `link`.
   ///
@@ -102,7 +102,7 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
   }
 
   /// Whether this device is the GATT server.
-  public var isGATTServer: Bool { mode.isGATTServer(side) }
+  package var isGATTServer: Bool { mode.isGATTServer(side) }
 
   private var outgoing: BLECharacteristic { isGATTServer ? .server2Client : .client2Server }
 
@@ -250,7 +250,7 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
   // MARK: What the link reports
 
   /// Takes one event from the link: call it, in the order they happen, from any thread.
-  public func linkDidReceive(_ event: BLELinkEvent) {
+  package func linkDidReceive(_ event: BLELinkEvent) {
     let disconnect = lock.withLock { () -> Bool in
       if case .ended = phase { return false }
       do throws(TransportError) {

@@ -26,7 +26,7 @@ public protocol BLELink: Sendable {
 }
 
 /// What the link reports to ``BLEGATTTransport/linkDidReceive(_:)``.
-public enum BLELinkEvent: Sendable, Hashable {
+package enum BLELinkEvent: Sendable, Hashable {
   /// A value arrived on the characteristic: a write from the GATT client (at the server), or a
   /// notification from the GATT server (at the client).
   case value([UInt8], on: BLECharacteristic)

@@ -3,7 +3,7 @@
 /// the message follows and 0x00 on the last one, the rest is the next part of the message.
 public enum BLEMessageChunker {
   /// The continuation byte of a chunk after which more follow.
-  public static let moreFollows: UInt8 = 0x01
+  package static let moreFollows: UInt8 = 0x01
   /// The continuation byte of a message's last chunk.
   public static let last: UInt8 = 0x00
 

@@ -6,7 +6,7 @@
 /// processes on one machine for the command line and tests.
 public enum LengthPrefixedFrame {
   /// The bytes of the length prefix.
-  public static let headerLength = 4
+  package static let headerLength = 4
 
   /// `message` framed: its length as 4 bytes, most significant first, then the message.
   ///
@@ -51,7 +51,7 @@ public struct LengthPrefixedFrameDecoder: Sendable {
   }
 
   /// Whether part of a frame has been read and its end has not.
-  public var isMidFrame: Bool { !header.isEmpty || expected != nil }
+  package var isMidFrame: Bool { !header.isEmpty || expected != nil }
 
   /// Takes bytes from the front of `input` until one whole message is read, and returns it; nil
   /// when `input` ran out first (what was taken is kept for the next call).

@@ -25,11 +25,11 @@ public final class LoopbackTCPTransport: SessionTransport, @unchecked Sendable {
     /// The bounds on messages (only `maxMessageBytes` applies to TCP).
     public var limits: TransportLimits
     /// How long one ``receive()`` waits for a whole message; nil waits until the peer closes.
-    public var receiveTimeout: Duration?
+    package var receiveTimeout: Duration?
     /// How long one ``send(_:)`` may take to hand its frame to the socket.
-    public var sendTimeout: Duration
+    package var sendTimeout: Duration
     /// How long connecting may take.
-    public var connectTimeout: Duration
+    package var connectTimeout: Duration
 
     /// Creates a configuration.
     public init(

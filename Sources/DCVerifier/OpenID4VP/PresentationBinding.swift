@@ -4,7 +4,7 @@ import DCOpenID4VP
 /// Whom a response's presentations must be bound to: the DC API origin, or the Client
 /// Identifier and `response_uri` of a redirect-based flow (OpenID4VP 1.0 Appendix A.4, B.2.6,
 /// B.3.6).
-public enum PresentationBinding: Sendable, Hashable {
+package enum PresentationBinding: Sendable, Hashable {
   /// Over the W3C Digital Credentials API: the origin the platform asserted.
   case dcAPI(origin: String)
   /// Outside the DC API (`direct_post`, `direct_post.jwt`): the full Client Identifier, prefix

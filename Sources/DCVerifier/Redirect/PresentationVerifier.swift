@@ -2,7 +2,7 @@ public import DCCrypto
 import DCQL
 public import Foundation
 public import DCHTTP
-public import DCJOSE
+package import DCJOSE
 public import DCJSON
 import DCOpenID4VP
 public import DCX509
@@ -14,7 +14,7 @@ public struct PresentationVerifierConfiguration: Sendable {
   public var baseURL: String
   /// The frontend page a same-device wallet is sent back to; the verifier answers the response
   /// with `FRONTEND?transaction_id=ID#response_code=CODE` (§8.2). Default `BASE/done`.
-  public var frontendURL: String?
+  package var frontendURL: String?
   /// The signer for `x509_san_dns` requests.
   public var x509SANDNS: RequestSigner?
   /// The signer for `x509_hash` requests.
@@ -30,7 +30,7 @@ public struct PresentationVerifierConfiguration: Sendable {
   /// How long a transaction lives, in seconds.
   public var transactionLifetime: TimeInterval
   /// How long a request object is valid after it is served (`exp` − `iat`), in seconds.
-  public var requestObjectLifetime: TimeInterval
+  package var requestObjectLifetime: TimeInterval
 
   /// A configuration; only the prefixes whose signer is set can be asked for (`redirect_uri`
   /// needs none).
@@ -55,12 +55,12 @@ public struct PresentationVerifierConfiguration: Sendable {
 }
 
 /// A transaction just made: the frontend's id and the URI for the wallet.
-public struct CreatedPresentationTransaction: Sendable, Hashable {
+package struct CreatedPresentationTransaction: Sendable, Hashable {
   /// The frontend's handle on the result.
-  public let transactionID: String
+  package let transactionID: String
   /// `openid4vp://?client_id=...&request_uri=...[&request_uri_method=post]`, or the whole
   /// request by value for `redirect_uri` (OpenID4VP 1.0 §5.1, §5.10).
-  public let authorizationRequestURI: String
+  package let authorizationRequestURI: String
 }
 
 /// The verifier of the redirect-based flows, transport-independent: it makes transactions,
@@ -77,13 +77,13 @@ public struct PresentationVerifier: Sendable {
   public let random: any RandomSource
 
   /// The most bytes a `response_uri` body may have (a `vp_token` with several mdocs fits).
-  public static let maximumResponseBodyBytes = 1 << 20
+  package static let maximumResponseBodyBytes = 1 << 20
   /// The most bytes a `request_uri` POST body (`wallet_metadata`, `wallet_nonce`) may have.
-  public static let maximumRequestFetchBodyBytes = 64 * 1024
+  package static let maximumRequestFetchBodyBytes = 64 * 1024
   /// `aud` of a request object for static discovery (OpenID4VP 1.0 §5.8).
   public static let staticDiscoveryAudience = "https://self-issued.me/v2"
   /// The content encryptions the verifier decrypts, in preference order (§8.3).
-  public static let supportedEncryptions: [JWEEncryption] = [.a128gcm, .a256gcm]
+  package static let supportedEncryptions: [JWEEncryption] = [.a128gcm, .a256gcm]
 
   /// A verifier over `store`.
   public init(
@@ -106,7 +106,7 @@ public struct PresentationVerifier: Sendable {
   ///
   /// - Throws: `invalidOptions` for an invalid query or transaction data, or a prefix without
   ///   configured signing material; `storeFull`.
-  public func createTransaction(
+  package func createTransaction(
     dcqlQuery: JSONValue, options: PresentationTransactionOptions = .init()
   ) async throws(PresentationEndpointFailure) -> CreatedPresentationTransaction {
     let query: DCQLQuery
@@ -341,11 +341,11 @@ public struct PresentationVerifier: Sendable {
 
   /// What the verifier answers an accepted response with (OpenID4VP 1.0 §8.2): a same-device
   /// wallet is sent to the frontend with the `response_code`.
-  public struct Acknowledgement: Sendable, Hashable {
+  package struct Acknowledgement: Sendable, Hashable {
     /// `FRONTEND?transaction_id=ID#response_code=CODE` for same-device; nil for cross-device.
-    public let redirectURI: String?
+    package let redirectURI: String?
     /// The 200 response: `{"redirect_uri": ...}` or `{}`.
-    public var response: HTTPResponse {
+    package var response: HTTPResponse {
       let body: JSONValue = .object(redirectURI.map { [("redirect_uri", .string($0))] } ?? [])
       return HTTPResponse(
         status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
@@ -364,7 +364,7 @@ public struct PresentationVerifier: Sendable {
   /// - Throws: `unknownTransaction`, `expired`, `bodyTooLarge`, `malformedBody`,
   ///   `responseModeMismatch`, `decryptionFailed`, `stateMismatch`, `requestNotFetched`,
   ///   `alreadyAnswered`, `verificationFailed` (recorded as the result too).
-  public func receiveResponse(requestID: String, body: [UInt8])
+  package func receiveResponse(requestID: String, body: [UInt8])
     async throws(PresentationEndpointFailure) -> Acknowledgement
   {
     guard let transaction = await store.transaction(requestID: requestID) else {

@@ -26,7 +26,7 @@ public struct PresentationVerifierHTTPHandler: HTTPHandler {
   public let render: @Sendable (VerifiedAuthorizationResponse) -> JSONValue
 
   /// The most bytes a `POST /transactions` body may have.
-  public static let maximumCreateBodyBytes = 256 * 1024
+  package static let maximumCreateBodyBytes = 256 * 1024
 
   /// A router for `verifier`; `render` defaults to ``defaultRender(_:)``.
   public init(

@@ -27,7 +27,7 @@ public struct VerifierAttestationSigner: Sendable {
   public var clientID: String { "verifier_attestation:" + subject }
 
   /// The `typ` of a Verifier Attestation JWT (OpenID4VP 1.0 §12).
-  public static let attestationType = "verifier-attestation+jwt"
+  package static let attestationType = "verifier-attestation+jwt"
 
   /// Issues a Verifier Attestation JWT (OpenID4VP 1.0 §12) as an attestation issuer: header
   /// `typ` `verifier-attestation+jwt` and `x5c` (the issuer's chain, leaf first, a self-signed

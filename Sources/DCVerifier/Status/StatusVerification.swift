@@ -1,5 +1,5 @@
 import DCCBOR
-public import DCErrors
+import DCErrors
 public import Foundation
 public import DCHTTP
 import DCJSON
@@ -64,34 +64,34 @@ public enum ReportedCredentialStatus: Sendable, Hashable {
 
 /// Why a credential's status failed the verification, as a typed error. The protocol errors the
 /// verifiers throw carry it as their `underlying` error.
-public struct CredentialStatusError: CausedError {
+package struct CredentialStatusError: CausedError {
   /// What kind of status failure this is.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
+  package struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
     private init(_ name: String) { self.name = name }
-    public var description: String { name }
+    package var description: String { name }
 
     /// The list says INVALID (0x01): revoked.
-    public static let invalid = Code("invalid")
+    package static let invalid = Code("invalid")
     /// The list says SUSPENDED (0x02).
-    public static let suspended = Code("suspended")
+    package static let suspended = Code("suspended")
     /// The list holds an application-specific value (neither VALID, INVALID nor SUSPENDED).
-    public static let applicationSpecific = Code("applicationSpecific")
+    package static let applicationSpecific = Code("applicationSpecific")
     /// The status is unknown and the policy fails on an unknown status.
-    public static let unknown = Code("unknown")
+    package static let unknown = Code("unknown")
   }
 
-  public let code: Code
-  public let reason: String
+  package let code: Code
+  package let reason: String
   /// The credential whose status failed (its docType, or its Credential Query id and vct).
-  public let credential: String
+  package let credential: String
   /// The status value the list holds, for invalid, suspended and application-specific.
-  public let statusValue: UInt8?
+  package let statusValue: UInt8?
   /// Why the status is unknown, for `unknown`.
-  public let unknownReason: StatusUnknownReason?
-  public let underlying: (any Error & Sendable)?
-  public let file: String
-  public let line: UInt
+  package let unknownReason: StatusUnknownReason?
+  package let underlying: (any Error & Sendable)?
+  package let file: String
+  package let line: UInt
 
   init(
     _ code: Code, _ reason: String, credential: String, statusValue: UInt8? = nil,
@@ -107,8 +107,8 @@ public struct CredentialStatusError: CausedError {
     self.line = line
   }
 
-  public var description: String { causedDescription }
-  public var debugDescription: String { causedDebugDescription }
+  package var description: String { causedDescription }
+  package var debugDescription: String { causedDebugDescription }
 }
 
 /// What a verified credential carries for its status.

@@ -23,16 +23,16 @@ public struct IssuanceClient: Sendable {
     /// The `redirect_uri` registered for the authorization code flow.
     public var redirectURI: String
     /// Supplies client and key attestations; nil when the wallet has none.
-    public var walletProvider: (any WalletProvider)?
+    package var walletProvider: (any WalletProvider)?
     /// Anchors signed issuer metadata must chain to (§12.2.3); with none, signed metadata is
     /// not checked and the plain JSON metadata is used.
-    public var metadataTrustAnchors: [Certificate]
+    package var metadataTrustAnchors: [Certificate]
     /// The clock.
     public var clock: @Sendable () -> Date
     /// Makes the device keys credentials are bound to, one per proof.
-    public var makeDeviceKey: @Sendable () throws -> ECPrivateKey
+    package var makeDeviceKey: @Sendable () throws -> ECPrivateKey
     /// Encrypt credential responses even when the issuer does not require it.
-    public var preferEncryptedResponses: Bool
+    package var preferEncryptedResponses: Bool
 
     public init(
       urlPolicy: URLPolicy = .standard, clientID: String = "dcwallet",
@@ -185,7 +185,7 @@ public struct IssuanceClient: Sendable {
   /// The IACA certificates the issuer publishes at `mdoc_iacas_uri` (issue 13 contract:
   /// `{"iacas": [{"certificate": "<base64 DER>"}]}`), DER-encoded, for an explicit opt-in to
   /// trust them.
-  public func issuerIACAs(_ context: IssuerContext) async throws(IssuanceError) -> [[UInt8]] {
+  package func issuerIACAs(_ context: IssuerContext) async throws(IssuanceError) -> [[UInt8]] {
     guard let url = context.metadata.mdocIACAsURI else {
       throw IssuanceError(.metadata, "the issuer publishes no mdoc_iacas_uri")
     }

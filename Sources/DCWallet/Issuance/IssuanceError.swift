@@ -18,7 +18,7 @@ public struct IssuanceError: CausedError {
     /// The offer carries no grant the requested flow can use (§4.1.1).
     public static let grantNotOffered = Code("grantNotOffered")
     /// The offer requires a transaction code (`tx_code`, §4.1.1) and none was given.
-    public static let txCodeRequired = Code("txCodeRequired")
+    package static let txCodeRequired = Code("txCodeRequired")
     /// The transaction code given does not fit the offer's `tx_code` object: not digits where
     /// `input_mode` is `numeric` (the default), or not `length` characters long (§4.1.1).
     /// Refused before any request.
@@ -32,7 +32,7 @@ public struct IssuanceError: CausedError {
     /// Re-issuance was asked for a credential id the wallet does not hold.
     public static let unknownCredential = Code("unknownCredential")
     /// The wallet could not read or write its store or key store during a re-issuance.
-    public static let walletStorage = Code("walletStorage")
+    package static let walletStorage = Code("walletStorage")
     /// The authorization step failed: PAR, the redirect's `state` or `iss`, or an error the
     /// authorization server returned (§5; RFC 9126, RFC 9207).
     public static let authorization = Code("authorization")
@@ -49,11 +49,11 @@ public struct IssuanceError: CausedError {
     public static let unsupported = Code("unsupported")
     /// The wallet provider could not supply a client or key attestation, or none is configured
     /// where the issuer requires one (OpenID4VCI 1.0 Appendix D, E).
-    public static let walletProvider = Code("walletProvider")
+    package static let walletProvider = Code("walletProvider")
     /// The HTTP exchange failed: connection, timeout, size limit, URL policy.
     public static let transport = Code("transport")
     /// A server answered with a status or body this client does not expect.
-    public static let unexpectedResponse = Code("unexpectedResponse")
+    package static let unexpectedResponse = Code("unexpectedResponse")
   }
 
   public let code: Code

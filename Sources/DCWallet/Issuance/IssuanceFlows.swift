@@ -78,7 +78,7 @@ extension IssuanceClient {
   ///
   /// - Throws: `txCodeRequired` (the offer has a `tx_code` object and `txCode` is nil or
   ///   empty), `txCodeInvalid` (it does not fit `input_mode` or `length`).
-  public static func checkTransactionCode(
+  package static func checkTransactionCode(
     _ txCode: String?, for grant: PreAuthorizedCodeGrant
   ) throws(IssuanceError) {
     // §4.1.1, §6.1: tx_code "MUST be present if a tx_code object was present in the

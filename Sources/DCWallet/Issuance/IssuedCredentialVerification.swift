@@ -142,7 +142,7 @@ public struct IssuanceRejection: CausedError {
     /// SD-JWT carrying a key binding JWT).
     public static let malformed = Code("malformed")
     /// The credential's format is not the configuration's.
-    public static let formatMismatch = Code("formatMismatch")
+    package static let formatMismatch = Code("formatMismatch")
     /// The issuer signature does not verify.
     public static let invalidSignature = Code("invalidSignature")
     /// The issuer's chain reaches no anchor the wallet may use for this issuance.
@@ -157,12 +157,12 @@ public struct IssuanceRejection: CausedError {
     public static let typeMismatch = Code("typeMismatch")
     /// The key the credential binds (MSO `deviceKey`, SD-JWT `cnf.jwk`) is not the wallet's key
     /// for its proof, or it binds none.
-    public static let deviceKeyMismatch = Code("deviceKeyMismatch")
+    package static let deviceKeyMismatch = Code("deviceKeyMismatch")
     /// The device key named is already bound by a stored credential, or named twice in one
     /// response: each credential of a batch needs a key of its own (OpenID4VCI 1.0 §8.2).
-    public static let deviceKeyReused = Code("deviceKeyReused")
+    package static let deviceKeyReused = Code("deviceKeyReused")
     /// The device key named is not in the wallet's key store.
-    public static let unknownDeviceKey = Code("unknownDeviceKey")
+    package static let unknownDeviceKey = Code("unknownDeviceKey")
     /// Verification passed but storing failed.
     public static let storage = Code("storage")
   }

@@ -4,7 +4,7 @@ import Foundation
 import DCJSON
 import DCMdoc
 import DCSDJWT
-public import DCX509
+package import DCX509
 
 /// The result of storing the credentials of one credential response: one outcome per
 /// credential, in the order given.
@@ -114,11 +114,11 @@ struct PreparedIssuedCredential: Sendable {
 }
 
 /// The pending deferred issuances that can be read, and a problem for each that cannot.
-public struct PendingDeferredListing: Sendable, Hashable {
+package struct PendingDeferredListing: Sendable, Hashable {
   /// Readable entries, oldest first.
-  public let pending: [PendingDeferredIssuance]
+  package let pending: [PendingDeferredIssuance]
   /// One entry per row that could not be read.
-  public let problems: [StoreProblem]
+  package let problems: [StoreProblem]
 }
 
 extension Wallet {
@@ -461,7 +461,7 @@ extension Wallet {
   }
 
   /// The issuance session with this id, its tokens unsealed; nil when there is none.
-  public func issuanceSession(id: String) async throws(WalletError) -> IssuanceSession? {
+  package func issuanceSession(id: String) async throws(WalletError) -> IssuanceSession? {
     let row: IssuanceSessionRow?
     do {
       row = try await store.issuanceSessionRow(id: id)
@@ -492,7 +492,7 @@ extension Wallet {
   // MARK: - Deferred issuance
 
   /// Stores a pending deferred issuance (OpenID4VCI 1.0 §9) with the session its polls use.
-  public func addPendingDeferred(_ pending: PendingDeferredIssuance, session: IssuanceSession)
+  package func addPendingDeferred(_ pending: PendingDeferredIssuance, session: IssuanceSession)
     async throws(WalletError)
   {
     guard pending.sessionID == session.id, pending.credentialIssuer == session.credentialIssuer
@@ -509,7 +509,7 @@ extension Wallet {
 
   /// The pending deferred issuances, oldest first, and a problem for each row that cannot be
   /// read.
-  public func pendingDeferredListing() async throws(WalletError) -> PendingDeferredListing {
+  package func pendingDeferredListing() async throws(WalletError) -> PendingDeferredListing {
     do {
       var pending: [PendingDeferredIssuance] = []
       var problems: [StoreProblem] = []
@@ -526,7 +526,7 @@ extension Wallet {
   }
 
   /// The pending deferred issuances that can be read, oldest first.
-  public func pendingDeferredIssuances() async throws(WalletError) -> [PendingDeferredIssuance] {
+  package func pendingDeferredIssuances() async throws(WalletError) -> [PendingDeferredIssuance] {
     try await pendingDeferredListing().pending
   }
 
@@ -538,7 +538,7 @@ extension Wallet {
   /// Each credential is matched to the pending entry's device key it binds (see
   /// ``storeIssuedCredentials(_:deviceKeyIDs:expected:notificationID:session:trust:ids:)``);
   /// the entry's keys that no stored credential binds are deleted with it.
-  public func completePendingDeferred(
+  package func completePendingDeferred(
     id: String, credentials: [IssuedCredential.Payload], notificationID: String? = nil,
     issuerPublishedIACAs: [Certificate] = [],
     issuerMetadataKeys: JWTVCIssuerKeys? = nil
@@ -568,7 +568,7 @@ extension Wallet {
   /// Removes a pending deferred issuance (abandoned, or refused by the issuer), its device keys
   /// and, when nothing else uses it, its session and DPoP key. False when there is none.
   @discardableResult
-  public func removePendingDeferred(id: String) async throws(WalletError) -> Bool {
+  package func removePendingDeferred(id: String) async throws(WalletError) -> Bool {
     let pending = try await pendingDeferredIssuances().first { $0.id == id }
     let removed: Bool
     do {
@@ -624,7 +624,7 @@ extension Wallet {
   /// batch (OpenID4VCI 1.0 §8.2 batch issuance) only the usable one presented least often, the
   /// oldest first on a tie, so successive presentations use different credentials of the
   /// batch (HAIP: one credential per presentation, against linking). Order is kept.
-  public static func onePerBatch(
+  package static func onePerBatch(
     _ credentials: [StoredCredential], usable: (StoredCredential) -> Bool = { _ in true }
   ) -> [StoredCredential] {
     var chosen: [String: StoredCredential] = [:]

@@ -506,7 +506,7 @@ public struct WalletIssuance: Sendable {
   }
 
   /// Sends `credential_deleted` for a removed credential.
-  public func notifyDeleted(_ notice: CredentialDeletionNotice) async -> Result<
+  package func notifyDeleted(_ notice: CredentialDeletionNotice) async -> Result<
     Void, IssuanceError
   >? {
     let session = notice.session

@@ -1,4 +1,4 @@
-public import DCAPI
+package import DCAPI
 import Foundation
 import DCJOSE
 import DCJSON
@@ -6,31 +6,31 @@ import DCJSON
 /// What Android Credential Manager hands a wallet's request activity, as a plain value: the
 /// caller, the protocol requests in the website's order (protocols this SDK does not answer are
 /// dropped), and the entry the user picked in the system picker, mapped back to requests.
-public struct AndroidCredentialRequest: Sendable {
+package struct AndroidCredentialRequest: Sendable {
   /// The user's pick in the system picker.
-  public struct Selection: Sendable, Hashable {
+  package struct Selection: Sendable, Hashable {
     /// The credentials (document ids) the picked entry stands for.
-    public let credentialIDs: [String]
+    package let credentialIDs: [String]
     /// The request the pick answers, when it is known exactly.
-    public let requestIndex: Int?
+    package let requestIndex: Int?
     /// The requests it may answer when the matcher reported only a protocol shared by several
     /// requests; `resolveRequestIndex` picks among them.
-    public let candidateRequestIndexes: [Int]
+    package let candidateRequestIndexes: [Int]
   }
 
   /// The web origin; nil when a native app asked for itself.
-  public let origin: WebOrigin?
+  package let origin: WebOrigin?
   /// The calling app's package name.
-  public let callingPackage: String?
+  package let callingPackage: String?
   /// The requests this SDK answers, in order, after dropping unknown protocols.
-  public let requests: [ProtocolRequest]
+  package let requests: [ProtocolRequest]
   /// The user's pick.
-  public let selection: Selection
+  package let selection: Selection
 
   /// Reads the request JSON (`{"requests": [...]}` or a single protocol request) and the picked
   /// entry: multipaz `"<combination> <protocol> <documentId>"`, or CMWallet/Ubique
   /// `{"provider_idx": n, "id": ...}` where n indexes the original request list.
-  public init(requestJSON: [UInt8], origin: String?, callingPackage: String?, selectedEntry: String)
+  package init(requestJSON: [UInt8], origin: String?, callingPackage: String?, selectedEntry: String)
     throws(DigitalCredentialsError)
   {
     let envelope = try RequestEnvelope(json: requestJSON)
@@ -93,7 +93,7 @@ public struct AndroidCredentialRequest: Sendable {
 
   /// The request the picked credentials answer: the known index, else the first candidate the
   /// `satisfies` test accepts (the wallet resolves each candidate against its credentials).
-  public func resolveRequestIndex(satisfies: (ProtocolRequest) -> Bool) -> Int? {
+  package func resolveRequestIndex(satisfies: (ProtocolRequest) -> Bool) -> Int? {
     if let index = selection.requestIndex { return index }
     return selection.candidateRequestIndexes.first { satisfies(requests[$0]) }
   }

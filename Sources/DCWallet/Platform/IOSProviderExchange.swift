@@ -138,7 +138,7 @@ public struct MobileDocumentSelection: Sendable, Hashable {
   /// The chosen credentials, in the order of the choices.
   public let credentialIDs: [String]
   /// The elements to disclose.
-  public let disclosedElements: Set<ClaimReference>
+  package let disclosedElements: Set<ClaimReference>
 
   /// The selection to build the consent from.
   public var consentSelection: ConsentSelection {

@@ -196,7 +196,7 @@ extension MobileDocumentRequest {
 
   /// Whether the wallet can answer at all: every mandatory presentment request has a set the
   /// stored documents answer completely.
-  public func isAnswerable(with documents: [OfferableDocument]) -> Bool {
+  package func isAnswerable(with documents: [OfferableDocument]) -> Bool {
     zip(presentmentRequests, answerableSets(documents)).allSatisfy { presentment, sets in
       !presentment.isMandatory || !sets.isEmpty
     }

@@ -1,11 +1,11 @@
-public import DCAPI
-public import Foundation
+package import DCAPI
+package import Foundation
 import DCJOSE
-public import DCJSON
+package import DCJSON
 
 /// The request the request UI sees, whichever platform delivered it (the shape animo's Expo
 /// module calls `DcApiRequest`, as Swift values).
-public enum PlatformRequest: Sendable {
+package enum PlatformRequest: Sendable {
   /// Android Credential Manager: origin (nil for a native caller), calling package, the protocol
   /// requests in order, and the picker selection mapped back to them.
   case android(AndroidCredentialRequest)
@@ -20,7 +20,7 @@ public enum PlatformRequest: Sendable {
 
   /// Reads an iOS 27.3 OpenID4VP raw request: the query (the consent screen shows it, and
   /// `ConsistencyCheck` compares against it) and each signature's `client_id`.
-  public static func iosOpenID4VP(origin: WebOrigin, protocolIdentifier: String, requestData: Data)
+  package static func iosOpenID4VP(origin: WebOrigin, protocolIdentifier: String, requestData: Data)
     throws(DigitalCredentialsError)
     -> PlatformRequest
   {
@@ -42,7 +42,7 @@ public enum PlatformRequest: Sendable {
   }
 
   /// The origin, when the caller is a website.
-  public var origin: WebOrigin? {
+  package var origin: WebOrigin? {
     switch self {
     case .android(let request): request.origin
     case .iosMobileDocument(let origin, _), .iosOpenID4VP(let origin, _, _, _): origin

@@ -106,7 +106,7 @@ public struct AnnexCPresentation: Sendable {
   }
 
   /// Whether every doc request is signed by a trusted reader.
-  public var isReaderTrusted: Bool { resolved.isReaderTrusted }
+  package var isReaderTrusted: Bool { resolved.isReaderTrusted }
 
   /// Refuses the request unless every doc request is signed by a trusted reader (what
   /// `WalletPolicy.requireAuthenticatedRequester` asks of an Annex C request).
@@ -115,7 +115,7 @@ public struct AnnexCPresentation: Sendable {
   }
 
   /// The doc requests to answer (see `ResolvedDeviceRequest.answerableDocRequests`).
-  public var answerableDocRequests: [Int]? { resolved.answerableDocRequests }
+  package var answerableDocRequests: [Int]? { resolved.answerableDocRequests }
 
   /// The doc requests a consent answers (see `ResolvedDeviceRequest.docRequestsToAnswer`).
   public func docRequestsToAnswer(credentials chosen: Set<String> = []) -> [Int]? {

@@ -2,7 +2,7 @@ import DCCBOR
 import DCCrypto
 import DCAPI
 import Foundation
-public import DCMdoc
+package import DCMdoc
 
 extension Wallet {
   /// Resolves an in-person DeviceRequest (ISO 18013-5, decrypted by the session layer) for this
@@ -17,7 +17,7 @@ extension Wallet {
   ///
   /// - Throws: `refused` with one typed `Refusal` (logged); answer it with
   ///   `ProximityPresentation.refusalResponse(status: ProximityPresentation.status(for:))`.
-  public func resolveInPerson(
+  package func resolveInPerson(
     deviceRequest bytes: [UInt8], sessionTranscript: SessionTranscript,
     policy: WalletPolicy? = nil
   ) async throws(WalletError) -> PresentationRequest {
@@ -70,7 +70,7 @@ extension Wallet {
   /// - Throws: `unsupportedDeviceAuthentication` when a deviceMac is required and a device key
   ///   cannot agree (or the transcript has no EReaderKey); `refused` for a consent the request
   ///   does not allow. Nothing is signed or MACed unless the whole consent is valid.
-  public func respondInPerson(to request: PresentationRequest, consent: PresentationConsent)
+  package func respondInPerson(to request: PresentationRequest, consent: PresentationConsent)
     async throws(WalletError) -> [UInt8]
   {
     guard case .inPerson(let presentation) = request.kind else {

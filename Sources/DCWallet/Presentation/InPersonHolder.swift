@@ -100,7 +100,7 @@ public struct InPersonHolder: Sendable {
   public let policy: WalletPolicy?
   /// The most requests answered in one session; one more is refused with
   /// ``InPersonSessionError/Code/tooManyRequests`` (every loop is bounded).
-  public let maxRequests: Int
+  package let maxRequests: Int
 
   /// A driver for `wallet`.
   public init(wallet: Wallet, policy: WalletPolicy? = nil, maxRequests: Int = 16) {

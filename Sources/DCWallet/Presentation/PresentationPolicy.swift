@@ -68,19 +68,19 @@ public struct Refusal: Error, Sendable, Hashable {
     /// The wallet does not implement the protocol.
     public static let unsupportedProtocol = Code("unsupportedProtocol")
     /// The policy does not allow the protocol (``WalletPolicy/allowedProtocols``).
-    public static let protocolNotAllowed = Code("protocolNotAllowed")
+    package static let protocolNotAllowed = Code("protocolNotAllowed")
     /// The request is malformed or fails a protocol check (signature, origin, encryption key).
     public static let invalidRequest = Code("invalidRequest")
     /// The requester's signature does not verify (``RequesterAuthentication/invalid(reason:)``)
     /// and the policy does not accept that (``WalletPolicy/acceptsInvalidRequesterAuthentication``).
-    public static let invalidRequesterAuthentication = Code("invalidRequesterAuthentication")
+    package static let invalidRequesterAuthentication = Code("invalidRequesterAuthentication")
     /// The policy requires an authenticated requester and this one is not.
-    public static let requesterNotAuthenticated = Code("requesterNotAuthenticated")
+    package static let requesterNotAuthenticated = Code("requesterNotAuthenticated")
     /// No stored credential can answer the request.
     public static let noMatchingCredential = Code("noMatchingCredential")
     /// The request's bytes do not decode as CBOR (ISO 18013-5 in person: answered with status
     /// 11, §8.3.2.1.2.3); a request that decodes but is not valid is `invalidRequest` (status 12).
-    public static let undecodableRequest = Code("undecodableRequest")
+    package static let undecodableRequest = Code("undecodableRequest")
     /// The only credentials that could answer are known to be revoked: their last known status
     /// is INVALID (draft-ietf-oauth-status-list §7.1) and the policy does not present them
     /// (``WalletPolicy/presentsInvalidOrSuspendedCredentials``).

@@ -40,7 +40,7 @@ public struct PresentationRequest: Sendable {
 
   /// Whether this is an in-person (ISO 18013-5 proximity) request: there is no ``origin``, and
   /// the requester is the reader.
-  public var isInPerson: Bool {
+  package var isInPerson: Bool {
     if case .inPerson = kind { return true }
     return false
   }
@@ -234,7 +234,7 @@ public struct PresentationRequest: Sendable {
 
   /// The client identifier of a request from an authorization request URI (redirect flows),
   /// authenticated or not; nil for every other request.
-  public var redirectClientID: String? {
+  package var redirectClientID: String? {
     if case .openID4VP(let presentation) = kind {
       return presentation.request.redirect?.clientID.rawValue
     }
@@ -586,11 +586,11 @@ public struct ConsentScreen: Sendable {
   }
 
   /// A claim the request names, as the verifier wrote it.
-  public struct RequestedClaim: Sendable, Hashable {
+  package struct RequestedClaim: Sendable, Hashable {
     /// The claims path (for mdoc, namespace and element identifier).
-    public let path: [ClaimPathComponent]
+    package let path: [ClaimPathComponent]
     /// Whether the verifier says it will retain the claim (mdoc), when it says.
-    public let intentToRetain: Bool?
+    package let intentToRetain: Bool?
   }
 
   /// One claim of a presented credential.
@@ -624,11 +624,11 @@ public struct ConsentScreen: Sendable {
     /// How the doc request was signed (Annex C); nil for OpenID4VP, where `requester` says it.
     public let authentication: Authentication?
     /// The stored credentials that can answer it.
-    public let candidateIDs: [String]
+    package let candidateIDs: [String]
     /// The same candidates, each with the requested claims it holds.
     public let candidates: [Candidate]
     /// The claims the verifier requested.
-    public let requestedClaims: [RequestedClaim]
+    package let requestedClaims: [RequestedClaim]
     /// What the consent presents; empty when it is not answered.
     public let presentations: [Presentation]
   }

@@ -119,7 +119,7 @@ public struct ProximityPresentation: Sendable {
 
   /// A DeviceResponse without documents, with a refusal status (§8.3.2.1.2.2): what the holder
   /// sends when it does not answer; the session layer encrypts it like any response.
-  public static func refusalResponse(status: Int) -> [UInt8] {
+  package static func refusalResponse(status: Int) -> [UInt8] {
     DeviceResponse(documents: [], status: status).bytes
   }
 }

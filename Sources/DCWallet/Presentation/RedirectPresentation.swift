@@ -4,13 +4,13 @@ import Foundation
 public import DCHTTP
 import DCJSON
 public import DCOpenID4VP
-public import DCX509
+package import DCX509
 
 extension RedirectAuthorizationRequest {
   /// The certificate path that authenticated the verifier, leaf first: the request signer's
   /// (`x509_san_dns`, `x509_hash`) or the Verifier Attestation issuer's (`verifier_attestation`);
   /// empty for `redirect_uri`.
-  public var trustedChainPath: [Certificate] {
+  package var trustedChainPath: [Certificate] {
     switch verifier {
     case .certificate(_, _, let chain): chain.path
     case .attestation(let attestation): attestation.trustedChain.path

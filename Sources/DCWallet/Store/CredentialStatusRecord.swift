@@ -23,7 +23,7 @@ public struct CredentialStatusRecord: Sendable, Hashable {
 
   /// Whether the record may be used at `now` instead of fetching the list again: an outcome
   /// read from a list whose freshness bound has not passed. An unknown outcome is never fresh.
-  public func isFresh(at now: Date) -> Bool {
+  package func isFresh(at now: Date) -> Bool {
     if case .unknown = outcome { return false }
     guard let freshUntil else { return false }
     return now < freshUntil
@@ -69,7 +69,7 @@ public enum CredentialStatusOutcome: Sendable, Hashable {
 
   /// Whether the default policy refuses to present a credential with this status: invalid or
   /// suspended (see ``WalletPolicy/presentsInvalidOrSuspendedCredentials``).
-  public var refusesPresentation: Bool {
+  package var refusesPresentation: Bool {
     switch self {
     case .invalid, .suspended: true
     case .valid, .applicationSpecific, .unknown: false

@@ -18,7 +18,7 @@ public struct CredentialDisplay: Sendable, Hashable, Codable {
   public var issuerName: String?
   /// Display names of claims, keyed by claim path (`"org.iso.18013.5.1/family_name"`,
   /// `"address.street_address"`).
-  public var claimNames: [String: String]
+  package var claimNames: [String: String]
 
   /// Creates display metadata.
   public init(

@@ -13,7 +13,7 @@ public import Foundation
 /// The directory that holds a wallet's files: the database and the key-encryption key.
 public struct WalletHome: Sendable, Hashable {
   /// The environment variable that names the wallet home when no directory is given.
-  public static let environmentVariable = "DCWALLET_HOME"
+  package static let environmentVariable = "DCWALLET_HOME"
 
   /// The directory.
   public let directory: String
@@ -22,7 +22,7 @@ public struct WalletHome: Sendable, Hashable {
   public var databasePath: String { directory + "/wallet.sqlite" }
 
   /// The key-encryption key file of `SoftwareKeyStore`, `kek`.
-  public var keyEncryptionKeyPath: String { directory + "/kek" }
+  package var keyEncryptionKeyPath: String { directory + "/kek" }
 
   /// Names a wallet home without touching the file system.
   public init(directory: String) {

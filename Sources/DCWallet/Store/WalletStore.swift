@@ -18,7 +18,7 @@ internal import Foundation
 /// Swift's cooperative pool.
 public actor WalletStore {
   /// The schema version this code creates and migrates to.
-  public static let currentSchemaVersion: Int = Schema.currentVersion
+  package static let currentSchemaVersion: Int = Schema.currentVersion
 
   /// The database file.
   public nonisolated let path: String
@@ -100,10 +100,10 @@ public actor WalletStore {
   }
 
   /// Whether the store is suspended: from ``suspend()`` until ``resume()``.
-  public nonisolated var isSuspended: Bool { suspension.isSuspended }
+  package nonisolated var isSuspended: Bool { suspension.isSuspended }
 
   /// The schema version recorded in the file.
-  public func schemaVersion() throws(WalletStoreError) -> Int {
+  package func schemaVersion() throws(WalletStoreError) -> Int {
     try database.schemaVersion()
   }
 
@@ -171,7 +171,7 @@ public actor WalletStore {
   /// Records a credential's last known status (nil forgets it); false when no credential has
   /// this id. Only the status columns are written.
   @discardableResult
-  public func setLastKnownStatus(_ record: CredentialStatusRecord?, forCredential id: String)
+  package func setLastKnownStatus(_ record: CredentialStatusRecord?, forCredential id: String)
     throws(WalletStoreError) -> Bool
   {
     try database.write { () throws(WalletStoreError) -> Bool in
@@ -287,7 +287,7 @@ public actor WalletStore {
   }
 
   /// A setting with its authentication tag, or nil.
-  public func settingRecord(_ key: String) throws(WalletStoreError) -> SettingRecord? {
+  package func settingRecord(_ key: String) throws(WalletStoreError) -> SettingRecord? {
     try database.retrying { () throws(WalletStoreError) in
       try database.connection.settingRecord(key)
     }

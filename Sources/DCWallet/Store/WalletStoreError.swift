@@ -15,34 +15,34 @@ public struct WalletStoreError: Error, Sendable, Hashable, CustomStringConvertib
     /// Another process held the database past the busy timeout.
     public static let busy = Code("busy")
     /// A record with the same identifier already exists; nothing was written.
-    public static let duplicateID = Code("duplicateID")
+    package static let duplicateID = Code("duplicateID")
     /// A write would break a rule of the schema (a missing or still-referenced row, a bad value).
     public static let constraintViolation = Code("constraintViolation")
     /// No record has the given identifier.
     public static let notFound = Code("notFound")
     /// A caller-supplied value is unusable (an empty identifier, a negative limit).
-    public static let invalidArgument = Code("invalidArgument")
+    package static let invalidArgument = Code("invalidArgument")
     /// A stored row cannot be read back (an unknown format, malformed JSON, a bad key).
     public static let corruptRecord = Code("corruptRecord")
     /// A row that decides security (a trust anchor, a setting) has no authentication tag or a
     /// wrong one: it was written without the key-encryption key (tampered, or before schema 4).
     public static let unauthenticatedRecord = Code("unauthenticatedRecord")
     /// The database was written by a newer schema version than this code knows.
-    public static let unsupportedSchemaVersion = Code("unsupportedSchemaVersion")
+    package static let unsupportedSchemaVersion = Code("unsupportedSchemaVersion")
     /// SQLite reported an error that has no more specific code.
     public static let databaseFailure = Code("databaseFailure")
     /// A file or directory of the wallet home could not be created, read or written.
-    public static let fileSystemFailure = Code("fileSystemFailure")
+    package static let fileSystemFailure = Code("fileSystemFailure")
     /// The key-encryption key file is readable by other users, or not owned by this user.
-    public static let insecureKeyFile = Code("insecureKeyFile")
+    package static let insecureKeyFile = Code("insecureKeyFile")
     /// The key-encryption key file has the wrong size or is not a regular file.
-    public static let invalidKeyFile = Code("invalidKeyFile")
+    package static let invalidKeyFile = Code("invalidKeyFile")
     /// A wrapped private key did not decrypt: a wrong key-encryption key, or tampered bytes.
-    public static let keyUnwrapFailed = Code("keyUnwrapFailed")
+    package static let keyUnwrapFailed = Code("keyUnwrapFailed")
     /// A key could not be created, imported or used.
-    public static let keyOperationFailed = Code("keyOperationFailed")
+    package static let keyOperationFailed = Code("keyOperationFailed")
     /// A transaction handle was used after its transaction ended.
-    public static let transactionClosed = Code("transactionClosed")
+    package static let transactionClosed = Code("transactionClosed")
     /// The store is suspended (`WalletStore.suspend()`): the call was interrupted or refused,
     /// nothing it wrote was committed. Call `WalletStore.resume()` first.
     public static let suspended = Code("suspended")
