@@ -6,7 +6,7 @@ enum PresentURICommand {
   static let spec = CommandSpec(
     path: "dcwallet present-uri",
     summary:
-      "Answer an OpenID4VP authorization request URI (openid4vp://, haip-vp://, eudi-openid4vp://); prints the verifier's redirect_uri, if any.",
+      "Answer an OpenID4VP authorization request URI (openid4vp://, haip-vp://, eudi-openid4vp://, eu-eaap://); prints the verifier's redirect_uri, if any.",
     options: [
       .value(
         "credential", "ID", repeating: true,

@@ -175,6 +175,18 @@ import X509Certificates
       #expect(form["vp_token"] != nil)
     }
 
+    @Test("an eu-eaap:// URI (ETSI TS 119 472-2 §6.4.1) is answered like openid4vp://")
+    func euEAAPScheme() throws {
+      let fixture = try PresentURIFixture()
+      defer { fixture.verifier.stop() }
+      fixture.serveSigned(answer: ["redirect_uri": "http://127.0.0.1:9/eaap"])
+      let uri = "eu-eaap" + fixture.signedURI.dropFirst("openid4vp".count)
+      let result = try fixture.cli.run(["present-uri", uri])
+      #expect(result.code == 0, "\(result.err)")
+      #expect(result.out == "http://127.0.0.1:9/eaap")
+      #expect(fixture.verifier.responses.first?["vp_token"] != nil)
+    }
+
     @Test("a cross-device verifier sends no redirect_uri: nothing is printed")
     func crossDevice() throws {
       let fixture = try PresentURIFixture()
