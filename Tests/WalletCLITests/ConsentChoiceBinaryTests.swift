@@ -23,14 +23,18 @@ struct ConsentChoiceBinaryTests {
     return fixture
   }
 
-  /// A request with `credential_sets: [{"options": [["pid_sdjwt"], ["pid_mdoc"]]}]`.
-  func optionsRequest(_ fixture: OpenID4VPFixture) throws -> (request: String, state: String) {
+  /// A request with `credential_sets: [{"options": [["pid_sdjwt"], ["pid_mdoc"]]}]`; without
+  /// `sdJWTMeta`, the SD-JWT query has no `meta`.
+  func optionsRequest(_ fixture: OpenID4VPFixture, sdJWTMeta: Bool = true) throws -> (
+    request: String, state: String
+  ) {
     let cli = fixture.base.cli
+    let meta = sdJWTMeta ? #""meta": {"vct_values": ["urn:eudi:pid:1"]},"# : ""
     let dcql = try cli.file(
       "options.json",
       #"""
       {"credentials": [
-        {"id": "pid_sdjwt", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:eudi:pid:1"]},
+        {"id": "pid_sdjwt", "format": "dc+sd-jwt", \#(meta)
          "claims": [{"path": ["given_name"]}]},
         {"id": "pid_mdoc", "format": "mso_mdoc", "meta": {"doctype_value": "eu.europa.ec.eudi.pid.1"},
          "claims": [{"path": ["eu.europa.ec.eudi.pid.1", "given_name"]}]}],
@@ -89,6 +93,24 @@ struct ConsentChoiceBinaryTests {
       screen.err.contains(
         "credential set 1 (required): option 1 [pid_sdjwt] or option 2 [pid_mdoc] <- answered"))
     #expect(screen.err.contains("https://shop.example (unverified"))
+  }
+
+  @Test("a credential query without meta matches nothing: the default and --credential agree")
+  func queryWithoutMeta() throws {
+    let fixture = try fixture()
+    let cli = fixture.base.cli
+    let (request, _) = try optionsRequest(fixture, sdJWTMeta: false)
+    // OpenID4VP 1.0 §6.1: meta is REQUIRED; the set's option with meta (the mdoc PID) answers.
+    let first = try cli.run(["respond", "--origin", "https://shop.example", "--request", request])
+    try #require(first.code == 0, "\(first.err)")
+    let token = try JSONValue(parsing: first.out)["data"]?["vp_token"]
+    #expect(token?["pid_mdoc"]?[0]?.string != nil)
+    #expect(token?["pid_sdjwt"] == nil)
+    let refused = try cli.run([
+      "respond", "--origin", "https://shop.example", "--request", request, "--credential", "pid",
+    ])
+    #expect(refused.code == 1 && refused.out.isEmpty)
+    #expect(refused.err.contains("credential_sets[0]"), "\(refused.err)")
   }
 
   @Test(
