@@ -293,16 +293,20 @@ public enum AnnexCVerifier {
           macKey = try DeviceAuthentication.macKey(
             privateKey: eReaderKey, peerKey: issuer.deviceKey, sessionTranscript: transcript)
         }
-        if let macKey {
-          try document.verifyDeviceAuthentication(
-            sessionTranscript: transcript, deviceKey: issuer.deviceKey
-          ) { () throws(MdocError) in macKey }
-        } else {
-          try document.verifyDeviceAuthentication(
-            sessionTranscript: transcript, deviceKey: issuer.deviceKey)
-        }
-        switch document.deviceSigned.deviceAuth {
+        let verified =
+          if let macKey {
+            try document.verifyDeviceAuthentication(
+              sessionTranscript: transcript, deviceKey: issuer.deviceKey
+            ) { () throws(MdocError) in macKey }
+          } else {
+            try document.verifyDeviceAuthentication(
+              sessionTranscript: transcript, deviceKey: issuer.deviceKey)
+          }
+        switch verified {
         case .signature: checks.append(.documentDeviceSignature(docType: document.docType))
+        case .signatureWithAttachedPayload:
+          checks.append(.documentDeviceSignature(docType: document.docType))
+          checks.append(.deviceSignaturePayloadAttached(docType: document.docType))
         case .mac: checks.append(.documentDeviceMac(docType: document.docType))
         }
       } catch {
