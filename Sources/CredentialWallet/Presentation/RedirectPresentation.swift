@@ -31,15 +31,21 @@ public struct RedirectFlowConfiguration: Sendable {
   public var walletMetadata: WalletMetadata
   /// The randomness of `wallet_nonce` (OpenID4VP 1.0 §5.10.1) and the JWE of `direct_post.jwt`.
   public var random: any RandomSource
+  /// How requests are read: clock skew, the age and lifetime of signed request objects (five
+  /// and ten minutes at most by default), and whether an `x509_san_dns:localhost` verifier may
+  /// take the answer at another loopback host (development only, off by default).
+  public var requestPolicy: RedirectRequestPolicy
 
   /// Creates a configuration.
   public init(
     urlPolicy: HTTPURLPolicy = HTTPURLPolicy(allowsLoopbackHTTP: true),
-    walletMetadata: WalletMetadata = .standard, random: any RandomSource = SecureRandom()
+    walletMetadata: WalletMetadata = .standard, random: any RandomSource = SecureRandom(),
+    requestPolicy: RedirectRequestPolicy = .standard
   ) {
     self.urlPolicy = urlPolicy
     self.walletMetadata = walletMetadata
     self.random = random
+    self.requestPolicy = requestPolicy
   }
 }
 
@@ -138,7 +144,7 @@ extension Wallet {
     do {
       authorization = try RedirectAuthorizationRequest(
         uri: uri, requestObject: requestObject, verifierTrustAnchors: anchors,
-        walletNonce: walletNonce, now: clock())
+        walletNonce: walletNonce, now: clock(), policy: configuration.requestPolicy)
     } catch {
       if let report = error.errorResponse,
         let destination = RedirectAuthorizationRequest.errorDestination(
