@@ -262,7 +262,7 @@ import X509Certificates
     }
 
     @Test(
-      "--require-trusted-verifier refuses a redirect_uri request (exit 1) and tells it access_denied"
+      "--require-trusted-verifier refuses a redirect_uri request (exit 1) and posts nothing to it"
     )
     func requireTrustedVerifier() throws {
       let fixture = try PresentURIFixture()
@@ -281,7 +281,7 @@ import X509Certificates
       #expect(refused.code == 1)
       #expect(refused.out.isEmpty)
       #expect(refused.err.contains("not authenticated"))
-      #expect(fixture.verifier.responses.last?["error"] == "access_denied")
+      #expect(fixture.verifier.responses.isEmpty)
       let answered = try fixture.cli.run(["present-uri", uri])
       #expect(answered.code == 0, "\(answered.err)")
       #expect(fixture.verifier.responses.last?["vp_token"] != nil)
