@@ -62,10 +62,9 @@ struct ConsentChoiceTests {
     let fixture = try await ConsentFixture()
     defer { fixture.dir.remove() }
     let wallet = try fixture.wallet()
-    // OpenID4VP 1.0 §6.1: meta is REQUIRED. q_all (no meta) would match the SD-JWT PID if it
-    // were read as "no constraint"; it matches nothing, so the set's second option answers.
-    var qAll = ConsentFixture.pidSDJWTQuery.removing("meta")
-    qAll = qAll.setting("id", to: "q_all")
+    // OpenID4VP 1.0 §6.1: meta is REQUIRED. q_all (no meta) would match the mdoc PID if it were
+    // read as "no constraint"; it matches nothing, so the set's second option answers.
+    let qAll = ConsentFixture.pidMdocQuery.removing("meta").setting("id", to: "q_all")
     let qOne = ConsentFixture.pidMdocQuery.setting("id", to: "q_one")
     let (_, envelope) = try fixture.request([
       "credentials": [qAll, qOne], "credential_sets": [["options": [["q_all"], ["q_one"]]]],
@@ -73,14 +72,16 @@ struct ConsentChoiceTests {
     let request = try await wallet.resolve(envelope, origin: ConsentFixture.origin)
     let presentation = try openID4VP(request)
     #expect(presentation.candidates(of: "q_all").isEmpty)
+    #expect(presentation.candidates(of: "q_one").map(\.credentialID) == ["pid-mdoc"])
     #expect(try openID4VP(request.proposedConsent()).credentialIDs == ["q_one": ["pid-mdoc"]])
     #expect(
       try openID4VP(request.consent(credentials: ["pid-mdoc"], disclose: [])).credentialIDs == [
         "q_one": ["pid-mdoc"]
       ])
+    // The typed choice cannot pick q_all's option either.
     do {
-      _ = try request.consent(credentials: ["pid-sdjwt"], disclose: [])
-      Issue.record("the SD-JWT PID answered a query without meta")
+      _ = try presentation.consent(for: OpenID4VPChoice(options: [0: 0]))
+      Issue.record("the option of a query without meta was answered")
     } catch {
       #expect(error.code == .refused, "\(error)")
     }

@@ -23,18 +23,14 @@ struct ConsentChoiceBinaryTests {
     return fixture
   }
 
-  /// A request with `credential_sets: [{"options": [["pid_sdjwt"], ["pid_mdoc"]]}]`; without
-  /// `sdJWTMeta`, the SD-JWT query has no `meta`.
-  func optionsRequest(_ fixture: OpenID4VPFixture, sdJWTMeta: Bool = true) throws -> (
-    request: String, state: String
-  ) {
+  /// A request with `credential_sets: [{"options": [["pid_sdjwt"], ["pid_mdoc"]]}]`.
+  func optionsRequest(_ fixture: OpenID4VPFixture) throws -> (request: String, state: String) {
     let cli = fixture.base.cli
-    let meta = sdJWTMeta ? #""meta": {"vct_values": ["urn:eudi:pid:1"]},"# : ""
     let dcql = try cli.file(
       "options.json",
       #"""
       {"credentials": [
-        {"id": "pid_sdjwt", "format": "dc+sd-jwt", \#(meta)
+        {"id": "pid_sdjwt", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:eudi:pid:1"]},
          "claims": [{"path": ["given_name"]}]},
         {"id": "pid_mdoc", "format": "mso_mdoc", "meta": {"doctype_value": "eu.europa.ec.eudi.pid.1"},
          "claims": [{"path": ["eu.europa.ec.eudi.pid.1", "given_name"]}]}],
@@ -99,18 +95,33 @@ struct ConsentChoiceBinaryTests {
   func queryWithoutMeta() throws {
     let fixture = try fixture()
     let cli = fixture.base.cli
-    let (request, _) = try optionsRequest(fixture, sdJWTMeta: false)
-    // OpenID4VP 1.0 §6.1: meta is REQUIRED; the set's option with meta (the mdoc PID) answers.
-    let first = try cli.run(["respond", "--origin", "https://shop.example", "--request", request])
-    try #require(first.code == 0, "\(first.err)")
-    let token = try JSONValue(parsing: first.out)["data"]?["vp_token"]
-    #expect(token?["pid_mdoc"]?[0]?.string != nil)
-    #expect(token?["pid_sdjwt"] == nil)
-    let refused = try cli.run([
-      "respond", "--origin", "https://shop.example", "--request", request, "--credential", "pid",
+    // OpenID4VP 1.0 §6.1: meta is REQUIRED. q_all, without it, would match the mdoc PID if read
+    // as "no constraint"; it matches nothing, so the set's second option, q_one, answers.
+    let claims = #""claims": [{"path": ["eu.europa.ec.eudi.pid.1", "given_name"]}]"#
+    let dcql = try cli.file(
+      "no-meta.json",
+      #"""
+      {"credentials": [
+        {"id": "q_all", "format": "mso_mdoc", \#(claims)},
+        {"id": "q_one", "format": "mso_mdoc", "meta": {"doctype_value": "eu.europa.ec.eudi.pid.1"},
+         \#(claims)}],
+       "credential_sets": [{"options": [["q_all"], ["q_one"]]}]}
+      """#)
+    let request = cli.home + "-files/no-meta-request.json"
+    let made = try cli.run([
+      "verifier", "request", "--protocol", "openid4vp-v1-unsigned", "--dcql", dcql,
+      "--response-mode", "dc_api", "--origin", "https://shop.example", "--out-request", request,
+      "--out-state", cli.home + "-files/no-meta-state.json",
     ])
-    #expect(refused.code == 1 && refused.out.isEmpty)
-    #expect(refused.err.contains("credential_sets[0]"), "\(refused.err)")
+    try #require(made.code == 0, "\(made.err)")
+    for chosen in [[], ["--credential", "pid-mdoc"]] {
+      let answer = try cli.run(
+        ["respond", "--origin", "https://shop.example", "--request", request] + chosen)
+      try #require(answer.code == 0, "\(answer.err)")
+      let token = try JSONValue(parsing: answer.out)["data"]?["vp_token"]
+      #expect(token?["q_one"]?[0]?.string != nil, "\(chosen)")
+      #expect(token?["q_all"] == nil, "\(chosen)")
+    }
   }
 
   @Test(
