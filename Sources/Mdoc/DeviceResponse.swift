@@ -413,8 +413,9 @@ public struct Document: Sendable, Hashable {
 public enum VerifiedDeviceAuthentication: Sendable, Hashable {
   /// A deviceSignature with a detached payload (§9.1.3.4).
   case signature
-  /// A deviceSignature whose payload was attached, byte-identical to the DeviceAuthenticationBytes
-  /// the verifier computed: ISO 18013-5 asks for a detached payload; some wallets attach it.
+  /// A deviceSignature whose payload was attached, byte-identical to the
+  /// DeviceAuthenticationBytes the verifier computed: ISO 18013-5 asks for a detached payload;
+  /// some wallets attach it.
   case signatureWithAttachedPayload
   /// A deviceMac (§9.1.3.5).
   case mac
