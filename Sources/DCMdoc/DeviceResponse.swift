@@ -338,21 +338,26 @@ public struct Document: Sendable, Hashable {
   /// Verifies the device's authentication over this session (§9.3.2, mdoc authentication):
   /// a deviceSignature with the MSO's device key, or a deviceMac with the EMacKey that
   /// `macKey` gives (the reader computes it from its ephemeral private key).
+  ///
+  /// A deviceSignature's payload is detached (§9.1.3.4); an attached one is accepted only when
+  /// it is byte-identical to the DeviceAuthenticationBytes computed here (Android's wallet sends
+  /// it so), and the result says so.
+  ///
+  /// - Throws: `invalidDeviceSignature` for a signature or MAC that does not verify, or an
+  ///   attached payload that is not this session's DeviceAuthenticationBytes;
+  ///   `unauthorizedElement` for a device-signed element the MSO does not authorize.
+  @discardableResult
   public func verifyDeviceAuthentication(
     sessionTranscript: SessionTranscript, deviceKey: ECPublicKey,
     macKey: (() throws(MdocError) -> [UInt8])? = nil
-  ) throws(MdocError) {
+  ) throws(MdocError) -> VerifiedDeviceAuthentication {
     let payload = DeviceAuthentication.bytes(
       sessionTranscript: sessionTranscript, docType: docType,
       deviceNameSpaces: deviceSigned.nameSpaces)
+    let verified: VerifiedDeviceAuthentication
     switch deviceSigned.deviceAuth {
     case .signature(let sign1):
-      do {
-        try sign1.verify(publicKey: deviceKey, detachedPayload: payload)
-      } catch {
-        throw MdocError(
-          .invalidDeviceSignature, "deviceSignature: \(error.reason)", underlying: error)
-      }
+      verified = try Self.verify(sign1, deviceKey: deviceKey, payload: payload)
     case .mac(let mac0):
       guard let macKey else {
         throw MdocError(
@@ -367,6 +372,7 @@ public struct Document: Sendable, Hashable {
       } catch {
         throw MdocError(.invalidDeviceSignature, "deviceMac: \(error)", underlying: error)
       }
+      verified = .mac
     }
     // §9.1.2.4: device-signed elements must be authorized by the MSO.
     for (ns, elements) in deviceSigned.elements {
@@ -378,7 +384,41 @@ public struct Document: Sendable, Hashable {
           .unauthorizedElement, "device-signed \(ns)/\(element) is not authorized by the MSO")
       }
     }
+    return verified
   }
+
+  /// A deviceSignature over `payload`, the DeviceAuthenticationBytes: detached as §9.1.3.4 asks,
+  /// or attached and then byte-identical to them (any other attached payload is refused, so
+  /// what the key signed is always this session's DeviceAuthentication).
+  static func verify(_ sign1: COSESign1, deviceKey: ECPublicKey, payload: [UInt8])
+    throws(MdocError) -> VerifiedDeviceAuthentication
+  {
+    if let attached = sign1.payload, attached != payload {
+      throw MdocError(
+        .invalidDeviceSignature,
+        "deviceSignature: the attached payload is not this session's DeviceAuthenticationBytes")
+    }
+    do {
+      try sign1.verify(
+        publicKey: deviceKey, detachedPayload: sign1.payload == nil ? payload : nil)
+    } catch {
+      throw MdocError(
+        .invalidDeviceSignature, "deviceSignature: \(error.reason)", underlying: error)
+    }
+    return sign1.payload == nil ? .signature : .signatureWithAttachedPayload
+  }
+}
+
+/// How a document's device authentication verified (ISO 18013-5 §9.1.3).
+public enum VerifiedDeviceAuthentication: Sendable, Hashable {
+  /// A deviceSignature with a detached payload (§9.1.3.4).
+  case signature
+  /// A deviceSignature whose payload was attached, byte-identical to the
+  /// DeviceAuthenticationBytes the verifier computed: ISO 18013-5 asks for a detached payload;
+  /// some wallets attach it.
+  case signatureWithAttachedPayload
+  /// A deviceMac (§9.1.3.5).
+  case mac
 }
 
 /// `DeviceResponse` (§8.3.2.1.2.2).

@@ -1,5 +1,6 @@
 public import Foundation
 public import DCJSON
+import DCHTTP
 
 /// A credential offer (OpenID4VCI 1.0 §4.1.1): which issuer offers which credential
 /// configurations, and the grants the wallet may use to obtain them.
@@ -147,15 +148,14 @@ public struct CredentialOffer: Sendable, Hashable {
     if trimmed.hasPrefix("{") {
       return .value(try CredentialOffer(jsonBytes: Array(trimmed.utf8), policy: policy))
     }
-    guard let components = URLComponents(string: trimmed),
-      let schemeText = components.scheme?.lowercased(),
-      let scheme = CredentialOfferScheme(rawValue: schemeText)
+    guard let colon = trimmed.firstIndex(of: ":"),
+      let scheme = CredentialOfferScheme(rawValue: trimmed[..<colon].lowercased())
     else {
       throw OpenID4VCIError(
         .invalidOfferURI,
         "the offer is neither JSON nor an openid-credential-offer:// or haip-vci:// URI")
     }
-    let items = components.queryItems ?? []
+    let items = try queryParameters(trimmed[trimmed.index(after: colon)...])
     let byValue = items.filter { $0.name == "credential_offer" }
     let byReference = items.filter { $0.name == "credential_offer_uri" }
     // §4.1: the offer "contains a single URI query parameter, either credential_offer or
@@ -167,18 +167,38 @@ public struct CredentialOffer: Sendable, Hashable {
           + "credential_offer_uri parameter (it has \(byValue.count) and \(byReference.count))")
     }
     if let value = byValue.first {
-      guard let json = value.value else {
+      guard !value.value.isEmpty else {
         throw OpenID4VCIError(.invalidOfferURI, "credential_offer has no value")
       }
-      return .value(try CredentialOffer(jsonBytes: Array(json.utf8), policy: policy))
+      return .value(try CredentialOffer(jsonBytes: Array(value.value.utf8), policy: policy))
     }
-    guard let reference = byReference.first?.value else {
+    guard let reference = byReference.first?.value, !reference.isEmpty else {
       throw OpenID4VCIError(.invalidOfferURI, "credential_offer_uri has no value")
     }
     do {
       return .reference(try policy.url(reference, "credential_offer_uri"), scheme: scheme)
     } catch {
       throw OpenID4VCIError(.invalidOfferURI, error.reason, underlying: error)
+    }
+  }
+
+  /// The query of an offer URI (what follows the scheme's colon), decoded as a form: `+` is a
+  /// space and `%XX` a byte (OpenID4VCI 1.0 §4.1.2 sends the offer as a URI query parameter;
+  /// RFC 6749 Appendix B and WHATWG URL §5 are how standard libraries encode one).
+  static func queryParameters(_ rest: Substring) throws(OpenID4VCIError) -> [(
+    name: String, value: String
+  )] {
+    var rest = rest
+    if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+    let query = rest.firstIndex(of: "?").map { rest[rest.index(after: $0)...] } ?? ""
+    do {
+      return try FormEncoding.decode(query, maximumFields: FormParameters.maximumCount)
+    } catch .duplicate(let name) {
+      throw OpenID4VCIError(.invalidOfferURI, "the offer URI repeats \(name.prefix(40))")
+    } catch .tooManyFields(let limit) {
+      throw OpenID4VCIError(.invalidOfferURI, "the offer URI has over \(limit) parameters")
+    } catch {
+      throw OpenID4VCIError(.invalidOfferURI, "the offer URI has a malformed percent-encoding")
     }
   }
 

@@ -65,6 +65,10 @@ public struct CredentialQueryMeta: Sendable, Hashable {
   public let vctValues: [String]?
   /// Every member as received, known or not.
   public let raw: [String: ClaimValue]
+  /// Whether the Credential Query carried `meta` at all. It is REQUIRED (OpenID4VP 1.0 §6.1): a
+  /// query without it is kept, so that `credential_sets` naming it still parse, but no
+  /// Credential matches it (as in Google's CMWallet matcher).
+  public let isPresent: Bool
 }
 
 /// One accepted issuer or trust framework for a Credential (OpenID4VP 1.0 §6.1.1).

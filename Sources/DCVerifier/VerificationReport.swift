@@ -26,6 +26,10 @@ public enum VerificationCheck: Sendable, Hashable {
   /// The deviceMac of `docType` over this session's transcript verified with the EMacKey the
   /// reader derived from its ephemeral key and the MSO's device key (ISO 18013-5 §9.1.3.5).
   case documentDeviceMac(docType: String)
+  /// The device signature of `docType` carried its payload attached, byte-identical to the
+  /// DeviceAuthenticationBytes the verifier computed, and was accepted: ISO 18013-5 §9.1.3.4
+  /// asks for a detached payload (Annex C, in person and OpenID4VP alike).
+  case deviceSignaturePayloadAttached(docType: String)
   /// `docType` returned `elementCount` elements, every one of them requested.
   case onlyRequestedElements(docType: String, elementCount: Int)
 

@@ -1,12 +1,13 @@
 import DCWallet
 import Foundation
 import DCHTTP
+import DCOpenID4VP
 
 enum PresentURICommand {
   static let spec = CommandSpec(
     path: "dcwallet present-uri",
     summary:
-      "Answer an OpenID4VP authorization request URI (openid4vp://, haip-vp://, eudi-openid4vp://); prints the verifier's redirect_uri, if any.",
+      "Answer an OpenID4VP authorization request URI (openid4vp://, haip-vp://, eudi-openid4vp://, eu-eaap://); prints the verifier's redirect_uri, if any.",
     options: [
       .value(
         "credential", "ID", repeating: true,
@@ -18,7 +19,11 @@ enum PresentURICommand {
       ),
       .flag(
         "require-trusted-verifier",
-        "answer only verifiers authenticated through a trusted chain (refuses the redirect_uri prefix)"
+        "answer only verifiers authenticated through a trusted chain (refuses the redirect_uri prefix and posts nothing to it)"
+      ),
+      .flag(
+        "loopback-aliases",
+        "development only: an x509_san_dns:localhost verifier may take the answer at 127.0.0.1 or [::1] (default: the response_uri host must be the DNS name)"
       ),
       .flag("interactive", "show the request like a consent screen and ask before answering"),
       .flag(
@@ -32,7 +37,11 @@ enum PresentURICommand {
       and a fresh wallet_nonce when request_uri_method=post) and verified against the wallet's
       verifier trust anchors ('dcwallet trust add --verifier'); the answer is posted to its
       response_uri (direct_post, or direct_post.jwt encrypted to the verifier). https is required,
-      except plain http to localhost, 127.0.0.1 and [::1].
+      except plain http to localhost, 127.0.0.1 and [::1]. An x509_san_dns verifier's
+      response_uri host must be its DNS name exactly (localhost is not 127.0.0.1 unless
+      --loopback-aliases is given), and a signed request object must be issued at most five
+      minutes ago and valid for at most ten. Under --require-trusted-verifier nothing is posted
+      to a verifier that is refused as unauthenticated.
 
       On success standard output holds only the verifier's redirect_uri, which is never opened
       (nothing for a cross-device request). A refusal, a failure or a declined request exits 1
@@ -49,7 +58,10 @@ enum PresentURICommand {
     policy.requireAuthenticatedRequester = args.flag("require-trusted-verifier")
     let http = URLSessionHTTPClient(
       configuration: URLSessionHTTPClient.Configuration(policy: .development))
-    let request = try await resolve(uri, policy: policy, http: http, in: wallet)
+    let configuration = RedirectFlowConfiguration(
+      requestPolicy: RedirectRequestPolicy(allowsLoopbackAliases: args.flag("loopback-aliases")))
+    let request = try await resolve(
+      uri, policy: policy, configuration: configuration, http: http, in: wallet)
     if args.flag("decline") {
       try await decline(request, wallet: wallet, http: http, context: context)
       return
@@ -86,11 +98,13 @@ enum PresentURICommand {
 
   /// Resolves the URI; a refusal is worded here.
   static func resolve(
-    _ uri: String, policy: WalletPolicy, http: any HTTPClient, in wallet: Wallet
+    _ uri: String, policy: WalletPolicy, configuration: RedirectFlowConfiguration,
+    http: any HTTPClient, in wallet: Wallet
   ) async throws -> PresentationRequest {
     do {
       return try await wallet.resolve(
-        authorizationRequestURI: uri, httpClient: http, policy: policy)
+        authorizationRequestURI: uri, httpClient: http, policy: policy,
+        configuration: configuration)
     } catch {
       guard let refusal = error.refusals.first else { throw error }
       throw CommandFailure("the request cannot be answered: \(refusal.reason)")

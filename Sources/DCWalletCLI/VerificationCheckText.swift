@@ -18,6 +18,12 @@ enum VerificationCheckText {
       ("device \(docType)", "device signature over this session verified")
     case .documentDeviceMac(let docType):
       ("device \(docType)", "deviceMac over this session verified (EMacKey from the reader key)")
+    case .deviceSignaturePayloadAttached(let docType):
+      (
+        "device \(docType)",
+        "payload attached (ISO 18013-5 asks for it detached), identical to this session's "
+          + "DeviceAuthenticationBytes: accepted"
+      )
     case .onlyRequestedElements(let docType, let count):
       ("disclosure \(docType)", "\(count) element(s), all requested")
     case .credentialStatus(let credential, let outcome):
@@ -52,7 +58,7 @@ enum VerificationCheckText {
     case .credentialStatus(let credential, let outcome):
       "status of \(credential): \(VerifierStatusText.detail(outcome))"
     case .responseOpened, .deviceResponseStructure, .documentIssuer, .documentDeviceSignature,
-      .documentDeviceMac, .onlyRequestedElements:
+      .documentDeviceMac, .deviceSignaturePayloadAttached, .onlyRequestedElements:
       "\(nameAndDetail(check).name): \(nameAndDetail(check).detail)"
     }
   }

@@ -71,6 +71,32 @@ struct OfferTests {
         == "Please enter the serial number of your physical drivers license")
   }
 
+  @Test("An offer by value form-encoded by a standard library: + is a space, %2B a plus")
+  func byValueFormEncoded() throws {
+    // What Python's urlencode / Java's URLEncoder write (RFC 6749 Appendix B): spaces as `+`.
+    let json =
+      #"{"credential_issuer": "https://issuer.example.com", "#
+      + #""credential_configuration_ids": ["pid"], "grants": {"#
+      + #""urn:ietf:params:oauth:grant-type:pre-authorized_code": {"#
+      + #""pre-authorized_code": "a+b c", "tx_code": {"description": "the code"}}}}"#
+    let encoded = percentEncoded(json).replacingOccurrences(of: "%20", with: "+")
+    #expect(encoded.contains("+") && encoded.contains("%2B"))
+    for scheme in ["openid-credential-offer", "HAIP-VCI"] {
+      let uri = "\(scheme)://?credential_offer=\(encoded)"
+      guard case .value(let offer) = try CredentialOffer.parse(uri) else {
+        Issue.record("expected an offer by value")
+        return
+      }
+      #expect(offer.credentialIssuer.string == "https://issuer.example.com")
+      #expect(offer.preAuthorizedCode?.preAuthorizedCode == "a+b c")
+      #expect(offer.preAuthorizedCode?.txCode?.description == "the code")
+    }
+    // A bad escape is refused as a URI problem.
+    expectVCIError(.invalidOfferURI) {
+      try CredentialOffer.parse("openid-credential-offer://?credential_offer=%7B%2")
+    }
+  }
+
   @Test("§4.1.3 example: offer by reference yields where to fetch it")
   func byReferenceURI() throws {
     let uri =

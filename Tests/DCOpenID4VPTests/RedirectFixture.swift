@@ -154,12 +154,13 @@ struct RedirectFixture {
   /// Reads `object` as fetched from `request_uri`.
   func read(
     _ object: String, clientID: String = RedirectFixture.clientID, walletNonce: String? = nil,
-    walletIssuer: String? = nil
+    walletIssuer: String? = nil, policy: RedirectRequestPolicy = .standard
   ) throws -> RedirectAuthorizationRequest {
     try RedirectAuthorizationRequest(
       uri: referenceURI(clientID: clientID, method: walletNonce == nil ? nil : "post"),
       requestObject: object, verifierTrustAnchors: [base.verifierRoot], walletNonce: walletNonce,
-      walletIssuer: walletIssuer, now: now, supportedTransactionDataTypes: [Fixture.paymentType])
+      walletIssuer: walletIssuer, now: now, policy: policy,
+      supportedTransactionDataTypes: [Fixture.paymentType])
   }
 
   /// The default selection of the fixture's PID and mDL for the request's query.

@@ -97,19 +97,33 @@ struct RedirectRequestTests {
     #expect(request.isSigned)
   }
 
-  @Test func localhostVerifierOnLoopback() throws {
+  @Test("x509_san_dns:localhost answers at localhost; 127.0.0.1 and [::1] only as an opt-in")
+  func localhostVerifierOnLoopback() throws {
     let f = try RedirectFixture()
     let key = try ECPrivateKey(curve: .p256)
     let certificate = try CertificateBuilder.openID4VPVerifier(
       dnsName: "localhost", publicKey: key.publicKey, notBefore: f.now.addingTimeInterval(-60),
       notAfter: f.now.addingTimeInterval(3600)
     ).issued(by: f.base.verifierRoot, signer: f.base.verifierRootKey)
-    for responseURI in ["http://localhost:8080/response", "http://127.0.0.1:8080/response"] {
-      let request = try f.read(
+    func read(_ responseURI: String, policy: RedirectRequestPolicy = .standard) throws
+      -> RedirectAuthorizationRequest
+    {
+      try f.read(
         try f.signed(
           f.parameters(clientID: "x509_san_dns:localhost", responseURI: responseURI), key: key,
-          chain: [certificate]), clientID: "x509_san_dns:localhost")
-      #expect(request.responseURI.absoluteString == responseURI)
+          chain: [certificate]), clientID: "x509_san_dns:localhost", policy: policy)
+    }
+    #expect(
+      try read("http://localhost:8080/response").responseURI.absoluteString
+        == "http://localhost:8080/response")
+    // §5.9.3: the response_uri host is the DNS name exactly; loopback addresses are other hosts.
+    let aliases = RedirectRequestPolicy(allowsLoopbackAliases: true)
+    #expect(!RedirectRequestPolicy.standard.allowsLoopbackAliases)
+    for responseURI in ["http://127.0.0.1:8080/response", "http://[::1]:8080/response"] {
+      let error = refusal { _ = try read(responseURI) }
+      #expect(error?.code == .invalidRequest)
+      #expect(error?.reason.contains("is not the client identifier's DNS name") == true)
+      #expect(try read(responseURI, policy: aliases).responseURI.absoluteString == responseURI)
     }
   }
 
@@ -159,14 +173,59 @@ struct RedirectRequestTests {
   @Test func missingExpAndIatAreRefused() throws {
     let f = try RedirectFixture()
     let noExp = refusal { _ = try f.read(try f.signed(f.parameters(remove: ["exp"]))) }
+    #expect(noExp?.code == .invalidRequest)
     #expect(noExp?.reason.contains("no exp") == true)
     let noIat = refusal { _ = try f.read(try f.signed(f.parameters(remove: ["iat"]))) }
+    #expect(noIat?.code == .invalidRequest)
     #expect(noIat?.reason.contains("no iat") == true)
-    let future = Int64(f.now.timeIntervalSince1970) + 600
+  }
+
+  @Test("A request object issued in the future (beyond the clock skew) is refused")
+  func futureIssuedAtIsRefused() throws {
+    let f = try RedirectFixture()
+    let now = Int64(f.now.timeIntervalSince1970)
+    // Issued two minutes ahead (skew 60 s), valid for three more: only the iat check stops it.
     let early = refusal {
-      _ = try f.read(try f.signed(f.parameters(set: [("iat", .integer(future))])))
+      _ = try f.read(
+        try f.signed(
+          f.parameters(set: [("iat", .integer(now + 120)), ("exp", .integer(now + 300))])))
     }
-    #expect(early?.reason.contains("future") == true)
+    #expect(early?.code == .invalidRequest)
+    #expect(early?.reason.contains("issued in the future") == true)
+    // Within the skew it is read.
+    _ = try f.read(
+      try f.signed(f.parameters(set: [("iat", .integer(now + 30)), ("exp", .integer(now + 300))])))
+  }
+
+  @Test("A request object's age and lifetime are bounded: five and ten minutes by default")
+  func requestObjectAgeAndLifetimeAreBounded() throws {
+    let f = try RedirectFixture()
+    let now = Int64(f.now.timeIntervalSince1970)
+    let decade: Int64 = 10 * 365 * 86_400
+    func read(iat: Int64, exp: Int64, policy: RedirectRequestPolicy = .standard) throws {
+      _ = try f.read(
+        try f.signed(f.parameters(set: [("iat", .integer(iat)), ("exp", .integer(exp))])),
+        policy: policy)
+    }
+    // Issued ten years ago, expiring in ten: neither bound holds.
+    let ancient = refusal { try read(iat: now - decade, exp: now + decade) }
+    #expect(ancient?.code == .invalidRequest)
+    #expect(ancient?.reason.contains("issued") == true)
+    // Too old (over 300 s plus the 60 s skew), though its lifetime is short.
+    let stale = refusal { try read(iat: now - 400, exp: now + 100) }
+    #expect(stale?.code == .invalidRequest)
+    #expect(stale?.reason.contains("ago") == true)
+    // Fresh, but claiming an hour of validity (over 600 s).
+    let long = refusal { try read(iat: now - 10, exp: now + 3600) }
+    #expect(long?.code == .invalidRequest)
+    #expect(long?.reason.contains("valid for 3610 s") == true)
+    // At the bounds it is read; a policy may widen them.
+    try read(iat: now - 300, exp: now + 300)
+    try read(
+      iat: now - 3600, exp: now + 3600,
+      policy: RedirectRequestPolicy(maximumAge: 3600, maximumLifetime: 7200))
+    // Hostile times far outside any range are refused, not trapped on.
+    #expect(refusal { try read(iat: Int64.min / 2, exp: now + 10) }?.code == .invalidRequest)
   }
 
   @Test func mismatchedClientIDIsRefused() throws {
@@ -307,6 +366,28 @@ struct RedirectRequestTests {
       _ = try f.read(try f.signed(f.parameters(walletNonce: "wn-2")), walletNonce: "wn-1")
     }
     #expect(different?.reason.contains("not the one the wallet sent") == true)
+  }
+
+  @Test("An unsecured request object (redirect_uri) fetched by POST must echo the wallet_nonce")
+  func unsecuredRequestObjectMustEchoWalletNonce() throws {
+    let f = try RedirectFixture()
+    let clientID = "redirect_uri:" + RedirectFixture.responseURI
+    // §5.10.1: whatever the request object's security, a POSTed wallet_nonce is echoed.
+    func unsecured(_ walletNonce: String?) -> String {
+      let header = Base64URL.encode(Array(#"{"alg":"none","typ":"oauth-authz-req+jwt"}"#.utf8))
+      let payload = f.parameters(clientID: clientID, mode: "direct_post", walletNonce: walletNonce)
+      return header + "." + Base64URL.encode(payload.serializedBytes()) + "."
+    }
+    let read = try f.read(unsecured("wn-1"), clientID: clientID, walletNonce: "wn-1")
+    #expect(!read.isSigned)
+    #expect(read.verifier == .redirectURI(ClientIdentifier(clientID)))
+    for sent in [nil, "wn-2"] {
+      let error = refusal {
+        _ = try f.read(unsecured(sent), clientID: clientID, walletNonce: "wn-1")
+      }
+      #expect(error?.code == .invalidRequest)
+      #expect(error?.reason.contains("wallet_nonce is not the one the wallet sent") == true)
+    }
   }
 
   @Test func responseURIHostMustBeTheDNSName() throws {

@@ -11,7 +11,8 @@ struct RedirectRequestURITests {
     openID4VPError { _ = try AuthorizationRequestURI(text) }
   }
 
-  @Test(arguments: ["openid4vp", "haip-vp", "eudi-openid4vp", "OpenID4VP"])
+  // ETSI TS 119 472-2 §6.4.1: `eu-eaap://` launches a wallet for an OpenID4VP request.
+  @Test(arguments: ["openid4vp", "haip-vp", "eudi-openid4vp", "eu-eaap", "EU-EAAP", "OpenID4VP"])
   func byReferenceWithEachScheme(scheme: String) throws {
     let uri = try AuthorizationRequestURI(
       "\(scheme)://?client_id=x509_san_dns%3Averifier.example&request_uri="

@@ -109,6 +109,68 @@ struct AnnexCVerifierRefusalTests {
     #expect(macError?.reason.contains("deviceMac") == true)
   }
 
+  /// The honest document with its device signature's payload attached: `payload`, or this
+  /// session's DeviceAuthenticationBytes (as Android's wallet sends them through Chrome).
+  func attached(payload: [UInt8]? = nil) throws -> Document {
+    let genuine = try present(mdl, key: deviceKey)
+    let bytes =
+      payload
+      ?? DeviceAuthentication.bytes(
+        sessionTranscript: transcript, docType: genuine.docType,
+        deviceNameSpaces: genuine.deviceSigned.nameSpaces)
+    return Document(
+      docType: genuine.docType, issuerSigned: genuine.issuerSigned,
+      deviceSigned: DeviceSigned(
+        nameSpaces: genuine.deviceSigned.nameSpaces,
+        deviceAuth: .signature(
+          try COSESign1.sign(payload: bytes, detached: false, signer: deviceKey))))
+  }
+
+  @Test("An attached device payload equal to DeviceAuthenticationBytes: accepted, reported")
+  func attachedIdenticalPayload() throws {
+    let result = try verify(DeviceResponse(documents: [try attached()]))
+    let docType = "org.iso.18013.5.1.mDL"
+    #expect(result.report.checks.contains(.documentDeviceSignature(docType: docType)))
+    #expect(result.report.checks.contains(.deviceSignaturePayloadAttached(docType: docType)))
+    // The detached form does not carry the note.
+    let detached = try verify(DeviceResponse(documents: [try present(mdl, key: deviceKey)]))
+    #expect(!detached.report.checks.contains(.deviceSignaturePayloadAttached(docType: docType)))
+  }
+
+  @Test("Any other attached device payload is refused, though the device key signed it")
+  func attachedOtherPayload() throws {
+    let other = try AnnexCVerifier.makeRequest(
+      itemsRequests: state.request.deviceRequest.docRequests.map(\.itemsRequest),
+      origin: try WebOrigin("https://other.example"))
+    let replayed = DeviceAuthentication.bytes(
+      sessionTranscript: other.sessionTranscript, docType: "org.iso.18013.5.1.mDL",
+      deviceNameSpaces: EncodedCBOR(encoding: .map([:])))
+    let error = refusal(DeviceResponse(documents: [try attached(payload: replayed)]))
+    #expect(error?.code == .verificationFailed)
+    #expect((error?.underlying as? MdocError)?.code == .invalidDeviceSignature)
+  }
+
+  @Test("In person (ProximityReader) the same rule holds: identical accepted, other refused")
+  func attachedPayloadInPerson() throws {
+    func read(_ document: Document) throws(DigitalCredentialsError) -> ProximityReader.Result {
+      try ProximityReader.verify(
+        response: DeviceResponse(documents: [document]).bytes,
+        request: state.request.deviceRequest, sessionTranscript: transcript, eReaderKey: nil,
+        issuerTrustAnchors: [pki.iaca], now: pki.clock)
+    }
+    let result = try read(try attached())
+    #expect(
+      result.report.checks.contains(.deviceSignaturePayloadAttached(docType: mdl.docType)))
+    let other = try attached(payload: [0x01])
+    do throws(DigitalCredentialsError) {
+      _ = try read(other)
+      Issue.record("the reader accepted another attached payload")
+    } catch {
+      #expect(error.code == .verificationFailed)
+      #expect((error.underlying as? MdocError)?.code == .invalidDeviceSignature)
+    }
+  }
+
   @Test("A document of a docType that was not requested is refused")
   func unrequestedDocType() throws {
     // A genuine, device-signed PID answering an mDL-only request.

@@ -91,6 +91,39 @@ struct ConsentChoiceBinaryTests {
     #expect(screen.err.contains("https://shop.example (unverified"))
   }
 
+  @Test("a credential query without meta matches nothing: the default and --credential agree")
+  func queryWithoutMeta() throws {
+    let fixture = try fixture()
+    let cli = fixture.base.cli
+    // OpenID4VP 1.0 §6.1: meta is REQUIRED. q_all, without it, would match the mdoc PID if read
+    // as "no constraint"; it matches nothing, so the set's second option, q_one, answers.
+    let claims = #""claims": [{"path": ["eu.europa.ec.eudi.pid.1", "given_name"]}]"#
+    let dcql = try cli.file(
+      "no-meta.json",
+      #"""
+      {"credentials": [
+        {"id": "q_all", "format": "mso_mdoc", \#(claims)},
+        {"id": "q_one", "format": "mso_mdoc", "meta": {"doctype_value": "eu.europa.ec.eudi.pid.1"},
+         \#(claims)}],
+       "credential_sets": [{"options": [["q_all"], ["q_one"]]}]}
+      """#)
+    let request = cli.home + "-files/no-meta-request.json"
+    let made = try cli.run([
+      "verifier", "request", "--protocol", "openid4vp-v1-unsigned", "--dcql", dcql,
+      "--response-mode", "dc_api", "--origin", "https://shop.example", "--out-request", request,
+      "--out-state", cli.home + "-files/no-meta-state.json",
+    ])
+    try #require(made.code == 0, "\(made.err)")
+    for chosen in [[], ["--credential", "pid-mdoc"]] {
+      let answer = try cli.run(
+        ["respond", "--origin", "https://shop.example", "--request", request] + chosen)
+      try #require(answer.code == 0, "\(answer.err)")
+      let token = try JSONValue(parsing: answer.out)["data"]?["vp_token"]
+      #expect(token?["q_one"]?[0]?.string != nil, "\(chosen)")
+      #expect(token?["q_all"] == nil, "\(chosen)")
+    }
+  }
+
   @Test(
     "--require-trusted-reader refuses an unsigned OpenID4VP request; a trusted signed one is answered"
   )

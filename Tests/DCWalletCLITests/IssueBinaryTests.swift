@@ -57,6 +57,31 @@ import Testing
       #expect(try setup.issuer.events() == [.credentialAccepted, .credentialDeleted])
     }
 
+    @Test("an offer by value form-encoded with + for spaces, as other languages write it, issues")
+    func offerWithPlusForSpaces() async throws {
+      let setup = try IssuerWalletHome(issuerConfig: #"{"batch_size": 4}"#)
+      let lines = try await setup.offer(["--pre-authorized"])
+      guard case .value(let offer) = try CredentialOffer.parse(lines[0], policy: .development)
+      else {
+        Issue.record("expected an offer by value: \(lines)")
+        return
+      }
+      // The offer JSON with white space (pretty-printed), form-encoded: spaces travel as `+`.
+      let spaced = try JSONSerialization.data(
+        withJSONObject: try JSONSerialization.jsonObject(with: Data(offer.json.serializedBytes())),
+        options: [.prettyPrinted])
+      let query = try #require(
+        String(decoding: spaced, as: UTF8.self).addingPercentEncoding(
+          withAllowedCharacters: .alphanumerics)
+      ).replacingOccurrences(of: "%20", with: "+")
+      #expect(query.contains("+"))
+      let result = try await runDCWalletOffPool(
+        setup.cli,
+        ["issue", "openid-credential-offer://?credential_offer=" + query, "--trust-issuer-iacas"])
+      #expect(result.code == 0, "\(result.err)")
+      #expect(result.out.split(separator: "\n").count == 1)
+    }
+
     @Test("a missing tx_code on a non-terminal stdin is exit 1 naming tx_code, output empty")
     func missingTxCode() async throws {
       let setup = try IssuerWalletHome(issuerConfig: #"{"batch_size": 4}"#)

@@ -57,6 +57,36 @@ struct ConsentChoiceTests {
     #expect(text.contains("eu.europa.ec.eudi.pid.1/given_name: Erika"))
   }
 
+  @Test("A credential query without meta matches nothing: default and --credential agree")
+  func queryWithoutMetaMatchesNothing() async throws {
+    let fixture = try await ConsentFixture()
+    defer { fixture.dir.remove() }
+    let wallet = try fixture.wallet()
+    // OpenID4VP 1.0 §6.1: meta is REQUIRED. q_all (no meta) would match the mdoc PID if it were
+    // read as "no constraint"; it matches nothing, so the set's second option answers.
+    let qAll = ConsentFixture.pidMdocQuery.removing("meta").setting("id", to: "q_all")
+    let qOne = ConsentFixture.pidMdocQuery.setting("id", to: "q_one")
+    let (_, envelope) = try fixture.request([
+      "credentials": [qAll, qOne], "credential_sets": [["options": [["q_all"], ["q_one"]]]],
+    ])
+    let request = try await wallet.resolve(envelope, origin: ConsentFixture.origin)
+    let presentation = try openID4VP(request)
+    #expect(presentation.candidates(of: "q_all").isEmpty)
+    #expect(presentation.candidates(of: "q_one").map(\.credentialID) == ["pid-mdoc"])
+    #expect(try openID4VP(request.proposedConsent()).credentialIDs == ["q_one": ["pid-mdoc"]])
+    #expect(
+      try openID4VP(request.consent(credentials: ["pid-mdoc"], disclose: [])).credentialIDs == [
+        "q_one": ["pid-mdoc"]
+      ])
+    // The typed choice cannot pick q_all's option either.
+    do {
+      _ = try presentation.consent(for: OpenID4VPChoice(options: [0: 0]))
+      Issue.record("the option of a query without meta was answered")
+    } catch {
+      #expect(error.code == .refused, "\(error)")
+    }
+  }
+
   @Test("A required set the chosen credentials cannot satisfy is a refusal naming the set")
   func unsatisfiableRequiredSet() async throws {
     let fixture = try await ConsentFixture()

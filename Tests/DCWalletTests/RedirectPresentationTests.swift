@@ -365,7 +365,7 @@ struct RedirectPresentationTests {
   }
 
   @Test(
-    "requireAuthenticatedRequester refuses a redirect_uri request and tells the verifier access_denied"
+    "requireAuthenticatedRequester refuses a redirect_uri request and posts nothing to it"
   )
   func redirectURIRefusedByPolicy() async throws {
     let setup = try await RedirectSetup()
@@ -375,11 +375,32 @@ struct RedirectPresentationTests {
         Self.redirectURIRequest(), policy: WalletPolicy(requireAuthenticatedRequester: true))
     }
     #expect(refused.code == .requesterNotAuthenticated)
-    let form = try #require(setup.responses.first)
-    #expect(form["error"] == "access_denied")
-    #expect(form["state"] == "s-9")
-    // A trusted x509_san_dns verifier is answered under the same policy.
+    // The untrusted party learns neither that the wallet exists nor what it decided.
+    #expect(setup.verifier.received.isEmpty)
+    // Without the policy the same request is answered at its URI.
+    _ = try await setup.resolve(Self.redirectURIRequest())
+    // A trusted x509_san_dns verifier is answered under the policy.
     _ = try await setup.resolve(policy: WalletPolicy(requireAuthenticatedRequester: true))
+  }
+
+  @Test("requireAuthenticatedRequester: a request failing its checks gets no error posted either")
+  func failedRequestUnderPolicyPostsNothing() async throws {
+    let setup = try await RedirectSetup()
+    defer { setup.fixture.dir.remove() }
+    let key = setup.fixture.strangerKey
+    let chain = [setup.fixture.strangerCertificate]
+    let now = setup.fixture.now
+    setup.verifier.settings.requestObject = { _ in
+      try RedirectRequestObject(
+        clientID: "x509_san_dns:verifier.example", responseURI: RedirectSetup.responseURI,
+        dcqlQuery: ["credentials": [ConsentFixture.pidSDJWTQuery]], issuedAt: now
+      ).signed(key: key, chain: chain, walletNonce: nil)
+    }
+    let refused = await setup.refusal {
+      _ = try await setup.resolve(policy: WalletPolicy(requireAuthenticatedRequester: true))
+    }
+    #expect(refused.code == .requesterNotAuthenticated, "\(refused.reason)")
+    #expect(setup.verifier.received.map(\.url.path) == ["/request"])
   }
 
   @Test("the holder declines: access_denied with state is posted, the redirect_uri handed back")

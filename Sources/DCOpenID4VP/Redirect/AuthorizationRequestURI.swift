@@ -4,8 +4,9 @@ public import DCHTTP
 public import DCJSON
 
 /// An OpenID4VP Authorization Request as a link or QR code outside the DC API: `openid4vp://`,
-/// `haip-vp://`, `eudi-openid4vp://`, or an `https` universal link with the same query
-/// (OpenID4VP 1.0 §5, §5.10, HAIP 1.0 §5). Reading it does no I/O.
+/// `haip-vp://`, `eudi-openid4vp://`, `eu-eaap://`, or an `https` universal link with the same
+/// query (OpenID4VP 1.0 §5, §5.10, HAIP 1.0 §5, ETSI TS 119 472-2 §6.4.1). Reading it does no
+/// I/O.
 public struct AuthorizationRequestURI: Sendable, Hashable {
   /// How `request_uri` is fetched (OpenID4VP 1.0 §5.10).
   public enum RequestURIMethod: String, Sendable, Hashable, CaseIterable {
@@ -27,9 +28,12 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
     case parameters(JSONValue)
   }
 
-  /// The URI schemes of wallets (OpenID4VP 1.0 §13.1.2, HAIP 1.0 §5, the EUDI wallet's), plus
-  /// `https` for universal or app links.
-  public static let schemes: Set<String> = ["openid4vp", "haip-vp", "eudi-openid4vp", "https"]
+  /// The URI schemes of wallets (OpenID4VP 1.0 §13.1.2, HAIP 1.0 §5, the EUDI wallet's, and
+  /// ETSI TS 119 472-2 §6.4.1's `eu-eaap` for EAA presentation), plus `https` for universal or
+  /// app links.
+  public static let schemes: Set<String> = [
+    "openid4vp", "haip-vp", "eudi-openid4vp", "eu-eaap", "https",
+  ]
   /// The longest URI read: a QR code holds at most 7,089 characters, a by-value request with a
   /// large query a few more (docs/LIMITS.md).
   public static let maximumLength = 65_536

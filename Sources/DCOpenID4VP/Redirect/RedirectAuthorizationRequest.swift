@@ -112,10 +112,12 @@ public struct RedirectAuthorizationRequest: Sendable {
   ///
   /// A request object (fetched, or `request` by value) must be a compact JWS with `typ`
   /// `oauth-authz-req+jwt`, the URI's `client_id`, `aud` `https://self-issued.me/v2` or
-  /// `walletIssuer`, `iat` not in the future and `exp` not past (both required, `clockSkew`
-  /// allowed), and, when `walletNonce` is given, that `wallet_nonce`. Its signature is checked
-  /// per prefix: `x509_san_dns` / `x509_hash` as over the DC API (with HAIP 1.0's chain rules,
-  /// and the `response_uri` host equal to the DNS name), `verifier_attestation` through the
+  /// `walletIssuer`, `iat` not in the future and `exp` not past (both required, the policy's
+  /// clock skew allowed), `iat` at most `policy.maximumAge` ago and `exp - iat` at most
+  /// `policy.maximumLifetime`, and, when `walletNonce` is given, that `wallet_nonce`. Its
+  /// signature is checked per prefix: `x509_san_dns` / `x509_hash` as over the DC API (with HAIP
+  /// 1.0's chain rules, and the `response_uri` host equal to the DNS name; loopback aliases of
+  /// `localhost` only under `policy.allowsLoopbackAliases`), `verifier_attestation` through the
   /// attestation in the `jwt` header. `redirect_uri` requests are unsigned, in the URI, and
   /// answered only at the client identifier's URI. Other prefixes are refused.
   ///
@@ -128,13 +130,13 @@ public struct RedirectAuthorizationRequest: Sendable {
   ///   - walletIssuer: the wallet's issuer identifier when it publishes metadata (dynamic
   ///     discovery, §5.8), accepted as `aud` too.
   ///   - now: the time for `iat`, `exp` and certificate validity.
-  ///   - clockSkew: the seconds `iat` and `exp` may be off.
+  ///   - policy: clock skew, request object age and lifetime, loopback aliases.
   ///   - supportedTransactionDataTypes: transaction data types this wallet can bind.
   /// - Throws: `OpenID4VPError`; its ``OpenID4VPError/errorResponse`` says what to report.
   public init(
     uri: AuthorizationRequestURI, requestObject: String?, verifierTrustAnchors: [Certificate],
-    walletNonce: String?, walletIssuer: String? = nil, now: Date, clockSkew: TimeInterval = 60,
-    supportedTransactionDataTypes: Set<String> = []
+    walletNonce: String?, walletIssuer: String? = nil, now: Date,
+    policy: RedirectRequestPolicy = .standard, supportedTransactionDataTypes: Set<String> = []
   ) throws(OpenID4VPError) {
     self.uri = uri
     let parameters: JSONValue
@@ -153,7 +155,7 @@ public struct RedirectAuthorizationRequest: Sendable {
       } else {
         (parameters, verifier) = try Self.verifyRequestObject(
           requestObject, clientID: uri.clientID, trustAnchors: verifierTrustAnchors,
-          walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, clockSkew: clockSkew)
+          walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, policy: policy)
         isSigned = true
       }
     case .requestObject(let object):
@@ -165,7 +167,7 @@ public struct RedirectAuthorizationRequest: Sendable {
       } else {
         (parameters, verifier) = try Self.verifyRequestObject(
           object, clientID: uri.clientID, trustAnchors: verifierTrustAnchors,
-          walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, clockSkew: clockSkew)
+          walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, policy: policy)
         isSigned = true
       }
     case .parameters(let values):
@@ -226,7 +228,9 @@ public struct RedirectAuthorizationRequest: Sendable {
         .invalidRequest, "redirect_uri must not be present together with response_uri (§8.2)")
     }
     let responseURI = try AuthorizationRequestURI.checkedURL(responseURIText, name: "response_uri")
-    try Self.checkResponseURI(responseURI, text: responseURIText, verifier: verifier)
+    try Self.checkResponseURI(
+      responseURI, text: responseURIText, verifier: verifier,
+      allowsLoopbackAliases: policy.allowsLoopbackAliases)
     self.responseURI = responseURI
     self.responseURIText = responseURIText
 
@@ -251,17 +255,19 @@ public struct RedirectAuthorizationRequest: Sendable {
   }
 
   /// §5.9.3: where each prefix lets the response go.
-  static func checkResponseURI(_ url: URL, text: String, verifier: RedirectVerifierIdentity)
-    throws(OpenID4VPError)
-  {
+  static func checkResponseURI(
+    _ url: URL, text: String, verifier: RedirectVerifierIdentity, allowsLoopbackAliases: Bool
+  ) throws(OpenID4VPError) {
     switch verifier {
     case .certificate(let clientID, _, _):
       guard clientID.prefix == .x509SANDNS else { return }
-      // §5.9.3 x509_san_dns: the response_uri's host is the DNS name of the client identifier;
-      // a localhost verifier may answer on any loopback address (issue 16 contract).
+      // §5.9.3 x509_san_dns: the response_uri's host is the DNS name of the client identifier,
+      // exactly; a localhost verifier answering at another loopback address only under the
+      // explicit development allowance.
       let host = url.host(percentEncoded: false)?.lowercased() ?? ""
       let name = clientID.value.lowercased()
-      let loopback = name == "localhost" && HTTPURLPolicy.isLoopbackHost(host)
+      let loopback =
+        allowsLoopbackAliases && name == "localhost" && HTTPURLPolicy.isLoopbackHost(host)
       guard host == name || loopback else {
         throw OpenID4VPError(
           .invalidRequest,
@@ -334,7 +340,7 @@ public struct RedirectAuthorizationRequest: Sendable {
   /// `wallet_nonce` (RFC 9101 §6, OpenID4VP 1.0 §5, §5.8, §5.9.3, §5.10.1).
   static func verifyRequestObject(
     _ text: String, clientID: ClientIdentifier, trustAnchors: [Certificate],
-    walletNonce: String?, walletIssuer: String?, now: Date, clockSkew: TimeInterval
+    walletNonce: String?, walletIssuer: String?, now: Date, policy: RedirectRequestPolicy
   ) throws(OpenID4VPError) -> (JSONValue, RedirectVerifierIdentity) {
     guard text.utf8.count <= maximumRequestObjectLength else {
       throw OpenID4VPError(
@@ -371,7 +377,7 @@ public struct RedirectAuthorizationRequest: Sendable {
     case .verifierAttestation?:
       let (attestation, key) = try verifyAttestation(
         jws.protectedHeader["jwt"], clientID: clientID, trustAnchors: trustAnchors, now: now,
-        clockSkew: clockSkew)
+        clockSkew: policy.clockSkew)
       do {
         try jws.verifySignature(with: key)
       } catch {
@@ -407,21 +413,7 @@ public struct RedirectAuthorizationRequest: Sendable {
         "request object aud \(audiences) is not \(staticDiscoveryAudience)"
           + (walletIssuer.map { " or \($0)" } ?? ""))
     }
-    guard let issuedAt = claims.iat else {
-      throw OpenID4VPError(.invalidRequest, "the request object has no iat")
-    }
-    guard let expiresAt = claims.exp else {
-      throw OpenID4VPError(.invalidRequest, "the request object has no exp")
-    }
-    guard now < expiresAt.addingTimeInterval(clockSkew) else {
-      throw OpenID4VPError(
-        .invalidRequest, "the request object expired at \(expiresAt.timeIntervalSince1970)")
-    }
-    guard issuedAt <= now.addingTimeInterval(clockSkew) else {
-      throw OpenID4VPError(
-        .invalidRequest,
-        "the request object is issued in the future (\(issuedAt.timeIntervalSince1970))")
-    }
+    try checkLifetime(claims, now: now, policy: policy)
     // §5.10.1: a request fetched with a wallet_nonce must echo it.
     if let walletNonce {
       guard let echoed = payload["wallet_nonce"]?.string else {
@@ -433,6 +425,47 @@ public struct RedirectAuthorizationRequest: Sendable {
       }
     }
     return (payload, verifier)
+  }
+
+  /// The request object's times: `iat` and `exp` present (HAIP 1.0 §5), `exp` not past and
+  /// `iat` not in the future, then bounded by the policy: issued at most `maximumAge` ago and
+  /// valid for at most `maximumLifetime` (RFC 9101 §10.2: `iat` and `exp` limit replay).
+  static func checkLifetime(_ claims: JWTClaims, now: Date, policy: RedirectRequestPolicy)
+    throws(OpenID4VPError)
+  {
+    guard let issuedAt = claims.iat else {
+      throw OpenID4VPError(.invalidRequest, "the request object has no iat")
+    }
+    guard let expiresAt = claims.exp else {
+      throw OpenID4VPError(.invalidRequest, "the request object has no exp")
+    }
+    guard now < expiresAt.addingTimeInterval(policy.clockSkew) else {
+      throw OpenID4VPError(
+        .invalidRequest, "the request object expired at \(expiresAt.timeIntervalSince1970)")
+    }
+    guard issuedAt <= now.addingTimeInterval(policy.clockSkew) else {
+      throw OpenID4VPError(
+        .invalidRequest,
+        "the request object is issued in the future (\(issuedAt.timeIntervalSince1970))")
+    }
+    // Hostile times may be far out of Int range: printed as whole seconds only when they fit.
+    func seconds(_ interval: TimeInterval) -> String {
+      abs(interval) < 1e15 ? String(Int64(interval)) : String(interval)
+    }
+    let age = now.timeIntervalSince(issuedAt)
+    guard age <= policy.maximumAge + policy.clockSkew else {
+      throw OpenID4VPError(
+        .invalidRequest,
+        "the request object was issued \(seconds(age)) s ago, over the "
+          + "\(seconds(policy.maximumAge)) s allowed")
+    }
+    let lifetime = expiresAt.timeIntervalSince(issuedAt)
+    guard lifetime <= policy.maximumLifetime else {
+      throw OpenID4VPError(
+        .invalidRequest,
+        "the request object is valid for \(seconds(lifetime)) s, over the "
+          + "\(seconds(policy.maximumLifetime)) s allowed")
+    }
   }
 
   /// Checks a Verifier Attestation JWT and returns it with its `cnf` key (OpenID4VP 1.0 §12):

@@ -227,6 +227,40 @@ public enum AnnexCVerifier {
       documentErrors: response.documentErrors)
   }
 
+  /// Verifies a document's device authentication over `transcript` (ISO 18013-5 §9.1.3) and
+  /// returns the checks it passed: a deviceSignature (noting a payload attached, identical to
+  /// the DeviceAuthenticationBytes), or a deviceMac with the EMacKey from `eReaderKey`.
+  static func deviceAuthenticationChecks(
+    _ document: Document, deviceKey: ECPublicKey, transcript: SessionTranscript,
+    eReaderKey: ECPrivateKey?
+  ) throws(MdocError) -> [VerificationCheck] {
+    // §9.1.3.5: the reader derives EMacKey from its ephemeral key and the MSO's device key.
+    var macKey: [UInt8]?
+    if case .mac = document.deviceSigned.deviceAuth, let eReaderKey {
+      macKey = try DeviceAuthentication.macKey(
+        privateKey: eReaderKey, peerKey: deviceKey, sessionTranscript: transcript)
+    }
+    let verified =
+      if let macKey {
+        try document.verifyDeviceAuthentication(
+          sessionTranscript: transcript, deviceKey: deviceKey
+        ) { () throws(MdocError) in macKey }
+      } else {
+        try document.verifyDeviceAuthentication(
+          sessionTranscript: transcript, deviceKey: deviceKey)
+      }
+    let docType = document.docType
+    switch verified {
+    case .signature: return [.documentDeviceSignature(docType: docType)]
+    case .signatureWithAttachedPayload:
+      return [
+        .documentDeviceSignature(docType: docType),
+        .deviceSignaturePayloadAttached(docType: docType),
+      ]
+    case .mac: return [.documentDeviceMac(docType: docType)]
+    }
+  }
+
   /// The checks of a DeviceResponse both Annex C and in-person readers run (ISO 18013-5 §9.3):
   /// status 0 and at least one document, each document answering a doc request of its docType,
   /// its issuer signature and trust (a chain to an IACA in `issuerTrustAnchors`, or a pinned
@@ -287,24 +321,8 @@ public enum AnnexCVerifier {
         checks.append(
           .documentIssuer(
             docType: document.docType, documentSigner: issuer.documentSigner.subject, trust: trust))
-        // §9.1.3.5: the reader derives EMacKey from its ephemeral key and the MSO's device key.
-        var macKey: [UInt8]?
-        if case .mac = document.deviceSigned.deviceAuth, let eReaderKey {
-          macKey = try DeviceAuthentication.macKey(
-            privateKey: eReaderKey, peerKey: issuer.deviceKey, sessionTranscript: transcript)
-        }
-        if let macKey {
-          try document.verifyDeviceAuthentication(
-            sessionTranscript: transcript, deviceKey: issuer.deviceKey
-          ) { () throws(MdocError) in macKey }
-        } else {
-          try document.verifyDeviceAuthentication(
-            sessionTranscript: transcript, deviceKey: issuer.deviceKey)
-        }
-        switch document.deviceSigned.deviceAuth {
-        case .signature: checks.append(.documentDeviceSignature(docType: document.docType))
-        case .mac: checks.append(.documentDeviceMac(docType: document.docType))
-        }
+        checks += try deviceAuthenticationChecks(
+          document, deviceKey: issuer.deviceKey, transcript: transcript, eReaderKey: eReaderKey)
       } catch {
         throw DigitalCredentialsError(
           .verificationFailed, "\(document.docType): \(error.reason)", underlying: error)

@@ -374,9 +374,12 @@ extension VerifierState {
         checks.append(.mdocIssuerAuth(trust: .chainToIACA))
       }
       checks.append(.mdocValueDigests)
-      try document.verifyDeviceAuthentication(
+      let verified = try document.verifyDeviceAuthentication(
         sessionTranscript: transcript, deviceKey: issuer.deviceKey)
       checks.append(binding.mdocDeviceSignatureCheck)
+      if verified == .signatureWithAttachedPayload {
+        checks.append(.deviceSignaturePayloadAttached(docType: document.docType))
+      }
     } catch {
       throw OpenID4VPError(.invalidPresentation, "\(id): \(error.reason)", underlying: error)
     }

@@ -17,8 +17,8 @@ public struct OpenID4VPPresentation: Sendable {
   public enum Request: Sendable {
     /// A request received over the W3C Digital Credentials API (OpenID4VP 1.0 Appendix A).
     case dcAPI(AuthorizationRequest)
-    /// A request from an `openid4vp://` (or `haip-vp://`, `eudi-openid4vp://`) URI, answered by
-    /// a POST to its `response_uri` (OpenID4VP 1.0 §5, §8.2).
+    /// A request from an `openid4vp://` (or `haip-vp://`, `eudi-openid4vp://`, `eu-eaap://`)
+    /// URI, answered by a POST to its `response_uri` (OpenID4VP 1.0 §5, §8.2).
     case redirect(RedirectAuthorizationRequest)
 
     /// `dcql_query`, parsed (OpenID4VP 1.0 §6).

@@ -31,15 +31,21 @@ public struct RedirectFlowConfiguration: Sendable {
   public var walletMetadata: WalletMetadata
   /// The randomness of `wallet_nonce` (OpenID4VP 1.0 §5.10.1) and the JWE of `direct_post.jwt`.
   public var random: any RandomSource
+  /// How requests are read: clock skew, the age and lifetime of signed request objects (five
+  /// and ten minutes at most by default), and whether an `x509_san_dns:localhost` verifier may
+  /// take the answer at another loopback host (development only, off by default).
+  public var requestPolicy: RedirectRequestPolicy
 
   /// Creates a configuration.
   public init(
     urlPolicy: HTTPURLPolicy = HTTPURLPolicy(allowsLoopbackHTTP: true),
-    walletMetadata: WalletMetadata = .standard, random: any RandomSource = SecureRandom()
+    walletMetadata: WalletMetadata = .standard, random: any RandomSource = SecureRandom(),
+    requestPolicy: RedirectRequestPolicy = .standard
   ) {
     self.urlPolicy = urlPolicy
     self.walletMetadata = walletMetadata
     self.random = random
+    self.requestPolicy = requestPolicy
   }
 }
 
@@ -63,7 +69,9 @@ extension Wallet {
   /// evaluates its DCQL query against the stored credentials: the same ``PresentationRequest``
   /// (``PresentationRequest/Kind/openID4VP(_:)``) a DC API request resolves to, with no origin.
   ///
-  /// `policy.requireAuthenticatedRequester` refuses a `redirect_uri` request (unauthenticated).
+  /// `policy.requireAuthenticatedRequester` refuses a `redirect_uri` request (unauthenticated)
+  /// and then posts nothing to it, nor to any request that fails its checks: an untrusted party
+  /// does not learn that the wallet exists or what it decided.
   ///
   /// Error responses (OpenID4VP 1.0 §8.5) are posted before throwing, so the verifier learns
   /// the outcome, but only where the client identifier itself designates the `response_uri`:
@@ -138,19 +146,13 @@ extension Wallet {
     do {
       authorization = try RedirectAuthorizationRequest(
         uri: uri, requestObject: requestObject, verifierTrustAnchors: anchors,
-        walletNonce: walletNonce, now: clock())
+        walletNonce: walletNonce, now: clock(), policy: configuration.requestPolicy)
     } catch {
-      if let report = error.errorResponse,
-        let destination = RedirectAuthorizationRequest.errorDestination(
-          uri: uri, requestObject: requestObject),
-        Self.clientIDDesignates(destination.responseURI, uri.clientID)
-      {
-        // The verifier the client identifier names learns why; a failed delivery changes
-        // nothing for the holder.
-        _ = try? await transport.post(
-          RedirectAuthorizationRequest.errorPost(
-            report, responseURI: destination.responseURI, state: destination.state
-          ).request, posted: .error(report.error.rawValue))
+      // A request that failed its checks is not authenticated: under a policy that answers
+      // only authenticated verifiers, nothing is posted to it.
+      if !policy.requireAuthenticatedRequester {
+        await Self.postCheckFailure(
+          error, uri: uri, requestObject: requestObject, transport: transport)
       }
       throw await refuse(invalid(error), clientID: uri.clientID.rawValue)
     }
@@ -177,15 +179,35 @@ extension Wallet {
           protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: "\(error)",
           underlying: error)
       // The request verified, so its response_uri is the verifier's own: it learns that the
-      // wallet will not answer (§8.5 access_denied: refused, or no credential satisfies it).
-      if let post = try? authorization.errorResponse(
-        .accessDenied(nil), random: configuration.random)
+      // wallet will not answer (§8.5 access_denied: refused, or no credential satisfies it);
+      // but an unauthenticated verifier learns nothing under a policy that requires one.
+      if authorization.verifier.isAuthenticated || !policy.requireAuthenticatedRequester,
+        let post = try? authorization.errorResponse(
+          .accessDenied(nil), random: configuration.random)
       {
         _ = try? await transport.post(
           post.request, posted: .error(OpenID4VPErrorResponse.ErrorCode.accessDenied.rawValue))
       }
       throw await refuse(refusal, clientID: authorization.clientID.rawValue)
     }
+  }
+
+  /// Posts the error of a request that failed a check to its unverified `response_uri`, only
+  /// when the client identifier itself designates it (``clientIDDesignates(_:_:)``): the
+  /// verifier it names learns why; a failed delivery changes nothing for the holder.
+  static func postCheckFailure(
+    _ error: OpenID4VPError, uri: AuthorizationRequestURI, requestObject: String?,
+    transport: RedirectTransport
+  ) async {
+    guard let report = error.errorResponse,
+      let destination = RedirectAuthorizationRequest.errorDestination(
+        uri: uri, requestObject: requestObject),
+      clientIDDesignates(destination.responseURI, uri.clientID)
+    else { return }
+    _ = try? await transport.post(
+      RedirectAuthorizationRequest.errorPost(
+        report, responseURI: destination.responseURI, state: destination.state
+      ).request, posted: .error(report.error.rawValue))
   }
 
   /// Whether an unverified `response_uri` is one the client identifier itself designates, so
