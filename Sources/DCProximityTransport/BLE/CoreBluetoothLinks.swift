@@ -190,7 +190,7 @@
     }
 
     /// Not used by a GATT server.
-    package func subscribe(to characteristic: BLECharacteristic) async throws(TransportError) {
+    public func subscribe(to characteristic: BLECharacteristic) async throws(TransportError) {
       throw TransportError(.protocolViolation, "the GATT server does not subscribe")
     }
 
@@ -200,7 +200,7 @@
     }
 
     /// Stops advertising and removes the service.
-    package func disconnect() async {
+    public func disconnect() async {
       queue.async {
         self.manager?.stopAdvertising()
         self.manager?.removeAllServices()
@@ -210,7 +210,7 @@
 
     // MARK: CBPeripheralManagerDelegate
 
-    package func peripheralManagerDidUpdateState(_ peripheral: CBPeripheralManager) {
+    public func peripheralManagerDidUpdateState(_ peripheral: CBPeripheralManager) {
       switch peripheral.state {
       case .poweredOn: waiters.resume("state", with: .success([]))
       case .unknown, .resetting: break
@@ -220,7 +220,7 @@
       }
     }
 
-    package func peripheralManager(
+    public func peripheralManager(
       _ peripheral: CBPeripheralManager, didAdd service: CBService, error: (any Error)?
     ) {
       waiters.resume(
@@ -228,7 +228,7 @@
         with: error.map { .failure(linkError("the service was not added", $0)) } ?? .success([]))
     }
 
-    package func peripheralManagerDidStartAdvertising(
+    public func peripheralManagerDidStartAdvertising(
       _ peripheral: CBPeripheralManager, error: (any Error)?
     ) {
       waiters.resume(
@@ -236,14 +236,14 @@
         with: error.map { .failure(linkError("advertising did not start", $0)) } ?? .success([]))
     }
 
-    package func peripheralManager(
+    public func peripheralManager(
       _ peripheral: CBPeripheralManager, central: CBCentral,
       didSubscribeTo characteristic: CBCharacteristic
     ) {
       lock.withLock { self.central = central }
     }
 
-    package func peripheralManager(
+    public func peripheralManager(
       _ peripheral: CBPeripheralManager, central: CBCentral,
       didUnsubscribeFrom characteristic: CBCharacteristic
     ) {
@@ -254,7 +254,7 @@
       }
     }
 
-    package func peripheralManager(
+    public func peripheralManager(
       _ peripheral: CBPeripheralManager, didReceiveWrite requests: [CBATTRequest]
     ) {
       for request in requests {
@@ -267,7 +267,7 @@
       if let first = requests.first { peripheral.respond(to: first, withResult: .success) }
     }
 
-    package func peripheralManagerIsReady(toUpdateSubscribers peripheral: CBPeripheralManager) {
+    public func peripheralManagerIsReady(toUpdateSubscribers peripheral: CBPeripheralManager) {
       waiters.resume("ready", with: .success([]))
     }
   }
@@ -389,7 +389,7 @@
     }
 
     /// Enables notifications and waits for the server's confirmation.
-    package func subscribe(to which: BLECharacteristic) async throws(TransportError) {
+    public func subscribe(to which: BLECharacteristic) async throws(TransportError) {
       try has(which)
       _ = try await waiters.wait(
         "notify",
@@ -405,7 +405,7 @@
     }
 
     /// Cancels the connection.
-    package func disconnect() async {
+    public func disconnect() async {
       queue.async {
         self.manager?.stopScan()
         if let peripheral = self.lock.withLock({ self.peripheral }) {
@@ -417,7 +417,7 @@
 
     // MARK: CBCentralManagerDelegate
 
-    package func centralManagerDidUpdateState(_ central: CBCentralManager) {
+    public func centralManagerDidUpdateState(_ central: CBCentralManager) {
       switch central.state {
       case .poweredOn: waiters.resume("state", with: .success([]))
       case .unknown, .resetting: break
@@ -427,7 +427,7 @@
       }
     }
 
-    package func centralManager(
+    public func centralManager(
       _ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
       advertisementData: [String: Any], rssi: NSNumber
     ) {
@@ -437,17 +437,17 @@
       central.connect(peripheral, options: nil)
     }
 
-    package func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
+    public func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
       waiters.resume("connect", with: .success([]))
     }
 
-    package func centralManager(
+    public func centralManager(
       _ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?
     ) {
       waiters.resume("connect", with: .failure(linkError("the connection failed", error)))
     }
 
-    package func centralManager(
+    public func centralManager(
       _ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral,
       error: (any Error)?
     ) {
@@ -506,7 +506,7 @@
         "notify", with: error.map { .failure(linkError("subscribing failed", $0)) } ?? .success([]))
     }
 
-    package func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {
+    public func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {
       waiters.resume("ready", with: .success([]))
     }
   }
