@@ -2,6 +2,7 @@ import DCCrypto
 import Foundation
 import DCHTTP
 import DCJSON
+import DCIssuer
 import DCOpenID4VCI
 
 // MARK: - OpenID4VCI issuer handlers (issue 13)
