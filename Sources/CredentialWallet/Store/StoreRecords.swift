@@ -127,7 +127,7 @@ extension SQLiteConnection {
       }
       identifiers.append(bytes)
     }
-    guard let trust = row.text(10).flatMap(IssuerTrust.init(rawValue:)) else {
+    guard var trust = row.text(10).flatMap(IssuerTrust.init(rawValue:)) else {
       throw WalletStoreError(
         .corruptRecord, "credential \(id) has an unknown issuer trust \(row.text(10) ?? "NULL")")
     }
@@ -136,6 +136,11 @@ extension SQLiteConnection {
       ? nil
       : try StoreJSON.decode(
         IssuanceProvenance.self, row.text(11), what: "credential \(id) issuance")
+    // Rows written before `issuerVouched` existed stored such credentials as `trusted`: their
+    // issuance record says what vouched for them (issue 32).
+    if trust == .trusted, let basis = issuance?.trustBasis, basis != .walletAnchor {
+      trust = .issuerVouched
+    }
     return StoredCredential(
       id: id, format: format, type: row.text(2) ?? "", issued: row.blob(3), display: display,
       validFrom: row.optionalInt64(5).map { StoreTime.date(milliseconds: $0) },
