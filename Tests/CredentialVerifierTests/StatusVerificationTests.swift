@@ -183,7 +183,7 @@ final class StatusFixture: @unchecked Sendable {
       status: checking
         ?? .fetching(
           httpClient: URLSessionHTTPClient(
-            configuration: .init(policy: .development))))
+            configuration: .init(policy: .development)), urlPolicy: .development))
     return try #require(verified.credentials["pid"]?.first)
   }
 
@@ -198,7 +198,7 @@ final class StatusFixture: @unchecked Sendable {
       status: checking
         ?? .fetching(
           httpClient: URLSessionHTTPClient(
-            configuration: .init(policy: .development))))
+            configuration: .init(policy: .development)), urlPolicy: .development))
     return try #require(verified.credentials["mdl"]?.first)
   }
 
@@ -333,7 +333,7 @@ struct StatusVerificationTests {
         status: fixture.sdStatus(1),
         checking: .fetching(
           httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
-          policy: .strict))
+          policy: .strict, urlPolicy: .development))
     }
     #expect(strict?.code == .unknown && strict?.unknownReason == .untrusted)
   }
@@ -401,7 +401,7 @@ struct StatusVerificationTests {
         status: status,
         checking: .fetching(
           httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
-          policy: .strict))
+          policy: .strict, urlPolicy: .development))
     }
     #expect(strict?.code == .unknown && strict?.unknownReason == .unreachable)
   }
@@ -414,7 +414,7 @@ struct StatusVerificationTests {
       status: fixture.sdStatus(0),
       checking: .fetching(
         httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
-        offlineTokens: [token]))
+        offlineTokens: [token], urlPolicy: .development))
     #expect(statusOutcome(credential) == .valid(uri: fixture.uri("/sd"), index: 0))
   }
 
@@ -438,7 +438,8 @@ struct StatusVerificationTests {
         sessionTranscript: state.sessionTranscript
       ).data
       let checking = StatusChecking.fetching(
-        httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)))
+        httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
+        urlPolicy: .development)
       if expectFailure {
         let error = await statusError {
           _ = try await AnnexCVerifier.verify(
@@ -471,7 +472,8 @@ struct StatusVerificationTests {
           nameSpaces: [("org.iso.18013.5.1", [.init("family_name", intentToRetain: false)])])
       ], sessionTranscript: transcript)
     let checking = StatusChecking.fetching(
-      httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)))
+      httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
+      urlPolicy: .development)
     func response(_ index: Int) throws -> [UInt8] {
       let document = try Document.present(
         try fixture.mdoc(status: fixture.msoStatus(index)),

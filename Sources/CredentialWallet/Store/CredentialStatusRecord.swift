@@ -99,8 +99,12 @@ public struct CredentialStatusUnknownReason: Sendable, Hashable {
     public static let urlNotAllowed = Code(rawValue: "url_not_allowed")
     /// The token's signature does not verify.
     public static let badSignature = Code(rawValue: "bad_signature")
-    /// The token's certificate chain does not reach the issuer's trust anchors.
+    /// The token's certificate chain does not reach the issuer's trust anchors, or the
+    /// credential's own issuer is not established under an anchor.
     public static let untrusted = Code(rawValue: "untrusted")
+    /// The token is signed under another anchor than the credential's own issuer
+    /// (draft-ietf-oauth-status-list, "Key Resolution and Trust Management").
+    public static let issuerMismatch = Code(rawValue: "issuer_mismatch")
     /// The token's `sub` is not the URI the credential references.
     public static let subjectMismatch = Code(rawValue: "sub_mismatch")
     /// The token has expired.
