@@ -46,7 +46,12 @@ enum StatusCommand {
         ).serialized())
       return
     }
-    let label = trust.map { $0 == .trusted ? "" : " [issuer \($0.rawValue)]" } ?? ""
+    let label: String
+    switch trust {
+    case .issuerVouched?: label = " [issuer-vouched]"
+    case .unverified?: label = " [issuer unverified]"
+    case .trusted?, nil: label = ""
+    }
     context.console.outLine("\(id): \(StatusText.describe(record))\(label)")
     if cached { context.console.outLine("(cached; --force fetches the list again)") }
   }

@@ -107,6 +107,24 @@
       #expect(try await refresh(stored.id).outcome == .suspended)
     }
 
+    @Test("The wallet's default checker fetches no plain-http list, even from loopback")
+    func defaultCheckerIsHTTPSOnly() async throws {
+      defer { done() }
+      _ = try await wallet.addTrustAnchor(issuer.root, role: .issuer)
+      let stored = try await storeIssued()
+      try serve(.suspended, key: issuer.key, chain: [issuer.leaf])
+      let record = try await wallet.refreshStatus(
+        credentialID: stored.id,
+        checker: try await wallet.statusListChecker(
+          httpClient: URLSessionHTTPClient(configuration: .init(policy: .development))))
+      guard case .unknown(let why) = record.outcome else {
+        Issue.record("a plain-http list was used by default: \(record.outcome)")
+        return
+      }
+      #expect(why.code == .urlNotAllowed)
+      #expect(server.fetches == 0)
+    }
+
     @Test("An issuer-vouched credential's list is checked under the IACA the issuer published")
     func issuerVouchedStatusIsChecked() async throws {
       defer { done() }

@@ -226,15 +226,17 @@ final class TestClock: @unchecked Sendable {
   /// Issue 32: plain http, even to loopback, only under the development URL policy; the
   /// library's default fetches https only.
   @Test func loopbackHTTPOnlyUnderTheDevelopmentPolicy() async throws {
-    let fixture = try Fixture()
+    let pki = try TestPKI()
+    let client = TableClient()
+    // The checker's default policy.
+    let checker = StatusListChecker(
+      httpClient: client, trustAnchors: [pki.iaca], clock: { [now = pki.clock] in now })
     for uri in ["http://127.0.0.1:9/l", "http://localhost/l", "http://[::1]/l"] {
-      fixture.client.serve(
-        try StatusListTokenTests.token(.jwt, pki: fixture.pki, subject: uri), at: uri)
+      client.serve(try StatusListTokenTests.token(.jwt, pki: pki, subject: uri), at: uri)
       expectUnknown(
-        await fixture.checker.check(StatusReference(index: 3, uri: uri), format: .jwt),
-        .urlNotAllowed)
+        await checker.check(StatusReference(index: 3, uri: uri), format: .jwt), .urlNotAllowed)
     }
-    #expect(fixture.client.requestCount == 0)
+    #expect(client.requestCount == 0)
   }
 
   /// Issue 32: a list speaks only for the Referenced Tokens of its own issuer or of a Status
