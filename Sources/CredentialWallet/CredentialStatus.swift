@@ -107,22 +107,7 @@ extension Wallet {
       else { return nil }
       anchors = [published]
     }
-    let chain: [[UInt8]]
-    switch credential.format {
-    case .msoMdoc:
-      guard let issuerSigned = credential.decodedMdoc,
-        let certificates = try? issuerSigned.documentSignerChain()
-      else { return nil }
-      chain = certificates.map(\.derBytes)
-    case .sdJWT:
-      guard let x5c = credential.decodedSDJWT?.issuerSignedJWT.x5c else { return nil }
-      chain = x5c
-    }
-    guard !chain.isEmpty,
-      case .trusted(let path) = CertificateValidator(trustAnchors: anchors).validate(
-        chainDER: chain, at: now)
-    else { return nil }
-    return StatusListIssuer(anchor: path.anchor)
+    return credential.issuerAnchor(among: anchors, at: now).map(StatusListIssuer.init(anchor:))
   }
 
   /// Checks one credential's status now, with a list signed under `issuer`'s anchor only.
@@ -195,5 +180,28 @@ extension Wallet {
     return CredentialStatusRecord(
       outcome: CredentialStatusOutcome(statusValue: status.rawValue), checkedAt: now,
       freshUntil: bounds.min())
+  }
+}
+
+extension StoredCredential {
+  /// The anchor among `anchors` that the credential's own issuer chain (mdoc `x5chain`, SD-JWT
+  /// `x5c`) validates to at `now`; nil when none does or the credential does not decode.
+  func issuerAnchor(among anchors: [Certificate], at now: Date) -> Certificate? {
+    let chain: [[UInt8]]
+    switch format {
+    case .msoMdoc:
+      guard let issuerSigned = decodedMdoc,
+        let certificates = try? issuerSigned.documentSignerChain()
+      else { return nil }
+      chain = certificates.map(\.derBytes)
+    case .sdJWT:
+      guard let x5c = decodedSDJWT?.issuerSignedJWT.x5c else { return nil }
+      chain = x5c
+    }
+    guard !chain.isEmpty, !anchors.isEmpty,
+      case .trusted(let path) = CertificateValidator(trustAnchors: anchors).validate(
+        chainDER: chain, at: now)
+    else { return nil }
+    return path.anchor
   }
 }

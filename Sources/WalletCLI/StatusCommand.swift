@@ -141,6 +141,7 @@ enum StatusText {
     case .tooLarge: "the status list is too large"
     case .malformed: "the status list cannot be read"
     case .unreadableCredential: "the stored credential cannot be read"
+    case .unauthenticated: "the stored status was changed without this wallet's key"
     default: code.rawValue
     }
   }

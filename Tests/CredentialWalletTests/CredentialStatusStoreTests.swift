@@ -16,7 +16,7 @@ struct CredentialStatusStoreTests {
       try await v5.insertVersion5Credential(id: "old")
     }
     let store = try WalletStore(path: dir.databasePath)
-    #expect(try await store.schemaVersion() == 6)
+    #expect(try await store.schemaVersion() == WalletStore.currentSchemaVersion)
     let columns = try await store.execute("SELECT name FROM pragma_table_info('credentials')")
       .compactMap { row -> String? in
         if case .text(let name)? = row.first { return name }

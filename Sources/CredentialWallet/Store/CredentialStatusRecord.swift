@@ -117,6 +117,9 @@ public struct CredentialStatusUnknownReason: Sendable, Hashable {
     public static let malformed = Code(rawValue: "malformed")
     /// The stored credential itself cannot be read.
     public static let unreadableCredential = Code(rawValue: "unreadable_credential")
+    /// The stored status does not carry the wallet's authentication tag (changed by someone
+    /// without the key-encryption key, or written before tags existed): it is not used.
+    public static let unauthenticated = Code(rawValue: "unauthenticated")
   }
 
   /// The kind of reason.
@@ -210,11 +213,14 @@ extension SQLiteConnection {
   func setCredentialStatus(_ record: CredentialStatusRecord?, id: String)
     throws(WalletStoreError) -> Bool
   {
+    let values = StoredStatusColumns.values(record)
+    let tag = credentialAuthentication.map { SQLValue.blob($0.statusTag(id: id, values)) }
     try run(
       """
       UPDATE credentials SET status_outcome = ?, status_value = ?, status_reason = ?,
-        status_detail = ?, status_checked_at_ms = ?, status_fresh_until_ms = ? WHERE id = ?
-      """, StoredStatusColumns.values(record) + [.text(id)])
+        status_detail = ?, status_checked_at_ms = ?, status_fresh_until_ms = ?,
+        status_authentication_tag = ? WHERE id = ?
+      """, values + [tag ?? .null, .text(id)])
     return changes > 0
   }
 }

@@ -11,11 +11,23 @@ extension SQLiteConnection {
     id, format, type, issued, display, valid_from_ms, valid_until_ms, device_key_id,
     issuer_authority_key_ids, created_at_ms, issuer_trust, issuance, issuance_session_id,
     presentation_count, status_outcome, status_value, status_reason, status_detail,
-    status_checked_at_ms, status_fresh_until_ms
+    status_checked_at_ms, status_fresh_until_ms, authentication_tag, status_authentication_tag
     """
 
   private static let insertCredentialSQL =
-    "INSERT INTO credentials (\(credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO credentials (\(credentialColumns)) VALUES (\(Array(repeating: "?", count: 22).joined(separator: ", ")))"
+
+  /// The column names, in order.
+  static let credentialColumnList = credentialColumns.split(separator: ",").map {
+    $0.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// The columns the record tag covers (all before `presentation_count`), and where the status
+  /// columns and the two tags are (see `CredentialAuthentication`).
+  static let recordColumns = 0..<13
+  static let statusColumns = 14..<20
+  static let recordTagColumn: Int32 = 20
+  static let statusTagColumn: Int32 = 21
 
   func insertCredential(_ credential: StoredCredential) throws(WalletStoreError) {
     var memo = CredentialJSONMemo()
@@ -50,7 +62,15 @@ extension SQLiteConnection {
       credential.issuance?.sessionID.map { .text($0) } ?? .null,
       .integer(Int64(credential.presentationCount)),
     ]
-    values += StoredStatusColumns.values(credential.lastKnownStatus)
+    let status = StoredStatusColumns.values(credential.lastKnownStatus)
+    values += status
+    // Issue 32: the row's tags, when the store holds the wallet's key.
+    if let authentication = credentialAuthentication {
+      values.append(.blob(authentication.recordTag(Array(values[Self.recordColumns]))))
+      values.append(.blob(authentication.statusTag(id: credential.id, status)))
+    } else {
+      values += [.null, .null]
+    }
     do throws(WalletStoreError) {
       try runCached(Self.insertCredentialSQL, values)
     } catch  where error.code == .duplicateID {
@@ -64,10 +84,12 @@ extension SQLiteConnection {
   }
 
   func credential(id: String) throws(WalletStoreError) -> StoredCredential? {
-    try query(
-      "SELECT \(Self.credentialColumns) FROM credentials WHERE id = ?", [.text(id)],
-      row: Self.decodeCredential
-    ).first
+    let authentication = credentialAuthentication
+    return try query(
+      "SELECT \(Self.credentialColumns) FROM credentials WHERE id = ?", [.text(id)]
+    ) { (row) throws(WalletStoreError) in
+      try Self.decodeCredential(row, authentication: authentication)
+    }.first
   }
 
   /// The rows of one format whose type is one of `types`, each decoded or with why it cannot be.
@@ -76,27 +98,33 @@ extension SQLiteConnection {
   {
     guard !types.isEmpty else { return [] }
     let placeholders = Array(repeating: "?", count: types.count).joined(separator: ", ")
+    let authentication = credentialAuthentication
     return try query(
       "SELECT \(Self.credentialColumns) FROM credentials WHERE format = ? AND type IN (\(placeholders)) ORDER BY created_at_ms, id",
-      [.text(format.rawValue)] + types.map { .text($0) }, row: Self.credentialRow)
+      [.text(format.rawValue)] + types.map { .text($0) }
+    ) { Self.credentialRow($0, authentication: authentication) }
   }
 
   /// Every row, or those of one format, each decoded or with why it cannot be.
   func credentials(format: CredentialFormat?) throws(WalletStoreError) -> [CredentialRow] {
+    let authentication = credentialAuthentication
     if let format {
       return try query(
         "SELECT \(Self.credentialColumns) FROM credentials WHERE format = ? ORDER BY created_at_ms, id",
-        [.text(format.rawValue)], row: Self.credentialRow)
+        [.text(format.rawValue)]
+      ) { Self.credentialRow($0, authentication: authentication) }
     }
     return try query(
-      "SELECT \(Self.credentialColumns) FROM credentials ORDER BY created_at_ms, id",
-      row: Self.credentialRow)
+      "SELECT \(Self.credentialColumns) FROM credentials ORDER BY created_at_ms, id"
+    ) { Self.credentialRow($0, authentication: authentication) }
   }
 
   /// One row: a bad row is reported with its id rather than failing the whole query.
-  private static func credentialRow(_ row: SQLiteStatement) -> CredentialRow {
+  private static func credentialRow(
+    _ row: SQLiteStatement, authentication: CredentialAuthentication?
+  ) -> CredentialRow {
     do throws(WalletStoreError) {
-      return .success(try decodeCredential(row))
+      return .success(try decodeCredential(row, authentication: authentication))
     } catch {
       return .failure(StoreProblem(record: .credential(id: row.text(0) ?? ""), error: error))
     }
@@ -107,9 +135,11 @@ extension SQLiteConnection {
     return changes > 0
   }
 
-  private static func decodeCredential(_ row: SQLiteStatement) throws(WalletStoreError)
-    -> StoredCredential
-  {
+  /// A row as a credential; with `authentication`, what a missing or wrong tag covers is not
+  /// used (issue 32): the trust level reads as unverified, the status as unknown.
+  static func decodeCredential(
+    _ row: SQLiteStatement, authentication: CredentialAuthentication?
+  ) throws(WalletStoreError) -> StoredCredential {
     let id = row.text(0) ?? ""
     guard let format = row.text(1).flatMap(CredentialFormat.init(rawValue:)) else {
       throw WalletStoreError(
@@ -141,14 +171,43 @@ extension SQLiteConnection {
     if trust == .trusted, let basis = issuance?.trustBasis, basis != .walletAnchor {
       trust = .issuerVouched
     }
-    return StoredCredential(
+    var status = try StoredStatusColumns.record(row, first: 14, id: id)
+    var unauthenticated = UnauthenticatedColumns()
+    if let authentication {
+      let columns = row.values()
+      if !authentication.verifies(
+        tag(row, recordTagColumn), authentication.recordTag(Array(columns[recordColumns])))
+      {
+        unauthenticated.insert(.record)
+        trust = .unverified
+      }
+      if !authentication.verifies(
+        tag(row, statusTagColumn),
+        authentication.statusTag(id: id, Array(columns[statusColumns])))
+      {
+        unauthenticated.insert(.status)
+        status = CredentialStatusRecord(
+          outcome: .unknown(
+            CredentialStatusUnknownReason(
+              .unauthenticated, detail: "the stored status does not carry this wallet's tag")),
+          checkedAt: status?.checkedAt ?? StoreTime.date(milliseconds: row.int64(9)))
+      }
+    }
+    var credential = StoredCredential(
       id: id, format: format, type: row.text(2) ?? "", issued: row.blob(3), display: display,
       validFrom: row.optionalInt64(5).map { StoreTime.date(milliseconds: $0) },
       validUntil: row.optionalInt64(6).map { StoreTime.date(milliseconds: $0) },
       deviceKeyID: row.text(7), issuerAuthorityKeyIdentifiers: identifiers,
       createdAt: StoreTime.date(milliseconds: row.int64(9)), issuerTrust: trust,
       issuance: issuance, presentationCount: Int(clamping: row.int64(13)),
-      lastKnownStatus: try StoredStatusColumns.record(row, first: 14, id: id))
+      lastKnownStatus: status)
+    credential.unauthenticated = unauthenticated
+    return credential
+  }
+
+  /// A tag column, nil when NULL.
+  private static func tag(_ row: SQLiteStatement, _ column: Int32) -> [UInt8]? {
+    row.isNull(column) ? nil : row.blob(column)
   }
 
   // MARK: Trust anchors

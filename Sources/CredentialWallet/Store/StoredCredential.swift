@@ -98,6 +98,10 @@ public struct StoredCredential: Sendable, Hashable {
   /// `Wallet.refreshStatus(credentialID:checker:force:)`); nil when never checked (and for rows
   /// stored before schema version 6).
   public let lastKnownStatus: CredentialStatusRecord?
+  /// What of the row did not carry this wallet's authentication tag when it was read (issue
+  /// 32): with `.record` the trust level reads as `unverified`, with `.status` the status as
+  /// unknown; empty for a row that verified and for a value built in memory.
+  public internal(set) var unauthenticated: UnauthenticatedColumns = []
 
   /// The credential's validity at `now`: `expired` after `validUntil`, `notYetValid` before
   /// `validFrom` (ISO 18013-5 §9.1.2.4 validityInfo; SD-JWT `exp` / `nbf`, RFC 7519 §4.1.4-5).
