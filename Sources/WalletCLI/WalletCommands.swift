@@ -474,6 +474,9 @@ enum Describe {
     for problem in problems {
       let what: String
       switch problem.record {
+      case .credential(let id) where problem.error.code == .unauthenticatedRecord:
+        // Issue 32: listed, but what the tag covers is not trusted.
+        what = "credential \(id) was changed without this wallet's key"
       case .credential(let id): what = "credential \(id) skipped"
       case .trustAnchor(let id): what = "trust anchor \(id) not trusted"
       case .setting(let key): what = "setting \(key) ignored"
