@@ -258,8 +258,9 @@ public enum IssuedCredentialVerifier {
   /// `dc+sd-jwt` (SD-JWT VC §3, RFC 9901 §7.1): no key binding JWT, the issuer signature via
   /// the `x5c` chain to one of `walletAnchors` (or, with `trust.trustIssuerPublishedIACAs`, to
   /// an IACA the issuer published; or, with `trust.trustIssuerMetadataKeys`, with a key of
-  /// `trust.issuerMetadataKeys` for that `iss`), `typ`, every Disclosure referenced by a digest, `nbf`/`exp`/`iat` at `now`,
-  /// `vct` equal to `expected.type`, and `cnf.jwk` equal to `deviceKey`.
+  /// `trust.issuerMetadataKeys` for that `iss`), `typ`, every Disclosure referenced by a
+  /// digest, `nbf`/`exp`/`iat` at `now`, `vct` equal to `expected.type`, and `cnf.jwk` equal to
+  /// `deviceKey`.
   public static func verify(
     _ credential: IssuedCredential.Payload, deviceKey: ECPublicKey,
     expected: IssuanceExpectation, walletAnchors: [Certificate],

@@ -15,7 +15,11 @@ extension SQLiteConnection {
     """
 
   private static let insertCredentialSQL =
-    "INSERT INTO credentials (\(credentialColumns)) VALUES (\(Array(repeating: "?", count: 22).joined(separator: ", ")))"
+    "INSERT INTO credentials (\(credentialColumns)) VALUES (\(bindMarkers(22)))"
+
+  private static func bindMarkers(_ count: Int) -> String {
+    Array(repeating: "?", count: count).joined(separator: ", ")
+  }
 
   /// The column names, in order.
   static let credentialColumnList = credentialColumns.split(separator: ",").map {
@@ -172,26 +176,15 @@ extension SQLiteConnection {
       trust = .issuerVouched
     }
     var status = try StoredStatusColumns.record(row, first: 14, id: id)
-    var unauthenticated = UnauthenticatedColumns()
-    if let authentication {
-      let columns = row.values()
-      if !authentication.verifies(
-        tag(row, recordTagColumn), authentication.recordTag(Array(columns[recordColumns])))
-      {
-        unauthenticated.insert(.record)
-        trust = .unverified
-      }
-      if !authentication.verifies(
-        tag(row, statusTagColumn),
-        authentication.statusTag(id: id, Array(columns[statusColumns])))
-      {
-        unauthenticated.insert(.status)
-        status = CredentialStatusRecord(
-          outcome: .unknown(
-            CredentialStatusUnknownReason(
-              .unauthenticated, detail: "the stored status does not carry this wallet's tag")),
-          checkedAt: status?.checkedAt ?? StoreTime.date(milliseconds: row.int64(9)))
-      }
+    let unauthenticated =
+      authentication.map { unauthenticatedColumns(row, id: id, $0) } ?? []
+    if unauthenticated.contains(.record) { trust = .unverified }
+    if unauthenticated.contains(.status) {
+      status = CredentialStatusRecord(
+        outcome: .unknown(
+          CredentialStatusUnknownReason(
+            .unauthenticated, detail: "the stored status does not carry this wallet's tag")),
+        checkedAt: status?.checkedAt ?? StoreTime.date(milliseconds: row.int64(9)))
     }
     var credential = StoredCredential(
       id: id, format: format, type: row.text(2) ?? "", issued: row.blob(3), display: display,
@@ -203,6 +196,25 @@ extension SQLiteConnection {
       lastKnownStatus: status)
     credential.unauthenticated = unauthenticated
     return credential
+  }
+
+  /// The columns of the row whose tag is missing or wrong (issue 32).
+  private static func unauthenticatedColumns(
+    _ row: SQLiteStatement, id: String, _ authentication: CredentialAuthentication
+  ) -> UnauthenticatedColumns {
+    let columns = row.values()
+    var failed = UnauthenticatedColumns()
+    if !authentication.verifies(
+      tag(row, recordTagColumn), authentication.recordTag(Array(columns[recordColumns])))
+    {
+      failed.insert(.record)
+    }
+    if !authentication.verifies(
+      tag(row, statusTagColumn), authentication.statusTag(id: id, Array(columns[statusColumns])))
+    {
+      failed.insert(.status)
+    }
+    return failed
   }
 
   /// A tag column, nil when NULL.
