@@ -338,6 +338,33 @@ struct StatusVerificationTests {
     #expect(strict?.code == .unknown && strict?.unknownReason == .untrusted)
   }
 
+  /// Issue 32, item 9: a list under another of the same trusted anchors (here the IACA, given
+  /// as an SD-JWT anchor too) does not speak for a credential whose chain reached the PID root.
+  @Test("A list under another trusted anchor than the credential's is unknown (issuer_mismatch)")
+  func listUnderAnotherTrustedAnchor() async throws {
+    let fixture = try StatusFixture { fixture in
+      [
+        "/sd": try fixture.token(
+          .jwt, path: "/sd", signer: fixture.pki.dsKey, chain: [fixture.pki.documentSigner])
+      ]
+    }
+    let sdJWT = try fixture.sdJWT(status: fixture.sdStatus(1))
+    let (data, state) = try fixture.exchange(
+      try SDJWTCredential(id: "pid", sdJWT: sdJWT), query: StatusFixture.sdQuery)
+    let verified = try await state.verifyResponse(
+      data, sdJWTIssuerAnchors: [fixture.sdRoot, fixture.pki.iaca],
+      mdocIssuerAnchors: [fixture.pki.iaca], now: fixture.now,
+      status: .fetching(
+        httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
+        urlPolicy: .development))
+    let credential = try #require(verified.credentials["pid"]?.first)
+    guard case .unknown(_, let reason, _) = statusOutcome(credential) else {
+      Issue.record("expected unknown, got \(String(describing: statusOutcome(credential)))")
+      return
+    }
+    #expect(reason == .issuerMismatch)
+  }
+
   @Test("The mdoc's list is checked with the mdoc anchors, the SD-JWT's with the SD-JWT anchors")
   func anchorsPerFormat() async throws {
     // An mdoc list signed by the SD-JWT issuer: trusted for SD-JWTs only.
