@@ -192,15 +192,38 @@ struct CredentialRowAuthenticationTests {
     #expect(try await read(reopened, "good").0.issuerTrust == .unverified)
   }
 
-  @Test("A version 6 file migrated without the wallet's key keeps its rows untagged")
-  func migratedWithoutTheKey() async throws {
+  @Test("A version 6 file opened without the wallet's key waits at version 6 for the wallet")
+  func openedWithoutTheKeyFirst() async throws {
     defer { dir.remove() }
     try await makeVersion6Home()
-    do {
-      let keyless = try WalletStore(path: home.databasePath)
-      #expect(try await keyless.schemaVersion() == 7)
-    }
-    let (credential, problems) = try await read(try wallet(), "good")
+    // As an app extension opens its key store connection before the wallet.
+    let keyless = try WalletStore(path: home.databasePath)
+    #expect(try await keyless.schemaVersion() == 6)
+    let wallet = try wallet()
+    #expect(try await wallet.store.schemaVersion() == 7)
+    let (credential, problems) = try await read(wallet, "good")
+    #expect(credential.issuerTrust == .trusted)
+    #expect(credential.unauthenticated.isEmpty && problems.isEmpty)
+    // A file without credentials has nothing to adopt: it is migrated at once.
+    let empty = try TemporaryDirectory()
+    defer { empty.remove() }
+    let old = try WalletStore(path: empty.databasePath, busyTimeout: .seconds(5), schemaVersion: 6)
+    #expect(try await old.schemaVersion() == 6)
+    #expect(try await WalletStore(path: empty.databasePath).schemaVersion() == 7)
+  }
+
+  @Test("A row written without the wallet's key is not authenticated")
+  func rowWrittenWithoutTheKey() async throws {
+    defer { dir.remove() }
+    let wallet = try wallet()
+    let keyless = try WalletStore(path: home.databasePath)
+    let device = try ECPrivateKey(curve: .p256)
+    try await keyless.insert(
+      StoredCredential(
+        id: "planted", format: .sdJWT, type: "urn:eudi:pid:1",
+        issued: Array(try issuer.issue(holder: device.publicKey, clock: now).utf8),
+        display: CredentialDisplay(title: "PID"), issuerTrust: .trusted))
+    let (credential, problems) = try await read(wallet, "planted")
     #expect(credential.issuerTrust == .unverified)
     #expect(credential.unauthenticated == [.record, .status])
     #expect(problems.map(\.error.code) == [.unauthenticatedRecord])

@@ -214,13 +214,18 @@ extension SQLiteConnection {
     throws(WalletStoreError) -> Bool
   {
     let values = StoredStatusColumns.values(record)
-    let tag = credentialAuthentication.map { SQLValue.blob($0.statusTag(id: id, values)) }
-    try run(
+    let columns = """
+      status_outcome = ?, status_value = ?, status_reason = ?, status_detail = ?,
+      status_checked_at_ms = ?, status_fresh_until_ms = ?
       """
-      UPDATE credentials SET status_outcome = ?, status_value = ?, status_reason = ?,
-        status_detail = ?, status_checked_at_ms = ?, status_fresh_until_ms = ?,
-        status_authentication_tag = ? WHERE id = ?
-      """, values + [tag ?? .null, .text(id)])
+    if let authentication = credentialAuthentication {
+      try run(
+        "UPDATE credentials SET \(columns), status_authentication_tag = ? WHERE id = ?",
+        values + [.blob(authentication.statusTag(id: id, values)), .text(id)])
+    } else {
+      // Without the key the status is written untagged: a wallet reads it as unknown.
+      try run("UPDATE credentials SET \(columns) WHERE id = ?", values + [.text(id)])
+    }
     return changes > 0
   }
 }

@@ -166,8 +166,8 @@ enum Schema {
   /// settings have (`CredentialAuthentication`): `authentication_tag` over the credential, its
   /// trust level and issuance record, `status_authentication_tag` over its status. Rows written
   /// before have neither; SQL cannot compute them, so a wallet opening the file with its key
-  /// adopts them in the same transaction (`LegacyCredentialAdoption`), and a store migrated
-  /// without the key leaves them untagged, which a wallet then reads as unauthenticated.
+  /// adopts them in the same transaction (`LegacyCredentialAdoption`); a store opened without
+  /// the key leaves a file that holds credentials at version 6 for it.
   static let version7 = [
     "ALTER TABLE credentials ADD COLUMN authentication_tag BLOB",
     "ALTER TABLE credentials ADD COLUMN status_authentication_tag BLOB",

@@ -7,22 +7,33 @@ import JSON
 extension SQLiteConnection {
   // MARK: Credentials
 
-  private static let credentialColumns = """
+  /// The columns without the tags (schema version 6), which a store without the wallet's key
+  /// reads and writes, so it works on a file a wallet has not migrated yet.
+  private static let untaggedCredentialColumns = """
     id, format, type, issued, display, valid_from_ms, valid_until_ms, device_key_id,
     issuer_authority_key_ids, created_at_ms, issuer_trust, issuance, issuance_session_id,
     presentation_count, status_outcome, status_value, status_reason, status_detail,
-    status_checked_at_ms, status_fresh_until_ms, authentication_tag, status_authentication_tag
+    status_checked_at_ms, status_fresh_until_ms
     """
+  private static let taggedCredentialColumns =
+    untaggedCredentialColumns + ", authentication_tag, status_authentication_tag"
 
-  private static let insertCredentialSQL =
-    "INSERT INTO credentials (\(credentialColumns)) VALUES (\(bindMarkers(22)))"
+  /// The columns this connection reads and writes: with the tags when it holds the key.
+  private var credentialColumns: String {
+    credentialAuthentication == nil ? Self.untaggedCredentialColumns : Self.taggedCredentialColumns
+  }
+
+  private static let insertTaggedCredentialSQL =
+    "INSERT INTO credentials (\(taggedCredentialColumns)) VALUES (\(bindMarkers(22)))"
+  private static let insertUntaggedCredentialSQL =
+    "INSERT INTO credentials (\(untaggedCredentialColumns)) VALUES (\(bindMarkers(20)))"
 
   private static func bindMarkers(_ count: Int) -> String {
     Array(repeating: "?", count: count).joined(separator: ", ")
   }
 
   /// The column names, in order.
-  static let credentialColumnList = credentialColumns.split(separator: ",").map {
+  static let credentialColumnList = taggedCredentialColumns.split(separator: ",").map {
     $0.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
@@ -72,11 +83,11 @@ extension SQLiteConnection {
     if let authentication = credentialAuthentication {
       values.append(.blob(authentication.recordTag(Array(values[Self.recordColumns]))))
       values.append(.blob(authentication.statusTag(id: credential.id, status)))
-    } else {
-      values += [.null, .null]
     }
     do throws(WalletStoreError) {
-      try runCached(Self.insertCredentialSQL, values)
+      try runCached(
+        credentialAuthentication == nil
+          ? Self.insertUntaggedCredentialSQL : Self.insertTaggedCredentialSQL, values)
     } catch  where error.code == .duplicateID {
       throw WalletStoreError(.duplicateID, "a credential with id \(credential.id) already exists")
     } catch  where error.code == .constraintViolation && credential.deviceKeyID != nil {
@@ -90,7 +101,7 @@ extension SQLiteConnection {
   func credential(id: String) throws(WalletStoreError) -> StoredCredential? {
     let authentication = credentialAuthentication
     return try query(
-      "SELECT \(Self.credentialColumns) FROM credentials WHERE id = ?", [.text(id)]
+      "SELECT \(credentialColumns) FROM credentials WHERE id = ?", [.text(id)]
     ) { (row) throws(WalletStoreError) in
       try Self.decodeCredential(row, authentication: authentication)
     }.first
@@ -104,7 +115,7 @@ extension SQLiteConnection {
     let placeholders = Array(repeating: "?", count: types.count).joined(separator: ", ")
     let authentication = credentialAuthentication
     return try query(
-      "SELECT \(Self.credentialColumns) FROM credentials WHERE format = ? AND type IN (\(placeholders)) ORDER BY created_at_ms, id",
+      "SELECT \(credentialColumns) FROM credentials WHERE format = ? AND type IN (\(placeholders)) ORDER BY created_at_ms, id",
       [.text(format.rawValue)] + types.map { .text($0) }
     ) { Self.credentialRow($0, authentication: authentication) }
   }
@@ -114,12 +125,12 @@ extension SQLiteConnection {
     let authentication = credentialAuthentication
     if let format {
       return try query(
-        "SELECT \(Self.credentialColumns) FROM credentials WHERE format = ? ORDER BY created_at_ms, id",
+        "SELECT \(credentialColumns) FROM credentials WHERE format = ? ORDER BY created_at_ms, id",
         [.text(format.rawValue)]
       ) { Self.credentialRow($0, authentication: authentication) }
     }
     return try query(
-      "SELECT \(Self.credentialColumns) FROM credentials ORDER BY created_at_ms, id"
+      "SELECT \(credentialColumns) FROM credentials ORDER BY created_at_ms, id"
     ) { Self.credentialRow($0, authentication: authentication) }
   }
 

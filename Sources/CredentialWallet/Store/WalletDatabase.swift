@@ -122,6 +122,13 @@ final class WalletDatabase {
           "the database has schema version \(version); this code knows up to \(Schema.currentVersion)"
         )
       }
+      // Issue 32: credential rows written before version 7 are tagged only with the wallet's
+      // key; without it (a bare `WalletStore`), a file holding such rows stays at version 6
+      // for a wallet to migrate (`LegacyCredentialAdoption`).
+      var target = target
+      if adoption == nil, version >= 1, version < 7, target >= 7, try holdsCredentials() {
+        target = 6
+      }
       guard version < target else { return }
       for step in (version + 1)...target {
         for statement in Schema.migration(to: step) { try connection.run(statement) }
@@ -130,6 +137,14 @@ final class WalletDatabase {
       // PRAGMA takes no bound parameters; target is a constant of this code, never input.
       try connection.run("PRAGMA user_version = \(target)")
     }
+  }
+
+  /// Whether the file holds any credential row.
+  private func holdsCredentials() throws(WalletStoreError) -> Bool {
+    let found = try connection.query("SELECT EXISTS (SELECT 1 FROM credentials)") {
+      (row) throws(WalletStoreError) in row.int64(0)
+    }
+    return found.first == 1
   }
 
   /// Runs body in a write transaction: all of it commits, or none of it does.

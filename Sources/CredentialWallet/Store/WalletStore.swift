@@ -33,7 +33,10 @@ public actor WalletStore {
   }
 
   /// Opens the store at path, creating the file (and its directory) if needed, and migrates
-  /// the schema to ``currentSchemaVersion`` in one transaction.
+  /// the schema to ``currentSchemaVersion`` in one transaction; a file whose credential rows
+  /// predate their authentication tags (version 6 and earlier) stays at version 6 until a
+  /// `Wallet` opens it with its key and tags them. A store opened this way writes credential
+  /// rows without tags and checks none: a wallet reads such rows as unauthenticated.
   ///
   /// - Parameters:
   ///   - path: the database file, e.g. `WalletHome.databasePath`.
