@@ -63,7 +63,8 @@ struct CredentialRowAuthenticationTests {
     defer { dir.remove() }
     let wallet = try wallet()
     _ = try await importPID(wallet, id: "pid")
-    let forged = #"{"configurationID":"pid","credentialIssuer":"https://pid.example","#
+    let forged =
+      #"{"configurationID":"pid","credentialIssuer":"https://pid.example","#
       + #""display":[],"trustBasis":"wallet-anchor"}"#
     _ = try await wallet.store.execute(
       "UPDATE credentials SET issuance = ?, issuer_trust = 'trusted' WHERE id = 'pid'",

@@ -439,7 +439,7 @@ public enum IssuedCredentialVerifier {
       return (
         try sdJWT.verify(trustAnchors: walletAnchors, at: now, options: options), .walletAnchor
       )
-    } catch where error.code == .untrustedIssuer {
+    } catch  where error.code == .untrustedIssuer {
       let iacas = trust.acceptedPublishedIACAs
       guard !iacas.isEmpty else {
         return (try verifyWithMetadataKeys(sdJWT, error, trust, now, options), .issuerMetadataKey)
@@ -449,7 +449,7 @@ public enum IssuedCredentialVerifier {
         return (
           try sdJWT.verify(trustAnchors: iacas, at: now, options: options), .issuerPublishedIACA
         )
-      } catch where error.code == .untrustedIssuer {
+      } catch  where error.code == .untrustedIssuer {
         return (try verifyWithMetadataKeys(sdJWT, error, trust, now, options), .issuerMetadataKey)
       }
     }
@@ -474,7 +474,7 @@ public enum IssuedCredentialVerifier {
     for key in metadata.keys {
       do throws(SDJWTError) {
         return try sdJWT.verify(issuerKey: key, now: now, options: options)
-      } catch where key != metadata.keys.last && error.code == .invalidIssuerSignature {
+      } catch  where key != metadata.keys.last && error.code == .invalidIssuerSignature {
         last = error
       }
     }
