@@ -14,6 +14,9 @@ public enum StatusUnknownReason: String, Sendable, Hashable, CaseIterable {
   case badSignature = "bad_signature"
   /// The token has no certificate chain, or it does not validate to the issuer's trust anchors.
   case untrusted
+  /// The token validates, but under another anchor than the Referenced Token's own issuer
+  /// (``StatusListIssuer``): another issuer's list does not speak for this token.
+  case issuerMismatch = "issuer_mismatch"
   /// The token's `sub` is not the Referenced Token's `uri` (draft §8.3 step 2).
   case subjectMismatch = "sub_mismatch"
   /// The token's `exp` has passed (draft §8.3 step 4).
@@ -66,6 +69,19 @@ public enum StatusCheckResult: Sendable, Hashable {
   }
 }
 
+/// Whose Status List Token may give a Referenced Token's status: the token's own issuer, or a
+/// Status Issuer under the same trust anchor (draft-ietf-oauth-status-list, Security
+/// Considerations "Key Resolution and Trust Management": a Status Issuer other than the
+/// Referenced Token's issuer is linked to it through the same certificate authority). A list
+/// signed under another anchor, even a trusted one, does not speak for the token.
+public struct StatusListIssuer: Sendable, Hashable {
+  /// The trust anchor the Referenced Token's own certificate chain was validated to.
+  public let anchor: Certificate
+
+  /// The issuer whose Referenced Token's chain reached `anchor`.
+  public init(anchor: Certificate) { self.anchor = anchor }
+}
+
 /// Checks Referenced Tokens against their Status List Tokens (draft-ietf-oauth-status-list §8):
 /// fetches the token at `uri` with the `Accept` of the expected form, verifies its signature and
 /// certificate chain against the issuer's trust anchors, checks `sub` equals `uri`, `exp`, and
@@ -89,6 +105,8 @@ public actor StatusListChecker {
   struct CacheEntry {
     let token: StatusListToken
     let until: Date
+    /// The anchor the token's chain was validated to.
+    let anchor: Certificate
   }
 
   /// Creates a checker.
@@ -97,15 +115,15 @@ public actor StatusListChecker {
   ///   - httpClient: fetches the tokens (it enforces its own timeout and response size).
   ///   - trustAnchors: the issuer anchors the credential itself is checked against; a token
   ///     must chain to one of them.
-  ///   - urlPolicy: which `uri`s are fetched: https, and plain http to loopback hosts
-  ///     (`localhost`, 127.0.0.0/8, `[::1]`) by default.
+  ///   - urlPolicy: which `uri`s are fetched: https only by default (`.standard`); plain http
+  ///     to loopback hosts (`localhost`, 127.0.0.0/8, `[::1]`) only under `.development`.
   ///   - offlineTokens: tokens given as values (a file), used for the `uri` equal to their
   ///     `sub` instead of fetching.
   ///   - cacheSize: the most decompressed list bytes cached (``maximumCacheSize`` by default).
   ///   - clock: the time every check is made at.
   public init(
     httpClient: any HTTPClient, trustAnchors: [Certificate],
-    urlPolicy: HTTPURLPolicy = HTTPURLPolicy(allowsLoopbackHTTP: true),
+    urlPolicy: HTTPURLPolicy = .standard,
     offlineTokens: [StatusListToken] = [], cacheSize: Int = StatusListChecker.maximumCacheSize,
     clock: @escaping @Sendable () -> Date = { Date() }
   ) {
@@ -122,24 +140,26 @@ public actor StatusListChecker {
     offline[token.subject] = token
   }
 
-  /// Checks a `status` claim as read from a Referenced Token.
-  public func check(_ status: ReferencedStatus, format: StatusListToken.Format) async
-    -> StatusCheckResult
-  {
+  /// Checks a `status` claim as read from a Referenced Token; with `issuer`, only a list of that
+  /// issuer (or under its anchor) is used.
+  public func check(
+    _ status: ReferencedStatus, format: StatusListToken.Format, issuer: StatusListIssuer? = nil
+  ) async -> StatusCheckResult {
     switch status {
-    case .statusList(let reference): await check(reference, format: format)
+    case .statusList(let reference): await check(reference, format: format, issuer: issuer)
     case .unsupported(let mechanism):
       .unknown(.unsupported, detail: "the status mechanism \(mechanism) is not supported")
     }
   }
 
   /// Checks one Referenced Token: `format` is the form to fetch (`.jwt` for an SD-JWT VC,
-  /// `.cwt` for an mdoc, draft §8.1).
-  public func check(_ reference: StatusReference, format: StatusListToken.Format) async
-    -> StatusCheckResult
-  {
+  /// `.cwt` for an mdoc, draft §8.1). With `issuer` (the Referenced Token's own anchor), a token
+  /// signed under another anchor is `issuerMismatch`.
+  public func check(
+    _ reference: StatusReference, format: StatusListToken.Format, issuer: StatusListIssuer? = nil
+  ) async -> StatusCheckResult {
     let token: StatusListToken
-    switch await verifiedToken(for: reference, format: format) {
+    switch await verifiedToken(for: reference, format: format, issuer: issuer) {
     case .success(let verified): token = verified
     case .failure(let failure): return .unknown(failure.reason, detail: failure.detail)
     }
@@ -159,18 +179,20 @@ public actor StatusListChecker {
   }
 
   /// The verified Status List Token for `reference`: offline, cached or fetched, checked for
-  /// `sub`, `exp` and its signature and chain.
-  public func verifiedToken(for reference: StatusReference, format: StatusListToken.Format) async
-    -> Result<StatusListToken, Failure>
-  {
+  /// `sub`, `exp` and its signature and chain; with `issuer`, the chain must end at the
+  /// Referenced Token's own anchor (``StatusListIssuer``), else `issuerMismatch`.
+  public func verifiedToken(
+    for reference: StatusReference, format: StatusListToken.Format,
+    issuer: StatusListIssuer? = nil
+  ) async -> Result<StatusListToken, Failure> {
     let now = clock()
     if let token = offline[reference.uri] {
-      return validate(token, reference: reference, now: now)
+      return validate(token, reference: reference, issuer: issuer, now: now).map { $0.token }
     }
     let key = "\(format.rawValue) \(reference.uri)"
     if let entry = cache[key] {
       if now < entry.until, entry.token.expiresAt.map({ now < $0 }) ?? true {
-        return .success(entry.token)
+        return Self.bound(entry.token, anchor: entry.anchor, to: issuer, or: trustAnchors)
       }
       cache[key] = nil
       cacheOrder.removeAll { $0 == key }
@@ -180,15 +202,43 @@ public actor StatusListChecker {
     case .success(let fetched): token = fetched
     case .failure(let failure): return .failure(failure)
     }
-    let result = validate(token, reference: reference, now: clock())
-    if case .success(let valid) = result { store(valid, key: key, now: now) }
-    return result
+    let result = validate(token, reference: reference, issuer: issuer, now: clock())
+    if case .success(let valid) = result {
+      store(valid.token, anchor: valid.anchor, key: key, now: now)
+    }
+    return result.map { $0.token }
   }
 
-  /// Draft §8.3 steps 2-4: `sub`, `exp`, then the signature and the chain.
-  func validate(_ token: StatusListToken, reference: StatusReference, now: Date)
-    -> Result<StatusListToken, Failure>
-  {
+  /// A token validated to `anchor`, checked against whose list the caller may use: the
+  /// Referenced Token's own anchor when `issuer` is given, else one of `anchors`.
+  static func bound(
+    _ token: StatusListToken, anchor: Certificate, to issuer: StatusListIssuer?,
+    or anchors: [Certificate]
+  ) -> Result<StatusListToken, Failure> {
+    if let issuer {
+      // draft-ietf-oauth-status-list, "Key Resolution and Trust Management": the Referenced
+      // Token's issuer, or a Status Issuer its certificate authority linked to it.
+      guard anchor == issuer.anchor else {
+        return .failure(
+          Failure(
+            reason: .issuerMismatch,
+            detail:
+              "the token is signed under \(anchor.subject), not under the credential's anchor "
+              + "\(issuer.anchor.subject)"))
+      }
+    } else if !anchors.contains(anchor) {
+      return .failure(
+        Failure(reason: .untrusted, detail: "the token is not signed under a trusted anchor"))
+    }
+    return .success(token)
+  }
+
+  /// Draft §8.3 steps 2-4: `sub`, `exp`, then the signature and the chain (to the checker's
+  /// anchors, and the Referenced Token's own anchor when `issuer` is given, which it must end
+  /// at).
+  func validate(
+    _ token: StatusListToken, reference: StatusReference, issuer: StatusListIssuer?, now: Date
+  ) -> Result<(token: StatusListToken, anchor: Certificate), Failure> {
     guard token.subject == reference.uri else {
       return .failure(
         Failure(
@@ -198,17 +248,21 @@ public actor StatusListChecker {
     if let exp = token.expiresAt, exp <= now {
       return .failure(Failure(reason: .expired, detail: "the token expired at \(exp)"))
     }
+    let anchors =
+      trustAnchors + (issuer.map { [$0.anchor] } ?? []).filter { !trustAnchors.contains($0) }
+    let chain: TrustedChain
     do {
-      try token.verifySignature(
-        trustAnchors: trustAnchors, at: now,
-        fallbackChain: reference.certificate.map { [$0] } ?? [])
+      chain = try token.verifySignature(
+        trustAnchors: anchors, at: now, fallbackChain: reference.certificate.map { [$0] } ?? [])
     } catch {
       return .failure(
         Failure(
           reason: error.code == .invalidSignature ? .badSignature : .untrusted,
           detail: error.reason))
     }
-    return .success(token)
+    return Self.bound(token, anchor: chain.anchor, to: issuer, or: trustAnchors).map {
+      ($0, chain.anchor)
+    }
   }
 
   /// Fetches and reads the token at `uri` (draft §8.1: GET with `Accept`).
@@ -247,11 +301,11 @@ public actor StatusListChecker {
 
   /// Caches a verified token until the earlier of `ttl` after `now` and `exp` (draft §13.7);
   /// a token with neither is not cached.
-  func store(_ token: StatusListToken, key: String, now: Date) {
+  func store(_ token: StatusListToken, anchor: Certificate, key: String, now: Date) {
     let ttlEnd = token.timeToLive.map { now.addingTimeInterval(TimeInterval($0)) }
     let candidates = [ttlEnd, token.expiresAt].compactMap { $0 }
     guard let until = candidates.min() else { return }
-    cache[key] = CacheEntry(token: token, until: until)
+    cache[key] = CacheEntry(token: token, until: until, anchor: anchor)
     cacheOrder.removeAll { $0 == key }
     cacheOrder.append(key)
     var total = cacheOrder.reduce(0) { $0 + (cache[$1]?.token.statusList.bytes.count ?? 0) }

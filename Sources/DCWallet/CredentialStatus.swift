@@ -1,20 +1,25 @@
 import Foundation
 public import DCHTTP
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
 public import DCStatusList
+import DCX509
 
 extension Wallet {
   /// A status list checker for this wallet's stored credentials: it trusts the issuer anchors
-  /// the wallet verifies credentials against (a list must be signed under the same anchors as the
-  /// credential, by its document signer or another certificate) and reads the wallet's clock.
+  /// the wallet verifies credentials against and reads the wallet's clock;
+  /// ``refreshStatus(credentialID:checker:force:)`` asks it for each credential's list under
+  /// that credential's own anchor (by its document signer or another certificate the same
+  /// anchor certified).
   ///
   /// - Parameters:
   ///   - httpClient: fetches the lists (`URLSessionHTTPClient` in an app).
-  ///   - urlPolicy: which list URIs are fetched: https, and plain http to a loopback host.
+  ///   - urlPolicy: which list URIs are fetched: https only by default; plain http to a loopback
+  ///     host only under `.development`.
   public func statusListChecker(
-    httpClient: any HTTPClient, urlPolicy: HTTPURLPolicy = HTTPURLPolicy(allowsLoopbackHTTP: true)
+    httpClient: any HTTPClient, urlPolicy: HTTPURLPolicy = .standard
   ) async throws(WalletError) -> StatusListChecker {
     StatusListChecker(
       httpClient: httpClient, trustAnchors: try await trustAnchors(role: .issuer),
@@ -42,6 +47,13 @@ extension Wallet {
   /// fetched or verified, the index is not in it) is `unknown` with the reason, never `invalid`,
   /// and is stored too; the default policy presents a credential whose status is unknown.
   ///
+  /// The list must be signed under the anchor the credential's own chain reaches
+  /// (draft-ietf-oauth-status-list, "Key Resolution and Trust Management"): one of the wallet's
+  /// issuer anchors, or, for an `issuerVouched` credential, the IACA the issuer published that
+  /// vouched for it at issuance; the status then has that credential's trust level. A list under
+  /// another anchor is `issuerMismatch`; a credential whose chain reaches no such anchor has an
+  /// `untrusted` (unknown) status.
+  ///
   /// - Parameters:
   ///   - checker: fetches and verifies the list; use ``statusListChecker(httpClient:urlPolicy:)``
   ///     so that the list is trusted as the credential is.
@@ -55,7 +67,9 @@ extension Wallet {
     let credential = try await storedCredential(id: id)
     let now = clock()
     if !force, let known = credential.lastKnownStatus, known.isFresh(at: now) { return known }
-    let record = await Self.checkStatus(of: credential, checker: checker, at: now)
+    let issuer = Self.statusIssuer(
+      of: credential, walletAnchors: try await trustAnchors(role: .issuer), at: now)
+    let record = await Self.checkStatus(of: credential, issuer: issuer, checker: checker, at: now)
     do {
       guard try await store.setLastKnownStatus(record, forCredential: id) else {
         throw WalletError(.notFound, "no credential \(id)")
@@ -80,9 +94,26 @@ extension Wallet {
     return found
   }
 
-  /// Checks one credential's status now.
+  /// The anchor the stored credential's own issuer chain reaches now: a wallet issuer anchor, or
+  /// for an `issuerVouched` credential the issuer-published IACA recorded at issuance; nil when
+  /// none does (an issuer metadata key, a chain no anchor validates, an unreadable credential).
+  static func statusIssuer(
+    of credential: StoredCredential, walletAnchors: [Certificate], at now: Date
+  ) -> StatusListIssuer? {
+    var anchors = walletAnchors
+    if credential.issuerTrust == .issuerVouched {
+      guard let der = credential.issuance?.issuerPublishedAnchor,
+        let published = try? Certificate(derEncoded: der)
+      else { return nil }
+      anchors = [published]
+    }
+    return credential.issuerAnchor(among: anchors, at: now).map(StatusListIssuer.init(anchor:))
+  }
+
+  /// Checks one credential's status now, with a list signed under `issuer`'s anchor only.
   static func checkStatus(
-    of credential: StoredCredential, checker: StatusListChecker, at now: Date
+    of credential: StoredCredential, issuer: StatusListIssuer?, checker: StatusListChecker,
+    at now: Date
   ) async -> CredentialStatusRecord {
     func unknown(_ code: CredentialStatusUnknownReason.Code, _ detail: String)
       -> CredentialStatusRecord
@@ -125,8 +156,12 @@ extension Wallet {
     case .unsupported(let mechanism):
       return unknown(.unsupported, "the status mechanism \(mechanism) is not a status list")
     }
+    guard let issuer else {
+      return unknown(
+        .untrusted, "the credential's own chain reaches no issuer anchor its list could chain to")
+    }
     let token: StatusListToken
-    switch await checker.verifiedToken(for: reference, format: format) {
+    switch await checker.verifiedToken(for: reference, format: format, issuer: issuer) {
     case .success(let verified): token = verified
     case .failure(let failure):
       return unknown(
@@ -145,5 +180,28 @@ extension Wallet {
     return CredentialStatusRecord(
       outcome: CredentialStatusOutcome(statusValue: status.rawValue), checkedAt: now,
       freshUntil: bounds.min())
+  }
+}
+
+extension StoredCredential {
+  /// The anchor among `anchors` that the credential's own issuer chain (mdoc `x5chain`, SD-JWT
+  /// `x5c`) validates to at `now`; nil when none does or the credential does not decode.
+  func issuerAnchor(among anchors: [Certificate], at now: Date) -> Certificate? {
+    let chain: [[UInt8]]
+    switch format {
+    case .msoMdoc:
+      guard let issuerSigned = decodedMdoc,
+        let certificates = try? issuerSigned.documentSignerChain()
+      else { return nil }
+      chain = certificates.map(\.derBytes)
+    case .sdJWT:
+      guard let x5c = decodedSDJWT?.issuerSignedJWT.x5c else { return nil }
+      chain = x5c
+    }
+    guard !chain.isEmpty, !anchors.isEmpty,
+      case .trusted(let path) = CertificateValidator(trustAnchors: anchors).validate(
+        chainDER: chain, at: now)
+    else { return nil }
+    return path.anchor
   }
 }

@@ -57,15 +57,18 @@ public final class Wallet: Sendable {
     self.authenticator = authenticator
     do {
       try home.create()
-      store = try WalletStore(path: home.databasePath)
-      self.keys =
-        try keys ?? SoftwareKeyStore(store: store, keyEncryptionKeyPath: home.keyEncryptionKeyPath)
       if let settingsKey {
         settingsAuthentication = try SettingsAuthentication(key: settingsKey)
       } else {
         settingsAuthentication = try SettingsAuthentication(
           keyEncryptionKey: try KeyEncryptionKey.loadOrCreate(at: home.keyEncryptionKeyPath))
       }
+      // Credential rows are authenticated under the same key (issue 32).
+      store = try WalletStore(
+        path: home.databasePath, schemaVersion: Schema.currentVersion,
+        settings: settingsAuthentication)
+      self.keys =
+        try keys ?? SoftwareKeyStore(store: store, keyEncryptionKeyPath: home.keyEncryptionKeyPath)
     } catch {
       throw WalletError(
         .storage, "cannot open the wallet in \(home.directory): \(error)", underlying: error)

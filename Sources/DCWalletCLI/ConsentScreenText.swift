@@ -12,15 +12,22 @@ import DCMdoc
 extension PresentationRequest {
   /// A readable consent screen: who asks, whether they are verified, the credential sets and
   /// their options, and each requested item with intent to retain and the value that would be
-  /// shared.
-  func consentScreen(for consent: PresentationConsent) -> String {
-    screen(for: consent).text
+  /// shared. `issuerTrust` (the stored credentials' trust levels, by id) marks each presented
+  /// credential whose issuer no wallet anchor vouched for.
+  func consentScreen(
+    for consent: PresentationConsent, issuerTrust: [String: IssuerTrust] = [:]
+  ) -> String {
+    screen(for: consent).text(issuerTrust: issuerTrust)
   }
 }
 
 extension ConsentScreen {
   /// The screen as lines of text, in time linear in its size.
-  var text: String {
+  var text: String { text(issuerTrust: [:]) }
+
+  /// The screen as lines of text, each presented credential marked with its issuer's trust level
+  /// when it is not `trusted` (issue 32).
+  func text(issuerTrust: [String: IssuerTrust]) -> String {
     // In person (ISO 18013-5) there is no origin: the requester is a reader in radio range.
     // From an authorization request URI (issue 16) it is the client identifier.
     let asker = origin?.serialized ?? clientID ?? "a reader in person"
@@ -63,7 +70,9 @@ extension ConsentScreen {
       lines.append(header)
       if document.presentations.isEmpty { lines.append("  not shared") }
       for presentation in document.presentations {
-        lines.append("  from credential \(presentation.credentialID)")
+        lines.append(
+          "  from credential \(presentation.credentialID)"
+            + Self.trustMark(issuerTrust[presentation.credentialID]))
         if presentation.claims.isEmpty {
           lines.append("    only what is always presented (no claims requested)")
         }
@@ -89,6 +98,27 @@ extension ConsentScreen {
     // Each entry is one line: a line feed inside a requester's or issuer's string is escaped, so
     // it cannot forge a line of the screen (issue 10 §7.3).
     return lines.map { CBOR.terminalSafe($0) }.joined(separator: "\n")
+  }
+}
+
+extension ConsentScreen {
+  /// How a consent screen marks a credential's issuer trust: nothing when trusted (or unknown).
+  static func trustMark(_ trust: IssuerTrust?) -> String {
+    switch trust {
+    case .issuerVouched?:
+      " (issuer-vouched: only the issuer's own published IACAs or keys vouch for it)"
+    case .unverified?: " (issuer unverified: no anchor vouches for it)"
+    case .trusted?, nil: ""
+    }
+  }
+}
+
+extension Wallet {
+  /// The stored credentials' issuer trust levels by id, for a consent screen.
+  func issuerTrustByID() async throws -> [String: IssuerTrust] {
+    var levels: [String: IssuerTrust] = [:]
+    for credential in try await credentials() { levels[credential.id] = credential.issuerTrust }
+    return levels
   }
 }
 

@@ -93,7 +93,8 @@ enum PresentCommand {
     }
     let selection = Selection(
       credentialIDs: args.all("credential"), disclose: args.all("disclose"),
-      interactive: args.flag("interactive"), console: context.console)
+      interactive: args.flag("interactive"), console: context.console,
+      issuerTrust: args.flag("interactive") ? try await wallet.issuerTrustByID() : [:])
     let outcome: InPersonHolder.Outcome
     do {
       outcome = try await InPersonHolder(wallet: wallet, policy: policy).run(
@@ -116,6 +117,8 @@ enum PresentCommand {
     let disclose: [String]
     let interactive: Bool
     let console: Console
+    /// The stored credentials' issuer trust levels, for the consent screen.
+    let issuerTrust: [String: IssuerTrust]
 
     func decide(_ request: PresentationRequest) async -> InPersonDecision {
       let consent: PresentationConsent
@@ -128,7 +131,7 @@ enum PresentCommand {
         return .decline(reason: error.reason)
       }
       if interactive {
-        console.err(request.consentScreen(for: consent))
+        console.err(request.consentScreen(for: consent, issuerTrust: issuerTrust))
         console.err("Share? [y/N] ")
         let answer = Prompt.readAnswer(fromStandardInput: true)
         guard answer == "y" || answer == "yes" else { return .decline(reason: "declined") }

@@ -24,7 +24,8 @@ enum IssueCommand {
       .value("id", "ID", "store under ID (several credentials: ID-1, ID-2, ...)"),
       .flag(
         "trust-issuer-iacas",
-        "trust the IACAs the issuer publishes (mdoc_iacas_uri), for this issuance only"),
+        "trust the IACAs the issuer publishes (mdoc_iacas_uri) for its mdoc and SD-JWT VC "
+          + "credentials, this issuance only; they are stored issuer-vouched"),
       .flag("deferred", "poll pending deferred issuances (all, or the one named) instead"),
       .value(
         "refresh", "ID",
@@ -330,6 +331,7 @@ enum IssueCommand {
               ("configuration", .string(credential.issuance?.configurationID ?? "")),
               ("format", .string(credential.format.rawValue)),
               (credential.format == .msoMdoc ? "doctype" : "vct", .string(credential.type)),
+              ("issuerTrust", .string(credential.issuerTrust.rawValue)),
             ])
           })
       ),

@@ -68,7 +68,8 @@ enum PresentURICommand {
     }
     let consent = try await RespondCommand.consent(args, for: request, in: wallet)
     if args.flag("interactive") {
-      context.console.err(request.consentScreen(for: consent))
+      context.console.err(
+        request.consentScreen(for: consent, issuerTrust: try await wallet.issuerTrustByID()))
       context.console.err("Share? [y/N] ")
       // The URI came as an argument, so the answer is read from standard input.
       let answer = Prompt.readAnswer(fromStandardInput: true)

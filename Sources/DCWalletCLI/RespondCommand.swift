@@ -60,7 +60,8 @@ enum RespondCommand {
     let request = try await resolve(envelope, origin: origin, policy: policy, in: wallet)
     let consent = try await RespondCommand.consent(args, for: request, in: wallet)
     if interactive {
-      context.console.err(request.consentScreen(for: consent))
+      context.console.err(
+        request.consentScreen(for: consent, issuerTrust: try await wallet.issuerTrustByID()))
       context.console.err("Share? [y/N] ")
       let answer = Prompt.readAnswer(fromStandardInput: args.value("request") != nil)
       guard answer == "y" || answer == "yes" else {

@@ -11,18 +11,20 @@ enum StatusCommand {
     options: [
       .flag(
         "json",
-        #"print one object: {"id", "status": "valid"|"invalid"|"suspended"|"unknown"|NUMBER, "reason" (unknown only), "detail", "checkedAt", "freshUntil", "cached"}"#
+        #"print one object: {"id", "status": "valid"|"invalid"|"suspended"|"unknown"|NUMBER, "reason" (unknown only), "detail", "checkedAt", "freshUntil", "cached", "issuerTrust"}"#
       ),
       .flag("force", "fetch the list even when the last known status is still fresh"),
     ],
     positionals: ["ID"],
     discussion: """
       The credential's status_list reference (SD-JWT VC status claim, mdoc MSO status) names the
-      list; it is fetched over https (http only for a loopback host) and verified against the
-      wallet's issuer anchors. A status younger than the list token's ttl and exp is shown
-      without fetching (cached: true) unless --force. The status is stored: list and show show
-      it, and respond refuses a credential whose status is invalid or suspended. Every status,
-      unknown included, exits 0; a missing credential exits 1.
+      list; it is fetched over https (http only for a loopback host) and must be signed under
+      the credential's own anchor: a wallet issuer anchor or, for a credential stored through
+      --trust-issuer-iacas, the IACA the issuer published (the status is then labelled
+      issuer-vouched, like the credential). A status younger than the list token's ttl and exp
+      is shown without fetching (cached: true) unless --force. The status is stored: list and
+      show show it, and respond refuses a credential whose status is invalid or suspended. Every
+      status, unknown included, exits 0; a missing credential exits 1.
       """)
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
@@ -33,14 +35,24 @@ enum StatusCommand {
     let record = try await wallet.refreshStatus(
       credentialID: id, checker: checker(for: wallet), force: args.flag("force"))
     let cached = before != nil && before == record
+    // The list was checked under the credential's own anchor: its trust level is the
+    // credential's (issue 32).
+    let trust = try await wallet.credentials().first { $0.id == id }?.issuerTrust
     if args.flag("json") {
       context.console.out(
         JSONValue.object(
           [("id", .string(id))] + StatusText.members(record) + [("cached", .bool(cached))]
+            + (trust.map { [("issuerTrust", JSONValue.string($0.rawValue))] } ?? [])
         ).serialized())
       return
     }
-    context.console.outLine("\(id): \(StatusText.describe(record))")
+    let label: String
+    switch trust {
+    case .issuerVouched?: label = " [issuer-vouched]"
+    case .unverified?: label = " [issuer unverified]"
+    case .trusted?, nil: label = ""
+    }
+    context.console.outLine("\(id): \(StatusText.describe(record))\(label)")
     if cached { context.console.outLine("(cached; --force fetches the list again)") }
   }
 }
@@ -121,12 +133,15 @@ enum StatusText {
     case .urlNotAllowed: "the status list's URI is not https"
     case .badSignature: "the status list's signature does not verify"
     case .untrusted: "the status list is not signed under a trusted issuer anchor"
+    case .issuerMismatch:
+      "the status list is signed under another anchor than the credential's own issuer"
     case .subjectMismatch: "the status list is for another URI (sub)"
     case .expired: "the status list has expired"
     case .indexOutOfRange: "the credential's index is beyond the end of the list"
     case .tooLarge: "the status list is too large"
     case .malformed: "the status list cannot be read"
     case .unreadableCredential: "the stored credential cannot be read"
+    case .unauthenticated: "the stored status was changed without this wallet's key"
     default: code.rawValue
     }
   }

@@ -37,7 +37,8 @@ enum VerifierStatusCheck {
     return .fetching(
       httpClient: URLSessionHTTPClient(
         configuration: .init(
-          policy: .development, maxResponseBytes: StatusListLimits.maximumTokenSize)))
+          policy: .development, maxResponseBytes: StatusListLimits.maximumTokenSize)),
+      urlPolicy: .development)
   }
 }
 
@@ -61,6 +62,7 @@ enum VerifierStatusText {
     case .urlNotAllowed: "the list's uri is not https (or http on loopback)"
     case .badSignature: "the list's signature does not verify"
     case .untrusted: "the list is not signed under the credential issuer's anchors"
+    case .issuerMismatch: "the list is signed under another anchor than the credential's issuer"
     case .subjectMismatch: "the list's sub is not the credential's uri"
     case .expired: "the list has expired"
     case .indexOutOfRange: "the index is outside the list"

@@ -153,8 +153,9 @@ enum ListCommand {
       let state = credential.validity(at: now)
       let flag = state == .valid ? "" : "  [\(Describe.validity(state, credential))]"
       let status = credential.lastKnownStatus.map { "  [status: \(StatusText.short($0.outcome))]" }
+      let vouched = credential.issuerTrust == .issuerVouched ? "  [issuer-vouched]" : ""
       context.console.outLine(
-        "\(credential.id)  \(credential.format.rawValue)  \(credential.type)  \(credential.display.title)\(credential.display.subtitle.map { " — \($0)" } ?? "")\(until)\(flag)\(status ?? "")"
+        "\(credential.id)  \(credential.format.rawValue)  \(credential.type)  \(credential.display.title)\(credential.display.subtitle.map { " — \($0)" } ?? "")\(until)\(flag)\(vouched)\(status ?? "")"
       )
     }
   }
@@ -164,7 +165,7 @@ enum ShowCommand {
   static let spec = CommandSpec(
     path: "dcwallet show",
     summary:
-      "Show one credential: its issuer (trusted or unverified), validity state, last known status and claims.",
+      "Show one credential: its issuer (trusted, issuer-vouched or unverified), validity state, last known status and claims.",
     options: [
       .flag(
         "json",
@@ -208,6 +209,11 @@ enum ShowCommand {
       console.outLine(
         "issuer: \(credential.display.issuerName ?? "(unnamed)") (\(Describe.trustBasis(credential.issuance?.trustBasis)))"
       )
+    case .issuerVouched:
+      console.outLine(
+        "issuer: \(credential.display.issuerName ?? "(unnamed)") (issuer-vouched: "
+          + "\(Describe.trustBasis(credential.issuance?.trustBasis)); no anchor of this wallet "
+          + "vouches for it)")
     case .unverified:
       console.outLine(
         "issuer unverified"
@@ -390,7 +396,8 @@ enum Describe {
   }
 
   /// A credential for `--json`: `validity` is `valid`, `expired` or `not-yet-valid` at `now`,
-  /// `issuerTrust` is `trusted` or `unverified`.
+  /// `issuerTrust` is `trusted`, `issuer-vouched` (only the issuer's own published IACAs or
+  /// metadata keys vouched for it) or `unverified`.
   static func summary(_ credential: StoredCredential, at now: Date) -> JSONValue {
     var members: [(key: String, value: JSONValue)] = [
       ("id", .string(credential.id)), ("format", .string(credential.format.rawValue)),
@@ -467,6 +474,9 @@ enum Describe {
     for problem in problems {
       let what: String
       switch problem.record {
+      case .credential(let id) where problem.error.code == .unauthenticatedRecord:
+        // Issue 32: listed, but what the tag covers is not trusted.
+        what = "credential \(id) was changed without this wallet's key"
       case .credential(let id): what = "credential \(id) skipped"
       case .trustAnchor(let id): what = "trust anchor \(id) not trusted"
       case .setting(let key): what = "setting \(key) ignored"

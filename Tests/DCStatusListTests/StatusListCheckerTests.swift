@@ -66,14 +66,16 @@ final class TestClock: @unchecked Sendable {
     let clock: TestClock
     let checker: StatusListChecker
 
-    init(offline: [StatusListToken] = [], pki: TestPKI? = nil) throws {
+    init(
+      offline: [StatusListToken] = [], pki: TestPKI? = nil, urlPolicy: HTTPURLPolicy = .standard
+    ) throws {
       let pki = try pki ?? TestPKI()
       self.pki = pki
       let clock = TestClock(pki.clock)
       self.clock = clock
       checker = StatusListChecker(
-        httpClient: client, trustAnchors: [pki.iaca], offlineTokens: offline,
-        clock: { clock.now })
+        httpClient: client, trustAnchors: [pki.iaca], urlPolicy: urlPolicy,
+        offlineTokens: offline, clock: { clock.now })
     }
   }
 
@@ -205,7 +207,7 @@ final class TestClock: @unchecked Sendable {
   }
 
   @Test func onlyHTTPSOrLoopbackHTTP() async throws {
-    let fixture = try Fixture()
+    let fixture = try Fixture(urlPolicy: .development)
     for uri in ["http://issuer.example/statuslists/1", "file:///etc/passwd", "ftp://a.example/x"] {
       expectUnknown(
         await fixture.checker.check(StatusReference(index: 3, uri: uri), format: .jwt),
@@ -219,6 +221,77 @@ final class TestClock: @unchecked Sendable {
         await fixture.checker.check(StatusReference(index: 3, uri: uri), format: .jwt) == .invalid,
         "\(uri)")
     }
+  }
+
+  /// Issue 32: plain http, even to loopback, only under the development URL policy; the
+  /// library's default fetches https only.
+  @Test func loopbackHTTPOnlyUnderTheDevelopmentPolicy() async throws {
+    let pki = try TestPKI()
+    let client = TableClient()
+    // The checker's default policy.
+    let checker = StatusListChecker(
+      httpClient: client, trustAnchors: [pki.iaca], clock: { [now = pki.clock] in now })
+    for uri in ["http://127.0.0.1:9/l", "http://localhost/l", "http://[::1]/l"] {
+      client.serve(try StatusListTokenTests.token(.jwt, pki: pki, subject: uri), at: uri)
+      expectUnknown(
+        await checker.check(StatusReference(index: 3, uri: uri), format: .jwt), .urlNotAllowed)
+    }
+    #expect(client.requestCount == 0)
+  }
+
+  /// Issue 32: a list speaks only for the Referenced Tokens of its own issuer or of a Status
+  /// Issuer under the same anchor; another trusted anchor's list is `issuerMismatch`, fetched,
+  /// cached or offline.
+  @Test(arguments: StatusListToken.Format.allCases)
+  func aListUnderAnotherAnchorIsAnIssuerMismatch(format: StatusListToken.Format) async throws {
+    let pki = try TestPKI()
+    let other = try TestPKI()
+    let client = TableClient()
+    let checker = StatusListChecker(
+      httpClient: client, trustAnchors: [pki.iaca, other.iaca],
+      clock: { [now = pki.clock] in now })
+    client.serve(try StatusListTokenTests.token(format, pki: other), at: Self.uri)
+    let reference = StatusReference(index: 3, uri: Self.uri)
+    let mine = StatusListIssuer(anchor: pki.iaca)
+    // Fetched: refused for a credential of pki's issuer.
+    expectUnknown(await checker.check(reference, format: format, issuer: mine), .issuerMismatch)
+    // Accepted (and cached) for a credential of other's issuer; the cached token is refused
+    // for pki's credential all the same.
+    #expect(
+      await checker.check(reference, format: format, issuer: StatusListIssuer(anchor: other.iaca))
+        == .invalid)
+    expectUnknown(await checker.check(reference, format: format, issuer: mine), .issuerMismatch)
+    // Offline.
+    let offline = StatusListChecker(
+      httpClient: TableClient(), trustAnchors: [pki.iaca, other.iaca],
+      offlineTokens: [try StatusListTokenTests.token(format, pki: other)],
+      clock: { [now = pki.clock] in now })
+    expectUnknown(await offline.check(reference, format: format, issuer: mine), .issuerMismatch)
+  }
+
+  /// A Status Issuer other than the credential's signer, certified by the same anchor, is
+  /// accepted (the draft's delegated signer); so is the credential's own issuer-published
+  /// anchor, which need not be one of the checker's anchors.
+  @Test func aDelegatedSignerUnderTheSameAnchorIsAccepted() async throws {
+    let pki = try TestPKI()
+    let key = try ECPrivateKey(curve: .p256)
+    let statusSigner = try CertificateBuilder.documentSigner(
+      commonName: "Status Issuer", country: "UT", publicKey: key.publicKey,
+      notBefore: pki.clock.addingTimeInterval(-86_400),
+      notAfter: pki.clock.addingTimeInterval(86_400)
+    ).issued(by: pki.iaca, signer: pki.iacaKey)
+    let client = TableClient()
+    client.serve(
+      try StatusListTokenTests.token(.jwt, pki: pki, chain: [statusSigner], signer: key),
+      at: Self.uri)
+    let checker = StatusListChecker(
+      httpClient: client, trustAnchors: [], clock: { [now = pki.clock] in now })
+    let reference = StatusReference(index: 3, uri: Self.uri)
+    #expect(
+      await checker.check(reference, format: .jwt, issuer: StatusListIssuer(anchor: pki.iaca))
+        == .invalid)
+    // Without the credential's anchor, the checker's own (none here) decide.
+    expectUnknown(await checker.check(reference, format: .jwt), .untrusted)
   }
 
   @Test func anUnsupportedMechanismIsUnknown() async throws {
@@ -340,7 +413,7 @@ final class TestClock: @unchecked Sendable {
     let checker = StatusListChecker(
       httpClient: URLSessionHTTPClient(
         configuration: URLSessionHTTPClient.Configuration(policy: .development, timeout: 10)),
-      trustAnchors: [pki.iaca], clock: { [now = pki.clock] in now })
+      trustAnchors: [pki.iaca], urlPolicy: .development, clock: { [now = pki.clock] in now })
     #expect(await checker.check(StatusReference(index: 4, uri: uri), format: .cwt) == .suspended)
     #expect(await checker.check(StatusReference(index: 5, uri: uri), format: .cwt) == .valid)
   }

@@ -183,7 +183,7 @@ final class StatusFixture: @unchecked Sendable {
       status: checking
         ?? .fetching(
           httpClient: URLSessionHTTPClient(
-            configuration: .init(policy: .development))))
+            configuration: .init(policy: .development)), urlPolicy: .development))
     return try #require(verified.credentials["pid"]?.first)
   }
 
@@ -198,7 +198,7 @@ final class StatusFixture: @unchecked Sendable {
       status: checking
         ?? .fetching(
           httpClient: URLSessionHTTPClient(
-            configuration: .init(policy: .development))))
+            configuration: .init(policy: .development)), urlPolicy: .development))
     return try #require(verified.credentials["mdl"]?.first)
   }
 
@@ -333,9 +333,36 @@ struct StatusVerificationTests {
         status: fixture.sdStatus(1),
         checking: .fetching(
           httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
-          policy: .strict))
+          policy: .strict, urlPolicy: .development))
     }
     #expect(strict?.code == .unknown && strict?.unknownReason == .untrusted)
+  }
+
+  /// Issue 32, item 9: a list under another of the same trusted anchors (here the IACA, given
+  /// as an SD-JWT anchor too) does not speak for a credential whose chain reached the PID root.
+  @Test("A list under another trusted anchor than the credential's is unknown (issuer_mismatch)")
+  func listUnderAnotherTrustedAnchor() async throws {
+    let fixture = try StatusFixture { fixture in
+      [
+        "/sd": try fixture.token(
+          .jwt, path: "/sd", signer: fixture.pki.dsKey, chain: [fixture.pki.documentSigner])
+      ]
+    }
+    let sdJWT = try fixture.sdJWT(status: fixture.sdStatus(1))
+    let (data, state) = try fixture.exchange(
+      try SDJWTCredential(id: "pid", sdJWT: sdJWT), query: StatusFixture.sdQuery)
+    let verified = try await state.verifyResponse(
+      data, sdJWTIssuerAnchors: [fixture.sdRoot, fixture.pki.iaca],
+      mdocIssuerAnchors: [fixture.pki.iaca], now: fixture.now,
+      status: .fetching(
+        httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
+        urlPolicy: .development))
+    let credential = try #require(verified.credentials["pid"]?.first)
+    guard case .unknown(_, let reason, _) = statusOutcome(credential) else {
+      Issue.record("expected unknown, got \(String(describing: statusOutcome(credential)))")
+      return
+    }
+    #expect(reason == .issuerMismatch)
   }
 
   @Test("The mdoc's list is checked with the mdoc anchors, the SD-JWT's with the SD-JWT anchors")
@@ -401,7 +428,7 @@ struct StatusVerificationTests {
         status: status,
         checking: .fetching(
           httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
-          policy: .strict))
+          policy: .strict, urlPolicy: .development))
     }
     #expect(strict?.code == .unknown && strict?.unknownReason == .unreachable)
   }
@@ -414,7 +441,7 @@ struct StatusVerificationTests {
       status: fixture.sdStatus(0),
       checking: .fetching(
         httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
-        offlineTokens: [token]))
+        offlineTokens: [token], urlPolicy: .development))
     #expect(statusOutcome(credential) == .valid(uri: fixture.uri("/sd"), index: 0))
   }
 
@@ -438,7 +465,8 @@ struct StatusVerificationTests {
         sessionTranscript: state.sessionTranscript
       ).data
       let checking = StatusChecking.fetching(
-        httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)))
+        httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
+        urlPolicy: .development)
       if expectFailure {
         let error = await statusError {
           _ = try await AnnexCVerifier.verify(
@@ -471,7 +499,8 @@ struct StatusVerificationTests {
           nameSpaces: [("org.iso.18013.5.1", [.init("family_name", intentToRetain: false)])])
       ], sessionTranscript: transcript)
     let checking = StatusChecking.fetching(
-      httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)))
+      httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
+      urlPolicy: .development)
     func response(_ index: Int) throws -> [UInt8] {
       let document = try Document.present(
         try fixture.mdoc(status: fixture.msoStatus(index)),

@@ -143,6 +143,34 @@ struct CredentialStateBinaryTests {
     #expect(after.code == 0 && after.err.isEmpty && after.out.hasPrefix("mdl "))
   }
 
+  /// Issue 32, item 8: a credential row's trust level and status are authenticated too.
+  @Test("A credential's trust or status edited in the database is reported and not trusted")
+  func tamperedCredentialRow() async throws {
+    let cli = try DCWallet()
+    let pki = try TestPKI(now: Date())
+    let device = try ECPrivateKey(curve: .p256)
+    let imported = try cli.run([
+      "import", "--mdoc",
+      try cli.file("mdl.cbor", try pki.issue(deviceKey: device.publicKey).bytes), "--device-key",
+      try cli.file("device.pem", device.pemRepresentation), "--id", "mdl",
+    ])
+    #expect(imported.code == 0, "\(imported.err)")
+    let clean = try cli.run(["list"])
+    #expect(clean.code == 0 && clean.err.isEmpty, "\(clean.err)")
+    // Someone with write access to the database, but not the key, makes the unverified import
+    // trusted and gives it a valid status.
+    _ = try await Self.store(cli).execute(
+      "UPDATE credentials SET issuer_trust = 'trusted', status_outcome = 'valid', "
+        + "status_value = 0, status_checked_at_ms = 0 WHERE id = 'mdl'")
+    let list = try cli.run(["list", "--json"])
+    #expect(list.code == 0)
+    #expect(list.err.contains("warning: credential mdl was changed without this wallet's key"))
+    let shown = try JSONValue(parsing: try cli.run(["show", "mdl", "--json"]).out)
+    #expect(shown["issuerTrust"]?.string == "unverified")
+    #expect(shown["status"]?["status"]?.string == "unknown")
+    #expect(shown["status"]?["reason"]?.string == "unauthenticated")
+  }
+
   @Test("A trust anchor edited in the database is not trusted and is reported")
   func tamperedAnchor() async throws {
     let fixture = try CLIFixture()

@@ -20,5 +20,10 @@ struct IssuanceReadmeTests {
     let json = try JSONValue(parsing: Array(jsonLine.utf8))
     #expect(json["credentials"]?.array?.count == 3)
     #expect(out.contains("Mobile Driving Licence"))
+    // Issue 32: stored through --trust-issuer-iacas, labelled so, and its status is checked
+    // under the issuer's own IACA: the suspension is seen.
+    let refreshed = out.split(separator: "\n").filter { $0.contains("[issuer-vouched]") }
+    #expect(refreshed.count >= 3, "\(out)")
+    #expect(refreshed.filter { $0.contains("[status: SUSPENDED]") }.count == 1, "\(out)")
   }
 }

@@ -100,5 +100,23 @@ struct IssuedCredentialListingBinaryTests {
     let json = try JSONValue(parsing: try cli.run(["show", id, "--json"]).out)
     #expect(json["issuance"]?["trust"]?.string == "issuer-published-iaca")
     #expect(json["doctype"]?.string == "org.iso.18013.5.1.mDL")
+    // Issue 32: self-vouched is its own trust level, in JSON and text alike.
+    #expect(json["issuerTrust"]?.string == "issuer-vouched")
+    #expect(show.out.contains("(issuer-vouched: "))
+    let listed = try JSONValue(parsing: try cli.run(["list", "--json"]).out)
+    #expect(listed.array?.first?["issuerTrust"]?.string == "issuer-vouched")
+    #expect(try cli.run(["list"]).out.contains("[issuer-vouched]"))
+    // And on the consent screen.
+    let request = try cli.file("request.json", "")
+    let made = try cli.run([
+      "verifier", "request", "--protocol", "org-iso-mdoc", "--doctype", "org.iso.18013.5.1.mDL",
+      "--element", "org.iso.18013.5.1/family_name", "--origin", "https://shop.example",
+      "--out-request", request, "--out-state", cli.home + "-files/state.json",
+    ])
+    try #require(made.code == 0, "\(made.err)")
+    let screen = try cli.run(
+      ["respond", "--origin", "https://shop.example", "--request", request, "--interactive"],
+      stdin: "n\n")
+    #expect(screen.err.contains("from credential \(id) (issuer-vouched: "), "\(screen.err)")
   }
 }

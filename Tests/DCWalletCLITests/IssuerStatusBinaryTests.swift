@@ -63,6 +63,45 @@ import Testing
       #expect(plain.out.contains("  pid  valid  \(uri)#\(pidIndex)"))
     }
 
+    /// Issue 32, items 5, 7 and 16: with --trust-issuer-iacas (and no `trust add`) the mdoc and
+    /// the SD-JWT VC are stored issuer-vouched, and their status lists are checked under the
+    /// issuer's published IACA: a suspension is seen, labelled with that trust level.
+    @Test("credentials stored through --trust-issuer-iacas are issuer-vouched and status-checked")
+    func issuerVouchedStatus() async throws {
+      let setup = try IssuerWalletHome(issuerConfig: #"{"status_list_size": 16}"#)
+      try await setup.issue("mDL", ["--trust-issuer-iacas"])
+      try await setup.issue("pid", ["--trust-issuer-iacas"])
+      let listed = try await setup.run(["list", "--json"])
+      let stored = try #require(try JSONValue(parsing: Array(listed.out.utf8)).array)
+      #expect(stored.map { $0["issuerTrust"]?.string } == ["issuer-vouched", "issuer-vouched"])
+      let wallet = Dictionary(
+        uniqueKeysWithValues: stored.compactMap { entry in
+          entry["format"]?.string.flatMap { format in entry["id"]?.string.map { (format, $0) } }
+        })
+      let mdl = try #require(wallet["mso_mdoc"])
+      let pid = try #require(wallet["dc+sd-jwt"])
+      let issued = try await setup.run([
+        "issuer", "credentials", "--config", setup.config, "--json",
+      ])
+      let records = try #require(try JSONValue(parsing: Array(issued.out.utf8)).array)
+      for record in records {
+        let id = try #require(record["id"]?.string)
+        #expect(try await setup.run(["issuer", "suspend", id, "--config", setup.config]).code == 0)
+      }
+      for id in [mdl, pid] {
+        let status = try await setup.run(["status", id, "--json"])
+        #expect(status.code == 0, "\(status.err)")
+        let json = try JSONValue(parsing: Array(status.out.utf8))
+        #expect(json["status"]?.string == "suspended", "\(status.out)")
+        #expect(json["issuerTrust"]?.string == "issuer-vouched")
+        let plain = try await setup.run(["status", id])
+        #expect(plain.out.contains("SUSPENDED"))
+        #expect(plain.out.contains("issuer-vouched"))
+      }
+      let show = try await setup.run(["show", pid])
+      #expect(show.out.contains("(issuer-vouched: chains to an IACA the issuer published"))
+    }
+
     @Test(
       "serve refuses status list settings no list may have",
       arguments: [
@@ -134,16 +173,15 @@ import Testing
       return (result.code, result.out, result.err)
     }
 
-    /// Issues `configuration` into the wallet through `issuer offer` and `issue`.
-    func issue(_ configuration: String) async throws {
+    /// Issues `configuration` into the wallet through `issuer offer` and `issue` (with `extra`).
+    func issue(_ configuration: String, _ extra: [String] = []) async throws {
       let offer = try await run([
         "issuer", "offer", "--config", config, "--configuration", configuration,
         "--pre-authorized",
       ])
       #expect(offer.code == 0, "\(offer.err)")
-      let issued = try await run([
-        "issue", offer.out.trimmingCharacters(in: .whitespacesAndNewlines),
-      ])
+      let issued = try await run(
+        ["issue", offer.out.trimmingCharacters(in: .whitespacesAndNewlines)] + extra)
       #expect(issued.code == 0, "\(issued.err)")
     }
 

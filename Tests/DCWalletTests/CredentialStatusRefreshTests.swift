@@ -105,7 +105,8 @@
       func checker() async throws -> StatusListChecker {
         try await wallet.statusListChecker(
           httpClient: URLSessionHTTPClient(
-            configuration: URLSessionHTTPClient.Configuration(policy: .development)))
+            configuration: URLSessionHTTPClient.Configuration(policy: .development)),
+          urlPolicy: .development)
       }
 
       func refresh(force: Bool = false) async throws -> CredentialStatusRecord {

@@ -61,7 +61,8 @@
           [InPersonSessionTests.ageOnly], issuerTrustAnchors: [fixture.pki.iaca],
           now: fixture.pki.clock,
           status: .fetching(
-            httpClient: URLSessionHTTPClient(configuration: .init(policy: .development))))
+            httpClient: URLSessionHTTPClient(configuration: .init(policy: .development)),
+            urlPolicy: .development))
       }
 
       func finish() async {

@@ -340,7 +340,9 @@ struct IssuanceStoreTests {
         ])
     }
     let store = try WalletStore(path: other.databasePath)
-    #expect(try await store.schemaVersion() == WalletStore.currentSchemaVersion)
+    // Without the wallet's key, a file holding credentials stops at version 6 (issue 32: the
+    // step to 7 tags them, with the key).
+    #expect(try await store.schemaVersion() == 6)
     #expect(
       try await store.credential(id: "old")
         == StoredCredential(

@@ -237,6 +237,10 @@ struct IssuedCredentialStorageTests {
     let stored = try with.get()
     #expect(stored.issuance?.trustBasis == .issuerPublishedIACA)
     #expect(stored.issuance?.trustedIssuerPublishedIACAs == true)
+    // Issue 32: the issuer vouched for itself; that is its own trust level, stored and read back.
+    #expect(stored.issuerTrust == .issuerVouched)
+    #expect(stored.issuance?.issuerPublishedAnchor == pki.iaca.derBytes)
+    #expect(try await wallet.credentials().first?.issuerTrust == .issuerVouched)
     // For this issuance only: the wallet's own anchors are unchanged.
     #expect(try await wallet.trustAnchors(role: .issuer).isEmpty)
     // The opt-in does not rescue a chain the published IACAs do not reach either.
@@ -369,7 +373,8 @@ struct IssuedCredentialStorageTests {
       sdJWT(issuer, holder: key.publicKey), key: key.id,
       trust: IssuanceTrustOptions(
         issuerMetadataKeys: JWTVCIssuerKeys(
-          issuer: "https://elsewhere.example", keys: [issuer.key.publicKey])))
+          issuer: "https://elsewhere.example", keys: [issuer.key.publicKey]),
+        trustIssuerMetadataKeys: true))
     #expect(try await rejection(wrongIssuer) == .untrustedIssuer)
     let wrongKey = try await deviceKey()
     let other = try ECPrivateKey(curve: .p256)
@@ -377,16 +382,63 @@ struct IssuedCredentialStorageTests {
       sdJWT(issuer, holder: wrongKey.publicKey), key: wrongKey.id,
       trust: IssuanceTrustOptions(
         issuerMetadataKeys: JWTVCIssuerKeys(
-          issuer: ImportRefusalTests.Issuer.iss, keys: [other.publicKey])))
+          issuer: ImportRefusalTests.Issuer.iss, keys: [other.publicKey]),
+        trustIssuerMetadataKeys: true))
     #expect(try await rejection(badSignature) == .invalidSignature)
     let good = try await deviceKey()
     let stored = try await storeSDJWT(
       sdJWT(issuer, holder: good.publicKey), key: good.id,
       trust: IssuanceTrustOptions(
         issuerMetadataKeys: JWTVCIssuerKeys(
-          issuer: ImportRefusalTests.Issuer.iss, keys: [other.publicKey, issuer.key.publicKey]))
+          issuer: ImportRefusalTests.Issuer.iss, keys: [other.publicKey, issuer.key.publicKey]),
+        trustIssuerMetadataKeys: true)
     ).get()
     #expect(stored.issuance?.trustBasis == .issuerMetadataKey)
+    #expect(stored.issuerTrust == .issuerVouched)
+  }
+
+  @Test("The issuer's JWT VC issuer metadata keys are refused without the holder's opt-in")
+  func sdJWTIssuerMetadataKeyNeedsOptIn() async throws {
+    defer { dir.remove() }
+    let issuer = try ImportRefusalTests.Issuer(name: "PID", clock: pki.clock)
+    let key = try await deviceKey()
+    let outcome = try await storeSDJWT(
+      sdJWT(issuer, holder: key.publicKey), key: key.id,
+      trust: IssuanceTrustOptions(
+        issuerMetadataKeys: JWTVCIssuerKeys(
+          issuer: ImportRefusalTests.Issuer.iss, keys: [issuer.key.publicKey])))
+    #expect(try await rejection(outcome) == .untrustedIssuer)
+  }
+
+  @Test(
+    "An SD-JWT VC whose x5c reaches an IACA the issuer published is stored, by opt-in only"
+  )
+  func sdJWTIssuerPublishedIACA() async throws {
+    defer { dir.remove() }
+    let issuer = try ImportRefusalTests.Issuer(name: "PID", clock: pki.clock)
+    let refused = try await deviceKey()
+    let without = try await storeSDJWT(
+      sdJWT(issuer, holder: refused.publicKey), key: refused.id,
+      trust: IssuanceTrustOptions(issuerPublishedIACAs: [issuer.root]))
+    #expect(try await rejection(without) == .untrustedIssuer)
+    // Another issuer's IACA does not vouch for it, opt-in or not.
+    let other = try ImportRefusalTests.Issuer(name: "Other", clock: pki.clock)
+    let stranger = try await deviceKey()
+    let wrongIACA = try await storeSDJWT(
+      sdJWT(issuer, holder: stranger.publicKey), key: stranger.id,
+      trust: IssuanceTrustOptions(
+        issuerPublishedIACAs: [other.root], trustIssuerPublishedIACAs: true))
+    #expect(try await rejection(wrongIACA) == .untrustedIssuer)
+    let key = try await deviceKey()
+    let stored = try await storeSDJWT(
+      sdJWT(issuer, holder: key.publicKey), key: key.id,
+      trust: IssuanceTrustOptions(
+        issuerPublishedIACAs: [issuer.root], trustIssuerPublishedIACAs: true)
+    ).get()
+    #expect(stored.issuance?.trustBasis == .issuerPublishedIACA)
+    #expect(stored.issuance?.issuerPublishedAnchor == issuer.root.derBytes)
+    #expect(stored.issuerTrust == .issuerVouched)
+    #expect(try await wallet.trustAnchors(role: .issuer).isEmpty)
   }
 
   // MARK: Sessions, notification, removal

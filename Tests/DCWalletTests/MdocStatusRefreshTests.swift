@@ -51,7 +51,8 @@
       let checker = {
         try await wallet.statusListChecker(
           httpClient: URLSessionHTTPClient(
-            configuration: URLSessionHTTPClient.Configuration(policy: .development)))
+            configuration: URLSessionHTTPClient.Configuration(policy: .development)),
+          urlPolicy: .development)
       }
 
       server.serve(try token(.valid))

@@ -51,7 +51,9 @@ struct MigrationTests {
     }
 
     let store = try WalletStore(path: dir.databasePath)
-    #expect(try await store.schemaVersion() == WalletStore.currentSchemaVersion)
+    // Without the wallet's key, a file holding credentials stops at version 6 (issue 32: the
+    // step to 7 tags them, with the key).
+    #expect(try await store.schemaVersion() == 6)
     let credential = try #require(try await store.credential(id: "mdl-1"))
     #expect(
       credential

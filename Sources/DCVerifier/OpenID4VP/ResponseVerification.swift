@@ -36,6 +36,8 @@ public struct VerifiedCredential: Sendable, Hashable {
   public let report: VerificationReport
   /// The mdoc's MSO, for its status reference (ISO 18013-5 second edition `status`).
   var mso: MobileSecurityObject? = nil
+  /// The trust anchor the issuer's chain reached: the one its status list must chain to.
+  var issuerAnchor: Certificate? = nil
 
   /// The value of the claim at `path`, if presented.
   public func claim(_ path: [String]) -> JSONValue? {
@@ -336,7 +338,8 @@ extension VerifierState {
       VerifiedCredential(
         credentialQueryID: id, format: DCQLFormat.sdJWTVC, docType: nil,
         vct: verified.credential.vct, claims: claims, issuerCertificate: chain.first,
-        report: VerificationReport(checks: checks)),
+        report: VerificationReport(checks: checks),
+        issuerAnchor: sdJWTIssuerAnchor(verified.credential.trust)),
       description
     )
   }
@@ -362,10 +365,10 @@ extension VerifierState {
     }
     var checks: [VerificationCheck] = []
     let issuer: IssuerVerification
+    let basis: IssuerTrustBasis
     let transcript = binding.sessionTranscript(nonce: nonce, jwkThumbprint: thumbprint)
     do {
       // An anchor may be the document signer itself (direct trust, issue 10 §4).
-      let basis: IssuerTrustBasis
       (issuer, basis) = try document.issuerSigned.verify(
         expectedDocType: document.docType, issuerAnchors: anchors, at: now)
       if case .pinnedDocumentSigner = basis {
@@ -402,8 +405,26 @@ extension VerifierState {
       VerifiedCredential(
         credentialQueryID: id, format: DCQLFormat.msoMdoc, docType: document.docType, vct: nil,
         claims: claims, issuerCertificate: issuer.documentSigner,
-        report: VerificationReport(checks: checks), mso: document.issuerSigned.mso),
+        report: VerificationReport(checks: checks), mso: document.issuerSigned.mso,
+        issuerAnchor: basis.anchor),
       description
     )
+  }
+}
+
+/// The anchor an SD-JWT's `x5c` reached; nil when it was verified with a key.
+func sdJWTIssuerAnchor(_ trust: IssuerTrust) -> Certificate? {
+  if case .certificateChain(let chain) = trust { return chain.anchor }
+  return nil
+}
+
+extension IssuerTrustBasis {
+  /// The anchor the issuer was trusted through: the IACA its chain reached, or the pinned
+  /// document signer itself.
+  var anchor: Certificate {
+    switch self {
+    case .chain(let chain): chain.anchor
+    case .pinnedDocumentSigner(let signer): signer
+    }
   }
 }

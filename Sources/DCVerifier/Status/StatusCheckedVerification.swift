@@ -56,10 +56,11 @@ extension VerifiedAuthorizationResponse {
           if credential.format == DCQLFormat.sdJWTVC {
             outcome = try await run.outcome(
               credential: name, source: .sdJWT(credential.claim(["status"])),
-              anchors: sdJWTIssuerAnchors)
+              anchors: sdJWTIssuerAnchors, issuerAnchor: credential.issuerAnchor)
           } else {
             outcome = try await run.outcome(
-              credential: name, source: .mdoc(credential.mso?.status), anchors: mdocIssuerAnchors)
+              credential: name, source: .mdoc(credential.mso?.status), anchors: mdocIssuerAnchors,
+              issuerAnchor: credential.issuerAnchor)
           }
         } catch {
           throw OpenID4VPError(.invalidPresentation, error.reason, underlying: error)
@@ -79,7 +80,8 @@ extension VerifiedCredential {
     VerifiedCredential(
       credentialQueryID: credentialQueryID, format: format, docType: docType, vct: vct,
       claims: claims, issuerCertificate: issuerCertificate,
-      report: VerificationReport(checks: report.checks + [check]), mso: mso)
+      report: VerificationReport(checks: report.checks + [check]), mso: mso,
+      issuerAnchor: issuerAnchor)
   }
 }
 
@@ -135,7 +137,7 @@ extension AnnexCVerifier.Result {
       do {
         outcome = try await run.outcome(
           credential: document.docType, source: .mdoc(document.mso?.status),
-          anchors: issuerTrustAnchors)
+          anchors: issuerTrustAnchors, issuerAnchor: document.trustBasis.anchor)
       } catch {
         throw DigitalCredentialsError(.verificationFailed, error.reason, underlying: error)
       }

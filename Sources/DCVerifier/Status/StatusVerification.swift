@@ -34,17 +34,18 @@ public enum StatusChecking: Sendable {
     policy: StatusPolicy,
     checker: @Sendable (_ issuerAnchors: [Certificate], _ now: Date) -> StatusListChecker)
 
-  /// Checks status by fetching each list with `httpClient` (the checker's URL policy: https, or
-  /// plain http to loopback), or from `offlineTokens` when one's `sub` is the list's `uri`; one
-  /// checker per verification and anchor set, so no cache outlives a verification.
+  /// Checks status by fetching each list with `httpClient` under `urlPolicy` (https only by
+  /// default; plain http to loopback only under `.development`), or from `offlineTokens` when
+  /// one's `sub` is the list's `uri`; one checker per verification and anchor set, so no cache
+  /// outlives a verification.
   public static func fetching(
     httpClient: any HTTPClient, offlineTokens: [StatusListToken] = [],
-    policy: StatusPolicy = .default
+    policy: StatusPolicy = .default, urlPolicy: HTTPURLPolicy = .standard
   ) -> StatusChecking {
     .check(policy: policy) { anchors, now in
       StatusListChecker(
-        httpClient: httpClient, trustAnchors: anchors, offlineTokens: offlineTokens,
-        clock: { now })
+        httpClient: httpClient, trustAnchors: anchors, urlPolicy: urlPolicy,
+        offlineTokens: offlineTokens, clock: { now })
     }
   }
 }
@@ -151,16 +152,19 @@ struct StatusCheckRun {
   }
 
   /// Checks one verified credential's status: `source` is what the credential carries,
-  /// `anchors` the trust anchors its issuer was verified with.
+  /// `anchors` the trust anchors its issuer was verified with and `issuerAnchor` the one its
+  /// chain reached, which the list must chain to as well (draft-ietf-oauth-status-list, "Key
+  /// Resolution and Trust Management": the same issuer, or a Status Issuer the same anchor
+  /// certified); without it the status is unknown (`untrusted`).
   ///
   /// Runs only after the credential's own signature and chain verified (draft-ietf-oauth-status-list
   /// §8.3: the Relying Party first validates the Referenced Token). Returns the outcome to report;
   /// throws when the status fails the verification: INVALID, SUSPENDED or an
   /// application-specific value, or an unknown status under a strict policy. A malformed or
   /// unsupported reference is unknown, never revoked.
-  mutating func outcome(credential: String, source: StatusSource, anchors: [Certificate])
-    async throws(CredentialStatusError) -> ReportedCredentialStatus
-  {
+  mutating func outcome(
+    credential: String, source: StatusSource, anchors: [Certificate], issuerAnchor: Certificate?
+  ) async throws(CredentialStatusError) -> ReportedCredentialStatus {
     guard case .check(let policy, let make) = checking else { return .skipped }
     let result: StatusCheckResult
     var reference: StatusReference?
@@ -174,7 +178,12 @@ struct StatusCheckRun {
         checker = make(anchors, now)
         checkers[anchors] = checker
       }
-      result = await checker.check(referenced, format: source.format)
+      if let issuerAnchor {
+        result = await checker.check(
+          referenced, format: source.format, issuer: StatusListIssuer(anchor: issuerAnchor))
+      } else {
+        result = .unknown(.untrusted, detail: "the credential's chain reached no issuer anchor")
+      }
     } catch {
       result = .unknown(.malformed, detail: error.reason)
     }

@@ -65,11 +65,13 @@ extension [IssuerCredentialDisplay] {
 public enum IssuanceTrustBasis: String, Sendable, Hashable, Codable, CaseIterable {
   /// The issuer's chain reached one of the wallet's own issuer trust anchors.
   case walletAnchor = "wallet-anchor"
-  /// The mdoc's chain reached an IACA that the issuer itself published (`mdoc_iacas_uri`),
-  /// which the holder accepted by an explicit opt-in for that issuance only.
+  /// The credential's chain (mdoc `x5chain`, SD-JWT VC `x5c`) reached an IACA that the issuer
+  /// itself published (`mdoc_iacas_uri`), which the holder accepted by an explicit opt-in for
+  /// that issuance only.
   case issuerPublishedIACA = "issuer-published-iaca"
   /// The SD-JWT's signature verified with a key from the issuer's JWT VC issuer metadata
-  /// (SD-JWT VC §5), fetched from the issuer's own https origin.
+  /// (SD-JWT VC §5), fetched from the issuer's own https origin, which the holder accepted by
+  /// an explicit opt-in.
   case issuerMetadataKey = "issuer-metadata-key"
 }
 
@@ -91,6 +93,10 @@ public struct IssuanceProvenance: Sendable, Hashable, Codable {
   /// The batch the credential was issued in (one credential request with several proofs):
   /// credentials of one batch are presented once each (see `Wallet.onePerBatch`).
   public var batchID: String?
+  /// The DER of the IACA the issuer published that the credential's chain reached, for
+  /// `trustBasis == .issuerPublishedIACA`: the anchor its status list must chain to as well
+  /// (`Wallet.refreshStatus`). Nil otherwise, and for rows stored before it was recorded.
+  public var issuerPublishedAnchor: [UInt8]?
 
   /// Whether the issuer's own IACAs were trusted, by the holder's opt-in, to store it.
   public var trustedIssuerPublishedIACAs: Bool { trustBasis == .issuerPublishedIACA }
@@ -99,8 +105,9 @@ public struct IssuanceProvenance: Sendable, Hashable, Codable {
   public init(
     credentialIssuer: String, configurationID: String, display: [IssuerCredentialDisplay] = [],
     notificationID: String? = nil, sessionID: String? = nil, trustBasis: IssuanceTrustBasis,
-    batchID: String? = nil
+    batchID: String? = nil, issuerPublishedAnchor: [UInt8]? = nil
   ) {
+    self.issuerPublishedAnchor = issuerPublishedAnchor
     self.credentialIssuer = credentialIssuer
     self.configurationID = configurationID
     self.display = display

@@ -110,23 +110,34 @@ public struct JWTVCIssuerKeys: Sendable, Hashable {
 public struct IssuanceTrustOptions: Sendable, Hashable {
   /// The IACAs the issuer published at `mdoc_iacas_uri` (as fetched by the client).
   public var issuerPublishedIACAs: [Certificate]
-  /// The holder's explicit opt-in to accept `issuerPublishedIACAs` as mdoc anchors for this
-  /// issuance only; a credential stored that way records it
-  /// (`IssuanceTrustBasis.issuerPublishedIACA`). Off by default: the issuer would otherwise
-  /// vouch for itself.
+  /// The holder's explicit opt-in to accept `issuerPublishedIACAs` as anchors for this
+  /// issuance only, for an mdoc's `x5chain` and an SD-JWT VC's `x5c` alike; a credential stored
+  /// that way records it (`IssuanceTrustBasis.issuerPublishedIACA`) and is labelled
+  /// `IssuerTrust.issuerVouched`. Off by default: the issuer would otherwise vouch for itself.
   public var trustIssuerPublishedIACAs: Bool
-  /// The issuer's JWT VC issuer metadata keys: an SD-JWT whose `iss` is their issuer may
-  /// verify with one of them when its `x5c` does not reach a wallet anchor.
+  /// The issuer's JWT VC issuer metadata keys: with `trustIssuerMetadataKeys`, an SD-JWT whose
+  /// `iss` is their issuer may verify with one of them when its `x5c` does not reach an anchor.
   public var issuerMetadataKeys: JWTVCIssuerKeys?
+  /// The holder's explicit opt-in to accept `issuerMetadataKeys` (the issuer's own keys, from
+  /// its own origin): a credential stored that way records it
+  /// (`IssuanceTrustBasis.issuerMetadataKey`) and is labelled `IssuerTrust.issuerVouched`. Off
+  /// by default, as for the published IACAs.
+  public var trustIssuerMetadataKeys: Bool
 
   /// Creates options; by default only the wallet's own anchors count.
   public init(
     issuerPublishedIACAs: [Certificate] = [], trustIssuerPublishedIACAs: Bool = false,
-    issuerMetadataKeys: JWTVCIssuerKeys? = nil
+    issuerMetadataKeys: JWTVCIssuerKeys? = nil, trustIssuerMetadataKeys: Bool = false
   ) {
     self.issuerPublishedIACAs = issuerPublishedIACAs
     self.trustIssuerPublishedIACAs = trustIssuerPublishedIACAs
     self.issuerMetadataKeys = issuerMetadataKeys
+    self.trustIssuerMetadataKeys = trustIssuerMetadataKeys
+  }
+
+  /// The issuer's published IACAs when the holder opted in to them; empty otherwise.
+  var acceptedPublishedIACAs: [Certificate] {
+    trustIssuerPublishedIACAs ? issuerPublishedIACAs : []
   }
 }
 
@@ -223,6 +234,9 @@ public struct VerifiedIssuedCredential: Sendable {
   public let subtitle: String?
   /// Authority key identifiers of the issuer chain, leaf first.
   public let issuerAuthorityKeyIdentifiers: [[UInt8]]
+  /// The trust anchor the issuer's chain reached (a wallet anchor, or the issuer's published
+  /// IACA); nil for an SD-JWT verified with an issuer metadata key.
+  public let anchor: Certificate?
 }
 
 /// Verifies issued credentials before storage (OpenID4VCI 1.0 §8.3 leaves this to the wallet;
@@ -242,9 +256,11 @@ public enum IssuedCredentialVerifier {
   /// MSO `deviceKey` equal to `deviceKey`.
   ///
   /// `dc+sd-jwt` (SD-JWT VC §3, RFC 9901 §7.1): no key binding JWT, the issuer signature via
-  /// the `x5c` chain to one of `walletAnchors` (or with a key of `trust.issuerMetadataKeys` for
-  /// that `iss`), `typ`, every Disclosure referenced by a digest, `nbf`/`exp`/`iat` at `now`,
-  /// `vct` equal to `expected.type`, and `cnf.jwk` equal to `deviceKey`.
+  /// the `x5c` chain to one of `walletAnchors` (or, with `trust.trustIssuerPublishedIACAs`, to
+  /// an IACA the issuer published; or, with `trust.trustIssuerMetadataKeys`, with a key of
+  /// `trust.issuerMetadataKeys` for that `iss`), `typ`, every Disclosure referenced by a
+  /// digest, `nbf`/`exp`/`iat` at `now`, `vct` equal to `expected.type`, and `cnf.jwk` equal to
+  /// `deviceKey`.
   public static func verify(
     _ credential: IssuedCredential.Payload, deviceKey: ECPublicKey,
     expected: IssuanceExpectation, walletAnchors: [Certificate],
@@ -358,6 +374,8 @@ public enum IssuedCredentialVerifier {
         .deviceKeyMismatch, "the MSO deviceKey is not the key the wallet made the proof with")
     }
     let mso = issuerSigned.mso
+    var anchor: Certificate?
+    if case .trusted(let chain) = verification.trust { anchor = chain.anchor }
     // The bytes as received: they parsed to `issuerSigned`, which keeps every item's and the
     // MSO's encoding, so re-encoding would give them back at the cost of a copy.
     return VerifiedIssuedCredential(
@@ -367,7 +385,7 @@ public enum IssuedCredentialVerifier {
         ?? verification.documentSigner.subject.commonName,
       subtitle: MdocDisplay.subtitle(issuerSigned),
       issuerAuthorityKeyIdentifiers: [verification.documentSigner.authorityKeyIdentifier]
-        .compactMap { $0 })
+        .compactMap { $0 }, anchor: anchor)
   }
 
   static func verifySDJWT(
@@ -380,34 +398,10 @@ public enum IssuedCredentialVerifier {
     }
     let options = SDJWTVerificationOptions(profile: .sdJWTVC, leeway: leeway)
     let verified: VerifiedSDJWT
-    var basis = IssuanceTrustBasis.walletAnchor
+    let basis: IssuanceTrustBasis
     do throws(SDJWTError) {
-      do throws(SDJWTError) {
-        verified = try sdJWT.verify(trustAnchors: walletAnchors, at: now, options: options)
-      } catch  where error.code == .untrustedIssuer {
-        // SD-JWT VC §5: the issuer's JWT VC issuer metadata, for the issuer it names only.
-        guard let metadata = trust.issuerMetadataKeys, !metadata.keys.isEmpty else { throw error }
-        guard sdJWT.issuerPayload["iss"]?.string == metadata.issuer else {
-          throw SDJWTError(
-            .untrustedIssuer,
-            "\(error.reason); the issuer metadata keys are for \(metadata.issuer), not iss \(sdJWT.issuerPayload["iss"]?.string ?? "(none)")"
-          )
-        }
-        var found: VerifiedSDJWT?
-        var last = error
-        for key in metadata.keys {
-          do throws(SDJWTError) {
-            found = try sdJWT.verify(issuerKey: key, now: now, options: options)
-            break
-          } catch  where key != metadata.keys.last && error.code == .invalidIssuerSignature {
-            last = error
-            continue
-          }
-        }
-        guard let found else { throw last }
-        verified = found
-        basis = .issuerMetadataKey
-      }
+      (verified, basis) = try verifySDJWTIssuer(
+        sdJWT, walletAnchors: walletAnchors, trust: trust, at: now, options: options)
     } catch {
       throw IssuanceRejection(sdJWTCode(error.code), "the SD-JWT does not verify: \(error.reason)")
         .with(underlying: error)
@@ -431,7 +425,66 @@ public enum IssuedCredentialVerifier {
       validUntil: verified.payload["exp"]?.double.map { Date(timeIntervalSince1970: $0) },
       issuerName: verified.issuer, subtitle: verified.payload["given_name"]?.string,
       issuerAuthorityKeyIdentifiers: verified.issuerCertificateChain.compactMap(
-        \.authorityKeyIdentifier))
+        \.authorityKeyIdentifier), anchor: anchor(of: verified))
+  }
+
+  /// The SD-JWT verified against the wallet's anchors; failing that, and only by the holder's
+  /// opt-ins, against the IACAs the issuer published (the same opt-in as for its mdocs), then
+  /// with its JWT VC issuer metadata keys (SD-JWT VC §5, for the issuer they name only).
+  static func verifySDJWTIssuer(
+    _ sdJWT: SDJWT, walletAnchors: [Certificate], trust: IssuanceTrustOptions, at now: Date,
+    options: SDJWTVerificationOptions
+  ) throws(SDJWTError) -> (VerifiedSDJWT, IssuanceTrustBasis) {
+    do throws(SDJWTError) {
+      return (
+        try sdJWT.verify(trustAnchors: walletAnchors, at: now, options: options), .walletAnchor
+      )
+    } catch  where error.code == .untrustedIssuer {
+      let iacas = trust.acceptedPublishedIACAs
+      guard !iacas.isEmpty else {
+        return (try verifyWithMetadataKeys(sdJWT, error, trust, now, options), .issuerMetadataKey)
+      }
+      do throws(SDJWTError) {
+        // The holder's explicit opt-in: the issuer's published IACAs, for this issuance only.
+        return (
+          try sdJWT.verify(trustAnchors: iacas, at: now, options: options), .issuerPublishedIACA
+        )
+      } catch  where error.code == .untrustedIssuer {
+        return (try verifyWithMetadataKeys(sdJWT, error, trust, now, options), .issuerMetadataKey)
+      }
+    }
+  }
+
+  /// SD-JWT VC §5: the issuer's JWT VC issuer metadata keys, by the holder's opt-in, for the
+  /// issuer they were published for only; `error` (the chain's refusal) otherwise.
+  static func verifyWithMetadataKeys(
+    _ sdJWT: SDJWT, _ error: SDJWTError, _ trust: IssuanceTrustOptions, _ now: Date,
+    _ options: SDJWTVerificationOptions
+  ) throws(SDJWTError) -> VerifiedSDJWT {
+    guard trust.trustIssuerMetadataKeys, let metadata = trust.issuerMetadataKeys,
+      !metadata.keys.isEmpty
+    else { throw error }
+    guard sdJWT.issuerPayload["iss"]?.string == metadata.issuer else {
+      throw SDJWTError(
+        .untrustedIssuer,
+        "\(error.reason); the issuer metadata keys are for \(metadata.issuer), not iss \(sdJWT.issuerPayload["iss"]?.string ?? "(none)")"
+      )
+    }
+    var last = error
+    for key in metadata.keys {
+      do throws(SDJWTError) {
+        return try sdJWT.verify(issuerKey: key, now: now, options: options)
+      } catch  where key != metadata.keys.last && error.code == .invalidIssuerSignature {
+        last = error
+      }
+    }
+    throw last
+  }
+
+  /// The anchor an SD-JWT's `x5c` reached; nil when it verified with a key.
+  static func anchor(of verified: VerifiedSDJWT) -> Certificate? {
+    if case .certificateChain(let chain) = verified.trust { return chain.anchor }
+    return nil
   }
 
   static func mdocCode(_ code: MdocError.Code) -> IssuanceRejection.Code {

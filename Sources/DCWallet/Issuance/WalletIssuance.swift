@@ -63,7 +63,9 @@ struct VerifiedIssuedBatch: Sendable {
         credentialIssuer: expected.credentialIssuer, configurationID: expected.configurationID,
         display: expected.display, notificationID: context.notificationID,
         sessionID: context.sessionID, trustBasis: credential.trustBasis,
-        batchID: context.batchID)
+        batchID: context.batchID,
+        issuerPublishedAnchor: credential.trustBasis == .issuerPublishedIACA
+          ? credential.anchor?.derBytes : nil)
       let display = CredentialDisplay(
         title: expected.display.preferred()?.name ?? context.documentTitles[credential.type]
           ?? credential.type,
@@ -75,7 +77,11 @@ struct VerifiedIssuedBatch: Sendable {
           type: credential.type, issued: credential.issued, display: display,
           validFrom: credential.validFrom, validUntil: credential.validUntil, deviceKeyID: keyID,
           issuerAuthorityKeyIdentifiers: credential.issuerAuthorityKeyIdentifiers,
-          createdAt: context.now, issuerTrust: .trusted, issuance: provenance))
+          createdAt: context.now,
+          // Only a wallet anchor makes the issuer trusted; the issuer's own published IACAs or
+          // metadata keys (the holder's opt-in) make it issuer-vouched (issue 32).
+          issuerTrust: credential.trustBasis == .walletAnchor ? .trusted : .issuerVouched,
+          issuance: provenance))
     }
     return IssuanceStorageResult(outcomes: outcomes.compactMap { $0 })
   }
@@ -532,7 +538,8 @@ extension Wallet {
 
   /// Completes a pending deferred issuance with the credentials the deferred credential
   /// endpoint returned: verified as ``storeIssuedCredentials(_:expected:notificationID:session:trust:ids:)``
-  /// does (against the pending entry's configuration, display and IACA opt-in), and stored in
+  /// does (against the pending entry's configuration, display and IACA opt-in, and
+  /// `issuerMetadataKeys` only with `trustIssuerMetadataKeys`), and stored in
   /// the same transaction that removes the pending entry (the `transaction_id` is used up).
   ///
   /// Each credential is matched to the pending entry's device key it binds (see
@@ -541,7 +548,7 @@ extension Wallet {
   package func completePendingDeferred(
     id: String, credentials: [IssuedCredential.Payload], notificationID: String? = nil,
     issuerPublishedIACAs: [Certificate] = [],
-    issuerMetadataKeys: JWTVCIssuerKeys? = nil
+    issuerMetadataKeys: JWTVCIssuerKeys? = nil, trustIssuerMetadataKeys: Bool = false
   ) async throws(WalletError) -> IssuanceStorageResult {
     guard let pending = try await pendingDeferredIssuances().first(where: { $0.id == id }) else {
       throw WalletError(.notFound, "no pending issuance \(id)")
@@ -558,7 +565,8 @@ extension Wallet {
       trust: IssuanceTrustOptions(
         issuerPublishedIACAs: issuerPublishedIACAs,
         trustIssuerPublishedIACAs: pending.trustIssuerPublishedIACAs,
-        issuerMetadataKeys: issuerMetadataKeys),
+        issuerMetadataKeys: issuerMetadataKeys,
+        trustIssuerMetadataKeys: trustIssuerMetadataKeys),
       ids: nil, completingDeferred: id)
     // A key a stored credential now binds stays: `DeviceKeyStore.deleteKey` refuses it.
     for keyID in pending.deviceKeyIDs { try? await keys.deleteKey(id: keyID) }

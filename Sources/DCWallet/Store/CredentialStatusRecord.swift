@@ -99,8 +99,12 @@ public struct CredentialStatusUnknownReason: Sendable, Hashable {
     public static let urlNotAllowed = Code(rawValue: "url_not_allowed")
     /// The token's signature does not verify.
     public static let badSignature = Code(rawValue: "bad_signature")
-    /// The token's certificate chain does not reach the issuer's trust anchors.
+    /// The token's certificate chain does not reach the issuer's trust anchors, or the
+    /// credential's own issuer is not established under an anchor.
     public static let untrusted = Code(rawValue: "untrusted")
+    /// The token is signed under another anchor than the credential's own issuer
+    /// (draft-ietf-oauth-status-list, "Key Resolution and Trust Management").
+    public static let issuerMismatch = Code(rawValue: "issuer_mismatch")
     /// The token's `sub` is not the URI the credential references.
     public static let subjectMismatch = Code(rawValue: "sub_mismatch")
     /// The token has expired.
@@ -113,6 +117,9 @@ public struct CredentialStatusUnknownReason: Sendable, Hashable {
     public static let malformed = Code(rawValue: "malformed")
     /// The stored credential itself cannot be read.
     public static let unreadableCredential = Code(rawValue: "unreadable_credential")
+    /// The stored status does not carry the wallet's authentication tag (changed by someone
+    /// without the key-encryption key, or written before tags existed): it is not used.
+    public static let unauthenticated = Code(rawValue: "unauthenticated")
   }
 
   /// The kind of reason.
@@ -206,11 +213,19 @@ extension SQLiteConnection {
   func setCredentialStatus(_ record: CredentialStatusRecord?, id: String)
     throws(WalletStoreError) -> Bool
   {
-    try run(
+    let values = StoredStatusColumns.values(record)
+    let columns = """
+      status_outcome = ?, status_value = ?, status_reason = ?, status_detail = ?,
+      status_checked_at_ms = ?, status_fresh_until_ms = ?
       """
-      UPDATE credentials SET status_outcome = ?, status_value = ?, status_reason = ?,
-        status_detail = ?, status_checked_at_ms = ?, status_fresh_until_ms = ? WHERE id = ?
-      """, StoredStatusColumns.values(record) + [.text(id)])
+    if let authentication = credentialAuthentication {
+      try run(
+        "UPDATE credentials SET \(columns), status_authentication_tag = ? WHERE id = ?",
+        values + [.blob(authentication.statusTag(id: id, values)), .text(id)])
+    } else {
+      // Without the key the status is written untagged: a wallet reads it as unknown.
+      try run("UPDATE credentials SET \(columns) WHERE id = ?", values + [.text(id)])
+    }
     return changes > 0
   }
 }

@@ -86,6 +86,9 @@ final class SQLiteConnection {
   private var cache: [String: SQLiteStatement] = [:]
   /// Shared with `WalletStore`'s nonisolated `suspend()`.
   let suspension = SQLiteSuspension()
+  /// Tags credential rows as they are written and checks them as they are read (issue 32);
+  /// nil for a store opened without the wallet's key, which writes no tags and checks none.
+  var credentialAuthentication: CredentialAuthentication?
 
   /// Opens (creating if needed) the database file at path.
   init(path: String) throws(WalletStoreError) {

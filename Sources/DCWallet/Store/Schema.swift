@@ -7,7 +7,7 @@
 /// Dates are INTEGER milliseconds since 1970 (UTC). Lists are JSON arrays of strings.
 enum Schema {
   /// The version this code writes.
-  static let currentVersion = 6
+  static let currentVersion = 7
 
   /// The statements that bring a file from `version - 1` to `version`.
   static func migration(to version: Int) -> [String] {
@@ -18,6 +18,7 @@ enum Schema {
     case 4: version4
     case 5: version5
     case 6: version6
+    case 7: version7
     default: []
     }
   }
@@ -159,5 +160,16 @@ enum Schema {
     "ALTER TABLE credentials ADD COLUMN status_detail TEXT",
     "ALTER TABLE credentials ADD COLUMN status_checked_at_ms INTEGER",
     "ALTER TABLE credentials ADD COLUMN status_fresh_until_ms INTEGER",
+  ]
+
+  /// Version 7 (issue 32): an authentication tag on each credential row, as trust anchors and
+  /// settings have (`CredentialAuthentication`): `authentication_tag` over the credential, its
+  /// trust level and issuance record, `status_authentication_tag` over its status. Rows written
+  /// before have neither; SQL cannot compute them, so a wallet opening the file with its key
+  /// adopts them in the same transaction (`LegacyCredentialAdoption`); a store opened without
+  /// the key leaves a file that holds credentials at version 6 for it.
+  static let version7 = [
+    "ALTER TABLE credentials ADD COLUMN authentication_tag BLOB",
+    "ALTER TABLE credentials ADD COLUMN status_authentication_tag BLOB",
   ]
 }

@@ -49,11 +49,33 @@ public struct CredentialListing: Sendable, Hashable {
     var problems: [StoreProblem] = []
     for row in rows {
       switch row {
-      case .success(let credential): credentials.append(credential)
+      case .success(let credential):
+        credentials.append(credential)
+        // Issue 32: listed, downgraded, and reported.
+        if !credential.unauthenticated.isEmpty {
+          problems.append(
+            StoreProblem(
+              record: .credential(id: credential.id),
+              error: WalletStoreError(
+                .unauthenticatedRecord, Self.reason(credential.unauthenticated))))
+        }
       case .failure(let problem): problems.append(problem)
       }
     }
     self.init(credentials: credentials, problems: problems)
+  }
+}
+
+extension CredentialListing {
+  static func reason(_ columns: UnauthenticatedColumns) -> String {
+    var parts: [String] = []
+    if columns.contains(.record) {
+      parts.append("its trust level and issuance record are not authenticated (read as unverified)")
+    }
+    if columns.contains(.status) {
+      parts.append("its status is not authenticated (read as unknown)")
+    }
+    return parts.joined(separator: "; ")
   }
 }
 

@@ -7,15 +7,42 @@ import DCJSON
 extension SQLiteConnection {
   // MARK: Credentials
 
-  private static let credentialColumns = """
+  /// The columns without the tags (schema version 6), which a store without the wallet's key
+  /// reads and writes, so it works on a file a wallet has not migrated yet.
+  private static let untaggedCredentialColumns = """
     id, format, type, issued, display, valid_from_ms, valid_until_ms, device_key_id,
     issuer_authority_key_ids, created_at_ms, issuer_trust, issuance, issuance_session_id,
     presentation_count, status_outcome, status_value, status_reason, status_detail,
     status_checked_at_ms, status_fresh_until_ms
     """
+  private static let taggedCredentialColumns =
+    untaggedCredentialColumns + ", authentication_tag, status_authentication_tag"
 
-  private static let insertCredentialSQL =
-    "INSERT INTO credentials (\(credentialColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+  /// The columns this connection reads and writes: with the tags when it holds the key.
+  private var credentialColumns: String {
+    credentialAuthentication == nil ? Self.untaggedCredentialColumns : Self.taggedCredentialColumns
+  }
+
+  private static let insertTaggedCredentialSQL =
+    "INSERT INTO credentials (\(taggedCredentialColumns)) VALUES (\(bindMarkers(22)))"
+  private static let insertUntaggedCredentialSQL =
+    "INSERT INTO credentials (\(untaggedCredentialColumns)) VALUES (\(bindMarkers(20)))"
+
+  private static func bindMarkers(_ count: Int) -> String {
+    Array(repeating: "?", count: count).joined(separator: ", ")
+  }
+
+  /// The column names, in order.
+  static let credentialColumnList = taggedCredentialColumns.split(separator: ",").map {
+    $0.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// The columns the record tag covers (all before `presentation_count`), and where the status
+  /// columns and the two tags are (see `CredentialAuthentication`).
+  static let recordColumns = 0..<13
+  static let statusColumns = 14..<20
+  static let recordTagColumn: Int32 = 20
+  static let statusTagColumn: Int32 = 21
 
   func insertCredential(_ credential: StoredCredential) throws(WalletStoreError) {
     var memo = CredentialJSONMemo()
@@ -50,9 +77,17 @@ extension SQLiteConnection {
       credential.issuance?.sessionID.map { .text($0) } ?? .null,
       .integer(Int64(credential.presentationCount)),
     ]
-    values += StoredStatusColumns.values(credential.lastKnownStatus)
+    let status = StoredStatusColumns.values(credential.lastKnownStatus)
+    values += status
+    // Issue 32: the row's tags, when the store holds the wallet's key.
+    if let authentication = credentialAuthentication {
+      values.append(.blob(authentication.recordTag(Array(values[Self.recordColumns]))))
+      values.append(.blob(authentication.statusTag(id: credential.id, status)))
+    }
     do throws(WalletStoreError) {
-      try runCached(Self.insertCredentialSQL, values)
+      try runCached(
+        credentialAuthentication == nil
+          ? Self.insertUntaggedCredentialSQL : Self.insertTaggedCredentialSQL, values)
     } catch  where error.code == .duplicateID {
       throw WalletStoreError(.duplicateID, "a credential with id \(credential.id) already exists")
     } catch  where error.code == .constraintViolation && credential.deviceKeyID != nil {
@@ -64,10 +99,12 @@ extension SQLiteConnection {
   }
 
   func credential(id: String) throws(WalletStoreError) -> StoredCredential? {
-    try query(
-      "SELECT \(Self.credentialColumns) FROM credentials WHERE id = ?", [.text(id)],
-      row: Self.decodeCredential
-    ).first
+    let authentication = credentialAuthentication
+    return try query(
+      "SELECT \(credentialColumns) FROM credentials WHERE id = ?", [.text(id)]
+    ) { (row) throws(WalletStoreError) in
+      try Self.decodeCredential(row, authentication: authentication)
+    }.first
   }
 
   /// The rows of one format whose type is one of `types`, each decoded or with why it cannot be.
@@ -76,27 +113,33 @@ extension SQLiteConnection {
   {
     guard !types.isEmpty else { return [] }
     let placeholders = Array(repeating: "?", count: types.count).joined(separator: ", ")
+    let authentication = credentialAuthentication
     return try query(
-      "SELECT \(Self.credentialColumns) FROM credentials WHERE format = ? AND type IN (\(placeholders)) ORDER BY created_at_ms, id",
-      [.text(format.rawValue)] + types.map { .text($0) }, row: Self.credentialRow)
+      "SELECT \(credentialColumns) FROM credentials WHERE format = ? AND type IN (\(placeholders)) ORDER BY created_at_ms, id",
+      [.text(format.rawValue)] + types.map { .text($0) }
+    ) { Self.credentialRow($0, authentication: authentication) }
   }
 
   /// Every row, or those of one format, each decoded or with why it cannot be.
   func credentials(format: CredentialFormat?) throws(WalletStoreError) -> [CredentialRow] {
+    let authentication = credentialAuthentication
     if let format {
       return try query(
-        "SELECT \(Self.credentialColumns) FROM credentials WHERE format = ? ORDER BY created_at_ms, id",
-        [.text(format.rawValue)], row: Self.credentialRow)
+        "SELECT \(credentialColumns) FROM credentials WHERE format = ? ORDER BY created_at_ms, id",
+        [.text(format.rawValue)]
+      ) { Self.credentialRow($0, authentication: authentication) }
     }
     return try query(
-      "SELECT \(Self.credentialColumns) FROM credentials ORDER BY created_at_ms, id",
-      row: Self.credentialRow)
+      "SELECT \(credentialColumns) FROM credentials ORDER BY created_at_ms, id"
+    ) { Self.credentialRow($0, authentication: authentication) }
   }
 
   /// One row: a bad row is reported with its id rather than failing the whole query.
-  private static func credentialRow(_ row: SQLiteStatement) -> CredentialRow {
+  private static func credentialRow(
+    _ row: SQLiteStatement, authentication: CredentialAuthentication?
+  ) -> CredentialRow {
     do throws(WalletStoreError) {
-      return .success(try decodeCredential(row))
+      return .success(try decodeCredential(row, authentication: authentication))
     } catch {
       return .failure(StoreProblem(record: .credential(id: row.text(0) ?? ""), error: error))
     }
@@ -107,9 +150,11 @@ extension SQLiteConnection {
     return changes > 0
   }
 
-  private static func decodeCredential(_ row: SQLiteStatement) throws(WalletStoreError)
-    -> StoredCredential
-  {
+  /// A row as a credential; with `authentication`, what a missing or wrong tag covers is not
+  /// used (issue 32): the trust level reads as unverified, the status as unknown.
+  static func decodeCredential(
+    _ row: SQLiteStatement, authentication: CredentialAuthentication?
+  ) throws(WalletStoreError) -> StoredCredential {
     let id = row.text(0) ?? ""
     guard let format = row.text(1).flatMap(CredentialFormat.init(rawValue:)) else {
       throw WalletStoreError(
@@ -127,7 +172,7 @@ extension SQLiteConnection {
       }
       identifiers.append(bytes)
     }
-    guard let trust = row.text(10).flatMap(IssuerTrust.init(rawValue:)) else {
+    guard var trust = row.text(10).flatMap(IssuerTrust.init(rawValue:)) else {
       throw WalletStoreError(
         .corruptRecord, "credential \(id) has an unknown issuer trust \(row.text(10) ?? "NULL")")
     }
@@ -136,14 +181,56 @@ extension SQLiteConnection {
       ? nil
       : try StoreJSON.decode(
         IssuanceProvenance.self, row.text(11), what: "credential \(id) issuance")
-    return StoredCredential(
+    // Rows written before `issuerVouched` existed stored such credentials as `trusted`: their
+    // issuance record says what vouched for them (issue 32).
+    if trust == .trusted, let basis = issuance?.trustBasis, basis != .walletAnchor {
+      trust = .issuerVouched
+    }
+    var status = try StoredStatusColumns.record(row, first: 14, id: id)
+    let unauthenticated =
+      authentication.map { unauthenticatedColumns(row, id: id, $0) } ?? []
+    if unauthenticated.contains(.record) { trust = .unverified }
+    if unauthenticated.contains(.status) {
+      status = CredentialStatusRecord(
+        outcome: .unknown(
+          CredentialStatusUnknownReason(
+            .unauthenticated, detail: "the stored status does not carry this wallet's tag")),
+        checkedAt: status?.checkedAt ?? StoreTime.date(milliseconds: row.int64(9)))
+    }
+    var credential = StoredCredential(
       id: id, format: format, type: row.text(2) ?? "", issued: row.blob(3), display: display,
       validFrom: row.optionalInt64(5).map { StoreTime.date(milliseconds: $0) },
       validUntil: row.optionalInt64(6).map { StoreTime.date(milliseconds: $0) },
       deviceKeyID: row.text(7), issuerAuthorityKeyIdentifiers: identifiers,
       createdAt: StoreTime.date(milliseconds: row.int64(9)), issuerTrust: trust,
       issuance: issuance, presentationCount: Int(clamping: row.int64(13)),
-      lastKnownStatus: try StoredStatusColumns.record(row, first: 14, id: id))
+      lastKnownStatus: status)
+    credential.unauthenticated = unauthenticated
+    return credential
+  }
+
+  /// The columns of the row whose tag is missing or wrong (issue 32).
+  private static func unauthenticatedColumns(
+    _ row: SQLiteStatement, id: String, _ authentication: CredentialAuthentication
+  ) -> UnauthenticatedColumns {
+    let columns = row.values()
+    var failed = UnauthenticatedColumns()
+    if !authentication.verifies(
+      tag(row, recordTagColumn), authentication.recordTag(Array(columns[recordColumns])))
+    {
+      failed.insert(.record)
+    }
+    if !authentication.verifies(
+      tag(row, statusTagColumn), authentication.statusTag(id: id, Array(columns[statusColumns])))
+    {
+      failed.insert(.status)
+    }
+    return failed
+  }
+
+  /// A tag column, nil when NULL.
+  private static func tag(_ row: SQLiteStatement, _ column: Int32) -> [UInt8]? {
+    row.isNull(column) ? nil : row.blob(column)
   }
 
   // MARK: Trust anchors

@@ -40,6 +40,11 @@ public enum IssuerTrust: String, Sendable, Hashable, CaseIterable {
   /// No issuer anchor vouched for the issuer (none was configured): its signature verified
   /// against the key it carries, so the name it gives is only a claim.
   case unverified
+  /// The issuer vouched for itself: the credential's chain reached an IACA the issuer itself
+  /// published (`mdoc_iacas_uri`), or it verified with a key of the issuer's own JWT VC issuer
+  /// metadata, which the holder accepted by an explicit opt-in at issuance
+  /// (``IssuanceTrustOptions``). No anchor of the wallet's vouched for it.
+  case issuerVouched = "issuer-vouched"
 }
 
 /// Where a credential stands in its validity period at a given time.
@@ -79,8 +84,10 @@ public struct StoredCredential: Sendable, Hashable {
   public let issuerAuthorityKeyIdentifiers: [[UInt8]]
   /// When the credential was stored.
   public let createdAt: Date
-  /// Whether an issuer anchor vouched for the issuer at import. Rows stored before schema
-  /// version 4 recorded nothing and read as `unverified`.
+  /// Whether an issuer anchor vouched for the issuer at import (`issuerVouched`: only the
+  /// issuer's own published anchors or keys did). Rows stored before schema version 4 recorded
+  /// nothing and read as `unverified`; an issued row recorded as `trusted` whose issuance says
+  /// it was accepted through the issuer's own anchors or keys reads as `issuerVouched`.
   public let issuerTrust: IssuerTrust
   /// Where the credential came from when it was issued to this wallet by OpenID4VCI (nil for an
   /// imported credential, and for rows stored before schema version 5).
@@ -91,6 +98,10 @@ public struct StoredCredential: Sendable, Hashable {
   /// `Wallet.refreshStatus(credentialID:checker:force:)`); nil when never checked (and for rows
   /// stored before schema version 6).
   public let lastKnownStatus: CredentialStatusRecord?
+  /// What of the row did not carry this wallet's authentication tag when it was read (issue
+  /// 32): with `.record` the trust level reads as `unverified`, with `.status` the status as
+  /// unknown; empty for a row that verified and for a value built in memory.
+  public internal(set) var unauthenticated: UnauthenticatedColumns = []
 
   /// The credential's validity at `now`: `expired` after `validUntil`, `notYetValid` before
   /// `validFrom` (ISO 18013-5 §9.1.2.4 validityInfo; SD-JWT `exp` / `nbf`, RFC 7519 §4.1.4-5).

@@ -20,8 +20,13 @@ final class WalletDatabase {
   let connection: SQLiteConnection
   let busyTimeout: Duration
 
-  /// Opens the file and brings its schema to `targetVersion` (tests ask for older versions).
-  init(path: String, busyTimeout: Duration, targetVersion: Int) throws(WalletStoreError) {
+  /// Opens the file and brings its schema to `targetVersion` (tests ask for older versions);
+  /// with `adoption` (the wallet's key), the migration to version 7 tags the credential rows
+  /// written before (issue 32), and the connection tags and checks them from then on.
+  init(
+    path: String, busyTimeout: Duration, targetVersion: Int,
+    adoption: LegacyCredentialAdoption? = nil
+  ) throws(WalletStoreError) {
     guard busyTimeout >= .zero else {
       throw WalletStoreError(.invalidArgument, "busy timeout must not be negative")
     }
@@ -29,7 +34,8 @@ final class WalletDatabase {
     try Self.createOwnerOnlyFile(path)
     connection = try SQLiteConnection(path: path)
     try configure()
-    try migrate(to: targetVersion)
+    try migrate(to: targetVersion, adoption: adoption)
+    connection.credentialAuthentication = adoption?.authentication
   }
 
   /// Closes the connection so that the process holds no lock on the files: iOS terminates a
@@ -94,7 +100,9 @@ final class WalletDatabase {
     }
   }
 
-  private func migrate(to target: Int) throws(WalletStoreError) {
+  private func migrate(to target: Int, adoption: LegacyCredentialAdoption?)
+    throws(WalletStoreError)
+  {
     guard (0...Schema.currentVersion).contains(target) else {
       throw WalletStoreError(.invalidArgument, "no schema version \(target)")
     }
@@ -114,13 +122,29 @@ final class WalletDatabase {
           "the database has schema version \(version); this code knows up to \(Schema.currentVersion)"
         )
       }
+      // Issue 32: credential rows written before version 7 are tagged only with the wallet's
+      // key; without it (a bare `WalletStore`), a file holding such rows stays at version 6
+      // for a wallet to migrate (`LegacyCredentialAdoption`).
+      var target = target
+      if adoption == nil, version >= 1, version < 7, target >= 7, try holdsCredentials() {
+        target = 6
+      }
       guard version < target else { return }
       for step in (version + 1)...target {
         for statement in Schema.migration(to: step) { try connection.run(statement) }
+        if step == 7, let adoption { try adoption.adopt(connection) }
       }
       // PRAGMA takes no bound parameters; target is a constant of this code, never input.
       try connection.run("PRAGMA user_version = \(target)")
     }
+  }
+
+  /// Whether the file holds any credential row.
+  private func holdsCredentials() throws(WalletStoreError) -> Bool {
+    let found = try connection.query("SELECT EXISTS (SELECT 1 FROM credentials)") {
+      (row) throws(WalletStoreError) in row.int64(0)
+    }
+    return found.first == 1
   }
 
   /// Runs body in a write transaction: all of it commits, or none of it does.

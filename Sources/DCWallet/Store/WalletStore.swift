@@ -33,7 +33,10 @@ public actor WalletStore {
   }
 
   /// Opens the store at path, creating the file (and its directory) if needed, and migrates
-  /// the schema to ``currentSchemaVersion`` in one transaction.
+  /// the schema to ``currentSchemaVersion`` in one transaction; a file whose credential rows
+  /// predate their authentication tags (version 6 and earlier) stays at version 6 until a
+  /// `Wallet` opens it with its key and tags them. A store opened this way writes credential
+  /// rows without tags and checks none: a wallet reads such rows as unauthenticated.
   ///
   /// - Parameters:
   ///   - path: the database file, e.g. `WalletHome.databasePath`.
@@ -42,11 +45,18 @@ public actor WalletStore {
   /// - Throws: `WalletStoreError` with `.cannotOpen`, `.busy`, `.unsupportedSchemaVersion` (a
   ///   newer version of the wallet wrote the file) or `.databaseFailure`.
   public init(path: String, busyTimeout: Duration = .seconds(5)) throws(WalletStoreError) {
-    try self.init(path: path, busyTimeout: busyTimeout, schemaVersion: Schema.currentVersion)
+    try self.init(
+      path: path, busyTimeout: busyTimeout, schemaVersion: Schema.currentVersion, settings: nil)
   }
 
-  /// Opens the store and migrates only up to schemaVersion (tests build old files with it).
-  init(path: String, busyTimeout: Duration, schemaVersion: Int) throws(WalletStoreError) {
+  /// Opens the store and migrates only up to schemaVersion (tests build old files with it);
+  /// with `settings` (the wallet's key), credential rows are tagged as they are written and
+  /// checked as they are read, and rows written before tags existed are adopted once (issue 32,
+  /// `LegacyCredentialAdoption`).
+  init(
+    path: String, busyTimeout: Duration = .seconds(5), schemaVersion: Int,
+    settings: SettingsAuthentication? = nil
+  ) throws(WalletStoreError) {
     let directory = (path as NSString).deletingLastPathComponent
     if !directory.isEmpty {
       do {
@@ -58,8 +68,13 @@ public actor WalletStore {
     }
     self.path = path
     self.executor = StoreExecutor(label: "WalletStore \(path)")
+    let adoption = try settings.map { (settings) throws(WalletStoreError) in
+      LegacyCredentialAdoption(
+        settings: settings, authentication: try CredentialAuthentication(settings: settings),
+        now: Date())
+    }
     let database = try WalletDatabase(
-      path: path, busyTimeout: busyTimeout, targetVersion: schemaVersion)
+      path: path, busyTimeout: busyTimeout, targetVersion: schemaVersion, adoption: adoption)
     self.database = database
     self.suspension = database.connection.suspension
   }

@@ -1,0 +1,158 @@
+internal import DCCrypto
+internal import Foundation
+internal import DCX509
+
+/// Which of a stored credential's authenticated columns did not verify when it was read
+/// (issue 32): the row is still listed, and reported as a `StoreProblem`, but what the failed
+/// tag covers is not used.
+public struct UnauthenticatedColumns: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// The credential itself, its trust level and its issuance record: it reads as
+  /// `IssuerTrust.unverified`.
+  public static let record = UnauthenticatedColumns(rawValue: 1)
+  /// Its last known status: it reads as unknown (`CredentialStatusUnknownReason.Code
+  /// .unauthenticated`), which the next status check replaces.
+  public static let status = UnauthenticatedColumns(rawValue: 2)
+}
+
+/// Authenticates each credential row, as `SettingsAuthentication` does trust anchors and
+/// settings, so that whoever can write the database without the key-encryption key cannot turn
+/// an unverified import into a trusted one, forge an issuance record, or reset a revoked status.
+///
+/// Two HMAC-SHA256 tags (RFC 2104) under a 32-byte key that HKDF-SHA256 (RFC 5869) derives from
+/// the settings key (itself derived from the key-encryption key) with its own `info`:
+/// `authentication_tag` over every column of the row as stored except the presentation count and
+/// the status, and `status_authentication_tag` over the id and the `status_*` columns (written
+/// whenever the status is). Each column is encoded with its SQLite type and length, so no two
+/// rows encode alike. Not covered, as for settings: deleting a row, putting back an older tagged
+/// status of the same credential, and anyone who can read the key-encryption key file.
+struct CredentialAuthentication: Sendable {
+  static let derivationLabel = Array("dcwallet credential authentication v1".utf8)
+
+  private let key: [UInt8]
+
+  /// HKDF-SHA256(IKM = settings key, salt = empty, info = "dcwallet credential authentication
+  /// v1", L = 32).
+  init(settings: SettingsAuthentication) throws(WalletStoreError) {
+    do {
+      key = try HKDF.deriveKey(
+        .sha256, inputKeyMaterial: settings.key, salt: [UInt8](), info: Self.derivationLabel,
+        outputByteCount: 32)
+    } catch {
+      throw WalletStoreError(
+        .keyOperationFailed, "cannot derive the credential authentication key: \(error)")
+    }
+  }
+
+  /// The tag over a row's record columns, as bound or read (`credentials`, columns 0-12).
+  func recordTag(_ columns: [SQLValue]) -> [UInt8] {
+    tag(label: "credentials", columns)
+  }
+
+  /// The tag over a credential's id and its six status columns.
+  func statusTag(id: String, _ columns: [SQLValue]) -> [UInt8] {
+    tag(label: "credential_status", [.text(id)] + columns)
+  }
+
+  /// Whether `tag` is the one these columns should carry.
+  func verifies(_ tag: [UInt8]?, _ expected: [UInt8]) -> Bool {
+    guard let tag else { return false }
+    return constantTimeEquals(tag, expected)
+  }
+
+  private func tag(label: String, _ columns: [SQLValue]) -> [UInt8] {
+    var encoded = Self.field(Array(label.utf8))
+    for column in columns { encoded += Self.encoding(column) }
+    return HMAC.authenticationCode(.sha256, for: encoded, key: key)
+  }
+
+  /// A type byte, then the value as an 8-byte big-endian length and its bytes.
+  private static func encoding(_ value: SQLValue) -> [UInt8] {
+    switch value {
+    case .null: [0]
+    case .integer(let number): [1] + field(Array(String(number).utf8))
+    case .real(let number): [2] + field(Array(String(number.bitPattern).utf8))
+    case .text(let text): [3] + field(Array(text.utf8))
+    case .blob(let bytes): [4] + field(bytes)
+    }
+  }
+
+  private static func field(_ bytes: [UInt8]) -> [UInt8] {
+    let count = UInt64(bytes.count)
+    var out = stride(from: 56, through: 0, by: -8).map {
+      UInt8(truncatingIfNeeded: count >> UInt64($0))
+    }
+    out += bytes
+    return out
+  }
+}
+
+/// The migration of the credential rows written before rows carried tags (schema version 6 and
+/// earlier; issue 32): run once, with the wallet's key, in the transaction that adds the tag
+/// columns. Anyone could have written a legacy row, so nothing it claims about trust or status
+/// is taken on its word:
+/// - the trust level is derived again: `issuerVouched` when its issuance record says the
+///   issuer's own IACAs or metadata keys vouched for it; `trusted` only when the row said so and
+///   its issuer chain still validates to an authenticated issuer anchor of the wallet;
+///   `unverified` otherwise;
+/// - a last known status is kept only when it withholds the credential (invalid, suspended);
+///   any other reads as never checked, so the next status check learns it again.
+///
+/// Then both tags are written. What a legacy row's issuance record says is kept (it is then
+/// authenticated as written): rows from before version 7 cannot be told apart from rows changed
+/// before the upgrade.
+struct LegacyCredentialAdoption {
+  let settings: SettingsAuthentication
+  let authentication: CredentialAuthentication
+  let now: Date
+
+  func adopt(_ connection: SQLiteConnection) throws(WalletStoreError) {
+    let anchors = try connection.trustAnchors(role: .issuer).filter(settings.verifies)
+      .compactMap { try? Certificate(derEncoded: $0.certificateDER) }
+    // Read as stored: the connection checks no tags during the migration.
+    for case .success(let credential) in try connection.credentials(format: nil) {
+      let status = credential.lastKnownStatus.flatMap {
+        $0.outcome.refusesPresentation ? $0 : nil
+      }
+      let statusColumns = StoredStatusColumns.values(status)
+      try connection.run(
+        """
+        UPDATE credentials SET issuer_trust = ?, status_outcome = ?, status_value = ?,
+          status_reason = ?, status_detail = ?, status_checked_at_ms = ?,
+          status_fresh_until_ms = ?, status_authentication_tag = ? WHERE id = ?
+        """,
+        [.text(trust(of: credential, anchors: anchors).rawValue)] + statusColumns + [
+          .blob(authentication.statusTag(id: credential.id, statusColumns)),
+          .text(credential.id),
+        ])
+      try retag(credential.id, connection)
+    }
+  }
+
+  /// The trust level a legacy row gets.
+  func trust(of credential: StoredCredential, anchors: [Certificate]) -> IssuerTrust {
+    switch credential.issuance?.trustBasis {
+    case .issuerPublishedIACA?, .issuerMetadataKey?: return .issuerVouched
+    case .walletAnchor?, nil:
+      guard credential.issuerTrust != .unverified,
+        credential.issuerAnchor(among: anchors, at: now) != nil
+      else { return .unverified }
+      return .trusted
+    }
+  }
+
+  /// Writes the record tag over the row as it now stands.
+  private func retag(_ id: String, _ connection: SQLiteConnection) throws(WalletStoreError) {
+    let columns = SQLiteConnection.credentialColumnList.prefix(
+      SQLiteConnection.recordColumns.count)
+    let rows = try connection.query(
+      "SELECT \(columns.joined(separator: ", ")) FROM credentials WHERE id = ?", [.text(id)]
+    ) { $0.values() }
+    guard let values = rows.first else { return }
+    try connection.run(
+      "UPDATE credentials SET authentication_tag = ? WHERE id = ?",
+      [.blob(authentication.recordTag(values)), .text(id)])
+  }
+}
