@@ -14,6 +14,8 @@ let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
 /// The protocol modules, each with the modules it may import (docs/ARCHITECTURE.md, "Modules").
 let modules: [(name: String, dependencies: [Target.Dependency])] = [
   ("DCErrors", []),
+  // Hex and base64 (RFC 4648), below every module that reads or writes them.
+  ("DCEncoding", ["DCErrors"]),
   ("DCJSON", ["DCErrors"]),
   ("DCHTTP", ["DCErrors"]),
   // ISO 18013-5 proximity transports (issue 14): the transport protocol, the BLE GATT message
@@ -22,39 +24,45 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   // The development server over GNU libmicrohttpd (Linux and Android; empty elsewhere).
   ("DCHTTPServer", ["DCErrors", "DCHTTP", .target(name: "CDCMicroHTTPD", condition: linuxOnly)]),
   ("DCCBOR", ["DCErrors"]),
-  ("DCCrypto", ["DCErrors", "DCJSON", .target(name: "CDCOpenSSLShim", condition: linuxOnly)]),
+  ("DCCrypto", ["DCErrors", "DCEncoding", .target(name: "CDCOpenSSLShim", condition: linuxOnly)]),
   ("DCHPKE", ["DCErrors", "DCCrypto"]),
-  ("DCX509", ["DCErrors", "DCJSON", "DCCrypto"]),
+  ("DCX509", ["DCErrors", "DCEncoding", "DCCrypto"]),
   ("DCCOSE", ["DCErrors", "DCCBOR", "DCCrypto"]),
-  ("DCJOSE", ["DCErrors", "DCJSON", "DCCrypto"]),
-  ("DCQL", ["DCErrors", "DCJSON"]),
+  ("DCJOSE", ["DCErrors", "DCEncoding", "DCJSON", "DCCrypto"]),
+  ("DCQL", ["DCErrors", "DCEncoding", "DCJSON"]),
   // IETF Token Status List (issue 15): tokens, the zlib codec (CZlib), referenced-token claims
   // and the checker, which fetches over HTTP and checks chains with X509Certificates.
   (
     "DCStatusList",
     [
-      "DCErrors", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
-      "CDCZlib",
+      "DCErrors", "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509",
+      "DCHTTP", "CDCZlib",
     ]
   ),
   ("DCMdoc", ["DCErrors", "DCCBOR", "DCCOSE", "DCCrypto", "DCX509"]),
-  ("DCSDJWT", ["DCErrors", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
+  ("DCSDJWT", ["DCErrors", "DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
   // ISO 18013-5 proximity session layer (issue 14): engagement, NFC handover, session encryption.
-  ("DCMdocProximity", ["DCErrors", "DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc"]),
+  (
+    "DCMdocProximity",
+    ["DCErrors", "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc"]
+  ),
   ("DCAPI", ["DCErrors", "DCJSON"]),
   (
     "DCOrgIsoMdoc",
-    ["DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCAPI", "DCHPKE", "DCJOSE", "DCMdoc"]
+    [
+      "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCAPI", "DCHPKE", "DCJOSE",
+      "DCMdoc",
+    ]
   ),
-  ("DCRegistration", ["DCErrors", "DCJSON", "DCCBOR", "DCAPI"]),
+  ("DCRegistration", ["DCErrors", "DCEncoding", "DCJSON", "DCCBOR", "DCAPI"]),
   (
     "DCOpenID4VCI",
-    ["DCErrors", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP"]
+    ["DCErrors", "DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP"]
   ),
   (
     "DCOpenID4VP",
     [
-      "DCErrors", "DCJSON",
+      "DCErrors", "DCEncoding", "DCJSON",
       "DCCBOR", "DCCrypto", "DCQL", "DCAPI", "DCJOSE", "DCMdoc", "DCSDJWT",
       "DCX509",
       // Issue 16: request_uri / response_uri as HTTPRequest values, HTTPURLPolicy (no I/O).
@@ -64,7 +72,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   (
     "DCVerifier",
     [
-      "DCJSON",
+      "DCEncoding", "DCJSON",
       "DCCBOR", "DCCrypto", "DCQL", "DCAPI", "DCJOSE", "DCMdoc", "DCOpenID4VP",
       "DCOrgIsoMdoc", "DCSDJWT",
       "DCX509", "DCMdocProximity", "DCProximityTransport",
@@ -74,7 +82,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   (
     "DCWallet",
     [
-      "DCErrors", "DCJSON",
+      "DCErrors", "DCEncoding", "DCJSON",
       "DCCBOR", "DCCOSE", "DCRegistration", "DCCrypto", "DCQL", "DCAPI",
       "DCJOSE", "DCMdoc",
       "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCX509",
@@ -89,8 +97,9 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   (
     "DCIssuer",
     [
-      "DCErrors", "DCJSON", "DCCBOR", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP", "DCMdoc", "DCSDJWT",
-      "DCStatusList", "DCOpenID4VCI", .target(name: "CDCSQLite", condition: linuxOnly),
+      "DCErrors", "DCEncoding", "DCJSON", "DCCBOR", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
+      "DCMdoc", "DCSDJWT", "DCStatusList", "DCOpenID4VCI",
+      .target(name: "CDCSQLite", condition: linuxOnly),
     ]
   ),
   // The Apple edge, one target per iOS SDK floor (`#available` guards only at run time; a
@@ -124,8 +133,8 @@ let products = [
   "DCIdentityDocumentServicesBridge", "DCIdentityDocumentServicesBridge27",
   "DCIdentityDocumentServicesBridge27_3", "DCRegistration",
   // Format libraries.
-  "DCCBOR", "DCJSON", "DCCrypto", "DCHPKE", "DCX509", "DCCOSE", "DCJOSE", "DCMdoc", "DCSDJWT",
-  "DCQL", "DCStatusList",
+  "DCEncoding", "DCCBOR", "DCJSON", "DCCrypto", "DCHPKE", "DCX509", "DCCOSE", "DCJOSE", "DCMdoc",
+  "DCSDJWT", "DCQL", "DCStatusList",
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.
@@ -183,7 +192,7 @@ let package = Package(
       .target(
         name: "DCWalletCLI",
         dependencies: [
-          "DCJSON", "DCCBOR", "DCRegistration", "DCVerifier", "DCWallet",
+          "DCEncoding", "DCJSON", "DCCBOR", "DCRegistration", "DCVerifier", "DCWallet",
           "DCCrypto", "DCQL",
           "DCAPI", "DCJOSE", "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI", "DCIssuer",
@@ -198,7 +207,7 @@ let package = Package(
       .executableTarget(
         name: "dcbench",
         dependencies: [
-          "DCJSON", "DCCBOR", "DCCOSE", "DCVerifier", "DCWallet", "DCCrypto",
+          "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCVerifier", "DCWallet", "DCCrypto",
           "DCQL",
           "DCAPI",
           "DCHPKE", "DCJOSE", "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCX509",
@@ -208,7 +217,7 @@ let package = Package(
         swiftSettings: strictSettings
       ),
       .target(
-        name: "DCTestSupport", dependencies: ["DCJSON"], path: "Tests/DCTestSupport",
+        name: "DCTestSupport", dependencies: ["DCEncoding"], path: "Tests/DCTestSupport",
         swiftSettings: strictSettings),
       .target(
         name: "DCWalletTestSupport",
@@ -217,6 +226,7 @@ let package = Package(
         swiftSettings: strictSettings
       ),
       testTarget("DCErrors", ["DCCBOR"]),
+      testTarget("DCEncoding"),
       testTarget("DCJSON"),
       testTarget("DCCBOR", ["DCJSON"]),
       testTarget("DCHTTP"),
@@ -226,12 +236,12 @@ let package = Package(
       testTarget("DCHPKE", ["DCCrypto"]),
       testTarget("DCX509", ["DCCrypto"]),
       testTarget("DCCOSE", ["DCCBOR", "DCCrypto"]),
-      testTarget("DCJOSE", ["DCJSON", "DCCrypto", "DCX509"]),
+      testTarget("DCJOSE", ["DCEncoding", "DCJSON", "DCCrypto", "DCX509"]),
       testTarget("DCQL", ["DCJSON"]),
       testTarget(
         "DCStatusList",
         [
-          "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
+          "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
           "DCHTTPServer", "DCMdoc", "DCWalletTestSupport",
         ]),
       testTarget(
@@ -241,7 +251,7 @@ let package = Package(
       testTarget(
         "DCOrgIsoMdoc",
         [
-          "DCJSON",
+          "DCEncoding", "DCJSON",
           "DCCBOR", "DCCOSE", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
           "DCWalletTestSupport",
         ]),
@@ -249,25 +259,26 @@ let package = Package(
       testTarget(
         "DCVerifier",
         [
-          "DCJSON",
+          "DCEncoding", "DCJSON",
           "DCCBOR", "DCCOSE", "DCWallet", "DCCrypto", "DCAPI", "DCJOSE",
           "DCMdoc", "DCOrgIsoMdoc",
           "DCX509", "DCWalletTestSupport",
           "DCQL", "DCHTTP", "DCHTTPServer", "DCOpenID4VP", "DCSDJWT", "DCStatusList",
         ]),
-      testTarget("DCSDJWT", ["DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
+      testTarget("DCSDJWT", ["DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
       testTarget(
-        "DCOpenID4VCI", ["DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP", "DCTestSupport"]),
+        "DCOpenID4VCI",
+        ["DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP"]),
       testTarget(
         "DCIssuer",
         [
-          "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP", "DCCBOR", "DCCOSE", "DCMdoc",
-          "DCSDJWT", "DCOpenID4VCI", "DCWalletTestSupport", "DCStatusList",
+          "DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP", "DCCBOR", "DCCOSE",
+          "DCMdoc", "DCSDJWT", "DCOpenID4VCI", "DCWalletTestSupport", "DCStatusList",
         ]),
       testTarget(
         "DCOpenID4VP",
         [
-          "DCJSON",
+          "DCEncoding", "DCJSON",
           "DCCBOR", "DCVerifier", "DCCrypto", "DCQL", "DCAPI", "DCJOSE",
           "DCMdoc", "DCSDJWT",
           "DCX509", "DCWalletTestSupport",
@@ -275,7 +286,7 @@ let package = Package(
       testTarget(
         "DCWalletCLI",
         [
-          "DCJSON",
+          "DCEncoding", "DCJSON",
           "DCCBOR", "DCWallet", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
           "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCWalletTestSupport", "dcwallet", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI",
@@ -294,7 +305,7 @@ let package = Package(
       testTarget(
         "DCWallet",
         [
-          "DCJSON",
+          "DCEncoding", "DCJSON",
           "DCCBOR", "DCRegistration", "DCVerifier", "DCCrypto", "DCQL",
           "DCAPI", "DCJOSE",
           "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCWalletTestSupport", "DCX509",
@@ -337,7 +348,7 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
     // with Backend_cryptokit.swift instead of Backend_openssl.swift.
     .target(
       name: "DCCryptoOnCryptoKit",
-      dependencies: ["DCErrors", "DCJSON", "CryptoKit", "Security"],
+      dependencies: ["DCErrors", "DCEncoding", "CryptoKit", "Security"],
       path: "Tests/AppleShadow/DCCryptoOnCryptoKit", swiftSettings: strictSettings),
     .testTarget(
       name: "AppleShadowTests",

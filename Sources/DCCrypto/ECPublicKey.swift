@@ -1,4 +1,4 @@
-import DCJSON
+import DCEncoding
 
 /// An elliptic-curve public key on P-256, P-384 or P-521, validated on construction.
 ///

@@ -3,6 +3,7 @@ public import DCCrypto
 public import Foundation
 package import DCHTTP
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCX509
 

@@ -3,6 +3,7 @@ import DCCrypto
 public import Foundation
 public import DCHTTP
 import DCJOSE
+import DCEncoding
 import DCJSON
 
 /// What the store holds for a deferred issuance (OpenID4VCI 1.0 §9).

@@ -2,6 +2,7 @@ import DCOpenID4VCI
 import DCCrypto
 import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCMdoc
 import DCSDJWT

@@ -1,4 +1,5 @@
 public import DCCrypto
+import DCEncoding
 public import DCJSON
 
 /// JWS creation (RFC 7515 §5.1) in the compact serialization (RFC 7515 §7.1).

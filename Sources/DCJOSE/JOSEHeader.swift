@@ -1,4 +1,5 @@
 // Header checks shared by JWS (RFC 7515 §4) and JWE (RFC 7516 §4).
+import DCEncoding
 import DCJSON
 
 enum JOSEHeader {

@@ -1,4 +1,5 @@
 public import DCCrypto
+import DCEncoding
 public import DCJSON
 
 /// JWE key management algorithms this module implements (RFC 7518 §4.1).

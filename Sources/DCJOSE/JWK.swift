@@ -1,4 +1,5 @@
 public import DCCrypto
+import DCEncoding
 public import DCJSON
 
 /// An elliptic-curve JSON Web Key, public or private (RFC 7517 §4, RFC 7518 §6.2).

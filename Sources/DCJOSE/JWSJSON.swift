@@ -1,4 +1,5 @@
 public import DCCrypto
+import DCEncoding
 public import DCJSON
 
 /// A JWS in the JSON serialization, general or flattened (RFC 7515 §7.2).

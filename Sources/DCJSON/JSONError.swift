@@ -1,6 +1,6 @@
 public import DCErrors
 
-/// An error from parsing JSON text, base64, base64url or hex: an extensible code and a reason.
+/// An error from parsing JSON text: an extensible code and a reason.
 ///
 /// Codes are values rather than enum cases so that new failure kinds break no client
 /// (the swift-certificates convention, as in `CryptoError`).
@@ -15,10 +15,6 @@ public struct JSONError: CausedError {
 
     /// Text is not JSON under RFC 8259 and the parser's limits (depth, length, duplicate keys).
     public static let invalidJSON = Code("invalidJSON")
-    /// Text is not strict base64url (RFC 4648 §5) or padded base64 (RFC 4648 §4).
-    public static let invalidBase64 = Code("invalidBase64")
-    /// Text is not an even number of hex digits (RFC 4648 §8).
-    package static let invalidHex = Code("invalidHex")
   }
 
   /// What kind of failure this is.

@@ -1,6 +1,7 @@
 public import DCCrypto
 public import Foundation
 public import DCJOSE
+import DCEncoding
 public import DCJSON
 public import DCX509
 

@@ -1,6 +1,7 @@
 public import DCCrypto
 import Foundation
 public import DCJOSE
+import DCEncoding
 public import DCJSON
 
 /// `credential_response_encryption` of a credential or deferred credential request

@@ -1,6 +1,7 @@
 public import DCCrypto
 public import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 
 /// Demonstrating Proof of Possession (RFC 9449): the client side, creating DPoP proofs.

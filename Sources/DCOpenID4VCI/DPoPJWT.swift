@@ -4,6 +4,7 @@
 import DCCrypto
 import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 
 /// A proof JWT split into its checked parts.

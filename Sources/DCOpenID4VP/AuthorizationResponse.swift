@@ -4,6 +4,7 @@ package import DCQL
 public import DCAPI
 public import Foundation
 import DCJOSE
+import DCEncoding
 public import DCJSON
 package import DCMdoc
 import DCSDJWT

@@ -1,6 +1,7 @@
 package import DCCBOR
 import DCQL
 import DCJOSE
+import DCEncoding
 package import DCJSON
 
 extension JSONValue {

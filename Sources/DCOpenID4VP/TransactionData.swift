@@ -1,5 +1,7 @@
 import DCCrypto
 import DCJOSE
+import DCEncoding
+import DCErrors
 public import DCJSON
 
 /// One `transaction_data` entry (OpenID4VP 1.0 §5.1, §8.4): base64url JSON with a `type` and the
@@ -20,14 +22,15 @@ public struct TransactionData: Sendable, Hashable {
   ///   non-empty `credential_ids`, names an unknown Credential Query, or allows no `sha-256`
   ///   hashing (§8.4).
   public init(encoded: String, credentialQueryIDs: Set<String>) throws(OpenID4VPError) {
-    let json: JSONValue
-    do {
-      json = try JSONValue(parsing: try Base64URL.decode(encoded))
-    } catch {
-      throw OpenID4VPError(
+    func notBase64URLJSON(_ error: some CausedError) -> OpenID4VPError {
+      OpenID4VPError(
         .unsupportedTransactionData,
         "transaction_data entry is not base64url JSON: \(error.reason)", underlying: error)
     }
+    let bytes: [UInt8]
+    do { bytes = try Base64URL.decode(encoded) } catch { throw notBase64URLJSON(error) }
+    let json: JSONValue
+    do { json = try JSONValue(parsing: bytes) } catch { throw notBase64URLJSON(error) }
     guard case .object = json, let type = json["type"]?.string else {
       throw OpenID4VPError(
         .unsupportedTransactionData, "transaction_data entry needs a string type")

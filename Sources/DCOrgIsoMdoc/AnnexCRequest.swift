@@ -1,5 +1,6 @@
 public import DCAPI
 import DCJOSE
+import DCEncoding
 public import DCJSON
 public import DCMdoc
 

@@ -3,6 +3,7 @@ public import DCCrypto
 public import DCAPI
 public import DCHPKE
 import DCJOSE
+import DCEncoding
 public import DCJSON
 public import DCMdoc
 

@@ -3,6 +3,7 @@ import DCCOSE
 public import DCCrypto
 public import DCAPI
 import DCJOSE
+import DCEncoding
 import DCJSON
 
 /// `EncryptionInfo = ["dcapi", {"nonce": bstr, "recipientPublicKey": COSE_Key}]`

@@ -1,4 +1,5 @@
 // Validation of a DCQL query's JSON (OpenID4VP 1.0 §6.1–§6.3, §7, Appendix B).
+import DCEncoding
 import DCJSON
 
 enum QueryParser {

@@ -1,3 +1,4 @@
+import DCEncoding
 import DCJSON
 
 /// An X.509 key identifier (the `keyIdentifier` of an AuthorityKeyIdentifier or

@@ -1,4 +1,5 @@
 import DCJOSE
+import DCEncoding
 public import DCJSON
 
 /// A Disclosure: the salt, the claim name (absent for array elements) and the value of one

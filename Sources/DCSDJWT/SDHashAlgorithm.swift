@@ -1,5 +1,6 @@
 public import DCCrypto
 import DCJOSE
+import DCEncoding
 import DCJSON
 
 /// The hash algorithms for Disclosure digests and `sd_hash`, named as in the IANA Named

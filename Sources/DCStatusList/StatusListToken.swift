@@ -3,6 +3,7 @@ import DCCOSE
 public import DCCrypto
 public import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 public import DCX509
 

@@ -1,4 +1,5 @@
 import Foundation
+import DCEncoding
 import DCJSON
 import DCStatusList
 import DCX509

@@ -1,6 +1,6 @@
 /// Distinguished Encoding Rules (X.690 §10): a strict reader and a serializer for the subset of
 /// ASN.1 that X.509 certificates use.
-import DCJSON
+import DCEncoding
 
 public enum DER {
   /// The deepest nesting the reader accepts; RFC 5280 certificates need fewer than 12 levels.

@@ -6,6 +6,7 @@ import DCAPI
 import Foundation
 import DCHPKE
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc

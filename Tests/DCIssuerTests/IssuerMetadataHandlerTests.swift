@@ -1,6 +1,7 @@
 import Foundation
 import DCHTTP
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCIssuer
 import DCOpenID4VCI

@@ -1,3 +1,4 @@
+import DCEncoding
 import DCJOSE
 import DCJSON
 import Testing
@@ -13,7 +14,9 @@ struct JOSEErrorCauseTests {
     } catch {
       #expect(error.code == .invalidBase64URL)
       #expect(error.file == "DCJOSE/JWK.swift")
-      #expect((error.underlying as? JSONError)?.code == .invalidBase64)
+      let cause = try #require(error.underlying as? EncodingError)
+      #expect(cause.code == .invalidBase64)
+      #expect(cause.file == "DCEncoding/Base64.swift")
     }
   }
 }

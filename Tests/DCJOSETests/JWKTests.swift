@@ -1,5 +1,6 @@
 import DCCrypto
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCTestSupport
 import Testing

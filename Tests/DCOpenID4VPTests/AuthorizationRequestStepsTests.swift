@@ -2,6 +2,7 @@ import DCCrypto
 import DCQL
 import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCOpenID4VP
 import Testing

@@ -3,6 +3,7 @@ import DCCrypto
 import DCAPI
 import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCOpenID4VP
 import Testing

@@ -1,4 +1,5 @@
 import DCAPI
+import DCEncoding
 import Foundation
 import DCJOSE
 import DCJSON
@@ -20,7 +21,8 @@ struct ErrorCauseTests {
     throw JSONError(.invalidJSON, "unreachable")
   }
 
-  /// A signed request whose JWS header is not base64url: OpenID4VPError → JOSEError → JSONError.
+  /// A signed request whose JWS header is not base64url: OpenID4VPError → JOSEError →
+  /// EncodingError.
   @Test func signedRequestWithBadBase64KeepsTwoLayersOfCause() throws {
     let error = try refusal(.signed, .object([("request", .string("!!!.e30.AAAA"))]))
     #expect(error.code == .malformed)
@@ -29,10 +31,10 @@ struct ErrorCauseTests {
     let jose = try #require(error.underlying as? JOSEError)
     #expect(jose.code == .malformedJWS)
     #expect(jose.file.hasPrefix("DCJOSE/"))
-    let json = try #require(jose.underlying as? JSONError)
-    #expect(json.code == .invalidBase64)
-    #expect(json.file.hasPrefix("DCJSON/"))
-    #expect(json.underlying == nil)
+    let encoding = try #require(jose.underlying as? EncodingError)
+    #expect(encoding.code == .invalidBase64)
+    #expect(encoding.file == "DCEncoding/Base64.swift")
+    #expect(encoding.underlying == nil)
     // The text stays as it was: the cause is added, not printed.
     #expect(!error.description.contains(error.file))
     #expect(
@@ -40,7 +42,7 @@ struct ErrorCauseTests {
         == "OpenID4VPError.malformed: request JWS: protected header: invalid base64url character at offset 0"
     )
     #expect(error.debugDescription.contains("caused by: JOSEError.malformedJWS"))
-    #expect(error.debugDescription.contains("caused by: JSONError.invalidBase64"))
+    #expect(error.debugDescription.contains("caused by: EncodingError.invalidBase64"))
   }
 
   /// Request `data` as a string that is not JSON: the JSON parser's error is the cause.

@@ -2,6 +2,7 @@ import DCVerifier
 import DCCrypto
 import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOpenID4VP

@@ -3,6 +3,7 @@ import DCQL
 import Foundation
 import DCHTTP
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOpenID4VP

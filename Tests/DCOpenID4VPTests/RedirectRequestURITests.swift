@@ -1,6 +1,7 @@
 import DCCrypto
 import Foundation
 import DCHTTP
+import DCEncoding
 import DCJSON
 import DCOpenID4VP
 import Testing

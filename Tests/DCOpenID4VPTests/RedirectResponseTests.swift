@@ -2,6 +2,7 @@ import DCCrypto
 import Foundation
 import DCHTTP
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOpenID4VP

@@ -4,6 +4,7 @@ import DCCrypto
 import DCAPI
 import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc

@@ -1,5 +1,5 @@
 import DCAPI
-import DCJSON
+import DCEncoding
 import DCOrgIsoMdoc
 import Testing
 
@@ -12,7 +12,7 @@ struct OrgIsoMdocErrorCauseTests {
     } catch {
       #expect(error.code == .invalidEncryptionInfo)
       #expect(error.file == "DCOrgIsoMdoc/EncryptionInfo.swift")
-      #expect((error.underlying as? JSONError)?.code == .invalidBase64)
+      #expect((error.underlying as? EncodingError)?.code == .invalidBase64)
     }
   }
 }

@@ -1,3 +1,4 @@
+import DCEncoding
 import DCJOSE
 import DCJSON
 import DCSDJWT
@@ -5,7 +6,7 @@ import Testing
 
 /// Errors keep their cause (issue 11) in SD-JWT.
 struct SDJWTErrorCauseTests {
-  @Test func badIssuerJWTKeepsTheJOSEAndJSONCause() throws {
+  @Test func badIssuerJWTKeepsTheJOSEAndEncodingCause() throws {
     do {
       _ = try SDJWT(serialized: "e30.!!!.AAAA~")
       Issue.record("a payload that is not base64url was accepted")
@@ -14,7 +15,7 @@ struct SDJWTErrorCauseTests {
       #expect(error.file == "DCSDJWT/SDJWT.swift")
       let jose = try #require(error.underlying as? JOSEError)
       #expect(jose.file.hasPrefix("DCJOSE/"))
-      #expect((jose.underlying as? JSONError)?.code == .invalidBase64)
+      #expect((jose.underlying as? EncodingError)?.code == .invalidBase64)
     }
   }
 

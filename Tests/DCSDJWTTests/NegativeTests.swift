@@ -1,6 +1,7 @@
 import DCCrypto
 import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCSDJWT
 import Testing

@@ -1,6 +1,7 @@
 import DCCBOR
 import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCStatusList
 import DCTestSupport

@@ -3,6 +3,7 @@ import DCCOSE
 import DCCrypto
 import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCMdoc
 import DCStatusList

@@ -1,10 +1,10 @@
 // Helpers shared by the test targets: hex, and running independent Python implementations.
 import Foundation
-import DCJSON
+import DCEncoding
 public import Testing
 
-/// Decodes hex (either case) with `JSON.Hex`; other characters such as spaces are skipped, and
-/// text that is not whole bytes of hex records an issue and gives no bytes.
+/// Decodes hex (either case) with `DCEncoding.Hex`; other characters such as spaces are skipped,
+/// and text that is not whole bytes of hex records an issue and gives no bytes.
 public func hexBytes(_ hex: String) -> [UInt8] {
   let digits = String(
     hex.unicodeScalars.filter { $0.properties.isASCIIHexDigit }.map(Character.init))
@@ -16,7 +16,7 @@ public func hexBytes(_ hex: String) -> [UInt8] {
   }
 }
 
-/// Lowercase hex of bytes, `JSON.Hex`'s encoding.
+/// Lowercase hex of bytes, `DCEncoding.Hex`'s encoding.
 public func hexString(_ bytes: some Sequence<UInt8>) -> String { Hex.encode(bytes) }
 
 /// Runs Python peers (pyhpke, pycose, joserfc, cryptography, ...) from the interop venv.

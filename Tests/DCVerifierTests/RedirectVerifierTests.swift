@@ -4,6 +4,7 @@ import DCCrypto
 import Foundation
 import DCHTTP
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOpenID4VP

@@ -1,5 +1,6 @@
 import DCCrypto
 import Foundation
+import DCEncoding
 import DCJSON
 import DCStatusList
 import DCTestSupport

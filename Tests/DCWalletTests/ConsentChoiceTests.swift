@@ -5,6 +5,7 @@ import DCQL
 import DCAPI
 import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOpenID4VP

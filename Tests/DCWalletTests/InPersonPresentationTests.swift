@@ -5,6 +5,7 @@ import DCWallet
 import DCCrypto
 import DCAPI
 import Foundation
+import DCEncoding
 import DCJSON
 import DCMdoc
 import Testing

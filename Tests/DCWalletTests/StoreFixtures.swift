@@ -37,11 +37,11 @@ func sampleCredential(
     createdAt: createdAt)
 }
 
-/// Runs the `store-probe` executable that SwiftPM builds next to the test bundle.
+/// Runs the `dcstore-probe` executable that SwiftPM builds next to the test bundle.
 enum StoreProbe {
   struct NotFound: Error, CustomStringConvertible {
     let searched: [String]
-    var description: String { "store-probe not found; searched \(searched)" }
+    var description: String { "dcstore-probe not found; searched \(searched)" }
   }
 
   /// The probe binary: `$STORE_PROBE`, else the build directory of this test bundle.
@@ -57,7 +57,7 @@ enum StoreProbe {
       // .build/debug/X.resources, .build/debug/X.xctest, or X.xctest/Contents/MacOS/X on macOS.
       var directory = start.deletingLastPathComponent()
       for _ in 0..<4 {
-        let candidate = directory.appendingPathComponent("store-probe")
+        let candidate = directory.appendingPathComponent("dcstore-probe")
         searched.append(candidate.path)
         if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         directory = directory.deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import DCCBOR
+import DCEncoding
 import DCJSON
 
 extension DeviceEngagement {

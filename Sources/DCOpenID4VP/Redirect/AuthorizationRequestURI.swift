@@ -1,6 +1,7 @@
 public import DCCrypto
 public import Foundation
 public import DCHTTP
+import DCEncoding
 public import DCJSON
 
 /// An OpenID4VP Authorization Request as a link or QR code outside the DC API: `openid4vp://`,

@@ -3,6 +3,7 @@ public import DCQL
 public import Foundation
 import DCHTTP
 import DCJOSE
+import DCEncoding
 public import DCJSON
 public import DCX509
 

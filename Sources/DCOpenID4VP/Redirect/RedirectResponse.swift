@@ -2,6 +2,7 @@ public import DCCrypto
 public import Foundation
 public import DCHTTP
 import DCJOSE
+import DCEncoding
 public import DCJSON
 
 /// A form to post to the verifier's `response_uri` (OpenID4VP 1.0 §8.2): the wallet sends

@@ -3,6 +3,7 @@ import DCCrypto
 package import DCQL
 public import Foundation
 import DCJOSE
+import DCEncoding
 public import DCJSON
 import DCMdoc
 public import DCOpenID4VP

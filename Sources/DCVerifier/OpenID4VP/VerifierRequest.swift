@@ -1,6 +1,7 @@
 public import DCCrypto
 import DCQL
 import DCJOSE
+import DCEncoding
 public import DCJSON
 public import DCOpenID4VP
 public import DCX509

@@ -3,6 +3,7 @@ import DCQL
 public import Foundation
 public import DCHTTP
 package import DCJOSE
+import DCEncoding
 public import DCJSON
 import DCOpenID4VP
 public import DCX509

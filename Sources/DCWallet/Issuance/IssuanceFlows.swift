@@ -2,6 +2,7 @@ import DCCrypto
 public import Foundation
 import DCHTTP
 import DCJOSE
+import DCEncoding
 import DCJSON
 public import DCOpenID4VCI
 

@@ -3,6 +3,7 @@ public import DCCrypto
 public import DCErrors
 public import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCMdoc
 import DCSDJWT

@@ -3,6 +3,7 @@ import DCCrypto
 public import DCAPI
 import Foundation
 import DCJOSE
+import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOpenID4VP

@@ -1,5 +1,6 @@
 internal import DCCrypto
 internal import Foundation
+import DCEncoding
 import DCJSON
 
 #if canImport(Glibc)

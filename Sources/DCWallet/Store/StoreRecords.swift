@@ -1,4 +1,5 @@
 internal import Foundation
+import DCEncoding
 import DCJSON
 
 // Each table's SQL, in one place, over a connection. `WalletStore` runs these in a transaction

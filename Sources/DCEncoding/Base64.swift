@@ -1,4 +1,5 @@
-/// Strict base64url without padding, as JOSE, SD-JWT and the DC API use it (RFC 7515 §2, RFC 4648 §5).
+/// Strict base64url without padding, as JOSE, SD-JWT and the DC API use it (RFC 7515 §2,
+/// RFC 4648 §5).
 public enum Base64URL {
   /// Encodes bytes as base64url with the trailing `=` removed (RFC 7515 §2).
   public static func encode(_ bytes: some Collection<UInt8>) -> String {
@@ -7,13 +8,13 @@ public enum Base64URL {
 
   /// Decodes unpadded base64url, rejecting padding, `+`, `/`, whitespace, impossible lengths and
   /// non-zero unused bits, so every value has exactly one encoding (RFC 7515 §2, RFC 4648 §3.5).
-  public static func decode(_ text: String) throws(JSONError) -> [UInt8] {
+  public static func decode(_ text: String) throws(EncodingError) -> [UInt8] {
     try Base64Codec.decode(text.utf8, url: true)
   }
 
   /// ``decode(_:)`` of ASCII text given as bytes, such as one part of a compact JWS read
   /// without making a `String` of it first (RFC 7515 §2).
-  public static func decode(ascii bytes: some Collection<UInt8>) throws(JSONError) -> [UInt8] {
+  public static func decode(ascii bytes: some Collection<UInt8>) throws(EncodingError) -> [UInt8] {
     try Base64Codec.decode(bytes, url: true)
   }
 }
@@ -27,7 +28,7 @@ public enum Base64 {
 
   /// Decodes padded base64, rejecting missing padding, `-`, `_`, whitespace and non-zero unused
   /// bits (RFC 4648 §3.5, §4).
-  public static func decode(_ text: String) throws(JSONError) -> [UInt8] {
+  public static func decode(_ text: String) throws(EncodingError) -> [UInt8] {
     try Base64Codec.decode(text.utf8, url: false)
   }
 }
@@ -98,27 +99,29 @@ enum Base64Codec {
   }
 
   /// Decodes; `url` selects base64url without padding, else standard base64 with mandatory padding.
-  static func decode(_ input: some Collection<UInt8>, url: Bool) throws(JSONError) -> [UInt8] {
+  static func decode(_ input: some Collection<UInt8>, url: Bool) throws(EncodingError) -> [UInt8] {
     let decoded = input.withContiguousStorageIfAvailable {
-      (buffer) -> Result<[UInt8], JSONError> in
-      do throws(JSONError) {
+      (buffer) -> Result<[UInt8], EncodingError> in
+      do throws(EncodingError) {
         return .success(try decode(buffer, url: url))
       } catch {
         return .failure(error)
       }
     }
     if let decoded { return try decoded.get() }
-    return try Array(input).withUnsafeBufferPointer { (buffer) throws(JSONError) in
+    return try Array(input).withUnsafeBufferPointer { (buffer) throws(EncodingError) in
       try decode(buffer, url: url)
     }
   }
 
-  static func decode(_ input: UnsafeBufferPointer<UInt8>, url: Bool) throws(JSONError) -> [UInt8] {
+  static func decode(
+    _ input: UnsafeBufferPointer<UInt8>, url: Bool
+  ) throws(EncodingError) -> [UInt8] {
     let name = url ? "base64url" : "base64"
     var count = input.count
     if !url {
       guard count % 4 == 0 else {
-        throw JSONError(.invalidBase64, "\(name) length \(count) is not a multiple of 4")
+        throw EncodingError(.invalidBase64, "\(name) length \(count) is not a multiple of 4")
       }
       var pad = 0
       while pad < 2, count > 0, input[count - 1] == UInt8(ascii: "=") {
@@ -128,7 +131,7 @@ enum Base64Codec {
     }
     // RFC 4648 §4: a final group of one character cannot encode a whole byte.
     guard count % 4 != 1 else {
-      throw JSONError(.invalidBase64, "\(name) length \(count) is impossible")
+      throw EncodingError(.invalidBase64, "\(name) length \(count) is impossible")
     }
     let table = url ? urlValues : standardValues
     let outputCount = count / 4 * 3 + max(0, count % 4 - 1)
@@ -183,11 +186,11 @@ enum Base64Codec {
       }
     }
     guard invalidOffset < 0 else {
-      throw JSONError(.invalidBase64, "invalid \(name) character at offset \(invalidOffset)")
+      throw EncodingError(.invalidBase64, "invalid \(name) character at offset \(invalidOffset)")
     }
     // RFC 4648 §3.5: unused trailing bits must be zero, so that the encoding is canonical.
     guard trailingBits == 0 else {
-      throw JSONError(.invalidBase64, "\(name) has non-zero trailing bits")
+      throw EncodingError(.invalidBase64, "\(name) has non-zero trailing bits")
     }
     return output
   }

@@ -14,17 +14,17 @@ public enum Hex {
   }
 
   /// Decodes hex of either case (RFC 4648 §8); an odd length or any other character throws.
-  public static func decode(_ text: some StringProtocol) throws(JSONError) -> [UInt8] {
+  public static func decode(_ text: some StringProtocol) throws(EncodingError) -> [UInt8] {
     let chars = Array(text.utf8)
     guard chars.count % 2 == 0 else {
-      throw JSONError(.invalidHex, "hex length \(chars.count) is odd")
+      throw EncodingError(.invalidHex, "hex length \(chars.count) is odd")
     }
     var out = [UInt8]()
     out.reserveCapacity(chars.count / 2)
     var index = 0
     while index < chars.count {
       guard let high = value(of: chars[index]), let low = value(of: chars[index + 1]) else {
-        throw JSONError(.invalidHex, "invalid hex character at offset \(index)")
+        throw EncodingError(.invalidHex, "invalid hex character at offset \(index)")
       }
       out.append(high << 4 | low)
       index += 2

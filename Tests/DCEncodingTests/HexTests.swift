@@ -1,4 +1,4 @@
-import DCJSON
+import DCEncoding
 import Testing
 
 @Suite("Hex")
@@ -20,7 +20,7 @@ struct HexTests {
     "Odd lengths and non-hex characters are refused",
     arguments: ["0", "abc", "0g", "0x00", " 00", "é0"])
   func strict(_ text: String) {
-    expectJSONError(.invalidHex) { try Hex.decode(text) }
+    expectEncodingError(.invalidHex) { try Hex.decode(text) }
   }
 
   @Test("Round trip of every byte value")
@@ -48,6 +48,6 @@ struct Base64Tests {
     "Missing padding, the URL alphabet and trailing bits are refused",
     arguments: ["Zg", "Zm8", "-_-_", "Zh==", "Zm9=", "Z==="])
   func strict(_ text: String) {
-    expectJSONError(.invalidBase64) { try Base64.decode(text) }
+    expectEncodingError(.invalidBase64) { try Base64.decode(text) }
   }
 }

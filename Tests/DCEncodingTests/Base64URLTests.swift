@@ -1,4 +1,4 @@
-import DCJSON
+import DCEncoding
 import Testing
 
 @Suite("Base64URL")
@@ -29,7 +29,7 @@ struct Base64URLTests {
     ]
   )
   func strict(_ text: String) {
-    expectJSONError(.invalidBase64) { try Base64URL.decode(text) }
+    expectEncodingError(.invalidBase64) { try Base64URL.decode(text) }
   }
 
   @Test("Round trip of all byte values at every length up to 66")
