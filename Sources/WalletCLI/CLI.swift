@@ -36,7 +36,8 @@ public enum DCWalletCLI {
       "usage: dcwallet [--home DIR] COMMAND [OPTIONS]", "",
       "A Digital Credentials API wallet and verifier (ISO 18013-5 mdoc, ISO/IEC TS 18013-7 Annex C).",
       "",
-      "The wallet home holds the store: --home, else $DCWALLET_HOME, else ~/.dcwallet.", "",
+      "The wallet home holds the store: --home, else $DCWALLET_HOME, else ~/.dcwallet.",
+      "A relative home is under the current directory and ~ is $HOME; / is refused.", "",
       "commands:",
     ]
     for command in commands {

@@ -217,9 +217,7 @@ struct StateDirectory {
   init(config: String?, context: CommandContext) throws {
     if let config {
       configPath = config
-      directory =
-        (config as NSString).deletingLastPathComponent.isEmpty
-        ? "." : (config as NSString).deletingLastPathComponent
+      directory = LocalPath.parent(of: try Files.absolute(config))
     } else {
       configPath = nil
       directory = try context.home().directory + "/issuer"
@@ -233,7 +231,7 @@ struct StateDirectory {
     }
   }
 
-  func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+  func path(_ name: String) -> String { LocalPath.appending(name, to: directory) }
 
   func settings() throws -> DevelopmentIssuerSettings {
     guard let configPath else { return DevelopmentIssuerSettings() }

@@ -20,7 +20,7 @@ public actor WalletStore {
   /// The schema version this code creates and migrates to.
   public static let currentSchemaVersion: Int = Schema.currentVersion
 
-  /// The database file.
+  /// The database file, as an absolute path.
   public nonisolated let path: String
 
   let database: WalletDatabase
@@ -32,8 +32,9 @@ public actor WalletStore {
     executor.asUnownedSerialExecutor()
   }
 
-  /// Opens the store at path, creating the file (and its directory) if needed, and migrates
-  /// the schema to ``currentSchemaVersion`` in one transaction.
+  /// Opens the store at path (made absolute: a relative path is under the current directory),
+  /// creating the file (and its directory) if needed, and migrates the schema to
+  /// ``currentSchemaVersion`` in one transaction.
   ///
   /// - Parameters:
   ///   - path: the database file, e.g. `WalletHome.databasePath`.
@@ -47,19 +48,17 @@ public actor WalletStore {
 
   /// Opens the store and migrates only up to schemaVersion (tests build old files with it).
   init(path: String, busyTimeout: Duration, schemaVersion: Int) throws(WalletStoreError) {
-    let directory = (path as NSString).deletingLastPathComponent
-    if !directory.isEmpty {
-      do {
-        try FileManager.default.createDirectory(
-          atPath: directory, withIntermediateDirectories: true)
-      } catch {
-        throw WalletStoreError(.fileSystemFailure, "cannot create \(directory): \(error)")
-      }
+    // The path made absolute and normal (a relative one is under the current directory; `~` is
+    // a name), so the directory made and the file opened are the same.
+    let relativeSafe = path.hasPrefix("/") ? path : "./" + path
+    let absolute = LocalPath.absolute(relativeSafe, environment: [:]) ?? path
+    if absolute.hasPrefix("/") {
+      try WalletHome.makeDirectory(LocalPath.parent(of: absolute), mode: 0o777, parents: true)
     }
-    self.path = path
-    self.executor = StoreExecutor(label: "WalletStore \(path)")
+    self.path = absolute
+    self.executor = StoreExecutor(label: "WalletStore \(absolute)")
     let database = try WalletDatabase(
-      path: path, busyTimeout: busyTimeout, targetVersion: schemaVersion)
+      path: absolute, busyTimeout: busyTimeout, targetVersion: schemaVersion)
     self.database = database
     self.suspension = database.connection.suspension
   }
