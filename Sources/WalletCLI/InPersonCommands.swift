@@ -93,7 +93,7 @@ enum PresentCommand {
     }
     let selection = Selection(
       credentialIDs: args.all("credential"), disclose: args.all("disclose"),
-      interactive: args.flag("interactive"), console: context.console)
+      interactive: args.flag("interactive"), console: context.console, wallet: wallet)
     let outcome: InPersonHolder.Outcome
     do {
       outcome = try await InPersonHolder(wallet: wallet, policy: policy).run(
@@ -116,6 +116,7 @@ enum PresentCommand {
     let disclose: [String]
     let interactive: Bool
     let console: Console
+    let wallet: Wallet
 
     func decide(_ request: PresentationRequest) async -> InPersonDecision {
       let consent: PresentationConsent
@@ -125,7 +126,9 @@ enum PresentCommand {
             credentialIDs: credentialIDs,
             claims: disclose.isEmpty ? nil : ClaimName.references(disclose, in: request)))
       } catch {
-        return .decline(reason: error.reason)
+        let reason = await SelectionRefusalText.explain(
+          credentialIDs: credentialIDs, disclose: disclose, request: request, wallet: wallet)
+        return .decline(reason: reason ?? error.reason)
       }
       if interactive {
         console.err(request.consentScreen(for: consent))
