@@ -66,6 +66,10 @@ public final class Wallet: Sendable {
         settingsAuthentication = try SettingsAuthentication(
           keyEncryptionKey: try KeyEncryptionKey.loadOrCreate(at: home.keyEncryptionKeyPath))
       }
+    } catch let error as WalletStoreError {
+      throw WalletError(
+        .storage, "cannot open the wallet in \(home.directory): \(error.reason)",
+        underlying: error)
     } catch {
       throw WalletError(
         .storage, "cannot open the wallet in \(home.directory): \(error)", underlying: error)

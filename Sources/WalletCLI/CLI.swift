@@ -118,10 +118,17 @@ public enum DCWalletCLI {
       console.errLine("dcwallet \(command): \(error.reason)")
       return 1
     } catch {
-      console.errLine("dcwallet \(command): \(error)")
+      console.errLine("dcwallet \(command): \(reason(of: error))")
       return 1
     }
   }
+}
+
+/// A module error's `reason` (every module's error has one), else its description: a person reads
+/// no Swift type name (`SDJWTError.untrustedIssuer: ...`).
+func reason(of error: any Error) -> String {
+  let reason = Mirror(reflecting: error).children.first { $0.label == "reason" }?.value
+  return reason as? String ?? "\(error)"
 }
 
 /// Thrown to end a command after printing its help.

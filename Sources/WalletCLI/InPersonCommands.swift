@@ -79,7 +79,7 @@ enum PresentCommand {
         .ble(try BLEOptions(peripheralServerUUID: uuid))
       ])
     } catch {
-      throw CommandFailure("no engagement could be made: \(error)")
+      throw CommandFailure("no engagement could be made: \(reason(of: error))")
     }
     // Listening already: the URI line may be acted on at once.
     context.console.out(session.uri)
