@@ -144,9 +144,10 @@ struct IssuanceGapsTests {
     // The old credential and its device key are gone; only the new one is kept.
     #expect(try await issuance.wallet.credentials().map(\.id) == [new.id])
     let oldKey = try #require(old.deviceKeyID)
-    await #expect(throws: (any Error).self) {
-      try await issuance.wallet.keys.publicKey(for: oldKey)
+    let gone = await #expect(throws: WalletStoreError.self) {
+      _ = try await issuance.wallet.keys.publicKey(for: oldKey)
     }
+    #expect(gone?.code == .notFound)
     // The refresh grant went with the same DPoP key as the first token request (RFC 9449 §5).
     let tokenRequests = interposer.requests(to: "/token").filter {
       (try? FormParameters(body: $0.body))?["grant_type"] == "refresh_token"

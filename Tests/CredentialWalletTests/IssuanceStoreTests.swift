@@ -295,7 +295,10 @@ struct IssuanceStoreTests {
       credentials: [.msoMdoc(issuerSigned: try pki.issuePID(deviceKey: second.publicKey).bytes)])
     #expect(result.stored.map(\.deviceKeyID) == [second.id])
     #expect(try await wallet.keys.publicKey(for: second.id) == second.publicKey)
-    await #expect(throws: (any Error).self) { _ = try await wallet.keys.publicKey(for: first.id) }
+    let gone = await #expect(throws: WalletStoreError.self) {
+      _ = try await wallet.keys.publicKey(for: first.id)
+    }
+    #expect(gone?.code == .notFound)
     #expect(try await wallet.pendingDeferredIssuances().isEmpty)
   }
 
@@ -315,7 +318,10 @@ struct IssuanceStoreTests {
     #expect(try await wallet.pendingDeferredIssuances().isEmpty)
     #expect(try await wallet.issuanceSession(id: session.id) == nil)
     for id in [dpop.id, key.id] {
-      await #expect(throws: (any Error).self) { _ = try await wallet.keys.publicKey(for: id) }
+      let gone = await #expect(throws: WalletStoreError.self) {
+        _ = try await wallet.keys.publicKey(for: id)
+      }
+      #expect(gone?.code == .notFound)
     }
   }
 

@@ -110,7 +110,10 @@ struct IssuedCredentialStorageTests {
     let outcome = try await store(mdoc(pki.issue(deviceKey: key.publicKey), key: key.id))
     #expect(try await rejection(outcome) == .untrustedIssuer)
     if case .failure(let rejection) = outcome { #expect(rejection.deviceKeyID == key.id) }
-    await #expect(throws: (any Error).self) { _ = try await wallet.keys.publicKey(for: key.id) }
+    let gone = await #expect(throws: WalletStoreError.self) {
+      _ = try await wallet.keys.publicKey(for: key.id)
+    }
+    #expect(gone?.code == .notFound)
   }
 
   @Test("An mdoc bound to a key that is not the proof's key is refused")
@@ -430,7 +433,10 @@ struct IssuedCredentialStorageTests {
     #expect(last?.dpopSigner?.publicKey == dpop.publicKey)
     // The last user gone: the session and its DPoP key go too.
     #expect(try await wallet.issuanceSession(id: session.id) == nil)
-    await #expect(throws: (any Error).self) { _ = try await wallet.keys.publicKey(for: dpop.id) }
+    let gone = await #expect(throws: WalletStoreError.self) {
+      _ = try await wallet.keys.publicKey(for: dpop.id)
+    }
+    #expect(gone?.code == .notFound)
   }
 
   @Test("Sealed tokens moved onto another session do not open")
