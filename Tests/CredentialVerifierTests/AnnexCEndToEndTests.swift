@@ -90,7 +90,10 @@ struct AnnexCEndToEndTests {
       #expect(presentation.documentRequests[0].reader?.name == "Test Reader")
       try presentation.requireTrustedReader()
     } else {
-      #expect(throws: DigitalCredentialsError.self) { try presentation.requireTrustedReader() }
+      let untrustedReaderError = #expect(throws: DigitalCredentialsError.self) {
+        try presentation.requireTrustedReader()
+      }
+      #expect(untrustedReaderError?.code == .untrustedReader)
     }
     let consent = try presentation.proposedConsent()
     let response = try presentation.respond(consent: consent, deviceKey: wallet.key)

@@ -156,10 +156,11 @@ struct InPersonSessionTests {
     let wallet = try f.wallet()
     let pair = try await LoopbackSessionPair.start(
       wallet: wallet, consent: { _ in .decline(reason: "not now") })
-    await #expect(throws: InPersonReaderError.self) {
+    let verificationFailedError = await #expect(throws: InPersonReaderError.self) {
       _ = try await pair.reader.request(
         [Self.ageOnly], issuerTrustAnchors: [f.pki.iaca], now: f.pki.clock)
     }
+    #expect(verificationFailedError?.code == .verificationFailed)
     let outcome = try await pair.holder.value.get()
     #expect(outcome.refusal?.reason == "not now")
     #expect(outcome.refusal?.status == DeviceResponse.statusGeneralError)
@@ -196,7 +197,10 @@ struct InPersonSessionTests {
     let ending = reader.terminate()
     let termination = try #require(ending)
     _ = try session.receive(termination)
-    #expect(throws: MdocProximityError.self) { try session.receive([0xa0]) }
+    let sessionClosedError = #expect(throws: MdocProximityError.self) {
+      try session.receive([0xa0])
+    }
+    #expect(sessionClosedError?.code == .sessionClosed)
   }
 
   @Test("a closed socket without termination is a transport error, not a refusal")
@@ -240,10 +244,11 @@ struct InPersonSessionTests {
       wallet: try f.wallet(), maxRequests: 1, consent: share(["age_over_18"]))
     _ = try await pair.reader.request(
       [Self.ageOnly], issuerTrustAnchors: [f.pki.iaca], now: f.pki.clock)
-    await #expect(throws: InPersonReaderError.self) {
+    let sessionError = await #expect(throws: InPersonReaderError.self) {
       _ = try await pair.reader.request(
         [Self.ageOnly], issuerTrustAnchors: [f.pki.iaca], now: f.pki.clock)
     }
+    #expect(sessionError?.code == .session)
     guard case .failure(let error) = await pair.holder.value else {
       Issue.record("expected a failure")
       return

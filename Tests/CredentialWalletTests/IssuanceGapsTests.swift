@@ -276,9 +276,10 @@ struct IssuanceGapsTests {
     #expect(throws: Never.self) {
       try IssuanceClient.checkTransactionCode("1234567890", for: grant)
     }
-    #expect(throws: IssuanceError.self) {
+    let txCodeInvalidError = #expect(throws: IssuanceError.self) {
       try IssuanceClient.checkTransactionCode("12ab", for: grant)
     }
+    #expect(txCodeInvalidError?.code == .txCodeInvalid)
   }
 
   // MARK: 3. Retries, each at most once

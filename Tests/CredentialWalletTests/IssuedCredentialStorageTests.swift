@@ -217,9 +217,10 @@ struct IssuedCredentialStorageTests {
     let unknown = try await store(
       mdoc(pki.issue(deviceKey: other.publicKey), key: "no-such-key"))
     #expect(try await rejection(unknown) == .unknownDeviceKey)
-    #expect(throws: IssuanceRejection.self) {
+    let malformedError = #expect(throws: IssuanceRejection.self) {
       _ = try IssuedCredential(format: .msoMdoc, credential: "not base64!", deviceKeyID: key.id)
     }
+    #expect(malformedError?.code == .malformed)
   }
 
   @Test(
@@ -456,7 +457,10 @@ struct IssuedCredentialStorageTests {
     _ = try await wallet.store.execute(
       "UPDATE issuance_sessions SET sealed_tokens = (SELECT sealed_tokens FROM issuance_sessions WHERE id = ?) WHERE id = ?",
       [.text(ids[0]), .text(ids[1])])
-    await #expect(throws: WalletError.self) { _ = try await wallet.issuanceSession(id: ids[1]) }
+    let storageError = await #expect(throws: WalletError.self) {
+      _ = try await wallet.issuanceSession(id: ids[1])
+    }
+    #expect(storageError?.code == .storage)
   }
 }
 
@@ -491,21 +495,24 @@ struct IssuedCredentialInputTests {
     let issued = try base.mdoc(base.pki.issue(deviceKey: key.publicKey), key: key.id)
     let expected = IssuedCredentialStorageTests.expectation()
     for ids in [["a", "b"], []] {
-      await #expect(throws: WalletError.self) {
+      let invalidInputError = await #expect(throws: WalletError.self) {
         _ = try await base.wallet.storeIssuedCredentials([issued], expected: expected, ids: ids)
       }
+      #expect(invalidInputError?.code == .invalidInput)
     }
     let other = try await base.deviceKey()
     let second = try base.mdoc(base.pki.issue(deviceKey: other.publicKey), key: other.id)
-    await #expect(throws: WalletError.self) {
+    let invalidInputError2 = await #expect(throws: WalletError.self) {
       _ = try await base.wallet.storeIssuedCredentials(
         [issued, second], expected: expected, ids: ["same", "same"])
     }
-    await #expect(throws: WalletError.self) {
+    #expect(invalidInputError2?.code == .invalidInput)
+    let invalidInputError3 = await #expect(throws: WalletError.self) {
       _ = try await base.wallet.storeIssuedCredentials(
         [issued], expected: expected,
         session: IssuanceSession(credentialIssuer: "https://other.example", accessToken: "t"))
     }
+    #expect(invalidInputError3?.code == .invalidInput)
     #expect(try await base.wallet.credentials().isEmpty)
     let stored = try await base.wallet.storeIssuedCredentials(
       [issued], expected: expected, ids: ["chosen"])

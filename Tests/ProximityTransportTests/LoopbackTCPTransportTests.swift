@@ -68,9 +68,10 @@ import Testing
     #expect(
       try LengthPrefixedFrame.encode([9, 8, 7], maxMessageBytes: 10) == [0, 0, 0, 3, 9, 8, 7])
     #expect(try LengthPrefixedFrame.encode([9, 8, 7], maxMessageBytes: 3).count == 7)
-    #expect(throws: TransportError.self) {
+    let messageTooLargeError = #expect(throws: TransportError.self) {
       try LengthPrefixedFrame.encode([9, 8, 7], maxMessageBytes: 2)
     }
+    #expect(messageTooLargeError?.code == .messageTooLarge)
     #expect(
       try LengthPrefixedFrame.encode(
         [UInt8](repeating: 1, count: 0x01_02_03), maxMessageBytes: 1 << 20
@@ -205,8 +206,14 @@ import Testing
   }
 
   @Test func onlyLoopbackAddresses() async throws {
-    #expect(throws: TransportError.self) { try LoopbackTCPListener(host: "0.0.0.0") }
-    #expect(throws: TransportError.self) { try LoopbackTCPListener(host: "localhost") }
+    let connectionFailedError = #expect(throws: TransportError.self) {
+      try LoopbackTCPListener(host: "0.0.0.0")
+    }
+    #expect(connectionFailedError?.code == .connectionFailed)
+    let connectionFailedError2 = #expect(throws: TransportError.self) {
+      try LoopbackTCPListener(host: "localhost")
+    }
+    #expect(connectionFailedError2?.code == .connectionFailed)
     #expect(
       await Self.code { try await LoopbackTCPConnector.connect(to: "10.0.0.1", port: 9) }
         == .connectionFailed)

@@ -235,6 +235,9 @@ import X509Certificates
   @Test func otherBytesAreNotAStatusListToken() throws {
     #expect(StatusListToken.format(of: Array("hello".utf8)) == nil)
     #expect(StatusListToken.format(of: CBOR.map(["a": 1]).encoded()) == nil)
-    #expect(throws: StatusListError.self) { try StatusListToken(bytes: [0xFF, 0x00]) }
+    let malformedError = #expect(throws: StatusListError.self) {
+      try StatusListToken(bytes: [0xFF, 0x00])
+    }
+    #expect(malformedError?.code == .malformed)
   }
 }

@@ -66,11 +66,12 @@ struct PlatformRequestTests {
       selectedEntry: #"{"provider_idx": 2, "id": "cred-7"}"#)
     #expect(request.selection.requestIndex == 1)
     #expect(request.selection.credentialIDs == ["cred-7"])
-    #expect(throws: DigitalCredentialsError.self) {
+    let unsupportedProtocolError = #expect(throws: DigitalCredentialsError.self) {
       try AndroidCredentialRequest(
         requestJSON: json, origin: nil, callingPackage: nil,
         selectedEntry: #"{"provider_idx": 0, "id": "x"}"#)
     }
+    #expect(unsupportedProtocolError?.code == .unsupportedProtocol)
   }
 
   @Test(
@@ -141,9 +142,10 @@ struct PlatformRequestTests {
       ],
       [PresentmentChoice(presentmentIndex: 5, setIndex: 0, documentIDs: ["mdl"])],
     ] {
-      #expect(throws: DigitalCredentialsError.self) {
+      let consentViolationError = #expect(throws: DigitalCredentialsError.self) {
         try request.validate(bad, documents: documents)
       }
+      #expect(consentViolationError?.code == .consentViolation)
     }
   }
 
@@ -313,11 +315,12 @@ struct ConsistencyCheckTests {
           shownQuery: Self.shownQuery)
       } throws: { ($0 as? DigitalCredentialsError)?.code == .consentViolation }
     }
-    #expect(throws: DigitalCredentialsError.self) {
+    let consentViolationError = #expect(throws: DigitalCredentialsError.self) {
       try ConsistencyCheck.check(
         rawOpenID4VPRequest: Self.unsigned(Self.shownQuery), protocolIdentifier: "org-iso-mdoc",
         shownQuery: Self.shownQuery)
     }
+    #expect(consentViolationError?.code == .consentViolation)
   }
 }
 
@@ -350,9 +353,10 @@ struct PlatformRequestVariantTests {
       origin: origin, protocolIdentifier: "openid4vp-v1-unsigned",
       requestData: Data(params.serialized().utf8))
     if case .iosOpenID4VP(_, _, _, let none) = unsigned { #expect(none.isEmpty) }
-    #expect(throws: DigitalCredentialsError.self) {
+    let consentViolationError = #expect(throws: DigitalCredentialsError.self) {
       try PlatformRequest.iosOpenID4VP(
         origin: origin, protocolIdentifier: "openid4vp-v1-unsigned", requestData: Data("{}".utf8))
     }
+    #expect(consentViolationError?.code == .consentViolation)
   }
 }
