@@ -27,7 +27,10 @@ enum SelectionRefusalText {
         .flatMap(\.claims).map(ClaimName.of))
     let named = disclose.filter(held.contains)
     guard named.isEmpty else { return nil }
-    let requested = Set(request.disclosableClaims.map(ClaimName.of))
+    let requested = Set(
+      documents.flatMap { document in
+        document.requestedClaims.map { ClaimName.of(requested: $0.path, format: document.format) }
+      })
     let asked = disclose.filter(requested.contains)
     if asked.isEmpty {
       return "the request asks for none of the claims given with --disclose ("

@@ -290,13 +290,15 @@ struct DCWalletBinaryTests {
         [
           "respond", "--origin", "https://shop.example", "--request", unsigned, "--credential",
           "nope",
-        ], "", "nothing to share"
+        ], "", "no credential nope (see 'dcwallet list')"
       ),
       (
         [
           "respond", "--origin", "https://shop.example", "--request", unsigned, "--disclose",
           "org.iso.18013.5.1/portrait",
-        ], "", "nothing to share"
+        ], "",
+        "the request asks for none of the claims given with --disclose "
+          + "(org.iso.18013.5.1/portrait)"
       ),
       (
         ["respond", "--origin", "https://shop.example"],

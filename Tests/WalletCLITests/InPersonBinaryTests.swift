@@ -109,7 +109,14 @@ struct InPersonBinaryTests {
     let read = try read(f, present, [])
     #expect(read.code == 0, "\(read.err)")
     #expect(read.out.contains("org.iso.18013.5.1/age_over_18: yes"))
-    #expect(!read.out.contains("family_name:"))
+    // family_name was requested and not disclosed: reported as such, with no value.
+    #expect(
+      read.out.split(separator: "\n").filter { $0.contains("family_name") }
+        == [
+          "  org.iso.18013.5.1/family_name: not returned (requested)",
+          "ok  disclosure org.iso.18013.5.1.mDL: 1 element(s), all requested; not returned: "
+            + "org.iso.18013.5.1/family_name",
+        ])
     #expect(read.out.contains("deviceMac over this session verified"))
     #expect(present.finish().code == 0)
   }

@@ -251,6 +251,16 @@
           == "dcwallet respond: credential pid (urn:eudi:pid:1) does not answer this request, "
           + "which asks for org.iso.18013.5.1.mDL\n")
       #expect(try respond("mdl2").code == 0)
+      // A requested element the chosen credential does not hold.
+      let (lacking, _) = try setup.fixture.request(elements: ["age_over_18", "document_number"])
+      let notHeld = try cli.run([
+        "respond", "--origin", "https://shop.example", "--request", lacking, "--credential",
+        "mdl2", "--disclose", "org.iso.18013.5.1/document_number",
+      ])
+      #expect(
+        notHeld.err
+          == "dcwallet respond: mdl2 holds none of the claims given with --disclose "
+          + "(org.iso.18013.5.1/document_number)\n")
     }
   }
 #endif
