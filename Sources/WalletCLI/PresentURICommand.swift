@@ -36,10 +36,10 @@ enum PresentURICommand {
       except plain http to localhost, 127.0.0.1 and [::1].
 
       On success standard output holds only the verifier's redirect_uri, which is never opened
-      (nothing for a cross-device request); standard error says what was sent to whom. A refusal, a failure or a declined request exits 1
-      with the reason on standard error. With --decline, or when the holder says no with
-      --interactive, access_denied is posted: exit 0 (and the redirect_uri, if any) when the
-      verifier accepted it, 1 with the reason otherwise.
+      (nothing for a cross-device request); standard error says what was sent to whom. A refusal,
+      a failure or a declined request exits 1 with the reason on standard error. With --decline,
+      or when the holder says no with --interactive, access_denied is posted: exit 0 (and the
+      redirect_uri, if any) when the verifier accepted it, 1 with the reason otherwise.
       """)
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {

@@ -209,7 +209,7 @@
       #expect(answered.code == 0, "\(answered.err)")
     }
 
-    @Test("--credential naming a revoked, suspended, unknown or unfit credential says which and why")
+    @Test("--credential naming a revoked, suspended, unknown or unfit credential: which and why")
     func respondNamesTheChosenCredential() async throws {
       let setup = try Setup()
       defer { setup.done() }

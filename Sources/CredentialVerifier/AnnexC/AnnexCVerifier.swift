@@ -329,31 +329,43 @@ public enum AnnexCVerifier {
         throw DigitalCredentialsError(
           .verificationFailed, "\(document.docType): \(error.reason)", underlying: error)
       }
-      var elements: [(nameSpace: String, identifier: String, value: CBOR)] = []
-      for (ns, items) in document.issuerSigned.nameSpaces {
-        for item in items {
-          guard
-            itemsRequest.requestedElements.contains(where: {
-              $0.nameSpace == ns && $0.element.identifier == item.elementIdentifier
-            })
-          else {
-            throw DigitalCredentialsError(
-              .verificationFailed, "\(ns)/\(item.elementIdentifier) was returned but not requested")
-          }
-          elements.append((ns, item.elementIdentifier, item.elementValue))
-        }
-      }
+      let (elements, absent) = try disclosedElements(document, requested: itemsRequest)
       checks.append(.onlyRequestedElements(docType: document.docType, elementCount: elements.count))
-      let absent = itemsRequest.requestedElements.filter { requested in
-        !elements.contains {
-          $0.nameSpace == requested.nameSpace && $0.identifier == requested.element.identifier
-        }
-      }.map { (nameSpace: $0.nameSpace, identifier: $0.element.identifier) }
       documents.append(
         VerifiedDocument(
           docType: document.docType, elements: elements, issuer: issuer, trustBasis: basis,
           notReturned: document.errors, absentElements: absent, mso: document.issuerSigned.mso))
     }
     return documents
+  }
+
+  /// The elements a document disclosed, each of which its doc request asked for (else
+  /// `verificationFailed`), and the requested elements it does not hold, in request order.
+  static func disclosedElements(_ document: Document, requested itemsRequest: ItemsRequest)
+    throws(DigitalCredentialsError) -> (
+      elements: [(nameSpace: String, identifier: String, value: CBOR)],
+      absent: [(nameSpace: String, identifier: String)]
+    )
+  {
+    var elements: [(nameSpace: String, identifier: String, value: CBOR)] = []
+    for (ns, items) in document.issuerSigned.nameSpaces {
+      for item in items {
+        guard
+          itemsRequest.requestedElements.contains(where: {
+            $0.nameSpace == ns && $0.element.identifier == item.elementIdentifier
+          })
+        else {
+          throw DigitalCredentialsError(
+            .verificationFailed, "\(ns)/\(item.elementIdentifier) was returned but not requested")
+        }
+        elements.append((ns, item.elementIdentifier, item.elementValue))
+      }
+    }
+    let absent = itemsRequest.requestedElements.filter { requested in
+      !elements.contains {
+        $0.nameSpace == requested.nameSpace && $0.identifier == requested.element.identifier
+      }
+    }.map { (nameSpace: $0.nameSpace, identifier: $0.element.identifier) }
+    return (elements, absent)
   }
 }
