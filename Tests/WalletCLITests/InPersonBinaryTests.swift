@@ -1,8 +1,12 @@
 import CryptoPrimitives
 import Foundation
 import JSON
+import Mdoc
 import Testing
+import WalletTestSupport
 import X509Certificates
+
+@testable import CredentialWallet
 
 /// A running `dcwallet present`: its first standard output line and its port.
 final class PresentProcess: @unchecked Sendable {
@@ -151,6 +155,37 @@ struct InPersonBinaryTests {
     let refused = try read(f, strict, ["--reader-key", keyPath, "--reader-cert", certPath])
     #expect(refused.code == 1)
     #expect(strict.finish().code == 1)
+  }
+
+  @Test("--credential naming an unknown or a revoked credential: present says which and why")
+  func chosenCredentialRefused() async throws {
+    let f = try CLIFixture()
+    let device = try ECPrivateKey(curve: .p256)
+    let mdoc = try f.pki.issue(deviceKey: device.publicKey)
+    let other = try f.cli.run([
+      "import", "--mdoc", try f.cli.file("mdl2.cbor", mdoc.bytes), "--device-key",
+      try f.cli.file("device2.pem", device.pemRepresentation), "--id", "mdl2",
+    ])
+    #expect(other.code == 0, "\(other.err)")
+    let store = try WalletStore(path: WalletHome(directory: f.cli.home).databasePath)
+    try await store.setLastKnownStatus(
+      CredentialStatusRecord(
+        outcome: .invalid, checkedAt: Date(timeIntervalSince1970: 1_780_000_000)),
+      forCredential: "mdl")
+    for (id, reason) in [
+      ("nosuch", "no credential nosuch (see 'dcwallet list')"),
+      (
+        "mdl",
+        "credential mdl is revoked: its status list said INVALID when checked at "
+          + "2026-05-28T20:26:40Z; it is not presented"
+      ),
+    ] {
+      let present = try PresentProcess(f.cli, ["--credential", id])
+      #expect(try read(f, present, []).code == 1)
+      let exit = present.finish()
+      #expect(exit.code == 1)
+      #expect(exit.err.hasSuffix("dcwallet present: \(reason)\n"), "\(exit.err)")
+    }
   }
 
   @Test("--interactive: a 'n' answer is a refusal sent to the reader")
