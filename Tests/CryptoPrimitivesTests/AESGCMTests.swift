@@ -56,12 +56,16 @@ struct AESGCMTests {
           #expect(opened == bytes(test.msg), "tcId \(test.tcId)")
           valid += 1
         case .invalid:
-          // Invalid cases are modified tags/ciphertexts, or nonces AES-GCM cannot take (empty).
-          #expect(throws: CryptoError.self, "tcId \(test.tcId)") {
+          // Invalid cases are modified tags/ciphertexts (the tag does not authenticate), or
+          // nonces AES-GCM cannot take (empty: an invalid parameter).
+          let refused = #expect(throws: CryptoError.self, "tcId \(test.tcId)") {
             let box = try AES.GCM.SealedBox(
               nonce: iv, ciphertext: bytes(test.ct), tag: bytes(test.tag))
             _ = try AES.GCM.open(box, key: key, authenticating: aad)
           }
+          #expect(
+            refused?.code == (iv.isEmpty ? .invalidParameter : .authenticationFailure),
+            "tcId \(test.tcId)")
           invalid += 1
         }
       }

@@ -75,14 +75,19 @@ struct PlatformRequestTests {
   }
 
   @Test(
-    "Malformed picks are refused",
-    arguments: ["", "mdl", "x org-iso-mdoc mdl", "0 openid4vp mdl", #"{"id": "x"}"#, "{not json"])
-  func malformedPicks(entry: String) {
-    #expect(throws: DigitalCredentialsError.self) {
+    "Malformed picks are refused, a pick of a protocol the request lacks as unsupported",
+    arguments: [
+      ("", DigitalCredentialsError.Code.invalidRequest), ("mdl", .invalidRequest),
+      ("x org-iso-mdoc mdl", .invalidRequest), ("0 openid4vp mdl", .unsupportedProtocol),
+      (#"{"id": "x"}"#, .invalidRequest), ("{not json", .invalidRequest),
+    ])
+  func malformedPicks(entry: String, code: DigitalCredentialsError.Code) {
+    let refused = #expect(throws: DigitalCredentialsError.self) {
       try AndroidCredentialRequest(
         requestJSON: Self.request(["org-iso-mdoc"]), origin: nil, callingPackage: nil,
         selectedEntry: entry)
     }
+    #expect(refused?.code == code, "\(entry)")
   }
 
   static func iosRequest() throws -> MobileDocumentRequest {
