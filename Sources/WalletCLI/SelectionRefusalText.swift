@@ -18,7 +18,8 @@ enum SelectionRefusalText {
       }
       return notACandidate(
         credential, documents: documents,
-        statusBlocks: !wallet.policy.presentsInvalidOrSuspendedCredentials)
+        statusBlocks: !wallet.policy.presentsInvalidOrSuspendedCredentials,
+        offered: stored.filter { candidates.contains($0.id) })
     }
     guard !disclose.isEmpty else { return nil }
     let chosen = credentialIDs.isEmpty ? candidates : Set(credentialIDs)
@@ -42,10 +43,12 @@ enum SelectionRefusalText {
       + asked.joined(separator: ", ") + ")"
   }
 
-  /// Why a stored credential is not among the request's candidates.
+  /// Why a stored credential is not among the request's candidates; nil when that is not known
+  /// (the library's reason then stands).
   static func notACandidate(
-    _ credential: StoredCredential, documents: [ConsentScreen.Document], statusBlocks: Bool
-  ) -> String {
+    _ credential: StoredCredential, documents: [ConsentScreen.Document], statusBlocks: Bool,
+    offered: [StoredCredential]
+  ) -> String? {
     if statusBlocks, let status = credential.lastKnownStatus, status.outcome.refusesPresentation {
       let word = status.outcome == .invalid ? "revoked" : "suspended"
       let name = status.outcome == .invalid ? "INVALID" : "SUSPENDED"
@@ -57,7 +60,15 @@ enum SelectionRefusalText {
     case .expired: return "credential \(credential.id) has expired; it is not presented"
     case .notYetValid: return "credential \(credential.id) is not valid yet; it is not presented"
     }
+    // Of a batch, only the credential presented least often is offered (use-once).
+    if let batch = credential.issuance?.batchID,
+      let sibling = offered.first(where: { $0.issuance?.batchID == batch })
+    {
+      return "credential \(credential.id) is not offered: of its batch, \(sibling.id) is "
+        + "presented next (one credential per presentation)"
+    }
     let types = Set(documents.flatMap(\.types)).sorted()
+    guard !types.contains(credential.type) else { return nil }
     return "credential \(credential.id) (\(credential.type)) does not answer this request, "
       + "which asks for " + types.joined(separator: " or ")
   }
