@@ -78,6 +78,14 @@ struct WalletHomePathTests {
       try WalletHome.resolve(explicit: "wallet", environment: [:], currentDirectory: nil)
     }
     #expect(error?.code == .fileSystemFailure)
+    #expect(error?.reason == "wallet is relative and the current directory is unknown")
+    // The default home under a HOME that is not absolute says so.
+    let underHome = #expect(throws: WalletStoreError.self) {
+      try WalletHome.resolve(environment: ["HOME": "relative"], currentDirectory: "/tmp")
+    }
+    #expect(underHome?.code == .fileSystemFailure)
+    #expect(
+      underHome?.reason == "~/.dcwallet is under $HOME, which is not an absolute path (relative)")
   }
 
   @Test func aFileInTheWayIsNamedWithItsReason() throws {

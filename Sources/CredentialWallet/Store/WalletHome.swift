@@ -56,8 +56,12 @@ public struct WalletHome: Sendable, Hashable {
       let directory = LocalPath.absolute(
         given, currentDirectory: currentDirectory ?? "", home: home)
     else {
+      let tilde = given == "~" || given.hasPrefix("~/")
       throw WalletStoreError(
-        .fileSystemFailure, "\(given) is relative and the current directory is unknown")
+        .fileSystemFailure,
+        tilde
+          ? "\(given) is under $HOME, which is not an absolute path (\(home))"
+          : "\(given) is relative and the current directory is unknown")
     }
     guard directory != "/" else {
       throw WalletStoreError(.invalidArgument, "the root directory cannot be a wallet home")
