@@ -1,10 +1,11 @@
-import CredentialWallet
 import CryptoPrimitives
 import Foundation
 import JSON
 import Mdoc
 import Testing
 import WalletTestSupport
+
+@testable import CredentialWallet
 
 /// Issue 13's contract for stored issued credentials: `list --json` shows `id`, `format` and
 /// `doctype` (or `vct`); `list` and `show` show the issuer's display name; `remove` works.
@@ -32,15 +33,16 @@ struct IssuedCredentialListingBinaryTests {
         issuerPublishedIACAs: [fixture.pki.iaca], trustIssuerPublishedIACAs: true)
     ).storedIDs
     #expect(ids.count == 2)
+    // The first was presented once: the second, presented least, is the one offered.
+    try await wallet.store.markPresented(ids: [ids[0]])
     let (request, _) = try fixture.request()
-    // Neither was presented: the older one is offered, the other is not.
     let refused = try cli.run([
-      "respond", "--origin", "https://shop.example", "--request", request, "--credential", ids[1],
+      "respond", "--origin", "https://shop.example", "--request", request, "--credential", ids[0],
     ])
     #expect(refused.code == 1)
     #expect(
       refused.err
-        == "dcwallet respond: credential \(ids[1]) is not offered: of its batch, \(ids[0]) is "
+        == "dcwallet respond: credential \(ids[0]) is not offered: of its batch, \(ids[1]) is "
         + "presented next (one credential per presentation)\n")
   }
 
