@@ -131,7 +131,10 @@ struct InPersonBinaryTests {
     let present = try PresentProcess(f.cli, ["--require-trusted-reader"])
     let read = try read(f, present, [])
     #expect(read.code == 1)
-    #expect(read.err.contains("status 10") || read.err.contains("10"), "\(read.err)")
+    #expect(
+      read.err
+        == "dcwallet read: verification failed: the response opened but its DeviceResponse has "
+        + "status 10 (general error) and nothing is verified\n")
     let exit = present.finish()
     #expect(exit.code == 1)
     #expect(exit.err.contains("dcwallet present:"), "\(exit.err)")
