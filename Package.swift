@@ -13,111 +13,126 @@ let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
 
 /// The protocol modules, each with the modules it may import (docs/ARCHITECTURE.md, "Modules").
 let modules: [(name: String, dependencies: [Target.Dependency])] = [
-  ("ErrorKit", []),
-  ("JSON", ["ErrorKit"]),
-  ("HTTP", ["ErrorKit"]),
+  ("DCErrors", []),
+  ("DCJSON", ["DCErrors"]),
+  ("DCHTTP", ["DCErrors"]),
   // ISO 18013-5 proximity transports (issue 14): the transport protocol, the BLE GATT message
   // layer, the loopback TCP development transport, the CoreBluetooth adapter (Apple only).
-  ("ProximityTransport", ["ErrorKit", "CryptoPrimitives"]),
+  ("DCProximityTransport", ["DCErrors", "DCCrypto"]),
   // The development server over GNU libmicrohttpd (Linux and Android; empty elsewhere).
-  ("HTTPServer", ["ErrorKit", "HTTP", .target(name: "CMicroHTTPD", condition: linuxOnly)]),
-  ("CBOR", ["ErrorKit"]),
-  ("CryptoPrimitives", ["ErrorKit", "JSON", .target(name: "COpenSSLShim", condition: linuxOnly)]),
-  ("HPKE", ["ErrorKit", "CryptoPrimitives"]),
-  ("X509Certificates", ["ErrorKit", "JSON", "CryptoPrimitives"]),
-  ("COSE", ["ErrorKit", "CBOR", "CryptoPrimitives"]),
-  ("JOSE", ["ErrorKit", "JSON", "CryptoPrimitives"]),
-  ("DCQL", ["ErrorKit", "JSON"]),
+  ("DCHTTPServer", ["DCErrors", "DCHTTP", .target(name: "CDCMicroHTTPD", condition: linuxOnly)]),
+  ("DCCBOR", ["DCErrors"]),
+  ("DCCrypto", ["DCErrors", "DCJSON", .target(name: "CDCOpenSSLShim", condition: linuxOnly)]),
+  ("DCHPKE", ["DCErrors", "DCCrypto"]),
+  ("DCX509", ["DCErrors", "DCJSON", "DCCrypto"]),
+  ("DCCOSE", ["DCErrors", "DCCBOR", "DCCrypto"]),
+  ("DCJOSE", ["DCErrors", "DCJSON", "DCCrypto"]),
+  ("DCQL", ["DCErrors", "DCJSON"]),
   // IETF Token Status List (issue 15): tokens, the zlib codec (CZlib), referenced-token claims
   // and the checker, which fetches over HTTP and checks chains with X509Certificates.
   (
-    "StatusList",
+    "DCStatusList",
     [
-      "ErrorKit", "JSON", "CBOR", "COSE", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP",
-      "CZlib",
+      "DCErrors", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
+      "CDCZlib",
     ]
   ),
-  ("Mdoc", ["ErrorKit", "CBOR", "COSE", "CryptoPrimitives", "X509Certificates"]),
-  ("SDJWT", ["ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
+  ("DCMdoc", ["DCErrors", "DCCBOR", "DCCOSE", "DCCrypto", "DCX509"]),
+  ("DCSDJWT", ["DCErrors", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
   // ISO 18013-5 proximity session layer (issue 14): engagement, NFC handover, session encryption.
-  ("MdocProximity", ["ErrorKit", "JSON", "CBOR", "COSE", "CryptoPrimitives", "Mdoc"]),
-  ("DigitalCredentialsAPI", ["ErrorKit", "JSON"]),
+  ("DCMdocProximity", ["DCErrors", "DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc"]),
+  ("DCAPI", ["DCErrors", "DCJSON"]),
   (
-    "OrgIsoMdoc",
-    ["JSON", "CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "HPKE", "JOSE", "Mdoc"]
+    "DCOrgIsoMdoc",
+    ["DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCAPI", "DCHPKE", "DCJOSE", "DCMdoc"]
   ),
-  ("CredentialRegistration", ["ErrorKit", "JSON", "CBOR", "DigitalCredentialsAPI"]),
+  ("DCRegistration", ["DCErrors", "DCJSON", "DCCBOR", "DCAPI"]),
   (
-    "OpenID4VCI",
+    "DCOpenID4VCI",
+    ["DCErrors", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP"]
+  ),
+  (
+    "DCOpenID4VP",
     [
-      "ErrorKit", "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "Mdoc",
-      "SDJWT", "StatusList",
-    ]
-  ),
-  // The issuer's state in SQLite (issue 13): pre-authorized and authorization codes, tokens,
-  // nonces, deferred transactions, notifications.
-  (
-    "IssuerStore",
-    ["JSON", "OpenID4VCI", "CryptoPrimitives", .target(name: "CSQLite", condition: linuxOnly)]
-  ),
-  (
-    "OpenID4VP",
-    [
-      "ErrorKit", "JSON",
-      "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "SDJWT",
-      "X509Certificates",
+      "DCErrors", "DCJSON",
+      "DCCBOR", "DCCrypto", "DCQL", "DCAPI", "DCJOSE", "DCMdoc", "DCSDJWT",
+      "DCX509",
       // Issue 16: request_uri / response_uri as HTTPRequest values, HTTPURLPolicy (no I/O).
-      "HTTP",
+      "DCHTTP",
     ]
   ),
   (
-    "CredentialVerifier",
+    "DCVerifier",
     [
-      "JSON",
-      "CBOR", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP",
-      "OrgIsoMdoc", "SDJWT",
-      "X509Certificates", "MdocProximity", "ProximityTransport",
-      "HTTP", "StatusList", "ErrorKit",
+      "DCJSON",
+      "DCCBOR", "DCCrypto", "DCQL", "DCAPI", "DCJOSE", "DCMdoc", "DCOpenID4VP",
+      "DCOrgIsoMdoc", "DCSDJWT",
+      "DCX509", "DCMdocProximity", "DCProximityTransport",
+      "DCHTTP", "DCStatusList", "DCErrors",
     ]
   ),
   (
-    "CredentialWallet",
+    "DCWallet",
     [
-      "ErrorKit", "JSON",
-      "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
-      "JOSE", "Mdoc",
-      "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
-      "HTTP", "OpenID4VCI", "MdocProximity", "ProximityTransport",
+      "DCErrors", "DCJSON",
+      "DCCBOR", "DCCOSE", "DCRegistration", "DCCrypto", "DCQL", "DCAPI",
+      "DCJOSE", "DCMdoc",
+      "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCX509",
+      "DCHTTP", "DCOpenID4VCI", "DCMdocProximity", "DCProximityTransport",
       // Issue 15: the last known Token Status List status of stored credentials.
-      "StatusList",
-      .target(name: "CSQLite", condition: linuxOnly),
+      "DCStatusList",
+      .target(name: "CDCSQLite", condition: linuxOnly),
+    ]
+  ),
+  // The issuer role: offers, authorization, tokens, nonces, minting, status publication, and its
+  // state (in memory or in SQLite).
+  (
+    "DCIssuer",
+    [
+      "DCErrors", "DCJSON", "DCCBOR", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP", "DCMdoc", "DCSDJWT",
+      "DCStatusList", "DCOpenID4VCI", .target(name: "CDCSQLite", condition: linuxOnly),
     ]
   ),
   // The Apple edge, one target per iOS SDK floor (`#available` guards only at run time; a
   // symbol the SDK lacks fails the whole target): 26.0, 27.0, 27.3. docs/ios-integration.md.
   (
-    "IdentityDocumentServicesBridge",
-    ["CredentialRegistration", "CredentialWallet", "DigitalCredentialsAPI", "Mdoc"]
+    "DCIdentityDocumentServicesBridge",
+    ["DCRegistration", "DCWallet", "DCAPI", "DCMdoc"]
   ),
   (
-    "IdentityDocumentServicesBridge27",
-    ["CredentialRegistration", "DigitalCredentialsAPI", "IdentityDocumentServicesBridge"]
+    "DCIdentityDocumentServicesBridge27",
+    ["DCRegistration", "DCAPI", "DCIdentityDocumentServicesBridge"]
   ),
   (
-    "IdentityDocumentServicesBridge27_3",
+    "DCIdentityDocumentServicesBridge27_3",
     [
-      "CredentialRegistration", "CredentialWallet", "DigitalCredentialsAPI",
-      "IdentityDocumentServicesBridge",
-      "IdentityDocumentServicesBridge27",
+      "DCRegistration", "DCWallet", "DCAPI",
+      "DCIdentityDocumentServicesBridge",
+      "DCIdentityDocumentServicesBridge27",
     ]
   ),
+]
+
+/// What an app imports (docs/ARCHITECTURE.md, "Products"): one library per role, the Apple edge of
+/// the wallet role, and the format libraries a developer uses on their own. Every other module
+/// (protocols, HTTP, servers, stores, C shims) is built as a dependency of these and is not a
+/// product.
+let products = [
+  // Roles.
+  "DCWallet", "DCVerifier", "DCIssuer",
+  // The wallet role's Apple edge, one per iOS SDK floor, and its registration planning.
+  "DCIdentityDocumentServicesBridge", "DCIdentityDocumentServicesBridge27",
+  "DCIdentityDocumentServicesBridge27_3", "DCRegistration",
+  // Format libraries.
+  "DCCBOR", "DCJSON", "DCCrypto", "DCHPKE", "DCX509", "DCCOSE", "DCJOSE", "DCMdoc", "DCSDJWT",
+  "DCQL", "DCStatusList",
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.
 func testTarget(_ module: String, _ extra: [Target.Dependency] = []) -> Target {
   .testTarget(
     name: "\(module)Tests",
-    dependencies: [.target(name: module), "TestSupport"] + extra,
+    dependencies: [.target(name: module), "DCTestSupport"] + extra,
     resources: [.copy("Vectors")],
     swiftSettings: strictSettings
   )
@@ -126,37 +141,37 @@ func testTarget(_ module: String, _ extra: [Target.Dependency] = []) -> Target {
 let package = Package(
   name: "DigitalCredentials",
   platforms: [.macOS(.v14), .iOS(.v17)],
-  products: modules.map { .library(name: $0.name, targets: [$0.name]) } + [
+  products: products.map { .library(name: $0, targets: [$0]) } + [
     .executable(name: "dcwallet", targets: ["dcwallet"]),
     .executable(name: "dcbench", targets: ["dcbench"]),
   ],
   targets: [
     .systemLibrary(
-      name: "COpenSSL",
+      name: "CDCOpenSSL",
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]
     ),
     // The C helpers over libcrypto (bodies in src/*.c, declarations in include/dc_openssl.h).
-    .target(name: "COpenSSLShim", dependencies: [.target(name: "COpenSSL", condition: linuxOnly)]),
+    .target(name: "CDCOpenSSLShim", dependencies: [.target(name: "CDCOpenSSL", condition: linuxOnly)]),
     .systemLibrary(
-      name: "CSQLite",
+      name: "CDCSQLite",
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
     // libqrencode for `dcwallet present --qr` (issue 14): the QR matrix of the mdoc: URI.
     .systemLibrary(
-      name: "CQRencode",
+      name: "CDCQRencode",
       pkgConfig: "libqrencode",
       providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
     ),
     // zlib (RFC 1950) for the Token Status List (issue 15); libz is in the Apple SDKs too.
     .systemLibrary(
-      name: "CZlib",
+      name: "CDCZlib",
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
     .systemLibrary(
-      name: "CMicroHTTPD",
+      name: "CDCMicroHTTPD",
       pkgConfig: "libmicrohttpd",
       providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
     ),
@@ -166,125 +181,126 @@ let package = Package(
     }
     + [
       .target(
-        name: "WalletCLI",
+        name: "DCWalletCLI",
         dependencies: [
-          "JSON", "CBOR", "CredentialRegistration", "CredentialVerifier", "CredentialWallet",
-          "CryptoPrimitives", "DCQL",
-          "DigitalCredentialsAPI", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT",
-          "X509Certificates", "HTTP", "HTTPServer", "OpenID4VCI", "IssuerStore",
-          "MdocProximity", "ProximityTransport", "StatusList",
-          .target(name: "CQRencode", condition: linuxOnly),
+          "DCJSON", "DCCBOR", "DCRegistration", "DCVerifier", "DCWallet",
+          "DCCrypto", "DCQL",
+          "DCAPI", "DCJOSE", "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT",
+          "DCX509", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI", "DCIssuer",
+          "DCMdocProximity", "DCProximityTransport", "DCStatusList",
+          .target(name: "CDCQRencode", condition: linuxOnly),
         ],
         swiftSettings: strictSettings
       ),
       .executableTarget(
-        name: "dcwallet", dependencies: ["WalletCLI"], swiftSettings: strictSettings),
-      .executableTarget(name: "foundation-baseline", swiftSettings: strictSettings),
+        name: "dcwallet", dependencies: ["DCWalletCLI"], swiftSettings: strictSettings),
+      .executableTarget(name: "dcbench-baseline", swiftSettings: strictSettings),
       .executableTarget(
         name: "dcbench",
         dependencies: [
-          "JSON", "CBOR", "COSE", "CredentialVerifier", "CredentialWallet", "CryptoPrimitives",
+          "DCJSON", "DCCBOR", "DCCOSE", "DCVerifier", "DCWallet", "DCCrypto",
           "DCQL",
-          "DigitalCredentialsAPI",
-          "HPKE", "JOSE", "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "X509Certificates",
-          "HTTP", "OpenID4VCI", "MdocProximity", "StatusList",
-          "HTTPServer",
+          "DCAPI",
+          "DCHPKE", "DCJOSE", "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCX509",
+          "DCHTTP", "DCOpenID4VCI", "DCIssuer", "DCMdocProximity", "DCStatusList",
+          "DCHTTPServer",
         ],
         swiftSettings: strictSettings
       ),
       .target(
-        name: "TestSupport", dependencies: ["JSON"], path: "Tests/TestSupport",
+        name: "DCTestSupport", dependencies: ["DCJSON"], path: "Tests/DCTestSupport",
         swiftSettings: strictSettings),
       .target(
-        name: "WalletTestSupport",
-        dependencies: ["CBOR", "CryptoPrimitives", "Mdoc", "X509Certificates"],
-        path: "Tests/WalletTestSupport",
+        name: "DCWalletTestSupport",
+        dependencies: ["DCCBOR", "DCCrypto", "DCMdoc", "DCX509"],
+        path: "Tests/DCWalletTestSupport",
         swiftSettings: strictSettings
       ),
-      testTarget("ErrorKit", ["CBOR"]),
-      testTarget("JSON"),
-      testTarget("CBOR", ["JSON"]),
-      testTarget("HTTP"),
-      testTarget("HTTPServer", ["HTTP"]),
-      testTarget("ProximityTransport", ["CryptoPrimitives"]),
-      testTarget("CryptoPrimitives"),
-      testTarget("HPKE", ["CryptoPrimitives"]),
-      testTarget("X509Certificates", ["CryptoPrimitives"]),
-      testTarget("COSE", ["CBOR", "CryptoPrimitives"]),
-      testTarget("JOSE", ["JSON", "CryptoPrimitives", "X509Certificates"]),
-      testTarget("DCQL", ["JSON"]),
+      testTarget("DCErrors", ["DCCBOR"]),
+      testTarget("DCJSON"),
+      testTarget("DCCBOR", ["DCJSON"]),
+      testTarget("DCHTTP"),
+      testTarget("DCHTTPServer", ["DCHTTP"]),
+      testTarget("DCProximityTransport", ["DCCrypto"]),
+      testTarget("DCCrypto"),
+      testTarget("DCHPKE", ["DCCrypto"]),
+      testTarget("DCX509", ["DCCrypto"]),
+      testTarget("DCCOSE", ["DCCBOR", "DCCrypto"]),
+      testTarget("DCJOSE", ["DCJSON", "DCCrypto", "DCX509"]),
+      testTarget("DCQL", ["DCJSON"]),
       testTarget(
-        "StatusList",
+        "DCStatusList",
         [
-          "JSON", "CBOR", "COSE", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP",
-          "HTTPServer", "Mdoc", "WalletTestSupport",
+          "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
+          "DCHTTPServer", "DCMdoc", "DCWalletTestSupport",
         ]),
       testTarget(
-        "Mdoc", ["CBOR", "COSE", "CryptoPrimitives", "X509Certificates", "WalletTestSupport"]),
-      testTarget("MdocProximity", ["JSON", "CBOR", "COSE", "CryptoPrimitives", "Mdoc"]),
-      testTarget("DigitalCredentialsAPI"),
+        "DCMdoc", ["DCCBOR", "DCCOSE", "DCCrypto", "DCX509", "DCWalletTestSupport"]),
+      testTarget("DCMdocProximity", ["DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc"]),
+      testTarget("DCAPI"),
       testTarget(
-        "OrgIsoMdoc",
+        "DCOrgIsoMdoc",
         [
-          "JSON",
-          "CBOR", "COSE", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
-          "WalletTestSupport",
+          "DCJSON",
+          "DCCBOR", "DCCOSE", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
+          "DCWalletTestSupport",
         ]),
-      testTarget("CredentialRegistration", ["JSON", "CBOR", "DigitalCredentialsAPI", "JOSE"]),
+      testTarget("DCRegistration", ["DCJSON", "DCCBOR", "DCAPI", "DCJOSE"]),
       testTarget(
-        "CredentialVerifier",
+        "DCVerifier",
         [
-          "JSON",
-          "CBOR", "COSE", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE",
-          "Mdoc", "OrgIsoMdoc",
-          "X509Certificates", "WalletTestSupport",
-          "DCQL", "HTTP", "HTTPServer", "OpenID4VP", "SDJWT", "StatusList",
+          "DCJSON",
+          "DCCBOR", "DCCOSE", "DCWallet", "DCCrypto", "DCAPI", "DCJOSE",
+          "DCMdoc", "DCOrgIsoMdoc",
+          "DCX509", "DCWalletTestSupport",
+          "DCQL", "DCHTTP", "DCHTTPServer", "DCOpenID4VP", "DCSDJWT", "DCStatusList",
         ]),
-      testTarget("SDJWT", ["JSON", "JOSE", "CryptoPrimitives", "X509Certificates"]),
+      testTarget("DCSDJWT", ["DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
       testTarget(
-        "OpenID4VCI",
-        [
-          "JSON", "JOSE", "CryptoPrimitives", "X509Certificates", "HTTP", "CBOR", "COSE", "Mdoc",
-          "SDJWT", "IssuerStore", "WalletTestSupport",
-          "StatusList",
-        ]),
+        "DCOpenID4VCI", ["DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP", "DCTestSupport"]),
       testTarget(
-        "OpenID4VP",
+        "DCIssuer",
         [
-          "JSON",
-          "CBOR", "CredentialVerifier", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI", "JOSE",
-          "Mdoc", "SDJWT",
-          "X509Certificates", "WalletTestSupport",
+          "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP", "DCCBOR", "DCCOSE", "DCMdoc",
+          "DCSDJWT", "DCOpenID4VCI", "DCWalletTestSupport", "DCStatusList",
         ]),
       testTarget(
-        "WalletCLI",
+        "DCOpenID4VP",
         [
-          "JSON",
-          "CBOR", "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "JOSE", "Mdoc",
-          "OrgIsoMdoc", "SDJWT",
-          "X509Certificates", "WalletTestSupport", "dcwallet", "HTTP", "HTTPServer", "OpenID4VCI",
-          "IssuerStore", "StatusList",
+          "DCJSON",
+          "DCCBOR", "DCVerifier", "DCCrypto", "DCQL", "DCAPI", "DCJOSE",
+          "DCMdoc", "DCSDJWT",
+          "DCX509", "DCWalletTestSupport",
+        ]),
+      testTarget(
+        "DCWalletCLI",
+        [
+          "DCJSON",
+          "DCCBOR", "DCWallet", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
+          "DCOrgIsoMdoc", "DCSDJWT",
+          "DCX509", "DCWalletTestSupport", "dcwallet", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI",
+          "DCIssuer", "DCStatusList",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
-        name: "store-probe",
+        name: "dcstore-probe",
         dependencies: [
-          "CredentialWallet", "CryptoPrimitives", "DigitalCredentialsAPI", "Mdoc", "OrgIsoMdoc",
-          "WalletTestSupport",
+          "DCWallet", "DCCrypto", "DCAPI", "DCMdoc", "DCOrgIsoMdoc",
+          "DCWalletTestSupport",
         ],
         path: "Tests/StoreProbe",
         swiftSettings: strictSettings
       ),
       testTarget(
-        "CredentialWallet",
+        "DCWallet",
         [
-          "JSON",
-          "CBOR", "CredentialRegistration", "CredentialVerifier", "CryptoPrimitives", "DCQL",
-          "DigitalCredentialsAPI", "JOSE",
-          "Mdoc", "OpenID4VP", "OrgIsoMdoc", "SDJWT", "WalletTestSupport", "X509Certificates",
-          "store-probe", "WalletCLI", "HTTP", "OpenID4VCI", "COSE", "MdocProximity",
-          "ProximityTransport",
-          "StatusList", "HTTPServer",
+          "DCJSON",
+          "DCCBOR", "DCRegistration", "DCVerifier", "DCCrypto", "DCQL",
+          "DCAPI", "DCJOSE",
+          "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCWalletTestSupport", "DCX509",
+          "dcstore-probe", "DCWalletCLI", "DCHTTP", "DCOpenID4VCI", "DCIssuer", "DCCOSE", "DCMdocProximity",
+          "DCProximityTransport",
+          "DCStatusList", "DCHTTPServer",
         ]),
     ],
   swiftLanguageModes: [.v6]
@@ -320,45 +336,45 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
     // The CryptoKit backend as a checked unit of its own: CryptoPrimitives' sources (symlinks)
     // with Backend_cryptokit.swift instead of Backend_openssl.swift.
     .target(
-      name: "CryptoPrimitivesOnCryptoKit",
-      dependencies: ["ErrorKit", "JSON", "CryptoKit", "Security"],
-      path: "Tests/AppleShadow/CryptoPrimitivesOnCryptoKit", swiftSettings: strictSettings),
+      name: "DCCryptoOnCryptoKit",
+      dependencies: ["DCErrors", "DCJSON", "CryptoKit", "Security"],
+      path: "Tests/AppleShadow/DCCryptoOnCryptoKit", swiftSettings: strictSettings),
     .testTarget(
       name: "AppleShadowTests",
       dependencies: [
-        "IdentityDocumentServicesBridge", "IdentityDocumentServicesBridge27",
-        "IdentityDocumentServicesBridge27_3", "IdentityDocumentServices",
+        "DCIdentityDocumentServicesBridge", "DCIdentityDocumentServicesBridge27",
+        "DCIdentityDocumentServicesBridge27_3", "IdentityDocumentServices",
         "IdentityDocumentServicesUI", "LocalAuthentication", "Security", "CryptoKit",
-        "CoreBluetooth", "CryptoPrimitivesOnCryptoKit", "CredentialWallet",
-        "CredentialRegistration",
-        "DigitalCredentialsAPI", "CBOR", "COSE", "CryptoPrimitives", "Mdoc", "OrgIsoMdoc",
-        "X509Certificates", "JSON", "ProximityTransport", "WalletTestSupport", "TestSupport",
+        "CoreBluetooth", "DCCryptoOnCryptoKit", "DCWallet",
+        "DCRegistration",
+        "DCAPI", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc", "DCOrgIsoMdoc",
+        "DCX509", "DCJSON", "DCProximityTransport", "DCWalletTestSupport", "DCTestSupport",
       ],
       path: "Tests/AppleShadowTests", swiftSettings: strictSettings),
     // The Swift snippets of docs/ios-integration.md (extracted by Tests/AppleShadow/extract-guide.sh).
     .target(
       name: "IntegrationGuideSnippets",
       dependencies: [
-        "IdentityDocumentServicesBridge", "IdentityDocumentServicesBridge27",
-        "IdentityDocumentServicesBridge27_3", "IdentityDocumentServicesUI", "CredentialWallet",
-        "DigitalCredentialsAPI", "Mdoc", "SwiftUI", "UIKit", "ExtensionKit",
-        "AppleShadowFoundation", "CredentialRegistration", "X509Certificates",
+        "DCIdentityDocumentServicesBridge", "DCIdentityDocumentServicesBridge27",
+        "DCIdentityDocumentServicesBridge27_3", "IdentityDocumentServicesUI", "DCWallet",
+        "DCAPI", "DCMdoc", "SwiftUI", "UIKit", "ExtensionKit",
+        "AppleShadowFoundation", "DCRegistration", "DCX509",
       ],
       path: "Tests/AppleShadow/IntegrationGuideSnippets", swiftSettings: strictSettings),
   ]
   let shadowed: [String: [Target.Dependency]] = [
     // OpenSSL stays the backend of the real CryptoPrimitives (Backend_openssl.swift).
-    "CryptoPrimitives": [],
-    "CredentialWallet": ["Security", "CryptoKit"],
-    "ProximityTransport": ["CoreBluetooth"],
-    "IdentityDocumentServicesBridge": [
+    "DCCrypto": [],
+    "DCWallet": ["Security", "CryptoKit"],
+    "DCProximityTransport": ["CoreBluetooth"],
+    "DCIdentityDocumentServicesBridge": [
       "IdentityDocumentServices", "IdentityDocumentServicesUI", "Security", "CryptoKit",
       "LocalAuthentication", "AppleShadowFoundation",
     ],
-    "IdentityDocumentServicesBridge27": [
+    "DCIdentityDocumentServicesBridge27": [
       "IdentityDocumentServices", "IdentityDocumentServicesUI", "Security",
     ],
-    "IdentityDocumentServicesBridge27_3": [
+    "DCIdentityDocumentServicesBridge27_3": [
       "IdentityDocumentServices", "IdentityDocumentServicesUI", "Security",
     ],
   ]

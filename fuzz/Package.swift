@@ -4,10 +4,12 @@
 // `fuzz/run.sh` (README, "Fuzzing").
 import PackageDescription
 
+// The products the fuzz targets need; the protocol modules they also import (DCAPI, DCHTTP,
+// DCMdocProximity, DCOpenID4VP, DCOrgIsoMdoc, DCProximityTransport) are built as dependencies of
+// the role products.
 let libraries = [
-  "CBOR", "COSE", "CredentialRegistration", "CryptoPrimitives", "DCQL", "DigitalCredentialsAPI",
-  "HTTP", "JOSE", "JSON", "Mdoc", "MdocProximity", "OpenID4VCI", "OpenID4VP", "OrgIsoMdoc",
-  "ProximityTransport", "SDJWT", "StatusList", "X509Certificates",
+  "DCCBOR", "DCCOSE", "DCRegistration", "DCCrypto", "DCQL", "DCJOSE", "DCJSON", "DCMdoc",
+  "DCSDJWT", "DCStatusList", "DCX509", "DCWallet", "DCVerifier", "DCIssuer",
 ]
 
 let package = Package(

@@ -1,5 +1,5 @@
 public import Foundation
-public import JSON
+public import DCJSON
 
 /// A JSON value as a credential exposes its claims or a query carries its values (OpenID4VP 1.0 §6.3, §7).
 ///
@@ -50,7 +50,7 @@ public enum ClaimValue: Sendable, Hashable {
   }
 
   /// This value as a `JSONValue`, object members in key order (RFC 8259).
-  public var jsonValue: JSONValue {
+  package var jsonValue: JSONValue {
     switch self {
     case .null: .null
     case .bool(let b): .bool(b)
@@ -70,13 +70,13 @@ public enum ClaimValue: Sendable, Hashable {
   }
 
   /// The members, when this is an object.
-  public var objectValue: [String: ClaimValue]? {
+  package var objectValue: [String: ClaimValue]? {
     if case .object(let o) = self { return o }
     return nil
   }
 
   /// The elements, when this is an array.
-  public var arrayValue: [ClaimValue]? {
+  package var arrayValue: [ClaimValue]? {
     if case .array(let a) = self { return a }
     return nil
   }

@@ -1,4 +1,4 @@
-public import JSON
+public import DCJSON
 
 /// One component of a claims path pointer (OpenID4VP 1.0 §7).
 public enum ClaimPathComponent: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import ErrorKit
+public import DCErrors
 
 /// An error from parsing or validating a DCQL query: an extensible code, where, and why.
 ///

@@ -1,4 +1,4 @@
-public import JSON
+public import DCJSON
 
 /// The Credentials that can answer one Credential Query (OpenID4VP 1.0 §6.1, §6.4).
 public struct DCQLMatch: Sendable, Hashable {
@@ -7,7 +7,7 @@ public struct DCQLMatch: Sendable, Hashable {
     /// The Credential's position in the array given to `evaluate(_:)`.
     public let credentialIndex: Int
     /// The index in `claim_sets` of the first claim set this Credential satisfies; `nil` without `claim_sets` (OpenID4VP 1.0 §6.4.1).
-    public let claimSetIndex: Int?
+    package let claimSetIndex: Int?
     /// The concrete paths of the claims to disclose, in query order, without repeats (OpenID4VP 1.0 §6.4.1, §7).
     public let disclosed: [ClaimPath]
   }

@@ -1,5 +1,5 @@
 public import Foundation
-public import JSON
+public import DCJSON
 
 /// A Digital Credentials Query Language query: the `dcql_query` request parameter (OpenID4VP 1.0 §6).
 public struct DCQLQuery: Sendable, Hashable {
@@ -48,13 +48,13 @@ public struct CredentialQuery: Sendable, Hashable {
   /// Constraints on the Credential's metadata (OpenID4VP 1.0 §6.1, Appendix B).
   public let meta: CredentialQueryMeta
   /// The issuers or trust frameworks the Verifier accepts, if constrained (OpenID4VP 1.0 §6.1.1).
-  public let trustedAuthorities: [TrustedAuthorityQuery]?
+  package let trustedAuthorities: [TrustedAuthorityQuery]?
   /// Whether the Credential must be bound to a holder key; default `true` (OpenID4VP 1.0 §6.1).
   public let requireCryptographicHolderBinding: Bool
   /// The requested claims; `nil` requests none selectively disclosable (OpenID4VP 1.0 §6.1, §6.4.1).
   public let claims: [ClaimsQuery]?
   /// Acceptable combinations of claim ids, in the Verifier's order of preference (OpenID4VP 1.0 §6.1, §6.4.1).
-  public let claimSets: [[String]]?
+  package let claimSets: [[String]]?
 }
 
 /// The `meta` object of a Credential Query, with the known members read out (OpenID4VP 1.0 §6.1, Appendix B).
@@ -65,16 +65,20 @@ public struct CredentialQueryMeta: Sendable, Hashable {
   public let vctValues: [String]?
   /// Every member as received, known or not.
   public let raw: [String: ClaimValue]
+  /// Whether the Credential Query carried `meta` at all. It is REQUIRED (OpenID4VP 1.0 §6.1): a
+  /// query without it is kept, so that `credential_sets` naming it still parse, but no
+  /// Credential matches it (as in Google's CMWallet matcher).
+  public let isPresent: Bool
 }
 
 /// One accepted issuer or trust framework for a Credential (OpenID4VP 1.0 §6.1.1).
-public struct TrustedAuthorityQuery: Sendable, Hashable {
+package struct TrustedAuthorityQuery: Sendable, Hashable {
   /// The type, such as `aki`, `etsi_tl` or `openid_federation` (OpenID4VP 1.0 §6.1.1).
-  public let type: String
+  package let type: String
   /// The type-specific identifiers, never empty (OpenID4VP 1.0 §6.1.1).
-  public let values: [String]
+  package let values: [String]
   /// The type of Authority Key Identifier matching (OpenID4VP 1.0 §6.1.1.1).
-  public static let aki = "aki"
+  package static let aki = "aki"
   /// For `aki`, the decoded key identifiers, decoded once at parse time.
   let keyIdentifiers: Set<[UInt8]>
 }

@@ -1,4 +1,4 @@
-import JSON
+import DCJSON
 
 // Matching Credentials against a DCQL query (OpenID4VP 1.0 §6.4).
 
@@ -11,7 +11,8 @@ extension DCQLQuery {
   /// `aki` entry (other types, such as `etsi_tl` and `openid_federation`, cannot be checked here
   /// and never match); it supports holder binding when required; and its claims meet `claims`
   /// and `claim_sets`. For a format other than `mso_mdoc` and `dc+sd-jwt`, a non-empty `meta`
-  /// cannot be checked and the Credential does not match.
+  /// cannot be checked and the Credential does not match. A Credential Query without `meta`
+  /// (REQUIRED by §6.1) matches no Credential.
   public func evaluate(_ credentials: [any DCQLCredential]) -> DCQLEvaluation {
     var claimsCache = [ClaimValue?](repeating: nil, count: credentials.count)
     var matches = [String: DCQLMatch](minimumCapacity: self.credentials.count)
@@ -94,6 +95,12 @@ struct CompiledCredentialQuery {
   }
 
   func match(_ credentials: [any DCQLCredential], claimsCache: inout [ClaimValue?]) -> DCQLMatch {
+    // §6.1: `meta` is REQUIRED; a Credential Query without it matches no Credential.
+    guard query.meta.isPresent else {
+      return DCQLMatch(
+        credentialQueryID: query.id, multiple: query.multiple, candidates: [],
+        unmatchedReason: "the credential query has no meta, which OpenID4VP 1.0 §6.1 requires")
+    }
     var candidates = [DCQLMatch.Candidate]()
     var rejections = Rejections()
     for (index, credential) in credentials.enumerated() {

@@ -1,5 +1,5 @@
 // Validation of a DCQL query's JSON (OpenID4VP 1.0 §6.1–§6.3, §7, Appendix B).
-import JSON
+import DCJSON
 
 enum QueryParser {
   static func query(_ root: ClaimValue) throws(DCQLError) -> DCQLQuery {
@@ -108,13 +108,16 @@ enum QueryParser {
       requireCryptographicHolderBinding: holderBinding, claims: claims, claimSets: claimSets)
   }
 
-  // `meta` is required by §6.1, but its absence is tolerated (published matching vectors omit
-  // it): no member means no metadata constraint.
+  // `meta` is REQUIRED by §6.1. A Credential Query without it does not make the whole query
+  // invalid (another option of its credential set may still be answered), but it matches no
+  // Credential (`CredentialQueryMeta.isPresent`, the evaluator).
   static func meta(_ value: ClaimValue?, format: String, at location: @autoclosure () -> String)
     throws(DCQLError)
     -> CredentialQueryMeta
   {
-    guard let value else { return CredentialQueryMeta(doctypeValue: nil, vctValues: nil, raw: [:]) }
+    guard let value else {
+      return CredentialQueryMeta(doctypeValue: nil, vctValues: nil, raw: [:], isPresent: false)
+    }
     guard case .object(let members) = value else {
       throw DCQLError(.invalidQuery, at: location(), "meta is an object")
     }
@@ -132,7 +135,8 @@ enum QueryParser {
       // Appendix B.3: vct_values is a non-empty array of strings.
       vcts = try nonEmptyStrings(v, at: location() + ".vct_values", code: .invalidValue)
     }
-    return CredentialQueryMeta(doctypeValue: doctype, vctValues: vcts, raw: members)
+    return CredentialQueryMeta(
+      doctypeValue: doctype, vctValues: vcts, raw: members, isPresent: true)
   }
 
   static func trustedAuthority(_ value: ClaimValue, at location: @autoclosure () -> String)

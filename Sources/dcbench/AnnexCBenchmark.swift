@@ -1,15 +1,15 @@
-import CBOR
-import COSE
-import CredentialWallet
-import CryptoPrimitives
-import DigitalCredentialsAPI
+import DCCBOR
+import DCCOSE
+import DCWallet
+import DCCrypto
+import DCAPI
 import Foundation
-import HPKE
-import JOSE
-import JSON
-import Mdoc
-import OrgIsoMdoc
-import X509Certificates
+import DCHPKE
+import DCJOSE
+import DCJSON
+import DCMdoc
+import DCOrgIsoMdoc
+import DCX509
 
 /// A wallet holding one mDL with 30 elements and a 20 KB portrait, and a reader-authenticated
 /// request for all of them.

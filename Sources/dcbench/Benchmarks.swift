@@ -1,7 +1,7 @@
-import CBOR
-import CryptoPrimitives
+import DCCBOR
+import DCCrypto
 import Foundation
-import HPKE
+import DCHPKE
 
 struct Benchmark: Sendable {
   let name: String

@@ -1,11 +1,11 @@
-import CredentialWallet
-import CryptoPrimitives
-import DigitalCredentialsAPI
+import DCWallet
+import DCCrypto
+import DCAPI
 import Foundation
-import JOSE
-import JSON
-import Mdoc
-import OrgIsoMdoc
+import DCJOSE
+import DCJSON
+import DCMdoc
+import DCOrgIsoMdoc
 
 /// The consent screen for a large request (issue 10 §7.9): an Annex C request for the mDL's 30
 /// elements plus thousands the mDL does not hold. The screen must grow linearly with the request,

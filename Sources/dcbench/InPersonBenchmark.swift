@@ -1,11 +1,11 @@
-import CBOR
-import COSE
-import CredentialVerifier
-import CredentialWallet
-import CryptoPrimitives
+import DCCBOR
+import DCCOSE
+import DCVerifier
+import DCWallet
+import DCCrypto
 import Foundation
-import Mdoc
-import MdocProximity
+import DCMdoc
+import DCMdocProximity
 
 /// The holder's side of one ISO 18013-5 in-person session (issue 14): read the reader's
 /// SessionEstablishment (ECDH with EDeviceKey, SKReader/SKDevice by HKDF, AES-GCM open of the

@@ -1,13 +1,14 @@
-import CBOR
-import COSE
-import CredentialWallet
-import CryptoPrimitives
+import DCCBOR
+import DCCOSE
+import DCWallet
+import DCCrypto
 import Foundation
-import HTTP
-import JOSE
-import Mdoc
-import OpenID4VCI
-import X509Certificates
+import DCHTTP
+import DCJOSE
+import DCMdoc
+import DCIssuer
+import DCOpenID4VCI
+import DCX509
 
 /// An `HTTPClient` that calls the issuer's handler in this process and adds up the time spent
 /// inside it, so that the issuer's own work can be taken out of the wallet's figure.
@@ -136,11 +137,11 @@ func issueBatch(_ fixture: IssuanceBenchFixture, count: Int) async throws -> Iss
   // As `WalletIssuance` stores a credential response: the payloads, matched to the proof keys
   // they bind; keys and credentials written in one transaction.
   let keys = try result.issued.map { try $0.deviceKey.unwrapOr(BenchError("no device key")) }
-  var payloads: [CredentialWallet.IssuedCredential.Payload] = []
+  var payloads: [DCWallet.IssuedCredential.Payload] = []
   for outcome in result.issued {
     guard let text = outcome.credential.text else { throw BenchError("an outcome has no text") }
     payloads.append(
-      try CredentialWallet.IssuedCredential(format: .msoMdoc, credential: text, deviceKeyID: "")
+      try DCWallet.IssuedCredential(format: .msoMdoc, credential: text, deviceKeyID: "")
         .payload)
   }
   let stored = try await fixture.wallet.storeIssuedCredentials(
@@ -246,7 +247,7 @@ struct IssuanceFloor {
   let dsSignature: ECDSASignature
   let items: [[UInt8]]
   let proofInput = [UInt8](repeating: 0x41, count: 420)  // header.payload of a jwk key proof
-  let payload: CredentialWallet.IssuedCredential.Payload
+  let payload: DCWallet.IssuedCredential.Payload
   let sampleKey: ECPublicKey
   let expected = IssuanceExpectation(
     credentialIssuer: IssuanceBenchFixture.issuerID, configurationID: "mDL", format: .msoMdoc,

@@ -1,13 +1,13 @@
-import CredentialVerifier
-import CryptoPrimitives
+import DCVerifier
+import DCCrypto
 import DCQL
-import DigitalCredentialsAPI
+import DCAPI
 import Foundation
-import JOSE
-import JSON
-import OpenID4VP
-import SDJWT
-import X509Certificates
+import DCJOSE
+import DCJSON
+import DCOpenID4VP
+import DCSDJWT
+import DCX509
 
 /// Issue 6: answering unsigned and signed OpenID4VP requests for an SD-JWT VC with 10
 /// disclosures, `dc_api.jwt`, against the crypto each must perform; and DCQL evaluation over

@@ -1,13 +1,13 @@
-import CryptoPrimitives
+import DCCrypto
 import DCQL
 import Foundation
-import HTTP
-import HTTPServer
-import JOSE
-import JSON
-import OpenID4VP
-import SDJWT
-import X509Certificates
+import DCHTTP
+import DCHTTPServer
+import DCJOSE
+import DCJSON
+import DCOpenID4VP
+import DCSDJWT
+import DCX509
 
 /// The loopback verifier of the redirect benchmark: a fixed signed request object at
 /// `/request`, and `{}` at once for whatever is posted to `/response`.
@@ -154,7 +154,7 @@ func openID4VPRedirectBenchmark(_ h: inout Harness) async throws {
     ),
     ("aud", .string(RedirectAuthorizationRequest.staticDiscoveryAudience)),
     ("iat", .integer(Int64(now.timeIntervalSince1970))),
-    ("exp", .integer(Int64(now.timeIntervalSince1970) + 3600)),
+    ("exp", .integer(Int64(now.timeIntervalSince1970) + 300)),
   ])
   let requestObject = try JWS.sign(
     payload: payload.serializedBytes(),
@@ -173,7 +173,9 @@ func openID4VPRedirectBenchmark(_ h: inout Harness) async throws {
     guard fetched.status == 200 else { throw BenchError("request_uri: \(fetched.status)") }
     let request = try RedirectAuthorizationRequest(
       uri: uri, requestObject: String(decoding: fetched.body, as: UTF8.self),
-      verifierTrustAnchors: [root], walletNonce: fetch.walletNonce, now: now)
+      verifierTrustAnchors: [root], walletNonce: fetch.walletNonce, now: now,
+      // The server listens on 127.0.0.1 for the localhost signer: development only.
+      policy: RedirectRequestPolicy(allowsLoopbackAliases: true))
     let evaluation = request.dcqlQuery.evaluate([credential])
     guard let candidate = evaluation.defaultSelection()["q"]?.first else {
       throw BenchError("the query is not satisfied")

@@ -1,12 +1,12 @@
-import CBOR
-import CredentialWallet
-import CryptoPrimitives
-import DigitalCredentialsAPI
+import DCCBOR
+import DCWallet
+import DCCrypto
+import DCAPI
 import Foundation
-import JOSE
-import JSON
-import Mdoc
-import X509Certificates
+import DCJOSE
+import DCJSON
+import DCMdoc
+import DCX509
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 // dcwallet: the command-line wallet and verifier. All logic lives in WalletCLI (tested).
 import Foundation
-import WalletCLI
+import DCWalletCLI
 
 let code = await DCWalletCLI.run(Array(CommandLine.arguments.dropFirst()))
 exit(code)

@@ -4,7 +4,7 @@
 # the bridge and the Apple shadow SDK (issue 17). `@main` is commented out: the snippets are a
 # library here, not an app. With --check, fails (exit 1) when the committed file differs from
 # the guide instead of writing it; CI runs that. It also keeps the symlinks of
-# CryptoPrimitivesOnCryptoKit (the CryptoKit backend's checked unit) equal to CryptoPrimitives.
+# DCCryptoOnCryptoKit (the CryptoKit backend's checked unit) equal to DCCrypto.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 guide=docs/ios-integration.md
@@ -27,10 +27,10 @@ generated=IntegrationGuide.swift
   ' "$guide"
 } > "$work/$generated"
 
-# CryptoPrimitivesOnCryptoKit is CryptoPrimitives with the CryptoKit backend: a symlink to every
-# CryptoPrimitives source but Backend_openssl.swift, and nothing else.
-links=Tests/AppleShadow/CryptoPrimitivesOnCryptoKit
-expected=$(cd Sources/CryptoPrimitives && ls *.swift | grep -vx Backend_openssl.swift)
+# DCCryptoOnCryptoKit is DCCrypto with the CryptoKit backend: a symlink to every
+# DCCrypto source but Backend_openssl.swift, and nothing else.
+links=Tests/AppleShadow/DCCryptoOnCryptoKit
+expected=$(cd Sources/DCCrypto && ls *.swift | grep -vx Backend_openssl.swift)
 actual=$(cd "$links" && ls *.swift)
 
 if [ "${1:-}" = "--check" ]; then
@@ -46,6 +46,6 @@ if [ "${1:-}" = "--check" ]; then
   exit $status
 fi
 rm -f "$links"/*.swift
-for name in $expected; do ln -s "../../../Sources/CryptoPrimitives/$name" "$links/$name"; done
+for name in $expected; do ln -s "../../../Sources/DCCrypto/$name" "$links/$name"; done
 cp "$work/$generated" "$out/$generated"
 echo "$out/$generated"

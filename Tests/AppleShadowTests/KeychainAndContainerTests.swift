@@ -1,11 +1,11 @@
 import AppleShadowFoundation
-import CredentialWallet
+import DCWallet
 import CryptoKit
-import CryptoPrimitives
+import DCCrypto
 import Foundation
-import IdentityDocumentServicesBridge
+import DCIdentityDocumentServicesBridge
 import Security
-import TestSupport
+import DCTestSupport
 import Testing
 
 /// `KeychainKeyStore` and `SharedContainer` over the shadow keychain and App Group containers

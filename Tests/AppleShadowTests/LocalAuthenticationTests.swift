@@ -1,7 +1,7 @@
-import CredentialWallet
-import DigitalCredentialsAPI
+import DCWallet
+import DCAPI
 import Foundation
-import IdentityDocumentServicesBridge
+import DCIdentityDocumentServicesBridge
 import LocalAuthentication
 import Testing
 

@@ -1,18 +1,18 @@
-import CredentialWallet
-import CryptoPrimitives
-import DigitalCredentialsAPI
+import DCWallet
+import DCCrypto
+import DCAPI
 import Foundation
 import IdentityDocumentServices
-import IdentityDocumentServicesBridge
-import IdentityDocumentServicesBridge27
+import DCIdentityDocumentServicesBridge
+import DCIdentityDocumentServicesBridge27
 import IdentityDocumentServicesUI
 import LocalAuthentication
-import Mdoc
-import OrgIsoMdoc
+import DCMdoc
+import DCOrgIsoMdoc
 import Security
 import Testing
-import WalletTestSupport
-import X509Certificates
+import DCWalletTestSupport
+import DCX509
 
 /// `MobileDocumentRequestAdapter` (iOS 26.0 / 27.0) driven through the shadow SDK's
 /// `ISO18013MobileDocumentRequestContext`.

@@ -1,8 +1,8 @@
-import CredentialWallet
-import DigitalCredentialsAPI
+import DCWallet
+import DCAPI
 import Foundation
 import IdentityDocumentServices
-import IdentityDocumentServicesBridge27_3
+import DCIdentityDocumentServicesBridge27_3
 import IdentityDocumentServicesUI
 import Testing
 

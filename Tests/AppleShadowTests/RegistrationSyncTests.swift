@@ -1,12 +1,12 @@
-import CredentialRegistration
-import DigitalCredentialsAPI
+import DCRegistration
+import DCAPI
 import Foundation
 import IdentityDocumentServices
-import IdentityDocumentServicesBridge27
-import IdentityDocumentServicesBridge27_3
+import DCIdentityDocumentServicesBridge27
+import DCIdentityDocumentServicesBridge27_3
 import Testing
 
-@testable import IdentityDocumentServicesBridge
+@testable import DCIdentityDocumentServicesBridge
 
 /// `RegistrationSynchronizer` against the shadow registration store, for each builder (SDK
 /// floor) and device version.

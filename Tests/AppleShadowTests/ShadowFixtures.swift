@@ -1,16 +1,16 @@
-import CredentialWallet
-import CryptoPrimitives
-import DigitalCredentialsAPI
+import DCWallet
+import DCCrypto
+import DCAPI
 import Foundation
 import IdentityDocumentServices
 import IdentityDocumentServicesUI
-import JSON
-import Mdoc
-import OrgIsoMdoc
+import DCJSON
+import DCMdoc
+import DCOrgIsoMdoc
 import Security
-import TestSupport
-import WalletTestSupport
-import X509Certificates
+import DCTestSupport
+import DCWalletTestSupport
+import DCX509
 
 /// A wallet holding one mDL, a reader key and the Apple request that asks for it, for the adapter
 /// tests over the shadow SDK.

@@ -1,6 +1,6 @@
 import DCQL
 import Foundation
-import JSON
+import DCJSON
 import Testing
 
 /// JSON text to claim values: booleans, integers and other numbers kept apart.

@@ -1,5 +1,5 @@
 import DCQL
-import JSON
+import DCJSON
 import Testing
 
 @Suite("Claims path pointer: the DCQL pattern over the JSON claim path")

@@ -1,7 +1,7 @@
 import DCQL
 import Foundation
-import JSON
-import TestSupport
+import DCJSON
+import DCTestSupport
 import Testing
 
 /// The matching rules of OpenID4VP 1.0 §6.4 and §7, one behaviour per test.
@@ -115,11 +115,11 @@ import Testing
   @Test func numbersCompareByValueWithIntegers() throws {
     let credential = DCQLCredentialDescription.sdJWTVC(vct: "v", claims: ["n": 2.0, "m": 2.5])
     let two = try query(
-      #"{"credentials": [{"id": "q", "format": "dc+sd-jwt", "claims": [{"path": ["n"], "values": [2]}]}]}"#
+      #"{"credentials": [{"id": "q", "format": "dc+sd-jwt", "meta": {}, "claims": [{"path": ["n"], "values": [2]}]}]}"#
     ).evaluate([credential])
     #expect(two.isSatisfied)
     let notTwo = try query(
-      #"{"credentials": [{"id": "q", "format": "dc+sd-jwt", "claims": [{"path": ["m"], "values": [2]}]}]}"#
+      #"{"credentials": [{"id": "q", "format": "dc+sd-jwt", "meta": {}, "claims": [{"path": ["m"], "values": [2]}]}]}"#
     ).evaluate([credential])
     #expect(!notTwo.isSatisfied)
   }
@@ -213,14 +213,16 @@ import Testing
     #expect(found.allSatisfy { $0.disclosed.isEmpty && $0.set == nil })
   }
 
-  @Test func formatWithoutMetaMatchesEveryCredentialOfTheFormat() throws {
-    let found = try matches(#"{"credentials": [{"id": "q", "format": "mso_mdoc"}]}"#)
+  @Test func formatWithEmptyMetaMatchesEveryCredentialOfTheFormat() throws {
+    let found = try matches(#"{"credentials": [{"id": "q", "format": "mso_mdoc", "meta": {}}]}"#)
     #expect(found.map(\.index) == [0, 3])
+    // Without meta (REQUIRED, §6.1), nothing.
+    #expect(try matches(#"{"credentials": [{"id": "q", "format": "mso_mdoc"}]}"#).isEmpty)
   }
 
   @Test func unknownFormats() throws {
     let other = DCQLCredentialDescription(format: "jwt_vc_json", claims: ["a": 1])
-    let plain = try query(#"{"credentials": [{"id": "q", "format": "jwt_vc_json"}]}"#)
+    let plain = try query(#"{"credentials": [{"id": "q", "format": "jwt_vc_json", "meta": {}}]}"#)
     #expect(plain.evaluate([other]).isSatisfied)
     // A meta this module cannot interpret is never taken as met.
     let constrained = try query(
@@ -325,6 +327,35 @@ import Testing
     #expect(reason.contains("\"vrc\""))
     #expect(reason.contains("[\"region\"]"))
     #expect(result.defaultSelection().isEmpty)
+  }
+
+  @Test("A query without meta (REQUIRED, §6.1) matches nothing; the option with meta answers")
+  func credentialQueryWithoutMetaMatchesNothing() throws {
+    let parsed = try query(
+      #"""
+      {"credentials": [
+        {"id": "q_all", "format": "dc+sd-jwt", "claims": [{"path": ["family_name"]}]},
+        {"id": "q_one", \#(Self.pidMeta), "claims": [{"path": ["family_name"]}]}],
+       "credential_sets": [{"options": [["q_all"], ["q_one"]]}]}
+      """#)
+    #expect(parsed.credentials.map(\.meta.isPresent) == [false, true])
+    let result = parsed.evaluate(Wallet.all)
+    #expect(result.isSatisfied)
+    let unmatched = try #require(result.matches["q_all"])
+    #expect(unmatched.candidates.isEmpty)
+    #expect(unmatched.unmatchedReason?.contains("no meta") == true)
+    #expect(result.credentialSets.map(\.satisfiableOptions) == [[1]])
+    let selection = result.defaultSelection()
+    #expect(Set(selection.keys) == ["q_one"])
+    #expect(selection["q_one"]?.map(\.credentialIndex) == [1])
+    // An empty meta places no constraint (§6.1) and matches.
+    let empty = try query(
+      #"{"credentials": [{"id": "q", "format": "dc+sd-jwt", "meta": {}}]}"#)
+    #expect(empty.credentials[0].meta.isPresent)
+    #expect(empty.evaluate(Wallet.all).matches["q"]?.candidates.map(\.credentialIndex) == [1, 2])
+    // Alone, a query without meta leaves the request unanswerable.
+    let alone = try query(#"{"credentials": [{"id": "q", "format": "dc+sd-jwt"}]}"#)
+    #expect(!alone.evaluate(Wallet.all).isSatisfied)
   }
 
   @Test func onlyOptionalSetsIsSatisfiedByNothing() throws {

@@ -1,6 +1,6 @@
 import DCQL
 import Foundation
-import JSON
+import DCJSON
 import Testing
 
 /// A fixed wallet: an mDL, two PIDs (SD-JWT VC) with different values, and a photo ID.

@@ -1,7 +1,7 @@
 import DCQL
 import Foundation
-import JSON
-import TestSupport
+import DCJSON
+import DCTestSupport
 import Testing
 
 /// Loads a vector file shipped in this target's `Vectors` folder with the strict `JSON` parser.

@@ -19,13 +19,13 @@
 //   store-probe locks <db>                    prints "free" when it can take a write lock on
 //                                             the whole of <db> and <db>-shm (POSIX fcntl locks,
 //                                             as SQLite's unix VFS takes them), else "held <file>"
-import CredentialWallet
-import CryptoPrimitives
-import DigitalCredentialsAPI
+import DCWallet
+import DCCrypto
+import DCAPI
 import Foundation
-import Mdoc
-import OrgIsoMdoc
-import WalletTestSupport
+import DCMdoc
+import DCOrgIsoMdoc
+import DCWalletTestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -6,8 +6,8 @@
 import AppleShadowFoundation  // String(localized:), an Apple-only Foundation member
 
 // MARK: snippet 1
-import CredentialWallet
-import IdentityDocumentServicesBridge
+import DCWallet
+import DCIdentityDocumentServicesBridge
 
 @MainActor
 enum WalletShared {
@@ -32,7 +32,7 @@ enum WalletShared {
 }
 
 // MARK: snippet 2
-import IdentityDocumentServicesBridge
+import DCIdentityDocumentServicesBridge
 import SwiftUI
 import UIKit
 
@@ -62,12 +62,12 @@ struct WalletApp: App {
 }
 
 // MARK: snippet 3
-import CredentialRegistration  // IOSEntitlements
-import CredentialWallet
-import DigitalCredentialsAPI
-import IdentityDocumentServicesBridge
+import DCRegistration  // IOSEntitlements
+import DCWallet
+import DCAPI
+import DCIdentityDocumentServicesBridge
 
-import IdentityDocumentServicesBridge27_3  // built with the iOS 27.3 SDK; else use .iOS26 / .iOS27
+import DCIdentityDocumentServicesBridge27_3  // built with the iOS 27.3 SDK; else use .iOS26 / .iOS27
 
 @available(iOS 26.0, *)
 enum Registration {
@@ -88,16 +88,16 @@ enum Registration {
 }
 
 // MARK: snippet 4
-import CredentialWallet
-import DigitalCredentialsAPI
+import DCWallet
+import DCAPI
 import ExtensionKit
-import IdentityDocumentServicesBridge
-import IdentityDocumentServicesBridge27  // MobileDocumentRequestAdapter.iOS27(context:)
-import IdentityDocumentServicesBridge27_3  // OpenID4VPRequestAdapter
+import DCIdentityDocumentServicesBridge
+import DCIdentityDocumentServicesBridge27  // MobileDocumentRequestAdapter.iOS27(context:)
+import DCIdentityDocumentServicesBridge27_3  // OpenID4VPRequestAdapter
 import IdentityDocumentServicesUI
-import Mdoc
+import DCMdoc
 import SwiftUI
-import X509Certificates  // the reader certificate's subject on the consent screen
+import DCX509  // the reader certificate's subject on the consent screen
 
 // @main
 struct WalletProvider: IdentityDocumentProvider {

@@ -1,8 +1,8 @@
-import CryptoPrimitives
+import DCCrypto
 import Foundation
-import JOSE
-import JSON
-import OpenID4VCI
+import DCJOSE
+import DCJSON
+import DCOpenID4VCI
 
 // MARK: - OpenID4VCI wire messages and proofs (issue 13)
 

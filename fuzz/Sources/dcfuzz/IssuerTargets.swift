@@ -1,8 +1,9 @@
-import CryptoPrimitives
+import DCCrypto
 import Foundation
-import HTTP
-import JSON
-import OpenID4VCI
+import DCHTTP
+import DCJSON
+import DCIssuer
+import DCOpenID4VCI
 
 // MARK: - OpenID4VCI issuer handlers (issue 13)
 

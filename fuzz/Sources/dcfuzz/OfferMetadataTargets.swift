@@ -1,6 +1,6 @@
 import Foundation
-import JSON
-import OpenID4VCI
+import DCJSON
+import DCOpenID4VCI
 
 // MARK: - OpenID4VCI offers and metadata (issue 13)
 

@@ -1,7 +1,7 @@
-import CBOR
-import CryptoPrimitives
-import Mdoc
-import MdocProximity
+import DCCBOR
+import DCCrypto
+import DCMdoc
+import DCMdocProximity
 
 // MARK: - ISO 18013-5 proximity session (issue 14)
 

@@ -1,4 +1,4 @@
-import ProximityTransport
+import DCProximityTransport
 
 // MARK: - Proximity transports (issue 14)
 

@@ -1,8 +1,8 @@
-import CryptoPrimitives
+import DCCrypto
 import Foundation
-import JSON
-import OpenID4VP
-import X509Certificates
+import DCJSON
+import DCOpenID4VP
+import DCX509
 
 // OpenID4VP redirect flows (issue 16): the request URI a QR code or link carries, the request
 // object fetched from request_uri (verified against a fixed trust setup), and the body a

@@ -1,5 +1,5 @@
-import CBOR
-import StatusList
+import DCCBOR
+import DCStatusList
 
 // Status List Tokens (issue 15, draft-ietf-oauth-status-list): both forms, and the zlib path
 // under its cap. Each decompression is capped at 16 MiB (StatusListLimits), so a bomb costs at

@@ -1,17 +1,17 @@
-import CBOR
-import COSE
-import CredentialRegistration
-import CryptoPrimitives
+import DCCBOR
+import DCCOSE
+import DCRegistration
+import DCCrypto
 import DCQL
-import DigitalCredentialsAPI
+import DCAPI
 import Foundation
-import JOSE
-import JSON
-import Mdoc
-import OpenID4VP
-import OrgIsoMdoc
-import SDJWT
-import X509Certificates
+import DCJOSE
+import DCJSON
+import DCMdoc
+import DCOpenID4VP
+import DCOrgIsoMdoc
+import DCSDJWT
+import DCX509
 
 // MARK: - CBOR, DER, PEM
 

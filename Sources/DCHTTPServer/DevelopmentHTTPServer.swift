@@ -1,0 +1,133 @@
+public import Foundation
+public import DCHTTP
+
+#if canImport(CDCMicroHTTPD)
+  internal import CDCMicroHTTPD
+
+  /// A development HTTP server on 127.0.0.1 that mounts any ``HTTP/HTTPHandler``: what
+  /// `dcwallet issuer serve` and the loopback tests run the issuer's handlers on.
+  ///
+  /// GNU libmicrohttpd parses HTTP (nothing here reads the wire); this type turns each complete
+  /// request into an ``HTTP/HTTPRequest`` and the handler's ``HTTP/HTTPResponse`` back into
+  /// libmicrohttpd's response.
+  ///
+  /// - It listens on 127.0.0.1 only, never on every interface; port 0 binds an ephemeral port,
+  ///   reported by ``port`` once ``start()`` returns.
+  /// - The request URL is rebuilt as `http://127.0.0.1:PORT` followed by the request target as
+  ///   received (path and query, still percent-encoded); a target that is not origin-form (RFC
+  ///   9112 §3.2.1) gets 400.
+  /// - Every header field line reaches the handler, in order, repeated names included.
+  /// - Limits (``Configuration``): a request body above ``Configuration/maxRequestBodyBytes`` gets
+  ///   413 (at once when `Content-Length` declares it, otherwise as soon as the body passes it,
+  ///   never buffering beyond the limit); more than ``Configuration/maxHeaderCount`` header fields
+  ///   get 431; the request line and header fields must fit libmicrohttpd's per-connection memory
+  ///   (``Configuration/connectionMemoryLimit``, answered by libmicrohttpd with 414 or 431); an idle
+  ///   connection is closed after ``Configuration/connectionTimeout`` seconds; a handler that does
+  ///   not answer within ``Configuration/handlerTimeout`` gets its task cancelled and the client 503;
+  ///   at most ``Configuration/maxConnections`` connections are served at once.
+  ///
+  /// Threading: one thread per connection (libmicrohttpd's `MHD_USE_THREAD_PER_CONNECTION`). The
+  /// connection's thread starts the handler as a Swift `Task` and blocks until the handler answers,
+  /// the handler timeout passes or the server stops. The handler's task prefers an executor of its
+  /// own (an overcommitting dispatch queue), so neither the waiting threads nor a busy Swift
+  /// concurrency pool stall it; whatever it runs on an actor runs on that actor.
+  ///
+  /// For development and tests only: plain HTTP, no TLS, no authentication of clients.
+  public final class DevelopmentHTTPServer: @unchecked Sendable {
+    /// The server's limits and listening port.
+    public struct Configuration: Sendable, Hashable {
+      /// The port on 127.0.0.1 to listen on; 0 picks an ephemeral port (see ``port``).
+      public var port: UInt16
+      /// The largest request body accepted, in bytes; a larger one gets 413.
+      package var maxRequestBodyBytes: Int
+      /// The most header fields a request may carry; more get 431.
+      package var maxHeaderCount: Int
+      /// libmicrohttpd's per-connection memory pool in bytes (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`):
+      /// the request line and all header fields must fit in it, beside the read buffer; libmicrohttpd
+      /// answers 414 or 431 when they do not.
+      package var connectionMemoryLimit: Int
+      /// Seconds of inactivity after which libmicrohttpd closes a connection
+      /// (`MHD_OPTION_CONNECTION_TIMEOUT`).
+      package var connectionTimeout: UInt32
+      /// The longest a handler may take, in seconds; then its task is cancelled and the client gets
+      /// 503.
+      package var handlerTimeout: TimeInterval
+      /// The most connections served at once (`MHD_OPTION_CONNECTION_LIMIT`); each has a thread.
+      package var maxConnections: UInt32
+
+      /// Creates a configuration; the defaults suit OpenID4VCI endpoints.
+      public init(
+        port: UInt16 = 0, maxRequestBodyBytes: Int = 1 << 20, maxHeaderCount: Int = 100,
+        connectionMemoryLimit: Int = 32 * 1024, connectionTimeout: UInt32 = 30,
+        handlerTimeout: TimeInterval = 30, maxConnections: UInt32 = 64
+      ) {
+        self.port = port
+        self.maxRequestBodyBytes = maxRequestBodyBytes
+        self.maxHeaderCount = maxHeaderCount
+        self.connectionMemoryLimit = connectionMemoryLimit
+        self.connectionTimeout = connectionTimeout
+        self.handlerTimeout = handlerTimeout
+        self.maxConnections = maxConnections
+      }
+    }
+
+    /// The server's configuration.
+    public let configuration: Configuration
+    private let core: ServerCore
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var daemon: OpaquePointer?
+    private var boundPort: UInt16?
+
+    /// Creates a server for `handler`; nothing listens until ``start()``.
+    public init(handler: any HTTPHandler, configuration: Configuration = Configuration()) {
+      self.configuration = configuration
+      self.core = ServerCore(handler: handler, configuration: configuration)
+    }
+
+    deinit { stop() }
+
+    /// The port the server listens on, once started; nil before ``start()`` and after ``stop()``.
+    public var port: UInt16? {
+      lock.lock()
+      defer { lock.unlock() }
+      return boundPort
+    }
+
+    /// Request contexts not yet released (tests check that none leak).
+    var liveRequestCount: Int { core.liveRequests.value }
+
+    /// `http://127.0.0.1:PORT` once started, the origin request URLs are rebuilt on.
+    public var baseURL: URL? {
+      port.flatMap { URL(string: "http://127.0.0.1:\($0)") }
+    }
+
+    /// Starts listening on 127.0.0.1 and returns the bound port. Starting a started server
+    /// returns its port.
+    ///
+    /// - Throws: ``HTTP/HTTPError/Code/serverStartFailed`` when libmicrohttpd cannot start (the port
+    ///   is in use, no threads, ...); `underlying` carries `errno` as a `POSIXError` when set.
+    @discardableResult
+    public func start() throws(HTTPError) -> UInt16 {
+      lock.lock()
+      defer { lock.unlock() }
+      if let boundPort { return boundPort }
+      let started = try core.start(port: configuration.port)
+      daemon = started.daemon
+      boundPort = started.port
+      return started.port
+    }
+
+    /// Stops the server and frees its port. Blocks until every connection thread has ended:
+    /// requests waiting for their handler are answered 503 at once, their tasks cancelled.
+    /// Stopping a stopped server does nothing.
+    public func stop() {
+      lock.lock()
+      defer { lock.unlock() }
+      guard let daemon else { return }
+      core.stop(daemon)
+      self.daemon = nil
+      boundPort = nil
+    }
+  }
+#endif

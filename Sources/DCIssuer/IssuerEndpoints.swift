@@ -1,0 +1,94 @@
+public import DCOpenID4VCI
+public import Foundation
+
+/// The issuer's endpoints: the Credential Issuer Identifier with a fixed path appended, and the
+/// well-known metadata URLs (OpenID4VCI 1.0 §12.2.2, RFC 8414 §3.1).
+public struct IssuerEndpoints: Sendable, Hashable {
+  /// Which endpoint a path names.
+  public enum Endpoint: String, Sendable, Hashable, CaseIterable {
+    case credentialIssuerMetadata
+    case authorizationServerMetadata
+    case openIDConfiguration
+    case pushedAuthorization
+    case authorize
+    case token
+    case nonce
+    case credential
+    case deferredCredential
+    case notification
+    case offer
+    case iacas
+    /// A Token Status List (draft-ietf-oauth-status-list), `/status-lists/<id>` (issue 15).
+    case statusList
+  }
+
+  /// The Credential Issuer Identifier.
+  public let issuer: IssuerIdentifier
+
+  /// The endpoints of `issuer`.
+  public init(issuer: IssuerIdentifier) { self.issuer = issuer }
+
+  /// The endpoint path appended to the identifier.
+  static func suffix(_ endpoint: Endpoint) -> String? {
+    switch endpoint {
+    case .pushedAuthorization: "/par"
+    case .authorize: "/authorize"
+    case .token: "/token"
+    case .nonce: "/nonce"
+    case .credential: "/credential"
+    case .deferredCredential: "/deferred_credential"
+    case .notification: "/notification"
+    case .offer: "/offers/"
+    case .iacas: "/iacas"
+    case .statusList: "/status-lists/"
+    case .credentialIssuerMetadata, .authorizationServerMetadata, .openIDConfiguration: nil
+    }
+  }
+
+  /// The absolute URL of an endpoint (for ``Endpoint/offer``, the prefix an offer id follows).
+  public func url(_ endpoint: Endpoint) -> URL {
+    switch endpoint {
+    case .credentialIssuerMetadata: return issuer.credentialIssuerMetadataURL
+    case .authorizationServerMetadata: return issuer.authorizationServerMetadataURL
+    case .openIDConfiguration: return issuer.openIDConfigurationURL
+    default:
+      var base = issuer.string
+      while base.hasSuffix("/") { base.removeLast() }
+      return URL(string: base + (Self.suffix(endpoint) ?? "")) ?? issuer.url
+    }
+  }
+
+  /// The URL an offer passed by reference is served at (§4.1.3).
+  package func offerURL(id: String) -> URL {
+    URL(string: url(.offer).absoluteString + id) ?? url(.offer)
+  }
+
+  /// The URL status list `id` is published at: the `uri` of the credentials' `status_list`
+  /// claims and the `sub` of its tokens.
+  public func statusListURL(id: Int) -> URL {
+    URL(string: url(.statusList).absoluteString + String(id)) ?? url(.statusList)
+  }
+
+  /// The endpoint a request path names, and the id after the prefix for ``Endpoint/offer`` and
+  /// ``Endpoint/statusList``; nil for an unknown path.
+  public func match(path: String) -> (endpoint: Endpoint, offerID: String?)? {
+    for endpoint in Endpoint.allCases {
+      let expected = Self.path(of: url(endpoint))
+      if endpoint == .offer || endpoint == .statusList {
+        if path.hasPrefix(expected), path.count > expected.count {
+          let id = String(path.dropFirst(expected.count))
+          if !id.contains("/") { return (endpoint, id) }
+        }
+      } else if path == expected {
+        return (endpoint, nil)
+      }
+    }
+    return nil
+  }
+
+  /// The percent-encoded path of a URL, "/" when empty.
+  static func path(of url: URL) -> String {
+    let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+    return path.isEmpty ? "/" : path
+  }
+}

@@ -1,0 +1,278 @@
+import DCOpenID4VCI
+import DCCrypto
+import Foundation
+public import DCHTTP
+import DCJOSE
+import DCJSON
+
+extension CredentialIssuerService {
+  /// POST `token_endpoint` (RFC 6749 §3.2, §4.1.3, §6; OpenID4VCI 1.0 §6): the
+  /// pre-authorized code (with its transaction code), the authorization code (with PKCE and
+  /// the `redirect_uri`) or a refresh token, exchanged for a DPoP-bound access token.
+  ///
+  /// The DPoP proof is checked first (RFC 9449 §5); without the current server nonce the answer
+  /// is 400 `use_dpop_nonce` with a `DPoP-Nonce` header (§8). Pre-authorized access without a
+  /// client is allowed unless client attestation is required (§6.1, §12.3).
+  public func handleToken(_ request: HTTPRequest) -> HTTPResponse {
+    do {
+      return try token(request)
+    } catch {
+      return error.response
+    }
+  }
+
+  func token(_ request: HTTPRequest) throws(IssuerEndpointFailure) -> HTTPResponse {
+    let parameters: FormParameters
+    do {
+      parameters = try FormParameters(body: request.body)
+    } catch {
+      throw .invalidRequest(error.reason)
+    }
+    // RFC 6749 §5.2: an unknown grant type has its own error code.
+    let grantType = parameters["grant_type"]
+    let known = [
+      "authorization_code", TokenRequest.preAuthorizedCodeGrantType, "refresh_token",
+    ]
+    if let grantType, !known.contains(grantType) {
+      throw .unsupportedGrantType("grant_type \(grantType) is not supported")
+    }
+    let tokenRequest: TokenRequest
+    do {
+      tokenRequest = try TokenRequest(parameters: parameters)
+    } catch {
+      throw .invalidRequest(error.reason)
+    }
+    // DPoP first: a use_dpop_nonce answer then leaves the client attestation PoP unused, so
+    // the client may send the same one with its retry.
+    let proof = try verifyDPoP(request, endpoint: .token, site: .authorizationServer)
+    let jkt = proof?.thumbprint
+    let client =
+      try authenticateClient(request, clientID: tokenRequest.clientID) ?? tokenRequest.clientID
+
+    var grant: GrantState
+    var issuesRefreshToken = false
+    switch tokenRequest.grant {
+    case .preAuthorizedCode(let code, let txCode):
+      grant = try redeemPreAuthorizedCode(
+        code, txCode: txCode, clientID: client, jkt: jkt,
+        details: tokenRequest.authorizationDetails)
+    case .authorizationCode(let code, let verifier, let redirectURI):
+      grant = try redeemAuthorizationCode(
+        code, verifier: verifier, redirectURI: redirectURI, clientID: client, jkt: jkt)
+      issuesRefreshToken = true
+    case .refreshToken(let refreshToken):
+      grant = try redeemRefreshToken(refreshToken, clientID: client, jkt: jkt)
+      issuesRefreshToken = true
+    }
+    grant.jkt = jkt
+    let now = self.now
+    let accessToken = randomToken()
+    let refreshToken = issuesRefreshToken ? randomToken() : nil
+    do {
+      try store.upsert(
+        IssuerStateRecord(
+          kind: .accessToken, key: accessToken, value: grant.json,
+          expiresAt: now.addingTimeInterval(configuration.lifetimes.accessToken)))
+      if let refreshToken {
+        try store.upsert(
+          IssuerStateRecord(
+            kind: .refreshToken, key: refreshToken, value: grant.json,
+            expiresAt: now.addingTimeInterval(configuration.lifetimes.refreshToken)))
+      }
+    } catch {
+      throw IssuerEndpointFailure("server_error", "the issuer's state is unavailable", status: 500)
+    }
+    let response = TokenResponse(
+      accessToken: accessToken, tokenType: jkt == nil ? .bearer : .dpop,
+      expiresIn: Int(configuration.lifetimes.accessToken), refreshToken: refreshToken,
+      authorizationDetails: grant.usesCredentialIdentifiers
+        ? grant.configurationIDs.map {
+          // One dataset per configuration: its identifier is the configuration id (§6.2).
+          CredentialAuthorizationDetail(credentialConfigurationID: $0, credentialIdentifiers: [$0])
+        } : nil)
+    return Self.json(response.json)
+  }
+
+  /// The pre-authorized code grant (OpenID4VCI 1.0 §6.1): the code is live, the transaction
+  /// code matches (at most `maximumAttempts` wrong ones, §13.6), and the code is used once.
+  func redeemPreAuthorizedCode(
+    _ code: String, txCode: String?, clientID: String?, jkt: String?,
+    details: [CredentialAuthorizationDetail]?
+  ) throws(IssuerEndpointFailure) -> GrantState {
+    let now = self.now
+    guard let record = try? store.find(.preAuthorizedCode, code, now: now),
+      var state = PreAuthorizedCodeState(record.value)
+    else { throw .invalidGrant("the pre-authorized code is unknown, expired or used") }
+    if let expected = state.transactionCode {
+      guard let txCode, constantTimeEquals(Array(txCode.utf8), Array(expected.utf8)) else {
+        state.attempts += 1
+        if state.attempts >= configuration.transactionCode.maximumAttempts {
+          try? store.remove(.preAuthorizedCode, code)
+        } else {
+          var updated = record
+          updated.value = state.json
+          try? store.upsert(updated)
+        }
+        throw .invalidGrant(
+          txCode == nil ? "the offer requires a tx_code (transaction code)" : "the tx_code is wrong"
+        )
+      }
+    } else if txCode != nil {
+      throw .invalidRequest("the offer has no tx_code; none may be sent")
+    }
+    var ids = state.configurationIDs
+    if let details {
+      let requested = details.map(\.credentialConfigurationID)
+      guard !requested.isEmpty, requested.allSatisfy(ids.contains) else {
+        throw IssuerEndpointFailure(
+          "invalid_authorization_details", "authorization_details names a configuration not offered"
+        )
+      }
+      ids = requested
+    }
+    guard (try? store.take(.preAuthorizedCode, code, now: now)) != nil else {
+      throw .invalidGrant("the pre-authorized code is unknown, expired or used")
+    }
+    return GrantState(
+      configurationIDs: ids, clientID: clientID, jkt: jkt, usesCredentialIdentifiers: details != nil
+    )
+  }
+
+  /// The authorization code grant (RFC 6749 §4.1.3, RFC 7636 §4.6): the code is taken at once
+  /// (used once even when the request then fails, §4.1.2), and must have been issued to this
+  /// client for this `redirect_uri`, with a challenge the verifier hashes to.
+  func redeemAuthorizationCode(
+    _ code: String, verifier: String, redirectURI: String, clientID: String?, jkt: String?
+  ) throws(IssuerEndpointFailure) -> GrantState {
+    guard let record = try? store.take(.authorizationCode, code, now: now),
+      let state = AuthorizationCodeState(record.value)
+    else { throw .invalidGrant("the authorization code is unknown, expired or used") }
+    guard redirectURI == state.redirectURI else {
+      throw .invalidGrant("redirect_uri is not the one of the authorization request")
+    }
+    guard clientID == state.clientID else {
+      throw .invalidGrant("the authorization code was issued to another client")
+    }
+    do {
+      try PKCE.verify(verifier: verifier, challenge: state.codeChallenge)
+    } catch {
+      throw .invalidGrant("PKCE verification failed: \(error.reason)")
+    }
+    // RFC 9449 §10: a code bound to a DPoP key at PAR is redeemed with that key only.
+    if let bound = state.jkt, bound != jkt {
+      throw IssuerEndpointFailure(
+        "invalid_dpop_proof", "the code is bound to another DPoP key")
+    }
+    return GrantState(
+      configurationIDs: state.configurationIDs, clientID: state.clientID, jkt: jkt,
+      usesCredentialIdentifiers: state.usesAuthorizationDetails)
+  }
+
+  /// The refresh token grant (RFC 6749 §6): the token is live, issued to this client and (RFC
+  /// 9449 §5) bound to this DPoP key; it is rotated.
+  func redeemRefreshToken(_ token: String, clientID: String?, jkt: String?)
+    throws(IssuerEndpointFailure) -> GrantState
+  {
+    let now = self.now
+    guard let record = try? store.find(.refreshToken, token, now: now),
+      let state = GrantState(record.value)
+    else { throw .invalidGrant("the refresh token is unknown or expired") }
+    if let bound = state.jkt, bound != jkt {
+      throw .invalidGrant("the refresh token is bound to another DPoP key")
+    }
+    if let owner = state.clientID, owner != clientID {
+      throw .invalidGrant("the refresh token was issued to another client")
+    }
+    guard (try? store.take(.refreshToken, token, now: now)) != nil else {
+      throw .invalidGrant("the refresh token is unknown or expired")
+    }
+    return state
+  }
+
+  /// OAuth attestation-based client authentication: the attested `client_id` when the request
+  /// carries `OAuth-Client-Attestation` and its PoP, nil when it carries neither and none is
+  /// required.
+  func authenticateClient(_ request: HTTPRequest, clientID: String?)
+    throws(IssuerEndpointFailure) -> String?
+  {
+    let attestation = request.headers[ClientAttestation.headerName]
+    let pop = request.headers[ClientAttestation.popHeaderName]
+    guard let attestation, let pop else {
+      if attestation != nil || pop != nil {
+        throw .invalidClient("the client attestation comes with its PoP")
+      }
+      if configuration.attestation.requireClientAttestation {
+        throw .invalidClient("client attestation is required")
+      }
+      return nil
+    }
+    let verifier = ClientAttestationVerifier(
+      trust: .keys(configuration.attestation.trustedWalletProviderKeys), clock: clock,
+      replayStore: KindReplayStore(store: store, kind: .clientAttestationProofID))
+    do {
+      return try verifier.verify(
+        attestation: attestation, pop: pop, audience: configuration.credentialIssuer.string,
+        clientID: clientID
+      ).clientID
+    } catch {
+      throw .invalidClient("the client attestation does not verify: \(error.reason)")
+    }
+  }
+}
+
+/// A replay store over one kind of the issuer's state.
+struct KindReplayStore: DPoPReplayStore {
+  let store: any IssuerStateStore
+  let kind: IssuerStateKind
+
+  func insertIfAbsent(_ key: String, expiry: Date, now: Date) -> Bool {
+    (try? store.insertIfAbsent(
+      IssuerStateRecord(kind: kind, key: key, value: .object([]), expiresAt: expiry), now: now))
+      ?? false
+  }
+}
+
+/// What the store holds for an authorization code (RFC 6749 §4.1.2).
+struct AuthorizationCodeState {
+  var clientID: String
+  var redirectURI: String
+  var codeChallenge: String
+  var configurationIDs: [String]
+  var jkt: String?
+  var usesAuthorizationDetails: Bool
+
+  var json: JSONValue {
+    var object = ObjectBuilder()
+    object.set("client_id", clientID)
+    object.set("redirect_uri", redirectURI)
+    object.set("code_challenge", codeChallenge)
+    object.set("configuration_ids", strings: configurationIDs)
+    object.set("jkt", jkt)
+    object.set("authorization_details", usesAuthorizationDetails)
+    return object.value
+  }
+
+  init(
+    clientID: String, redirectURI: String, codeChallenge: String, configurationIDs: [String],
+    jkt: String?, usesAuthorizationDetails: Bool
+  ) {
+    self.clientID = clientID
+    self.redirectURI = redirectURI
+    self.codeChallenge = codeChallenge
+    self.configurationIDs = configurationIDs
+    self.jkt = jkt
+    self.usesAuthorizationDetails = usesAuthorizationDetails
+  }
+
+  init?(_ json: JSONValue) {
+    guard let clientID = json["client_id"]?.string,
+      let redirectURI = json["redirect_uri"]?.string,
+      let challenge = json["code_challenge"]?.string,
+      let ids = json["configuration_ids"]?.array?.compactMap(\.string)
+    else { return nil }
+    self.init(
+      clientID: clientID, redirectURI: redirectURI, codeChallenge: challenge,
+      configurationIDs: ids, jkt: json["jkt"]?.string,
+      usesAuthorizationDetails: json["authorization_details"]?.bool ?? false)
+  }
+}

@@ -1,0 +1,262 @@
+public import DCCBOR
+public import DCCOSE
+public import DCCrypto
+public import Foundation
+
+/// `ValidityInfo` (ISO 18013-5 §9.1.2.4): when the MSO was signed and when it may be used.
+public struct ValidityInfo: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §9.1.2.4).
+  enum Keys {
+    static let signed = "signed"
+    static let validFrom = "validFrom"
+    static let validUntil = "validUntil"
+    static let expectedUpdate = "expectedUpdate"
+    static let all = [signed, validFrom, validUntil, expectedUpdate]
+  }
+
+  public let signed: Date
+  public let validFrom: Date
+  public let validUntil: Date
+  package let expectedUpdate: Date?
+
+  /// Creates validity information.
+  public init(signed: Date, validFrom: Date, validUntil: Date, expectedUpdate: Date? = nil) {
+    self.signed = signed
+    self.validFrom = validFrom
+    self.validUntil = validUntil
+    self.expectedUpdate = expectedUpdate
+  }
+
+  /// Reads `ValidityInfo`: each member a `tdate` (tag 0, RFC 3339), `expectedUpdate` optional.
+  init(_ map: CBORMapReader) throws(CBORError) {
+    func date(_ key: String) throws(CBORError) -> Date? {
+      guard let item = try map.optional(key, as: CBOR.self) else { return nil }
+      guard item.tag == 0, let date = item.dateTime else {
+        throw map.error(.typeMismatch, key, "expected tdate (tag 0)")
+      }
+      return date
+    }
+    func required(_ key: String) throws(CBORError) -> Date {
+      guard let value = try date(key) else {
+        throw map.error(.missingField, key, "missing required field")
+      }
+      return value
+    }
+    self.init(
+      signed: try required(Keys.signed), validFrom: try required(Keys.validFrom),
+      validUntil: try required(Keys.validUntil), expectedUpdate: try date(Keys.expectedUpdate))
+  }
+}
+
+/// `KeyAuthorizations` (§9.1.2.4): what the device key may sign in `DeviceSigned`.
+public struct KeyAuthorizations: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §9.1.2.4).
+  enum Keys {
+    static let nameSpaces = "nameSpaces"
+    static let dataElements = "dataElements"
+    static let all = [nameSpaces, dataElements]
+  }
+
+  /// Namespaces whose every element the device may sign.
+  public let nameSpaces: [String]
+  /// Individual elements the device may sign, by namespace.
+  public let dataElements: [String: [String]]
+
+  /// Creates authorizations.
+  public init(nameSpaces: [String] = [], dataElements: [String: [String]] = [:]) {
+    self.nameSpaces = nameSpaces
+    self.dataElements = dataElements
+  }
+
+  /// Reads `KeyAuthorizations`. ISO 18013-5 §9.1.2.4: a namespace in `nameSpaces` shall not
+  /// also appear in `dataElements`; both are sets.
+  init(_ map: CBORMapReader) throws(CBORError) {
+    let spaces = try map.uniqueTexts(Keys.nameSpaces) ?? []
+    let elements = try map.optional(Keys.dataElements, as: [String: [String]].self) ?? [:]
+    for nameSpace in spaces where elements[nameSpace] != nil {
+      throw map.error(
+        .duplicateMapKey, Keys.dataElements, "\(nameSpace) is also in \(Keys.nameSpaces)")
+    }
+    self.init(nameSpaces: spaces, dataElements: elements)
+  }
+
+  /// Whether the device may sign an element.
+  public func authorizes(nameSpace: String, element: String) -> Bool {
+    nameSpaces.contains(nameSpace) || (dataElements[nameSpace]?.contains(element) ?? false)
+  }
+}
+
+/// `MobileSecurityObject` (ISO 18013-5 §9.1.2.4): the issuer-signed digests, device key, docType
+/// and validity. Kept with its exact bytes, which issuerAuth signs.
+public struct MobileSecurityObject: Sendable, Hashable {
+
+  /// The CBOR map keys of this structure, named once (ISO 18013-5 §9.1.2.4).
+  enum Keys {
+    static let version = "version"
+    static let digestAlgorithm = "digestAlgorithm"
+    static let valueDigests = "valueDigests"
+    static let deviceKeyInfo = "deviceKeyInfo"
+    static let docType = "docType"
+    static let validityInfo = "validityInfo"
+    static let status = "status"
+    static let all = [
+      version, digestAlgorithm, valueDigests, deviceKeyInfo, docType, validityInfo, status,
+    ]
+    static let clause = "ISO 18013-5 §9.1.2.4"
+
+    /// `DeviceKeyInfo = {"deviceKey": DeviceKey, ? "keyAuthorizations": KeyAuthorizations,
+    /// ? "keyInfo": KeyInfo}`.
+    enum DeviceKeyInfo {
+      static let deviceKey = "deviceKey"
+      static let keyAuthorizations = "keyAuthorizations"
+      static let keyInfo = "keyInfo"
+      static let all = [deviceKey, keyAuthorizations, keyInfo]
+    }
+  }
+
+  /// The MSO's exact encoding (the content of `MobileSecurityObjectBytes`).
+  public let encoded: EncodedCBOR
+  public let version: String
+  /// "SHA-256", "SHA-384" or "SHA-512".
+  public let digestAlgorithm: String
+  /// Digests by namespace and digest ID.
+  public let valueDigests: [String: [UInt64: [UInt8]]]
+  /// The device key as a COSE_Key (`deviceKeyInfo.deviceKey`).
+  public let deviceKey: COSEKey
+  public let keyAuthorizations: KeyAuthorizations?
+  public let docType: String
+  public let validityInfo: ValidityInfo
+  /// The `status` member (token status list or identifier list), kept as given.
+  public let status: CBOR?
+
+  /// The digest algorithm as a value.
+  public var digest: DigestAlgorithm {
+    get throws(MdocError) {
+      switch digestAlgorithm {
+      case "SHA-256": return .sha256
+      case "SHA-384": return .sha384
+      case "SHA-512": return .sha512
+      default:
+        throw MdocError(
+          .unsupportedDigestAlgorithm, "MSO digestAlgorithm \(digestAlgorithm) is not supported")
+      }
+    }
+  }
+
+  /// Reads an MSO from `MobileSecurityObjectBytes` (the tag 24 item).
+  public init(taggedBytes item: CBOR) throws(MdocError) {
+    let encoded = try reading("MobileSecurityObjectBytes") { () throws(CBORError) in
+      try item.requireTag24("MobileSecurityObjectBytes")
+    }
+    try self.init(encoded: encoded)
+  }
+
+  /// Reads an MSO from its encoding.
+  public init(encoded: EncodedCBOR) throws(MdocError) {
+    self.encoded = encoded
+    let parsed = try reading("MobileSecurityObject") {
+      () throws(CBORError) -> (
+        String, String, [String: [UInt64: [UInt8]]], CBOR, KeyAuthorizations?, String, ValidityInfo,
+        CBOR?
+      ) in
+      let map = try CBORMapReader(
+        encoded.value, structure: "MobileSecurityObject", clause: Keys.clause,
+        knownKeys: Keys.all)
+      let digests = try map.required(Keys.valueDigests, as: [String: [UInt64: ByteString]].self)
+      let keyInfo = try map.requiredMap(Keys.deviceKeyInfo, knownKeys: Keys.DeviceKeyInfo.all)
+      return (
+        try map.required(Keys.version, as: String.self),
+        try map.required(Keys.digestAlgorithm, as: String.self),
+        digests.mapValues { $0.mapValues(\.bytes) },
+        try keyInfo.required(Keys.DeviceKeyInfo.deviceKey, as: CBOR.self),
+        try keyInfo.optionalMap(
+          Keys.DeviceKeyInfo.keyAuthorizations, knownKeys: KeyAuthorizations.Keys.all
+        ).map { (reader) throws(CBORError) in try KeyAuthorizations(reader) },
+        try map.required(Keys.docType, as: String.self),
+        try ValidityInfo(map.requiredMap(Keys.validityInfo, knownKeys: ValidityInfo.Keys.all)),
+        try map.optional(Keys.status, as: CBOR.self)
+      )
+    }
+    version = parsed.0
+    digestAlgorithm = parsed.1
+    valueDigests = parsed.2
+    do {
+      deviceKey = try COSEKey(cbor: parsed.3)
+    } catch {
+      throw MdocError(.malformed, "MSO deviceKey: \(error.reason)", underlying: error)
+    }
+    keyAuthorizations = parsed.4
+    docType = parsed.5
+    validityInfo = parsed.6
+    status = parsed.7
+  }
+
+  /// Builds and encodes an MSO (issuer side), maps in CDDL order.
+  public init(
+    digestAlgorithm: DigestAlgorithm,
+    valueDigests: [(nameSpace: String, digests: [(UInt64, [UInt8])])],
+    deviceKey: COSEKey, keyAuthorizations: KeyAuthorizations? = nil, docType: String,
+    validityInfo: ValidityInfo,
+    status: CBOR? = nil
+  ) {
+    var digestsMap = CBORMap()
+    var digestsDict: [String: [UInt64: [UInt8]]] = [:]
+    for (ns, digests) in valueDigests {
+      var inner = CBORMap()
+      for (id, digest) in digests {
+        inner[key: .unsigned(id)] = .byteString(digest)
+        digestsDict[ns, default: [:]][id] = digest
+      }
+      digestsMap[key: .textString(ns)] = .map(inner)
+    }
+    var keyInfo: CBORMap = ["deviceKey": deviceKey.cbor]
+    if let keyAuthorizations {
+      var auth = CBORMap()
+      if !keyAuthorizations.nameSpaces.isEmpty {
+        auth["nameSpaces"] = .array(keyAuthorizations.nameSpaces.map { .textString($0) })
+      }
+      if !keyAuthorizations.dataElements.isEmpty {
+        auth["dataElements"] = .map(
+          CBORMap(
+            keyAuthorizations.dataElements.sorted { $0.key < $1.key }.map {
+              (.textString($0.key), .array($0.value.map { .textString($0) }))
+            }))
+      }
+      keyInfo["keyAuthorizations"] = .map(auth)
+    }
+    var validity: CBORMap = [
+      "signed": .dateTime(validityInfo.signed), "validFrom": .dateTime(validityInfo.validFrom),
+      "validUntil": .dateTime(validityInfo.validUntil),
+    ]
+    if let update = validityInfo.expectedUpdate { validity["expectedUpdate"] = .dateTime(update) }
+    var map: CBORMap = [
+      "version": "1.0", "digestAlgorithm": .textString(digestAlgorithm.rawValue),
+      "valueDigests": .map(digestsMap),
+      "deviceKeyInfo": .map(keyInfo), "docType": .textString(docType),
+      "validityInfo": .map(validity),
+    ]
+    if let status { map[Keys.status] = status }
+    encoded = EncodedCBOR(mdoc: .map(map))
+    version = "1.0"
+    self.digestAlgorithm = digestAlgorithm.rawValue
+    self.valueDigests = digestsDict
+    self.deviceKey = deviceKey
+    self.keyAuthorizations = keyAuthorizations
+    self.docType = docType
+    self.validityInfo = validityInfo
+    self.status = status
+  }
+
+  /// Whether `now` lies in [validFrom, validUntil]; the error says which side failed.
+  package func checkValidity(at now: Date) throws(MdocError) {
+    if now < validityInfo.validFrom {
+      throw MdocError(
+        .notYetValid, "the mdoc is valid from \(validityInfo.validFrom), it is \(now)")
+    }
+    if now > validityInfo.validUntil {
+      throw MdocError(.expired, "the mdoc expired at \(validityInfo.validUntil), it is \(now)")
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import DCCBOR
+import DCCOSE
+public import DCCrypto
+public import DCAPI
+import DCJOSE
+import DCJSON
+
+/// `EncryptionInfo = ["dcapi", {"nonce": bstr, "recipientPublicKey": COSE_Key}]`
+/// (ISO/IEC TS 18013-7:2025 C.3.2.1), with the base64url text exactly as received: the session
+/// transcript hashes that text, not a re-encoding.
+public struct EncryptionInfo: Sendable, Hashable {
+  /// The smallest nonce accepted, in bytes.
+  public static let minimumNonceByteCount = 16
+
+  /// The base64url text as received in `data.encryptionInfo`.
+  public let base64URL: String
+  /// The verifier's nonce.
+  public let nonce: [UInt8]
+  /// The verifier's HPKE recipient key: EC2 on P-256, validated on the curve.
+  public let recipientPublicKey: ECPublicKey
+
+  /// Reads and checks an EncryptionInfo from its base64url text.
+  public init(base64URL text: String) throws(DigitalCredentialsError) {
+    func fail(
+      _ why: String, underlying: (any Error & Sendable)? = nil, line: UInt = #line
+    ) -> DigitalCredentialsError {
+      DigitalCredentialsError(.invalidEncryptionInfo, why, underlying: underlying, line: line)
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try Base64URL.decode(text)
+    } catch {
+      throw fail("encryptionInfo is not base64url: \(error.reason)", underlying: error)
+    }
+    let item: CBOR
+    do {
+      item = try CBOR.decode(bytes)
+    } catch {
+      throw fail("encryptionInfo is not CBOR: \(error)", underlying: error)
+    }
+    guard let members = item.array, members.count == 2 else {
+      throw fail("EncryptionInfo must be a two-member array")
+    }
+    guard members[0].text == "dcapi" else { throw fail("EncryptionInfo type must be \"dcapi\"") }
+    guard let parameters = members[1].map else {
+      throw fail("EncryptionInfo parameters must be a map")
+    }
+    guard let nonce = parameters["nonce"]?.bytes else {
+      throw fail("EncryptionInfo has no bstr nonce")
+    }
+    guard nonce.count >= Self.minimumNonceByteCount else {
+      throw fail(
+        "the nonce has \(nonce.count) bytes; at least \(Self.minimumNonceByteCount) are required")
+    }
+    guard let keyItem = parameters["recipientPublicKey"] else {
+      throw fail("EncryptionInfo has no recipientPublicKey")
+    }
+    let key: ECPublicKey
+    do {
+      let coseKey = try COSEKey(cbor: keyItem)
+      guard coseKey.curve == .p256 else {
+        throw fail("recipientPublicKey must be on P-256 (crv 1)")
+      }
+      key = try coseKey.publicKey()
+    } catch let error as DigitalCredentialsError {
+      throw error
+    } catch let error as COSEError {
+      throw fail("recipientPublicKey: \(error.reason)", underlying: error)
+    } catch {
+      throw fail("recipientPublicKey: \(error)", underlying: error)
+    }
+    base64URL = text
+    self.nonce = nonce
+    recipientPublicKey = key
+  }
+
+  /// Builds an EncryptionInfo (verifier side) and encodes it.
+  public init(nonce: [UInt8], recipientPublicKey: ECPublicKey) {
+    let item: CBOR = [
+      "dcapi",
+      [
+        "nonce": .byteString(nonce),
+        "recipientPublicKey": COSEKey(publicKey: recipientPublicKey).cbor,
+      ],
+    ]
+    self.nonce = nonce
+    self.recipientPublicKey = recipientPublicKey
+    base64URL = Base64URL.encode(CBOREncoder(mapOrder: .preserved).encode(item))
+  }
+}

@@ -1,0 +1,149 @@
+import Foundation
+public import DCHTTP
+import DCJSON
+import DCMdoc
+import DCSDJWT
+public import DCStatusList
+
+extension Wallet {
+  /// A status list checker for this wallet's stored credentials: it trusts the issuer anchors
+  /// the wallet verifies credentials against (a list must be signed under the same anchors as the
+  /// credential, by its document signer or another certificate) and reads the wallet's clock.
+  ///
+  /// - Parameters:
+  ///   - httpClient: fetches the lists (`URLSessionHTTPClient` in an app).
+  ///   - urlPolicy: which list URIs are fetched: https, and plain http to a loopback host.
+  public func statusListChecker(
+    httpClient: any HTTPClient, urlPolicy: HTTPURLPolicy = HTTPURLPolicy(allowsLoopbackHTTP: true)
+  ) async throws(WalletError) -> StatusListChecker {
+    StatusListChecker(
+      httpClient: httpClient, trustAnchors: try await trustAnchors(role: .issuer),
+      urlPolicy: urlPolicy, clock: clock)
+  }
+
+  /// The credential's last known status, read from the store without fetching anything; nil
+  /// when it was never checked.
+  ///
+  /// - Throws: `notFound` when no credential has this id.
+  public func lastKnownStatus(credentialID id: String) async throws(WalletError)
+    -> CredentialStatusRecord?
+  {
+    try await storedCredential(id: id).lastKnownStatus
+  }
+
+  /// Learns a stored credential's status from its issuer's Token Status List
+  /// (draft-ietf-oauth-status-list §8.3) and stores it as its last known status.
+  ///
+  /// The reference is read from the stored credential: an SD-JWT VC's `status.status_list`
+  /// claim (fetched as `application/statuslist+jwt`) or an mdoc MSO's `status` (fetched as
+  /// `application/statuslist+cwt`). A stored status that is still fresh (younger than the list
+  /// token's `ttl` and `exp`, see ``CredentialStatusRecord/isFresh(at:)``) is returned without
+  /// fetching, unless `force`. A failure to learn the status (no reference, the list cannot be
+  /// fetched or verified, the index is not in it) is `unknown` with the reason, never `invalid`,
+  /// and is stored too; the default policy presents a credential whose status is unknown.
+  ///
+  /// - Parameters:
+  ///   - checker: fetches and verifies the list; use ``statusListChecker(httpClient:urlPolicy:)``
+  ///     so that the list is trusted as the credential is.
+  ///   - force: fetch even when the stored status is fresh.
+  /// - Returns: the stored status (fresh), or the one just learned.
+  /// - Throws: `notFound` when no credential has this id; `storage` when the store fails.
+  @discardableResult
+  public func refreshStatus(
+    credentialID id: String, checker: StatusListChecker, force: Bool = false
+  ) async throws(WalletError) -> CredentialStatusRecord {
+    let credential = try await storedCredential(id: id)
+    let now = clock()
+    if !force, let known = credential.lastKnownStatus, known.isFresh(at: now) { return known }
+    let record = await Self.checkStatus(of: credential, checker: checker, at: now)
+    do {
+      guard try await store.setLastKnownStatus(record, forCredential: id) else {
+        throw WalletError(.notFound, "no credential \(id)")
+      }
+    } catch let error as WalletError {
+      throw error
+    } catch {
+      throw WalletError(.storage, "\(error)", underlying: error)
+    }
+    return record
+  }
+
+  /// The stored credential with this id.
+  private func storedCredential(id: String) async throws(WalletError) -> StoredCredential {
+    let found: StoredCredential?
+    do {
+      found = try await store.credential(id: id)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+    guard let found else { throw WalletError(.notFound, "no credential \(id)") }
+    return found
+  }
+
+  /// Checks one credential's status now.
+  static func checkStatus(
+    of credential: StoredCredential, checker: StatusListChecker, at now: Date
+  ) async -> CredentialStatusRecord {
+    func unknown(_ code: CredentialStatusUnknownReason.Code, _ detail: String)
+      -> CredentialStatusRecord
+    {
+      CredentialStatusRecord(
+        outcome: .unknown(CredentialStatusUnknownReason(code, detail: detail)), checkedAt: now)
+    }
+    let referenced: ReferencedStatus
+    let format: StatusListToken.Format
+    do {
+      switch credential.format {
+      case .sdJWT:
+        guard let sdJWT = credential.decodedSDJWT else {
+          return unknown(.unreadableCredential, "the stored SD-JWT does not decode")
+        }
+        // The status claim is in the issuer-signed payload (SD-JWT VC §3.2.2.2); a disclosed
+        // one is read too.
+        let payload = (try? sdJWT.process().payload) ?? sdJWT.issuerPayload
+        guard let found = try ReferencedStatus.sdJWT(payload: payload) else {
+          return unknown(.notReferenced, "the SD-JWT VC has no status claim")
+        }
+        referenced = found
+        format = .jwt
+      case .msoMdoc:
+        guard let issuerSigned = credential.decodedMdoc else {
+          return unknown(.unreadableCredential, "the stored mdoc does not decode")
+        }
+        guard let status = issuerSigned.mso.status else {
+          return unknown(.notReferenced, "the MSO has no status")
+        }
+        referenced = try ReferencedStatus.mdoc(status: status)
+        format = .cwt
+      }
+    } catch {
+      return unknown(.malformed, error.reason)
+    }
+    let reference: StatusReference
+    switch referenced {
+    case .statusList(let found): reference = found
+    case .unsupported(let mechanism):
+      return unknown(.unsupported, "the status mechanism \(mechanism) is not a status list")
+    }
+    let token: StatusListToken
+    switch await checker.verifiedToken(for: reference, format: format) {
+    case .success(let verified): token = verified
+    case .failure(let failure):
+      return unknown(
+        CredentialStatusUnknownReason.Code(rawValue: failure.reason.rawValue), failure.detail)
+    }
+    let status: Status
+    do {
+      status = try token.statusList.status(at: reference.index)
+    } catch {
+      return unknown(.indexOutOfRange, error.reason)
+    }
+    // Fresh until the token's exp, and no longer than ttl from now (draft §13.7).
+    let bounds = [
+      token.expiresAt, token.timeToLive.map { now.addingTimeInterval(TimeInterval($0)) },
+    ].compactMap { $0 }
+    return CredentialStatusRecord(
+      outcome: CredentialStatusOutcome(statusValue: status.rawValue), checkedAt: now,
+      freshUntil: bounds.min())
+  }
+}

@@ -1,0 +1,220 @@
+public import DCCrypto
+public import Foundation
+
+/// One `display` entry of a credential configuration, as the issuer gave it
+/// (OpenID4VCI 1.0 §12.2.4, `credential_metadata.display`): kept with the credential so the
+/// wallet shows it the way the issuer asked.
+public struct IssuerCredentialDisplay: Sendable, Hashable, Codable {
+  /// `name`: the credential's display name.
+  public var name: String
+  /// `locale` (BCP 47), if the issuer gave one.
+  public var locale: String?
+  /// `logo.uri`.
+  public var logoURI: String?
+  /// `logo.alt_text`.
+  public var logoAltText: String?
+  /// `description`.
+  public var description: String?
+  /// `background_color` (a CSS colour, as given).
+  public var backgroundColor: String?
+  /// `background_image.uri`.
+  public var backgroundImageURI: String?
+  /// `text_color` (a CSS colour, as given).
+  public var textColor: String?
+
+  /// Creates a display entry.
+  public init(
+    name: String, locale: String? = nil, logoURI: String? = nil, logoAltText: String? = nil,
+    description: String? = nil, backgroundColor: String? = nil, backgroundImageURI: String? = nil,
+    textColor: String? = nil
+  ) {
+    self.name = name
+    self.locale = locale
+    self.logoURI = logoURI
+    self.logoAltText = logoAltText
+    self.description = description
+    self.backgroundColor = backgroundColor
+    self.backgroundImageURI = backgroundImageURI
+    self.textColor = textColor
+  }
+}
+
+extension [IssuerCredentialDisplay] {
+  /// The entry for the first of `locales` that has one (matching the language alone when no
+  /// entry has the exact tag), else the first entry: OpenID4VCI 1.0 §12.2.4 gives one entry
+  /// per language.
+  public func preferred(locales: [String] = []) -> IssuerCredentialDisplay? {
+    for wanted in locales {
+      if let exact = first(where: { $0.locale?.lowercased() == wanted.lowercased() }) {
+        return exact
+      }
+      let language = wanted.split(separator: "-").first.map { $0.lowercased() }
+      if let language,
+        let near = first(where: {
+          $0.locale?.split(separator: "-").first.map { $0.lowercased() } == language
+        })
+      {
+        return near
+      }
+    }
+    return first
+  }
+}
+
+/// How the issuer of an issued credential was established when it was stored.
+public enum IssuanceTrustBasis: String, Sendable, Hashable, Codable, CaseIterable {
+  /// The issuer's chain reached one of the wallet's own issuer trust anchors.
+  case walletAnchor = "wallet-anchor"
+  /// The mdoc's chain reached an IACA that the issuer itself published (`mdoc_iacas_uri`),
+  /// which the holder accepted by an explicit opt-in for that issuance only.
+  case issuerPublishedIACA = "issuer-published-iaca"
+  /// The SD-JWT's signature verified with a key from the issuer's JWT VC issuer metadata
+  /// (SD-JWT VC §5), fetched from the issuer's own https origin.
+  case issuerMetadataKey = "issuer-metadata-key"
+}
+
+/// Where an issued credential came from (OpenID4VCI 1.0), kept with it for display,
+/// notifications and batch use.
+public struct IssuanceProvenance: Sendable, Hashable, Codable {
+  /// The Credential Issuer Identifier (`credential_issuer`).
+  public var credentialIssuer: String
+  /// The key in `credential_configurations_supported` the credential was issued under.
+  public var configurationID: String
+  /// The configuration's `credential_metadata.display`, as the issuer gave it.
+  public var display: [IssuerCredentialDisplay]
+  /// The issuer's `notification_id` from the credential response (§8.3), if any.
+  public var notificationID: String?
+  /// The stored issuance session (access token, DPoP key) to notify the issuer with, if any.
+  public var sessionID: String?
+  /// How the issuer was established at storage.
+  public var trustBasis: IssuanceTrustBasis
+  /// The batch the credential was issued in (one credential request with several proofs):
+  /// credentials of one batch are presented once each (see `Wallet.onePerBatch`).
+  public var batchID: String?
+
+  /// Whether the issuer's own IACAs were trusted, by the holder's opt-in, to store it.
+  public var trustedIssuerPublishedIACAs: Bool { trustBasis == .issuerPublishedIACA }
+
+  /// Creates a provenance record.
+  public init(
+    credentialIssuer: String, configurationID: String, display: [IssuerCredentialDisplay] = [],
+    notificationID: String? = nil, sessionID: String? = nil, trustBasis: IssuanceTrustBasis,
+    batchID: String? = nil
+  ) {
+    self.credentialIssuer = credentialIssuer
+    self.configurationID = configurationID
+    self.display = display
+    self.notificationID = notificationID
+    self.sessionID = sessionID
+    self.trustBasis = trustBasis
+    self.batchID = batchID
+  }
+}
+
+/// What the wallet keeps of an issuance to talk to the issuer later: the tokens (sealed at
+/// rest, see `Wallet.storeIssuedCredentials`) and the DPoP key they are bound to.
+public struct IssuanceSession: Sendable, Hashable {
+  /// The session's identifier in this wallet.
+  public let id: String
+  /// The Credential Issuer Identifier.
+  public let credentialIssuer: String
+  /// The issuer's `notification_endpoint`, if it has one.
+  public let notificationEndpoint: URL?
+  /// The issuer's `deferred_credential_endpoint`, if it has one.
+  public let deferredCredentialEndpoint: URL?
+  /// The access token (RFC 6749 §5.1).
+  public let accessToken: String?
+  /// The `token_type` the token endpoint returned (`DPoP` or `Bearer`).
+  public let tokenType: String?
+  /// The refresh token, kept for re-issuance, if any.
+  public let refreshToken: String?
+  /// The device key store identifier of the DPoP key (RFC 9449) the token is bound to.
+  public let dpopKeyID: String?
+  /// When the session was stored.
+  public let createdAt: Date
+
+  /// Creates a session.
+  public init(
+    id: String = UUID().uuidString.lowercased(), credentialIssuer: String,
+    notificationEndpoint: URL? = nil, deferredCredentialEndpoint: URL? = nil,
+    accessToken: String? = nil, tokenType: String? = nil, refreshToken: String? = nil,
+    dpopKeyID: String? = nil, createdAt: Date = Date()
+  ) {
+    self.id = id
+    self.credentialIssuer = credentialIssuer
+    self.notificationEndpoint = notificationEndpoint
+    self.deferredCredentialEndpoint = deferredCredentialEndpoint
+    self.accessToken = accessToken
+    self.tokenType = tokenType
+    self.refreshToken = refreshToken
+    self.dpopKeyID = dpopKeyID
+    self.createdAt = StoreTime.normalized(createdAt)
+  }
+}
+
+/// A deferred issuance the issuer has not completed yet (OpenID4VCI 1.0 §9): what polling the
+/// deferred credential endpoint needs, and what verifying the credentials then needs.
+public struct PendingDeferredIssuance: Sendable, Hashable, Codable {
+  /// The pending entry's identifier in this wallet.
+  public let id: String
+  /// The issuer's `transaction_id`.
+  public let transactionID: String
+  /// The Credential Issuer Identifier.
+  public let credentialIssuer: String
+  /// The configuration requested.
+  public let configurationID: String
+  /// The configuration's format.
+  public let format: CredentialFormat
+  /// The doctype or vct the configuration promises.
+  public let expectedType: String
+  /// The configuration's display entries.
+  public let display: [IssuerCredentialDisplay]
+  /// The `interval` (seconds) the issuer asked the wallet to wait between polls, if any.
+  public let interval: Int?
+  /// The device keys the proofs were made with, one per credential expected.
+  public let deviceKeyIDs: [String]
+  /// The issuance session holding the access token and DPoP key.
+  public let sessionID: String
+  /// Whether the holder opted in to trusting the issuer's published IACAs for this issuance.
+  public let trustIssuerPublishedIACAs: Bool
+  /// When it was stored.
+  public let createdAt: Date
+
+  /// Creates a pending entry.
+  public init(
+    id: String = UUID().uuidString.lowercased(), transactionID: String, credentialIssuer: String,
+    configurationID: String, format: CredentialFormat, expectedType: String,
+    display: [IssuerCredentialDisplay] = [], interval: Int? = nil, deviceKeyIDs: [String],
+    sessionID: String, trustIssuerPublishedIACAs: Bool = false, createdAt: Date = Date()
+  ) {
+    self.id = id
+    self.transactionID = transactionID
+    self.credentialIssuer = credentialIssuer
+    self.configurationID = configurationID
+    self.format = format
+    self.expectedType = expectedType
+    self.display = display
+    self.interval = interval
+    self.deviceKeyIDs = deviceKeyIDs
+    self.sessionID = sessionID
+    self.trustIssuerPublishedIACAs = trustIssuerPublishedIACAs
+    self.createdAt = StoreTime.normalized(createdAt)
+  }
+}
+
+/// What the wallet hands back when an issued credential is removed, for the client to send
+/// `credential_deleted` to the issuer's notification endpoint (OpenID4VCI 1.0 §11).
+public struct CredentialDeletionNotice: Sendable {
+  /// The removed credential's id.
+  public let credentialID: String
+  /// The Credential Issuer Identifier.
+  public let credentialIssuer: String
+  /// The `notification_id` the issuer gave.
+  public let notificationID: String
+  /// The issuance session: the notification endpoint, the access token and the DPoP key id.
+  public let session: IssuanceSession
+  /// A signer for the DPoP key, taken before the key was deleted with the last credential
+  /// of its session (nil without a DPoP key). With a hardware-backed key store, send the
+  /// notification before removing (use `Wallet.deletionNotice(forCredential:)`).
+  public let dpopSigner: (any Signer)?
+}

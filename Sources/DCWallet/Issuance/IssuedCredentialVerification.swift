@@ -1,0 +1,528 @@
+import DCCOSE
+public import DCCrypto
+public import DCErrors
+public import Foundation
+import DCJOSE
+import DCJSON
+import DCMdoc
+import DCSDJWT
+public import DCX509
+
+/// A credential as the credential endpoint (or the deferred credential endpoint) returned it
+/// (OpenID4VCI 1.0 §8.3, `credentials[].credential`), with the device key its proof was made by.
+public struct IssuedCredential: Sendable, Hashable {
+  /// The credential itself, by format.
+  public enum Payload: Sendable, Hashable {
+    /// An ISO 18013-5 `IssuerSigned` structure (CBOR).
+    case msoMdoc(issuerSigned: [UInt8])
+    /// An SD-JWT VC in compact serialization, without key binding.
+    case sdJWT(String)
+
+    /// The format this payload claims.
+    public var format: CredentialFormat {
+      switch self {
+      case .msoMdoc: .msoMdoc
+      case .sdJWT: .sdJWT
+      }
+    }
+  }
+
+  /// The credential.
+  public let payload: Payload
+  /// The wallet's device key store identifier of the key the proof for it was made with: the
+  /// key the credential must bind.
+  public let deviceKeyID: String
+
+  /// Creates an issued credential from its decoded payload.
+  public init(payload: Payload, deviceKeyID: String) {
+    self.payload = payload
+    self.deviceKeyID = deviceKeyID
+  }
+
+  /// Creates an issued credential from the response's string: base64url of the `IssuerSigned`
+  /// CBOR for `mso_mdoc` (OpenID4VCI 1.0 Appendix A.2.4), the compact SD-JWT for `dc+sd-jwt`
+  /// (Appendix A.3.4).
+  ///
+  /// - Throws: `IssuanceRejection` with `.malformed` when an mdoc is not base64url.
+  public init(format: CredentialFormat, credential: String, deviceKeyID: String)
+    throws(IssuanceRejection)
+  {
+    switch format {
+    case .msoMdoc:
+      do {
+        payload = .msoMdoc(issuerSigned: try Base64URL.decode(credential))
+      } catch {
+        throw IssuanceRejection(
+          .malformed, "the mso_mdoc credential is not base64url: \(error.reason)",
+          deviceKeyID: deviceKeyID, underlying: error)
+      }
+    case .sdJWT:
+      payload = .sdJWT(credential.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    self.deviceKeyID = deviceKeyID
+  }
+}
+
+/// What the wallet asked the issuer for, which an issued credential must match.
+public struct IssuanceExpectation: Sendable, Hashable {
+  /// The Credential Issuer Identifier.
+  public var credentialIssuer: String
+  /// The configuration requested (`credential_configuration_id`).
+  public var configurationID: String
+  /// The configuration's format.
+  public var format: CredentialFormat
+  /// The configuration's `doctype` (`mso_mdoc`) or `vct` (`dc+sd-jwt`), which the credential
+  /// must carry (OpenID4VCI 1.0 Appendix A.2.2, A.3.2).
+  public var type: String
+  /// The configuration's `credential_metadata.display`, kept with the credential.
+  public var display: [IssuerCredentialDisplay]
+
+  /// Creates an expectation.
+  public init(
+    credentialIssuer: String, configurationID: String, format: CredentialFormat, type: String,
+    display: [IssuerCredentialDisplay] = []
+  ) {
+    self.credentialIssuer = credentialIssuer
+    self.configurationID = configurationID
+    self.format = format
+    self.type = type
+    self.display = display
+  }
+}
+
+/// The keys an issuer publishes in its JWT VC issuer metadata (SD-JWT VC §5,
+/// `/.well-known/jwt-vc-issuer`), as the client fetched them, with the `issuer` they were
+/// published for.
+public struct JWTVCIssuerKeys: Sendable, Hashable {
+  /// The metadata's `issuer`: only an SD-JWT whose `iss` is this value may use the keys.
+  public var issuer: String
+  /// The metadata's keys (`jwks`), EC public keys.
+  public var keys: [ECPublicKey]
+
+  /// Creates the key set.
+  public init(issuer: String, keys: [ECPublicKey]) {
+    self.issuer = issuer
+    self.keys = keys
+  }
+}
+
+/// What the wallet may trust an issued credential's issuer by, besides its own issuer anchors.
+public struct IssuanceTrustOptions: Sendable, Hashable {
+  /// The IACAs the issuer published at `mdoc_iacas_uri` (as fetched by the client).
+  public var issuerPublishedIACAs: [Certificate]
+  /// The holder's explicit opt-in to accept `issuerPublishedIACAs` as mdoc anchors for this
+  /// issuance only; a credential stored that way records it
+  /// (`IssuanceTrustBasis.issuerPublishedIACA`). Off by default: the issuer would otherwise
+  /// vouch for itself.
+  public var trustIssuerPublishedIACAs: Bool
+  /// The issuer's JWT VC issuer metadata keys: an SD-JWT whose `iss` is their issuer may
+  /// verify with one of them when its `x5c` does not reach a wallet anchor.
+  public var issuerMetadataKeys: JWTVCIssuerKeys?
+
+  /// Creates options; by default only the wallet's own anchors count.
+  public init(
+    issuerPublishedIACAs: [Certificate] = [], trustIssuerPublishedIACAs: Bool = false,
+    issuerMetadataKeys: JWTVCIssuerKeys? = nil
+  ) {
+    self.issuerPublishedIACAs = issuerPublishedIACAs
+    self.trustIssuerPublishedIACAs = trustIssuerPublishedIACAs
+    self.issuerMetadataKeys = issuerMetadataKeys
+  }
+}
+
+/// Why an issued credential was not stored: one per credential, with a code to match on.
+public struct IssuanceRejection: CausedError {
+  /// Which check failed.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    let name: String
+    private init(_ name: String) { self.name = name }
+    public var description: String { name }
+
+    /// The credential does not parse (not base64url, not IssuerSigned, not an SD-JWT, or an
+    /// SD-JWT carrying a key binding JWT).
+    public static let malformed = Code("malformed")
+    /// The credential's format is not the configuration's.
+    package static let formatMismatch = Code("formatMismatch")
+    /// The issuer signature does not verify.
+    public static let invalidSignature = Code("invalidSignature")
+    /// The issuer's chain reaches no anchor the wallet may use for this issuance.
+    public static let untrustedIssuer = Code("untrustedIssuer")
+    /// An IssuerSignedItem or a Disclosure does not match its digest.
+    public static let digestMismatch = Code("digestMismatch")
+    /// The credential is past its `validUntil` / `exp`.
+    public static let expired = Code("expired")
+    /// The credential is not valid yet (`validFrom` / `nbf`), or was signed in the future.
+    public static let notYetValid = Code("notYetValid")
+    /// The doctype or vct is not the configuration's.
+    public static let typeMismatch = Code("typeMismatch")
+    /// The key the credential binds (MSO `deviceKey`, SD-JWT `cnf.jwk`) is not the wallet's key
+    /// for its proof, or it binds none.
+    package static let deviceKeyMismatch = Code("deviceKeyMismatch")
+    /// The device key named is already bound by a stored credential, or named twice in one
+    /// response: each credential of a batch needs a key of its own (OpenID4VCI 1.0 §8.2).
+    package static let deviceKeyReused = Code("deviceKeyReused")
+    /// The device key named is not in the wallet's key store.
+    package static let unknownDeviceKey = Code("unknownDeviceKey")
+    /// Verification passed but storing failed.
+    public static let storage = Code("storage")
+  }
+
+  /// Which check failed.
+  public let code: Code
+  /// A human-readable explanation.
+  public let reason: String
+  /// The device key the credential's proof was made with.
+  public let deviceKeyID: String
+  /// The error it was decided on, if any.
+  public let underlying: (any Error & Sendable)?
+  /// The file (`#fileID`) where the error was created.
+  public let file: String
+  /// The line where the error was created.
+  public let line: UInt
+
+  /// Creates a rejection.
+  public init(
+    _ code: Code, _ reason: String, deviceKeyID: String = "",
+    underlying: (any Error & Sendable)? = nil, file: String = #fileID, line: UInt = #line
+  ) {
+    self.code = code
+    self.reason = reason
+    self.deviceKeyID = deviceKeyID
+    self.underlying = underlying
+    self.file = file
+    self.line = line
+  }
+
+  /// `IssuanceRejection.code: reason`.
+  public var description: String { causedDescription }
+  /// The description, the throw site and the cause chain.
+  public var debugDescription: String { causedDebugDescription }
+
+  func forKey(_ id: String) -> IssuanceRejection {
+    IssuanceRejection(code, reason, deviceKeyID: id, underlying: underlying, file: file, line: line)
+  }
+}
+
+/// An issued credential that passed every check, with what the wallet stores about it.
+public struct VerifiedIssuedCredential: Sendable {
+  /// The credential's format.
+  public let format: CredentialFormat
+  /// Its doctype or vct.
+  public let type: String
+  /// The bytes to store exactly as issued (IssuerSigned CBOR, or the SD-JWT as UTF-8).
+  public let issued: [UInt8]
+  /// How the issuer was established.
+  public let trustBasis: IssuanceTrustBasis
+  /// Start and end of validity, if any.
+  public let validFrom: Date?
+  /// End of validity, if any.
+  public let validUntil: Date?
+  /// The issuer's name from its certificate or `iss`, if any.
+  public let issuerName: String?
+  /// A second line for lists (the holder's name), if any.
+  public let subtitle: String?
+  /// Authority key identifiers of the issuer chain, leaf first.
+  public let issuerAuthorityKeyIdentifiers: [[UInt8]]
+}
+
+/// Verifies issued credentials before storage (OpenID4VCI 1.0 §8.3 leaves this to the wallet;
+/// HAIP requires it): values in, a typed result out; no HTTP and no store.
+public enum IssuedCredentialVerifier {
+  /// Tolerated clock skew, in seconds, for a credential that starts (or was signed) a moment
+  /// after the wallet's clock: an issuer that signs `validFrom = now` would otherwise be refused
+  /// by a wallet whose clock is a second behind.
+  public static let defaultLeeway: TimeInterval = 60
+
+  /// Verifies one credential.
+  ///
+  /// `mso_mdoc` (ISO 18013-5 §9.3.1): the issuerAuth signature by the document signer, its chain
+  /// to one of `walletAnchors` (or, with `trust.trustIssuerPublishedIACAs`, to an IACA the
+  /// issuer published), the docType equal to `expected.type`, `signed` not in the future and the
+  /// `validFrom`..`validUntil` window at `now`, the digest of every IssuerSignedItem, and the
+  /// MSO `deviceKey` equal to `deviceKey`.
+  ///
+  /// `dc+sd-jwt` (SD-JWT VC §3, RFC 9901 §7.1): no key binding JWT, the issuer signature via
+  /// the `x5c` chain to one of `walletAnchors` (or with a key of `trust.issuerMetadataKeys` for
+  /// that `iss`), `typ`, every Disclosure referenced by a digest, `nbf`/`exp`/`iat` at `now`,
+  /// `vct` equal to `expected.type`, and `cnf.jwk` equal to `deviceKey`.
+  public static func verify(
+    _ credential: IssuedCredential.Payload, deviceKey: ECPublicKey,
+    expected: IssuanceExpectation, walletAnchors: [Certificate],
+    trust: IssuanceTrustOptions = IssuanceTrustOptions(), at now: Date,
+    leeway: TimeInterval = defaultLeeway
+  ) -> Result<VerifiedIssuedCredential, IssuanceRejection> {
+    var chains = DocumentSignerChainMemo()
+    return verify(
+      credential, deviceKey: deviceKey, expected: expected, walletAnchors: walletAnchors,
+      trust: trust, at: now, leeway: leeway, chains: &chains)
+  }
+
+  /// As the public `verify`, reusing the document signer chain the credentials of a batch
+  /// share (`chains`).
+  static func verify(
+    _ credential: IssuedCredential.Payload, deviceKey: ECPublicKey,
+    expected: IssuanceExpectation, walletAnchors: [Certificate],
+    trust: IssuanceTrustOptions = IssuanceTrustOptions(), at now: Date,
+    leeway: TimeInterval = defaultLeeway, chains: inout DocumentSignerChainMemo
+  ) -> Result<VerifiedIssuedCredential, IssuanceRejection> {
+    guard credential.format == expected.format else {
+      return .failure(formatMismatch(credential.format, expected))
+    }
+    switch ParsedIssuedCredential.parse(credential) {
+    case .failure(let rejection): return .failure(rejection)
+    case .success(let parsed):
+      return verify(
+        parsed, deviceKey: deviceKey, expected: expected, walletAnchors: walletAnchors,
+        trust: trust, at: now, leeway: leeway, chains: &chains)
+    }
+  }
+
+  /// Verifies a credential already parsed (the wallet parses each one once: to find the key
+  /// it binds, then to verify it), reusing the document signer chain of the batch's previous
+  /// mdoc when its x5chain is the same (`chains`).
+  static func verify(
+    _ credential: ParsedIssuedCredential, deviceKey: ECPublicKey,
+    expected: IssuanceExpectation, walletAnchors: [Certificate],
+    trust: IssuanceTrustOptions = IssuanceTrustOptions(), at now: Date,
+    leeway: TimeInterval = defaultLeeway, chains: inout DocumentSignerChainMemo
+  ) -> Result<VerifiedIssuedCredential, IssuanceRejection> {
+    guard credential.format == expected.format else {
+      return .failure(formatMismatch(credential.format, expected))
+    }
+    do throws(IssuanceRejection) {
+      switch credential {
+      case .mdoc(let issuerSigned, let bytes):
+        return .success(
+          try verifyMdoc(
+            issuerSigned, bytes: bytes, deviceKey: deviceKey, expected: expected,
+            walletAnchors: walletAnchors, trust: trust, at: now, leeway: leeway, chains: &chains))
+      case .sdJWT(let sdJWT, let text):
+        return .success(
+          try verifySDJWT(
+            sdJWT, text: text, deviceKey: deviceKey, expected: expected,
+            walletAnchors: walletAnchors, trust: trust, at: now, leeway: leeway))
+      }
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  static func formatMismatch(_ format: CredentialFormat, _ expected: IssuanceExpectation)
+    -> IssuanceRejection
+  {
+    IssuanceRejection(
+      .formatMismatch,
+      "configuration \(expected.configurationID) is \(expected.format.rawValue) but the credential is \(format.rawValue)"
+    )
+  }
+
+  static func verifyMdoc(
+    _ issuerSigned: IssuerSigned, bytes: [UInt8], deviceKey: ECPublicKey,
+    expected: IssuanceExpectation, walletAnchors: [Certificate], trust: IssuanceTrustOptions,
+    at now: Date, leeway: TimeInterval, chains: inout DocumentSignerChainMemo
+  ) throws(IssuanceRejection) -> VerifiedIssuedCredential {
+    let validity = issuerSigned.mso.validityInfo
+    // ISO 18013-5 §9.1.2.4: `signed` is when the MSO was signed; one from the future is refused.
+    guard validity.signed <= now.addingTimeInterval(leeway) else {
+      throw IssuanceRejection(
+        .notYetValid, "the MSO was signed at \(validity.signed), after the wallet's time \(now)")
+    }
+    // A validFrom within the leeway ahead is evaluated at validFrom; everything else at now.
+    let at =
+      validity.validFrom > now && validity.validFrom <= now.addingTimeInterval(leeway)
+      ? validity.validFrom : now
+    let verification: IssuerVerification
+    var basis = IssuanceTrustBasis.walletAnchor
+    do throws(MdocError) {
+      let chain = try chains.chain(of: issuerSigned)
+      do throws(MdocError) {
+        verification = try issuerSigned.verify(
+          expectedDocType: expected.type, trustAnchors: walletAnchors, at: at,
+          requireTrustedIssuer: true, documentSignerChain: chain, expectedDeviceKey: deviceKey)
+      } catch
+        where error.code == .untrustedIssuer && trust.trustIssuerPublishedIACAs
+        && !trust.issuerPublishedIACAs.isEmpty
+      {
+        // The holder's explicit opt-in: the issuer's published IACAs, for this issuance only.
+        verification = try issuerSigned.verify(
+          expectedDocType: expected.type, trustAnchors: trust.issuerPublishedIACAs, at: at,
+          requireTrustedIssuer: true, documentSignerChain: chain, expectedDeviceKey: deviceKey)
+        basis = .issuerPublishedIACA
+      }
+    } catch {
+      throw IssuanceRejection(mdocCode(error.code), "the mdoc does not verify: \(error.reason)")
+        .with(underlying: error)
+    }
+    guard verification.deviceKey == deviceKey else {
+      throw IssuanceRejection(
+        .deviceKeyMismatch, "the MSO deviceKey is not the key the wallet made the proof with")
+    }
+    let mso = issuerSigned.mso
+    // The bytes as received: they parsed to `issuerSigned`, which keeps every item's and the
+    // MSO's encoding, so re-encoding would give them back at the cost of a copy.
+    return VerifiedIssuedCredential(
+      format: .msoMdoc, type: mso.docType, issued: bytes, trustBasis: basis,
+      validFrom: mso.validityInfo.validFrom, validUntil: mso.validityInfo.validUntil,
+      issuerName: verification.documentSigner.subject.organization
+        ?? verification.documentSigner.subject.commonName,
+      subtitle: MdocDisplay.subtitle(issuerSigned),
+      issuerAuthorityKeyIdentifiers: [verification.documentSigner.authorityKeyIdentifier]
+        .compactMap { $0 })
+  }
+
+  static func verifySDJWT(
+    _ sdJWT: SDJWT, text: String, deviceKey: ECPublicKey, expected: IssuanceExpectation,
+    walletAnchors: [Certificate], trust: IssuanceTrustOptions, at now: Date,
+    leeway: TimeInterval
+  ) throws(IssuanceRejection) -> VerifiedIssuedCredential {
+    guard sdJWT.keyBindingJWT == nil else {
+      throw IssuanceRejection(.malformed, "an issued SD-JWT carries no key binding JWT")
+    }
+    let options = SDJWTVerificationOptions(profile: .sdJWTVC, leeway: leeway)
+    let verified: VerifiedSDJWT
+    var basis = IssuanceTrustBasis.walletAnchor
+    do throws(SDJWTError) {
+      do throws(SDJWTError) {
+        verified = try sdJWT.verify(trustAnchors: walletAnchors, at: now, options: options)
+      } catch  where error.code == .untrustedIssuer {
+        // SD-JWT VC §5: the issuer's JWT VC issuer metadata, for the issuer it names only.
+        guard let metadata = trust.issuerMetadataKeys, !metadata.keys.isEmpty else { throw error }
+        guard sdJWT.issuerPayload["iss"]?.string == metadata.issuer else {
+          throw SDJWTError(
+            .untrustedIssuer,
+            "\(error.reason); the issuer metadata keys are for \(metadata.issuer), not iss \(sdJWT.issuerPayload["iss"]?.string ?? "(none)")"
+          )
+        }
+        var found: VerifiedSDJWT?
+        var last = error
+        for key in metadata.keys {
+          do throws(SDJWTError) {
+            found = try sdJWT.verify(issuerKey: key, now: now, options: options)
+            break
+          } catch  where key != metadata.keys.last && error.code == .invalidIssuerSignature {
+            last = error
+            continue
+          }
+        }
+        guard let found else { throw last }
+        verified = found
+        basis = .issuerMetadataKey
+      }
+    } catch {
+      throw IssuanceRejection(sdJWTCode(error.code), "the SD-JWT does not verify: \(error.reason)")
+        .with(underlying: error)
+    }
+    guard verified.vct == expected.type else {
+      throw IssuanceRejection(
+        .typeMismatch,
+        "the SD-JWT's vct is \(verified.vct ?? "(none)") but configuration \(expected.configurationID) is \(expected.type)"
+      )
+    }
+    guard let holderKey = verified.holderKey else {
+      throw IssuanceRejection(.deviceKeyMismatch, "the SD-JWT binds no key (no cnf)")
+    }
+    guard holderKey == deviceKey else {
+      throw IssuanceRejection(
+        .deviceKeyMismatch, "the SD-JWT's cnf.jwk is not the key the wallet made the proof with")
+    }
+    return VerifiedIssuedCredential(
+      format: .sdJWT, type: expected.type, issued: Array(text.utf8), trustBasis: basis,
+      validFrom: verified.payload["nbf"]?.double.map { Date(timeIntervalSince1970: $0) },
+      validUntil: verified.payload["exp"]?.double.map { Date(timeIntervalSince1970: $0) },
+      issuerName: verified.issuer, subtitle: verified.payload["given_name"]?.string,
+      issuerAuthorityKeyIdentifiers: verified.issuerCertificateChain.compactMap(
+        \.authorityKeyIdentifier))
+  }
+
+  static func mdocCode(_ code: MdocError.Code) -> IssuanceRejection.Code {
+    switch code {
+    case .untrustedIssuer: .untrustedIssuer
+    case .invalidIssuerSignature: .invalidSignature
+    case .digestMismatch: .digestMismatch
+    case .docTypeMismatch: .typeMismatch
+    case .expired: .expired
+    case .notYetValid: .notYetValid
+    default: .malformed
+    }
+  }
+
+  static func sdJWTCode(_ code: SDJWTError.Code) -> IssuanceRejection.Code {
+    switch code {
+    case .untrustedIssuer: .untrustedIssuer
+    case .invalidIssuerSignature: .invalidSignature
+    case .unreferencedDisclosure, .invalidDisclosure, .duplicateDisclosure, .duplicateDigest:
+      .digestMismatch
+    case .expired: .expired
+    case .notYetValid: .notYetValid
+    case .missingHolderBinding: .deviceKeyMismatch
+    default: .malformed
+    }
+  }
+}
+
+/// An issued credential parsed once, with the text or bytes it was parsed from.
+enum ParsedIssuedCredential: Sendable {
+  case mdoc(IssuerSigned, bytes: [UInt8])
+  case sdJWT(SDJWT, text: String)
+
+  /// Parses a payload; `.malformed` when it is not an IssuerSigned or an SD-JWT.
+  static func parse(_ payload: IssuedCredential.Payload)
+    -> Result<ParsedIssuedCredential, IssuanceRejection>
+  {
+    switch payload {
+    case .msoMdoc(let bytes):
+      do {
+        return .success(.mdoc(try IssuerSigned(bytes: bytes), bytes: bytes))
+      } catch {
+        return .failure(
+          IssuanceRejection(
+            .malformed, "not an ISO 18013-5 IssuerSigned structure: \(error.reason)",
+            underlying: error))
+      }
+    case .sdJWT(let text):
+      do {
+        return .success(.sdJWT(try SDJWT(serialized: text), text: text))
+      } catch {
+        return .failure(
+          IssuanceRejection(.malformed, "not an SD-JWT: \(error.reason)", underlying: error))
+      }
+    }
+  }
+
+  var format: CredentialFormat {
+    switch self {
+    case .mdoc: .msoMdoc
+    case .sdJWT: .sdJWT
+    }
+  }
+
+  /// The key the credential binds (MSO `deviceKey`, SD-JWT `cnf.jwk`), nil when none parses.
+  var boundKey: ECPublicKey? {
+    switch self {
+    case .mdoc(let issuerSigned, _): try? issuerSigned.mso.deviceKey.publicKey()
+    case .sdJWT(let sdJWT, _): (try? sdJWT.holderKey()) ?? nil
+    }
+  }
+
+  /// A test of whether the credential binds a key: `boundKey == key`, made once per credential
+  /// and without importing an mdoc's COSE_Key (`COSEKey.isEncoding(of:)` compares its curve
+  /// and coordinates with the key's; a COSE_Key that would not import equals no key).
+  /// Verification imports and checks it again unless it is the expected key.
+  var keyBinding: (ECPublicKey) -> Bool {
+    switch self {
+    case .mdoc(let issuerSigned, _):
+      let bound = issuerSigned.mso.deviceKey
+      return { bound.isEncoding(of: $0) }
+    case .sdJWT:
+      let bound = boundKey
+      return { bound == $0 }
+    }
+  }
+}
+
+extension IssuanceRejection {
+  fileprivate func with(underlying: any Error & Sendable) -> IssuanceRejection {
+    IssuanceRejection(
+      code, reason, deviceKeyID: deviceKeyID, underlying: underlying, file: file, line: line)
+  }
+}

@@ -1,0 +1,154 @@
+import DCCBOR
+public import DCCrypto
+public import DCAPI
+public import Foundation
+import DCJOSE
+public import DCJSON
+public import DCMdoc
+public import DCOrgIsoMdoc
+public import DCX509
+
+/// A stored mdoc the wallet offers for matching.
+public struct StoredMdoc: Sendable {
+  /// The wallet's identifier for the credential.
+  public let id: String
+  /// The issued mdoc.
+  public let issuerSigned: IssuerSigned
+
+  /// Creates a stored mdoc.
+  public init(id: String, issuerSigned: IssuerSigned) {
+    self.id = id
+    self.issuerSigned = issuerSigned
+  }
+}
+
+/// What the user agreed to share: per answered doc request, one credential and its elements.
+///
+/// The caller builds this from the consent screen; `AnnexCPresentation.respond` refuses any
+/// consent that reaches beyond the request or the credential.
+public struct MdocConsent: Sendable, Hashable {
+  /// One document to present.
+  public struct Document: Sendable, Hashable {
+    /// The index of the answered doc request.
+    public let docRequestIndex: Int
+    /// The credential that answers it.
+    public let credentialID: String
+    /// The elements to disclose, by namespace.
+    public let elements: [String: Set<String>]
+
+    /// Creates a consented document.
+    public init(docRequestIndex: Int, credentialID: String, elements: [String: Set<String>]) {
+      self.docRequestIndex = docRequestIndex
+      self.credentialID = credentialID
+      self.elements = elements
+    }
+  }
+
+  /// The documents, in any order (the response follows the request's order).
+  public let documents: [Document]
+
+  /// Creates a consent.
+  public init(documents: [Document]) { self.documents = documents }
+}
+
+/// An `org-iso-mdoc` request resolved against the wallet's mdocs: the session transcript for
+/// the platform's origin, each doc request with the reader that signed it and the candidate
+/// credentials, ready for a consent screen (ISO/IEC TS 18013-7:2025 Annex C). The DeviceRequest
+/// part is a `ResolvedDeviceRequest`, shared with in-person presentation.
+public struct AnnexCPresentation: Sendable {
+  /// One doc request of the DeviceRequest.
+  public typealias DocumentRequest = ResolvedDeviceRequest.DocumentRequest
+  /// A stored mdoc that can answer a doc request.
+  public typealias Candidate = ResolvedDeviceRequest.Candidate
+
+  /// The request as received.
+  public let request: AnnexCRequest
+  /// The origin the platform supplied (never one from the payload).
+  public let origin: WebOrigin
+  /// The DeviceRequest resolved for this origin's transcript.
+  public let resolved: ResolvedDeviceRequest
+
+  /// The transcript both signatures and the HPKE seal are bound to.
+  public var sessionTranscript: SessionTranscript { resolved.sessionTranscript }
+  /// The doc requests, in request order.
+  public var documentRequests: [DocumentRequest] { resolved.documentRequests }
+  /// The DeviceRequestInfo use cases (alternatives over doc requests), empty when absent.
+  public var useCases: [UseCase] { resolved.useCases }
+  /// Why reader authentication failed (see `ResolvedDeviceRequest.readerAuthenticationFailure`).
+  public var readerAuthenticationFailure: MdocError? { resolved.readerAuthenticationFailure }
+
+  /// Resolves request data for the platform's origin.
+  ///
+  /// A reader signature that does not verify is recorded in `readerAuthenticationFailure`.
+  ///
+  /// - Throws: `invalidRequest` for malformed data, `invalidEncryptionInfo`.
+  public static func resolve(
+    data: JSONValue, origin: WebOrigin, credentials: [StoredMdoc],
+    readerTrustAnchors: [Certificate], now: Date
+  ) throws(DigitalCredentialsError) -> AnnexCPresentation {
+    try resolve(
+      request: try AnnexCRequest(data: data), origin: origin, credentials: credentials,
+      readerTrustAnchors: readerTrustAnchors, now: now)
+  }
+
+  /// Resolves an already parsed request (for callers that read it first, for example to pick the
+  /// credentials of the requested docTypes).
+  public static func resolve(
+    request: AnnexCRequest, origin: WebOrigin, credentials: [StoredMdoc],
+    readerTrustAnchors: [Certificate], now: Date
+  ) throws(DigitalCredentialsError) -> AnnexCPresentation {
+    AnnexCPresentation(
+      request: request, origin: origin,
+      resolved: try ResolvedDeviceRequest.resolve(
+        deviceRequest: request.deviceRequest,
+        sessionTranscript: request.sessionTranscript(origin: origin), credentials: credentials,
+        readerTrustAnchors: readerTrustAnchors, now: now))
+  }
+
+  /// Whether every doc request is signed by a trusted reader.
+  package var isReaderTrusted: Bool { resolved.isReaderTrusted }
+
+  /// Refuses the request unless every doc request is signed by a trusted reader (what
+  /// `WalletPolicy.requireAuthenticatedRequester` asks of an Annex C request).
+  public func requireTrustedReader() throws(DigitalCredentialsError) {
+    try resolved.requireTrustedReader()
+  }
+
+  /// The doc requests to answer (see `ResolvedDeviceRequest.answerableDocRequests`).
+  package var answerableDocRequests: [Int]? { resolved.answerableDocRequests }
+
+  /// The doc requests a consent answers (see `ResolvedDeviceRequest.docRequestsToAnswer`).
+  public func docRequestsToAnswer(credentials chosen: Set<String> = []) -> [Int]? {
+    resolved.docRequestsToAnswer(credentials: chosen)
+  }
+
+  /// A consent that shares the minimum (see `ResolvedDeviceRequest.proposedConsent()`).
+  public func proposedConsent() throws(DigitalCredentialsError) -> MdocConsent {
+    try resolved.proposedConsent()
+  }
+
+  /// Checks a consent against the request and the credentials, then builds the DeviceResponse:
+  /// one document per consented doc request, only consented elements, each device-signed over
+  /// this session's transcript. Nothing is signed unless the whole consent is valid.
+  public func deviceResponse(
+    consent: MdocConsent, deviceKey: (String) throws -> any Signer
+  ) throws(DigitalCredentialsError) -> DeviceResponse {
+    try resolved.deviceResponse(consent: consent) { id in .signature(try deviceKey(id)) }
+  }
+
+  /// Builds the DeviceResponse for a consent and seals it to the verifier (C.3.2.3).
+  public func respond(
+    consent: MdocConsent, deviceKey: (String) throws -> any Signer
+  ) throws(DigitalCredentialsError) -> EncryptedResponse {
+    let response = try deviceResponse(consent: consent, deviceKey: deviceKey)
+    return try EncryptedResponse.seal(
+      response, to: request.encryptionInfo.recipientPublicKey, sessionTranscript: sessionTranscript)
+  }
+
+  /// Refuses a consent that names an unknown doc request twice, a credential that is not a
+  /// candidate, an element that was not requested or that the credential lacks, or that leaves
+  /// a mandatory use case unanswered.
+  public func validate(_ consent: MdocConsent) throws(DigitalCredentialsError) {
+    try resolved.validate(consent)
+  }
+}

@@ -1,0 +1,70 @@
+import DCVerifier
+import DCWallet
+import DCCrypto
+import Foundation
+import DCMdoc
+import DCMdocProximity
+import DCProximityTransport
+
+extension DemoCommand {
+  /// Step 16: the same wallet presents the mDL in person (ISO 18013-5) to a reader over the
+  /// loopback TCP development transport: QR engagement, session encryption, reader
+  /// authentication, a deviceMac, the reader's verification and its termination.
+  static func runInPerson(_ pki: PKI, wallet: Wallet, _ narrator: Narrator) async throws {
+    let (step, say) = (narrator.step, narrator.say)
+    step(
+      "16. In person (ISO 18013-5) over loopback TCP: QR engagement, encrypted session, deviceMac")
+    let listener: LoopbackTCPListener
+    let session: HolderSession
+    do {
+      listener = try LoopbackTCPListener()
+      session = try HolderSession.qr(retrievalMethods: [
+        .ble(try BLEOptions(peripheralServerUUID: SecureRandom.bytes(count: 16)))
+      ])
+    } catch {
+      throw CommandFailure("in person: \(reason(of: error))")
+    }
+    defer { listener.close() }
+    say("the wallet shows \(session.uri.prefix(60))... (\(session.uri.count) characters)")
+    let holder = Task { () throws -> InPersonHolder.Outcome in
+      let transport = try await listener.accept(timeout: .seconds(30))
+      return try await InPersonHolder(
+        wallet: wallet, policy: WalletPolicy(inPersonDeviceAuthentication: .mac)
+      ).run(session: session, transport: transport) { request in
+        do {
+          return .share(try request.proposedConsent())
+        } catch {
+          return .decline(reason: reason(of: error))
+        }
+      }
+    }
+    let result: ProximityReader.Result
+    let reader: InPersonReader
+    do {
+      let transport = try await LoopbackTCPConnector.connect(port: listener.port)
+      reader = try InPersonReader(uri: session.uri, transport: transport)
+      say("the reader scans it, connects to 127.0.0.1:\(listener.port) and asks for age_over_21")
+      result = try await reader.request(
+        [
+          ItemsRequest(
+            docType: "org.iso.18013.5.1.mDL",
+            nameSpaces: [("org.iso.18013.5.1", [.init("age_over_21", intentToRetain: false)])])
+        ], reader: .init(signer: pki.readerKey, chain: [pki.reader]),
+        issuerTrustAnchors: [pki.iaca], now: Date())
+    } catch {
+      holder.cancel()
+      throw CommandFailure("in person: \(reason(of: error))")
+    }
+    for line in VerifierOutput.text(result) { say(line) }
+    await reader.terminate()
+    let outcome: InPersonHolder.Outcome
+    do {
+      outcome = try await holder.value
+    } catch {
+      throw CommandFailure("in person: \(reason(of: error))")
+    }
+    say(
+      "the reader ended the session (status 20); the wallet answered \(outcome.answered.count) request(s)"
+    )
+  }
+}

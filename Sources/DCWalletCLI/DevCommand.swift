@@ -1,0 +1,165 @@
+import DCCBOR
+import DCCrypto
+import Foundation
+import DCJOSE
+import DCJSON
+import DCMdoc
+import DCSDJWT
+import DCX509
+
+/// `dcwallet dev files`: the development PKI, keys and credentials the README's tour names, so a
+/// newcomer can follow it as written. Nothing here is for production: every key is made fresh
+/// and written in the clear (private keys with mode 0600).
+enum DevCommand {
+  static let filesSpec = CommandSpec(
+    path: "dcwallet dev files",
+    summary:
+      "Write a development PKI, keys and credentials for trying the CLI (the README's tour).",
+    options: [
+      .value("out", "DIR", "where to write them (default: the current directory)"),
+      .value("origin-host", "HOST", "the verifier's DNS name (default shop.example)"),
+    ],
+    discussion: """
+      Writes, for the verifier's origin https://HOST:
+        iaca.pem            issuer root (IACA): trust it as --issuer; it also anchors the SD-JWT VC issuer
+        mdl.cbor            an mDL (IssuerSigned CBOR), device.pem its device key
+        reader-root.pem     reader CA (trust it as --reader); reader.pem and reader-key.pem the reader
+        pid.txt             an SD-JWT VC PID (urn:eudi:pid:1), holder.pem its device key
+        verifier-ca.pem     verifier CA (trust it as --verifier)
+        verifier-chain.pem  the request signer's certificate (x509_san_dns:HOST), verifier.pem its key
+        query.json          a DCQL query for the PID's given_name and age_over_18
+      Existing files are never overwritten: the command refuses instead.
+      """)
+
+  static let names = [
+    "iaca.pem", "mdl.cbor", "device.pem", "reader-root.pem", "reader.pem", "reader-key.pem",
+    "pid.txt", "holder.pem", "verifier-ca.pem", "verifier-chain.pem", "verifier.pem", "query.json",
+  ]
+
+  static func run(_ arguments: [String], _ context: CommandContext) async throws {
+    guard arguments.first == "files" else {
+      if arguments.first == "--help" || arguments.first == "-h" {
+        throw HelpShown(text: filesSpec.help)
+      }
+      throw UsageError(
+        arguments.first.map { "unknown dev subcommand '\($0)'" } ?? "dev needs a subcommand: files",
+        command: "dcwallet dev")
+    }
+    let args = try context.parse(filesSpec, Array(arguments.dropFirst()))
+    let directory = args.value("out") ?? FileManager.default.currentDirectoryPath
+    let host = args.value("origin-host") ?? "shop.example"
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true)
+    let paths = names.map { (directory as NSString).appendingPathComponent($0) }
+    if let existing = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+      throw CommandFailure("\(existing) exists; dev files never overwrites (use an empty --out)")
+    }
+    let files = try makeFiles(verifierHost: host, now: Date())
+    for (name, contents) in files.package {
+      try Files.write(contents, to: (directory as NSString).appendingPathComponent(name))
+    }
+    for (name, contents) in files.secret {
+      try SecretFile.create(contents, to: (directory as NSString).appendingPathComponent(name))
+    }
+    context.console.out(
+      "wrote \(names.joined(separator: ", ")) in \(directory) (development only; verifier https://\(host))"
+    )
+  }
+
+  /// The files' contents: package ones, and private keys.
+  static func makeFiles(verifierHost: String, now: Date) throws -> (
+    package: [(String, [UInt8])], secret: [(String, [UInt8])]
+  ) {
+    let from = now.addingTimeInterval(-86_400)
+    let until = now.addingTimeInterval(86_400 * 365)
+    let issuer = try DevelopmentIssuer(name: "Development", from: from, until: until)
+    let (iacaKey, iaca, dsKey, ds) = (issuer.iacaKey, issuer.iaca, issuer.dsKey, issuer.ds)
+    let deviceKey = try ECPrivateKey(curve: .p256)
+    let mdl = try MdocIssuer(signer: dsKey, certificateChain: [ds]).issue(
+      docType: "org.iso.18013.5.1.mDL",
+      nameSpaces: [
+        (
+          "org.iso.18013.5.1",
+          [
+            ("family_name", "Mustermann"), ("given_name", "Erika"),
+            ("birth_date", .fullDate(try FullDate("1971-09-01"))), ("age_over_18", true),
+            ("age_over_21", true), ("document_number", "D1234567"),
+            ("portrait", .byteString([UInt8](repeating: 0xAB, count: 1024))),
+          ]
+        )
+      ], deviceKey: deviceKey.publicKey,
+      validity: ValidityInfo(
+        signed: now, validFrom: from, validUntil: now.addingTimeInterval(86_400 * 90)),
+      decoyDigests: 2)
+    let readerRootKey = try ECPrivateKey(curve: .p256)
+    let readerRoot = try CertificateBuilder.readerRoot(
+      commonName: "Development Reader CA", organization: "Verifier Trust Scheme",
+      publicKey: readerRootKey.publicKey, notBefore: from, notAfter: until
+    ).selfSigned(signer: readerRootKey)
+    let readerKey = try ECPrivateKey(curve: .p256)
+    let reader = try CertificateBuilder.reader(
+      commonName: "Development Shop", organization: "Development Shop",
+      publicKey: readerKey.publicKey, notBefore: from, notAfter: until
+    ).issued(by: readerRoot, signer: readerRootKey)
+    let pid = try sdJWTPID(iaca: iaca, iacaKey: iacaKey, now: now, from: from, until: until)
+    let verifierRootKey = try ECPrivateKey(curve: .p256)
+    let verifierRoot = try CertificateBuilder.readerRoot(
+      commonName: "Development Verifier CA", organization: "Verifier Trust Scheme",
+      publicKey: verifierRootKey.publicKey, notBefore: from, notAfter: until
+    ).selfSigned(signer: verifierRootKey)
+    let verifierKey = try ECPrivateKey(curve: .p256)
+    let verifierCert = try CertificateBuilder.openID4VPVerifier(
+      dnsName: verifierHost, organization: "Development Shop", publicKey: verifierKey.publicKey,
+      notBefore: from, notAfter: until
+    ).issued(by: verifierRoot, signer: verifierRootKey)
+    let query =
+      #"{"credentials": [{"id": "pid", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:eudi:pid:1"]}, "claims": [{"path": ["given_name"]}, {"path": ["age_over_18"]}]}]}"#
+    func text(_ string: String) -> [UInt8] { Array(string.utf8) }
+    return (
+      package: [
+        ("iaca.pem", text(iaca.pemString)), ("mdl.cbor", mdl.bytes),
+        ("reader-root.pem", text(readerRoot.pemString)), ("reader.pem", text(reader.pemString)),
+        ("pid.txt", text(pid.sdJWT + "\n")), ("verifier-ca.pem", text(verifierRoot.pemString)),
+        ("verifier-chain.pem", text(verifierCert.pemString)), ("query.json", text(query + "\n")),
+      ],
+      secret: [
+        ("device.pem", text(deviceKey.pemRepresentation)),
+        ("reader-key.pem", text(readerKey.pemRepresentation)),
+        ("holder.pem", text(pid.holderKey.pemRepresentation)),
+        ("verifier.pem", text(verifierKey.pemRepresentation)),
+      ]
+    )
+  }
+
+  /// An SD-JWT VC PID whose issuer certificate chains to the IACA and names the `iss` host as a
+  /// dNSName and the `iss` URL as a URI SAN (SD-JWT VC §3.5: `iss` is tied to the x5c leaf).
+  static func sdJWTPID(
+    iaca: Certificate, iacaKey: ECPrivateKey, now: Date, from: Date, until: Date
+  ) throws -> (sdJWT: String, holderKey: ECPrivateKey) {
+    let issuerURL = "https://pid-issuer.utopia.example"
+    let issuerKey = try ECPrivateKey(curve: .p256)
+    let issuerCert = try CertificateBuilder(
+      subject: DistinguishedName(
+        commonName: "Development PID Issuer", organization: "Utopia Registry", country: "UT"),
+      publicKey: issuerKey.publicKey, notBefore: from, notAfter: until,
+      extensions: [
+        .keyUsage(.digitalSignature),
+        .subjectAlternativeNames([.dnsName("pid-issuer.utopia.example"), .uri(issuerURL)]),
+      ]
+    ).issued(by: iaca, signer: iacaKey)
+    let holderKey = try ECPrivateKey(curve: .p256)
+    let claims: JSONValue = .object([
+      ("given_name", "Erika"), ("family_name", "Mustermann"), ("birthdate", "1971-09-01"),
+      ("age_over_18", true), ("address", .object([("locality", "Berlin"), ("country", "DE")])),
+    ])
+    let pid = try SDJWTIssuer.issue(
+      claims: claims,
+      selectivelyDisclosable: [
+        "given_name", "family_name", "birthdate", "age_over_18", "address.locality", "address",
+      ],
+      decoys: 2, holderKey: holderKey.publicKey, vct: "urn:eudi:pid:1", issuer: issuerURL,
+      issuedAt: now, expiresAt: now.addingTimeInterval(86_400 * 90), signer: issuerKey,
+      x5c: [issuerCert], random: SecureRandom())
+    return (pid.serialized, holderKey)
+  }
+}

@@ -1,0 +1,175 @@
+import DCVerifier
+import DCWallet
+import DCCrypto
+import DCAPI
+import Foundation
+import DCJOSE
+import DCJSON
+import DCOpenID4VP
+import DCX509
+
+/// `dcwallet verifier request|verify` for OpenID4VP 1.0 over the DC API.
+enum OpenID4VPVerifierCommands {
+  static func request(
+    _ args: ParsedArguments, protocol protocolID: OpenID4VPProtocol, _ context: CommandContext
+  ) throws {
+    let path = VerifierCommand.requestSpec.path
+    guard let dcqlPath = args.value("dcql") else {
+      throw UsageError("--dcql is required for OpenID4VP", command: path)
+    }
+    let query: JSONValue
+    do {
+      query = try JSONValue(parsing: try Files.read(dcqlPath, limit: .request))
+    } catch let error as JSONError {
+      throw CommandFailure("\(dcqlPath) is not JSON: \(error.reason)")
+    }
+    guard
+      let mode = ResponseMode(
+        rawValue: args.value("response-mode") ?? ResponseMode.dcAPIJWT.rawValue)
+    else {
+      throw UsageError("--response-mode must be dc_api or dc_api.jwt", command: path)
+    }
+    guard mode == .dcAPIJWT || args.value("out-key") == nil else {
+      throw UsageError(
+        "--out-key: a dc_api response is not encrypted, there is no key", command: path)
+    }
+    let origin = try WebOrigin(args.value("origin") ?? "https://verifier.example").serialized
+    let keys = args.all("signer-key")
+    let certs = args.all("signer-cert")
+    guard keys.count == certs.count else {
+      throw UsageError(
+        "give one --signer-cert (a PEM chain file) for each --signer-key", command: path)
+    }
+    var signers: [RequestSigner] = []
+    for (keyPath, certPath) in zip(keys, certs) {
+      let chain = try Inputs.certificates([certPath])
+      guard
+        let dns = chain.first?.subjectAlternativeNames?.compactMap({ name -> String? in
+          if case .dnsName(let dns) = name { return dns }
+          return nil
+        }).first
+      else {
+        throw CommandFailure(
+          "\(certPath): the leaf has no DNS subject alternative name for x509_san_dns")
+      }
+      signers.append(
+        .x509SANDNS(dnsName: dns, certificateChain: chain, signer: try Inputs.privateKey(keyPath)))
+    }
+    let signing: RequestSigning
+    switch protocolID {
+    case .unsigned:
+      guard signers.isEmpty else {
+        throw UsageError("an unsigned request takes no --signer-key", command: path)
+      }
+      signing = .unsigned
+    case .signed:
+      guard signers.count == 1 else {
+        throw UsageError("a signed request needs exactly one --signer-key", command: path)
+      }
+      signing = .signed(signers[0])
+    case .multisigned, .draft:
+      guard !signers.isEmpty else {
+        throw UsageError("a multisigned request needs --signer-key", command: path)
+      }
+      signing = .multisigned(signers)
+    }
+    let request: VerifierRequest
+    do {
+      request = try VerifierRequest(
+        dcqlQuery: query, origin: origin, responseMode: mode, signing: signing,
+        expectedOrigins: protocolID == .unsigned ? nil : [origin])
+    } catch {
+      throw CommandFailure("cannot make the request: \(error.reason)")
+    }
+    let page = JSONValue.object([
+      ("protocol", .string(request.protocolID.rawValue)), ("data", request.data),
+    ])
+    try Files.write(Array(page.serialized().utf8), to: args.value("out-request") ?? "")
+    try SecretFile.create(
+      Array(request.state.json.serialized().utf8), to: args.value("out-state") ?? "")
+    if let keyPath = args.value("out-key") {
+      if let key = request.state.encryptionKey {
+        try SecretFile.create(Array(key.json.serialized().utf8), to: keyPath)
+      }
+    }
+    context.console.out(
+      "wrote \(args.value("out-request") ?? "") and \(args.value("out-state") ?? "")")
+  }
+
+  /// Verifies a response against a state (saved, or rebuilt from the request as sent), with
+  /// the mdoc and SD-JWT VC issuer anchors kept apart.
+  static func verify(
+    response: JSONValue, state: VerifierState, mdocAnchors: [Certificate],
+    sdJWTAnchors: [Certificate], now: Date, status: StatusChecking
+  ) async throws -> VerifiedAuthorizationResponse {
+    do {
+      return try await state.verifyResponse(
+        response["data"] ?? response, sdJWTIssuerAnchors: sdJWTAnchors,
+        mdocIssuerAnchors: mdocAnchors, now: now, status: status)
+    } catch {
+      throw CommandFailure("verification failed: \(error.reason)")
+    }
+  }
+
+  static func print(
+    _ verified: VerifiedAuthorizationResponse, json asJSON: Bool, _ context: CommandContext
+  ) {
+    if asJSON {
+      context.console.out(json(verified).serialized())
+      return
+    }
+    for (queryID, credentials) in verified.credentials.sorted(by: { $0.key < $1.key }) {
+      for credential in credentials {
+        context.console.out(
+          "\(queryID): \(credential.format) \(credential.vct ?? credential.docType ?? "")")
+        for claim in credential.claims {
+          context.console.out(
+            "  \(ClaimName.of(claim.path, format: credential.format)): \(claim.value.serialized())")
+        }
+      }
+    }
+    for check in VerifierStatusText.statusChecks(verified) {
+      context.console.out("ok  \(VerificationCheckText.sentence(check))")
+    }
+    for check in verified.report.checks {
+      context.console.out("ok  \(VerificationCheckText.sentence(check))")
+    }
+  }
+
+  static func json(_ verified: VerifiedAuthorizationResponse) -> JSONValue {
+    .object([
+      ("verified", .bool(true)),
+      (
+        "credentials",
+        .object(
+          verified.credentials.sorted(by: { $0.key < $1.key }).map { queryID, credentials in
+            (
+              queryID,
+              .array(
+                credentials.map { credential in
+                  .object([
+                    ("format", .string(credential.format)),
+                    ("type", .string(credential.vct ?? credential.docType ?? "")),
+                    (
+                      "claims",
+                      .object(
+                        credential.claims.map {
+                          (ClaimName.of($0.path, format: credential.format), $0.value)
+                        })
+                    ),
+                    ("status", VerifierStatusText.json(credential)),
+                  ])
+                })
+            )
+          })
+      ),
+      (
+        "checks",
+        .array(
+          (verified.report.checks + VerifierStatusText.statusChecks(verified)).map {
+            .string(VerificationCheckText.sentence($0))
+          })
+      ),
+    ])
+  }
+}

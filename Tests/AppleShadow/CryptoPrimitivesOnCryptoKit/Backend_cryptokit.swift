@@ -1,1 +1,0 @@
-../../../Sources/CryptoPrimitives/Backend_cryptokit.swift

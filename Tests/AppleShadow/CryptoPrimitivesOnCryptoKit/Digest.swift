@@ -1,1 +1,0 @@
-../../../Sources/CryptoPrimitives/Digest.swift

@@ -1,1 +1,0 @@
-../../../Sources/CryptoPrimitives/KeyEncoding.swift

@@ -1,0 +1,1 @@
+../../../Sources/DCCrypto/Backend_cryptokit.swift

@@ -1,0 +1,1 @@
+../../../Sources/DCCrypto/Digest.swift

@@ -1,0 +1,1 @@
+../../../Sources/DCCrypto/ECPrivateKey.swift

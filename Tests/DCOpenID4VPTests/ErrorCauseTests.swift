@@ -1,0 +1,84 @@
+import DCAPI
+import Foundation
+import DCJOSE
+import DCJSON
+import DCOpenID4VP
+import Testing
+
+/// Errors keep their cause (issue 11): a wrapped error exposes the lower module's error as a
+/// value, and says where it was thrown.
+struct ErrorCauseTests {
+  func refusal(_ protocolID: OpenID4VPProtocol, _ data: JSONValue) throws -> OpenID4VPError {
+    do {
+      _ = try AuthorizationRequest(
+        protocol: protocolID, data: data, origin: try WebOrigin("https://verifier.example"),
+        verifierTrustAnchors: [], now: Date(timeIntervalSince1970: 1_750_000_000))
+    } catch let error as OpenID4VPError {
+      return error
+    }
+    Issue.record("the request was accepted")
+    throw JSONError(.invalidJSON, "unreachable")
+  }
+
+  /// A signed request whose JWS header is not base64url: OpenID4VPError → JOSEError → JSONError.
+  @Test func signedRequestWithBadBase64KeepsTwoLayersOfCause() throws {
+    let error = try refusal(.signed, .object([("request", .string("!!!.e30.AAAA"))]))
+    #expect(error.code == .malformed)
+    #expect(error.file.hasPrefix("DCOpenID4VP/"))
+    #expect(error.line > 0)
+    let jose = try #require(error.underlying as? JOSEError)
+    #expect(jose.code == .malformedJWS)
+    #expect(jose.file.hasPrefix("DCJOSE/"))
+    let json = try #require(jose.underlying as? JSONError)
+    #expect(json.code == .invalidBase64)
+    #expect(json.file.hasPrefix("DCJSON/"))
+    #expect(json.underlying == nil)
+    // The text stays as it was: the cause is added, not printed.
+    #expect(!error.description.contains(error.file))
+    #expect(
+      error.description
+        == "OpenID4VPError.malformed: request JWS: protected header: invalid base64url character at offset 0"
+    )
+    #expect(error.debugDescription.contains("caused by: JOSEError.malformedJWS"))
+    #expect(error.debugDescription.contains("caused by: JSONError.invalidBase64"))
+  }
+
+  /// Request `data` as a string that is not JSON: the JSON parser's error is the cause.
+  @Test func dataStringThatIsNotJSONKeepsTheParserError() throws {
+    let error = try refusal(.unsigned, .string("{not json"))
+    #expect(error.code == .malformed)
+    #expect(error.file == "DCOpenID4VP/AuthorizationRequest.swift")
+    #expect((error.underlying as? JSONError)?.code == .invalidJSON)
+  }
+
+  /// Equality and hashing compare the code and reason, never the cause or the throw site.
+  @Test func equalityIgnoresCauseAndThrowSite() {
+    let plain = OpenID4VPError(.malformed, "x")
+    let wrapped = OpenID4VPError(
+      .malformed, "x", underlying: JSONError(.invalidJSON, "y"), file: "Elsewhere.swift", line: 7)
+    #expect(plain == wrapped)
+    #expect(Set([plain, wrapped]).count == 1)
+    #expect(plain != OpenID4VPError(.malformed, "z"))
+    #expect(plain != OpenID4VPError(.invalidRequest, "x"))
+    #expect(wrapped.file == "Elsewhere.swift" && wrapped.line == 7)
+    #expect(plain.file == "DCOpenID4VPTests/ErrorCauseTests.swift")
+  }
+
+  /// A multisigned request whose signatures all fail: the failure that decided the code is the
+  /// cause, and its own cause (the signature check) is kept under it.
+  @Test func multisignedRefusalKeepsTheDecidingFailure() throws {
+    let fixture = try Fixture()
+    let payload = try HAIPConformanceTests.multisignedPayload(fixture)
+    let signer = (
+      fixture.verifierKey, [fixture.verifierCertificate], "x509_san_dns:verifier.example"
+    )
+    var data = try HAIPConformanceTests.multisigned(payload, signers: [signer, signer])
+    data = try HAIPConformanceTests.corruptingSignature(
+      HAIPConformanceTests.corruptingSignature(data, at: 0), at: 1)
+    let error = try #require(HAIPConformanceTests().refusal(fixture, .multisigned, data: data))
+    #expect(error.code == .invalidRequestSignature)
+    let deciding = try #require(error.underlying as? OpenID4VPError)
+    #expect(deciding.code == .invalidRequestSignature)
+    #expect(deciding.underlying != nil)
+  }
+}
