@@ -51,7 +51,7 @@ public struct COSEError: CausedError {
   }
 
   init(_ error: CBORError, _ context: String, file: String = #fileID, line: UInt = #line) {
-    self.init(.malformed, "\(context): \(error)", underlying: error, file: file, line: line)
+    self.init(.malformed, "\(context): \(error.reason)", underlying: error, file: file, line: line)
   }
 
   init(_ error: CryptoError, _ context: String, file: String = #fileID, line: UInt = #line) {

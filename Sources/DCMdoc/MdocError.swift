@@ -64,7 +64,7 @@ public struct MdocError: CausedError {
   }
 
   init(_ error: CBORError, _ context: String, file: String = #fileID, line: UInt = #line) {
-    self.init(.malformed, "\(context): \(error)", underlying: error, file: file, line: line)
+    self.init(.malformed, "\(context): \(error.reason)", underlying: error, file: file, line: line)
   }
 
   init(_ error: COSEError, _ context: String, file: String = #fileID, line: UInt = #line) {

@@ -85,7 +85,7 @@ enum RequestAuthentication {
         chain.append(try Certificate(derEncoded: der))
       } catch {
         throw OpenID4VPError(
-          .invalidRequest, "x5c certificate does not parse: \(error)", underlying: error)
+          .invalidRequest, "x5c certificate does not parse: \(error.reason)", underlying: error)
       }
     }
     for (index, certificate) in chain.enumerated()

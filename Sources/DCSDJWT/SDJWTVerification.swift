@@ -132,7 +132,7 @@ extension SDJWT {
         chain.append(try Certificate(derEncoded: der))
       } catch {
         throw SDJWTError(
-          .untrustedIssuer, "x5c certificate does not parse: \(error)", underlying: error)
+          .untrustedIssuer, "x5c certificate does not parse: \(error.reason)", underlying: error)
       }
     }
     return chain

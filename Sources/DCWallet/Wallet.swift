@@ -69,6 +69,10 @@ public final class Wallet: Sendable {
         settings: settingsAuthentication)
       self.keys =
         try keys ?? SoftwareKeyStore(store: store, keyEncryptionKeyPath: home.keyEncryptionKeyPath)
+    } catch let error as WalletStoreError {
+      throw WalletError(
+        .storage, "cannot open the wallet in \(home.directory): \(error.reason)",
+        underlying: error)
     } catch {
       throw WalletError(
         .storage, "cannot open the wallet in \(home.directory): \(error)", underlying: error)

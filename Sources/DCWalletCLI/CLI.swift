@@ -36,7 +36,8 @@ public enum DCWalletCLI {
       "usage: dcwallet [--home DIR] COMMAND [OPTIONS]", "",
       "A Digital Credentials API wallet and verifier (ISO 18013-5 mdoc, ISO/IEC TS 18013-7 Annex C).",
       "",
-      "The wallet home holds the store: --home, else $DCWALLET_HOME, else ~/.dcwallet.", "",
+      "The wallet home holds the store: --home, else $DCWALLET_HOME, else ~/.dcwallet.",
+      "A relative home is under the current directory and ~ is $HOME; / is refused.", "",
       "commands:",
     ]
     for command in commands {
@@ -123,10 +124,17 @@ public enum DCWalletCLI {
       console.errLine("dcwallet \(command): \(error.reason)")
       return 1
     } catch {
-      console.errLine("dcwallet \(command): \(error)")
+      console.errLine("dcwallet \(command): \(reason(of: error))")
       return 1
     }
   }
+}
+
+/// A module error's `reason` (every module's error has one), else its description: a person reads
+/// no Swift type name (`SDJWTError.untrustedIssuer: ...`).
+func reason(of error: any Error) -> String {
+  let reason = Mirror(reflecting: error).children.first { $0.label == "reason" }?.value
+  return reason as? String ?? "\(error)"
 }
 
 /// Thrown to end a command after printing its help.

@@ -125,6 +125,19 @@ extension Wallet {
 /// Readable names of claims, as `--disclose` takes them: `NAMESPACE/ELEMENT` for mdoc claims,
 /// dotted paths (`address.locality`, `nationalities.0`) for SD-JWT claims.
 enum ClaimName {
+  /// The name of a requested claims path (DCQL) for a credential format; `*` for all elements.
+  static func of(requested path: [ClaimPathComponent], format: String) -> String {
+    let parts = path.map { component -> String in
+      switch component {
+      case .key(let key): key
+      case .index(let index): String(index)
+      case .allElements: "*"
+      }
+    }
+    return format == DCQLFormat.msoMdoc
+      ? parts.joined(separator: "/") : parts.joined(separator: ".")
+  }
+
   /// The name of a path for a credential format.
   static func of(_ path: ClaimPath, format: String) -> String {
     let parts = path.components.map { component -> String in

@@ -1,5 +1,14 @@
 import DCCBOR
+import DCWallet
 import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Where a command writes and reads; tests substitute buffers.
 ///
@@ -107,23 +116,63 @@ struct CommandFailure: Error, CustomStringConvertible {
 enum Files {
   /// The file at path, read in chunks and refused once it passes limit (see `InputLimit`).
   static func read(_ path: String, limit: InputLimit = .file) throws -> [UInt8] {
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw CommandFailure("cannot read \(path)")
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw CommandFailure("cannot read \(path): \(String(cString: strerror(errno)))")
     }
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     defer { try? handle.close() }
+    var status = stat()
+    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+      throw CommandFailure("cannot read \(path): it is a directory")
+    }
     return try limit.read(handle, source: path)
   }
 
+  /// path made absolute against the current directory, for path arithmetic (Foundation's path
+  /// helpers trap on some relative paths). `~` is a name here: the shell expands it.
+  static func absolute(_ path: String) throws -> String {
+    let relative = path.hasPrefix("/") ? path : "./" + path
+    guard let absolute = LocalPath.absolute(relative, environment: [:]) else {
+      throw CommandFailure("cannot resolve \(path): the current directory is unknown")
+    }
+    return absolute
+  }
+
   static func write(_ bytes: [UInt8], to path: String, mode: Int? = nil) throws {
-    let url = URL(fileURLWithPath: path)
+    let absolute = try absolute(path)
+    var isDirectory: ObjCBool = false
+    if path.hasSuffix("/")
+      || FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory)
+        && isDirectory.boolValue
+    {
+      throw CommandFailure("cannot write \(path): it is a directory")
+    }
+    let directory = LocalPath.parent(of: absolute)
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw CommandFailure("cannot write \(path): there is no directory \(directory)")
+    }
     do {
-      try Data(bytes).write(to: url, options: .atomic)
+      try Data(bytes).write(to: URL(fileURLWithPath: absolute), options: .atomic)
       if let mode {
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: absolute)
       }
     } catch {
-      throw CommandFailure("cannot write \(path): \(error.localizedDescription)")
+      throw CommandFailure("cannot write \(path): \(why(error))")
     }
+  }
+
+  /// The operating system's reason inside a Foundation file error, else its description.
+  static func why(_ error: any Error) -> String {
+    let error = error as NSError
+    if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    return error.localizedDescription
   }
 
   static func text(_ path: String, limit: InputLimit = .file) throws -> String {

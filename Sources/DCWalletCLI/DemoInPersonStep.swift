@@ -22,7 +22,7 @@ extension DemoCommand {
         .ble(try BLEOptions(peripheralServerUUID: SecureRandom.bytes(count: 16)))
       ])
     } catch {
-      throw CommandFailure("in person: \(error)")
+      throw CommandFailure("in person: \(reason(of: error))")
     }
     defer { listener.close() }
     say("the wallet shows \(session.uri.prefix(60))... (\(session.uri.count) characters)")
@@ -34,7 +34,7 @@ extension DemoCommand {
         do {
           return .share(try request.proposedConsent())
         } catch {
-          return .decline(reason: "\(error)")
+          return .decline(reason: reason(of: error))
         }
       }
     }
@@ -53,7 +53,7 @@ extension DemoCommand {
         issuerTrustAnchors: [pki.iaca], now: Date())
     } catch {
       holder.cancel()
-      throw CommandFailure("in person: \(error)")
+      throw CommandFailure("in person: \(reason(of: error))")
     }
     for line in VerifierOutput.text(result) { say(line) }
     await reader.terminate()
@@ -61,7 +61,7 @@ extension DemoCommand {
     do {
       outcome = try await holder.value
     } catch {
-      throw CommandFailure("in person: \(error)")
+      throw CommandFailure("in person: \(reason(of: error))")
     }
     say(
       "the reader ended the session (status 20); the wallet answered \(outcome.answered.count) request(s)"

@@ -79,7 +79,7 @@ enum PresentCommand {
         .ble(try BLEOptions(peripheralServerUUID: uuid))
       ])
     } catch {
-      throw CommandFailure("no engagement could be made: \(error)")
+      throw CommandFailure("no engagement could be made: \(reason(of: error))")
     }
     // Listening already: the URI line may be acted on at once.
     context.console.out(session.uri)
@@ -94,7 +94,8 @@ enum PresentCommand {
     let selection = Selection(
       credentialIDs: args.all("credential"), disclose: args.all("disclose"),
       interactive: args.flag("interactive"), console: context.console,
-      issuerTrust: args.flag("interactive") ? try await wallet.issuerTrustByID() : [:])
+      issuerTrust: args.flag("interactive") ? try await wallet.issuerTrustByID() : [:],
+      wallet: wallet)
     let outcome: InPersonHolder.Outcome
     do {
       outcome = try await InPersonHolder(wallet: wallet, policy: policy).run(
@@ -119,6 +120,7 @@ enum PresentCommand {
     let console: Console
     /// The stored credentials' issuer trust levels, for the consent screen.
     let issuerTrust: [String: IssuerTrust]
+    let wallet: Wallet
 
     func decide(_ request: PresentationRequest) async -> InPersonDecision {
       let consent: PresentationConsent
@@ -128,7 +130,9 @@ enum PresentCommand {
             credentialIDs: credentialIDs,
             claims: disclose.isEmpty ? nil : ClaimName.references(disclose, in: request)))
       } catch {
-        return .decline(reason: error.reason)
+        let reason = await SelectionRefusalText.explain(
+          credentialIDs: credentialIDs, disclose: disclose, request: request, wallet: wallet)
+        return .decline(reason: reason ?? error.reason)
       }
       if interactive {
         console.err(request.consentScreen(for: consent, issuerTrust: issuerTrust))

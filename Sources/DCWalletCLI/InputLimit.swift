@@ -64,7 +64,7 @@ package struct InputLimit: Sendable, Hashable {
       do {
         chunk = try handle.read(upToCount: wanted)
       } catch {
-        throw CommandFailure("cannot read \(source): \(error.localizedDescription)")
+        throw CommandFailure("cannot read \(source): \(Files.why(error))")
       }
       guard let chunk, !chunk.isEmpty else { return bytes }
       bytes.append(contentsOf: chunk)

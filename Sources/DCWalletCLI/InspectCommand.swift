@@ -289,9 +289,10 @@ enum InspectCommand {
     var lines: [String] = []
     if let header = try? JSONValue(parsing: Base64URL.decode(parts[0])) {
       lines.append(parts.count == 5 ? "JWE protected header:" : "JWS protected header:")
+      // An x5c chain is summarised; a header without one gets no `x5c: null`.
       lines.append(
         contentsOf: pretty(
-          header.setting("x5c", to: header["x5c"].map { _ in .string("<certificates>") } ?? .null)))
+          header["x5c"] == nil ? header : header.setting("x5c", to: .string("<certificates>"))))
     }
     if parts.count == 3 {
       lines.append("payload:")
@@ -334,7 +335,8 @@ enum InspectCommand {
     if let issuerSigned = try? IssuerSigned(cbor: item) {
       let mso = issuerSigned.mso
       lines.append(
-        "IssuerSigned: \(mso.docType), valid \(mso.validityInfo.validFrom) to \(mso.validityInfo.validUntil)"
+        "IssuerSigned: \(mso.docType), valid \(Timestamp.utc(mso.validityInfo.validFrom)) to "
+          + Timestamp.utc(mso.validityInfo.validUntil)
       )
       for (ns, items) in issuerSigned.nameSpaces {
         for element in items {
@@ -370,14 +372,25 @@ enum InspectCommand {
     return expand(item).diagnosticNotation
   }
 
+  /// JSON indented, keys sorted, `/` unescaped; then the JWT date claims (`iat`, `nbf`, `exp`)
+  /// of an object as UTC dates beside their epoch seconds.
   static func pretty(_ json: JSONValue) -> [String] {
     guard
       let data = try? JSONSerialization.jsonObject(
         with: Data(json.serializedBytes()), options: [.fragmentsAllowed]),
       let formatted = try? JSONSerialization.data(
-        withJSONObject: data, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed])
+        withJSONObject: data,
+        options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
     else { return indent(json.serialized()) }
-    return indent(String(decoding: formatted, as: UTF8.self))
+    return indent(String(decoding: formatted, as: UTF8.self)) + dates(json)
+  }
+
+  /// `  exp: 2027-03-04T05:06:07Z (1804136767)` for each JWT date claim of an object.
+  static func dates(_ json: JSONValue) -> [String] {
+    ["iat", "nbf", "exp"].compactMap { name in
+      guard let seconds = json[name]?.int else { return nil }
+      return "  \(name): " + Timestamp.withEpoch(Date(timeIntervalSince1970: Double(seconds)))
+    }
   }
 
   static func indent(_ text: String) -> [String] {

@@ -38,7 +38,7 @@ enum IssueCommand {
       OFFER is an openid-credential-offer:// or haip-vci:// URI, a file holding one, or - for
       standard input. Plain http is accepted only for loopback issuers (development).
       Authorization code offers: without --browser the authorization URL is printed on a line of
-      its own and the redirect URL is read from standard input.
+      its own (on standard error with --json) and the redirect URL is read from standard input.
       A missing --tx-code is asked for on a terminal; otherwise it is an error (exit 1).
       """)
 
@@ -125,7 +125,7 @@ enum IssueCommand {
         let pending = try await issuance.beginAuthorization(offer: offer, options: options)
         let redirect = try redirectURL(
           pending.authorizationURL, browser: args.value("browser"), stdinUsed: source == "-",
-          context)
+          json: json, context)
         result = try await issuance.completeAuthorization(
           pending, redirect: redirect, storage: storage)
       }
@@ -250,9 +250,11 @@ enum IssueCommand {
   }
 
   /// The redirect URL the authorization ended on: the last line `--browser CMD` printed, or a
-  /// line read from standard input after printing the authorization URL.
+  /// line read from standard input after printing the authorization URL (on standard error with
+  /// `--json`: standard output holds the JSON value alone).
   static func redirectURL(
-    _ authorizationURL: URL, browser: String?, stdinUsed: Bool, _ context: CommandContext
+    _ authorizationURL: URL, browser: String?, stdinUsed: Bool, json: Bool,
+    _ context: CommandContext
   ) throws -> URL {
     let line: String?
     if let browser {
@@ -261,7 +263,11 @@ enum IssueCommand {
       guard !stdinUsed else {
         throw CommandFailure("the offer came on standard input: give --browser CMD")
       }
-      context.console.outLine(authorizationURL.absoluteString)
+      if json {
+        context.console.errLine(authorizationURL.absoluteString)
+      } else {
+        context.console.outLine(authorizationURL.absoluteString)
+      }
       line = readLine()
     }
     guard let text = line?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,

@@ -146,7 +146,7 @@ enum IssuerCommand {
     } catch let error as OpenID4VCIError {
       throw CommandFailure(error.reason)
     } catch {
-      throw CommandFailure("cannot record the offer: \(error)")
+      throw CommandFailure("cannot record the offer: \(reason(of: error))")
     }
     context.console.outLine(created.uri)
     if let code = created.transactionCode { context.console.outLine(code) }
@@ -217,9 +217,7 @@ struct StateDirectory {
   init(config: String?, context: CommandContext) throws {
     if let config {
       configPath = config
-      directory =
-        (config as NSString).deletingLastPathComponent.isEmpty
-        ? "." : (config as NSString).deletingLastPathComponent
+      directory = LocalPath.parent(of: try Files.absolute(config))
     } else {
       configPath = nil
       directory = try context.home().directory + "/issuer"
@@ -233,7 +231,7 @@ struct StateDirectory {
     }
   }
 
-  func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+  func path(_ name: String) -> String { LocalPath.appending(name, to: directory) }
 
   func settings() throws -> DevelopmentIssuerSettings {
     guard let configPath else { return DevelopmentIssuerSettings() }
@@ -270,7 +268,8 @@ struct StateDirectory {
       } catch let error as CommandFailure {
         throw error
       } catch {
-        throw CommandFailure("the issuer's PKI in \(directory) does not read: \(error)")
+        throw CommandFailure(
+          "the issuer's PKI in \(directory) does not read: \(reason(of: error))")
       }
     }
     let now = Date()
@@ -305,7 +304,7 @@ struct StateDirectory {
       configuration = try DevelopmentIssuerCatalog.configuration(
         identifier: identifier, pki: pki, settings: settings)
     } catch {
-      throw CommandFailure("cannot certify the SD-JWT VC issuer key: \(error)")
+      throw CommandFailure("cannot certify the SD-JWT VC issuer key: \(reason(of: error))")
     }
     return CredentialIssuerService(configuration: configuration, store: store)
   }

@@ -1,3 +1,4 @@
+import DCAPI
 import DCWallet
 import Foundation
 import DCHTTP
@@ -44,10 +45,10 @@ enum PresentURICommand {
       to a verifier that is refused as unauthenticated.
 
       On success standard output holds only the verifier's redirect_uri, which is never opened
-      (nothing for a cross-device request). A refusal, a failure or a declined request exits 1
-      with the reason on standard error. With --decline, or when the holder says no with
-      --interactive, access_denied is posted: exit 0 (and the redirect_uri, if any) when the
-      verifier accepted it, 1 with the reason otherwise.
+      (nothing for a cross-device request); standard error says what was sent to whom. A refusal,
+      a failure or a declined request exits 1 with the reason on standard error. With --decline,
+      or when the holder says no with --interactive, access_denied is posted: exit 0 (and the
+      redirect_uri, if any) when the verifier accepted it, 1 with the reason otherwise.
       """)
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
@@ -79,7 +80,25 @@ enum PresentURICommand {
       }
     }
     let outcome = try await wallet.respond(to: request, consent: consent, httpClient: http)
+    // Standard output keeps only the redirect_uri; what was sent is for the person.
+    context.console.errLine(sentSummary(request.screen(for: consent)))
     if let redirect = outcome.redirectURI { context.console.out(redirect.absoluteString) }
+  }
+
+  /// `sent to CLIENT_ID: pid (given_name, family_name)`: each credential presented and the claims
+  /// it disclosed.
+  static func sentSummary(_ screen: ConsentScreen) -> String {
+    let presented = screen.documents.flatMap { document in
+      document.presentations.map { presentation in
+        let names = presentation.claims.filter(\.shared).map {
+          ClaimName.of($0.path, format: document.format)
+        }
+        return presentation.credentialID
+          + (names.isEmpty ? "" : " (" + names.joined(separator: ", ") + ")")
+      }
+    }
+    let verifier = screen.clientID ?? screen.origin?.serialized ?? "the verifier"
+    return "sent to \(verifier): " + presented.joined(separator: "; ")
   }
 
   /// Posts access_denied; exit 0 (printing the redirect_uri, if any) when the verifier accepted

@@ -86,15 +86,19 @@ extension RespondCommand {
   static func consent(
     _ args: ParsedArguments, for request: PresentationRequest, in wallet: Wallet
   ) async throws -> PresentationConsent {
+    let names = args.all("disclose")
     do {
-      let names = args.all("disclose")
       return try request.consent(
         ConsentSelection(
           credentialIDs: args.all("credential"),
           claims: names.isEmpty ? nil : ClaimName.references(names, in: request)))
     } catch {
-      await wallet.logRefusal(request, reason: error.reason)
-      throw error
+      let reason =
+        await SelectionRefusalText.explain(
+          credentialIDs: args.all("credential"), disclose: names, request: request,
+          wallet: wallet) ?? error.reason
+      await wallet.logRefusal(request, reason: reason)
+      throw CommandFailure(reason)
     }
   }
 

@@ -6,7 +6,8 @@ import DCX509
 
 /// `dcwallet inspect` on a Status List Token (issue 15): the JWT (compact text) or the CWT
 /// (COSE_Sign1 bytes, or their hex or base64url text). Nothing is verified: no key or anchor
-/// is needed. `--json` prints every entry; plain output summarises.
+/// is needed. `--json` prints every entry; plain output lists a short list's entries and
+/// summarises a long one by its counts.
 enum StatusListInspect {
   /// The token bytes and form when `bytes` are a Status List Token (by its header), as given or
   /// as hex or base64url text; nil otherwise.
@@ -93,11 +94,8 @@ enum StatusListInspect {
       "  sub: \(token.subject)",
     ]
     if let issuer = token.issuer { lines.append("  iss: \(issuer)") }
-    lines.append(
-      "  iat: \(token.issuedAt) (\(Int64(token.issuedAt.timeIntervalSince1970)))")
-    lines.append(
-      "  exp: "
-        + (token.expiresAt.map { "\($0) (\(Int64($0.timeIntervalSince1970)))" } ?? "none"))
+    lines.append("  iat: " + Timestamp.withEpoch(token.issuedAt))
+    lines.append("  exp: " + (token.expiresAt.map(Timestamp.withEpoch) ?? "none"))
     lines.append("  ttl: " + (token.timeToLive.map { "\($0) s" } ?? "none"))
     if let aggregation = token.aggregationURI { lines.append("  aggregation_uri: \(aggregation)") }
     lines.append(
@@ -114,6 +112,20 @@ enum StatusListInspect {
       "\(word(Status(rawValue: $0.key))) \($0.value)"
     }
     lines.append("  statuses: " + counts.joined(separator: ", "))
-    return lines
+    return lines + entries(list)
+  }
+
+  /// The most entries plain output lists one by one; a longer list is summarised by its counts.
+  static let listedEntries = 64
+
+  /// Plain output's entries, `index: status` one per line, for a list of up to ``listedEntries``.
+  static func entries(_ list: StatusList) -> [String] {
+    guard list.count <= listedEntries else {
+      return ["  entries: \(list.count), too many to list (--json lists every one)"]
+    }
+    return ["  entries:"]
+      + (0..<list.count).map { index in
+        "    \(index): " + ((try? list.status(at: index)).map(word) ?? "?")
+      }
   }
 }

@@ -70,6 +70,9 @@ enum VerifierCommand {
         "status-list", "FILE", repeating: true,
         "a status list token (JWT or CWT) to use instead of fetching it, matched by its sub"),
       .flag("no-status-check", "do not check credential status (the report says it was skipped)"),
+      .flag(
+        "require-all-elements",
+        "org-iso-mdoc: fail when a requested element was not returned (default: report it)"),
       .flag("json", "print JSON"),
     ],
     discussion: """
@@ -80,6 +83,8 @@ enum VerifierCommand {
       the list is fetched from its uri (https, or http on loopback) unless --status-list gives it,
       and verified with the same issuer anchors as the credential. A revoked (invalid) or
       suspended credential fails the verification; an unknown status is reported and does not.
+      A requested element the holder did not return is reported (not returned: NS/EL; --json:
+      each document's notReturned) and fails the verification only with --require-all-elements.
       """)
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
@@ -269,7 +274,8 @@ enum VerifierCommand {
     let state = AnnexCVerifier.State(
       origin: origin, request: saved.request, recipientPrivateKey: saved.recipientPrivateKey)
     let result = try await verifyAnnexC(
-      response: response, state: state, anchors: mdocAnchors, now: now, status: status)
+      response: response, state: state, anchors: mdocAnchors, now: now, status: status,
+      requireAllElements: args.flag("require-all-elements"))
     printAnnexC(result, json: args.flag("json"), context)
   }
 
@@ -357,7 +363,8 @@ enum VerifierCommand {
             throw CommandFailure("the org-iso-mdoc request: \(error.reason)")
           }
           let result = try await verifyAnnexC(
-            response: response, state: state, anchors: mdocAnchors, now: now, status: status)
+            response: response, state: state, anchors: mdocAnchors, now: now, status: status,
+            requireAllElements: args.flag("require-all-elements"))
           printAnnexC(result, json: args.flag("json"), context)
           return
         }
@@ -386,12 +393,13 @@ enum VerifierCommand {
 
   static func verifyAnnexC(
     response: JSONValue, state: AnnexCVerifier.State, anchors: [Certificate], now: Date,
-    status: StatusChecking
+    status: StatusChecking, requireAllElements: Bool
   ) async throws -> AnnexCVerifier.Result {
     do {
-      return try await AnnexCVerifier.verify(
+      let result = try await AnnexCVerifier.verify(
         responseData: response["data"] ?? response, state: state, issuerTrustAnchors: anchors,
         now: now, status: status)
+      return requireAllElements ? try result.requiringEveryRequestedElement() : result
     } catch {
       throw CommandFailure("verification failed: \(error.reason)")
     }
@@ -434,6 +442,7 @@ enum VerifierOutput {
                     ("\($0.nameSpace)/\($0.identifier)", .string(ValueText.describe($0.value)))
                   })
               ),
+              ("notReturned", .array(notReturned(document).map(JSONValue.string))),
             ])
           })
       ),
@@ -444,7 +453,7 @@ enum VerifierOutput {
             let text = VerificationCheckText.nameAndDetail($0)
             var fields: [(String, JSONValue)] = [
               ("check", .string(text.name)), ("passed", .bool(true)),
-              ("detail", .string(text.detail)),
+              ("detail", .string(detail(text.detail, of: $0, in: result))),
             ]
             if case .credentialStatus(_, let outcome) = $0 {
               fields.append(("status", VerifierStatusText.json(outcome)))
@@ -463,12 +472,29 @@ enum VerifierOutput {
         lines.append(
           "  \(element.nameSpace)/\(element.identifier): \(ValueText.describe(element.value))")
       }
+      for name in notReturned(document) { lines.append("  \(name): not returned (requested)") }
     }
     // A failing check throws, so every check in the report passed.
     for check in result.report.checks {
       let text = VerificationCheckText.nameAndDetail(check)
-      lines.append("ok  \(text.name): \(text.detail)")
+      lines.append("ok  \(text.name): \(detail(text.detail, of: check, in: result))")
     }
     return lines
+  }
+
+  /// `NS/EL` of each element the document's request asked for and it does not hold.
+  static func notReturned(_ document: AnnexCVerifier.VerifiedDocument) -> [String] {
+    document.absentElements.map { "\($0.nameSpace)/\($0.identifier)" }
+  }
+
+  /// A check's detail; the disclosure check also names the requested elements not returned.
+  static func detail(
+    _ detail: String, of check: VerificationCheck, in result: AnnexCVerifier.Result
+  ) -> String {
+    guard case .onlyRequestedElements(let docType, _) = check,
+      let document = result.documents.first(where: { $0.docType == docType }),
+      !document.absentElements.isEmpty
+    else { return detail }
+    return detail + "; not returned: " + notReturned(document).joined(separator: ", ")
   }
 }

@@ -148,17 +148,16 @@ enum VerifierServeCommand {
   ) {
     if let keyPath = args.value("signer-key") {
       let certPath =
-        args.value("signer-cert")
-        ?? ((keyPath as NSString).deletingLastPathComponent as NSString)
-        .appendingPathComponent("verifier-chain.pem")
+        try args.value("signer-cert")
+        ?? LocalPath.appending(
+          "verifier-chain.pem", to: LocalPath.parent(of: Files.absolute(keyPath)))
       return (try Inputs.privateKey(keyPath), try Inputs.certificates([certPath]))
     }
     let directories = [try context.home().directory, FileManager.default.currentDirectoryPath]
     for directory in directories {
-      let key = (directory as NSString).appendingPathComponent("verifier.pem")
+      let key = LocalPath.appending("verifier.pem", to: directory)
       let cert =
-        args.value("signer-cert")
-        ?? (directory as NSString).appendingPathComponent("verifier-chain.pem")
+        args.value("signer-cert") ?? LocalPath.appending("verifier-chain.pem", to: directory)
       if FileManager.default.fileExists(atPath: key) {
         return (try Inputs.privateKey(key), try Inputs.certificates([cert]))
       }
@@ -202,7 +201,7 @@ enum VerifierServeCommand {
     let path = try stateFile(context)
     do {
       try FileManager.default.createDirectory(
-        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+        atPath: LocalPath.parent(of: path), withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
     } catch {
       throw CommandFailure("cannot create the verifier directory: \(error.localizedDescription)")

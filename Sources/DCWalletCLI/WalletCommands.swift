@@ -22,12 +22,16 @@ enum Inputs {
   /// A certificate as PEM or DER.
   static func certificate(_ path: String) throws -> Certificate {
     let bytes = try Files.read(path)
+    let pem =
+      bytes.starts(with: Array("-----BEGIN".utf8))
+      || String(decoding: bytes.prefix(64), as: UTF8.self).contains("-----BEGIN")
+    // A DER certificate is a SEQUENCE (0x30); anything else gets no DER diagnosis (offsets).
+    guard pem || bytes.first == 0x30 else {
+      throw CommandFailure(
+        "\(path) is not a certificate: neither PEM (-----BEGIN CERTIFICATE-----) nor DER")
+    }
     do {
-      if bytes.starts(with: Array("-----BEGIN".utf8))
-        || String(decoding: bytes.prefix(64), as: UTF8.self).contains("-----BEGIN")
-      {
-        return try Certificate(pemEncoded: String(decoding: bytes, as: UTF8.self))
-      }
+      if pem { return try Certificate(pemEncoded: String(decoding: bytes, as: UTF8.self)) }
       return try Certificate(derEncoded: bytes)
     } catch {
       throw CommandFailure("\(path) is not a certificate: \(error.reason)")
@@ -265,8 +269,15 @@ enum RemoveCommand {
 }
 
 enum TrustCommand {
+  /// A certificate's SHA-256 fingerprint as `openssl x509 -fingerprint -sha256` prints it.
+  static func fingerprint(_ der: [UInt8]) -> String {
+    SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: ":")
+  }
+
   static let addSpec = CommandSpec(
-    path: "dcwallet trust add", summary: "Trust a certificate (PEM or DER) for one role.",
+    path: "dcwallet trust add",
+    summary:
+      "Trust a certificate (PEM or DER) for one role; prints its id, role, subject and SHA-256.",
     options: [
       .value("issuer", "FILE", "an issuer IACA (mdoc) or SD-JWT issuer root"),
       .value("reader", "FILE", "an mdoc reader root"),
@@ -299,7 +310,10 @@ enum TrustCommand {
       }
       let certificate = try Inputs.certificate(path)
       let record = try await context.wallet().addTrustAnchor(certificate, role: role)
-      context.console.out(record.id)
+      // The id first (scripts take it), then what was added: role, subject, fingerprint.
+      context.console.outLine(
+        "\(record.id)  \(record.role.rawValue)  \(record.subject)  SHA-256 "
+          + fingerprint(record.certificateDER))
     case "list":
       let args = try context.parse(listSpec, rest)
       let listing = try await context.wallet().trustAnchorListing()

@@ -115,7 +115,10 @@ struct AppendixATests {
     #expect(!items.isEmpty)
     for item in items {
       let hex = try #require(item["hex"]?.string)
-      #expect(throws: CBORError.self, "\(hex)") { try CBOR.decode([UInt8](hex: hex)) }
+      let invalidSimpleValueError = #expect(throws: CBORError.self, "\(hex)") {
+        try CBOR.decode([UInt8](hex: hex))
+      }
+      #expect(invalidSimpleValueError?.code == .invalidSimpleValue)
     }
     #expect {
       try CBOR.decode([0xf8, 0x18])

@@ -28,8 +28,12 @@ struct CBORMapReaderTests {
     ) {
       try map.required("itemsRequest", as: String.self)
     }
-    #expect(throws: CBORError.self) { try map.requiredTag24("itemsRequest") }
-    #expect(throws: CBORError.self) { try map.requiredMap("itemsRequest") }
+    let missingFieldError = #expect(throws: CBORError.self) {
+      try map.requiredTag24("itemsRequest")
+    }
+    #expect(missingFieldError?.code == .missingField)
+    let missingFieldError2 = #expect(throws: CBORError.self) { try map.requiredMap("itemsRequest") }
+    #expect(missingFieldError2?.code == .missingField)
   }
 
   @Test func aWrongTypeNamesTheStructureKeyAndClause() throws {
@@ -87,6 +91,9 @@ struct CBORMapReaderTests {
     let map = try reader(["itemsRequest": ["docType": 1]])
     let inner = try map.requiredMap("itemsRequest")
     #expect(inner.structure == "DocRequest.itemsRequest")
-    #expect(throws: CBORError.self) { try inner.required("docType", as: String.self) }
+    let typeMismatchError = #expect(throws: CBORError.self) {
+      try inner.required("docType", as: String.self)
+    }
+    #expect(typeMismatchError?.code == .typeMismatch)
   }
 }

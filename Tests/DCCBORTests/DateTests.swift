@@ -54,7 +54,8 @@ struct DateTests {
   func invalidDateTimesAreRejected(_ text: String) {
     let item = CBOR.tagged(0, .textString(text))
     #expect(item.dateTime == nil, "\(text)")
-    #expect(throws: CBORError.self) { try Date(cbor: item) }
+    let refused = #expect(throws: CBORError.self) { try Date(cbor: item) }
+    #expect(refused?.code == .invalidTagContent, "\(text)")
   }
 
   @Test func tag1EpochTimes() throws {
@@ -94,14 +95,21 @@ struct DateTests {
     "23-01-01", "2023-01-01T00:00:00Z", "2023/01/01", "1900-02-29", "",
   ])
   func invalidFullDatesAreRejected(_ text: String) {
-    #expect(throws: CBORError.self) { try FullDate(text) }
+    let invalidTagContentError = #expect(throws: CBORError.self) { try FullDate(text) }
+    #expect(invalidTagContentError?.code == .invalidTagContent)
     #expect(CBOR.tagged(1004, .textString(text)).fullDate == nil)
   }
 
   @Test func fullDateNeedsTag() {
     #expect(CBOR.textString("2024-01-01").fullDate == nil)
-    #expect(throws: CBORError.self) { try FullDate(year: 2023, month: 2, day: 29) }
-    #expect(throws: CBORError.self) { try FullDate(year: 10_000, month: 1, day: 1) }
+    let valueOutOfRangeError = #expect(throws: CBORError.self) {
+      try FullDate(year: 2023, month: 2, day: 29)
+    }
+    #expect(valueOutOfRangeError?.code == .valueOutOfRange)
+    let valueOutOfRangeError2 = #expect(throws: CBORError.self) {
+      try FullDate(year: 10_000, month: 1, day: 1)
+    }
+    #expect(valueOutOfRangeError2?.code == .valueOutOfRange)
   }
 
   @Test func civilCalendarAgreesWithFoundation() throws {

@@ -43,12 +43,22 @@ struct EncodedCBORTests {
   }
 
   @Test func tag24Errors() {
-    #expect(throws: CBORError.self) { try EncodedCBOR(tag24: .tagged(24, 1)) }
-    #expect(throws: CBORError.self) { try EncodedCBOR(tag24: .byteString([1])) }
-    #expect(throws: CBORError.self) {
+    let invalidTagContentError = #expect(throws: CBORError.self) {
+      try EncodedCBOR(tag24: .tagged(24, 1))
+    }
+    #expect(invalidTagContentError?.code == .invalidTagContent)
+    let typeMismatchError = #expect(throws: CBORError.self) {
+      try EncodedCBOR(tag24: .byteString([1]))
+    }
+    #expect(typeMismatchError?.code == .typeMismatch)
+    let truncatedError = #expect(throws: CBORError.self) {
       try EncodedCBOR(tag24: .tagged(24, .byteString([0x82, 0x01])))
     }
-    #expect(throws: CBORError.self) { try EncodedCBOR(bytes: [0x01, 0x02]) }
+    #expect(truncatedError?.code == .truncated)
+    let trailingBytesError = #expect(throws: CBORError.self) {
+      try EncodedCBOR(bytes: [0x01, 0x02])
+    }
+    #expect(trailingBytesError?.code == .trailingBytes)
     do {
       _ = try CBOR.tagged(23, .byteString([])).requireTag24("DocRequest.itemsRequest")
       Issue.record("expected a failure")

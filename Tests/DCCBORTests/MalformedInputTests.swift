@@ -58,7 +58,10 @@ struct MalformedInputTests {
     let atLimit = [UInt8](repeating: 0x81, count: 64) + [0x00]
     #expect(decodeError(atLimit) == nil)
     #expect(decodeError([UInt8](repeating: 0x81, count: 65) + [0x00])?.code == .nestingTooDeep)
-    #expect(throws: CBORError.self) { try CBORDecoder().diagnosticNotation(of: deep) }
+    let nestingTooDeepError = #expect(throws: CBORError.self) {
+      try CBORDecoder().diagnosticNotation(of: deep)
+    }
+    #expect(nestingTooDeepError?.code == .nestingTooDeep)
   }
 
   @Test func totalItemsAreBounded() {

@@ -113,10 +113,18 @@ struct ModelCodingTests {
     #expect(try items[2].requireBytes("Row[2]") == [3])
     #expect(try items[3].requireBool("Row[3]"))
     #expect(try [Int?](cbor: [1, nil]) == [1, nil])
-    #expect(throws: CBORError.self) { try value.requireArray("Row", count: 4) }
-    #expect(throws: CBORError.self) { try value.requireMap("Row") }
-    #expect(throws: CBORError.self) { try CBOR.negative(.max).requireInt("Big") }
-    #expect(throws: CBORError.self) { try [Int](cbor: [1, "x"]) }
+    let typeMismatchError = #expect(throws: CBORError.self) {
+      try value.requireArray("Row", count: 4)
+    }
+    #expect(typeMismatchError?.code == .typeMismatch)
+    let typeMismatchError2 = #expect(throws: CBORError.self) { try value.requireMap("Row") }
+    #expect(typeMismatchError2?.code == .typeMismatch)
+    let valueOutOfRangeError = #expect(throws: CBORError.self) {
+      try CBOR.negative(.max).requireInt("Big")
+    }
+    #expect(valueOutOfRangeError?.code == .valueOutOfRange)
+    let typeMismatchError3 = #expect(throws: CBORError.self) { try [Int](cbor: [1, "x"]) }
+    #expect(typeMismatchError3?.code == .typeMismatch)
     do {
       _ = try CBOR.array([[1], [2, "x"]]).decode(as: [[Int]].self, in: "Matrix")
       Issue.record("expected a failure")
@@ -177,6 +185,9 @@ struct ModelCodingTests {
   @Test func dateModelConformance() throws {
     let date = Date(timeIntervalSince1970: 1_000_000_000)
     #expect(try Date(cbor: date.cbor()) == date)
-    #expect(throws: CBORError.self) { try Date(cbor: "2001-09-09T01:46:40Z") }
+    let typeMismatchError = #expect(throws: CBORError.self) {
+      try Date(cbor: "2001-09-09T01:46:40Z")
+    }
+    #expect(typeMismatchError?.code == .typeMismatch)
   }
 }

@@ -19,7 +19,8 @@ struct TextStringTests {
       [0x65, 0x61, 0x62, 0xed, 0xa0, 0x80], [0x63, 0xc3, 0xbc, 0x80],
     ] as [[UInt8]])
   func invalidTextIsRefused(_ bytes: [UInt8]) {
-    #expect(throws: CBORError.self) { try CBOR.decode(bytes) }
+    let invalidUTF8Error = #expect(throws: CBORError.self) { try CBOR.decode(bytes) }
+    #expect(invalidUTF8Error?.code == .invalidUTF8)
     do {
       _ = try CBOR.decode(bytes)
     } catch {

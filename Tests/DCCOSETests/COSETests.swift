@@ -45,12 +45,16 @@ struct COSETests {
       let tagged = bytes.first == 0xD2
       #expect(CBOREncoder(mapOrder: .preserved).encode(message.cbor(tagged: tagged)) == bytes)
     } else {
-      #expect(throws: COSEError.self) { try message.verify(publicKey: key, externalAAD: external) }
+      let invalidSignatureError = #expect(throws: COSEError.self) {
+        try message.verify(publicKey: key, externalAAD: external)
+      }
+      #expect(invalidSignatureError?.code == .invalidSignature)
     }
     // Wrong external AAD never verifies.
-    #expect(throws: COSEError.self) {
+    let invalidSignatureError2 = #expect(throws: COSEError.self) {
       try message.verify(publicKey: key, externalAAD: external + [0])
     }
+    #expect(invalidSignatureError2?.code == .invalidSignature)
   }
 
   @Test("COSE_Key EC2 encodings match the golden bytes")
@@ -65,7 +69,8 @@ struct COSETests {
       #expect(hexString(key.cbor.encoded()) == v["hex"], "\(v["name"] ?? "")")
       #expect(try COSEKey(cbor: CBOR.decode(hexBytes(v["hex"] ?? ""))) == key)
       // Synthetic coordinates are not on the curve: extracting a usable key must fail.
-      #expect(throws: COSEError.self) { try key.publicKey() }
+      let invalidKeyError = #expect(throws: COSEError.self) { try key.publicKey() }
+      #expect(invalidKeyError?.code == .invalidKey)
     }
   }
 
@@ -106,7 +111,8 @@ struct COSETests {
     #expect(try COSESign1(bytes: two.cbor().encoded()).headers.x5chain == [[1], [2]])
     let bad = COSESign1(
       headers: COSEHeaders(protected: [1: -7], unprotected: [33: 5]), payload: [], signature: [])
-    #expect(throws: COSEError.self) { try bad.headers.x5chain }
+    let malformedError = #expect(throws: COSEError.self) { try bad.headers.x5chain }
+    #expect(malformedError?.code == .malformed)
   }
 
   @Test(
@@ -171,13 +177,23 @@ struct COSETests {
     let mac = COSEMac0.mac(payload: [9, 9], detached: true, key: key)
     let decoded = try COSEMac0(cbor: CBOR.decode(mac.cbor(tagged: true).encoded()))
     try decoded.verify(key: key, detachedPayload: [9, 9])
-    #expect(throws: COSEError.self) { try decoded.verify(key: key, detachedPayload: [9, 8]) }
-    #expect(throws: COSEError.self) { try decoded.verify(key: key + [1], detachedPayload: [9, 9]) }
-    #expect(throws: COSEError.self) {
+    let invalidSignatureError = #expect(throws: COSEError.self) {
+      try decoded.verify(key: key, detachedPayload: [9, 8])
+    }
+    #expect(invalidSignatureError?.code == .invalidSignature)
+    let invalidSignatureError2 = #expect(throws: COSEError.self) {
+      try decoded.verify(key: key + [1], detachedPayload: [9, 9])
+    }
+    #expect(invalidSignatureError2?.code == .invalidSignature)
+    let invalidSignatureError3 = #expect(throws: COSEError.self) {
       try decoded.verify(key: key, detachedPayload: [9, 9], externalAAD: [1])
     }
+    #expect(invalidSignatureError3?.code == .invalidSignature)
     let wrongAlg = COSEMac0(headers: COSEHeaders(protected: [1: -7]), payload: nil, mac: mac.mac)
-    #expect(throws: COSEError.self) { try wrongAlg.verify(key: key, detachedPayload: [9, 9]) }
+    let unsupportedAlgorithmError = #expect(throws: COSEError.self) {
+      try wrongAlg.verify(key: key, detachedPayload: [9, 9])
+    }
+    #expect(unsupportedAlgorithmError?.code == .unsupportedAlgorithm)
   }
 
   @Test("COSE_Key round trips and validates", arguments: EllipticCurve.allCases)
@@ -187,19 +203,24 @@ struct COSETests {
     #expect(try COSEKey(cbor: CBOR.decode(pub.cbor.encoded())).publicKey() == key.publicKey)
     let priv = COSEKey(privateKey: key)
     #expect(try priv.privateKey().rawRepresentation == key.rawRepresentation)
-    #expect(throws: COSEError.self) { try pub.privateKey() }
+    let invalidKeyError = #expect(throws: COSEError.self) { try pub.privateKey() }
+    #expect(invalidKeyError?.code == .invalidKey)
     let mismatched = COSEKey(
       curveIdentifier: pub.curveIdentifier, x: pub.x, y: pub.y,
       d: try ECPrivateKey(curve: curve).rawRepresentation)
-    #expect(throws: COSEError.self) { try mismatched.privateKey() }
-    #expect(throws: COSEError.self) {
+    let invalidKeyError2 = #expect(throws: COSEError.self) { try mismatched.privateKey() }
+    #expect(invalidKeyError2?.code == .invalidKey)
+    let invalidKeyError3 = #expect(throws: COSEError.self) {
       try COSEKey(cbor: [1: 1, -1: 1, -2: .byteString(pub.x), -3: .byteString(pub.y)])
     }
-    #expect(throws: COSEError.self) {
+    #expect(invalidKeyError3?.code == .invalidKey)
+    let invalidKeyError4 = #expect(throws: COSEError.self) {
       try COSEKey(cbor: [1: 2, -1: 1, -2: .byteString(pub.x), -3: true])
     }
-    #expect(throws: COSEError.self) {
+    #expect(invalidKeyError4?.code == .invalidKey)
+    let invalidKeyError5 = #expect(throws: COSEError.self) {
       try COSEKey(curveIdentifier: 4, x: pub.x, y: pub.y).publicKey()
     }
+    #expect(invalidKeyError5?.code == .invalidKey)
   }
 }

@@ -37,14 +37,16 @@ struct AESGCMTests {
         case .valid where !iv.isEmpty && iv.count < 12:
           // Valid for SP 800-38D (64- and 80-bit IVs), refused by this library as by CryptoKit:
           // AES.GCM takes nonces of at least 12 bytes (decided in shared code, issue 11).
-          #expect(throws: CryptoError.self, "tcId \(test.tcId)") {
+          let invalidParameterError = #expect(throws: CryptoError.self, "tcId \(test.tcId)") {
             _ = try AES.GCM.seal(bytes(test.msg), key: key, nonce: iv, authenticating: aad)
           }
-          #expect(throws: CryptoError.self, "tcId \(test.tcId)") {
+          #expect(invalidParameterError?.code == .invalidParameter)
+          let invalidParameterError2 = #expect(throws: CryptoError.self, "tcId \(test.tcId)") {
             let box = try AES.GCM.SealedBox(
               nonce: iv, ciphertext: bytes(test.ct), tag: bytes(test.tag))
             _ = try AES.GCM.open(box, key: key, authenticating: aad)
           }
+          #expect(invalidParameterError2?.code == .invalidParameter)
           shortNonces += 1
         case .valid, .acceptable:
           let box = try AES.GCM.seal(bytes(test.msg), key: key, nonce: iv, authenticating: aad)
@@ -54,12 +56,16 @@ struct AESGCMTests {
           #expect(opened == bytes(test.msg), "tcId \(test.tcId)")
           valid += 1
         case .invalid:
-          // Invalid cases are modified tags/ciphertexts, or nonces AES-GCM cannot take (empty).
-          #expect(throws: CryptoError.self, "tcId \(test.tcId)") {
+          // Invalid cases are modified tags/ciphertexts (the tag does not authenticate), or
+          // nonces AES-GCM cannot take (empty: an invalid parameter).
+          let refused = #expect(throws: CryptoError.self, "tcId \(test.tcId)") {
             let box = try AES.GCM.SealedBox(
               nonce: iv, ciphertext: bytes(test.ct), tag: bytes(test.tag))
             _ = try AES.GCM.open(box, key: key, authenticating: aad)
           }
+          #expect(
+            refused?.code == (iv.isEmpty ? .invalidParameter : .authenticationFailure),
+            "tcId \(test.tcId)")
           invalid += 1
         }
       }
@@ -105,15 +111,18 @@ struct AESGCMTests {
 
   @Test("Bad key and nonce sizes are parameter errors")
   func badParameters() {
-    #expect(throws: CryptoError.self) {
+    let invalidParameterError = #expect(throws: CryptoError.self) {
       try AES.GCM.seal(
         [1], key: [UInt8](repeating: 0, count: 15), nonce: [UInt8](repeating: 0, count: 12))
     }
-    #expect(throws: CryptoError.self) {
+    #expect(invalidParameterError?.code == .invalidParameter)
+    let invalidParameterError2 = #expect(throws: CryptoError.self) {
       try AES.GCM.seal([1], key: [UInt8](repeating: 0, count: 16), nonce: [])
     }
-    #expect(throws: CryptoError.self) {
+    #expect(invalidParameterError2?.code == .invalidParameter)
+    let invalidParameterError3 = #expect(throws: CryptoError.self) {
       try AES.GCM.SealedBox(nonce: [0], ciphertext: [], tag: [0, 1])
     }
+    #expect(invalidParameterError3?.code == .invalidParameter)
   }
 }

@@ -113,7 +113,10 @@ struct DigestHMACHKDFTests {
           valid += 1
         case .invalid:
           // The only invalid HKDF cases ask for more than 255 × HashLen bytes.
-          #expect(throws: CryptoError.self, "tcId \(test.tcId)") { try result.get() }
+          let invalidParameterError = #expect(throws: CryptoError.self, "tcId \(test.tcId)") {
+            try result.get()
+          }
+          #expect(invalidParameterError?.code == .invalidParameter)
           invalid += 1
         }
       }
@@ -124,11 +127,12 @@ struct DigestHMACHKDFTests {
 
   @Test("HKDF-Expand refuses over-long output")
   func expandTooLong() {
-    #expect(throws: CryptoError.self) {
+    let invalidParameterError = #expect(throws: CryptoError.self) {
       try HKDF.expand(
         .sha256, pseudoRandomKey: [UInt8](repeating: 1, count: 32), info: [],
         outputByteCount: 255 * 32 + 1)
     }
+    #expect(invalidParameterError?.code == .invalidParameter)
   }
 
   @Test("Constant-time comparison")

@@ -106,17 +106,23 @@ struct ECDSATests {
 
   @Test("Malformed signature encodings are typed errors")
   func malformedSignatures() {
-    #expect(throws: CryptoError.self) {
+    let invalidSignatureEncodingError = #expect(throws: CryptoError.self) {
       try ECDSASignature(rawRepresentation: [UInt8](repeating: 1, count: 63), curve: .p256)
     }
-    #expect(throws: CryptoError.self) {
+    #expect(invalidSignatureEncodingError?.code == .invalidSignatureEncoding)
+    let invalidSignatureEncodingError2 = #expect(throws: CryptoError.self) {
       try ECDSASignature(derRepresentation: [0x30, 0x00], curve: .p256)
     }
-    #expect(throws: CryptoError.self) { try ECDSASignature(derRepresentation: [], curve: .p256) }
+    #expect(invalidSignatureEncodingError2?.code == .invalidSignatureEncoding)
+    let invalidSignatureEncodingError3 = #expect(throws: CryptoError.self) {
+      try ECDSASignature(derRepresentation: [], curve: .p256)
+    }
+    #expect(invalidSignatureEncodingError3?.code == .invalidSignatureEncoding)
     // Trailing byte after a valid DER signature.
-    #expect(throws: CryptoError.self) {
+    let invalidSignatureEncodingError4 = #expect(throws: CryptoError.self) {
       try ECDSASignature(
         derRepresentation: [0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01, 0x00], curve: .p256)
     }
+    #expect(invalidSignatureEncodingError4?.code == .invalidSignatureEncoding)
   }
 }

@@ -110,30 +110,46 @@ struct ECKeyTests {
       Array(pub.x963Representation.dropLast()),
       [0x05] + pub.rawRepresentation,
     ] {
-      #expect(throws: CryptoError.self) { try ECPublicKey(x963Representation: bad, curve: .p256) }
+      let invalidPointError = #expect(throws: CryptoError.self) {
+        try ECPublicKey(x963Representation: bad, curve: .p256)
+      }
+      #expect(invalidPointError?.code == .invalidPoint)
     }
     // A P-256 point is not a P-384 point.
-    #expect(throws: CryptoError.self) {
+    let invalidPointError2 = #expect(throws: CryptoError.self) {
       try ECPublicKey(x963Representation: pub.x963Representation, curve: .p384)
     }
-    #expect(throws: CryptoError.self) { try ECPublicKey(x: pub.x, y: pub.x, curve: .p256) }
-    #expect(throws: CryptoError.self) {
+    #expect(invalidPointError2?.code == .invalidPoint)
+    let invalidPointError3 = #expect(throws: CryptoError.self) {
+      try ECPublicKey(x: pub.x, y: pub.x, curve: .p256)
+    }
+    #expect(invalidPointError3?.code == .invalidPoint)
+    let invalidKeyError = #expect(throws: CryptoError.self) {
       try ECPublicKey(derRepresentation: [0x30, 0x03, 0x02, 0x01, 0x01])
     }
+    #expect(invalidKeyError?.code == .invalidKey)
   }
 
   @Test("Private scalars out of range are refused")
   func invalidScalars() {
-    #expect(throws: CryptoError.self) {
+    let invalidKeyError = #expect(throws: CryptoError.self) {
       try ECPrivateKey(rawRepresentation: [UInt8](repeating: 0, count: 32), curve: .p256)
     }
+    #expect(invalidKeyError?.code == .invalidKey)
     // The P-256 group order n itself.
     let n = bytes("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
-    #expect(throws: CryptoError.self) { try ECPrivateKey(rawRepresentation: n, curve: .p256) }
-    #expect(throws: CryptoError.self) {
+    let invalidKeyError2 = #expect(throws: CryptoError.self) {
+      try ECPrivateKey(rawRepresentation: n, curve: .p256)
+    }
+    #expect(invalidKeyError2?.code == .invalidKey)
+    let invalidKeyError3 = #expect(throws: CryptoError.self) {
       try ECPrivateKey(rawRepresentation: [1, 2, 3], curve: .p256)
     }
-    #expect(throws: CryptoError.self) { try ECPrivateKey(derRepresentation: [0x30, 0x00]) }
+    #expect(invalidKeyError3?.code == .invalidKey)
+    let invalidKeyError4 = #expect(throws: CryptoError.self) {
+      try ECPrivateKey(derRepresentation: [0x30, 0x00])
+    }
+    #expect(invalidKeyError4?.code == .invalidKey)
   }
 
   @Test("ECDH across curves is a curve mismatch")
@@ -149,21 +165,30 @@ struct ECKeyTests {
 
   @Test("PEM parsing refuses malformed documents")
   func pem() throws {
-    #expect(throws: CryptoError.self) { try PEMDocument(pemString: "-----BEGIN X-----\nAAAA\n") }
-    #expect(throws: CryptoError.self) {
+    let invalidPEMError = #expect(throws: CryptoError.self) {
+      try PEMDocument(pemString: "-----BEGIN X-----\nAAAA\n")
+    }
+    #expect(invalidPEMError?.code == .invalidPEM)
+    let invalidPEMError2 = #expect(throws: CryptoError.self) {
       try PEMDocument(pemString: "-----BEGIN X-----\nAAAA\n-----END Y-----\n")
     }
-    #expect(throws: CryptoError.self) {
+    #expect(invalidPEMError2?.code == .invalidPEM)
+    let invalidPEMError3 = #expect(throws: CryptoError.self) {
       try PEMDocument(pemString: "junk\n-----BEGIN X-----\nAAAA\n-----END X-----\n")
     }
-    #expect(throws: CryptoError.self) {
+    #expect(invalidPEMError3?.code == .invalidPEM)
+    let invalidPEMError4 = #expect(throws: CryptoError.self) {
       try PEMDocument(pemString: "-----BEGIN X-----\n!!!!\n-----END X-----\n")
     }
+    #expect(invalidPEMError4?.code == .invalidPEM)
     let doc = PEMDocument(label: "CERTIFICATE", derBytes: Array(0..<100))
     #expect(try PEMDocument(pemString: doc.pemString) == doc)
     #expect(try PEMDocument.parseAll(doc.pemString + doc.pemString).count == 2)
     let pub = try ECPrivateKey(curve: .p256).publicKey
-    #expect(throws: CryptoError.self) { try ECPrivateKey(pemRepresentation: pub.pemRepresentation) }
+    let invalidPEMError5 = #expect(throws: CryptoError.self) {
+      try ECPrivateKey(pemRepresentation: pub.pemRepresentation)
+    }
+    #expect(invalidPEMError5?.code == .invalidPEM)
   }
 
   @Test("Random bytes are the requested length and differ")

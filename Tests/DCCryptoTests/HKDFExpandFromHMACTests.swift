@@ -94,19 +94,22 @@ struct HKDFExpandFromHMACTests {
         try HKDF.expand(
           algorithm, pseudoRandomKey: prk, info: [], outputByteCount: 255 * algorithm.byteCount
         ).count == 255 * algorithm.byteCount)
-      #expect(throws: CryptoError.self) {
+      let invalidParameterError = #expect(throws: CryptoError.self) {
         try HKDF.expand(
           algorithm, pseudoRandomKey: prk, info: [], outputByteCount: 255 * algorithm.byteCount + 1)
       }
+      #expect(invalidParameterError?.code == .invalidParameter)
       // The C function refuses them too (its block counter is one octet), and an empty output.
-      #expect(throws: CryptoError.self) {
+      let backendFailureError = #expect(throws: CryptoError.self) {
         try HKDF.expandInBackendUnchecked(
           algorithm, pseudoRandomKey: prk, info: [], outputByteCount: 255 * algorithm.byteCount + 1)
       }
-      #expect(throws: CryptoError.self) {
+      #expect(backendFailureError?.code == .backendFailure)
+      let backendFailureError2 = #expect(throws: CryptoError.self) {
         try HKDF.expandInBackendUnchecked(
           algorithm, pseudoRandomKey: prk, info: [], outputByteCount: 0)
       }
+      #expect(backendFailureError2?.code == .backendFailure)
       #expect(
         try HKDF.expandInBackendUnchecked(
           algorithm, pseudoRandomKey: prk, info: [], outputByteCount: 255 * algorithm.byteCount)

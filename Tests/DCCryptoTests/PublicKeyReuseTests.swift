@@ -59,9 +59,10 @@ struct PublicKeyReuseTests {
       try churn(curve)
       var point = try ECPrivateKey(curve: curve).publicKey.x963Representation
       point[point.count - 1] ^= 0x01  // y changed: not on the curve
-      #expect(throws: CryptoError.self) {
+      let invalidPointError = #expect(throws: CryptoError.self) {
         try ECPublicKey(x963Representation: point, curve: curve)
       }
+      #expect(invalidPointError?.code == .invalidPoint)
       let signer = try ECPrivateKey(curve: curve)
       let key = try ECPublicKey(
         x963Representation: signer.publicKey.x963Representation, curve: curve)

@@ -34,7 +34,8 @@ import Testing
   func plainHTTPToAnotherHostIsRefusedEvenInDevelopment(_ text: String) throws {
     let url = try #require(URL(string: text))
     for policy in [HTTPURLPolicy.standard, .development] {
-      #expect(throws: HTTPError.self) { try policy.check(url) }
+      let urlNotAllowedError = #expect(throws: HTTPError.self) { try policy.check(url) }
+      #expect(urlNotAllowedError?.code == .urlNotAllowed)
       do {
         try policy.check(url)
       } catch {

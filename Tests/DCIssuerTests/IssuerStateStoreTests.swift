@@ -113,8 +113,9 @@ struct IssuerStateStoreTests {
 
   @Test("A path that cannot be opened is a typed error")
   func cannotOpen() {
-    #expect(throws: IssuerStoreError.self) {
+    let cannotOpenError = #expect(throws: IssuerStoreError.self) {
       try SQLiteIssuerStateStore(path: "/nonexistent-dir-\(UUID().uuidString)/s.db")
     }
+    #expect(cannotOpenError?.code == .cannotOpen)
   }
 }

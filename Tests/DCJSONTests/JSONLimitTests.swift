@@ -16,8 +16,10 @@ struct JSONLimitTests {
     }
     _ = try JSONValue(parsing: arrays(64))
     _ = try JSONValue(parsing: objects(64))
-    #expect(throws: JSONError.self) { try JSONValue(parsing: arrays(65)) }
-    #expect(throws: JSONError.self) { try JSONValue(parsing: objects(65)) }
+    let invalidJSONError = #expect(throws: JSONError.self) { try JSONValue(parsing: arrays(65)) }
+    #expect(invalidJSONError?.code == .invalidJSON)
+    let invalidJSONError2 = #expect(throws: JSONError.self) { try JSONValue(parsing: objects(65)) }
+    #expect(invalidJSONError2?.code == .invalidJSON)
   }
 
   @Test("A text of exactly maxLength (4 MiB) bytes parses; one byte more is refused")

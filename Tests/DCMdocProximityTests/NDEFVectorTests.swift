@@ -17,7 +17,10 @@ struct NDEFVectorTests {
     #expect(invalid.count == 17)
     #expect(chunked.count == 4)
     for hex in invalid + chunked {
-      #expect(throws: MdocProximityError.self, "\(hex)") { try NDEFMessage(bytes: hexBytes(hex)) }
+      let malformedNDEFError = #expect(throws: MdocProximityError.self, "\(hex)") {
+        try NDEFMessage(bytes: hexBytes(hex))
+      }
+      #expect(malformedNDEFError?.code == .malformedNDEF)
     }
   }
 

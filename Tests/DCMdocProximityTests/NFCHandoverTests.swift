@@ -160,7 +160,10 @@ struct NDEFRefusalTests {
       ([], "no bytes"),
     ] as [([UInt8], String)])
   func refused(bytes: [UInt8], what: String) {
-    #expect(throws: MdocProximityError.self, "\(what)") { try NDEFMessage(bytes: bytes) }
+    let malformedNDEFError = #expect(throws: MdocProximityError.self, "\(what)") {
+      try NDEFMessage(bytes: bytes)
+    }
+    #expect(malformedNDEFError?.code == .malformedNDEF)
     do {
       _ = try NDEFMessage(bytes: bytes)
     } catch {
@@ -178,7 +181,8 @@ struct NDEFRefusalTests {
       if index == NDEFMessage.maxRecordCount { header |= 0x40 }
       many += [header] + record.dropFirst()
     }
-    #expect(throws: MdocProximityError.self) { try NDEFMessage(bytes: many) }
+    let tooLargeError = #expect(throws: MdocProximityError.self) { try NDEFMessage(bytes: many) }
+    #expect(tooLargeError?.code == .tooLarge)
     var atLimit: [UInt8] = []
     for index in 0..<NDEFMessage.maxRecordCount {
       var header = record[0]
@@ -199,16 +203,23 @@ struct NDEFRefusalTests {
     ) {
       try NDEFMessage(bytes: big)
     }
-    #expect(throws: MdocProximityError.self) {
+    let tooLargeError2 = #expect(throws: MdocProximityError.self) {
       try NDEFMessage(records: [NDEFRecord(.media, type: "a/b", payload: big)])
     }
+    #expect(tooLargeError2?.code == .tooLarge)
   }
 
   @Test("Handover records that break Connection Handover are refused")
   func handoverRefusals() throws {
     // A message whose first record is not Hs / Hr.
-    #expect(throws: MdocProximityError.self) { try HandoverSelect(bytes: Self.single) }
-    #expect(throws: MdocProximityError.self) { try HandoverRequest(bytes: Self.single) }
+    let malformedNDEFError = #expect(throws: MdocProximityError.self) {
+      try HandoverSelect(bytes: Self.single)
+    }
+    #expect(malformedNDEFError?.code == .malformedNDEF)
+    let malformedNDEFError2 = #expect(throws: MdocProximityError.self) {
+      try HandoverRequest(bytes: Self.single)
+    }
+    #expect(malformedNDEFError2?.code == .malformedNDEF)
     // A well-formed Hr read as a Handover Select, and an Hr payload under the type Hs.
     let offer = try AlternativeCarrier(carrierDataReference: "0")
     let local = try NDEFMessage(records: [
@@ -218,48 +229,76 @@ struct NDEFRefusalTests {
       NDEFRecord(.wellKnown, type: "Hr", payload: [0x15] + local)
     ])
     #expect(try HandoverRequest(bytes: asHr.bytes).alternativeCarriers == [offer])
-    #expect(throws: MdocProximityError.self) { try HandoverSelect(bytes: asHr.bytes) }
+    let malformedNDEFError3 = #expect(throws: MdocProximityError.self) {
+      try HandoverSelect(bytes: asHr.bytes)
+    }
+    #expect(malformedNDEFError3?.code == .malformedNDEF)
     let asHs = try NDEFMessage(records: [
       NDEFRecord(.wellKnown, type: "Hs", payload: [0x15] + local)
     ])
     #expect(try HandoverSelect(bytes: asHs.bytes).alternativeCarriers == [offer])
-    #expect(throws: MdocProximityError.self) { try HandoverRequest(bytes: asHs.bytes) }
+    let malformedNDEFError4 = #expect(throws: MdocProximityError.self) {
+      try HandoverRequest(bytes: asHs.bytes)
+    }
+    #expect(malformedNDEFError4?.code == .malformedNDEF)
     // Hs version 2.0.
     let hs2 = try NDEFMessage(records: [NDEFRecord(.wellKnown, type: "Hs", payload: [0x20])])
-    #expect(throws: MdocProximityError.self) { try HandoverSelect(bytes: hs2.bytes) }
+    let malformedNDEFError5 = #expect(throws: MdocProximityError.self) {
+      try HandoverSelect(bytes: hs2.bytes)
+    }
+    #expect(malformedNDEFError5?.code == .malformedNDEF)
     // An Hs record with no carriers reads; it has no engagement.
     let empty = try HandoverSelect(
       bytes: NDEFMessage(records: [NDEFRecord(.wellKnown, type: "Hs", payload: [0x15])]).bytes)
     #expect(empty.alternativeCarriers.isEmpty)
-    #expect(throws: MdocProximityError.self) { try empty.deviceEngagement() }
+    let malformedNDEFError6 = #expect(throws: MdocProximityError.self) {
+      try empty.deviceEngagement()
+    }
+    #expect(malformedNDEFError6?.code == .malformedNDEF)
     // An Hr record without a cr record.
     let carrier = try AlternativeCarrier(carrierDataReference: "0")
     let hrNoCR = try NDEFMessage(records: [
       NDEFRecord(
         .wellKnown, type: "Hr", payload: [0x15] + NDEFMessage(records: [carrier.record]).bytes)
     ])
-    #expect(throws: MdocProximityError.self) { try HandoverRequest(bytes: hrNoCR.bytes) }
+    let malformedNDEFError7 = #expect(throws: MdocProximityError.self) {
+      try HandoverRequest(bytes: hrNoCR.bytes)
+    }
+    #expect(malformedNDEFError7?.code == .malformedNDEF)
     // An ac record cut short, or with bytes after it.
-    #expect(throws: MdocProximityError.self) {
+    let malformedNDEFError8 = #expect(throws: MdocProximityError.self) {
       try AlternativeCarrier(payload: [0x01, 0x02, 0x30])
     }
-    #expect(throws: MdocProximityError.self) {
+    #expect(malformedNDEFError8?.code == .malformedNDEF)
+    let malformedNDEFError9 = #expect(throws: MdocProximityError.self) {
       try AlternativeCarrier(payload: [0x01, 0x01, 0x30, 0x00, 0x00])
     }
-    #expect(throws: MdocProximityError.self) {
+    #expect(malformedNDEFError9?.code == .malformedNDEF)
+    let malformedNDEFError10 = #expect(throws: MdocProximityError.self) {
       try AlternativeCarrier(payload: [0x01, 0x00, 0x00])
     }
+    #expect(malformedNDEFError10?.code == .malformedNDEF)
     // BLE OOB data: an empty AD structure, one past the end.
-    #expect(throws: MdocProximityError.self) { try BLECarrierConfiguration(payload: [0x00, 0x1C]) }
-    #expect(throws: MdocProximityError.self) {
+    let malformedNDEFError11 = #expect(throws: MdocProximityError.self) {
+      try BLECarrierConfiguration(payload: [0x00, 0x1C])
+    }
+    #expect(malformedNDEFError11?.code == .malformedNDEF)
+    let malformedNDEFError12 = #expect(throws: MdocProximityError.self) {
       try BLECarrierConfiguration(payload: [0x03, 0x1C, 0x00])
     }
+    #expect(malformedNDEFError12?.code == .malformedNDEF)
     #expect(try BLECarrierConfiguration(payload: [0x02, 0x1C, 0x00]).leRole == .peripheralOnly)
     // Hs and Hr records without a version byte; Hr version 2.
     for type in ["Hs", "Hr"] {
       let noVersion = try NDEFMessage(records: [NDEFRecord(.wellKnown, type: type)]).bytes
-      #expect(throws: MdocProximityError.self) { try HandoverSelect(bytes: noVersion) }
-      #expect(throws: MdocProximityError.self) { try HandoverRequest(bytes: noVersion) }
+      let malformedNDEFError13 = #expect(throws: MdocProximityError.self) {
+        try HandoverSelect(bytes: noVersion)
+      }
+      #expect(malformedNDEFError13?.code == .malformedNDEF)
+      let malformedNDEFError14 = #expect(throws: MdocProximityError.self) {
+        try HandoverRequest(bytes: noVersion)
+      }
+      #expect(malformedNDEFError14?.code == .malformedNDEF)
     }
     let cr = try NDEFRecord(.wellKnown, type: "cr", payload: [1, 2])
     func hr(_ version: UInt8, _ local: [NDEFRecord]) throws -> [UInt8] {
@@ -269,52 +308,71 @@ struct NDEFRefusalTests {
     }
     #expect(
       try HandoverRequest(bytes: hr(0x15, [cr, carrier.record])).collisionResolution == 0x0102)
-    #expect(throws: MdocProximityError.self) {
+    let malformedNDEFError15 = #expect(throws: MdocProximityError.self) {
       try HandoverRequest(bytes: hr(0x25, [cr, carrier.record]))
     }
-    #expect(throws: MdocProximityError.self) {
+    #expect(malformedNDEFError15?.code == .malformedNDEF)
+    let malformedNDEFError16 = #expect(throws: MdocProximityError.self) {
       try HandoverRequest(bytes: hr(0x15, [cr, cr, carrier.record]))
     }
-    #expect(throws: MdocProximityError.self) {
+    #expect(malformedNDEFError16?.code == .malformedNDEF)
+    let malformedNDEFError17 = #expect(throws: MdocProximityError.self) {
       try HandoverRequest(
         bytes: hr(0x15, [NDEFRecord(.wellKnown, type: "cr", payload: [1]), carrier.record]))
     }
-    #expect(throws: MdocProximityError.self) { try HandoverRequest(bytes: hr(0x15, [cr])) }
-    #expect(throws: MdocProximityError.self) {
+    #expect(malformedNDEFError17?.code == .malformedNDEF)
+    let malformedNDEFError18 = #expect(throws: MdocProximityError.self) {
+      try HandoverRequest(bytes: hr(0x15, [cr]))
+    }
+    #expect(malformedNDEFError18?.code == .malformedNDEF)
+    let malformedNDEFError19 = #expect(throws: MdocProximityError.self) {
       try HandoverRequest(collisionResolution: 1, alternativeCarriers: [], records: [])
     }
+    #expect(malformedNDEFError19?.code == .malformedNDEF)
   }
 
   @Test("Writers refuse what the formats cannot hold")
   func writerBounds() throws {
     let long = [UInt8](repeating: 0x61, count: 256)
-    #expect(throws: MdocProximityError.self) { try NDEFRecord(typeNameFormat: .media, type: long) }
-    #expect(throws: MdocProximityError.self) {
+    let malformedNDEFError = #expect(throws: MdocProximityError.self) {
+      try NDEFRecord(typeNameFormat: .media, type: long)
+    }
+    #expect(malformedNDEFError?.code == .malformedNDEF)
+    let malformedNDEFError2 = #expect(throws: MdocProximityError.self) {
       try NDEFRecord(typeNameFormat: .media, type: [0x61], id: long)
     }
+    #expect(malformedNDEFError2?.code == .malformedNDEF)
     #expect(try NDEFRecord(typeNameFormat: .media, type: Array(long.dropFirst())).type.count == 255)
-    #expect(throws: MdocProximityError.self) { try NDEFMessage(records: []) }
-    #expect(throws: MdocProximityError.self) {
+    let malformedNDEFError3 = #expect(throws: MdocProximityError.self) {
+      try NDEFMessage(records: [])
+    }
+    #expect(malformedNDEFError3?.code == .malformedNDEF)
+    let malformedNDEFError4 = #expect(throws: MdocProximityError.self) {
       try AlternativeCarrier(carrierDataReference: String(repeating: "a", count: 256))
     }
-    #expect(throws: MdocProximityError.self) {
+    #expect(malformedNDEFError4?.code == .malformedNDEF)
+    let malformedNDEFError5 = #expect(throws: MdocProximityError.self) {
       try AlternativeCarrier(
         carrierDataReference: "0", auxiliaryDataReferences: Array(repeating: "m", count: 256))
     }
+    #expect(malformedNDEFError5?.code == .malformedNDEF)
     #expect(
       try AlternativeCarrier(
         carrierDataReference: "0", auxiliaryDataReferences: Array(repeating: "m", count: 255)
       )
       .auxiliaryDataReferences.count == 255)
-    #expect(throws: MdocProximityError.self) {
+    let malformedNDEFError6 = #expect(throws: MdocProximityError.self) {
       try BLECarrierConfiguration.ADStructure(type: 1, data: [UInt8](repeating: 0, count: 255))
     }
-    #expect(throws: MdocProximityError.self) {
+    #expect(malformedNDEFError6?.code == .malformedNDEF)
+    let malformedNDEFError7 = #expect(throws: MdocProximityError.self) {
       try BLECarrierConfiguration(leRole: .peripheralOnly, serviceUUID: [1], deviceAddress: nil)
     }
-    #expect(throws: MdocProximityError.self) {
+    #expect(malformedNDEFError7?.code == .malformedNDEF)
+    let malformedNDEFError8 = #expect(throws: MdocProximityError.self) {
       try BLECarrierConfiguration(
         leRole: .peripheralOnly, serviceUUID: nil, deviceAddress: [1, 2, 3, 4, 5, 6])
     }
+    #expect(malformedNDEFError8?.code == .malformedNDEF)
   }
 }

@@ -159,7 +159,10 @@ struct SessionRefusalTests {
     #expect(error.code == .unknownStatus)
     #expect(error.statusMessage == nil)
     #expect(pair.holder.state == .closed)
-    #expect(throws: MdocProximityError.self) { try SessionData(bytes: message) }
+    let unknownStatusError = #expect(throws: MdocProximityError.self) {
+      try SessionData(bytes: message)
+    }
+    #expect(unknownStatusError?.code == .unknownStatus)
   }
 
   @Test("Status 10 or 11 from the other side is an error; 20 before establishment ends quietly")
@@ -181,7 +184,10 @@ struct SessionRefusalTests {
     #expect(dataFirst.code == .malformed)
     #expect(dataFirst.statusMessage == Self.status11)
     var earlyError = try Pair()
-    #expect(throws: MdocProximityError.self) { try earlyError.holder.receive(Self.status10) }
+    let peerReportedErrorError = #expect(throws: MdocProximityError.self) {
+      try earlyError.holder.receive(Self.status10)
+    }
+    #expect(peerReportedErrorError?.code == .peerReportedError)
   }
 
   @Test("Messages that are not the CDDL answer status 11")
@@ -240,11 +246,12 @@ struct SessionRefusalTests {
     }
     #expect(mismatch.code == .invalidKey)
     #expect(mismatch.statusMessage == Self.status10)
-    #expect(throws: MdocProximityError.self) {
+    let invalidKeyError = #expect(throws: MdocProximityError.self) {
       try ReaderSession(
         deviceEngagement: other.holder.deviceEngagement, handover: .null,
         eReaderKey: ECPrivateKey(curve: .p384))
     }
+    #expect(invalidKeyError?.code == .invalidKey)
   }
 
   @Test("Messages past the size limit answer status 11 before they are decoded")
@@ -289,7 +296,10 @@ struct SessionRefusalTests {
       try pair.reader.receive(SessionData(data: [1]).bytes)
     }
     #expect(error.code == .unexpectedMessage)
-    #expect(throws: MdocProximityError.self) { try pair.holder.send(response: [1]) }
+    let unexpectedMessageError = #expect(throws: MdocProximityError.self) {
+      try pair.holder.send(response: [1])
+    }
+    #expect(unexpectedMessageError?.code == .unexpectedMessage)
   }
 
   @Test("The message counter stops at 2³²−1 (§9.1.1.5)")
@@ -313,10 +323,11 @@ struct SessionRefusalTests {
   @Test("A holder's key must be its engagement's; abort sends the chosen status")
   func holderKey() throws {
     let engagement = DeviceEngagement(eDeviceKey: try ECPrivateKey(curve: .p256).publicKey)
-    #expect(throws: MdocProximityError.self) {
+    let invalidKeyError = #expect(throws: MdocProximityError.self) {
       try HolderSession(
         deviceEngagement: engagement, eDeviceKey: ECPrivateKey(curve: .p256), handover: .null)
     }
+    #expect(invalidKeyError?.code == .invalidKey)
     var pair = try Pair()
     try pair.establish()
     #expect(pair.holder.abort(with: .cborDecodingError) == Self.status11)

@@ -119,15 +119,18 @@ struct AnnexDSessionTests {
         .ciphertextAndTag == responseCiphertext)
 
     // The wrong key, direction or counter does not open.
-    #expect(throws: CryptoError.self) {
+    let authenticationFailureError = #expect(throws: CryptoError.self) {
       try Self.open(responseCiphertext, key: keys.reader, iv: Self.iv(device: true, counter: 1))
     }
-    #expect(throws: CryptoError.self) {
+    #expect(authenticationFailureError?.code == .authenticationFailure)
+    let authenticationFailureError2 = #expect(throws: CryptoError.self) {
       try Self.open(responseCiphertext, key: keys.device, iv: Self.iv(device: false, counter: 1))
     }
-    #expect(throws: CryptoError.self) {
+    #expect(authenticationFailureError2?.code == .authenticationFailure)
+    let authenticationFailureError3 = #expect(throws: CryptoError.self) {
       try Self.open(responseCiphertext, key: keys.device, iv: Self.iv(device: true, counter: 2))
     }
+    #expect(authenticationFailureError3?.code == .authenticationFailure)
     // SessionData {status: 20}: session termination (§9.1.1.4, Table 20).
     #expect(try CBOR.decode(try field("session_termination"))["status"] == 20)
   }
@@ -162,11 +165,12 @@ struct AnnexDSessionTests {
     let otherKey = try DeviceAuthentication.macKey(
       privateKey: try d.key("s_device_key"), peerKey: try publicKey("e_device_key"),
       sessionTranscript: try d.transcript)
-    #expect(throws: MdocError.self) {
+    let invalidDeviceSignatureError = #expect(throws: MdocError.self) {
       try document.verifyDeviceAuthentication(
         sessionTranscript: try d.transcript, deviceKey: try publicKey("s_device_key")
       ) { () throws(MdocError) in otherKey }
     }
+    #expect(invalidDeviceSignatureError?.code == .invalidDeviceSignature)
   }
 
   /// RFC 9052 §4.4: Sig_structure = ["Signature1", protected, external_aad, payload].

@@ -47,9 +47,10 @@ struct DeviceMacGenerationTests {
     #expect(try SessionTranscript(handover: ["dcapi", .byteString([1])]).eReaderKey == nil)
     // A member that is not tag 24 around a COSE_Key is malformed.
     for junk: CBOR in [.byteString([1, 2]), .tagged(24, .byteString([0xA0])), 7] {
-      #expect(throws: MdocError.self) {
+      let malformedError = #expect(throws: MdocError.self) {
         _ = try SessionTranscript(eReaderKeyBytes: junk, handover: .null).eReaderKey
       }
+      #expect(malformedError?.code == .malformed)
     }
   }
 
@@ -100,18 +101,20 @@ struct DeviceMacGenerationTests {
     let readerKey = try DeviceAuthentication.macKey(
       privateKey: try d.key("e_reader_key"), peerKey: sDeviceKey.publicKey,
       sessionTranscript: transcript)
-    #expect(throws: MdocError.self) {
+    let invalidDeviceSignatureError = #expect(throws: MdocError.self) {
       try document.verifyDeviceAuthentication(
         sessionTranscript: transcript, deviceKey: sDeviceKey.publicKey
       ) { () throws(MdocError) in readerKey }
     }
+    #expect(invalidDeviceSignatureError?.code == .invalidDeviceSignature)
     let good = try presentAgain(deviceKey: sDeviceKey, eReaderKey: try publicKey("e_reader_key"))
     let other = SessionTranscript(handover: .null)
-    #expect(throws: MdocError.self) {
+    let invalidDeviceSignatureError2 = #expect(throws: MdocError.self) {
       try good.verifyDeviceAuthentication(
         sessionTranscript: other, deviceKey: sDeviceKey.publicKey
       ) { () throws(MdocError) in readerKey }
     }
+    #expect(invalidDeviceSignatureError2?.code == .invalidDeviceSignature)
   }
 
   @Test("Python cryptography derives the same EMacKey and tag from the Annex D keys", .pythonPeers)

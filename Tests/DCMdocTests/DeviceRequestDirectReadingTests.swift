@@ -177,7 +177,10 @@ struct DeviceRequestDirectReadingTests {
     for (name, bytes) in cases {
       #expect(DeviceRequest.readDirectly(bytes) == nil, "\(name)")
       #expect(Self.generic(bytes) == nil, "\(name)")
-      #expect(throws: MdocError.self, "\(name)") { try DeviceRequest(bytes: bytes) }
+      let malformedError = #expect(throws: MdocError.self, "\(name)") {
+        try DeviceRequest(bytes: bytes)
+      }
+      #expect(malformedError?.code == .malformed)
     }
     // Repeated namespace, repeated top key, empty docRequests, a readerAuth that is no COSE_Sign1.
     let one = try #require(Self.generic(try Self.plainRequests()[1])).docRequests[0]

@@ -37,7 +37,11 @@ struct DuplicateElementTests {
       guard let error = error as? MdocError else { return false }
       return error.code == .malformed && error.reason.contains("org.iso.18013.5.1/family_name")
     }
-    #expect(throws: MdocError.self) { try mdoc.checkDigests() }
+    let digests = #expect(throws: MdocError.self) { try mdoc.checkDigests() }
+    #expect(digests?.code == .malformed)
+    #expect(
+      digests?.reason
+        == "element org.iso.18013.5.1/family_name appears more than once in its namespace")
   }
 
   @Test("The same identifier in two namespaces is not a duplicate")
@@ -55,6 +59,12 @@ struct DuplicateElementTests {
       validity: ValidityInfo(
         signed: pki.clock, validFrom: pki.clock.addingTimeInterval(-3600),
         validUntil: pki.clock.addingTimeInterval(86_400)))
-    _ = try mdoc.verify(trustAnchors: [pki.iaca], at: TestPKI.now)
+    let verification = try mdoc.verify(trustAnchors: [pki.iaca], at: TestPKI.now)
+    #expect(verification.deviceKey == device.publicKey)
+    #expect(verification.documentSigner == pki.documentSigner)
+    // Both elements are kept, one per namespace, each under its own digest.
+    #expect(
+      mdoc.nameSpaces.map(\.nameSpace).sorted() == ["org.iso.18013.5.1", "org.iso.18013.5.1.aamva"])
+    #expect(mdoc.nameSpaces.allSatisfy { $0.items.map(\.elementIdentifier) == ["family_name"] })
   }
 }

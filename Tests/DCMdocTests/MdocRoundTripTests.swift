@@ -196,13 +196,19 @@ struct MdocRoundTripTests {
       ],
     ]
     for item in cases {
-      #expect(throws: MdocError.self, "\(item)") { try DeviceRequest(cbor: item) }
+      let malformedError = #expect(throws: MdocError.self, "\(item)") {
+        try DeviceRequest(cbor: item)
+      }
+      #expect(malformedError?.code == .malformed)
     }
     // Every prefix of a real request is refused.
     let pki = try TestPKI()
     let full = try pki.issue(deviceKey: try ECPrivateKey(curve: .p256).publicKey).bytes
     for length in stride(from: 0, to: full.count, by: 97) {
-      #expect(throws: MdocError.self) { try IssuerSigned(bytes: Array(full.prefix(length))) }
+      let malformedError2 = #expect(throws: MdocError.self) {
+        try IssuerSigned(bytes: Array(full.prefix(length)))
+      }
+      #expect(malformedError2?.code == .malformed)
     }
   }
 }

@@ -41,18 +41,20 @@ struct RedirectResponseTests {
     let dcAPI = SessionTranscript(
       handover: Handover.openID4VPDCAPI(
         origin: Fixture.origin, nonce: request.nonce, jwkThumbprint: thumbprint))
-    #expect(throws: MdocError.self) {
+    let invalidDeviceSignatureError = #expect(throws: MdocError.self) {
       try document.verifyDeviceAuthentication(
         sessionTranscript: dcAPI, deviceKey: f.base.deviceKey.publicKey)
     }
+    #expect(invalidDeviceSignatureError?.code == .invalidDeviceSignature)
     let otherMode = RedirectBinding.sessionTranscript(
       clientID: request.clientID, nonce: request.nonce,
       jwkThumbprint: thumbprint == nil ? f.encryptionJWK.thumbprint() : nil,
       responseURI: RedirectFixture.responseURI)
-    #expect(throws: MdocError.self) {
+    let invalidDeviceSignatureError2 = #expect(throws: MdocError.self) {
       try document.verifyDeviceAuthentication(
         sessionTranscript: otherMode, deviceKey: f.base.deviceKey.publicKey)
     }
+    #expect(invalidDeviceSignatureError2?.code == .invalidDeviceSignature)
   }
 
   @Test func directPostPostsVPTokenAndState() throws {

@@ -37,9 +37,10 @@ struct EncryptedResponseRefusalTests {
       #expect(error?.reason == #"not an EncryptedResponse ["dcapi", {enc, cipherText}]"#)
       // The same through the JSON the page receives.
       let data: JSONValue = ["response": .string(Base64URL.encode(item.encoded()))]
-      #expect(throws: DigitalCredentialsError.self, "\(item)") {
+      let invalidRequestError = #expect(throws: DigitalCredentialsError.self, "\(item)") {
         try EncryptedResponse(data: data)
       }
+      #expect(invalidRequestError?.code == .invalidRequest)
     }
   }
 }

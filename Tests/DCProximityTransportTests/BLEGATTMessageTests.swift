@@ -131,12 +131,14 @@ import Testing
   }
 
   @Test func chunkingRefusesWhatCannotBeSent() {
-    #expect(throws: TransportError.self) {
+    let messageTooLargeError = #expect(throws: TransportError.self) {
       try BLEMessageChunker.chunks([], maximumValueLength: 20)
     }
-    #expect(throws: TransportError.self) {
+    #expect(messageTooLargeError?.code == .messageTooLarge)
+    let protocolViolationError = #expect(throws: TransportError.self) {
       try BLEMessageChunker.chunks([1], maximumValueLength: 1)
     }
+    #expect(protocolViolationError?.code == .protocolViolation)
     let small = TransportLimits(maxMessageBytes: 10, maxChunksPerMessage: 3, maxQueuedMessages: 1)
     #expect(
       Self.code {

@@ -135,9 +135,10 @@ import Testing
     #expect(pair.mdoc.identValue == (try BLEIdent.value(eDeviceKeyBytes: Self.eDeviceKeyBytes)))
     #expect(pair.reader.identValue == pair.mdoc.identValue)
     #expect(try Self.pair(.mdocPeripheralServer).mdoc.identValue == nil)
-    #expect(throws: TransportError.self) {
+    let protocolViolationError = #expect(throws: TransportError.self) {
       try BLEGATTTransport(side: .mdoc, mode: .mdocCentralClient, link: FakeBLELink.pair().client)
     }
+    #expect(protocolViolationError?.code == .protocolViolation)
   }
 
   // MARK: State characteristic

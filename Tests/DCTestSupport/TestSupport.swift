@@ -98,12 +98,15 @@ public struct ProcessResult: Sendable {
 /// Runs a program to completion with the given standard input and environment.
 public func runProcess(
   _ executable: String, _ arguments: [String], input: [UInt8] = [],
-  environment: [String: String]? = nil
+  environment: [String: String]? = nil, currentDirectory: String? = nil
 ) throws -> ProcessResult {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
   if let environment { process.environment = environment }
+  if let currentDirectory {
+    process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory, isDirectory: true)
+  }
   let stdin = Pipe()
   let stdout = Pipe()
   let stderr = Pipe()

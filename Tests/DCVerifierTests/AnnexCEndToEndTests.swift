@@ -90,7 +90,10 @@ struct AnnexCEndToEndTests {
       #expect(presentation.documentRequests[0].reader?.name == "Test Reader")
       try presentation.requireTrustedReader()
     } else {
-      #expect(throws: DigitalCredentialsError.self) { try presentation.requireTrustedReader() }
+      let untrustedReaderError = #expect(throws: DigitalCredentialsError.self) {
+        try presentation.requireTrustedReader()
+      }
+      #expect(untrustedReaderError?.code == .untrustedReader)
     }
     let consent = try presentation.proposedConsent()
     let response = try presentation.respond(consent: consent, deviceKey: wallet.key)
@@ -102,6 +105,9 @@ struct AnnexCEndToEndTests {
       Set(result.documents[0].elements.map(\.identifier)) == [
         "family_name", "age_over_18", "portrait",
       ])
+    // Everything requested came back: nothing absent, and the strict policy is met.
+    #expect(result.documents[0].absentElements.isEmpty)
+    #expect(try result.requiringEveryRequestedElement().documents.count == 1)
     // Decryption, structure, then issuer, device signature and disclosure for the one document.
     #expect(result.report.checks.count == 5)
     #expect(
@@ -134,6 +140,19 @@ struct AnnexCEndToEndTests {
     #expect(result.documents[0].elements.map(\.identifier) == ["age_over_18"])
     #expect(result.documents[0].elements[0].value == true)
     #expect(result.documents[1].elements.map(\.identifier) == ["given_name"])
+    // Issue 32, item 15: what each doc request asked for and the document does not hold, in
+    // request order; a verifier that needs everything refuses the response.
+    #expect(
+      result.documents[0].absentElements.map(\.identifier) == ["family_name", "portrait"])
+    #expect(result.documents[1].absentElements.map(\.identifier) == ["nationality"])
+    let incomplete = #expect(throws: DigitalCredentialsError.self) {
+      try result.requiringEveryRequestedElement()
+    }
+    #expect(incomplete?.code == .verificationFailed)
+    #expect(
+      incomplete?.reason
+        == "requested but not returned: org.iso.18013.5.1.mDL org.iso.18013.5.1/family_name, "
+        + "org.iso.18013.5.1/portrait; eu.europa.ec.eudi.pid.1 eu.europa.ec.eudi.pid.1/nationality")
   }
 
   @Test("The response does not open for another origin")

@@ -73,12 +73,15 @@ struct ConsentChoiceBinaryTests {
     // Without a choice, the verifier's first option: the SD-JWT PID.
     let first = try cli.run(["respond", "--origin", "https://shop.example", "--request", request])
     #expect(try JSONValue(parsing: first.out)["data"]?["vp_token"]?["pid_sdjwt"] != nil)
-    // A credential that satisfies no option is refused, naming the set.
+    // A credential that satisfies no option is refused, naming it and what the request asks for.
     let refused = try cli.run([
       "respond", "--origin", "https://shop.example", "--request", request, "--credential", "mdl",
     ])
     #expect(refused.code == 1 && refused.out.isEmpty)
-    #expect(refused.err.contains("credential_sets[0]"))
+    #expect(
+      refused.err
+        == "dcwallet respond: credential mdl (org.iso.18013.5.1.mDL) does not answer this "
+        + "request, which asks for eu.europa.ec.eudi.pid.1 or urn:eudi:pid:1\n")
     // The consent screen shows the set and its options.
     let screen = try cli.run(
       [

@@ -199,6 +199,47 @@ struct DCWalletBinaryTests {
         && log.out.contains("https://shop.example"))
   }
 
+  @Test("verifier verify names each requested element not returned; a policy can require them")
+  func requestedButNotReturned() throws {
+    let fixture = try CLIFixture()
+    let cli = fixture.cli
+    let (request, state) = try fixture.request()
+    let response = try cli.run([
+      "respond", "--origin", "https://shop.example", "--request", request, "--disclose",
+      "org.iso.18013.5.1/age_over_18",
+    ])
+    #expect(response.code == 0, "\(response.err)")
+    let verify = [
+      "verifier", "verify", "--state", state, "--origin", "https://shop.example",
+      "--issuer-anchor", fixture.iacaPath, "--no-status-check",
+    ]
+    let text = try cli.run(verify, stdin: response.out)
+    #expect(text.code == 0, "\(text.err)")
+    let lines = text.out.split(separator: "\n").map(String.init)
+    #expect(lines.contains("  org.iso.18013.5.1/family_name: not returned (requested)"))
+    #expect(
+      lines.contains(
+        "ok  disclosure org.iso.18013.5.1.mDL: 1 element(s), all requested; "
+          + "not returned: org.iso.18013.5.1/family_name"), "\(text.out)")
+    let json = try cli.run(verify + ["--json"], stdin: response.out)
+    let result = try JSONValue(parsing: json.out)
+    #expect(result["documents"]?[0]?["notReturned"] == ["org.iso.18013.5.1/family_name"])
+    let required = try cli.run(verify + ["--require-all-elements"], stdin: response.out)
+    #expect(required.code == 1)
+    #expect(required.out.isEmpty)
+    #expect(
+      required.err
+        == "dcwallet verifier: verification failed: requested but not returned: "
+        + "org.iso.18013.5.1.mDL org.iso.18013.5.1/family_name\n")
+    // Everything returned: an empty notReturned, and the policy is met.
+    let full = try cli.run([
+      "respond", "--origin", "https://shop.example", "--request", request,
+    ])
+    let all = try cli.run(verify + ["--json", "--require-all-elements"], stdin: full.out)
+    #expect(all.code == 0, "\(all.err)")
+    #expect(try JSONValue(parsing: all.out)["documents"]?[0]?["notReturned"] == [])
+  }
+
   @Test(
     "respond takes data as an object or a JSON string, and the requests list with an unknown protocol first"
   )
@@ -249,13 +290,15 @@ struct DCWalletBinaryTests {
         [
           "respond", "--origin", "https://shop.example", "--request", unsigned, "--credential",
           "nope",
-        ], "", "nothing to share"
+        ], "", "no credential nope (see 'dcwallet list')"
       ),
       (
         [
           "respond", "--origin", "https://shop.example", "--request", unsigned, "--disclose",
           "org.iso.18013.5.1/portrait",
-        ], "", "nothing to share"
+        ], "",
+        "the request asks for none of the claims given with --disclose "
+          + "(org.iso.18013.5.1/portrait)"
       ),
       (
         ["respond", "--origin", "https://shop.example"],

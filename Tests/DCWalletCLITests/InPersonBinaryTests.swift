@@ -1,8 +1,12 @@
 import DCCrypto
 import Foundation
 import DCJSON
+import DCMdoc
 import Testing
+import DCWalletTestSupport
 import DCX509
+
+@testable import DCWallet
 
 /// A running `dcwallet present`: its first standard output line and its port.
 final class PresentProcess: @unchecked Sendable {
@@ -109,7 +113,14 @@ struct InPersonBinaryTests {
     let read = try read(f, present, [])
     #expect(read.code == 0, "\(read.err)")
     #expect(read.out.contains("org.iso.18013.5.1/age_over_18: yes"))
-    #expect(!read.out.contains("family_name:"))
+    // family_name was requested and not disclosed: reported as such, with no value.
+    #expect(
+      read.out.split(separator: "\n").filter { $0.contains("family_name") }
+        == [
+          "  org.iso.18013.5.1/family_name: not returned (requested)",
+          "ok  disclosure org.iso.18013.5.1.mDL: 1 element(s), all requested; not returned: "
+            + "org.iso.18013.5.1/family_name",
+        ])
     #expect(read.out.contains("deviceMac over this session verified"))
     #expect(present.finish().code == 0)
   }
@@ -120,7 +131,10 @@ struct InPersonBinaryTests {
     let present = try PresentProcess(f.cli, ["--require-trusted-reader"])
     let read = try read(f, present, [])
     #expect(read.code == 1)
-    #expect(read.err.contains("status 10") || read.err.contains("10"), "\(read.err)")
+    #expect(
+      read.err
+        == "dcwallet read: verification failed: the response opened but its DeviceResponse has "
+        + "status 10 (general error) and nothing is verified\n")
     let exit = present.finish()
     #expect(exit.code == 1)
     #expect(exit.err.contains("dcwallet present:"), "\(exit.err)")
@@ -144,6 +158,37 @@ struct InPersonBinaryTests {
     let refused = try read(f, strict, ["--reader-key", keyPath, "--reader-cert", certPath])
     #expect(refused.code == 1)
     #expect(strict.finish().code == 1)
+  }
+
+  @Test("--credential naming an unknown or a revoked credential: present says which and why")
+  func chosenCredentialRefused() async throws {
+    let f = try CLIFixture()
+    let device = try ECPrivateKey(curve: .p256)
+    let mdoc = try f.pki.issue(deviceKey: device.publicKey)
+    let other = try f.cli.run([
+      "import", "--mdoc", try f.cli.file("mdl2.cbor", mdoc.bytes), "--device-key",
+      try f.cli.file("device2.pem", device.pemRepresentation), "--id", "mdl2",
+    ])
+    #expect(other.code == 0, "\(other.err)")
+    let store = try Wallet(home: WalletHome(directory: f.cli.home)).store
+    try await store.setLastKnownStatus(
+      CredentialStatusRecord(
+        outcome: .invalid, checkedAt: Date(timeIntervalSince1970: 1_780_000_000)),
+      forCredential: "mdl")
+    for (id, reason) in [
+      ("nosuch", "no credential nosuch (see 'dcwallet list')"),
+      (
+        "mdl",
+        "credential mdl is revoked: its status list said INVALID when checked at "
+          + "2026-05-28T20:26:40Z; it is not presented"
+      ),
+    ] {
+      let present = try PresentProcess(f.cli, ["--credential", id])
+      #expect(try read(f, present, []).code == 1)
+      let exit = present.finish()
+      #expect(exit.code == 1)
+      #expect(exit.err.hasSuffix("dcwallet present: \(reason)\n"), "\(exit.err)")
+    }
   }
 
   @Test("--interactive: a 'n' answer is a refusal sent to the reader")

@@ -215,6 +215,7 @@ struct CapturedInputLimitTests {
     let atLimit = Console.capturing(input: [UInt8](repeating: 0x21, count: limit.bytes))
     #expect(try atLimit.readAll(limit: limit).count == limit.bytes)
     let past = Console.capturing(input: [UInt8](repeating: 0x21, count: limit.bytes + 1))
-    #expect(throws: (any Error).self) { _ = try past.readAll(limit: limit) }
+    let refused = #expect(throws: CommandFailure.self) { _ = try past.readAll(limit: limit) }
+    #expect(refused?.message == limit.refusal("standard input").message)
   }
 }

@@ -22,10 +22,11 @@ import Testing
       let code = try #require(created.transactionCode)
       let wrong = String(code.map { $0 == "0" ? "1" : "0" })
       let storage = WalletIssuance.StorageOptions(trustIssuerPublishedIACAs: true)
-      await #expect(throws: IssuanceError.self) {
+      let wrongCode = await #expect(throws: IssuanceError.self) {
         _ = try await issuance.issuePreAuthorized(
           offer: created.offer, txCode: wrong, storage: storage)
       }
+      #expect(wrongCode?.code == .token)
       #expect(try await issuance.wallet.credentials().isEmpty)
       // No tx_code at all: refused before any request, naming it.
       do {
@@ -104,10 +105,12 @@ import Testing
       components.queryItems = components.queryItems?.map {
         $0.name == "state" ? URLQueryItem(name: "state", value: "not-the-state") : $0
       }
-      await #expect(throws: IssuanceError.self) {
+      let tamperedRedirect = try #require(components.url)
+      let wrongState = await #expect(throws: IssuanceError.self) {
         _ = try await issuance.completeAuthorization(
-          tampered, redirect: try #require(components.url), storage: storage)
+          tampered, redirect: tamperedRedirect, storage: storage)
       }
+      #expect(wrongState?.code == .authorization)
 
       let pending = try await issuance.beginAuthorization(offer: offer.offer)
       let result = try await issuance.completeAuthorization(

@@ -102,5 +102,29 @@ import DCX509
       #expect(json["credentials"]?.array?.first?["format"]?.string == "mso_mdoc")
       #expect(try issuer.events() == [.credentialAccepted])
     }
+
+    @Test("issue --json without --browser: the authorization URL goes to standard error")
+    func jsonKeepsTheAuthorizationURLOffStandardOutput() async throws {
+      let cli = try DCWallet()
+      let config = try cli.file("issuer-config.json", #"{"auto_approve": true}"#)
+      let context = CommandContext(
+        console: .capturing(), homeOverride: cli.home, environment: [:])
+      let state = try StateDirectory(config: config, context: context)
+      let issuer = try LoopbackIssuer(settings: try state.settings(), state: state)
+      let offer = try await runDCWalletOffPool(
+        cli, ["issuer", "offer", "--config", config, "--configuration", "mDL"])
+      #expect(offer.code == 0, "\(offer.err)")
+      let uri = try #require(offer.out.split(separator: "\n").first.map(String.init))
+      // A redirect with a wrong state: the issuance fails, reported as JSON.
+      let result = try await runDCWalletOffPool(
+        cli, ["issue", uri, "--json", "--trust-issuer-iacas"],
+        stdin: "\(issuer.url)/callback?code=nothing&state=wrong\n")
+      #expect(result.code == 1)
+      let json = try JSONValue(parsing: Array(result.out.utf8))
+      #expect(json["failed"]?.array?.first?["configuration"]?.string == "mDL")
+      let lines = result.err.split(separator: "\n")
+      #expect(lines.first?.hasPrefix(issuer.url + "/") == true, "\(result.err)")
+      #expect(lines.first?.contains("request_uri=") == true, "\(result.err)")
+    }
   }
 #endif

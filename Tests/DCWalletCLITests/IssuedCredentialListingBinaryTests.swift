@@ -1,4 +1,3 @@
-import DCWallet
 import DCCrypto
 import Foundation
 import DCJSON
@@ -6,10 +5,47 @@ import DCMdoc
 import Testing
 import DCWalletTestSupport
 
+@testable import DCWallet
+
 /// Issue 13's contract for stored issued credentials: `list --json` shows `id`, `format` and
 /// `doctype` (or `vct`); `list` and `show` show the issuer's display name; `remove` works.
 @Suite("Issued credentials in list, show and remove")
 struct IssuedCredentialListingBinaryTests {
+  @Test("--credential naming a batch sibling not offered now says which one is presented next")
+  func batchSiblingIsNamed() async throws {
+    let fixture = try CLIFixture()
+    let cli = fixture.cli
+    let wallet = try Wallet(home: WalletHome(directory: cli.home))
+    var issued: [IssuedCredential] = []
+    for _ in 0..<2 {
+      let key = try await wallet.keys.createKey(curve: .p256)
+      issued.append(
+        IssuedCredential(
+          payload: .msoMdoc(issuerSigned: try fixture.pki.issue(deviceKey: key.publicKey).bytes),
+          deviceKeyID: key.id))
+    }
+    let ids = try await wallet.storeIssuedCredentials(
+      issued,
+      expected: IssuanceExpectation(
+        credentialIssuer: "https://issuer.example", configurationID: "org.iso.18013.5.1.mDL",
+        format: .msoMdoc, type: "org.iso.18013.5.1.mDL", display: []), notificationID: nil,
+      trust: IssuanceTrustOptions(
+        issuerPublishedIACAs: [fixture.pki.iaca], trustIssuerPublishedIACAs: true)
+    ).storedIDs
+    #expect(ids.count == 2)
+    // The first was presented once: the second, presented least, is the one offered.
+    try await wallet.store.markPresented(ids: [ids[0]])
+    let (request, _) = try fixture.request()
+    let refused = try cli.run([
+      "respond", "--origin", "https://shop.example", "--request", request, "--credential", ids[0],
+    ])
+    #expect(refused.code == 1)
+    #expect(
+      refused.err
+        == "dcwallet respond: credential \(ids[0]) is not offered: of its batch, \(ids[1]) is "
+        + "presented next (one credential per presentation)\n")
+  }
+
   @Test(
     "list, list --json and show name an issued batch by the issuer's display name; remove works")
   func listShowRemove() async throws {

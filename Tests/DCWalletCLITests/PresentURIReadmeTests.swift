@@ -18,5 +18,8 @@ struct PresentURIReadmeTests {
     #expect(out.contains("pid: dc+sd-jwt urn:eudi:pid:1"))
     #expect(out.contains(#"given_name: "Erika""#))
     #expect(out.contains("ok  every Credential Query answered"))
+    // present-uri says on standard error what it sent (issue 32, item 17).
+    #expect(
+      err.contains("sent to x509_san_dns:localhost: pid (given_name, age_over_18)\n"), "\(err)")
   }
 }

@@ -63,7 +63,12 @@ struct ReadmeTourTests {
     // What each part of the tour shows.
     #expect(out.contains("wrote iaca.pem, mdl.cbor, device.pem"))
     #expect(out.contains("org.iso.18013.5.1/age_over_21: yes"))
-    #expect(out.contains("disclosure org.iso.18013.5.1.mDL: 1 element(s), all requested"))
+    // The tour requests portrait too and discloses only age_over_21 (issue 32, item 15).
+    #expect(
+      out.contains(
+        "disclosure org.iso.18013.5.1.mDL: 1 element(s), all requested; "
+          + "not returned: org.iso.18013.5.1/portrait"))
+    #expect(out.contains("  org.iso.18013.5.1/portrait: not returned (requested)"))
     #expect(out.contains("DeviceResponse 1.0, status 0 (OK), 1 document(s)"))
     #expect(out.contains(#"given_name: "Erika""#))
     #expect(out.contains("OpenID4VP response (JWE opened with the given key)"))

@@ -4,6 +4,7 @@
   import DCHTTP
   import DCHTTPServer
   import DCJSON
+  import DCMdoc
   import DCSDJWT
   import DCStatusList
   import Testing
@@ -208,6 +209,60 @@
         forCredential: "mdl")
       let answered = try respond()
       #expect(answered.code == 0, "\(answered.err)")
+    }
+
+    @Test("--credential naming a revoked, suspended, unknown or unfit credential: which and why")
+    func respondNamesTheChosenCredential() async throws {
+      let setup = try Setup()
+      defer { setup.done() }
+      let cli = setup.cli
+      // A second mDL answers the request, so it resolves; the holder then picks `mdl`.
+      let device = try ECPrivateKey(curve: .p256)
+      let mdoc = try setup.fixture.pki.issue(deviceKey: device.publicKey)
+      let other = try cli.run([
+        "import", "--mdoc", try cli.file("mdl2.cbor", mdoc.bytes), "--device-key",
+        try cli.file("device2.pem", device.pemRepresentation), "--id", "mdl2",
+      ])
+      #expect(other.code == 0, "\(other.err)")
+      let store = try Wallet(home: WalletHome(directory: cli.home)).store
+      let (request, _) = try setup.fixture.request()
+      func respond(_ id: String) throws -> DCWallet.Result {
+        try cli.run([
+          "respond", "--origin", "https://shop.example", "--request", request, "--credential", id,
+        ])
+      }
+      let checked = Date(timeIntervalSince1970: 1_780_000_000)
+      for (outcome, words) in [
+        (CredentialStatusOutcome.invalid, "revoked: its status list said INVALID"),
+        (.suspended, "suspended: its status list said SUSPENDED"),
+      ] {
+        try await store.setLastKnownStatus(
+          CredentialStatusRecord(outcome: outcome, checkedAt: checked), forCredential: "mdl")
+        let refused = try respond("mdl")
+        #expect(refused.code == 1 && refused.out.isEmpty)
+        #expect(
+          refused.err
+            == "dcwallet respond: credential mdl is \(words) when checked at "
+            + "2026-05-28T20:26:40Z; it is not presented\n")
+      }
+      let unknown = try respond("nosuch")
+      #expect(unknown.err == "dcwallet respond: no credential nosuch (see 'dcwallet list')\n")
+      let unfit = try respond("pid")
+      #expect(
+        unfit.err
+          == "dcwallet respond: credential pid (urn:eudi:pid:1) does not answer this request, "
+          + "which asks for org.iso.18013.5.1.mDL\n")
+      #expect(try respond("mdl2").code == 0)
+      // A requested element the chosen credential does not hold.
+      let (lacking, _) = try setup.fixture.request(elements: ["age_over_18", "document_number"])
+      let notHeld = try cli.run([
+        "respond", "--origin", "https://shop.example", "--request", lacking, "--credential",
+        "mdl2", "--disclose", "org.iso.18013.5.1/document_number",
+      ])
+      #expect(
+        notHeld.err
+          == "dcwallet respond: mdl2 holds none of the claims given with --disclose "
+          + "(org.iso.18013.5.1/document_number)\n")
     }
   }
 #endif

@@ -9,7 +9,7 @@ import DCWalletTestSupport
 import DCX509
 
 /// `dcwallet inspect` on Status List Tokens (issue 15): both forms, every entry under `--json`,
-/// a summary in plain output, a bomb refused.
+/// in plain output each entry of a short list and a summary of a long one, a bomb refused.
 @Suite("dcwallet inspect: status list tokens")
 struct StatusListInspectBinaryTests {
   static func token(_ format: StatusListToken.Format, pki: TestPKI, list: StatusList) throws
@@ -84,6 +84,36 @@ struct StatusListInspectBinaryTests {
     #expect(result.out.contains("12 entries of 2 bit(s)"))
     #expect(result.out.contains("ttl: 3600 s"))
     #expect(result.out.contains("statuses: valid 9, invalid 1, suspended 1, 3 1"))
+    // Up to 64 entries, each is listed by index (issue 32, item 14).
+    let words = [0: "invalid", 1: "suspended", 11: "3"]
+    let entries = (0..<12).map { "    \($0): " + (words[$0] ?? "valid") }
+    let listed = (["  entries:"] + entries).joined(separator: "\n")
+    #expect(result.out.contains(listed), "\(result.out)")
+    // Dates as UTC beside the epoch seconds.
+    let iat = Int64(pki.clock.timeIntervalSince1970)
+    let date = ISO8601DateFormatter().string(from: pki.clock)
+    #expect(result.out.contains("  iat: \(date) (\(iat))"), "\(result.out)")
+  }
+
+  @Test("plain output lists 64 entries one by one and summarises 65", arguments: [64, 65])
+  func plainOutputListsShortLists(count: Int) throws {
+    let cli = try DCWallet()
+    let pki = try TestPKI()
+    var list = StatusList(bits: .eight, count: count)
+    try list.setStatus(.invalid, at: count - 1)
+    let token = try Self.token(.jwt, pki: pki, list: list)
+    let result = try cli.run(["inspect", try cli.file("token.jwt", token.encoded)])
+    #expect(result.code == 0, "\(result.err)")
+    let lines = result.out.split(separator: "\n").map(String.init)
+    #expect(lines.contains("  statuses: valid \(count - 1), invalid 1"))
+    if count == 64 {
+      #expect(lines.filter { $0.hasPrefix("    ") }.count == 64)
+      #expect(lines.contains("    62: valid"))
+      #expect(lines.last == "    63: invalid")
+    } else {
+      #expect(!lines.contains { $0.hasPrefix("    ") })
+      #expect(lines.last == "  entries: 65, too many to list (--json lists every one)")
+    }
   }
 
   @Test(arguments: StatusListToken.Format.allCases)

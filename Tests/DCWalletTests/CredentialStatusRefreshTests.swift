@@ -193,10 +193,11 @@
         }
         #expect(why.code == .notReferenced)
       }
-      await #expect(throws: WalletError.self) {
+      let notFoundError = await #expect(throws: WalletError.self) {
         try await setup.wallet.refreshStatus(
           credentialID: "absent", checker: try await setup.checker())
       }
+      #expect(notFoundError?.code == .notFound)
     }
   }
 #endif

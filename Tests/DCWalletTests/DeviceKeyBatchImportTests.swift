@@ -64,7 +64,10 @@ struct DeviceKeyBatchImportTests {
   func defaultRollsBack() async throws {
     let store = FailingThirdImport()
     let keys = try (0..<4).map { _ in try ECPrivateKey(curve: .p256) }
-    await #expect(throws: WalletStoreError.self) { try await store.importKeys(keys) }
+    let keyOperationFailedError = await #expect(throws: WalletStoreError.self) {
+      try await store.importKeys(keys)
+    }
+    #expect(keyOperationFailedError?.code == .keyOperationFailed)
     #expect(store.count == 0)
   }
 }

@@ -227,19 +227,22 @@ struct InPersonPresentationTests {
       try f.verify(routedBytes, request: request).report.checks.contains(
         .documentDeviceMac(docType: Self.mdlType)))
     // Another reader key derives another EMacKey; without one, a MAC cannot be checked.
-    #expect(throws: DigitalCredentialsError.self) {
+    let verificationFailedError = #expect(throws: DigitalCredentialsError.self) {
       _ = try f.verify(bytes, request: request, eReaderKey: try ECPrivateKey(curve: .p256))
     }
-    #expect(throws: DigitalCredentialsError.self) {
+    #expect(verificationFailedError?.code == .verificationFailed)
+    let verificationFailedError2 = #expect(throws: DigitalCredentialsError.self) {
       _ = try f.verify(bytes, request: request, eReaderKey: .some(nil))
     }
+    #expect(verificationFailedError2?.code == .verificationFailed)
     // Bound to this session: another transcript with the same reader key does not verify.
     let other = SessionTranscript(
       deviceEngagementBytes: .tagged(24, .byteString(([0: "1.1"] as CBOR).encoded())),
       eReaderKeyBytes: try #require(f.transcript.encoded.value.array?[1]), handover: .null)
-    #expect(throws: DigitalCredentialsError.self) {
+    let verificationFailedError3 = #expect(throws: DigitalCredentialsError.self) {
       _ = try f.verify(bytes, request: request, transcript: other)
     }
+    #expect(verificationFailedError3?.code == .verificationFailed)
   }
 
   @Test("A requested document the wallet does not hold is reported to the reader in documentErrors")
@@ -373,9 +376,10 @@ struct InPersonPresentationTests {
       // The reader reports the status and verifies nothing.
       let request = try ProximityReader.makeRequest(
         itemsRequests: [InPersonFixture.mdl], sessionTranscript: f.transcript)
-      #expect(throws: DigitalCredentialsError.self) {
+      let verificationFailedError = #expect(throws: DigitalCredentialsError.self) {
         _ = try f.verify(ProximityPresentation.refusalResponse(status: status), request: request)
       }
+      #expect(verificationFailedError?.code == .verificationFailed)
     }
     // The policy's allowed protocols apply to in-person requests too.
     let request = try ProximityReader.makeRequest(
@@ -398,7 +402,7 @@ struct InPersonPresentationTests {
       policy: WalletPolicy(inPersonDeviceAuthentication: .mac), withoutKeyAgreement: true)
     let resolved = try await strict.resolveInPerson(
       deviceRequest: request.bytes, sessionTranscript: f.transcript)
-    await #expect(throws: WalletError.self) {
+    let unsupportedDeviceAuthenticationError = await #expect(throws: WalletError.self) {
       do {
         _ = try await strict.respondInPerson(to: resolved, consent: try resolved.proposedConsent())
       } catch let error as WalletError {
@@ -406,6 +410,7 @@ struct InPersonPresentationTests {
         throw error
       }
     }
+    #expect(unsupportedDeviceAuthenticationError?.code == .unsupportedDeviceAuthentication)
     let fallback = try f.wallet(
       policy: WalletPolicy(inPersonDeviceAuthentication: .macElseSignature),
       withoutKeyAgreement: true)
@@ -434,9 +439,10 @@ struct InPersonPresentationTests {
     let macOnly = try f.wallet(policy: WalletPolicy(inPersonDeviceAuthentication: .mac))
     let bareMac = try await macOnly.resolveInPerson(
       deviceRequest: request.bytes, sessionTranscript: noReaderKey)
-    await #expect(throws: WalletError.self) {
+    let unsupportedDeviceAuthenticationError2 = await #expect(throws: WalletError.self) {
       _ = try await macOnly.respondInPerson(to: bareMac, consent: try bareMac.proposedConsent())
     }
+    #expect(unsupportedDeviceAuthenticationError2?.code == .unsupportedDeviceAuthentication)
   }
 
   @Test(

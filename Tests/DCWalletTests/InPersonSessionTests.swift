@@ -16,11 +16,11 @@ struct LoopbackSessionPair {
   let reader: InPersonReader
   let readerTransport: LoopbackTCPTransport
 
-  /// The waits are guards against a hang, not what is tested: generous, because the whole
-  /// suite shares two cores and a task can wait its turn for many seconds (a 20-second guard
-  /// once expired before the holder's task ran at all).
+  /// Every wait is on an event (a connection, a message, a close), never on the wall clock: a
+  /// receive has no timeout, and a guard once expired under load before the holder's task ran
+  /// at all. A hang is caught by the suite's time limit instead.
   static let configuration = LoopbackTCPTransport.Configuration(
-    receiveTimeout: .seconds(120), sendTimeout: .seconds(60), connectTimeout: .seconds(60))
+    receiveTimeout: nil, sendTimeout: .seconds(600), connectTimeout: .seconds(600))
 
   /// Listens, shows the engagement, connects a reader from its URI and starts the holder.
   static func start(
@@ -32,19 +32,19 @@ struct LoopbackSessionPair {
       .ble(try BLEOptions(peripheralServerUUID: Array(repeating: 0x42, count: 16)))
     ])
     let driver = InPersonHolder(wallet: wallet, policy: policy, maxRequests: maxRequests)
-    let holder = Task { () -> Result<InPersonHolder.Outcome, InPersonSessionError> in
-      do {
-        let transport = try await listener.accept(timeout: .seconds(120))
-        return .success(
-          try await driver.run(session: session, transport: transport, consent: consent))
-      } catch let error as InPersonSessionError {
-        return .failure(error)
-      } catch {
-        return .failure(InPersonSessionError(.transport, "\(error)"))
-      }
-    }
+    // Both ends connect here, before the holder's task starts: nothing waits for it to run.
+    async let accepted = listener.accept()
     let transport = try await LoopbackTCPConnector.connect(
       port: listener.port, configuration: configuration)
+    let holderTransport = try await accepted
+    let holder = Task { () -> Result<InPersonHolder.Outcome, InPersonSessionError> in
+      do throws(InPersonSessionError) {
+        return .success(
+          try await driver.run(session: session, transport: holderTransport, consent: consent))
+      } catch {
+        return .failure(error)
+      }
+    }
     let reader = try InPersonReader(uri: session.uri, transport: transport)
     return LoopbackSessionPair(
       holderSession: session, holder: holder, reader: reader, readerTransport: transport)
@@ -66,7 +66,7 @@ func share(_ claims: [String]) -> @Sendable (PresentationRequest) async -> InPer
   }
 }
 
-@Suite("In person (ISO 18013-5): whole sessions over loopback TCP")
+@Suite("In person (ISO 18013-5): whole sessions over loopback TCP", .timeLimit(.minutes(2)))
 struct InPersonSessionTests {
   static let mdlType = InPersonFixture.mdlType
   static let ageOnly = ItemsRequest(
@@ -156,10 +156,11 @@ struct InPersonSessionTests {
     let wallet = try f.wallet()
     let pair = try await LoopbackSessionPair.start(
       wallet: wallet, consent: { _ in .decline(reason: "not now") })
-    await #expect(throws: InPersonReaderError.self) {
+    let verificationFailedError = await #expect(throws: InPersonReaderError.self) {
       _ = try await pair.reader.request(
         [Self.ageOnly], issuerTrustAnchors: [f.pki.iaca], now: f.pki.clock)
     }
+    #expect(verificationFailedError?.code == .verificationFailed)
     let outcome = try await pair.holder.value.get()
     #expect(outcome.refusal?.reason == "not now")
     #expect(outcome.refusal?.status == DeviceResponse.statusGeneralError)
@@ -196,7 +197,10 @@ struct InPersonSessionTests {
     let ending = reader.terminate()
     let termination = try #require(ending)
     _ = try session.receive(termination)
-    #expect(throws: MdocProximityError.self) { try session.receive([0xa0]) }
+    let sessionClosedError = #expect(throws: MdocProximityError.self) {
+      try session.receive([0xa0])
+    }
+    #expect(sessionClosedError?.code == .sessionClosed)
   }
 
   @Test("a closed socket without termination is a transport error, not a refusal")
@@ -240,10 +244,11 @@ struct InPersonSessionTests {
       wallet: try f.wallet(), maxRequests: 1, consent: share(["age_over_18"]))
     _ = try await pair.reader.request(
       [Self.ageOnly], issuerTrustAnchors: [f.pki.iaca], now: f.pki.clock)
-    await #expect(throws: InPersonReaderError.self) {
+    let sessionError = await #expect(throws: InPersonReaderError.self) {
       _ = try await pair.reader.request(
         [Self.ageOnly], issuerTrustAnchors: [f.pki.iaca], now: f.pki.clock)
     }
+    #expect(sessionError?.code == .session)
     guard case .failure(let error) = await pair.holder.value else {
       Issue.record("expected a failure")
       return
@@ -253,16 +258,17 @@ struct InPersonSessionTests {
 
   @Test("the reader refuses an engagement that is not an mdoc: URI")
   func readerBadEngagement() async throws {
-    let listener = try LoopbackTCPListener()
-    let accepted = Task { try await listener.accept(timeout: .seconds(120)) }
-    let transport = try await LoopbackTCPConnector.connect(port: listener.port)
-    defer { Task { await transport.close() } }
-    #expect {
+    let listener = try LoopbackTCPListener(configuration: LoopbackSessionPair.configuration)
+    async let accepted = listener.accept()
+    let transport = try await LoopbackTCPConnector.connect(
+      port: listener.port, configuration: LoopbackSessionPair.configuration)
+    let holderEnd = try await accepted
+    let error = #expect(throws: InPersonReaderError.self) {
       _ = try InPersonReader(uri: "https://example.com", transport: transport)
-    } throws: { error in
-      (error as? InPersonReaderError)?.code == .invalidEngagement
     }
-    await (try? accepted.value)?.close()
+    #expect(error?.code == .invalidEngagement)
+    await transport.close()
+    await holderEnd.close()
   }
 
   @Test("a holder that ends the session instead of answering is a session error for the reader")
@@ -272,17 +278,19 @@ struct InPersonSessionTests {
       .ble(try BLEOptions(peripheralServerUUID: Array(repeating: 7, count: 16)))
     ])
     let uri = shown.uri
+    async let accepted = listener.accept()
+    let transport = try await LoopbackTCPConnector.connect(
+      port: listener.port, configuration: LoopbackSessionPair.configuration)
+    let holderEnd = try await accepted
     let raw = Task { () throws -> Void in
       var holder = shown
-      let transport = try await listener.accept(timeout: .seconds(120))
+      let transport = holderEnd
       _ = try holder.receive(try await transport.receive())
       if let ending = holder.terminate() { try await transport.send(ending) }
       // The reader sends nothing more: its next receive ends at the close.
       _ = try? await transport.receive()
       await transport.close()
     }
-    let transport = try await LoopbackTCPConnector.connect(
-      port: listener.port, configuration: LoopbackSessionPair.configuration)
     let reader = try InPersonReader(uri: uri, transport: transport)
     await #expect {
       _ = try await reader.request([Self.ageOnly], issuerTrustAnchors: [], now: Date())

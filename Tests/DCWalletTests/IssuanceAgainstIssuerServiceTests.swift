@@ -104,10 +104,11 @@ struct IssuanceAgainstIssuerServiceTests {
     // A wrong transaction code is refused by the issuer.
     let other = try setup.service.createOffer(
       configurationIDs: ["mDL"], grant: .preAuthorized(transactionCode: true))
-    await #expect(throws: IssuanceError.self) {
+    let tokenError = await #expect(throws: IssuanceError.self) {
       try await setup.client.issuePreAuthorized(
         offer: other.offer, txCode: other.transactionCode == "000000" ? "111111" : "000000")
     }
+    #expect(tokenError?.code == .token)
   }
 
   @Test("Authorization code: PAR, auto-approval, the redirect, the token, an SD-JWT VC")

@@ -85,10 +85,11 @@ struct IssuanceBatchStorageTests {
     #expect(try await deviceKeyRows() == 1)
     // The third credential's id is taken: its insert fails after the keys were written.
     let (keys, payloads) = try batch(4)
-    await #expect(throws: WalletError.self) {
+    let invalidInputError = await #expect(throws: WalletError.self) {
       _ = try await wallet.storeIssuedCredentials(
         payloads, deviceKeys: keys, expected: Self.expected, ids: ["a", "b", "taken", "d"])
     }
+    #expect(invalidInputError?.code == .invalidInput)
     #expect(try await wallet.credentials().map(\.id) == ["taken"])
     #expect(try await deviceKeyRows() == 1)
   }
@@ -176,10 +177,11 @@ struct IssuanceBatchStorageTests {
     #expect(keyStore.count == 2)
     // A failing write: the keys just imported for it are deleted again.
     let (more, morePayloads) = try batch(2)
-    await #expect(throws: WalletError.self) {
+    let invalidInputError = await #expect(throws: WalletError.self) {
       _ = try await wallet.storeIssuedCredentials(
         morePayloads, deviceKeys: more, expected: Self.expected, ids: ["w", "x"])
     }
+    #expect(invalidInputError?.code == .invalidInput)
     #expect(keyStore.count == 2)
   }
 }

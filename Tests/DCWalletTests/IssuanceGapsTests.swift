@@ -145,9 +145,10 @@ struct IssuanceGapsTests {
     // The old credential and its device key are gone; only the new one is kept.
     #expect(try await issuance.wallet.credentials().map(\.id) == [new.id])
     let oldKey = try #require(old.deviceKeyID)
-    await #expect(throws: (any Error).self) {
-      try await issuance.wallet.keys.publicKey(for: oldKey)
+    let gone = await #expect(throws: WalletStoreError.self) {
+      _ = try await issuance.wallet.keys.publicKey(for: oldKey)
     }
+    #expect(gone?.code == .notFound)
     // The refresh grant went with the same DPoP key as the first token request (RFC 9449 §5).
     let tokenRequests = interposer.requests(to: "/token").filter {
       (try? FormParameters(body: $0.body))?["grant_type"] == "refresh_token"
@@ -276,9 +277,10 @@ struct IssuanceGapsTests {
     #expect(throws: Never.self) {
       try IssuanceClient.checkTransactionCode("1234567890", for: grant)
     }
-    #expect(throws: IssuanceError.self) {
+    let txCodeInvalidError = #expect(throws: IssuanceError.self) {
       try IssuanceClient.checkTransactionCode("12ab", for: grant)
     }
+    #expect(txCodeInvalidError?.code == .txCodeInvalid)
   }
 
   // MARK: 3. Retries, each at most once

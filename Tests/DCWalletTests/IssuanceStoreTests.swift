@@ -229,15 +229,17 @@ struct IssuanceStoreTests {
     let stray = PendingDeferredIssuance(
       transactionID: "t", credentialIssuer: "https://issuer.example", configurationID: "c",
       format: .msoMdoc, expectedType: Self.pid, deviceKeyIDs: [], sessionID: "other")
-    await #expect(throws: WalletError.self) {
+    let invalidInputError = await #expect(throws: WalletError.self) {
       try await wallet.addPendingDeferred(stray, session: session)
     }
+    #expect(invalidInputError?.code == .invalidInput)
     let elsewhere = PendingDeferredIssuance(
       transactionID: "t", credentialIssuer: "https://other.example", configurationID: "c",
       format: .msoMdoc, expectedType: Self.pid, deviceKeyIDs: [], sessionID: session.id)
-    await #expect(throws: WalletError.self) {
+    let invalidInputError2 = await #expect(throws: WalletError.self) {
       try await wallet.addPendingDeferred(elsewhere, session: session)
     }
+    #expect(invalidInputError2?.code == .invalidInput)
     #expect(try await wallet.pendingDeferredIssuances() == [pending])
 
     let result = try await wallet.completePendingDeferred(
@@ -295,7 +297,10 @@ struct IssuanceStoreTests {
       credentials: [.msoMdoc(issuerSigned: try pki.issuePID(deviceKey: second.publicKey).bytes)])
     #expect(result.stored.map(\.deviceKeyID) == [second.id])
     #expect(try await wallet.keys.publicKey(for: second.id) == second.publicKey)
-    await #expect(throws: (any Error).self) { _ = try await wallet.keys.publicKey(for: first.id) }
+    let gone = await #expect(throws: WalletStoreError.self) {
+      _ = try await wallet.keys.publicKey(for: first.id)
+    }
+    #expect(gone?.code == .notFound)
     #expect(try await wallet.pendingDeferredIssuances().isEmpty)
   }
 
@@ -315,7 +320,10 @@ struct IssuanceStoreTests {
     #expect(try await wallet.pendingDeferredIssuances().isEmpty)
     #expect(try await wallet.issuanceSession(id: session.id) == nil)
     for id in [dpop.id, key.id] {
-      await #expect(throws: (any Error).self) { _ = try await wallet.keys.publicKey(for: id) }
+      let gone = await #expect(throws: WalletStoreError.self) {
+        _ = try await wallet.keys.publicKey(for: id)
+      }
+      #expect(gone?.code == .notFound)
     }
   }
 
@@ -365,11 +373,12 @@ struct IssuanceStoreTests {
     // A credential cannot name a session that does not exist (foreign key).
     var orphan = provenance
     orphan.sessionID = "missing"
-    await #expect(throws: WalletStoreError.self) {
+    let constraintViolationError = await #expect(throws: WalletStoreError.self) {
       try await store.insert(
         StoredCredential(
           id: "orphan", format: .msoMdoc, type: "t", issued: [0xA0],
           display: CredentialDisplay(title: "t"), issuance: orphan))
     }
+    #expect(constraintViolationError?.code == .constraintViolation)
   }
 }

@@ -111,7 +111,10 @@ struct IssuedCredentialStorageTests {
     let outcome = try await store(mdoc(pki.issue(deviceKey: key.publicKey), key: key.id))
     #expect(try await rejection(outcome) == .untrustedIssuer)
     if case .failure(let rejection) = outcome { #expect(rejection.deviceKeyID == key.id) }
-    await #expect(throws: (any Error).self) { _ = try await wallet.keys.publicKey(for: key.id) }
+    let gone = await #expect(throws: WalletStoreError.self) {
+      _ = try await wallet.keys.publicKey(for: key.id)
+    }
+    #expect(gone?.code == .notFound)
   }
 
   @Test("An mdoc bound to a key that is not the proof's key is refused")
@@ -215,9 +218,10 @@ struct IssuedCredentialStorageTests {
     let unknown = try await store(
       mdoc(pki.issue(deviceKey: other.publicKey), key: "no-such-key"))
     #expect(try await rejection(unknown) == .unknownDeviceKey)
-    #expect(throws: IssuanceRejection.self) {
+    let malformedError = #expect(throws: IssuanceRejection.self) {
       _ = try IssuedCredential(format: .msoMdoc, credential: "not base64!", deviceKeyID: key.id)
     }
+    #expect(malformedError?.code == .malformed)
   }
 
   @Test(
@@ -483,7 +487,10 @@ struct IssuedCredentialStorageTests {
     #expect(last?.dpopSigner?.publicKey == dpop.publicKey)
     // The last user gone: the session and its DPoP key go too.
     #expect(try await wallet.issuanceSession(id: session.id) == nil)
-    await #expect(throws: (any Error).self) { _ = try await wallet.keys.publicKey(for: dpop.id) }
+    let gone = await #expect(throws: WalletStoreError.self) {
+      _ = try await wallet.keys.publicKey(for: dpop.id)
+    }
+    #expect(gone?.code == .notFound)
   }
 
   @Test("Sealed tokens moved onto another session do not open")
@@ -503,7 +510,10 @@ struct IssuedCredentialStorageTests {
     _ = try await wallet.store.execute(
       "UPDATE issuance_sessions SET sealed_tokens = (SELECT sealed_tokens FROM issuance_sessions WHERE id = ?) WHERE id = ?",
       [.text(ids[0]), .text(ids[1])])
-    await #expect(throws: WalletError.self) { _ = try await wallet.issuanceSession(id: ids[1]) }
+    let storageError = await #expect(throws: WalletError.self) {
+      _ = try await wallet.issuanceSession(id: ids[1])
+    }
+    #expect(storageError?.code == .storage)
   }
 }
 
@@ -538,21 +548,24 @@ struct IssuedCredentialInputTests {
     let issued = try base.mdoc(base.pki.issue(deviceKey: key.publicKey), key: key.id)
     let expected = IssuedCredentialStorageTests.expectation()
     for ids in [["a", "b"], []] {
-      await #expect(throws: WalletError.self) {
+      let invalidInputError = await #expect(throws: WalletError.self) {
         _ = try await base.wallet.storeIssuedCredentials([issued], expected: expected, ids: ids)
       }
+      #expect(invalidInputError?.code == .invalidInput)
     }
     let other = try await base.deviceKey()
     let second = try base.mdoc(base.pki.issue(deviceKey: other.publicKey), key: other.id)
-    await #expect(throws: WalletError.self) {
+    let invalidInputError2 = await #expect(throws: WalletError.self) {
       _ = try await base.wallet.storeIssuedCredentials(
         [issued, second], expected: expected, ids: ["same", "same"])
     }
-    await #expect(throws: WalletError.self) {
+    #expect(invalidInputError2?.code == .invalidInput)
+    let invalidInputError3 = await #expect(throws: WalletError.self) {
       _ = try await base.wallet.storeIssuedCredentials(
         [issued], expected: expected,
         session: IssuanceSession(credentialIssuer: "https://other.example", accessToken: "t"))
     }
+    #expect(invalidInputError3?.code == .invalidInput)
     #expect(try await base.wallet.credentials().isEmpty)
     let stored = try await base.wallet.storeIssuedCredentials(
       [issued], expected: expected, ids: ["chosen"])

@@ -74,9 +74,10 @@ struct MigrationTests {
     try await store.insert(sampleCredential(id: "new", deviceKeyID: "key-1"))
     #expect(try await store.credential(id: "new")?.issuerAuthorityKeyIdentifiers.count == 2)
     // The foreign key from version 1 still holds after the migration.
-    await #expect(throws: WalletStoreError.self) {
+    let constraintViolationError = await #expect(throws: WalletStoreError.self) {
       try await store.insert(sampleCredential(id: "orphan", deviceKeyID: "key-2"))
     }
+    #expect(constraintViolationError?.code == .constraintViolation)
   }
 
   @Test func reopeningAtCurrentVersionChangesNothing() async throws {

@@ -162,10 +162,11 @@ struct PresentationModelTests {
     #expect(mdoc.documents.map(\.credentialID) == ["mdl-2"])
     #expect(mdoc.documents.first?.elements == ["org.iso.18013.5.1": ["age_over_18"]])
     // A limit that names nothing requested leaves nothing to share.
-    #expect(throws: WalletError.self) {
+    let refusedError = #expect(throws: WalletError.self) {
       _ = try annexC.consent(
         ConsentSelection(claims: [.mdoc(nameSpace: "org.iso.18013.5.1", element: "portrait")]))
     }
+    #expect(refusedError?.code == .refused)
     let (_, envelope) = try fixture.request(Self.twoClaims)
     let openID4VP = try await wallet.resolve(envelope, origin: ConsentFixture.origin)
     #expect(

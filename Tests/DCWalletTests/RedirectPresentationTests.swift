@@ -295,7 +295,7 @@ struct RedirectPresentationTests {
     let refused = await setup.refusal {
       _ = try await setup.resolve(setup.uri(clientID: "verifier_attestation:verifier.example"))
     }
-    #expect(refused.code != nil)
+    #expect(refused.code == .requesterNotAuthenticated)
     // verifier_attestation names no response_uri of its own: no error response either.
     #expect(setup.verifier.received.map(\.url.path) == ["/request"])
   }
@@ -309,7 +309,7 @@ struct RedirectPresentationTests {
     let refused = await setup.refusal {
       _ = try await setup.resolve(setup.uri(clientID: "redirect_uri:\(RedirectSetup.responseURI)"))
     }
-    #expect(refused.code != nil)
+    #expect(refused.code == .invalidRequest)
     #expect(
       setup.verifier.received.contains {
         $0.url.path == "/response" && $0.body.contains(Array("vp_token".utf8))
@@ -429,9 +429,9 @@ struct RedirectPresentationTests {
     let request = try await setup.resolve()
     setup.verifier.settings.responseStatus = 400
     setup.verifier.settings.answer = ["error": "invalid_request"]
+    let consent = try request.proposedConsent()
     let error = await #expect(throws: WalletError.self) {
-      _ = try await setup.wallet.respond(
-        to: request, consent: try request.proposedConsent(), httpClient: setup.client)
+      _ = try await setup.wallet.respond(to: request, consent: consent, httpClient: setup.client)
     }
     #expect(error?.code == .transport)
     let log = try await setup.wallet.activity(limit: 1)
@@ -483,7 +483,7 @@ struct RedirectPresentationTests {
       ).signed(key: key, chain: chain, walletNonce: nil)
     }
     let refused = await setup.refusal { _ = try await setup.resolve() }
-    #expect(refused.code == .requesterNotAuthenticated || refused.code == .invalidRequest)
+    #expect(refused.code == .requesterNotAuthenticated)
     let form = try #require(setup.responses.first)
     #expect(form["error"] != nil)
     #expect(form["vp_token"] == nil)
@@ -544,16 +544,19 @@ struct RedirectPresentationTests {
     let setup = try await RedirectSetup()
     defer { setup.fixture.dir.remove() }
     let request = try await setup.resolve()
-    await #expect(throws: WalletError.self) {
-      _ = try await setup.wallet.respond(to: request, consent: try request.proposedConsent())
+    let consent = try request.proposedConsent()
+    let redirectAsDCAPI = await #expect(throws: WalletError.self) {
+      _ = try await setup.wallet.respond(to: request, consent: consent)
     }
+    #expect(redirectAsDCAPI?.code == .invalidInput)
     #expect(request.declinedResponse() == nil)
     let (_, envelope) = try setup.fixture.request(["credentials": [ConsentFixture.pidSDJWTQuery]])
     let dcAPI = try await setup.wallet.resolve(envelope, origin: ConsentFixture.origin)
-    await #expect(throws: WalletError.self) {
-      _ = try await setup.wallet.respond(
-        to: dcAPI, consent: try dcAPI.proposedConsent(), httpClient: setup.client)
+    let dcAPIConsent = try dcAPI.proposedConsent()
+    let dcAPIPosted = await #expect(throws: WalletError.self) {
+      _ = try await setup.wallet.respond(to: dcAPI, consent: dcAPIConsent, httpClient: setup.client)
     }
+    #expect(dcAPIPosted?.code == .invalidInput)
     #expect(setup.responses.isEmpty)
   }
 }

@@ -105,10 +105,11 @@ import Testing
     _ = try await transport(verifier).fetchRequestObject(
       get(URL(string: "http://127.0.0.1:8080/request")!))
     // The standard policy refuses loopback http too, whatever the client allows.
-    await #expect(throws: WalletError.self) {
+    let transportError = await #expect(throws: WalletError.self) {
       try await transport(verifier, policy: .standard).fetchRequestObject(
         get(URL(string: "http://127.0.0.1:8080/request")!))
     }
+    #expect(transportError?.code == .transport)
   }
 
   @Test func theRedirectURIIsHandedBack() async throws {
@@ -139,9 +140,10 @@ import Testing
     }
     #expect(error?.reason.contains("redirect_uri is not allowed") == true)
     verifier.settings.answer = ["redirect_uri": "javascript:alert(1)"]
-    await #expect(throws: WalletError.self) {
+    let transportError = await #expect(throws: WalletError.self) {
       try await transport(verifier).post(post([]), posted: .presentation)
     }
+    #expect(transportError?.code == .transport)
   }
 
   @Test func aVerifierErrorNamesItsCode() async throws {
@@ -157,9 +159,10 @@ import Testing
   @Test func anAnswerThatIsNotAnObjectIsRefused() async throws {
     let verifier = verifier()
     verifier.settings.answer = ["a"]
-    await #expect(throws: WalletError.self) {
+    let transportError = await #expect(throws: WalletError.self) {
       try await transport(verifier).post(post([]), posted: .presentation)
     }
+    #expect(transportError?.code == .transport)
   }
 
   @Test func aRequestObjectThatIsNotUTF8IsRefused() async throws {

@@ -23,11 +23,12 @@ struct StatementCacheTests {
     let sql = "SELECT n FROM t ORDER BY n"
 
     // The row mapping throws on the first of three rows: the statement stops mid-way.
-    #expect(throws: WalletStoreError.self) {
+    let corruptRecordError = #expect(throws: WalletStoreError.self) {
       _ = try reader.queryCached(sql) { (_) throws(WalletStoreError) -> Int64 in
         throw WalletStoreError(.corruptRecord, "stop")
       }
     }
+    #expect(corruptRecordError?.code == .corruptRecord)
 
     // Another connection writes and resets the WAL: no reader may hold a snapshot.
     let writer = try open(dir.databasePath)

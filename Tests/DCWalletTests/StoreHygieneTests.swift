@@ -148,7 +148,10 @@ struct StoreHygieneTests {
     // A row too damaged to read can still be removed.
     try await wallet.removeCredential(id: "bad")
     #expect(try await wallet.credentialListing().problems.isEmpty)
-    await #expect(throws: WalletError.self) { try await wallet.removeCredential(id: "bad") }
+    let notFoundError = await #expect(throws: WalletError.self) {
+      try await wallet.removeCredential(id: "bad")
+    }
+    #expect(notFoundError?.code == .notFound)
   }
 
   @Test("A damaged activity entry is reported and skipped; the rest of the log reads")
@@ -286,7 +289,10 @@ struct StoreHygieneTests {
     for variant in variants { #expect(derived.tag(for: variant) != derived.tag(for: anchor)) }
     #expect(
       derived.tag(forSetting: "ab", value: "c") != derived.tag(forSetting: "a", value: "bc"))
-    #expect(throws: WalletStoreError.self) { try SettingsAuthentication(key: [1, 2, 3]) }
+    let invalidArgumentError = #expect(throws: WalletStoreError.self) {
+      try SettingsAuthentication(key: [1, 2, 3])
+    }
+    #expect(invalidArgumentError?.code == .invalidArgument)
   }
 
   // MARK: Migration

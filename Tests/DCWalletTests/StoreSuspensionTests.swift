@@ -91,7 +91,8 @@ struct StoreSuspensionTests {
     let result = await writer.result
     // Generous under a loaded machine; without suspend() the writer runs its full 20 s and succeeds.
     #expect(clock.now - start < .seconds(12))
-    #expect(throws: WalletStoreError.self) { try result.get() }
+    let suspendedError = #expect(throws: WalletStoreError.self) { try result.get() }
+    #expect(suspendedError?.code == .suspended)
     #expect((try? result.get()) == nil)
     if case .failure(let error as WalletStoreError) = result { #expect(error.code == .suspended) }
     #expect(try await locks(dir.databasePath) == "free")

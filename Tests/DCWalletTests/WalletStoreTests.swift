@@ -121,9 +121,10 @@ struct WalletStoreTests {
     #expect(error?.code == .duplicateID)
     #expect(try await store.credentials().map(\.id) == ["existing"])
     // A duplicate inside the batch itself fails the same way.
-    await #expect(throws: WalletStoreError.self) {
+    let duplicateIDError = await #expect(throws: WalletStoreError.self) {
       try await store.insert(contentsOf: [sampleCredential(id: "x"), sampleCredential(id: "x")])
     }
+    #expect(duplicateIDError?.code == .duplicateID)
     #expect(try await store.credentials().map(\.id) == ["existing"])
   }
 
@@ -133,7 +134,7 @@ struct WalletStoreTests {
     let store = try WalletStore(path: dir.databasePath)
     try await store.addTrustAnchor(
       TrustAnchorRecord(id: "anchor", role: .issuer, certificateDER: [1], subject: "CN=Existing"))
-    await #expect(throws: WalletStoreError.self) {
+    let constraintViolationError = await #expect(throws: WalletStoreError.self) {
       try await store.transaction { tx in
         try tx.insert(sampleCredential(id: "c1"))
         try tx.append(NewActivity(protocolIdentifier: "import", outcome: .shared))
@@ -142,6 +143,7 @@ struct WalletStoreTests {
         try tx.insert(sampleCredential(id: "c2", deviceKeyID: "no-such-key"))
       }
     }
+    #expect(constraintViolationError?.code == .constraintViolation)
     #expect(try await store.credentials().isEmpty)
     #expect(try await store.activities().isEmpty)
     #expect(try await store.setting("imported") == nil)
@@ -225,7 +227,10 @@ struct WalletStoreTests {
     #expect(all[2].sharedItems == shared.sharedItems && all[2].origin == "https://verifier.example")
     #expect(try await store.activities(limit: 1).map(\.id) == [id3])
     #expect(try await store.activities(limit: 0).isEmpty)
-    await #expect(throws: WalletStoreError.self) { try await store.activities(limit: -1) }
+    let invalidArgumentError = await #expect(throws: WalletStoreError.self) {
+      try await store.activities(limit: -1)
+    }
+    #expect(invalidArgumentError?.code == .invalidArgument)
   }
 
   @Test func settings() async throws {

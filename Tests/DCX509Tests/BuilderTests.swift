@@ -101,8 +101,14 @@ struct BuilderTests {
     let builder = CertificateBuilder.documentSigner(
       commonName: "X", country: "UT", publicKey: other.publicKey, notBefore: Fixtures.start,
       notAfter: Fixtures.end)
-    #expect(throws: CertificateError.self) { try builder.issued(by: chain.root, signer: other) }
-    #expect(throws: CertificateError.self) { try builder.selfSigned(signer: chain.rootKey) }
+    let invalidBuilderInputError = #expect(throws: CertificateError.self) {
+      try builder.issued(by: chain.root, signer: other)
+    }
+    #expect(invalidBuilderInputError?.code == .invalidBuilderInput)
+    let invalidBuilderInputError2 = #expect(throws: CertificateError.self) {
+      try builder.selfSigned(signer: chain.rootKey)
+    }
+    #expect(invalidBuilderInputError2?.code == .invalidBuilderInput)
   }
 
   @Test("PEM: single document, chains, wrong labels")
@@ -112,8 +118,14 @@ struct BuilderTests {
     let both = try Certificate.chain(fromPEM: chain.leaf.pemString + chain.root.pemString)
     #expect(both == [chain.leaf, chain.root])
     let key = try ECPrivateKey(curve: .p256)
-    #expect(throws: CertificateError.self) { try Certificate(pemEncoded: key.pemRepresentation) }
-    #expect(throws: CertificateError.self) { try Certificate(pemEncoded: "not pem") }
+    let invalidPEMError = #expect(throws: CertificateError.self) {
+      try Certificate(pemEncoded: key.pemRepresentation)
+    }
+    #expect(invalidPEMError?.code == .invalidPEM)
+    let invalidPEMError2 = #expect(throws: CertificateError.self) {
+      try Certificate(pemEncoded: "not pem")
+    }
+    #expect(invalidPEMError2?.code == .invalidPEM)
   }
 
   @Test("x509Hash is base64url SHA-256 of the DER (values from Python hashlib)")

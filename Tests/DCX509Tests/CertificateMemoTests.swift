@@ -74,6 +74,7 @@ struct CertificateMemoTests {
     var der = try certificates(1)[0].derBytes
     der.append(0)  // a trailing byte
     let direct = #expect(throws: CertificateError.self) { try Certificate(derEncoded: der) }
+    #expect(direct?.code == .invalidDER)
     for _ in 0..<2 {
       let error = #expect(throws: CertificateError.self) { try memo.certificate(derEncoded: der) }
       #expect(error == direct)

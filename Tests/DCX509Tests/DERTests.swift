@@ -26,17 +26,22 @@ struct DERTests {
   @Test(
     "invalid dotted OIDs are refused", arguments: ["", "1", "3.1", "1.40", "1..2", "a.b", "1.2."])
   func invalidDotted(text: String) {
-    #expect(throws: CertificateError.self) { try ASN1ObjectIdentifier(dotted: text) }
+    let invalidObjectIdentifierError = #expect(throws: CertificateError.self) {
+      try ASN1ObjectIdentifier(dotted: text)
+    }
+    #expect(invalidObjectIdentifierError?.code == .invalidObjectIdentifier)
   }
 
   @Test("non-minimal OID arcs are refused")
   func nonMinimalOID() {
-    #expect(throws: CertificateError.self) {
+    let invalidDERError = #expect(throws: CertificateError.self) {
       try DER.parse(hexBytes("0603558000")).objectIdentifier()
     }
-    #expect(throws: CertificateError.self) {
+    #expect(invalidDERError?.code == .invalidDER)
+    let invalidDERError2 = #expect(throws: CertificateError.self) {
       try DER.parse(hexBytes("06025581")).objectIdentifier()
     }
+    #expect(invalidDERError2?.code == .invalidDER)
   }
 
   @Test("INTEGER encodings are minimal two's complement")
@@ -51,16 +56,28 @@ struct DERTests {
     #expect(hexString(DER.integer(unsignedBytes: [0x00, 0x80])) == "02020080")
     #expect(hexString(DER.integer(unsignedBytes: [])) == "020100")
     #expect(try DER.parse(DER.integer(300)).integerValue() == 300)
-    #expect(throws: CertificateError.self) { try DER.parse(hexBytes("02020001")).integerBytes() }
-    #expect(throws: CertificateError.self) { try DER.parse(hexBytes("0202ff80")).integerBytes() }
-    #expect(throws: CertificateError.self) { try DER.parse(hexBytes("0200")).integerBytes() }
+    let invalidDERError = #expect(throws: CertificateError.self) {
+      try DER.parse(hexBytes("02020001")).integerBytes()
+    }
+    #expect(invalidDERError?.code == .invalidDER)
+    let invalidDERError2 = #expect(throws: CertificateError.self) {
+      try DER.parse(hexBytes("0202ff80")).integerBytes()
+    }
+    #expect(invalidDERError2?.code == .invalidDER)
+    let invalidDERError3 = #expect(throws: CertificateError.self) {
+      try DER.parse(hexBytes("0200")).integerBytes()
+    }
+    #expect(invalidDERError3?.code == .invalidDER)
   }
 
   @Test("BOOLEAN must be 0x00 or 0xFF")
   func booleans() throws {
     #expect(try DER.parse(DER.boolean(true)).booleanValue())
     #expect(try !DER.parse(DER.boolean(false)).booleanValue())
-    #expect(throws: CertificateError.self) { try DER.parse(hexBytes("010101")).booleanValue() }
+    let invalidDERError = #expect(throws: CertificateError.self) {
+      try DER.parse(hexBytes("010101")).booleanValue()
+    }
+    #expect(invalidDERError?.code == .invalidDER)
   }
 
   @Test("times: UTCTime through 2049, GeneralizedTime from 2050, strict forms only")
@@ -80,13 +97,15 @@ struct DERTests {
     for bad in [
       "230230000000Z", "2301010000Z", "230101000000", "230101000000+0100", "231301000000Z",
     ] {
-      #expect(throws: CertificateError.self, "\(bad)") {
+      let invalidDERError = #expect(throws: CertificateError.self, "\(bad)") {
         try DER.parse(DER.encode(0x17, Array(bad.utf8))).timeValue()
       }
+      #expect(invalidDERError?.code == .invalidDER)
     }
-    #expect(throws: CertificateError.self) {
+    let invalidDERError2 = #expect(throws: CertificateError.self) {
       try DER.parse(DER.encode(0x18, Array("20230101000000.5Z".utf8))).timeValue()
     }
+    #expect(invalidDERError2?.code == .invalidDER)
   }
 
   @Test("lengths: long form when needed, minimal, definite")
@@ -116,15 +135,22 @@ struct DERTests {
     // 100 000 levels in definite form would be huge; indefinite-looking headers stop at depth 33.
     var deep: [UInt8] = []
     for _ in 0..<100_000 { deep += [0x30, 0x84, 0x7F, 0xFF, 0xFF, 0xFF] }
-    #expect(throws: CertificateError.self) { try DER.parse(deep) }
+    let invalidDERError = #expect(throws: CertificateError.self) { try DER.parse(deep) }
+    #expect(invalidDERError?.code == .invalidDER)
   }
 
   @Test("DER forbids constructed strings, primitive SEQUENCE and dirty unused bits")
   func strictForms() throws {
     expectDERError(hexBytes("2403040100"), "constructed string")
     expectDERError(hexBytes("1000"), "primitive SEQUENCE")
-    #expect(throws: CertificateError.self) { try DER.parse(hexBytes("030201ff")).bitStringBytes() }
-    #expect(throws: CertificateError.self) { try DER.parse(hexBytes("030108")).bitStringBytes() }
+    let invalidDERError = #expect(throws: CertificateError.self) {
+      try DER.parse(hexBytes("030201ff")).bitStringBytes()
+    }
+    #expect(invalidDERError?.code == .invalidDER)
+    let invalidDERError2 = #expect(throws: CertificateError.self) {
+      try DER.parse(hexBytes("030108")).bitStringBytes()
+    }
+    #expect(invalidDERError2?.code == .invalidDER)
     expectDERError(hexBytes("1f2200"), "high tag")
     expectDERError(hexBytes("050000"), "trailing")
   }

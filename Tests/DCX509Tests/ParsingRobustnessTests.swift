@@ -11,9 +11,10 @@ struct ParsingRobustnessTests {
   func truncated(name: String) throws {
     let der = try #require(try Fixtures.annexD()[name])
     for length in 0..<der.count {
-      #expect(throws: CertificateError.self, "prefix \(length)") {
+      let invalidDERError = #expect(throws: CertificateError.self, "prefix \(length)") {
         try Certificate(derEncoded: Array(der.prefix(length)))
       }
+      #expect(invalidDERError?.code == .invalidDER)
     }
     _ = try Certificate(derEncoded: der)
   }
@@ -49,7 +50,10 @@ struct ParsingRobustnessTests {
   func deepNesting() throws {
     var value = DER.null
     for _ in 0..<64 { value = DER.sequence([value]) }
-    #expect(throws: CertificateError.self) { try Certificate(derEncoded: value) }
+    let invalidDERError = #expect(throws: CertificateError.self) {
+      try Certificate(derEncoded: value)
+    }
+    #expect(invalidDERError?.code == .invalidDER)
   }
 
   /// Who signed each Annex D certificate.

@@ -171,6 +171,9 @@ public enum AnnexCVerifier {
     /// Requested elements the holder did not return, by namespace, with their error code
     /// (the Document's `errors`, ISO 18013-5 §8.3.2.1.2.3: 0 = data not returned).
     public var notReturned: [String: [String: Int]] = [:]
+    /// Every element the doc request asked for that the document does not hold, in request
+    /// order: the ones in ``notReturned`` and any the holder left out without saying so.
+    public var absentElements: [(nameSpace: String, identifier: String)] = []
     /// The document's MSO, for its status reference (ISO 18013-5 second edition `status`).
     var mso: MobileSecurityObject? = nil
   }
@@ -183,6 +186,23 @@ public enum AnnexCVerifier {
     /// Requested documents the holder did not return, by docType, with their error code (the
     /// DeviceResponse's `documentErrors`, ISO 18013-5 §8.3.2.1.2.2).
     public var documentErrors: [[String: Int]] = []
+
+    /// This result, or a `verificationFailed` error naming every requested element a document
+    /// does not hold: the policy of a verifier that needs all it asked for (a holder may leave
+    /// elements out, ISO 18013-5 §8.3.2.1.2.3, and the response still verifies).
+    public func requiringEveryRequestedElement() throws(DigitalCredentialsError) -> Result {
+      let absent = documents.filter { !$0.absentElements.isEmpty }.map { document in
+        document.docType + " "
+          + document.absentElements.map { "\($0.nameSpace)/\($0.identifier)" }
+          .joined(separator: ", ")
+      }
+      guard absent.isEmpty else {
+        throw DigitalCredentialsError(
+          .verificationFailed,
+          "requested but not returned: " + absent.joined(separator: "; "))
+      }
+      return self
+    }
   }
 
   /// The meaning of a DeviceResponse `status` (ISO 18013-5 §8.3.2.1.2.3, Table 8).
@@ -328,26 +348,43 @@ public enum AnnexCVerifier {
         throw DigitalCredentialsError(
           .verificationFailed, "\(document.docType): \(error.reason)", underlying: error)
       }
-      var elements: [(nameSpace: String, identifier: String, value: CBOR)] = []
-      for (ns, items) in document.issuerSigned.nameSpaces {
-        for item in items {
-          guard
-            itemsRequest.requestedElements.contains(where: {
-              $0.nameSpace == ns && $0.element.identifier == item.elementIdentifier
-            })
-          else {
-            throw DigitalCredentialsError(
-              .verificationFailed, "\(ns)/\(item.elementIdentifier) was returned but not requested")
-          }
-          elements.append((ns, item.elementIdentifier, item.elementValue))
-        }
-      }
+      let (elements, absent) = try disclosedElements(document, requested: itemsRequest)
       checks.append(.onlyRequestedElements(docType: document.docType, elementCount: elements.count))
       documents.append(
         VerifiedDocument(
           docType: document.docType, elements: elements, issuer: issuer, trustBasis: basis,
-          notReturned: document.errors, mso: document.issuerSigned.mso))
+          notReturned: document.errors, absentElements: absent, mso: document.issuerSigned.mso))
     }
     return documents
+  }
+
+  /// The elements a document disclosed, each of which its doc request asked for (else
+  /// `verificationFailed`), and the requested elements it does not hold, in request order.
+  static func disclosedElements(_ document: Document, requested itemsRequest: ItemsRequest)
+    throws(DigitalCredentialsError) -> (
+      elements: [(nameSpace: String, identifier: String, value: CBOR)],
+      absent: [(nameSpace: String, identifier: String)]
+    )
+  {
+    var elements: [(nameSpace: String, identifier: String, value: CBOR)] = []
+    for (ns, items) in document.issuerSigned.nameSpaces {
+      for item in items {
+        guard
+          itemsRequest.requestedElements.contains(where: {
+            $0.nameSpace == ns && $0.element.identifier == item.elementIdentifier
+          })
+        else {
+          throw DigitalCredentialsError(
+            .verificationFailed, "\(ns)/\(item.elementIdentifier) was returned but not requested")
+        }
+        elements.append((ns, item.elementIdentifier, item.elementValue))
+      }
+    }
+    let absent = itemsRequest.requestedElements.filter { requested in
+      !elements.contains {
+        $0.nameSpace == requested.nameSpace && $0.identifier == requested.element.identifier
+      }
+    }.map { (nameSpace: $0.nameSpace, identifier: $0.element.identifier) }
+    return (elements, absent)
   }
 }

@@ -301,7 +301,7 @@ extension VerifierState {
         serialized: presentation, trustAnchors: anchors,
         expectedAudience: binding.keyBindingAudience, expectedNonce: nonce, now: now)
     } catch {
-      throw OpenID4VPError(.invalidPresentation, "\(id): \(error)", underlying: error)
+      throw OpenID4VPError(.invalidPresentation, "\(id): \(error.reason)", underlying: error)
     }
     var checks: [VerificationCheck] = [.sdJWTIssuerSignature, .sdJWTDisclosureDigests]
     if let binding = verified.keyBinding {

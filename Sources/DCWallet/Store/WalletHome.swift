@@ -32,20 +32,39 @@ public struct WalletHome: Sendable, Hashable {
   /// Finds the wallet home — explicit (the caller's choice), else `$DCWALLET_HOME`, else
   /// `~/.dcwallet` — and creates it, mode 0700, when it does not exist.
   ///
-  /// An existing directory is used as it is; the key file's own mode is what
-  /// `SoftwareKeyStore` checks.
+  /// The directory is made absolute first (``LocalPath/absolute(_:currentDirectory:home:)``):
+  /// a relative one is under currentDirectory, `~` and `~/…` under `$HOME`. An existing directory
+  /// is used as it is; the key file's own mode is what `SoftwareKeyStore` checks.
+  /// - Throws: `WalletStoreError` with `.invalidArgument` for the root directory (the wallet's
+  ///   files would lie loose in `/`), `.fileSystemFailure` when a relative path meets an unknown
+  ///   current directory or the directory cannot be created.
   public static func resolve(
     explicit: String? = nil,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    currentDirectory: String? = LocalPath.currentDirectory
   ) throws(WalletStoreError) -> WalletHome {
-    let directory: String
+    let given: String
     if let explicit, !explicit.isEmpty {
-      directory = explicit
+      given = explicit
     } else if let fromEnvironment = environment[environmentVariable], !fromEnvironment.isEmpty {
-      directory = fromEnvironment
+      given = fromEnvironment
     } else {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-      directory = home + "/.dcwallet"
+      given = "~/.dcwallet"
+    }
+    let home = LocalPath.home(environment: environment)
+    guard
+      let directory = LocalPath.absolute(
+        given, currentDirectory: currentDirectory ?? "", home: home)
+    else {
+      let tilde = given == "~" || given.hasPrefix("~/")
+      throw WalletStoreError(
+        .fileSystemFailure,
+        tilde
+          ? "\(given) is under $HOME, which is not an absolute path (\(home))"
+          : "\(given) is relative and the current directory is unknown")
+    }
+    guard directory != "/" else {
+      throw WalletStoreError(.invalidArgument, "the root directory cannot be a wallet home")
     }
     let wallet = WalletHome(directory: directory)
     try wallet.create()
@@ -53,25 +72,37 @@ public struct WalletHome: Sendable, Hashable {
   }
 
   /// Creates the directory (mode 0700) and its missing parents.
+  ///
+  /// A relative directory (`~` included, as the store's files will be opened) is under the
+  /// process's current directory.
   public func create() throws(WalletStoreError) {
-    let parent = (directory as NSString).deletingLastPathComponent
-    if !parent.isEmpty {
-      do {
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-      } catch {
-        throw WalletStoreError(.fileSystemFailure, "cannot create \(parent): \(error)")
-      }
+    let relativeSafe = directory.hasPrefix("/") ? directory : "./" + directory
+    guard let absolute = LocalPath.absolute(relativeSafe, environment: [:]) else {
+      throw WalletStoreError(
+        .fileSystemFailure, "\(directory) is relative and the current directory is unknown")
     }
+    try Self.makeDirectory(LocalPath.parent(of: absolute), mode: 0o777, parents: true)
     // mkdir with the mode directly: the directory is never briefly open to others.
-    if mkdir(directory, 0o700) != 0 {
+    try Self.makeDirectory(absolute, mode: 0o700, parents: false)
+  }
+
+  /// mkdir(path, mode), and first each missing parent when parents is true; an existing
+  /// directory is fine. path is absolute and normal.
+  static func makeDirectory(_ path: String, mode: mode_t, parents: Bool)
+    throws(WalletStoreError)
+  {
+    if path == "/" { return }
+    if parents { try makeDirectory(LocalPath.parent(of: path), mode: mode, parents: true) }
+    if mkdir(path, mode) != 0 {
       let code = errno
       var isDirectory: ObjCBool = false
       guard code == EEXIST,
-        FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+        FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
         isDirectory.boolValue
       else {
-        throw WalletStoreError(
-          .fileSystemFailure, "cannot create \(directory): \(String(cString: strerror(code)))")
+        let why =
+          code == EEXIST ? "it exists and is not a directory" : String(cString: strerror(code))
+        throw WalletStoreError(.fileSystemFailure, "cannot create \(path): \(why)")
       }
     }
   }

@@ -20,7 +20,7 @@ public actor WalletStore {
   /// The schema version this code creates and migrates to.
   package static let currentSchemaVersion: Int = Schema.currentVersion
 
-  /// The database file.
+  /// The database file, as an absolute path.
   public nonisolated let path: String
 
   let database: WalletDatabase
@@ -32,11 +32,12 @@ public actor WalletStore {
     executor.asUnownedSerialExecutor()
   }
 
-  /// Opens the store at path, creating the file (and its directory) if needed, and migrates
-  /// the schema to ``currentSchemaVersion`` in one transaction; a file whose credential rows
-  /// predate their authentication tags (version 6 and earlier) stays at version 6 until a
-  /// `Wallet` opens it with its key and tags them. A store opened this way writes credential
-  /// rows without tags and checks none: a wallet reads such rows as unauthenticated.
+  /// Opens the store at path (made absolute: a relative path is under the current directory),
+  /// creating the file (and its directory) if needed, and migrates the schema to
+  /// ``currentSchemaVersion`` in one transaction; a file whose credential rows predate their
+  /// authentication tags (version 6 and earlier) stays at version 6 until a `Wallet` opens it
+  /// with its key and tags them. A store opened this way writes credential rows without tags and
+  /// checks none: a wallet reads such rows as unauthenticated.
   ///
   /// - Parameters:
   ///   - path: the database file, e.g. `WalletHome.databasePath`.
@@ -57,24 +58,22 @@ public actor WalletStore {
     path: String, busyTimeout: Duration = .seconds(5), schemaVersion: Int,
     settings: SettingsAuthentication? = nil
   ) throws(WalletStoreError) {
-    let directory = (path as NSString).deletingLastPathComponent
-    if !directory.isEmpty {
-      do {
-        try FileManager.default.createDirectory(
-          atPath: directory, withIntermediateDirectories: true)
-      } catch {
-        throw WalletStoreError(.fileSystemFailure, "cannot create \(directory): \(error)")
-      }
+    // The path made absolute and normal (a relative one is under the current directory; `~` is
+    // a name), so the directory made and the file opened are the same.
+    let relativeSafe = path.hasPrefix("/") ? path : "./" + path
+    let absolute = LocalPath.absolute(relativeSafe, environment: [:]) ?? path
+    if absolute.hasPrefix("/") {
+      try WalletHome.makeDirectory(LocalPath.parent(of: absolute), mode: 0o777, parents: true)
     }
-    self.path = path
-    self.executor = StoreExecutor(label: "WalletStore \(path)")
+    self.path = absolute
+    self.executor = StoreExecutor(label: "WalletStore \(absolute)")
     let adoption = try settings.map { (settings) throws(WalletStoreError) in
       LegacyCredentialAdoption(
         settings: settings, authentication: try CredentialAuthentication(settings: settings),
         now: Date())
     }
     let database = try WalletDatabase(
-      path: path, busyTimeout: busyTimeout, targetVersion: schemaVersion, adoption: adoption)
+      path: absolute, busyTimeout: busyTimeout, targetVersion: schemaVersion, adoption: adoption)
     self.database = database
     self.suspension = database.connection.suspension
   }

@@ -121,10 +121,11 @@ struct IOSProviderExchangeTests {
       .object([]), .object([("response", .string("!"))]),
       .object([("response", .string(Base64URL.encode([0xA0])))]),
     ] {
-      #expect(throws: DigitalCredentialsError.self) {
+      let invalidRequestError = #expect(throws: DigitalCredentialsError.self) {
         try IOSProviderExchange.mobileDocumentResponseData(
           ProtocolResponse(protocolIdentifier: "org-iso-mdoc", data: data))
       }
+      #expect(invalidRequestError?.code == .invalidRequest)
     }
   }
 

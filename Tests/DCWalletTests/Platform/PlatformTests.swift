@@ -66,22 +66,28 @@ struct PlatformRequestTests {
       selectedEntry: #"{"provider_idx": 2, "id": "cred-7"}"#)
     #expect(request.selection.requestIndex == 1)
     #expect(request.selection.credentialIDs == ["cred-7"])
-    #expect(throws: DigitalCredentialsError.self) {
+    let unsupportedProtocolError = #expect(throws: DigitalCredentialsError.self) {
       try AndroidCredentialRequest(
         requestJSON: json, origin: nil, callingPackage: nil,
         selectedEntry: #"{"provider_idx": 0, "id": "x"}"#)
     }
+    #expect(unsupportedProtocolError?.code == .unsupportedProtocol)
   }
 
   @Test(
-    "Malformed picks are refused",
-    arguments: ["", "mdl", "x org-iso-mdoc mdl", "0 openid4vp mdl", #"{"id": "x"}"#, "{not json"])
-  func malformedPicks(entry: String) {
-    #expect(throws: DigitalCredentialsError.self) {
+    "Malformed picks are refused, a pick of a protocol the request lacks as unsupported",
+    arguments: [
+      ("", DigitalCredentialsError.Code.invalidRequest), ("mdl", .invalidRequest),
+      ("x org-iso-mdoc mdl", .invalidRequest), ("0 openid4vp mdl", .unsupportedProtocol),
+      (#"{"id": "x"}"#, .invalidRequest), ("{not json", .invalidRequest),
+    ])
+  func malformedPicks(entry: String, code: DigitalCredentialsError.Code) {
+    let refused = #expect(throws: DigitalCredentialsError.self) {
       try AndroidCredentialRequest(
         requestJSON: Self.request(["org-iso-mdoc"]), origin: nil, callingPackage: nil,
         selectedEntry: entry)
     }
+    #expect(refused?.code == code, "\(entry)")
   }
 
   static func iosRequest() throws -> MobileDocumentRequest {
@@ -141,9 +147,10 @@ struct PlatformRequestTests {
       ],
       [PresentmentChoice(presentmentIndex: 5, setIndex: 0, documentIDs: ["mdl"])],
     ] {
-      #expect(throws: DigitalCredentialsError.self) {
+      let consentViolationError = #expect(throws: DigitalCredentialsError.self) {
         try request.validate(bad, documents: documents)
       }
+      #expect(consentViolationError?.code == .consentViolation)
     }
   }
 
@@ -313,11 +320,12 @@ struct ConsistencyCheckTests {
           shownQuery: Self.shownQuery)
       } throws: { ($0 as? DigitalCredentialsError)?.code == .consentViolation }
     }
-    #expect(throws: DigitalCredentialsError.self) {
+    let consentViolationError = #expect(throws: DigitalCredentialsError.self) {
       try ConsistencyCheck.check(
         rawOpenID4VPRequest: Self.unsigned(Self.shownQuery), protocolIdentifier: "org-iso-mdoc",
         shownQuery: Self.shownQuery)
     }
+    #expect(consentViolationError?.code == .consentViolation)
   }
 }
 
@@ -350,9 +358,10 @@ struct PlatformRequestVariantTests {
       origin: origin, protocolIdentifier: "openid4vp-v1-unsigned",
       requestData: Data(params.serialized().utf8))
     if case .iosOpenID4VP(_, _, _, let none) = unsigned { #expect(none.isEmpty) }
-    #expect(throws: DigitalCredentialsError.self) {
+    let consentViolationError = #expect(throws: DigitalCredentialsError.self) {
       try PlatformRequest.iosOpenID4VP(
         origin: origin, protocolIdentifier: "openid4vp-v1-unsigned", requestData: Data("{}".utf8))
     }
+    #expect(consentViolationError?.code == .consentViolation)
   }
 }
