@@ -16,7 +16,7 @@ public struct WalletError: CausedError {
     /// The request was refused: nothing can answer it, or the policy or the user said no.
     public static let refused = Code("refused")
     /// The input is malformed (a file, a certificate, a key).
-    public static let invalidInput = Code("invalidInput")
+    package static let invalidInput = Code("invalidInput")
     /// Storage or key storage failed.
     public static let storage = Code("storage")
     /// The user did not authenticate; nothing was sent and the request may be retried.

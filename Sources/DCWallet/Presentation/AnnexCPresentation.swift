@@ -75,7 +75,7 @@ public struct AnnexCPresentation: Sendable {
   /// The DeviceRequestInfo use cases (alternatives over doc requests), empty when absent.
   public var useCases: [UseCase] { resolved.useCases }
   /// Why reader authentication failed (see `ResolvedDeviceRequest.readerAuthenticationFailure`).
-  public var readerAuthenticationFailure: MdocError? { resolved.readerAuthenticationFailure }
+  package var readerAuthenticationFailure: MdocError? { resolved.readerAuthenticationFailure }
 
   /// Resolves request data for the platform's origin.
   ///
@@ -110,7 +110,7 @@ public struct AnnexCPresentation: Sendable {
 
   /// Refuses the request unless every doc request is signed by a trusted reader (what
   /// `WalletPolicy.requireAuthenticatedRequester` asks of an Annex C request).
-  public func requireTrustedReader() throws(DigitalCredentialsError) {
+  package func requireTrustedReader() throws(DigitalCredentialsError) {
     try resolved.requireTrustedReader()
   }
 
@@ -118,7 +118,7 @@ public struct AnnexCPresentation: Sendable {
   package var answerableDocRequests: [Int]? { resolved.answerableDocRequests }
 
   /// The doc requests a consent answers (see `ResolvedDeviceRequest.docRequestsToAnswer`).
-  public func docRequestsToAnswer(credentials chosen: Set<String> = []) -> [Int]? {
+  package func docRequestsToAnswer(credentials chosen: Set<String> = []) -> [Int]? {
     resolved.docRequestsToAnswer(credentials: chosen)
   }
 

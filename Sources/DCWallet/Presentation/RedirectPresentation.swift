@@ -52,10 +52,10 @@ public struct RedirectFlowConfiguration: Sendable {
 extension PresentationRequest {
   /// The protocol identifier a request from an authorization request URI is resolved, logged
   /// and allowed under (``WalletPolicy/allowedProtocols``): no DC API identifier applies.
-  public static let redirectProtocolIdentifier = "openid4vp-v1-redirect"
+  package static let redirectProtocolIdentifier = "openid4vp-v1-redirect"
 
   /// The redirect request, nil for every request that arrived over the DC API or in person.
-  public var redirectAuthorization: RedirectAuthorizationRequest? {
+  package var redirectAuthorization: RedirectAuthorizationRequest? {
     if case .openID4VP(let presentation) = kind { return presentation.request.redirect }
     return nil
   }

@@ -17,7 +17,7 @@ public struct WalletStoreError: Error, Sendable, Hashable, CustomStringConvertib
     /// A record with the same identifier already exists; nothing was written.
     package static let duplicateID = Code("duplicateID")
     /// A write would break a rule of the schema (a missing or still-referenced row, a bad value).
-    public static let constraintViolation = Code("constraintViolation")
+    package static let constraintViolation = Code("constraintViolation")
     /// No record has the given identifier.
     public static let notFound = Code("notFound")
     /// A caller-supplied value is unusable (an empty identifier, a negative limit).
