@@ -219,6 +219,13 @@ let package = Package(
       .target(
         name: "DCTestSupport", dependencies: ["DCEncoding"], path: "Tests/DCTestSupport",
         swiftSettings: strictSettings),
+      // What the OpenID4VCI protocol tests and the issuer's tests share.
+      .target(
+        name: "DCOpenID4VCITestSupport",
+        dependencies: ["DCCrypto", "DCEncoding", "DCJOSE", "DCJSON", "DCOpenID4VCI"],
+        path: "Tests/DCOpenID4VCITestSupport",
+        swiftSettings: strictSettings
+      ),
       .target(
         name: "DCWalletTestSupport",
         dependencies: ["DCCBOR", "DCCrypto", "DCMdoc", "DCX509"],
@@ -268,12 +275,16 @@ let package = Package(
       testTarget("DCSDJWT", ["DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
       testTarget(
         "DCOpenID4VCI",
-        ["DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP"]),
+        [
+          "DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
+          "DCOpenID4VCITestSupport",
+        ]),
       testTarget(
         "DCIssuer",
         [
           "DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP", "DCCBOR", "DCCOSE",
           "DCMdoc", "DCSDJWT", "DCOpenID4VCI", "DCWalletTestSupport", "DCStatusList",
+          "DCOpenID4VCITestSupport",
         ]),
       testTarget(
         "DCOpenID4VP",

@@ -8,6 +8,7 @@ import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VCI
+import DCOpenID4VCITestSupport
 import DCSDJWT
 import DCTestSupport
 import Testing

@@ -4,6 +4,7 @@ import DCJOSE
 import DCEncoding
 import DCJSON
 import DCOpenID4VCI
+import DCOpenID4VCITestSupport
 import DCTestSupport
 import Testing
 

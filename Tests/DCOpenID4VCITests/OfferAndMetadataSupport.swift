@@ -1,6 +1,7 @@
 import Foundation
 import DCJSON
 import DCOpenID4VCI
+import DCOpenID4VCITestSupport
 import DCTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import DCJOSE
 import DCJSON
 import DCOpenID4VCI
+import DCOpenID4VCITestSupport
 import DCTestSupport
 import Testing
 
