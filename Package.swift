@@ -161,7 +161,8 @@ let package = Package(
       providers: [.apt(["libssl-dev"])]
     ),
     // The C helpers over libcrypto (bodies in src/*.c, declarations in include/dc_openssl.h).
-    .target(name: "CDCOpenSSLShim", dependencies: [.target(name: "CDCOpenSSL", condition: linuxOnly)]),
+    .target(
+      name: "CDCOpenSSLShim", dependencies: [.target(name: "CDCOpenSSL", condition: linuxOnly)]),
     .systemLibrary(
       name: "CDCSQLite",
       pkgConfig: "sqlite3",
@@ -320,7 +321,8 @@ let package = Package(
           "DCCBOR", "DCRegistration", "DCVerifier", "DCCrypto", "DCQL",
           "DCAPI", "DCJOSE",
           "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCWalletTestSupport", "DCX509",
-          "dcstore-probe", "DCWalletCLI", "DCHTTP", "DCOpenID4VCI", "DCIssuer", "DCCOSE", "DCMdocProximity",
+          "dcstore-probe", "DCWalletCLI", "DCHTTP", "DCOpenID4VCI", "DCIssuer", "DCCOSE",
+          "DCMdocProximity",
           "DCProximityTransport",
           "DCStatusList", "DCHTTPServer",
         ]),

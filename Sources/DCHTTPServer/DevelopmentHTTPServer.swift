@@ -1,5 +1,5 @@
-public import Foundation
 public import DCHTTP
+public import Foundation
 
 #if canImport(CDCMicroHTTPD)
   internal import CDCMicroHTTPD

@@ -1,11 +1,11 @@
-public import DCOpenID4VCI
 public import DCCrypto
-public import Foundation
+import DCEncoding
 package import DCHTTP
 import DCJOSE
-import DCEncoding
 import DCJSON
+public import DCOpenID4VCI
 import DCX509
+public import Foundation
 
 /// An OpenID4VCI 1.0 credential issuer that is its own authorization server (HAIP 1.0 profile),
 /// as transport-independent handlers: each takes an ``HTTPRequest`` and returns an

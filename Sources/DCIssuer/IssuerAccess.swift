@@ -1,8 +1,8 @@
-import DCOpenID4VCI
-import Foundation
 import DCHTTP
 import DCJOSE
 import DCJSON
+import DCOpenID4VCI
+import Foundation
 
 /// Where a DPoP proof is checked: at the authorization server (token, PAR), whose errors are
 /// 400 in the body (RFC 9449 §5, §8), or at a protected resource (credential, deferred,

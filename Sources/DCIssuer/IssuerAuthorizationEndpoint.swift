@@ -1,7 +1,7 @@
-import DCOpenID4VCI
-import Foundation
 public import DCHTTP
 import DCJSON
+import DCOpenID4VCI
+import Foundation
 
 /// An authorization request the server accepted and holds until the user decides (or a PAR
 /// `request_uri` is used).

@@ -1,9 +1,9 @@
-public import DCOpenID4VCI
 public import DCCBOR
 public import DCCrypto
-public import Foundation
 public import DCJSON
+public import DCOpenID4VCI
 public import DCX509
+public import Foundation
 
 /// Everything an OpenID4VCI issuer (with its own authorization server) is set up with: what it
 /// issues, how it signs, which protections it demands. The handlers of ``CredentialIssuerService``

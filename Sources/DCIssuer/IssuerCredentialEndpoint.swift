@@ -1,10 +1,10 @@
-public import DCOpenID4VCI
 import DCCrypto
-public import Foundation
+import DCEncoding
 public import DCHTTP
 import DCJOSE
-import DCEncoding
 import DCJSON
+public import DCOpenID4VCI
+public import Foundation
 
 /// What the store holds for a deferred issuance (OpenID4VCI 1.0 §9).
 struct DeferredState {

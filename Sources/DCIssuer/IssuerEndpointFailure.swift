@@ -1,7 +1,7 @@
-import DCOpenID4VCI
-import Foundation
 package import DCHTTP
 import DCJSON
+import DCOpenID4VCI
+import Foundation
 
 /// A request an issuer endpoint refuses: the OAuth error code (RFC 6749 §5.2, RFC 6750 §3.1,
 /// RFC 9449 §7.1, OpenID4VCI 1.0 §8.3.1.2, §9.3, §11.3), the HTTP status, and the headers the

@@ -1,6 +1,6 @@
+public import DCHTTP
 import DCOpenID4VCI
 public import Foundation
-public import DCHTTP
 
 /// Routes HTTP requests to a ``CredentialIssuerService``'s handlers by path and method: the
 /// one ``HTTPHandler`` a server mounts for the whole issuer and authorization server.

@@ -1,12 +1,12 @@
-import DCOpenID4VCI
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCMdoc
+import DCOpenID4VCI
 import DCSDJWT
 import DCStatusList
+import Foundation
 
 extension CredentialIssuerService {
   /// Gives the credential `credentialID` an index in a status list when the issuer keeps status

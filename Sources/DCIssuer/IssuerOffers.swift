@@ -1,8 +1,8 @@
-public import DCOpenID4VCI
 import DCCrypto
-package import Foundation
 package import DCHTTP
 import DCJSON
+public import DCOpenID4VCI
+package import Foundation
 
 /// The grant an offer carries (OpenID4VCI 1.0 §4.1.1).
 public enum OfferGrantKind: Sendable, Hashable {

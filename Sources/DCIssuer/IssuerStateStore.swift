@@ -1,7 +1,7 @@
-public import DCOpenID4VCI
 public import DCErrors
-public import Foundation
 public import DCJSON
+public import DCOpenID4VCI
+public import Foundation
 
 /// What an issuer keeps between requests, by kind. Each record lives under a key unique within
 /// its kind and may expire.

@@ -1,8 +1,8 @@
-import DCOpenID4VCI
-import Foundation
 package import DCHTTP
+import DCOpenID4VCI
 import DCStatusList
 import DCX509
+import Foundation
 
 /// The two forms a status list token is published in (draft-ietf-oauth-status-list, "Status
 /// List Request": content negotiation per RFC 9110).

@@ -1,7 +1,7 @@
-import DCOpenID4VCI
 public import DCCrypto
-public import Foundation
+import DCOpenID4VCI
 public import DCStatusList
+public import Foundation
 
 /// How an issuer gives its credentials a place in an IETF Token Status List
 /// (draft-ietf-oauth-status-list, "Status List"; issue 15).

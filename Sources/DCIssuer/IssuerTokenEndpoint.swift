@@ -1,9 +1,9 @@
-import DCOpenID4VCI
 import DCCrypto
-import Foundation
 public import DCHTTP
 import DCJOSE
 import DCJSON
+import DCOpenID4VCI
+import Foundation
 
 extension CredentialIssuerService {
   /// POST `token_endpoint` (RFC 6749 §3.2, §4.1.3, §6; OpenID4VCI 1.0 §6): the

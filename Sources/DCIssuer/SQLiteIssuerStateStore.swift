@@ -1,7 +1,7 @@
 public import DCCrypto
-public import Foundation
 import DCJSON
 import DCOpenID4VCI
+public import Foundation
 
 // The only file of this module that speaks SQLite's C API; the patterns follow
 // CredentialWallet/Store/SQLiteConnection.swift (bound values only, extended result codes).

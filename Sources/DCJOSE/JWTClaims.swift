@@ -1,5 +1,5 @@
-public import Foundation
 public import DCJSON
+public import Foundation
 
 /// The claims of a JWT (RFC 7519 §4): a JSON object with typed access to the registered claims.
 ///

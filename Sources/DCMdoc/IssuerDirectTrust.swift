@@ -1,5 +1,5 @@
-public import Foundation
 public import DCX509
+public import Foundation
 
 /// How a verifier came to trust an mdoc's issuer.
 public enum IssuerTrustBasis: Sendable, Hashable {

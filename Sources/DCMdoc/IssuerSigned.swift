@@ -1,8 +1,8 @@
 public import DCCBOR
 public import DCCOSE
 public import DCCrypto
-import Foundation
 public import DCX509
+import Foundation
 
 /// `IssuerSignedItem` (ISO 18013-5 §8.3.2.1.2.2) with the exact bytes its digest covers.
 public struct IssuerSignedItem: Sendable, Hashable {

@@ -1,8 +1,8 @@
 import DCCBOR
 import DCCOSE
 public import DCCrypto
-public import Foundation
 public import DCX509
+public import Foundation
 
 /// Whether a certificate chain reached a configured anchor: the security decision travels as a
 /// value, and the caller's policy decides what an untrusted result means.

@@ -1,8 +1,8 @@
 public import DCCBOR
 import DCCOSE
 public import DCCrypto
-import Foundation
 public import DCX509
+import Foundation
 
 /// Issues mdocs (ISO 18013-5 §9.1.2): for tests, the demo and development issuers.
 public struct MdocIssuer: Sendable {

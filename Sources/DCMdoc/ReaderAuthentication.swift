@@ -1,8 +1,8 @@
 public import DCCBOR
 public import DCCOSE
 public import DCCrypto
-public import Foundation
 public import DCX509
+public import Foundation
 
 /// Who signed a request, and whether the wallet trusts them (ISO 18013-5 §9.1.4).
 public struct ReaderIdentity: Sendable, Hashable {

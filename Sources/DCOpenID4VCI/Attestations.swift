@@ -1,9 +1,9 @@
 public import DCCrypto
-public import Foundation
-public import DCJOSE
 import DCEncoding
+public import DCJOSE
 public import DCJSON
 public import DCX509
+public import Foundation
 
 /// How an attestation JWT names the key that signed it (OpenID4VCI 1.0 Appendix D.1: `x5c`,
 /// `kid` or `trust_chain`; this module writes the first two).

@@ -1,5 +1,5 @@
-public import Foundation
 public import DCJSON
+public import Foundation
 
 /// One `authorization_details` entry of type `openid_credential` (OpenID4VCI 1.0 §5.1.1,
 /// RFC 9396 §2), as sent in an authorization or token request and returned, with

@@ -1,5 +1,5 @@
-public import Foundation
 public import DCJSON
+public import Foundation
 
 /// What the issuance flows need of OAuth 2.0 authorization server metadata (RFC 8414 §2), read
 /// from ``IssuerIdentifier/authorizationServerMetadataURL`` or, failing that,

@@ -1,8 +1,8 @@
 public import DCCrypto
-import Foundation
-public import DCJOSE
 import DCEncoding
+public import DCJOSE
 public import DCJSON
+import Foundation
 
 /// `credential_response_encryption` of a credential or deferred credential request
 /// (OpenID4VCI 1.0 §8.2, §10): the wallet's public key and the `enc` (and `zip`) to use.

@@ -1,8 +1,8 @@
 public import DCCrypto
-public import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
+public import Foundation
 
 /// Demonstrating Proof of Possession (RFC 9449): the client side, creating DPoP proofs.
 ///

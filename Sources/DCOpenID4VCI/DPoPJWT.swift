@@ -2,10 +2,10 @@
 // the header is read first so that `typ`, `alg` and the key members fail with their own codes
 // before the JWS is parsed and its signature checked.
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
+import Foundation
 
 /// A proof JWT split into its checked parts.
 struct ProofJWT {

@@ -1,7 +1,7 @@
 import DCCrypto
-public import Foundation
 public import DCJOSE
 import DCJSON
+public import Foundation
 
 /// A DPoP proof that passed every check of RFC 9449 §4.3.
 public struct VerifiedDPoPProof: Sendable, Hashable {

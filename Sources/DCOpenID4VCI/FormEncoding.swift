@@ -1,5 +1,5 @@
-public import Foundation
 import DCHTTP
+public import Foundation
 
 /// Parameters of an `application/x-www-form-urlencoded` body or a URL query, in order
 /// (RFC 6749 Appendix B; WHATWG URL §5): the form OAuth requests, PAR bodies and authorization

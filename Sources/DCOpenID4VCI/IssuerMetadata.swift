@@ -1,6 +1,6 @@
-public import Foundation
 import DCJOSE
 public import DCJSON
+public import Foundation
 
 /// Credential issuer metadata (OpenID4VCI 1.0 §12.2.4), read and checked; unknown members are
 /// ignored. Fetch it from ``IssuerIdentifier/credentialIssuerMetadataURL`` and check it with

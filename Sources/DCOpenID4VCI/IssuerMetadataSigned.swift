@@ -1,7 +1,7 @@
-public import Foundation
 public import DCJOSE
 public import DCJSON
 public import DCX509
+public import Foundation
 
 /// Signed credential issuer metadata (OpenID4VCI 1.0 §12.2.3): a JWS of type
 /// `openidvci-issuer-metadata+jwt` whose payload holds every metadata parameter as a top-level

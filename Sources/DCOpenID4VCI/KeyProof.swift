@@ -1,7 +1,7 @@
 public import DCCrypto
-public import Foundation
 import DCJOSE
 import DCJSON
+public import Foundation
 
 /// Key proofs of type `jwt` (OpenID4VCI 1.0 §8.2.1.1, Appendix F.1): the wallet's side.
 ///

@@ -1,7 +1,7 @@
 import DCCrypto
-public import Foundation
 public import DCJOSE
 import DCJSON
+public import Foundation
 
 /// A key proof that passed every check of OpenID4VCI 1.0 §F.4.
 public struct VerifiedKeyProof: Sendable, Hashable {

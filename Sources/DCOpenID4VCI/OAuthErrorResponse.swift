@@ -1,5 +1,5 @@
-import Foundation
 public import DCJSON
+import Foundation
 
 /// An OAuth error code (RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3.1; RFC 9449 §7.1, §8;
 /// OpenID4VCI 1.0 §6.3, §8.3.1.2, §9.3, §11.3; attestation-based client auth §7.4). A value,

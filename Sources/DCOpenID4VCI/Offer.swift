@@ -1,6 +1,6 @@
-public import Foundation
-public import DCJSON
 import DCHTTP
+public import DCJSON
+public import Foundation
 
 /// A credential offer (OpenID4VCI 1.0 §4.1.1): which issuer offers which credential
 /// configurations, and the grants the wallet may use to obtain them.

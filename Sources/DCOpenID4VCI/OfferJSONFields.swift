@@ -1,5 +1,5 @@
-import Foundation
 package import DCJSON
+import Foundation
 
 /// Typed reads of JSON members for offers and metadata, each failing with `code` and a reason
 /// that names the member. Unknown members are never read (OpenID4VCI 1.0 §4.1.1, §12.2.4: "The
@@ -133,7 +133,9 @@ package struct ObjectBuilder {
     set(key, value.map { JSONValue.string($0) })
   }
 
-  package mutating func set(_ key: String, _ value: Bool?) { set(key, value.map { JSONValue.bool($0) }) }
+  package mutating func set(_ key: String, _ value: Bool?) {
+    set(key, value.map { JSONValue.bool($0) })
+  }
 
   package mutating func set(_ key: String, _ value: Int?) {
     set(key, value.map { JSONValue.integer(Int64($0)) })

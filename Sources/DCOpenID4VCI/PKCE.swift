@@ -1,6 +1,6 @@
 public import DCCrypto
-import DCHTTP
 import DCEncoding
+import DCHTTP
 import DCJSON
 
 /// Proof Key for Code Exchange (RFC 7636) with the `S256` method, the only one HAIP 1.0 allows.

@@ -1,5 +1,5 @@
-import Foundation
 public import DCJSON
+import Foundation
 
 /// A token request (RFC 6749 §4.1.3, §6; OpenID4VCI 1.0 §6.1), form-encoded in the body of a
 /// POST to the token endpoint.

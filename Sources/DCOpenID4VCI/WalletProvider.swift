@@ -1,8 +1,8 @@
 public import DCCrypto
-package import Foundation
 import DCJOSE
 import DCJSON
 package import DCX509
+package import Foundation
 
 /// A client attestation ready to present: the Client Attestation JWT and the wallet instance
 /// key its `cnf.jwk` names, which signs each Client Attestation PoP

@@ -1,9 +1,9 @@
-public import DCQL
 public import DCAPI
-public import Foundation
 import DCJOSE
 public import DCJSON
+public import DCQL
 public import DCX509
+public import Foundation
 
 /// An OpenID4VP Authorization Request received over the W3C Digital Credentials API, checked and
 /// with its verifier authenticated (OpenID4VP 1.0 §5, Appendix A).

@@ -1,13 +1,13 @@
+public import DCAPI
 import DCCBOR
 public import DCCrypto
-package import DCQL
-public import DCAPI
-public import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 public import DCJSON
 package import DCMdoc
+package import DCQL
 import DCSDJWT
+public import Foundation
 
 /// The wallet's answer to an Authorization Request over the DC API (OpenID4VP 1.0 §8.1,
 /// Appendix A.2).

@@ -1,9 +1,9 @@
 import DCCBOR
 public import DCCrypto
-public import DCQL
 import DCJOSE
 public import DCJSON
 public import DCMdoc
+public import DCQL
 public import DCSDJWT
 import DCX509
 

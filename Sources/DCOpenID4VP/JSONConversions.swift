@@ -1,8 +1,8 @@
 package import DCCBOR
-import DCQL
-import DCJOSE
 import DCEncoding
+import DCJOSE
 package import DCJSON
+import DCQL
 
 extension JSONValue {
   /// A JSON view of an mdoc element value (OpenID4VP 1.0 Appendix B.2.4): text, numbers,

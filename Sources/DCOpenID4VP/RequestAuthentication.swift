@@ -1,9 +1,9 @@
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJOSE
 import DCJSON
 package import DCX509
+import Foundation
 
 /// Authenticates the verifier of a signed request through its client identifier and `x5c`
 /// (OpenID4VP 1.0 §5.9.3, Appendix A.3.2).

@@ -1,7 +1,7 @@
 import DCCrypto
-import DCJOSE
 import DCEncoding
 import DCErrors
+import DCJOSE
 public import DCJSON
 
 /// One `transaction_data` entry (OpenID4VP 1.0 §5.1, §8.4): base64url JSON with a `type` and the

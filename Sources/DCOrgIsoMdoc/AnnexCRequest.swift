@@ -1,6 +1,6 @@
 public import DCAPI
-import DCJOSE
 import DCEncoding
+import DCJOSE
 public import DCJSON
 public import DCMdoc
 

@@ -1,9 +1,9 @@
+public import DCAPI
 import DCCBOR
 public import DCCrypto
-public import DCAPI
+import DCEncoding
 public import DCHPKE
 import DCJOSE
-import DCEncoding
 public import DCJSON
 public import DCMdoc
 

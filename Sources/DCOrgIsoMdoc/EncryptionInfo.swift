@@ -1,9 +1,9 @@
+public import DCAPI
 import DCCBOR
 import DCCOSE
 public import DCCrypto
-public import DCAPI
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 
 /// `EncryptionInfo = ["dcapi", {"nonce": bstr, "recipientPublicKey": COSE_Key}]`

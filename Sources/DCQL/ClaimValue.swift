@@ -1,5 +1,5 @@
-public import Foundation
 public import DCJSON
+public import Foundation
 
 /// A JSON value as a credential exposes its claims or a query carries its values (OpenID4VP 1.0 §6.3, §7).
 ///

@@ -1,5 +1,5 @@
-public import Foundation
 public import DCJSON
+public import Foundation
 
 /// A Digital Credentials Query Language query: the `dcql_query` request parameter (OpenID4VP 1.0 §6).
 public struct DCQLQuery: Sendable, Hashable {

@@ -1,6 +1,6 @@
 internal import DCCBOR
-public import Foundation
 public import DCJSON
+public import Foundation
 
 /// The registration store changes that make the set iOS has registered equal the set the wallet
 /// wants: registrations to add (each replaces the one with its `documentIdentifier`), identifiers

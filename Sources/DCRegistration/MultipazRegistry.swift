@@ -1,5 +1,5 @@
-internal import DCCBOR
 import DCAPI
+internal import DCCBOR
 
 /// The multipaz matcher's CBOR database (wire-formats.md, "multipaz matcher"):
 ///

@@ -1,5 +1,5 @@
-import DCJOSE
 import DCEncoding
+import DCJOSE
 public import DCJSON
 
 /// A Disclosure: the salt, the claim name (absent for array elements) and the value of one

@@ -1,7 +1,7 @@
 public import DCCrypto
-public import Foundation
 public import DCJOSE
 public import DCJSON
+public import Foundation
 
 /// What the holder signs into a Key Binding JWT (RFC 9901 §4.3; OpenID4VP 1.0 §8.4 for the
 /// transaction data hashes).

@@ -1,8 +1,8 @@
 public import DCCrypto
-public import Foundation
 import DCJOSE
 import DCJSON
 public import DCX509
+public import Foundation
 
 /// What a verifier expects of a presentation's Key Binding JWT (RFC 9901 §7.3 step 5).
 struct KeyBindingExpectation: Sendable, Hashable {

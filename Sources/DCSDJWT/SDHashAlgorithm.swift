@@ -1,6 +1,6 @@
 public import DCCrypto
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 
 /// The hash algorithms for Disclosure digests and `sd_hash`, named as in the IANA Named

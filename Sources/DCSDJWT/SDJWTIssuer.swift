@@ -1,9 +1,9 @@
 public import DCCrypto
-public import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 public import DCJSON
 public import DCX509
+public import Foundation
 
 /// Issues SD-JWT VCs: makes the chosen claims selectively disclosable, adds decoys, and signs
 /// the Issuer-signed JWT (RFC 9901 §4, §5.1; SD-JWT VC §3).

@@ -1,8 +1,8 @@
 public import DCCrypto
-public import Foundation
 import DCJOSE
 public import DCJSON
 public import DCX509
+public import Foundation
 
 /// Which rules the Issuer-signed JWT must meet beyond RFC 9901 itself.
 public enum SDJWTProfile: Sendable, Hashable {

@@ -1,6 +1,6 @@
-public import Foundation
 public import DCHTTP
 public import DCX509
+public import Foundation
 
 /// Why a status could not be determined. Never a revocation: a verifier's policy decides
 /// whether an unknown status fails a presentation.

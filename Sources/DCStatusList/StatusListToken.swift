@@ -1,11 +1,11 @@
 import DCCBOR
 import DCCOSE
 public import DCCrypto
-public import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 public import DCX509
+public import Foundation
 
 /// A Status List Token (draft-ietf-oauth-status-list §5): a Status List signed by its issuer,
 /// as a JWT (§5.1, `typ: statuslist+jwt`) or a CWT (§5.2, COSE_Sign1 with `typ` (16)

@@ -1,4 +1,3 @@
-import Foundation
 public import DCHTTP
 import DCJOSE
 import DCJSON
@@ -6,6 +5,7 @@ import DCMdoc
 import DCSDJWT
 public import DCStatusList
 import DCX509
+import Foundation
 
 extension Wallet {
   /// A status list checker for this wallet's stored credentials: it trusts the issuer anchors

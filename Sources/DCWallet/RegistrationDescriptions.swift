@@ -1,10 +1,10 @@
 import DCCBOR
-public import DCRegistration
-import Foundation
 import DCJOSE
 import DCJSON
 import DCMdoc
+public import DCRegistration
 import DCSDJWT
+import Foundation
 
 extension Wallet {
   /// Describes every stored credential for OS registration (iOS IdentityDocumentServices and

@@ -1,12 +1,12 @@
+import DCAPI
 import DCCBOR
 public import DCCrypto
-import DCAPI
-public import Foundation
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
 public import DCX509
+public import Foundation
 
 /// The holder: a credential store, device keys, trust anchors and an activity log in one wallet
 /// home, and the steps from a DC API request to a response.

@@ -1,9 +1,9 @@
-import DCCBOR
-import DCWallet
-import DCQL
 import DCAPI
+import DCCBOR
 import DCJSON
 import DCMdoc
+import DCQL
+import DCWallet
 
 // The English a consent screen, a credential listing and a log line show: the library hands
 // out values (`ConsentScreen`, `ClaimReference`, CBOR and JSON claim values), the command line

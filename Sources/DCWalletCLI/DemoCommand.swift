@@ -1,16 +1,16 @@
-import DCCBOR
-import DCVerifier
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCBOR
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
 import DCSDJWT
+import DCVerifier
+import DCWallet
 import DCX509
+import Foundation
 
 /// The whole flow in a fresh temporary wallet: a development PKI, issuance, import, a verifier
 /// request with reader authentication, the wallet's answer, and the verification.

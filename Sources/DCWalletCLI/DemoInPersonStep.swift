@@ -1,10 +1,10 @@
-import DCVerifier
-import DCWallet
 import DCCrypto
-import Foundation
 import DCMdoc
 import DCMdocProximity
 import DCProximityTransport
+import DCVerifier
+import DCWallet
+import Foundation
 
 extension DemoCommand {
   /// Step 16: the same wallet presents the mDL in person (ISO 18013-5) to a reader over the

@@ -1,13 +1,13 @@
-import DCVerifier
-import DCWallet
 import DCAPI
-import Foundation
 import DCHTTP
 import DCIssuer
 import DCJSON
 import DCMdoc
 import DCOpenID4VCI
 import DCOrgIsoMdoc
+import DCVerifier
+import DCWallet
+import Foundation
 
 #if os(Linux)
   import DCHTTPServer

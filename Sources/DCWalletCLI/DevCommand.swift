@@ -1,11 +1,11 @@
 import DCCBOR
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
 import DCX509
+import Foundation
 
 /// `dcwallet dev files`: the development PKI, keys and credentials the README's tour names, so a
 /// newcomer can follow it as written. Nothing here is for production: every key is made fresh

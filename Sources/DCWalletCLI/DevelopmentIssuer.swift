@@ -1,6 +1,6 @@
 import DCCrypto
-import Foundation
 import DCX509
+import Foundation
 
 /// A development mdoc issuer: an IACA and a document signer it issued (ISO 18013-5 Annex B
 /// profiles), with their keys. `dcwallet demo` and `dcwallet dev files` both start from one.

@@ -1,12 +1,12 @@
-import DCVerifier
-import DCWallet
 import DCCrypto
-import Foundation
 import DCJSON
 import DCMdoc
 import DCMdocProximity
 import DCProximityTransport
+import DCVerifier
+import DCWallet
 import DCX509
+import Foundation
 
 /// `HOST:PORT` of the loopback TCP development transport (not part of ISO 18013-5).
 struct HostPort {

@@ -1,14 +1,14 @@
-import DCCBOR
-import DCVerifier
-import DCCrypto
 import DCAPI
-import Foundation
-import DCJOSE
+import DCCBOR
+import DCCrypto
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
+import DCVerifier
 import DCX509
+import Foundation
 
 /// `dcwallet inspect FILE`: prints any request, response, registry blob or credential it
 /// recognises, readably (CBOR diagnostic notation, decoded JOSE headers and payloads).

@@ -1,8 +1,8 @@
-import DCWallet
-import Foundation
 import DCHTTP
 import DCJSON
 import DCOpenID4VCI
+import DCWallet
+import Foundation
 
 /// `dcwallet issue`: get credentials by OpenID4VCI 1.0 and store what verifies.
 ///

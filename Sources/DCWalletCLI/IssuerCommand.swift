@@ -1,12 +1,12 @@
 import DCCBOR
-import DCWallet
 import DCCrypto
-import Foundation
 import DCHTTP
 import DCIssuer
 import DCJSON
 import DCOpenID4VCI
+import DCWallet
 import DCX509
+import Foundation
 
 #if os(Linux)
   import DCHTTPServer

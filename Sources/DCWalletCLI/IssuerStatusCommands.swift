@@ -1,7 +1,7 @@
-import Foundation
 import DCIssuer
 import DCJSON
 import DCOpenID4VCI
+import Foundation
 
 /// `dcwallet issuer credentials|revoke|suspend|reinstate` (issue 15): the credentials the
 /// development issuer issued, each with its place in a Token Status List, and the changes of

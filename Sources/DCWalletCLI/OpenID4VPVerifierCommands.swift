@@ -1,12 +1,12 @@
-import DCVerifier
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
+import DCVerifier
+import DCWallet
 import DCX509
+import Foundation
 
 /// `dcwallet verifier request|verify` for OpenID4VP 1.0 over the DC API.
 enum OpenID4VPVerifierCommands {

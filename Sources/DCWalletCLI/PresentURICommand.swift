@@ -1,8 +1,8 @@
 import DCAPI
-import DCWallet
-import Foundation
 import DCHTTP
 import DCOpenID4VP
+import DCWallet
+import Foundation
 
 enum PresentURICommand {
   static let spec = CommandSpec(

@@ -1,9 +1,9 @@
-import DCRegistration
-import DCWallet
 import DCAPI
-import Foundation
 import DCJOSE
 import DCJSON
+import DCRegistration
+import DCWallet
+import Foundation
 
 /// `dcwallet registry android|ios`: what the stored credentials register with the OS.
 enum RegistryCommand {

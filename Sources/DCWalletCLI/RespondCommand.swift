@@ -1,8 +1,8 @@
-import DCWallet
 import DCAPI
-import Foundation
 import DCJOSE
 import DCJSON
+import DCWallet
+import Foundation
 
 enum RespondCommand {
   static let spec = CommandSpec(

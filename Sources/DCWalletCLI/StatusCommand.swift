@@ -1,8 +1,8 @@
-import DCWallet
-import Foundation
 import DCHTTP
 import DCJSON
 import DCStatusList
+import DCWallet
+import Foundation
 
 enum StatusCommand {
   static let spec = CommandSpec(

@@ -1,8 +1,8 @@
-import Foundation
 import DCEncoding
 import DCJSON
 import DCStatusList
 import DCX509
+import Foundation
 
 /// `dcwallet inspect` on a Status List Token (issue 15): the JWT (compact text) or the CWT
 /// (COSE_Sign1 bytes, or their hex or base64url text). Nothing is verified: no key or anchor

@@ -1,15 +1,15 @@
-import DCCBOR
-import DCVerifier
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCBOR
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
+import DCVerifier
+import DCWallet
 import DCX509
+import Foundation
 
 enum VerifierCommand {
   static let requestSpec = CommandSpec(

@@ -1,11 +1,11 @@
-import DCVerifier
-import DCWallet
 import DCCrypto
-import Foundation
 import DCHTTP
 import DCJSON
 import DCOpenID4VP
+import DCVerifier
+import DCWallet
 import DCX509
+import Foundation
 
 #if os(Linux)
   import DCHTTPServer

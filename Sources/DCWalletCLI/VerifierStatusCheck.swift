@@ -1,8 +1,8 @@
-import DCVerifier
-import Foundation
 import DCHTTP
 import DCJSON
 import DCStatusList
+import DCVerifier
+import Foundation
 
 /// `verifier verify`'s (and `read`'s) status options: the checker it uses, or none.
 enum VerifierStatusCheck {

@@ -1,13 +1,13 @@
 import DCCBOR
-import DCWallet
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
+import DCWallet
 import DCX509
+import Foundation
 
 enum Inputs {
   /// A PEM EC private key (PKCS#8 or SEC1).

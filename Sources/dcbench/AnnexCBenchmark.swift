@@ -1,16 +1,16 @@
+import DCAPI
 import DCCBOR
 import DCCOSE
-import DCWallet
 import DCCrypto
-import DCAPI
-import Foundation
+import DCEncoding
 import DCHPKE
 import DCJOSE
-import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
+import DCWallet
 import DCX509
+import Foundation
 
 /// A wallet holding one mDL with 30 elements and a 20 KB portrait, and a reader-authenticated
 /// request for all of them.

@@ -1,7 +1,7 @@
 import DCCBOR
 import DCCrypto
-import Foundation
 import DCHPKE
+import Foundation
 
 struct Benchmark: Sendable {
   let name: String

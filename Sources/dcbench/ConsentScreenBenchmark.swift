@@ -1,11 +1,11 @@
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
+import DCWallet
+import Foundation
 
 /// The consent screen for a large request (issue 10 §7.9): an Annex C request for the mDL's 30
 /// elements plus thousands the mDL does not hold. The screen must grow linearly with the request,

@@ -1,11 +1,11 @@
 import DCCBOR
 import DCCOSE
-import DCVerifier
-import DCWallet
 import DCCrypto
-import Foundation
 import DCMdoc
 import DCMdocProximity
+import DCVerifier
+import DCWallet
+import Foundation
 
 /// The holder's side of one ISO 18013-5 in-person session (issue 14): read the reader's
 /// SessionEstablishment (ECDH with EDeviceKey, SKReader/SKDevice by HKDF, AES-GCM open of the

@@ -1,14 +1,14 @@
 import DCCBOR
 import DCCOSE
-import DCWallet
 import DCCrypto
-import Foundation
 import DCHTTP
+import DCIssuer
 import DCJOSE
 import DCMdoc
-import DCIssuer
 import DCOpenID4VCI
+import DCWallet
 import DCX509
+import Foundation
 
 /// An `HTTPClient` that calls the issuer's handler in this process and adds up the time spent
 /// inside it, so that the issuer's own work can be taken out of the wallet's figure.

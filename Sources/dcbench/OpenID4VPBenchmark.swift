@@ -1,13 +1,13 @@
-import DCVerifier
-import DCCrypto
-import DCQL
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
+import DCQL
 import DCSDJWT
+import DCVerifier
 import DCX509
+import Foundation
 
 /// Issue 6: answering unsigned and signed OpenID4VP requests for an SD-JWT VC with 10
 /// disclosures, `dc_api.jwt`, against the crypto each must perform; and DCQL evaluation over

@@ -1,13 +1,13 @@
 import DCCrypto
-import DCQL
-import Foundation
 import DCHTTP
 import DCHTTPServer
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
+import DCQL
 import DCSDJWT
 import DCX509
+import Foundation
 
 /// The loopback verifier of the redirect benchmark: a fixed signed request object at
 /// `/request`, and `{}` at once for whatever is posted to `/response`.

@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCStatusList
 import DCX509
+import Foundation
 
 /// Checking one index in a Status List Token of 1,000,000 entries at 1 bit (issue 15), 1% of
 /// them revoked at random: read the token (JWS or COSE_Sign1 parse, claims, base64url for the

@@ -1,12 +1,12 @@
-import DCCBOR
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCBOR
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
+import DCWallet
 import DCX509
+import Foundation
 
 #if canImport(Glibc)
   import Glibc

@@ -1,11 +1,11 @@
 import AppleShadowFoundation
-import DCWallet
 import CryptoKit
 import DCCrypto
-import Foundation
 import DCIdentityDocumentServicesBridge
-import Security
 import DCTestSupport
+import DCWallet
+import Foundation
+import Security
 import Testing
 
 /// `KeychainKeyStore` and `SharedContainer` over the shadow keychain and App Group containers

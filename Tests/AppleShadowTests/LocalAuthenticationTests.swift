@@ -1,7 +1,7 @@
-import DCWallet
 import DCAPI
-import Foundation
 import DCIdentityDocumentServicesBridge
+import DCWallet
+import Foundation
 import LocalAuthentication
 import Testing
 

@@ -1,18 +1,18 @@
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
-import IdentityDocumentServices
+import DCCrypto
 import DCIdentityDocumentServicesBridge
 import DCIdentityDocumentServicesBridge27
-import IdentityDocumentServicesUI
-import LocalAuthentication
 import DCMdoc
 import DCOrgIsoMdoc
-import Security
-import Testing
+import DCWallet
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import IdentityDocumentServices
+import IdentityDocumentServicesUI
+import LocalAuthentication
+import Security
+import Testing
 
 /// `MobileDocumentRequestAdapter` (iOS 26.0 / 27.0) driven through the shadow SDK's
 /// `ISO18013MobileDocumentRequestContext`.

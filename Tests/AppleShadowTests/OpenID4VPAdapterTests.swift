@@ -1,8 +1,8 @@
-import DCWallet
 import DCAPI
+import DCIdentityDocumentServicesBridge27_3
+import DCWallet
 import Foundation
 import IdentityDocumentServices
-import DCIdentityDocumentServicesBridge27_3
 import IdentityDocumentServicesUI
 import Testing
 

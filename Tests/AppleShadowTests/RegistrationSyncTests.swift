@@ -1,9 +1,9 @@
-import DCRegistration
 import DCAPI
-import Foundation
-import IdentityDocumentServices
 import DCIdentityDocumentServicesBridge27
 import DCIdentityDocumentServicesBridge27_3
+import DCRegistration
+import Foundation
+import IdentityDocumentServices
 import Testing
 
 @testable import DCIdentityDocumentServicesBridge

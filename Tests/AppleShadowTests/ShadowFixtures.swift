@@ -1,16 +1,16 @@
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
-import IdentityDocumentServices
-import IdentityDocumentServicesUI
+import DCCrypto
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
-import Security
 import DCTestSupport
+import DCWallet
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import IdentityDocumentServices
+import IdentityDocumentServicesUI
+import Security
 
 /// A wallet holding one mDL, a reader key and the Apple request that asks for it, for the adapter
 /// tests over the shadow SDK.

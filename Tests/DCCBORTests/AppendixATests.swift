@@ -1,6 +1,6 @@
 import DCCBOR
-import Foundation
 import DCJSON
+import Foundation
 import Testing
 
 /// RFC 8949 Appendix A examples, from Vectors/cbor-rfc8949-appendix-a.json.

@@ -1,6 +1,6 @@
 import DCCBOR
-import Foundation
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Inputs the `cbor` fuzz target found (issue 12), each kept as a regression test.

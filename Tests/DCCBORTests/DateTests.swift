@@ -1,6 +1,6 @@
 import DCCBOR
-import Foundation
 import DCTestSupport
+import Foundation
 import Testing
 
 /// RFC 8949 §3.4.1 (tag 0), §3.4.2 (tag 1) and RFC 8943 (tags 1004 and 100).

@@ -1,7 +1,7 @@
 import DCCBOR
-import Foundation
 import DCJSON
 import DCTestSupport
+import Foundation
 
 /// A JSON value that keeps numbers as their source text, so 2^64 and -0.0 survive intact.
 indirect enum JSONValue: Equatable {

@@ -1,8 +1,8 @@
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import Foundation
 import DCTestSupport
+import Foundation
 import Testing
 
 func base64URL(_ text: String) -> [UInt8] {

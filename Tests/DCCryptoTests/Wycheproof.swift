@@ -1,5 +1,5 @@
-import Foundation
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Wycheproof's shared file shape: `testGroups[].tests[]` with `result` valid/invalid/acceptable.

@@ -1,6 +1,6 @@
 import DCCrypto
-import Foundation
 import DCTestSupport
+import Foundation
 import Testing
 
 @testable import DCHPKE

@@ -1,5 +1,5 @@
-import Foundation
 import DCHTTP
+import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)

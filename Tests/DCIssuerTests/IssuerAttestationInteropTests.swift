@@ -1,14 +1,14 @@
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import Foundation
 import DCHTTP
+import DCIssuer
 import DCJOSE
 import DCJSON
 import DCMdoc
-import DCIssuer
 import DCOpenID4VCI
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Client and key attestation at the issuer, and DPoP and key proofs made by joserfc and

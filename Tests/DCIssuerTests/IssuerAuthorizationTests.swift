@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
 import DCHTTP
+import DCIssuer
 import DCJOSE
 import DCJSON
-import DCIssuer
 import DCOpenID4VCI
+import Foundation
 import Testing
 
 /// PAR, the authorization endpoint (auto-approval and the consent page), the authorization

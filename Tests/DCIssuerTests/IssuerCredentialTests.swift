@@ -1,7 +1,6 @@
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import Foundation
 import DCHTTP
 import DCIssuer
 import DCJOSE
@@ -11,8 +10,9 @@ import DCOpenID4VCI
 import DCOpenID4VCITestSupport
 import DCSDJWT
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// The nonce, credential, deferred and notification endpoints.
 @Suite("Issuer credential endpoint")

@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
 import DCHTTP
+import DCIssuer
 import DCJOSE
 import DCJSON
-import DCIssuer
 import DCOpenID4VCI
+import Foundation
 import Testing
 
 /// `dpop_jkt` (RFC 9449 §10): the authorization request names the DPoP key the code is to be

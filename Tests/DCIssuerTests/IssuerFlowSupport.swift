@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
 import DCHTTP
+import DCIssuer
 import DCJOSE
 import DCJSON
-import DCIssuer
 import DCOpenID4VCI
+import Foundation
 import Testing
 
 /// A minimal wallet driving the issuer's handlers directly: a DPoP key, the server's latest

@@ -1,13 +1,13 @@
-import Foundation
-import DCHTTP
-import DCJOSE
 import DCEncoding
-import DCJSON
+import DCHTTP
 import DCIssuer
+import DCJOSE
+import DCJSON
 import DCOpenID4VCI
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// The issuer's metadata, authorization server metadata, IACA list, offers and routing.
 @Suite("Issuer metadata, offers and routing")

@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
 import DCHTTP
+import DCIssuer
 import DCJOSE
 import DCJSON
-import DCIssuer
 import DCOpenID4VCI
+import Foundation
 import Testing
 
 /// The remaining refusals of the issuer's handlers, one case each.

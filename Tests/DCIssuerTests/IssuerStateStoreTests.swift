@@ -1,9 +1,9 @@
-import Foundation
 import DCHTTP
 import DCIssuer
 import DCJSON
 import DCOpenID4VCI
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Both state stores behave alike: single-use take, expiry, insert-if-absent, order, purge.

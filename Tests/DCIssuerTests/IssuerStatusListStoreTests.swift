@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCIssuer
 import DCOpenID4VCI
 import DCTestSupport
+import Foundation
 import Testing
 
 /// A random source that always answers the same bytes: every random probe hits one index.

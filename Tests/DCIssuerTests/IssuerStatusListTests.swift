@@ -1,17 +1,17 @@
 import DCCBOR
 import DCCrypto
-import Foundation
 import DCHTTP
+import DCIssuer
 import DCJOSE
 import DCJSON
 import DCMdoc
-import DCIssuer
 import DCOpenID4VCI
 import DCSDJWT
 import DCStatusList
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// The issuer end of Token Status Lists (issue 15): references in issued credentials, the
 /// published tokens, `Accept` negotiation.

@@ -1,13 +1,13 @@
 import DCCBOR
 import DCCrypto
-import Foundation
 import DCHTTP
+import DCIssuer
 import DCJOSE
 import DCJSON
-import DCIssuer
 import DCOpenID4VCI
-import Testing
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// A clock tests move by hand.
 final class TestClock: @unchecked Sendable {

@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
 import DCHTTP
+import DCIssuer
 import DCJOSE
 import DCJSON
-import DCIssuer
 import DCOpenID4VCI
+import Foundation
 import Testing
 
 /// The token endpoint: pre-authorized code with tx_code, DPoP with server nonces, and every

@@ -1,11 +1,11 @@
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VCITestSupport
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Loads a vector file shipped in this target's `Vectors` folder.

@@ -1,11 +1,11 @@
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCTestSupport
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 /// The ISO 18013-5 Annex D server-retrieval JWS (§8.3.2.2.2, Annex D.4.2): verified with its
 /// `x5c` leaf, whose chain reaches the Annex D IACA, and its payload read as the mDL data.

@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Interop with joserfc and jwcrypto, implementations we did not write (see ../shared/DESIGN.md).

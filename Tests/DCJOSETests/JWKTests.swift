@@ -1,6 +1,6 @@
 import DCCrypto
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCTestSupport
 import Testing

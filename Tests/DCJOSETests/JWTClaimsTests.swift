@@ -1,6 +1,6 @@
-import Foundation
 import DCJOSE
 import DCJSON
+import Foundation
 import Testing
 
 @Suite("JWT claims")

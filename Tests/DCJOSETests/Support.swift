@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Loads a vector file shipped in this target's `Vectors` folder, parsed with our own parser.

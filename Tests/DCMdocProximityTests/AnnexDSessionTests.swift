@@ -1,9 +1,9 @@
 import DCCBOR
 import DCCrypto
-import Foundation
 import DCMdoc
 import DCMdocProximity
 import DCTestSupport
+import Foundation
 import Testing
 
 /// The session-layer values of the ISO 18013-5 Annex D worked example.

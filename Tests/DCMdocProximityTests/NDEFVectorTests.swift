@@ -1,6 +1,6 @@
-import Foundation
 import DCMdocProximity
 import DCTestSupport
+import Foundation
 import Testing
 
 /// The Android CTS NDEF cases (via multipaz), read by our NDEF reader.

@@ -1,11 +1,11 @@
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import Foundation
 import DCMdoc
 import DCTestSupport
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 /// The session fields of the ISO 18013-5 Annex D worked example that the other Annex D tests do
 /// not read: the SessionTranscript's members, the session keys and encryption (§9.1.1.5), the

@@ -2,8 +2,8 @@ import DCCBOR
 import DCCOSE
 import DCCrypto
 import DCMdoc
-import Testing
 import DCWalletTestSupport
+import Testing
 
 /// A deviceSignature whose payload is attached (as Android's wallet sends it through Chrome):
 /// accepted only when byte-identical to the DeviceAuthenticationBytes the verifier computes

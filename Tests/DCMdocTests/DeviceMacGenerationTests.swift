@@ -1,9 +1,9 @@
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import Foundation
 import DCMdoc
 import DCTestSupport
+import Foundation
 import Testing
 
 /// deviceMac generation (ISO 18013-5 §9.1.3.5) against the Annex D worked example: the holder's

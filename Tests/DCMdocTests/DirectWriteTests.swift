@@ -1,10 +1,10 @@
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import Foundation
 import DCMdoc
-import Testing
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// `DeviceResponse.bytes`, `IssuerSigned.bytes`, `DeviceAuthentication.bytes` and
 /// `ReaderAuthentication.bytes` write their encodings directly from the kept bytes (perf4); each

@@ -1,9 +1,9 @@
 import DCCBOR
 import DCCrypto
-import Foundation
 import DCMdoc
-import Testing
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// Issue 10 §7.4: a namespace that repeats an element identifier is refused by verification,
 /// even when every item has a valid digest in the MSO.

@@ -1,10 +1,10 @@
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import Foundation
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 @testable import DCMdoc
 

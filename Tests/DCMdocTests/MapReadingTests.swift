@@ -1,8 +1,8 @@
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import Foundation
 import DCMdoc
+import Foundation
 import Testing
 
 /// Mdoc structures read through `CBORMapReader` (issue 11 §6): errors name the structure, the

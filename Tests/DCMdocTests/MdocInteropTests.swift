@@ -1,11 +1,11 @@
 import DCCBOR
 import DCCrypto
-import Foundation
 import DCMdoc
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// pymdoccbor (an independent ISO 18013-5 implementation) issues mdocs we accept and present,
 /// and verifies what we issue and present; pycose checks our device signature.

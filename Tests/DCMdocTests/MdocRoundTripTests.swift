@@ -1,12 +1,12 @@
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import Foundation
 import DCMdoc
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 @Suite("mdoc issue, present and verify")
 struct MdocRoundTripTests {

@@ -1,8 +1,8 @@
 import DCCBOR
 import DCCrypto
+import DCWalletTestSupport
 import Foundation
 import Testing
-import DCWalletTestSupport
 
 @testable import DCMdoc
 

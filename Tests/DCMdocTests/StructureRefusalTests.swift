@@ -1,11 +1,11 @@
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import Foundation
 import DCMdoc
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// mdocs whose issuer signature is genuine but whose structure breaks one rule of ISO 18013-5
 /// §9.1.2.4 / §9.3.1. Each case changes one thing, so only the check it names can refuse it.

@@ -1,12 +1,12 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VCITestSupport
 import DCTestSupport
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 /// Client (wallet) attestations (draft-ietf-oauth-attestation-based-client-auth; OpenID4VCI 1.0
 /// Appendix E) and key attestations (Appendix D).

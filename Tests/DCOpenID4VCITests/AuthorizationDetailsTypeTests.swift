@@ -1,6 +1,6 @@
-import Foundation
 import DCJSON
 import DCOpenID4VCI
+import Foundation
 import Testing
 
 /// `authorization_details` whose entries are all of another type than `openid_credential`

@@ -1,7 +1,7 @@
-import Foundation
 import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VCITestSupport
+import Foundation
 import Testing
 
 /// Authorization server metadata (RFC 8414, OpenID Connect Discovery 1.0, OpenID4VCI 1.0 §12.3).

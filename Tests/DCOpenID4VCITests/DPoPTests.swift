@@ -1,11 +1,11 @@
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VCITestSupport
 import DCTestSupport
+import Foundation
 import Testing
 
 @Suite("DPoP proofs (RFC 9449)")

@@ -1,11 +1,11 @@
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCOpenID4VCI
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 /// Signed credential issuer metadata (OpenID4VCI 1.0 §12.2.3): the specification's example and
 /// every check, with JWS and x5c chain validation from the JOSE and X509Certificates modules.

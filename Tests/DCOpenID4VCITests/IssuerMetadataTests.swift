@@ -1,7 +1,7 @@
-import Foundation
 import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VCITestSupport
+import Foundation
 import Testing
 
 /// Credential issuer metadata (OpenID4VCI 1.0 §12.2): the well-known URL, the specification's

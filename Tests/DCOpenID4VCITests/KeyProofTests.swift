@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VCITestSupport
 import DCTestSupport
+import Foundation
 import Testing
 
 @Suite("Key proofs (OpenID4VCI 1.0 §8.2.1.1, Appendix F.1)")

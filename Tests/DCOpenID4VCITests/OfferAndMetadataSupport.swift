@@ -1,8 +1,8 @@
-import Foundation
 import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VCITestSupport
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Loads a vector file of this target's `Vectors` folder (SOURCE.md names each one's origin).

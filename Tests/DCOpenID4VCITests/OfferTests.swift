@@ -1,7 +1,7 @@
-import Foundation
 import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VCITestSupport
+import Foundation
 import Testing
 
 /// Credential offers (OpenID4VCI 1.0 §4.1): the specification's examples, every check, round

@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VCITestSupport
 import DCTestSupport
+import Foundation
 import Testing
 
 /// DPoP and key proofs against joserfc and jwcrypto, implementations we did not write.

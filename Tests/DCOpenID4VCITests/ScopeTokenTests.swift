@@ -1,5 +1,5 @@
-import Foundation
 import DCOpenID4VCI
+import Foundation
 import Testing
 
 /// `scope` is space-separated scope tokens (RFC 6749 §3.3). Found by the `vci-token-request` fuzz

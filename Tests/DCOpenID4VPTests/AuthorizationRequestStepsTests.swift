@@ -1,10 +1,10 @@
 import DCCrypto
-import DCQL
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCOpenID4VP
+import DCQL
+import Foundation
 import Testing
 
 /// The steps of `AuthorizationRequest.init`, each on its own: values in, values out.

@@ -1,16 +1,16 @@
-import DCCBOR
-import DCVerifier
-import DCCrypto
-import DCQL
 import DCAPI
-import Foundation
+import DCCBOR
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
+import DCQL
 import DCSDJWT
-import Testing
+import DCVerifier
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// Issue 10 §7.4: the OpenID4VP verifier refuses an mdoc presentation whose namespace repeats an
 /// element identifier (the claims map would otherwise keep whichever came last).

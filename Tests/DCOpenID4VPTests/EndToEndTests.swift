@@ -1,13 +1,13 @@
-import DCVerifier
-import DCCrypto
 import DCAPI
-import Foundation
-import DCJOSE
+import DCCrypto
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCOpenID4VP
-import Testing
+import DCVerifier
 import DCX509
+import Foundation
+import Testing
 
 /// Verifier request -> wallet parse, evaluate, respond -> verifier verify, for every request form
 /// and response mode, with an SD-JWT PID and an mdoc mDL in one query.

@@ -1,9 +1,9 @@
 import DCAPI
 import DCEncoding
-import Foundation
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
+import Foundation
 import Testing
 
 /// Errors keep their cause (issue 11): a wrapped error exposes the lower module's error as a

@@ -1,16 +1,16 @@
-import DCVerifier
-import DCCrypto
-import DCQL
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
+import DCQL
 import DCSDJWT
-import Testing
+import DCVerifier
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// A verifier, an SD-JWT PID issuer, an mDL issuer and a holder, all made fresh per test.
 struct Fixture {

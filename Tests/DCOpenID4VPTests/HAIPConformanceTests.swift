@@ -1,13 +1,13 @@
-import DCVerifier
-import DCCrypto
 import DCAPI
-import Foundation
-import DCJOSE
+import DCCrypto
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCOpenID4VP
-import Testing
+import DCVerifier
 import DCX509
+import Foundation
+import Testing
 
 /// HAIP 1.0 and OpenID conformance-suite behaviour of the wallet over the DC API: request
 /// shapes as real verifiers send them, and a refusal test for every check.

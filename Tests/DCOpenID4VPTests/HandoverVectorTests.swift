@@ -1,10 +1,10 @@
 import DCCBOR
-import Foundation
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCTestSupport
+import Foundation
 import Testing
 
 /// OpenID4VP 1.0 §B.2.6.2 (DC API) handover examples, rebuilt from their inputs.

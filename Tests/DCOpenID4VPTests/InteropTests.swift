@@ -1,9 +1,9 @@
-import DCVerifier
-import Foundation
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
 import DCTestSupport
+import DCVerifier
+import Foundation
 import Testing
 
 /// Our `dc_api.jwt` response opened by joserfc, an implementation we did not write.

@@ -1,14 +1,14 @@
-import DCVerifier
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCSDJWT
-import Testing
+import DCVerifier
 import DCX509
+import Foundation
+import Testing
 
 /// Transaction data, signed-request and response checks, each exercised by an input that passes
 /// every earlier check, so the test fails if the check it names is removed.

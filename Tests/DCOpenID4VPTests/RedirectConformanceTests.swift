@@ -1,14 +1,14 @@
 import DCCrypto
-import DCQL
-import Foundation
+import DCEncoding
 import DCHTTP
 import DCJOSE
-import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
-import Testing
+import DCQL
 import DCX509
+import Foundation
+import Testing
 
 /// The OpenID conformance suite's OpenID4VP 1.0 wallet test plan (`oid4vp-1final-wallet-*`,
 /// openid-certification/conformance-suite `vp1finalwallet`) as a checklist, for the redirect

@@ -1,11 +1,11 @@
 import DCCrypto
-import DCQL
-import Foundation
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
-import Testing
+import DCQL
 import DCX509
+import Foundation
+import Testing
 
 /// A redirect-flow verifier on top of ``Fixture``: request objects per client identifier
 /// prefix, a response encryption key, and a Verifier Attestation issuer under the verifier root.

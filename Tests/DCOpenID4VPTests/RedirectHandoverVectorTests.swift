@@ -1,10 +1,10 @@
 import DCCBOR
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCTestSupport
+import Foundation
 import Testing
 
 /// OpenID4VP 1.0 §B.2.6.1 (redirect-based flows): every field of the spec's worked example is

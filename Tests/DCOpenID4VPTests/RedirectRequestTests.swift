@@ -1,12 +1,12 @@
 import DCCrypto
-import DCQL
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCOpenID4VP
-import Testing
+import DCQL
 import DCX509
+import Foundation
+import Testing
 
 /// Request objects and by-value requests of the redirect-based flows, one test per check
 /// (OpenID4VP 1.0 §5, §5.8, §5.9.3, §5.10.1, §8.2).

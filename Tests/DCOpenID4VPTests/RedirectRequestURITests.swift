@@ -1,9 +1,9 @@
 import DCCrypto
-import Foundation
-import DCHTTP
 import DCEncoding
+import DCHTTP
 import DCJSON
 import DCOpenID4VP
+import Foundation
 import Testing
 
 /// `openid4vp://` and friends, read as values (OpenID4VP 1.0 §5, §5.10, RFC 9101 §5).

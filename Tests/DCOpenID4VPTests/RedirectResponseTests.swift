@@ -1,12 +1,12 @@
 import DCCrypto
-import Foundation
+import DCEncoding
 import DCHTTP
 import DCJOSE
-import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCTestSupport
+import Foundation
 import Testing
 
 /// direct_post / direct_post.jwt bodies, error responses, and the verifier's body parser

@@ -1,7 +1,7 @@
-import DCVerifier
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
+import DCVerifier
 import Testing
 
 /// `OpenID4VPProtocol.unverifiedRequestParameters(of:)`: the parameters each DC API request form

@@ -1,12 +1,12 @@
-import DCVerifier
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCOpenID4VP
-import Testing
+import DCVerifier
 import DCX509
+import Foundation
+import Testing
 
 /// Requests the wallet must refuse, each with its typed error and the error response it reports.
 struct RequestRefusalTests {

@@ -1,12 +1,12 @@
-import DCVerifier
-import DCCrypto
 import DCAPI
-import Foundation
-import DCJOSE
+import DCCrypto
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCOpenID4VP
 import DCSDJWT
+import DCVerifier
+import Foundation
 import Testing
 
 /// Responses the verifier must refuse.

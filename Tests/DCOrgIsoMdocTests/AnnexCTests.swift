@@ -1,16 +1,16 @@
+import DCAPI
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import DCAPI
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 @Suite("Web origins")
 struct WebOriginTests {

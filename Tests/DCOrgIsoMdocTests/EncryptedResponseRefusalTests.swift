@@ -1,12 +1,12 @@
+import DCAPI
 import DCCBOR
 import DCCrypto
-import DCAPI
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
+import Foundation
 import Testing
 
 /// ISO/IEC TS 18013-7:2025 C.3.2.3: `EncryptedResponse = ["dcapi", {"enc", "cipherText"}]`.

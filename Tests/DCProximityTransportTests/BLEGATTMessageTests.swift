@@ -1,7 +1,7 @@
 import DCCrypto
-import Foundation
 import DCProximityTransport
 import DCTestSupport
+import Foundation
 import Testing
 
 /// The GATT definitions, the Ident, and the chunking of ISO/IEC 18013-5 §8.3.3.1.1.

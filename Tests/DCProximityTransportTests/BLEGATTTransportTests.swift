@@ -1,6 +1,6 @@
-import Foundation
 import DCProximityTransport
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Both devices in both modes over the in-memory link pair: the message layer of ISO/IEC

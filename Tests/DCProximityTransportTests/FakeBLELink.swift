@@ -1,5 +1,5 @@
-import Foundation
 import DCProximityTransport
+import Foundation
 
 /// One end of an in-memory BLE link pair: a value sent at one end reaches the other end's
 /// transport at once, as a write (client to server) or a notification (server to client; only

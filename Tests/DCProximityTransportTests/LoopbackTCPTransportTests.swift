@@ -1,5 +1,5 @@
-import Foundation
 import DCProximityTransport
+import Foundation
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
+import DCJSON
 import DCQL
 import Foundation
-import DCJSON
 import Testing
 
 /// JSON text to claim values: booleans, integers and other numbers kept apart.

@@ -1,5 +1,5 @@
-import DCQL
 import DCJSON
+import DCQL
 import Testing
 
 @Suite("Claims path pointer: the DCQL pattern over the JSON claim path")

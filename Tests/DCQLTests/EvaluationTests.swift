@@ -1,7 +1,7 @@
-import DCQL
-import Foundation
 import DCJSON
+import DCQL
 import DCTestSupport
+import Foundation
 import Testing
 
 /// The matching rules of OpenID4VP 1.0 §6.4 and §7, one behaviour per test.

@@ -1,6 +1,6 @@
+import DCJSON
 import DCQL
 import Foundation
-import DCJSON
 import Testing
 
 /// A fixed wallet: an mDL, two PIDs (SD-JWT VC) with different values, and a photo ID.

@@ -1,6 +1,6 @@
+import DCJSON
 import DCQL
 import Foundation
-import DCJSON
 import Testing
 
 /// Every structural rule of OpenID4VP 1.0 §6.1–§6.3 and §7 refuses a query that breaks it, naming where.

@@ -1,6 +1,6 @@
+import DCJSON
 import DCQL
 import Foundation
-import DCJSON
 import Testing
 
 /// The OpenID4VP 1.0 example queries against the fixed wallet, each expectation derived by hand.

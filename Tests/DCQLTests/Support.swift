@@ -1,7 +1,7 @@
-import DCQL
-import Foundation
 import DCJSON
+import DCQL
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Loads a vector file shipped in this target's `Vectors` folder with the strict `JSON` parser.

@@ -1,6 +1,6 @@
+import DCJSON
 import DCQL
 import Foundation
-import DCJSON
 import Testing
 
 /// Published vectors: the OpenID4VP 1.0 example queries, the §7.1 pointer example, axle's matching cases.

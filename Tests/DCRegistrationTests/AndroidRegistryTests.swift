@@ -1,8 +1,8 @@
-import DCCBOR
-import DCRegistration
 import DCAPI
+import DCCBOR
 import DCJOSE
 import DCJSON
+import DCRegistration
 import DCTestSupport
 import Testing
 

@@ -1,9 +1,9 @@
-import DCCBOR
-import DCRegistration
 import DCAPI
-import Foundation
+import DCCBOR
 import DCJOSE
 import DCJSON
+import DCRegistration
+import Foundation
 import Testing
 
 /// Fixed inputs shared by the suites. The clock is pinned (DESIGN.md: time is injected).

@@ -1,8 +1,8 @@
-import DCRegistration
 import DCAPI
-import Foundation
 import DCJOSE
 import DCJSON
+import DCRegistration
+import Foundation
 import Testing
 
 @Suite("iOS registration plan")

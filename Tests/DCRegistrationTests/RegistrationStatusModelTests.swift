@@ -1,5 +1,5 @@
-import DCRegistration
 import DCAPI
+import DCRegistration
 import Testing
 
 @Suite("Registration status model")

@@ -1,9 +1,9 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCSDJWT
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Interop with the IETF reference implementation, PyPI `sd-jwt` (see ../shared/peers/README.md).

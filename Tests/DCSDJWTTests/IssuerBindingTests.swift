@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCSDJWT
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 /// SD-JWT VC inline X.509: the `x5c` leaf must be a signing end entity that vouches for `iss`
 /// (draft-ietf-oauth-sd-jwt-vc, "Issuer Verification Key Discovery and Validation").

@@ -1,11 +1,11 @@
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCSDJWT
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 /// Every check that protects the verifier or the holder fails closed.
 @Suite("SD-JWT negative cases")

@@ -1,7 +1,7 @@
 import DCCrypto
-import Foundation
 import DCJSON
 import DCSDJWT
+import Foundation
 import Testing
 
 /// `present(disclosing:keyBinding:processed:holderKey:)`: the fast path a wallet takes with a

@@ -1,11 +1,11 @@
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCSDJWT
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 /// Issue -> parse -> verify -> present subsets -> verify the presentation.
 @Suite("SD-JWT round trips")

@@ -1,9 +1,9 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCSDJWT
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Loads a vector file shipped in this target's `Vectors` folder, parsed with our own parser.

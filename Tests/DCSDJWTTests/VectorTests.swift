@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCSDJWT
+import Foundation
 import Testing
 
 /// RFC 9901 examples and disclosure vectors (see Vectors/SOURCE.md).

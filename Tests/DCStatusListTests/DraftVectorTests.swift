@@ -1,10 +1,10 @@
 import DCCBOR
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCStatusList
 import DCTestSupport
+import Foundation
 import Testing
 
 /// The draft's own examples (Vectors/SOURCE.md) decode to the published statuses.

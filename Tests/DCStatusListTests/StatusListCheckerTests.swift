@@ -1,14 +1,14 @@
 import DCCBOR
 import DCCrypto
-import Foundation
 import DCHTTP
 import DCHTTPServer
 import DCJSON
 import DCMdoc
 import DCStatusList
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// An in-process HTTP client: answers from a table by URL, 406 when `Accept` is not the one
 /// expected for the form, and counts the requests it answered.

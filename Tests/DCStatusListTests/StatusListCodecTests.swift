@@ -1,8 +1,8 @@
 import DCCBOR
 import DCCrypto
-import Foundation
 import DCJSON
 import DCStatusList
+import Foundation
 import Testing
 
 /// The Status List byte array, its bit order and the zlib codec with its cap.

@@ -1,12 +1,12 @@
 import DCCrypto
-import Foundation
 import DCEncoding
 import DCJSON
 import DCStatusList
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// Our tokens checked by implementations we did not write, and theirs read by us:
 /// token-status-list (Daniel Bluhm's Python implementation of the draft's `BitArray`), Python's

@@ -1,15 +1,15 @@
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCStatusList
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// Building, reading and verifying Status List Tokens in both forms.
 @Suite struct StatusListTokenTests {

@@ -1,13 +1,13 @@
 import DCCBOR
 import DCCOSE
 import DCCrypto
-import Foundation
 import DCJSON
 import DCMdoc
 import DCStatusList
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// Referenced tokens: the SD-JWT VC `status` claim and the mdoc MSO `status`.
 @Suite struct StatusReferenceTests {

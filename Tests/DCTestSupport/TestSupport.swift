@@ -1,6 +1,6 @@
+import DCEncoding
 // Helpers shared by the test targets: hex, and running independent Python implementations.
 import Foundation
-import DCEncoding
 public import Testing
 
 /// Decodes hex (either case) with `DCEncoding.Hex`; other characters such as spaces are skipped,

@@ -1,17 +1,17 @@
-import DCCBOR
-import DCVerifier
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCBOR
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
 import DCTestSupport
-import Testing
+import DCVerifier
+import DCWallet
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// Verifier request -> wallet response -> verifier verification, over the whole Annex C flow.
 @Suite("org-iso-mdoc end to end")

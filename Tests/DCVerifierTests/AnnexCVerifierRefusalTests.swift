@@ -1,13 +1,13 @@
+import DCAPI
 import DCCBOR
 import DCCOSE
-import DCVerifier
 import DCCrypto
-import DCAPI
-import Foundation
 import DCMdoc
 import DCOrgIsoMdoc
-import Testing
+import DCVerifier
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// Responses the Annex C verifier must refuse although they decrypt: each is sealed to the
 /// verifier's HPKE key under the right transcript, so only the check named by the test stops it.

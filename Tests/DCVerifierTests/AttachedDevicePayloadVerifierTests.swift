@@ -1,15 +1,15 @@
 import DCCBOR
 import DCCOSE
-import DCVerifier
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
-import Testing
+import DCVerifier
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// An OpenID4VP mdoc presentation whose device signature carries its payload attached (ISO
 /// 18013-5 §9.1.3.4 asks for it detached): accepted when byte-identical to the

@@ -1,17 +1,17 @@
-import DCCBOR
-import DCVerifier
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCBOR
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
 import DCTestSupport
-import Testing
+import DCVerifier
+import DCWallet
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// Issue 10 §4: verifying a captured exchange without a state (the request as sent, the origin
 /// and the verifier's key), exact origins, and direct trust in a pinned document signer.

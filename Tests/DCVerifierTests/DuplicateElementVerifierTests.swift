@@ -1,14 +1,14 @@
-import DCCBOR
-import DCVerifier
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCBOR
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
-import Testing
+import DCVerifier
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// Issue 10 §7.4: the Annex C verifier refuses a document whose namespace repeats an element
 /// identifier, although every item's digest is in the MSO and the device signature verifies.

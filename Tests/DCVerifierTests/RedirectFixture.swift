@@ -1,17 +1,17 @@
 import DCCBOR
-import DCVerifier
 import DCCrypto
-import Foundation
+import DCEncoding
 import DCHTTP
 import DCJOSE
-import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCSDJWT
-import Testing
+import DCVerifier
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// A clock the tests move.
 final class TestClock: @unchecked Sendable {

@@ -1,9 +1,9 @@
-import DCVerifier
-import DCQL
-import Foundation
 import DCHTTP
 import DCJSON
 import DCOpenID4VP
+import DCQL
+import DCVerifier
+import Foundation
 import Testing
 
 /// The OpenID4VP module's wallet side (`AuthorizationRequestURI`, `RedirectAuthorizationRequest`,

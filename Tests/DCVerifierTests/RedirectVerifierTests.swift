@@ -1,15 +1,15 @@
 import DCCBOR
-import DCVerifier
 import DCCrypto
-import Foundation
+import DCEncoding
 import DCHTTP
 import DCJOSE
-import DCEncoding
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
-import Testing
+import DCVerifier
 import DCX509
+import Foundation
+import Testing
 
 /// The redirect-flow verifier (OpenID4VP 1.0 §5.10, §8.2, §8.3): transactions, request objects
 /// per Client Identifier Prefix, direct_post(.jwt) responses, results; each protective check

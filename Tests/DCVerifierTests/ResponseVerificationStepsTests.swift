@@ -1,8 +1,8 @@
-import DCVerifier
-import DCQL
-import Foundation
 import DCJSON
 import DCOpenID4VP
+import DCQL
+import DCVerifier
+import Foundation
 import Testing
 
 /// The steps of `VerifierState.verifyResponse`, each on its own: values in, values out.

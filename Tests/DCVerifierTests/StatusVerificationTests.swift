@@ -1,21 +1,21 @@
+import DCAPI
 import DCCBOR
 import DCCOSE
-import DCVerifier
 import DCCrypto
-import DCQL
-import DCAPI
-import Foundation
 import DCHTTP
 import DCHTTPServer
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
+import DCQL
 import DCSDJWT
 import DCStatusList
-import Testing
+import DCVerifier
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// An SD-JWT VC issuer and an mdoc issuer under different roots, their status list tokens on a
 /// loopback server, and a verifier that asks for both credentials over OpenID4VP (dc_api).

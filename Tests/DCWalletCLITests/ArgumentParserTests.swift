@@ -1,5 +1,5 @@
-import Testing
 import DCWalletCLI
+import Testing
 
 @Suite("Argument parser")
 struct ArgumentParserTests {

@@ -1,14 +1,14 @@
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCOrgIsoMdoc
 import DCTestSupport
-import Testing
 import DCWalletCLI
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// Issue 10 §1, §4, §7.10 and §7.14 through the built binary: request shapes, verifying and
 /// opening captured exchanges without a state, `--at`, the two issuer anchor lists, and the

@@ -1,11 +1,11 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCMdoc
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 @Suite("dcwallet respond: the holder's choice, trusted requesters, verified names", .serialized)
 struct ConsentChoiceBinaryTests {

@@ -1,14 +1,14 @@
 import DCCBOR
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// Runs the built `dcwallet` binary, as scripts will.
 struct DCWallet {

@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCMdoc
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 @testable import DCWalletCLI
 

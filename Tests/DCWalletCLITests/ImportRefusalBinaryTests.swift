@@ -1,13 +1,13 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// `dcwallet import` refuses genuinely signed credentials that fail one check, keeping the CLI
 /// contract: exit 1, one line on stderr, nothing on stdout, nothing written.

@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
 import DCJSON
 import DCMdoc
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 @testable import DCWallet
 

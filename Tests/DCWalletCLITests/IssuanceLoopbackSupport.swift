@@ -1,9 +1,9 @@
-import DCWallet
-import Foundation
 import DCHTTP
 import DCIssuer
 import DCOpenID4VCI
 import DCTestSupport
+import DCWallet
+import Foundation
 import Testing
 
 @testable import DCWalletCLI

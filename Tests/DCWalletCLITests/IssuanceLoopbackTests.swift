@@ -1,8 +1,8 @@
-import DCWallet
-import Foundation
 import DCHTTP
 import DCIssuer
 import DCOpenID4VCI
+import DCWallet
+import Foundation
 import Testing
 
 @testable import DCWalletCLI

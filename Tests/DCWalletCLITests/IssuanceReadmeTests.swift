@@ -1,5 +1,5 @@
-import Foundation
 import DCJSON
+import Foundation
 import Testing
 
 /// The README's "Issuance (OpenID4VCI)" commands run as written: its ```sh block, with bash -e

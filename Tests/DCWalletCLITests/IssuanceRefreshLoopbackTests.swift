@@ -1,9 +1,9 @@
+import DCHTTP
+import DCIssuer
+import DCJSON
+import DCOpenID4VCI
 import DCWallet
 import Foundation
-import DCHTTP
-import DCJSON
-import DCIssuer
-import DCOpenID4VCI
 import Testing
 
 @testable import DCWalletCLI

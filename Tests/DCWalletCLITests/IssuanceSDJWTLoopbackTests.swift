@@ -1,11 +1,11 @@
-import DCWallet
 import DCCrypto
-import Foundation
-import DCJSON
 import DCIssuer
+import DCJSON
 import DCOpenID4VCI
-import Testing
+import DCWallet
 import DCX509
+import Foundation
+import Testing
 
 @testable import DCWalletCLI
 

@@ -1,7 +1,7 @@
-import DCWallet
-import Foundation
 import DCJSON
 import DCOpenID4VCI
+import DCWallet
+import Foundation
 import Testing
 
 @testable import DCWalletCLI

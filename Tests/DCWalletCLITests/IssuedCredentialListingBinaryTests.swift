@@ -1,9 +1,9 @@
 import DCCrypto
-import Foundation
 import DCJSON
 import DCMdoc
-import Testing
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 @testable import DCWallet
 

@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
 import DCHTTP
-import DCJSON
 import DCIssuer
+import DCJSON
 import DCOpenID4VCI
 import DCStatusList
+import Foundation
 import Testing
 
 @testable import DCWalletCLI

@@ -1,11 +1,11 @@
 import DCCrypto
-import Foundation
 import DCEncoding
 import DCJSON
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// Issue 32, item 17: the messages a user reads name the real cause, without Swift type names or
 /// DER offsets, and commands say what they did.

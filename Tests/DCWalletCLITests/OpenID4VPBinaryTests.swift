@@ -1,12 +1,12 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCSDJWT
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// A wallet with an SD-JWT PID and an mDL, a trusted verifier root and request signer files.
 struct OpenID4VPFixture {

@@ -1,14 +1,14 @@
 import DCCrypto
-import Foundation
 import DCHTTP
 import DCJOSE
 import DCJSON
 import DCOpenID4VCI
 import DCSDJWT
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 #if os(Linux)
   import DCHTTPServer

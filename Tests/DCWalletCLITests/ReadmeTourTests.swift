@@ -1,6 +1,6 @@
-import Foundation
 import DCJSON
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Issue 10 §5: the README's tour runs as written. The test takes the ```sh blocks of the

@@ -1,5 +1,5 @@
-import Foundation
 import DCTestSupport
+import Foundation
 import Testing
 
 /// Issue 32, item 18: `--home .`, `--home h/` and the like crashed with an illegal instruction

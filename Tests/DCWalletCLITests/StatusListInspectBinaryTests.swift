@@ -1,12 +1,12 @@
 import DCCrypto
-import Foundation
 import DCEncoding
 import DCJSON
 import DCStatusList
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// `dcwallet inspect` on Status List Tokens (issue 15): both forms, every entry under `--json`,
 /// in plain output each entry of a short list and a summary of a long one, a bomb refused.

@@ -1,11 +1,11 @@
 import DCCBOR
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCMdoc
-import Testing
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// Issue 10 §7.3: strings that requesters and issuers chose never reach the terminal as control
 /// sequences. `ESC[1A ESC[2K` (cursor up, erase line) would otherwise erase the consent line that

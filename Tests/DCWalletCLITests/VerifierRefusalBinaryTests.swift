@@ -1,13 +1,13 @@
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
 import DCTestSupport
-import Testing
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// `dcwallet verifier verify` refuses an Annex C response that decrypts but whose device
 /// authentication was made without the device key (ISO 18013-5 §9.1.3).

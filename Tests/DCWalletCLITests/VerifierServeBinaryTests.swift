@@ -1,11 +1,11 @@
 import DCCrypto
-import Foundation
 import DCHTTP
 import DCJOSE
 import DCJSON
 import DCSDJWT
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 #if os(Linux)
   /// A `dcwallet` process running in the background, its standard output read line by line.

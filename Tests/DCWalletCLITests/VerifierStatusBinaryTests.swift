@@ -1,13 +1,13 @@
 import DCCrypto
-import Foundation
 import DCHTTP
 import DCHTTPServer
 import DCJSON
 import DCSDJWT
 import DCStatusList
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// A wallet holding an SD-JWT VC PID whose `status` points at entry 1 of a list, a request for
 /// it, the wallet's answer, and status list tokens over that entry.

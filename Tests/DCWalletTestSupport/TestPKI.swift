@@ -1,9 +1,9 @@
 // Shared fixtures for tests above the protocol modules: a development PKI and issued mdocs.
 import DCCBOR
 public import DCCrypto
-public import Foundation
 public import DCMdoc
 public import DCX509
+public import Foundation
 
 /// A development IACA, document signer and reader, made fresh for each test.
 public struct TestPKI {

@@ -1,12 +1,12 @@
-import DCCBOR
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCBOR
+import DCCrypto
 import DCMdoc
 import DCOrgIsoMdoc
-import Testing
+import DCWallet
 import DCX509
+import Foundation
+import Testing
 
 /// The proposed consent, its validation and the not-returned list read the matched elements in
 /// runs of one namespace (ISO 18013-5 §8.3.2.1.2): a namespace the request names twice, an element

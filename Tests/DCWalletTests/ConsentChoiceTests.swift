@@ -1,17 +1,17 @@
-import DCVerifier
-import DCWallet
-import DCCrypto
-import DCQL
 import DCAPI
-import Foundation
-import DCJOSE
+import DCCrypto
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
-import Testing
+import DCQL
+import DCVerifier
+import DCWallet
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 @testable import DCWalletCLI
 

@@ -1,16 +1,16 @@
-import DCVerifier
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCSDJWT
-import Testing
+import DCVerifier
+import DCWallet
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// A wallet at a pinned clock holding an SD-JWT PID, an mdoc PID and two mDLs, a trusted
 /// verifier chain and an untrusted one, for consent, trust and validity tests.

@@ -1,7 +1,7 @@
 import DCCrypto
+import DCX509
 import Foundation
 import Testing
-import DCX509
 
 @testable import DCWallet
 

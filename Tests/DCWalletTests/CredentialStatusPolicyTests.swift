@@ -1,13 +1,13 @@
-import DCVerifier
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
-import Testing
+import DCVerifier
+import DCWallet
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// The default policy refuses credentials whose last known status is invalid or suspended, on
 /// every respond path, and presents those whose status is unknown or never checked.

@@ -1,5 +1,5 @@
-import DCWallet
 import DCCrypto
+import DCWallet
 import Foundation
 import Testing
 

@@ -1,13 +1,13 @@
-import DCWallet
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
-import Testing
+import DCWallet
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 #if canImport(Glibc)
   import Glibc

@@ -1,10 +1,10 @@
-import DCWallet
 import DCCrypto
-import Foundation
 import DCMdoc
 import DCTestSupport
-import Testing
+import DCWallet
 import DCX509
+import Foundation
+import Testing
 
 /// The ISO 18013-5 Annex D exchange through the wallet: its mdoc imported with the published
 /// SDeviceKey, its DeviceRequest (readerAuth over the Annex D transcript) resolved in person,

@@ -1,16 +1,16 @@
+import DCAPI
 import DCCBOR
 import DCCOSE
-import DCVerifier
-import DCWallet
 import DCCrypto
-import DCAPI
-import Foundation
 import DCEncoding
 import DCJSON
 import DCMdoc
-import Testing
+import DCVerifier
+import DCWallet
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// A key store that cannot do key agreement (as an Apple Secure Enclave signing key cannot),
 /// over the wallet's software keys.

@@ -1,13 +1,13 @@
 import DCCBOR
-import DCVerifier
-import DCWallet
 import DCCrypto
-import Foundation
 import DCMdoc
 import DCMdocProximity
 import DCProximityTransport
-import Testing
+import DCVerifier
+import DCWallet
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// A holder and a reader over the real loopback TCP transport, each in its own task.
 struct LoopbackSessionPair {

@@ -1,18 +1,18 @@
 import DCCBOR
 import DCCOSE
-import DCWallet
 import DCCrypto
-import Foundation
 import DCHTTP
+import DCIssuer
 import DCJOSE
 import DCJSON
 import DCMdoc
-import DCIssuer
 import DCOpenID4VCI
 import DCSDJWT
-import Testing
+import DCWallet
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// The wallet's issuance client against this package's own issuer (`CredentialIssuerService`),
 /// in process: both ends of OpenID4VCI 1.0 as written, before the loopback HTTP tests.

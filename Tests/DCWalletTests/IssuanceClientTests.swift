@@ -1,11 +1,11 @@
-import DCWallet
 import DCCrypto
-import Foundation
+import DCEncoding
 import DCHTTP
 import DCJOSE
-import DCEncoding
 import DCJSON
 import DCOpenID4VCI
+import DCWallet
+import Foundation
 import Testing
 
 /// The wallet's issuance client against an in-process fake issuer that answers per OpenID4VCI

@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
+import DCEncoding
 import DCHTTP
 import DCJOSE
-import DCEncoding
 import DCJSON
 import DCOpenID4VCI
+import Foundation
 
 /// An `HTTPClient` that hands each request to an `HTTPHandler` in the same process, with the
 /// size limit a real client enforces.

@@ -1,14 +1,14 @@
-import DCWallet
 import DCCrypto
-import Foundation
 import DCHTTP
+import DCIssuer
 import DCJOSE
 import DCJSON
-import DCIssuer
 import DCOpenID4VCI
 import DCTestSupport
-import Testing
+import DCWallet
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// Issue 13's remaining gaps against this package's issuer (`CredentialIssuerService`) in
 /// process: re-issuance with the refresh token, the offer's tx_code shape, the bounded retries

@@ -1,15 +1,15 @@
-import DCVerifier
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
-import Testing
+import DCVerifier
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 @testable import DCWallet
 

@@ -1,9 +1,9 @@
 import DCCrypto
-import Foundation
 import DCMdoc
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 @testable import DCWallet
 

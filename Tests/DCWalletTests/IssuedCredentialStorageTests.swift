@@ -1,14 +1,14 @@
 import DCCBOR
 import DCCrypto
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 @testable import DCWallet
 

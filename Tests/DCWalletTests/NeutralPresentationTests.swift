@@ -1,15 +1,15 @@
-import DCVerifier
-import DCWallet
-import DCCrypto
-import DCQL
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
-import Testing
+import DCQL
+import DCVerifier
+import DCWallet
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 @testable import DCWalletCLI
 

@@ -1,13 +1,13 @@
-import DCVerifier
-import DCWallet
-import DCCrypto
-import DCQL
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJSON
 import DCMdoc
-import Testing
+import DCQL
+import DCVerifier
+import DCWallet
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 @Suite(
   "Presentation model: the policy value, the requester's authentication, typed refusals and consent"

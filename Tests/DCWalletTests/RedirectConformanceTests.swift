@@ -1,10 +1,10 @@
 import DCCrypto
-import Foundation
+import DCEncoding
 import DCHTTP
 import DCJOSE
-import DCEncoding
 import DCJSON
 import DCOpenID4VCI
+import Foundation
 import Testing
 
 @testable import DCWallet

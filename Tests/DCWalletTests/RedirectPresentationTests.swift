@@ -1,14 +1,14 @@
 import DCCrypto
-import DCQL
-import Foundation
+import DCEncoding
 import DCHTTP
 import DCJOSE
-import DCEncoding
 import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VP
-import Testing
+import DCQL
 import DCX509
+import Foundation
+import Testing
 
 @testable import DCWallet
 @testable import DCWalletCLI

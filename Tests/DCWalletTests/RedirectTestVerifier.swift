@@ -1,11 +1,11 @@
 import DCCrypto
-import Foundation
+import DCEncoding
 import DCHTTP
 import DCJOSE
-import DCEncoding
 import DCJSON
 import DCOpenID4VCI
 import DCX509
+import Foundation
 
 /// A verifier for the redirect flow tests, as an in-process `HTTPHandler`: it serves one request
 /// object at `/request` (GET, or POST reading `wallet_nonce`) and accepts answers at `/response`,

@@ -1,8 +1,8 @@
-import Foundation
 import DCHTTP
 import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VP
+import Foundation
 import Testing
 
 @testable import DCWallet

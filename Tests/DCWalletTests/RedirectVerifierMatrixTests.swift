@@ -1,12 +1,12 @@
-import DCVerifier
 import DCCrypto
-import Foundation
 import DCHTTP
 import DCJSON
 import DCOpenID4VP
-import Testing
+import DCVerifier
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 @testable import DCWallet
 

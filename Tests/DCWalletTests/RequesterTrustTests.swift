@@ -1,17 +1,17 @@
-import DCVerifier
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
 import DCSDJWT
-import Testing
+import DCVerifier
+import DCWallet
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 @testable import DCWalletCLI
 

@@ -1,7 +1,7 @@
 import DCCrypto
+import DCMdoc
 import Dispatch
 import Foundation
-import DCMdoc
 import Testing
 
 @testable import DCWallet

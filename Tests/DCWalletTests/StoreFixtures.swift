@@ -1,7 +1,7 @@
+import DCTestSupport
 import DCWallet
 import Dispatch
 import Foundation
-import DCTestSupport
 import Testing
 
 /// A fresh directory under the system's temporary directory, removed by `remove()`.

@@ -1,12 +1,12 @@
+import DCAPI
 import DCCBOR
 import DCCrypto
-import DCAPI
-import Foundation
 import DCMdoc
 import DCOrgIsoMdoc
-import Testing
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 @testable import DCWallet
 

@@ -1,13 +1,13 @@
-import DCRegistration
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCrypto
 import DCMdoc
 import DCOrgIsoMdoc
-import Testing
+import DCRegistration
+import DCWallet
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// An authenticator that answers from a script and counts the prompts.
 final class ScriptedAuthenticator: UserAuthenticator, @unchecked Sendable {

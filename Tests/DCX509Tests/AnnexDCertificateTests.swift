@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCTestSupport
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 @Suite("ISO 18013-5 Annex D certificates")
 struct AnnexDCertificateTests {

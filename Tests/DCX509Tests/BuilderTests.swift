@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCTestSupport
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 @Suite("CertificateBuilder round trips")
 struct BuilderTests {

@@ -1,7 +1,7 @@
 import DCCrypto
+import DCX509
 import Foundation
 import Testing
-import DCX509
 
 /// `CertificateMemo`: parsed certificates kept by their DER bytes, bounded in count and size,
 /// returning exactly what parsing returns.

@@ -1,7 +1,7 @@
-import Foundation
 import DCTestSupport
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 @Suite("DER reader and writer (X.690)")
 struct DERTests {

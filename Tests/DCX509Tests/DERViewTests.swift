@@ -1,5 +1,5 @@
-import Testing
 import DCX509
+import Testing
 
 /// DER nodes are views into the parsed buffer: members are found in place, in order, and the
 /// rules that read them still hold (X.690 §8.1, RFC 5280 §4.1.2.4).

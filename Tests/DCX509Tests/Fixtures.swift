@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCTestSupport
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 /// Shared helpers: Annex D certificates, fixed dates and quick chains.
 enum Fixtures {

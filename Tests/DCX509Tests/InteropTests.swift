@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCTestSupport
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 /// Cross-checks with pyca/cryptography, an implementation we did not write.
 @Suite("Interop with pyca/cryptography")

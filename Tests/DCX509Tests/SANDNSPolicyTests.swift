@@ -1,7 +1,7 @@
 import DCCrypto
+import DCX509
 import Foundation
 import Testing
-import DCX509
 
 /// `x509_san_dns` and SD-JWT VC issuer names are DNS names: letter case does not matter
 /// (RFC 4343 §3), anything else does.

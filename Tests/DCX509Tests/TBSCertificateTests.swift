@@ -1,7 +1,7 @@
-import Foundation
 import DCTestSupport
-import Testing
 import DCX509
+import Foundation
+import Testing
 
 /// The rules `TBSCertificate`, `Validity` and the version and extensions readers enforce, each
 /// shown by a certificate that breaks only that rule (RFC 5280 §4.1).

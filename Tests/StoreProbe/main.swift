@@ -1,3 +1,7 @@
+import DCAPI
+import DCCrypto
+import DCMdoc
+import DCOrgIsoMdoc
 // A second (and third) process for the store's multi-process tests.
 //
 //   store-probe write <db> <prefix> <count> [<go>]
@@ -20,12 +24,8 @@
 //                                             the whole of <db> and <db>-shm (POSIX fcntl locks,
 //                                             as SQLite's unix VFS takes them), else "held <file>"
 import DCWallet
-import DCCrypto
-import DCAPI
-import Foundation
-import DCMdoc
-import DCOrgIsoMdoc
 import DCWalletTestSupport
+import Foundation
 
 #if canImport(Glibc)
   import Glibc

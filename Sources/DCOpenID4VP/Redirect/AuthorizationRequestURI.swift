@@ -1,8 +1,8 @@
 public import DCCrypto
-public import Foundation
-public import DCHTTP
 import DCEncoding
+public import DCHTTP
 public import DCJSON
+public import Foundation
 
 /// An OpenID4VP Authorization Request as a link or QR code outside the DC API: `openid4vp://`,
 /// `haip-vp://`, `eudi-openid4vp://`, `eu-eaap://`, or an `https` universal link with the same

@@ -1,11 +1,11 @@
 import DCCrypto
-public import DCQL
-public import Foundation
+import DCEncoding
 import DCHTTP
 import DCJOSE
-import DCEncoding
 public import DCJSON
+public import DCQL
 public import DCX509
+public import Foundation
 
 /// `response_mode` of the redirect-based flows (OpenID4VP 1.0 §8.2, §8.3.1).
 public enum RedirectResponseMode: String, Sendable, Hashable, CaseIterable {

@@ -1,9 +1,9 @@
 public import DCCrypto
-public import Foundation
+import DCEncoding
 public import DCHTTP
 import DCJOSE
-import DCEncoding
 public import DCJSON
+public import Foundation
 
 /// A form to post to the verifier's `response_uri` (OpenID4VP 1.0 §8.2): the wallet sends
 /// ``request`` and hands the verifier's answer to its own flow.

@@ -1,13 +1,13 @@
+public import DCAPI
 public import DCCBOR
 public import DCCrypto
-public import DCAPI
-public import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 public import DCJSON
 public import DCMdoc
 public import DCOrgIsoMdoc
 public import DCX509
+public import Foundation
 
 /// The relying party's side of `org-iso-mdoc` (ISO/IEC TS 18013-7:2025 Annex C): make a
 /// request, then open and verify the response.

@@ -1,14 +1,14 @@
 import DCCBOR
 import DCCrypto
-package import DCQL
-public import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 public import DCJSON
 import DCMdoc
 public import DCOpenID4VP
+package import DCQL
 import DCSDJWT
 public import DCX509
+public import Foundation
 
 /// One verified claim: where it sits in the credential and its value (OpenID4VP 1.0 §7).
 public struct VerifiedClaim: Sendable, Hashable {

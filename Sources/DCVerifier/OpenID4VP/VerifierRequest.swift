@@ -1,9 +1,9 @@
 public import DCCrypto
-import DCQL
-import DCJOSE
 import DCEncoding
+import DCJOSE
 public import DCJSON
 public import DCOpenID4VP
+import DCQL
 public import DCX509
 
 /// A key and certificate chain a verifier signs requests with, under a client identifier

@@ -1,11 +1,11 @@
-import DCCrypto
 import DCAPI
+import DCCrypto
 public import DCErrors
-public import Foundation
 public import DCMdoc
 public import DCMdocProximity
 public import DCProximityTransport
 public import DCX509
+public import Foundation
 
 /// An error of the reader's in-person session driver (``InPersonReader``).
 public struct InPersonReaderError: CausedError {

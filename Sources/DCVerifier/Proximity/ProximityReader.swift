@@ -1,8 +1,8 @@
-public import DCCrypto
 public import DCAPI
-public import Foundation
+public import DCCrypto
 public import DCMdoc
 public import DCX509
+public import Foundation
 
 /// The reader's side of an ISO 18013-5 in-person presentation, given this session's
 /// SessionTranscript (the session layer builds it from the engagement, the EReaderKey and the

@@ -1,7 +1,7 @@
-public import Foundation
 public import DCJOSE
 public import DCJSON
 public import DCOpenID4VP
+public import Foundation
 
 /// Where the wallet runs relative to the page that asked (OpenID4VP 1.0 §2, §8.2).
 public enum PresentationFlow: String, Sendable, Hashable, CaseIterable {

@@ -1,12 +1,12 @@
 public import DCCrypto
-import DCQL
-public import Foundation
+import DCEncoding
 public import DCHTTP
 package import DCJOSE
-import DCEncoding
 public import DCJSON
 import DCOpenID4VP
+import DCQL
 public import DCX509
+public import Foundation
 
 /// The signing material and policy of a redirect-flow verifier (OpenID4VP 1.0 §5, §8.2).
 public struct PresentationVerifierConfiguration: Sendable {

@@ -1,8 +1,8 @@
-import Foundation
 public import DCHTTP
 import DCJOSE
 public import DCJSON
 import DCOpenID4VP
+import Foundation
 
 /// Routes HTTP requests to a ``PresentationVerifier``: the one ``HTTPHandler`` a server mounts
 /// for a redirect-flow verifier (OpenID4VP 1.0 §5.10, §8.2) and its frontend API.

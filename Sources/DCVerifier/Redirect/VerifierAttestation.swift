@@ -1,9 +1,9 @@
 public import DCCrypto
-public import Foundation
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
 public import DCX509
+public import Foundation
 
 /// A verifier's key for the `verifier_attestation` Client Identifier Prefix (OpenID4VP 1.0
 /// §5.9.3, §12): a Verifier Attestation JWT whose `cnf.jwk` is the public key of `signer`, which

@@ -1,11 +1,11 @@
-public import DCCrypto
-import DCQL
 public import DCAPI
-public import Foundation
+public import DCCrypto
 public import DCJSON
 public import DCMdoc
 public import DCOpenID4VP
+import DCQL
 public import DCX509
+public import Foundation
 
 // The verifiers with the credential status check (IETF Token Status List,
 // draft-ietf-oauth-status-list §8.3): each runs the verification without it first (every

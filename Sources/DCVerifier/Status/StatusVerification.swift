@@ -1,10 +1,10 @@
 import DCCBOR
 import DCErrors
-public import Foundation
 public import DCHTTP
 import DCJSON
 public import DCStatusList
 public import DCX509
+public import Foundation
 
 /// What a verifier does with a credential's status (IETF Token Status List) when the list
 /// cannot tell: the policy for an unknown status.

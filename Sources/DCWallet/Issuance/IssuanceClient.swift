@@ -1,10 +1,10 @@
 public import DCCrypto
-public import Foundation
 public import DCHTTP
 import DCJOSE
 import DCJSON
 public import DCOpenID4VCI
 public import DCX509
+public import Foundation
 
 /// The wallet side of OpenID4VCI 1.0 (HAIP 1.0 profile) over any ``HTTPClient``: resolves
 /// offers, fetches metadata, runs the pre-authorized code and authorization code flows with

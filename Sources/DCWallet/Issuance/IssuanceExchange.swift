@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCHTTP
 import DCJSON
 import DCOpenID4VCI
+import Foundation
 
 /// Which kind of server a request goes to: DPoP nonces are kept per server (RFC 9449 §8, §9),
 /// and the two signal `use_dpop_nonce` differently.

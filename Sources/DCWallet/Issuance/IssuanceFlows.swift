@@ -1,10 +1,10 @@
 import DCCrypto
-public import Foundation
+import DCEncoding
 import DCHTTP
 import DCJOSE
-import DCEncoding
 import DCJSON
 public import DCOpenID4VCI
+public import Foundation
 
 /// The first half of the authorization code flow, kept while the user is at the authorization
 /// server: open ``authorizationURL`` in ASWebAuthenticationSession or a Custom Tab, then pass

@@ -1,8 +1,8 @@
 public import DCCrypto
-public import Foundation
 public import DCJOSE
 public import DCJSON
 public import DCOpenID4VCI
+public import Foundation
 
 /// What an issuance produced, per credential: issued (not yet verified or stored: the caller
 /// verifies before storage), deferred (poll later with ``IssuanceClient/pollDeferred(_:)``), or

@@ -1,13 +1,13 @@
 import DCCOSE
 public import DCCrypto
-public import DCErrors
-public import Foundation
-import DCJOSE
 import DCEncoding
+public import DCErrors
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
 public import DCX509
+public import Foundation
 
 /// A credential as the credential endpoint (or the deferred credential endpoint) returned it
 /// (OpenID4VCI 1.0 §8.3, `credentials[].credential`), with the device key its proof was made by.

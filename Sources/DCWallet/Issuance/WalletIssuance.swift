@@ -1,10 +1,10 @@
 import DCCOSE
 public import DCCrypto
-import Foundation
 import DCJSON
 import DCMdoc
 import DCSDJWT
 package import DCX509
+import Foundation
 
 /// The result of storing the credentials of one credential response: one outcome per
 /// credential, in the order given.

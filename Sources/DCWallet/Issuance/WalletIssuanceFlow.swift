@@ -1,10 +1,10 @@
 import DCCrypto
-public import Foundation
 import DCHTTP
 import DCJOSE
 import DCJSON
 public import DCOpenID4VCI
 public import DCX509
+public import Foundation
 
 /// What one issuance left in the wallet: the credentials stored (each verified before storage),
 /// the deferred requests stored as pending, and what failed with its reason.

@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCHTTP
 import DCJSON
 import DCOpenID4VCI
+import Foundation
 
 extension IssuanceClient {
   /// Exchanges a refresh token for a new access token (RFC 6749 §6) with the DPoP key the token

@@ -1,7 +1,7 @@
 package import DCAPI
-import Foundation
 import DCJOSE
 import DCJSON
+import Foundation
 
 /// What Android Credential Manager hands a wallet's request activity, as a plain value: the
 /// caller, the protocol requests in the website's order (protocols this SDK does not answer are
@@ -30,7 +30,9 @@ package struct AndroidCredentialRequest: Sendable {
   /// Reads the request JSON (`{"requests": [...]}` or a single protocol request) and the picked
   /// entry: multipaz `"<combination> <protocol> <documentId>"`, or CMWallet/Ubique
   /// `{"provider_idx": n, "id": ...}` where n indexes the original request list.
-  package init(requestJSON: [UInt8], origin: String?, callingPackage: String?, selectedEntry: String)
+  package init(
+    requestJSON: [UInt8], origin: String?, callingPackage: String?, selectedEntry: String
+  )
     throws(DigitalCredentialsError)
   {
     let envelope = try RequestEnvelope(json: requestJSON)

@@ -1,11 +1,11 @@
-import DCQL
 public import DCAPI
-public import Foundation
 import DCJOSE
 public import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
+import DCQL
+public import Foundation
 
 /// Before signing on iOS: the raw request the OS releases after consent must not ask for more
 /// than the parsed request the consent screen showed. Anything that cannot be decoded fails

@@ -1,10 +1,10 @@
 public import DCAPI
-public import Foundation
 import DCJOSE
 import DCJSON
 public import DCMdoc
 import DCOrgIsoMdoc
 public import DCX509
+public import Foundation
 
 /// The decisions an iOS provider extension makes between the OS and the wallet, as plain values
 /// so that the Apple bridge (`IdentityDocumentServicesBridge`) only translates types.

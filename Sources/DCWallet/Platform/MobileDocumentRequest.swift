@@ -1,7 +1,7 @@
-import DCCOSE
 public import DCAPI
-import Foundation
+import DCCOSE
 public import DCMdoc
+import Foundation
 
 /// The OS-parsed mdoc request iOS hands a provider extension (`ISO18013MobileDocumentRequest`),
 /// as a plain Swift value the request UI and the Linux tests share. The Apple bridge translates

@@ -1,7 +1,7 @@
 package import DCAPI
-package import Foundation
 import DCJOSE
 package import DCJSON
+package import Foundation
 
 /// The request the request UI sees, whichever platform delivered it (the shape animo's Expo
 /// module calls `DcApiRequest`, as Swift values).

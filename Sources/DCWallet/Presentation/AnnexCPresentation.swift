@@ -1,12 +1,12 @@
+public import DCAPI
 import DCCBOR
 public import DCCrypto
-public import DCAPI
-public import Foundation
 import DCJOSE
 public import DCJSON
 public import DCMdoc
 public import DCOrgIsoMdoc
 public import DCX509
+public import Foundation
 
 /// A stored mdoc the wallet offers for matching.
 public struct StoredMdoc: Sendable {

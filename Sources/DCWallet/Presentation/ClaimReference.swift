@@ -1,5 +1,5 @@
-import DCQL
 public import DCJSON
+import DCQL
 
 /// Where a claim is in a credential, for any protocol and format: an mdoc data element by
 /// namespace and identifier (ISO 18013-5 §8.3.2.1.2.1), or a concrete JSON claims path into an

@@ -1,8 +1,8 @@
+import DCAPI
 import DCCBOR
 import DCCrypto
-import DCAPI
-import Foundation
 package import DCMdoc
+import Foundation
 
 extension Wallet {
   /// Resolves an in-person DeviceRequest (ISO 18013-5, decrypted by the session layer) for this

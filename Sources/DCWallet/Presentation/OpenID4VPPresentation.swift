@@ -1,11 +1,11 @@
-public import DCQL
 import DCAPI
-import Foundation
 import DCJOSE
 public import DCJSON
 import DCMdoc
 public import DCOpenID4VP
+public import DCQL
 import DCSDJWT
+import Foundation
 
 /// An OpenID4VP request resolved against the wallet: the checked authorization request (with
 /// the verifier's identity), the stored credentials offered to its DCQL query, and the

@@ -1,12 +1,12 @@
+public import DCAPI
 public import DCCBOR
 import DCCrypto
-public import DCQL
-public import DCAPI
-import Foundation
 public import DCJSON
 import DCMdoc
 import DCOpenID4VP
+public import DCQL
 public import DCX509
+import Foundation
 
 /// A DC API request resolved against the wallet: what a consent screen shows, and what the
 /// response will be built from.

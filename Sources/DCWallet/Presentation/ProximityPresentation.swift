@@ -1,9 +1,9 @@
+import DCAPI
 import DCCBOR
 import DCCrypto
-import DCAPI
-public import Foundation
 public import DCMdoc
 public import DCX509
+public import Foundation
 
 /// How the holder authenticates an in-person response (ISO 18013-5 §9.1.3), a value of
 /// ``WalletPolicy/inPersonDeviceAuthentication``.

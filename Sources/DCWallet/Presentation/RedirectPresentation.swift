@@ -1,10 +1,10 @@
 public import DCCrypto
-import DCQL
-import Foundation
 public import DCHTTP
 import DCJSON
 public import DCOpenID4VP
+import DCQL
 package import DCX509
+import Foundation
 
 extension RedirectAuthorizationRequest {
   /// The certificate path that authenticated the verifier, leaf first: the request signer's

@@ -1,7 +1,7 @@
-public import Foundation
 import DCHTTP
 import DCJSON
 import DCOpenID4VP
+public import Foundation
 
 /// What the verifier answered to a response the wallet posted to its `response_uri`
 /// (OpenID4VP 1.0 §8.2): it accepted it, and may have handed back a `redirect_uri` for the

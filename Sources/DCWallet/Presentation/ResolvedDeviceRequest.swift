@@ -1,9 +1,9 @@
+public import DCAPI
 import DCCBOR
 import DCCrypto
-public import DCAPI
-public import Foundation
 public import DCMdoc
 public import DCX509
+public import Foundation
 
 /// A DeviceRequest resolved against the wallet's mdocs for one SessionTranscript: each doc
 /// request with the reader that signed it and the candidate credentials, the use cases, and the

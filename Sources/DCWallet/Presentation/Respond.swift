@@ -1,13 +1,13 @@
+public import DCAPI
 import DCCBOR
 import DCCrypto
-public import DCAPI
-import Foundation
-import DCJOSE
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
+import Foundation
 
 extension Wallet {
   /// Resolves the first request of an envelope this wallet can answer, in the website's order.

@@ -1,6 +1,6 @@
 internal import DCCrypto
-internal import Foundation
 internal import DCX509
+internal import Foundation
 
 /// Which of a stored credential's authenticated columns did not verify when it was read
 /// (issue 32): the row is still listed, and reported as a `StoreProblem`, but what the failed

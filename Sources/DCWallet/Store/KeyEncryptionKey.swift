@@ -1,7 +1,7 @@
 internal import DCCrypto
-internal import Foundation
 import DCEncoding
 import DCJSON
+internal import Foundation
 
 #if canImport(Glibc)
   internal import Glibc

@@ -1,6 +1,6 @@
-internal import Foundation
 import DCEncoding
 import DCJSON
+internal import Foundation
 
 // Each table's SQL, in one place, over a connection. `WalletStore` runs these in a transaction
 // of its own; `WalletStore.Transaction` runs several in one. Values are always bound.

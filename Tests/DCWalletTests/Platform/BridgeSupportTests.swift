@@ -1,17 +1,17 @@
-import DCCBOR
-import DCRegistration
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
-import DCJOSE
+import DCCBOR
+import DCCrypto
 import DCEncoding
+import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
-import Testing
+import DCRegistration
+import DCWallet
 import DCWalletTestSupport
 import DCX509
+import Foundation
+import Testing
 
 /// The decisions the iOS bridge (`IdentityDocumentServicesBridge`) delegates: every branch of the
 /// provider extension adapters and the registration sync runs here on Linux.

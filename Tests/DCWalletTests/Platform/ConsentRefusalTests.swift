@@ -1,11 +1,11 @@
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCrypto
 import DCMdoc
 import DCOrgIsoMdoc
-import Testing
+import DCWallet
 import DCWalletTestSupport
+import Foundation
+import Testing
 
 /// A consent the wallet must refuse before anything is signed.
 @Suite("Annex C consent refusals")

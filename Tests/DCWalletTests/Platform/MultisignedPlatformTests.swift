@@ -1,9 +1,9 @@
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCrypto
 import DCJOSE
 import DCJSON
+import DCWallet
+import Foundation
 import Testing
 
 /// Multisigned OpenID4VP requests as verifiers send them: `data.request` holds the JWS JSON

@@ -1,13 +1,13 @@
-import DCCBOR
-import DCWallet
-import DCCrypto
 import DCAPI
-import Foundation
+import DCCBOR
+import DCCrypto
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOrgIsoMdoc
 import DCTestSupport
+import DCWallet
+import Foundation
 import Testing
 
 @Suite("The request model the request UI sees")

@@ -1,7 +1,7 @@
-import DCWallet
 import DCAPI
 import DCJOSE
 import DCJSON
+import DCWallet
 import Testing
 
 /// Issue 10 §1: every request shape that reaches a wallet.

@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCJOSE
 import DCJSON
 import DCOpenID4VCI
+import Foundation
 
 // MARK: - OpenID4VCI wire messages and proofs (issue 13)
 

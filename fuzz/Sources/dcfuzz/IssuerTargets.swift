@@ -1,9 +1,9 @@
 import DCCrypto
-import Foundation
 import DCHTTP
-import DCJSON
 import DCIssuer
+import DCJSON
 import DCOpenID4VCI
+import Foundation
 
 // MARK: - OpenID4VCI issuer handlers (issue 13)
 

@@ -1,6 +1,6 @@
-import Foundation
 import DCJSON
 import DCOpenID4VCI
+import Foundation
 
 // MARK: - OpenID4VCI offers and metadata (issue 13)
 

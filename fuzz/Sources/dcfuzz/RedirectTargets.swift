@@ -1,8 +1,8 @@
 import DCCrypto
-import Foundation
 import DCJSON
 import DCOpenID4VP
 import DCX509
+import Foundation
 
 // OpenID4VP redirect flows (issue 16): the request URI a QR code or link carries, the request
 // object fetched from request_uri (verified against a fixed trust setup), and the body a

@@ -1,17 +1,17 @@
+import DCAPI
 import DCCBOR
 import DCCOSE
-import DCRegistration
 import DCCrypto
-import DCQL
-import DCAPI
-import Foundation
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
+import DCQL
+import DCRegistration
 import DCSDJWT
 import DCX509
+import Foundation
 
 // MARK: - CBOR, DER, PEM
 
