@@ -97,13 +97,13 @@ func walletBenchmark(_ h: inout Harness) async throws {
 func peakMemory(fixture: WalletFixture) throws {
   let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   let dcwallet = directory.appendingPathComponent("dcwallet").path
-  let baseline = directory.appendingPathComponent("foundation-baseline").path
+  let baseline = directory.appendingPathComponent("dcbench-baseline").path
   guard FileManager.default.isExecutableFile(atPath: dcwallet),
     FileManager.default.isExecutableFile(atPath: baseline),
     FileManager.default.isExecutableFile(atPath: "/usr/bin/time")
   else {
     print(
-      "  peak RSS: skipped (needs dcwallet and foundation-baseline built alike, and GNU time: apt-get install time)"
+      "  peak RSS: skipped (needs dcwallet and dcbench-baseline built alike, and GNU time: apt-get install time)"
     )
     return
   }

@@ -17,7 +17,7 @@ private final class Flag: @unchecked Sendable {
   func set() { lock.withLock { value = true } }
 }
 
-/// What another process sees of the store's file locks (`store-probe locks`).
+/// What another process sees of the store's file locks (`dcstore-probe locks`).
 private func locks(_ path: String) async throws -> String {
   let (probe, output) = try StoreProbe.start(["locks", path])
   let line = await StoreProbe.output(output)

@@ -4,14 +4,14 @@ import DCMdoc
 import DCOrgIsoMdoc
 // A second (and third) process for the store's multi-process tests.
 //
-//   store-probe write <db> <prefix> <count> [<go>]
+//   dcstore-probe write <db> <prefix> <count> [<go>]
 //       opens the store, prints "ready", waits until the file <go> exists (if given), then
 //       inserts <count> credentials `<prefix>-<i>`, each with an activity entry, one
 //       transaction each
-//   store-probe hang <db> <prefix> <count>    commits <count> credentials, then opens a
+//   dcstore-probe hang <db> <prefix> <count>    commits <count> credentials, then opens a
 //                                             transaction, writes more, prints "hanging" and
 //                                             sleeps until killed
-//   store-probe churn <home> <tag>            opens a wallet in <home> (SoftwareKeyStore), prints
+//   dcstore-probe churn <home> <tag>            opens a wallet in <home> (SoftwareKeyStore), prints
 //                                             "ready", then loops until killed: imports an mDL
 //                                             `<tag>-<i>` with a fresh device key, answers an
 //                                             Annex C request with it, and removes the oldest
@@ -20,7 +20,7 @@ import DCOrgIsoMdoc
 //                                             <id>", "responding", "removing <id>") and one once
 //                                             it has committed ("imported <id>", "responded",
 //                                             "removed <id>"), for the crash-consistency test
-//   store-probe locks <db>                    prints "free" when it can take a write lock on
+//   dcstore-probe locks <db>                    prints "free" when it can take a write lock on
 //                                             the whole of <db> and <db>-shm (POSIX fcntl locks,
 //                                             as SQLite's unix VFS takes them), else "held <file>"
 import DCWallet
@@ -38,7 +38,7 @@ func say(_ line: String) {
 }
 
 func fail(_ line: String) -> Never {
-  FileHandle.standardError.write(Data(("store-probe: " + line + "\n").utf8))
+  FileHandle.standardError.write(Data(("dcstore-probe: " + line + "\n").utf8))
   exit(1)
 }
 
@@ -75,7 +75,7 @@ if arguments.count == 4, arguments[1] == "churn" {
   }
 }
 guard (5...6).contains(arguments.count), let count = Int(arguments[4]), count >= 0 else {
-  fail("usage: store-probe write|hang <db> <prefix> <count> [<go>]")
+  fail("usage: dcstore-probe write|hang <db> <prefix> <count> [<go>]")
 }
 let (command, path, prefix) = (arguments[1], arguments[2], arguments[3])
 
