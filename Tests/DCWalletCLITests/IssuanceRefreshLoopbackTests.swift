@@ -72,12 +72,8 @@ import Testing
 
     @Test("issue --refresh ID: same output contract; unknown ids and missing refresh tokens fail")
     func reissueCLI() async throws {
-      let cli = try DCWallet()
-      let config = try cli.file("issuer-config.json", #"{"auto_approve": true}"#)
-      let context = CommandContext(
-        console: .capturing(), homeOverride: cli.home, environment: [:])
-      let state = try StateDirectory(config: config, context: context)
-      let issuer = try LoopbackIssuer(settings: try state.settings(), state: state)
+      let home = try IssuerWalletHome(issuerConfig: #"{"auto_approve": true}"#)
+      let (cli, config, issuer) = (home.cli, home.config, home.issuer)
       let browser = try cli.file(
         "browser.sh",
         """
@@ -145,12 +141,8 @@ import Testing
 
     @Test("a tx_code that does not fit the offer is refused before sending; the CLI says why")
     func txCodeShape() async throws {
-      let cli = try DCWallet()
-      let config = try cli.file("issuer-config.json", "{}")
-      let context = CommandContext(
-        console: .capturing(), homeOverride: cli.home, environment: [:])
-      let state = try StateDirectory(config: config, context: context)
-      let issuer = try LoopbackIssuer(settings: try state.settings(), state: state)
+      let home = try IssuerWalletHome(issuerConfig: "{}")
+      let (cli, config, issuer) = (home.cli, home.config, home.issuer)
       let offer = try await runDCWalletOffPool(
         cli,
         [

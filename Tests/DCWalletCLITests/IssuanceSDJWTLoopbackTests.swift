@@ -73,12 +73,8 @@ import Testing
 
     @Test("issue --browser CMD runs a script that fetches the authorization URL with curl")
     func issueWithBrowserScript() async throws {
-      let cli = try DCWallet()
-      let config = try cli.file("issuer-config.json", #"{"auto_approve": true}"#)
-      let context = CommandContext(
-        console: .capturing(), homeOverride: cli.home, environment: [:])
-      let state = try StateDirectory(config: config, context: context)
-      let issuer = try LoopbackIssuer(settings: try state.settings(), state: state)
+      let home = try IssuerWalletHome(issuerConfig: #"{"auto_approve": true}"#)
+      let (cli, config, issuer) = (home.cli, home.config, home.issuer)
       let browser = try cli.file(
         "browser.sh",
         """

@@ -11,19 +11,27 @@ import Testing
 /// `doctype` (or `vct`); `list` and `show` show the issuer's display name; `remove` works.
 @Suite("Issued credentials in list, show and remove")
 struct IssuedCredentialListingBinaryTests {
-  @Test("--credential naming a batch sibling not offered now says which one is presented next")
-  func batchSiblingIsNamed() async throws {
-    let fixture = try CLIFixture()
-    let cli = fixture.cli
-    let wallet = try Wallet(home: WalletHome(directory: cli.home))
+  /// `count` mDLs from the fixture's issuer, each bound to a new key in the wallet's key store.
+  static func mdlBatch(of count: Int, fixture: CLIFixture, wallet: Wallet) async throws
+    -> [IssuedCredential]
+  {
     var issued: [IssuedCredential] = []
-    for _ in 0..<2 {
+    for _ in 0..<count {
       let key = try await wallet.keys.createKey(curve: .p256)
       issued.append(
         IssuedCredential(
           payload: .msoMdoc(issuerSigned: try fixture.pki.issue(deviceKey: key.publicKey).bytes),
           deviceKeyID: key.id))
     }
+    return issued
+  }
+
+  @Test("--credential naming a batch sibling not offered now says which one is presented next")
+  func batchSiblingIsNamed() async throws {
+    let fixture = try CLIFixture()
+    let cli = fixture.cli
+    let wallet = try Wallet(home: WalletHome(directory: cli.home))
+    let issued = try await Self.mdlBatch(of: 2, fixture: fixture, wallet: wallet)
     let ids = try await wallet.storeIssuedCredentials(
       issued,
       expected: IssuanceExpectation(
@@ -52,14 +60,7 @@ struct IssuedCredentialListingBinaryTests {
     let fixture = try CLIFixture()
     let cli = fixture.cli
     let wallet = try Wallet(home: WalletHome(directory: cli.home))
-    var issued: [IssuedCredential] = []
-    for _ in 0..<2 {
-      let key = try await wallet.keys.createKey(curve: .p256)
-      issued.append(
-        IssuedCredential(
-          payload: .msoMdoc(issuerSigned: try fixture.pki.issue(deviceKey: key.publicKey).bytes),
-          deviceKeyID: key.id))
-    }
+    let issued = try await Self.mdlBatch(of: 2, fixture: fixture, wallet: wallet)
     let result = try await wallet.storeIssuedCredentials(
       issued,
       expected: IssuanceExpectation(

@@ -121,12 +121,9 @@ import Testing
 
     @Test("with 1-bit lists, suspend is refused and revoke works")
     func oneBit() async throws {
-      let cli = try DCWallet()
-      let config = try cli.file(
-        "issuer-config.json", #"{"status_list_bits": 1, "status_list_size": 8}"#)
-      let context = CommandContext(console: .capturing(), homeOverride: cli.home, environment: [:])
-      let state = try StateDirectory(config: config, context: context)
-      let issuer = try LoopbackIssuer(settings: try state.settings(), state: state)
+      let home = try IssuerWalletHome(
+        issuerConfig: #"{"status_list_bits": 1, "status_list_size": 8}"#)
+      let (cli, config, issuer) = (home.cli, home.config, home.issuer)
       let offer = try await runDCWalletOffPool(
         cli, ["issuer", "offer", "--config", config, "--configuration", "mDL", "--pre-authorized"])
       let issued = try await runDCWalletOffPool(
