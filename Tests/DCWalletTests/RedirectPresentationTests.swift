@@ -104,6 +104,20 @@ func jwtPayload(_ compact: some StringProtocol) throws -> JSONValue {
 
 @Suite("Redirect flows (issue 16): a wallet answers openid4vp:// URIs and posts to response_uri")
 struct RedirectPresentationTests {
+  /// The verifier serves an `x509_san_dns:verifier.example` request object signed by a key
+  /// whose chain reaches no trusted anchor.
+  static func serveStrangerSignedRequest(_ setup: RedirectSetup) {
+    let key = setup.fixture.strangerKey
+    let chain = [setup.fixture.strangerCertificate]
+    let now = setup.fixture.now
+    setup.verifier.settings.requestObject = { _ in
+      try RedirectRequestObject(
+        clientID: "x509_san_dns:verifier.example", responseURI: RedirectSetup.responseURI,
+        dcqlQuery: ["credentials": [ConsentFixture.pidSDJWTQuery]], issuedAt: now
+      ).signed(key: key, chain: chain, walletNonce: nil)
+    }
+  }
+
   @Test(
     "x509_san_dns, GET, direct_post, SD-JWT VC: KB-JWT aud is the client_id, state echoed, redirect_uri handed back and not followed"
   )
@@ -388,15 +402,7 @@ struct RedirectPresentationTests {
   func failedRequestUnderPolicyPostsNothing() async throws {
     let setup = try await RedirectSetup()
     defer { setup.fixture.dir.remove() }
-    let key = setup.fixture.strangerKey
-    let chain = [setup.fixture.strangerCertificate]
-    let now = setup.fixture.now
-    setup.verifier.settings.requestObject = { _ in
-      try RedirectRequestObject(
-        clientID: "x509_san_dns:verifier.example", responseURI: RedirectSetup.responseURI,
-        dcqlQuery: ["credentials": [ConsentFixture.pidSDJWTQuery]], issuedAt: now
-      ).signed(key: key, chain: chain, walletNonce: nil)
-    }
+    Self.serveStrangerSignedRequest(setup)
     let refused = await setup.refusal {
       _ = try await setup.resolve(policy: WalletPolicy(requireAuthenticatedRequester: true))
     }
@@ -473,15 +479,7 @@ struct RedirectPresentationTests {
   func untrustedChain() async throws {
     let setup = try await RedirectSetup()
     defer { setup.fixture.dir.remove() }
-    let key = setup.fixture.strangerKey
-    let chain = [setup.fixture.strangerCertificate]
-    let now = setup.fixture.now
-    setup.verifier.settings.requestObject = { _ in
-      try RedirectRequestObject(
-        clientID: "x509_san_dns:verifier.example", responseURI: RedirectSetup.responseURI,
-        dcqlQuery: ["credentials": [ConsentFixture.pidSDJWTQuery]], issuedAt: now
-      ).signed(key: key, chain: chain, walletNonce: nil)
-    }
+    Self.serveStrangerSignedRequest(setup)
     let refused = await setup.refusal { _ = try await setup.resolve() }
     #expect(refused.code == .requesterNotAuthenticated)
     let form = try #require(setup.responses.first)
