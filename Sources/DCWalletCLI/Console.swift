@@ -132,8 +132,7 @@ enum Files {
   /// path made absolute against the current directory, for path arithmetic (Foundation's path
   /// helpers trap on some relative paths). `~` is a name here: the shell expands it.
   static func absolute(_ path: String) throws -> String {
-    let relative = path.hasPrefix("/") ? path : "./" + path
-    guard let absolute = LocalPath.absolute(relative, environment: [:]) else {
+    guard let absolute = LocalPath.absoluteLiteral(path) else {
       throw CommandFailure("cannot resolve \(path): the current directory is unknown")
     }
     return absolute

@@ -23,7 +23,7 @@ public enum LocalPath {
   /// currentDirectory. In the result, empty and `.` components are gone, `..` removes the
   /// component before it (never going above `/`), and there is no trailing `/` except in `/`.
   /// `..` is taken lexically, as `cd -L` does: `a/link/..` is `a`.
-  public static func absolute(_ path: String, currentDirectory: String, home: String) -> String? {
+  package static func absolute(_ path: String, currentDirectory: String, home: String) -> String? {
     let base: String
     let rest: Substring
     if path == "~" || path.hasPrefix("~/") {
@@ -50,7 +50,7 @@ public enum LocalPath {
 
   /// The directory that holds an absolute, normal path (one ``absolute(_:currentDirectory:home:)``
   /// returned); `/` for `/` and for a name directly under it.
-  public static func parent(of absolutePath: String) -> String {
+  package static func parent(of absolutePath: String) -> String {
     guard let slash = absolutePath.lastIndex(of: "/"), slash != absolutePath.startIndex else {
       return "/"
     }
@@ -58,7 +58,7 @@ public enum LocalPath {
   }
 
   /// name inside directory, with exactly one `/` between them.
-  public static func appending(_ name: String, to directory: String) -> String {
+  package static func appending(_ name: String, to directory: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
   }
 
@@ -72,12 +72,18 @@ public enum LocalPath {
   }
 
   /// The user's home directory: `$HOME` from environment when set, else the account's.
-  public static func home(environment: [String: String]) -> String {
+  package static func home(environment: [String: String]) -> String {
     environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
   }
 
+  /// `path` made absolute against the process's current directory, with `~` taken as a plain
+  /// name (for paths a shell has already expanded, or that never were the user's home).
+  package static func absoluteLiteral(_ path: String) -> String? {
+    absolute(path.hasPrefix("/") ? path : "./" + path, environment: [:])
+  }
+
   /// `path` made absolute against the process's current directory and environment's home.
-  public static func absolute(_ path: String, environment: [String: String]) -> String? {
+  package static func absolute(_ path: String, environment: [String: String]) -> String? {
     absolute(path, currentDirectory: currentDirectory ?? "", home: home(environment: environment))
   }
 }

@@ -76,8 +76,7 @@ public struct WalletHome: Sendable, Hashable {
   /// A relative directory (`~` included, as the store's files will be opened) is under the
   /// process's current directory.
   public func create() throws(WalletStoreError) {
-    let relativeSafe = directory.hasPrefix("/") ? directory : "./" + directory
-    guard let absolute = LocalPath.absolute(relativeSafe, environment: [:]) else {
+    guard let absolute = LocalPath.absoluteLiteral(directory) else {
       throw WalletStoreError(
         .fileSystemFailure, "\(directory) is relative and the current directory is unknown")
     }

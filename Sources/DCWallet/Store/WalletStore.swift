@@ -60,8 +60,7 @@ public actor WalletStore {
   ) throws(WalletStoreError) {
     // The path made absolute and normal (a relative one is under the current directory; `~` is
     // a name), so the directory made and the file opened are the same.
-    let relativeSafe = path.hasPrefix("/") ? path : "./" + path
-    let absolute = LocalPath.absolute(relativeSafe, environment: [:]) ?? path
+    let absolute = LocalPath.absoluteLiteral(path) ?? path
     if absolute.hasPrefix("/") {
       try WalletHome.makeDirectory(LocalPath.parent(of: absolute), mode: 0o777, parents: true)
     }
