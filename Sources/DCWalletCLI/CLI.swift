@@ -7,15 +7,18 @@ import Foundation
 /// output), 2 usage error.
 public enum DCWalletCLI {
   /// One top-level command: its name, one line for the help, and what runs it.
-  struct Command: Sendable {
-    let name: String
-    let summary: String
+  package struct Command: Sendable {
+    /// The word that selects it.
+    package let name: String
+    /// What the help says of it.
+    package let summary: String
+    /// Runs it with the arguments after its name.
     let run: @Sendable ([String], CommandContext) async throws -> Void
   }
 
   /// The top-level commands in the order the help lists them; dispatch reads the same table, so
   /// every command that runs is listed.
-  static let commands: [Command] = [
+  package static let commands: [Command] = [
     Command(
       name: "import", summary: "import a credential (--mdoc or --sd-jwt) with its device key",
       run: { try await ImportCommand.run($0, $1) }),
