@@ -49,7 +49,8 @@ public enum DCWalletCLI {
       name: "present",
       summary: "present in person (ISO 18013-5): show an mdoc: URI, answer a reader",
       run: { try await PresentCommand.run($0, $1) }),
-    Command(name: "log", summary: "show the activity log", run: { try await LogCommand.run($0, $1) }),
+    Command(
+      name: "log", summary: "show the activity log", run: { try await LogCommand.run($0, $1) }),
     Command(
       name: "verifier",
       summary: "act as the relying party: verifier request|verify|serve|transaction",
@@ -72,7 +73,8 @@ public enum DCWalletCLI {
         "a development OpenID4VCI issuer: issuer serve|offer|credentials|revoke|suspend|reinstate",
       run: { try await IssuerCommand.run($0, $1) }),
     Command(
-      name: "dev", summary: "dev files: a development PKI, keys and credentials for the README's tour",
+      name: "dev",
+      summary: "dev files: a development PKI, keys and credentials for the README's tour",
       run: { try await DevCommand.run($0, $1) }),
     Command(
       name: "version", summary: "print the version (also: dcwallet --version)",
