@@ -70,7 +70,7 @@ public enum DCWalletCLI {
     Command(
       name: "issuer",
       summary:
-        "a development OpenID4VCI issuer: issuer serve|offer|credentials|revoke|suspend|reinstate",
+        "a development OpenID4VCI issuer: serve|offer|credentials|revoke|suspend|reinstate",
       run: { try await IssuerCommand.run($0, $1) }),
     Command(
       name: "dev",
