@@ -58,36 +58,111 @@ package struct CommandSpec: Sendable {
     self.discussion = discussion
   }
 
-  /// The help text: usage line, summary, options.
+  /// The help text: usage line, summary, options, discussion; no line wider than
+  /// ``HelpLayout/width`` unless one word is.
   package var help: String {
-    var usage = "usage: \(path)"
+    var words: [String] = []
     for option in options {
       let text = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
-      usage += option.required ? " \(text)" : " [\(text)]"
-      if option.repeating { usage += "..." }
+      words.append((option.required ? text : "[\(text)]") + (option.repeating ? "..." : ""))
     }
     for (index, positional) in positionals.enumerated() {
-      usage += index < requiredPositionals ? " \(positional)" : " [\(positional)]"
+      words.append(index < requiredPositionals ? positional : "[\(positional)]")
     }
-    var lines = [usage, "", summary]
+    // Continuation lines of the usage start under the first option (or 8 columns in).
+    let head = "usage: \(path)"
+    let hanging = String(repeating: " ", count: head.count + 1 <= 40 ? head.count + 1 : 8)
+    var lines = HelpLayout.wrap(units: [head] + words, rest: hanging)
+    lines.append("")
+    lines += HelpLayout.wrapParagraph(summary)
     if !options.isEmpty {
       lines.append("")
       lines.append("options:")
-      let width =
-        options.map { "--\($0.name)".count + ($0.valueName.map { $0.count + 1 } ?? 0) }.max() ?? 0
-      for option in options {
-        let left = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
-        let pad = String(repeating: " ", count: max(1, width - left.count + 2))
-        lines.append("  \(left)\(pad)\(option.help)\(option.repeating ? " (repeatable)" : "")")
+      let rows: [(name: String, description: String)] = options.map { option in
+        (
+          "--\(option.name)" + (option.valueName.map { " \($0)" } ?? ""),
+          option.help + (option.repeating ? " (repeatable)" : "")
+        )
       }
-      lines.append(
-        "  -h, --help" + String(repeating: " ", count: max(1, width - 8)) + "show this help")
+      lines += HelpLayout.rows(rows + [("-h, --help", "show this help")])
     }
     if !discussion.isEmpty {
       lines.append("")
-      lines.append(discussion)
+      lines += HelpLayout.wrapParagraph(discussion)
     }
     return lines.joined(separator: "\n")
+  }
+}
+
+/// How help text is laid out: rows of a name and its description in two columns, and lines
+/// wrapped at word boundaries to ``width``.
+package enum HelpLayout {
+  /// The widest a help line may be, in characters.
+  package static let width = 100
+
+  /// Rows `  NAME  DESCRIPTION`: every description starts two columns after the longest name,
+  /// and one too long for its line continues on the next, under itself.
+  static func rows(_ rows: [(name: String, description: String)]) -> [String] {
+    let column = 2 + (rows.map(\.name.count).max() ?? 0) + 2
+    return rows.flatMap { row in
+      let lead = "  " + row.name
+      return wrap(
+        row.description, first: lead + String(repeating: " ", count: column - lead.count),
+        rest: String(repeating: " ", count: column))
+    }
+  }
+
+  /// `text`'s words after `first`, then on lines that start with `rest`.
+  static func wrap(_ text: String, first: String = "", rest: String = "") -> [String] {
+    let words = text.split(separator: " ").map(String.init)
+    guard !first.isEmpty else { return wrap(units: words, rest: rest) }
+    return wrap(units: [first] + words, rest: rest, firstIsLead: true)
+  }
+
+  /// Joins `units` with single spaces into lines no wider than ``width``; a unit that does not
+  /// fit starts a new line, which begins with `rest`. With `firstIsLead` the first unit is a
+  /// lead (a row's name column) that the next unit follows without a space.
+  static func wrap(units: [String], rest: String, firstIsLead: Bool = false) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    var empty = true
+    for (index, unit) in units.enumerated() {
+      if index == 0, firstIsLead {
+        line = unit
+        continue
+      }
+      if !empty, line.count + 1 + unit.count > width {
+        lines.append(line)
+        line = rest
+        empty = true
+      }
+      line += (empty ? "" : " ") + unit
+      empty = false
+    }
+    lines.append(line)
+    return lines
+  }
+
+  /// A block of text with its own line breaks: each line wider than ``width`` is wrapped, its
+  /// continuation indented like it, or under its second column when it is a row
+  /// (`  NAME  TEXT`).
+  static func wrapParagraph(_ text: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
+      let line = String(line)
+      guard line.count > width else { return [line] }
+      let indent = line.prefix { $0 == " " }.count
+      var column = indent
+      // A row: indentation, one token, two or more spaces, then text.
+      let body = line.dropFirst(indent)
+      if let token = body.firstIndex(of: " "), body[token...].hasPrefix("  ") {
+        let gap = body[token...].prefix { $0 == " " }.count
+        column = indent + body.distance(from: body.startIndex, to: token) + gap
+      }
+      let lead = String(line.prefix(column))
+      return wrap(
+        String(line.dropFirst(column)), first: lead.isEmpty ? "" : lead,
+        rest: String(repeating: " ", count: column))
+    }
   }
 }
 

@@ -1,49 +1,105 @@
 import DCWallet
 import Foundation
 
-/// The `dcwallet` command line: a wallet and a verifier in one tool.
+/// The `dcwallet` command line: a wallet, a verifier and a development issuer in one tool.
 ///
 /// Exit codes: 0 success, 1 refused or failed (one line on standard error, nothing on standard
 /// output), 2 usage error.
 public enum DCWalletCLI {
-  /// The top-level commands, for help and dispatch.
-  static let commands: [(name: String, summary: String)] = [
-    ("import", "import a credential (--mdoc or --sd-jwt) with its device key"),
-    ("issue", "get credentials from an OpenID4VCI issuer (offer URI)"),
-    ("list", "list stored credentials"),
-    ("show", "show one credential"),
-    ("status", "fetch and show a credential's status (Token Status List)"),
-    ("remove", "remove a credential and its device key"),
-    ("trust", "manage trust anchors: trust add|list|remove"),
-    ("respond", "answer a DC API request for an origin"),
-    ("present-uri", "answer an OpenID4VP request URI (openid4vp://), post to the verifier"),
-    ("present", "present in person (ISO 18013-5): show an mdoc: URI, answer a reader"),
-    ("log", "show the activity log"),
-    ("verifier", "act as the relying party: verifier request|verify|serve|transaction"),
-    ("read", "read in person (ISO 18013-5) from a presenting wallet and verify"),
-    ("registry", "what the stored credentials register with Android and iOS"),
-    ("inspect", "print a request, response, credential or registry blob readably"),
-    ("demo", "run the whole flow in a temporary wallet"),
-    (
-      "issuer",
-      "a development OpenID4VCI issuer: issuer serve|offer|credentials|revoke|suspend|reinstate"
-    ),
-    ("dev", "dev files: a development PKI, keys and credentials for the README's tour"),
+  /// One top-level command: its name, one line for the help, and what runs it.
+  package struct Command: Sendable {
+    /// The word that selects it.
+    package let name: String
+    /// What the help says of it.
+    package let summary: String
+    /// Runs it with the arguments after its name.
+    let run: @Sendable ([String], CommandContext) async throws -> Void
+  }
+
+  /// The top-level commands in the order the help lists them; dispatch reads the same table, so
+  /// every command that runs is listed.
+  package static let commands: [Command] = [
+    Command(
+      name: "import", summary: "import a credential (--mdoc or --sd-jwt) with its device key",
+      run: { try await ImportCommand.run($0, $1) }),
+    Command(
+      name: "issue", summary: "get credentials from an OpenID4VCI issuer (offer URI)",
+      run: { try await IssueCommand.run($0, $1) }),
+    Command(
+      name: "list", summary: "list stored credentials", run: { try await ListCommand.run($0, $1) }),
+    Command(
+      name: "show", summary: "show one credential", run: { try await ShowCommand.run($0, $1) }),
+    Command(
+      name: "status", summary: "fetch and show a credential's status (Token Status List)",
+      run: { try await StatusCommand.run($0, $1) }),
+    Command(
+      name: "remove", summary: "remove a credential and its device key",
+      run: { try await RemoveCommand.run($0, $1) }),
+    Command(
+      name: "trust", summary: "manage trust anchors: trust add|list|remove",
+      run: { try await TrustCommand.run($0, $1) }),
+    Command(
+      name: "respond", summary: "answer a DC API request for an origin",
+      run: { try await RespondCommand.run($0, $1) }),
+    Command(
+      name: "present-uri",
+      summary: "answer an OpenID4VP request URI (openid4vp://), post to the verifier",
+      run: { try await PresentURICommand.run($0, $1) }),
+    Command(
+      name: "present",
+      summary: "present in person (ISO 18013-5): show an mdoc: URI, answer a reader",
+      run: { try await PresentCommand.run($0, $1) }),
+    Command(
+      name: "log", summary: "show the activity log", run: { try await LogCommand.run($0, $1) }),
+    Command(
+      name: "verifier",
+      summary: "act as the relying party: verifier request|verify|serve|transaction",
+      run: { try await VerifierCommand.run($0, $1) }),
+    Command(
+      name: "read", summary: "read in person (ISO 18013-5) from a presenting wallet and verify",
+      run: { try await ReadCommand.run($0, $1) }),
+    Command(
+      name: "registry", summary: "what the stored credentials register with Android and iOS",
+      run: { try await RegistryCommand.run($0, $1) }),
+    Command(
+      name: "inspect", summary: "print a request, response, credential or registry blob readably",
+      run: { try await InspectCommand.run($0, $1) }),
+    Command(
+      name: "demo", summary: "run the whole flow in a temporary wallet",
+      run: { try await DemoCommand.run($0, $1) }),
+    Command(
+      name: "issuer",
+      summary:
+        "a development OpenID4VCI issuer: serve|offer|credentials|revoke|suspend|reinstate",
+      run: { try await IssuerCommand.run($0, $1) }),
+    Command(
+      name: "dev",
+      summary: "dev files: a development PKI, keys and credentials for the README's tour",
+      run: { try await DevCommand.run($0, $1) }),
+    Command(
+      name: "version", summary: "print the version (also: dcwallet --version)",
+      run: { try VersionCommand.run($0, $1) }),
   ]
 
   static var usage: String {
     var lines = [
-      "usage: dcwallet [--home DIR] COMMAND [OPTIONS]", "",
-      "A Digital Credentials API wallet and verifier (ISO 18013-5 mdoc, ISO/IEC TS 18013-7 Annex C).",
+      "usage: dcwallet [--home DIR] COMMAND [OPTIONS]",
+      "       dcwallet --version", "",
+    ]
+    lines += HelpLayout.wrap(
+      "dcwallet is a Digital Credentials wallet, relying party (verifier) and development "
+        + "issuer. It answers and checks W3C Digital Credentials API requests (org-iso-mdoc, "
+        + "ISO/IEC TS 18013-7 Annex C, and OpenID4VP 1.0 over the DC API), OpenID4VP requests "
+        + "from openid4vp:// links, gets and issues credentials over OpenID4VCI 1.0, presents "
+        + "and reads mdocs in person (ISO 18013-5), and checks and publishes IETF Token Status "
+        + "Lists. Credentials: ISO 18013-5 mdocs and SD-JWT VCs.")
+    lines += [
       "",
       "The wallet home holds the store: --home, else $DCWALLET_HOME, else ~/.dcwallet.",
       "A relative home is under the current directory and ~ is $HOME; / is refused.", "",
       "commands:",
     ]
-    for command in commands {
-      lines.append(
-        "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.summary)
-    }
+    lines += HelpLayout.rows(commands.map { ($0.name, $0.summary) })
     lines.append("")
     lines.append("Run 'dcwallet COMMAND --help' for a command's options.")
     return lines.joined(separator: "\n")
@@ -85,31 +141,17 @@ public enum DCWalletCLI {
       console.out(usage)
       return 0
     }
+    if command == "--version" {
+      console.out(VersionCommand.line)
+      return 0
+    }
     let rest = Array(args.dropFirst())
     let context = CommandContext(console: console, homeOverride: home, environment: environment)
     do {
-      switch command {
-      case "import": try await ImportCommand.run(rest, context)
-      case "issue": try await IssueCommand.run(rest, context)
-      case "issuer": try await IssuerCommand.run(rest, context)
-      case "list": try await ListCommand.run(rest, context)
-      case "show": try await ShowCommand.run(rest, context)
-      case "status": try await StatusCommand.run(rest, context)
-      case "remove": try await RemoveCommand.run(rest, context)
-      case "trust": try await TrustCommand.run(rest, context)
-      case "respond": try await RespondCommand.run(rest, context)
-      case "present-uri": try await PresentURICommand.run(rest, context)
-      case "present": try await PresentCommand.run(rest, context)
-      case "read": try await ReadCommand.run(rest, context)
-      case "log": try await LogCommand.run(rest, context)
-      case "verifier": try await VerifierCommand.run(rest, context)
-      case "registry": try await RegistryCommand.run(rest, context)
-      case "inspect": try await InspectCommand.run(rest, context)
-      case "demo": try await DemoCommand.run(rest, context)
-      case "dev": try await DevCommand.run(rest, context)
-      default:
+      guard let entry = commands.first(where: { $0.name == command }) else {
         throw UsageError("unknown command '\(command)'", command: "dcwallet")
       }
+      try await entry.run(rest, context)
       return 0
     } catch let error as UsageError {
       console.err(error.description)
