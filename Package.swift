@@ -373,6 +373,8 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
         "DCRegistration",
         "DCAPI", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc", "DCOrgIsoMdoc",
         "DCX509", "DCJSON", "DCProximityTransport", "DCWalletTestSupport", "DCTestSupport",
+        // The guide's providers, whose bodies SceneAvailabilityTests checks.
+        "IntegrationGuideSnippets", "SwiftUI",
       ],
       path: "Tests/AppleShadowTests", swiftSettings: strictSettings),
     // The Swift snippets of docs/ios-integration.md (extracted by Tests/AppleShadow/extract-guide.sh).
