@@ -19,6 +19,13 @@ struct SceneAvailabilityTests {
     #expect(newer.isEmpty, "WalletProvider (iOS 26.0) names \(newer)")
   }
 
+  @Test("The guide's iOS 27.3 provider names both scenes, none newer than iOS 27.3")
+  func guideFloor27Point3() {
+    #expect(ShadowSceneAvailability.newer(than: 2703, in: WalletProvider27_3.self).isEmpty)
+    let types = ShadowSceneAvailability.sceneTypes(in: WalletProvider27_3.Body.self)
+    #expect(types.compactMap(\.introduced) == [2600, 2703], "\(types)")
+  }
+
   @Test("The check sees a 27.3 scene inside `if #available` (the builder does not erase it)")
   func limitedAvailabilityIsVisible() {
     let newer = ShadowSceneAvailability.newer(than: 2600, in: LimitedAvailabilityProvider.self)

@@ -9,7 +9,6 @@ public protocol AppExtensionScene {}
 public struct AppExtensionSceneConfiguration: AppExtensionConfiguration {
   /// Shadow only (not Apple API): the configuration an extension point's protocol supplies.
   public static let shadowDefault = AppExtensionSceneConfiguration()
-  init() {}
 }
 
 extension AppExtension where Configuration == AppExtensionSceneConfiguration {
