@@ -373,8 +373,8 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
         "DCRegistration",
         "DCAPI", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc", "DCOrgIsoMdoc",
         "DCX509", "DCJSON", "DCProximityTransport", "DCWalletTestSupport", "DCTestSupport",
-        // The guide's providers, whose bodies SceneAvailabilityTests checks.
-        "IntegrationGuideSnippets", "SwiftUI",
+        // The guide's and the example's providers, whose bodies SceneAvailabilityTests checks.
+        "IntegrationGuideSnippets", "ExampleWalletProvider", "SwiftUI",
       ],
       path: "Tests/AppleShadowTests", swiftSettings: strictSettings),
     // The Swift snippets of docs/ios-integration.md (extracted by Tests/AppleShadow/extract-guide.sh).
@@ -387,6 +387,27 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
         "AppleShadowFoundation", "DCRegistration", "DCX509",
       ],
       path: "Tests/AppleShadow/IntegrationGuideSnippets", swiftSettings: strictSettings),
+    // Examples/WalletApp (issue 28): the example wallet app and its identity document provider
+    // extension, compiled against the shadow SDK as the guide's snippets are. Each folder is one
+    // Xcode target; Shared/ reaches both through symlinks. Examples/README.md.
+    .executableTarget(
+      name: "ExampleWalletApp",
+      dependencies: [
+        "DCIdentityDocumentServicesBridge", "DCIdentityDocumentServicesBridge27_3", "DCWallet",
+        "DCRegistration", "DCAPI", "SwiftUI", "UIKit", "AppleShadowFoundation",
+      ],
+      path: "Examples/WalletApp/WalletApp", exclude: ["WalletApp.entitlements"],
+      swiftSettings: strictSettings),
+    .executableTarget(
+      name: "ExampleWalletProvider",
+      dependencies: [
+        "DCIdentityDocumentServicesBridge", "DCIdentityDocumentServicesBridge27",
+        "DCIdentityDocumentServicesBridge27_3", "IdentityDocumentServicesUI", "ExtensionKit",
+        "DCWallet", "DCRegistration", "DCAPI", "DCMdoc", "DCX509", "SwiftUI",
+        "AppleShadowFoundation",
+      ],
+      path: "Examples/WalletApp/WalletProvider",
+      exclude: ["WalletProvider.entitlements", "Info.plist"], swiftSettings: strictSettings),
   ]
   let shadowed: [String: [Target.Dependency]] = [
     // OpenSSL stays the backend of the real CryptoPrimitives (Backend_openssl.swift).
@@ -406,7 +427,9 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
   ]
   // Only what the shadow targets need is built: the other test targets and the executables run
   // in the main configuration (this one rebuilds every module in its own scratch path).
-  var needed: Set<String> = ["AppleShadowTests", "IntegrationGuideSnippets"]
+  var needed: Set<String> = [
+    "AppleShadowTests", "IntegrationGuideSnippets", "ExampleWalletApp", "ExampleWalletProvider",
+  ]
   var pending = Array(needed)
   let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
   while let name = pending.popLast() {
