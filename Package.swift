@@ -149,6 +149,12 @@ func testTarget(_ module: String, _ extra: [Target.Dependency] = []) -> Target {
 
 let package = Package(
   name: "DigitalCredentials",
+  // One floor per platform for the whole package: iOS 17 / macOS 14 is what the formats, the
+  // verifier, the issuer and the wallet's store, keys and proximity presentment need. The Digital
+  // Credentials API needs iOS 26: every bridge declaration that touches IdentityDocumentServices
+  // is `@available(iOS 26.0, *)` (OpenID4VP `@available(iOS 27.3, *)`), so an app below iOS 26
+  // must guard it, and the provider extension deploys at iOS 26 or later
+  // (docs/ios-integration.md, "Products and their SDK floors").
   platforms: [.macOS(.v14), .iOS(.v17)],
   products: products.map { .library(name: $0, targets: [$0]) } + [
     .executable(name: "dcwallet", targets: ["dcwallet"]),
