@@ -149,6 +149,12 @@ func testTarget(_ module: String, _ extra: [Target.Dependency] = []) -> Target {
 
 let package = Package(
   name: "DigitalCredentials",
+  // One floor per platform for the whole package: iOS 17 / macOS 14 is what the formats, the
+  // verifier, the issuer and the wallet's store, keys and proximity presentment need. The Digital
+  // Credentials API needs iOS 26: every bridge declaration that touches IdentityDocumentServices
+  // is `@available(iOS 26.0, *)` (OpenID4VP `@available(iOS 27.3, *)`), so an app below iOS 26
+  // must guard it, and the provider extension deploys at iOS 26 or later
+  // (docs/ios-integration.md, "Products and their SDK floors").
   platforms: [.macOS(.v14), .iOS(.v17)],
   products: products.map { .library(name: $0, targets: [$0]) } + [
     .executable(name: "dcwallet", targets: ["dcwallet"]),
@@ -373,6 +379,8 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
         "DCRegistration",
         "DCAPI", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc", "DCOrgIsoMdoc",
         "DCX509", "DCJSON", "DCProximityTransport", "DCWalletTestSupport", "DCTestSupport",
+        // The guide's and the example's providers, whose bodies SceneAvailabilityTests checks.
+        "IntegrationGuideSnippets", "ExampleWalletProvider", "SwiftUI",
       ],
       path: "Tests/AppleShadowTests", swiftSettings: strictSettings),
     // The Swift snippets of docs/ios-integration.md (extracted by Tests/AppleShadow/extract-guide.sh).
@@ -385,6 +393,27 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
         "AppleShadowFoundation", "DCRegistration", "DCX509",
       ],
       path: "Tests/AppleShadow/IntegrationGuideSnippets", swiftSettings: strictSettings),
+    // Examples/WalletApp (issue 28): the example wallet app and its identity document provider
+    // extension, compiled against the shadow SDK as the guide's snippets are. Each folder is one
+    // Xcode target; Shared/ reaches both through symlinks. Examples/README.md.
+    .executableTarget(
+      name: "ExampleWalletApp",
+      dependencies: [
+        "DCIdentityDocumentServicesBridge", "DCIdentityDocumentServicesBridge27_3", "DCWallet",
+        "DCRegistration", "DCAPI", "SwiftUI", "UIKit", "AppleShadowFoundation",
+      ],
+      path: "Examples/WalletApp/WalletApp", exclude: ["WalletApp.entitlements"],
+      swiftSettings: strictSettings),
+    .executableTarget(
+      name: "ExampleWalletProvider",
+      dependencies: [
+        "DCIdentityDocumentServicesBridge", "DCIdentityDocumentServicesBridge27",
+        "DCIdentityDocumentServicesBridge27_3", "IdentityDocumentServicesUI", "ExtensionKit",
+        "DCWallet", "DCRegistration", "DCAPI", "DCMdoc", "DCX509", "SwiftUI",
+        "AppleShadowFoundation",
+      ],
+      path: "Examples/WalletApp/WalletProvider",
+      exclude: ["WalletProvider.entitlements", "Info.plist"], swiftSettings: strictSettings),
   ]
   let shadowed: [String: [Target.Dependency]] = [
     // OpenSSL stays the backend of the real CryptoPrimitives (Backend_openssl.swift).
@@ -404,7 +433,9 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
   ]
   // Only what the shadow targets need is built: the other test targets and the executables run
   // in the main configuration (this one rebuilds every module in its own scratch path).
-  var needed: Set<String> = ["AppleShadowTests", "IntegrationGuideSnippets"]
+  var needed: Set<String> = [
+    "AppleShadowTests", "IntegrationGuideSnippets", "ExampleWalletApp", "ExampleWalletProvider",
+  ]
   var pending = Array(needed)
   let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
   while let name = pending.popLast() {

@@ -22,10 +22,15 @@
   /// iOS releases the raw request only inside `sendResponse`, after the holder agreed; it is
   /// checked against the parsed request the screen showed before anything is signed.
   ///
-  /// Main-actor isolated: the scene hands the context to its view builder on the main actor
-  /// (`IdentityDocumentProvider` is `@MainActor`) and Apple does not state that the context is
-  /// `Sendable`, so the adapter stays where the context is. What crosses to the wallet
-  /// (`MobileDocumentRequest`, `WebOrigin`, `MobileDocumentSelection`, `Wallet`) is `Sendable`.
+  /// Main-actor isolated, like the scene that hands the context to its view builder: one answer
+  /// at a time. What crosses to the wallet (`MobileDocumentRequest`, `WebOrigin`,
+  /// `MobileDocumentSelection`, `Wallet`) is `Sendable`, as is the context (Apple's page lists the
+  /// conformance).
+  ///
+  /// A request is answered once. Apple does not document whether `sendResponse` may be called
+  /// again after its handler threw, nor what it then throws, so after a failed `respond` (the
+  /// holder cancelled Face ID, a check refused the request) the adapter ends the request with
+  /// `cancel()` and refuses any later `respond`.
   @available(iOS 26.0, *)
   @MainActor
   public struct MobileDocumentRequestAdapter {
@@ -79,40 +84,59 @@
     /// `origin`, builds the consent from the holder's selection, signs, seals and hands the CBOR
     /// `EncryptedResponse` to the OS.
     ///
+    /// Called once per request. If anything fails inside `sendResponse` (the holder cancels Face
+    /// ID, the raw request asks for more than was shown), that error is thrown, whatever
+    /// `sendResponse` itself does with it, and the request is ended with `cancel()`: the website
+    /// is told the request was cancelled and nothing is sent.
+    ///
     /// - Parameter policy: what is refused; by default the wallet's policy.
+    /// - Throws: `WalletError.refused` when a response is being sent or the request has ended;
+    ///   else what failed.
     public func respond(
       with wallet: Wallet, selection: MobileDocumentSelection, policy: WalletPolicy? = nil
     ) async throws {
       // Only Sendable values enter the `@Sendable` response handler.
       let shown = request
       let origin = self.origin
-      // `sendResponse` is a nonisolated async method of a context Apple does not declare
-      // `Sendable`, so calling it hands the context off the main actor (Swift 6 refuses that
-      // as a data race: found by the shadow SDK build, issue 17). The hand-over is safe because
-      // nothing else touches the context until it returns: one answer at a time, and
-      // `cancel()` does nothing meanwhile (`Answering`).
       guard answering.begin() else {
-        throw WalletError(.refused, "a response to this request is already being sent")
+        throw WalletError(.refused, "this request is being answered or has ended")
       }
-      defer { answering.end() }
-      nonisolated(unsafe) let context = self.context
-      try await context.sendResponse { rawRequest in
-        let envelope = try IOSProviderExchange.mobileDocumentEnvelope(
-          rawRequestProtocol: Self.protocolIdentifier(rawRequest.requestType),
-          rawRequestData: Array(rawRequest.requestData), shown: shown)
-        let resolved = try await wallet.resolve(
-          envelope, origin: origin.serialized, policy: policy)
-        let consent = try resolved.consent(selection.consentSelection)
-        let response = try await wallet.respond(to: resolved, consent: consent)
-        return ISO18013MobileDocumentResponse(
-          responseData: Data(try IOSProviderExchange.mobileDocumentResponseData(response)))
+      // The handler's own error, kept here: Apple does not document whether `sendResponse`
+      // rethrows it.
+      let failure = HandlerFailure()
+      do {
+        try await context.sendResponse { rawRequest in
+          do {
+            let envelope = try IOSProviderExchange.mobileDocumentEnvelope(
+              rawRequestProtocol: Self.protocolIdentifier(rawRequest.requestType),
+              rawRequestData: Array(rawRequest.requestData), shown: shown)
+            let resolved = try await wallet.resolve(
+              envelope, origin: origin.serialized, policy: policy)
+            let consent = try resolved.consent(selection.consentSelection)
+            let response = try await wallet.respond(to: resolved, consent: consent)
+            return ISO18013MobileDocumentResponse(
+              responseData: Data(try IOSProviderExchange.mobileDocumentResponseData(response)))
+          } catch {
+            failure.record(error)
+            throw error
+          }
+        }
+      } catch {
+        answering.end()
+        context.cancel()
+        throw failure.error ?? error
+      }
+      answering.end()
+      if let error = failure.error {
+        context.cancel()
+        throw error
       }
     }
 
     /// Declines: the OS tells the website the user cancelled. Does nothing while `respond` is
-    /// sending the response (the context is then in use off the main actor).
+    /// sending the response, nor once the request has ended.
     public func cancel() {
-      guard !answering.inProgress else { return }
+      guard answering.endUnanswered() else { return }
       context.cancel()
     }
 
@@ -128,18 +152,38 @@
       }
     }
 
-    /// Whether `respond` is inside `sendResponse`; shared by the copies of an adapter.
+    /// Where the request is: open, being answered (inside `sendResponse`) or ended; shared by
+    /// the copies of an adapter.
     @MainActor
     final class Answering {
-      private(set) var inProgress = false
+      private enum State { case open, answering, ended }
+      private var state = State.open
 
+      /// Whether a response may be sent now (the request is open); it is then being answered.
       func begin() -> Bool {
-        guard !inProgress else { return false }
-        inProgress = true
+        guard state == .open else { return false }
+        state = .answering
         return true
       }
 
-      func end() { inProgress = false }
+      /// The answer was sent or failed: the request has ended.
+      func end() { state = .ended }
+
+      /// Whether the request was open; it has ended.
+      func endUnanswered() -> Bool {
+        guard state == .open else { return false }
+        state = .ended
+        return true
+      }
+    }
+
+    /// The error the response handler threw, if it did.
+    final class HandlerFailure: @unchecked Sendable {
+      private let lock = NSLock()
+      private var recorded: (any Error)?
+
+      var error: (any Error)? { lock.withLock { recorded } }
+      func record(_ error: any Error) { lock.withLock { recorded = error } }
     }
 
     nonisolated static func translate(

@@ -136,9 +136,9 @@
       case .authorized: .authorized
       case .notAuthorized: .notAuthorized
       case .notDetermined: .notDetermined
-      case .notSupported: .notSupported
-      // A status newer than this SDK: write nothing, as for a device without document providers.
-      @unknown default: .notSupported
+      // Any other status (Apple's pages list only these three; whether a `notSupported` case
+      // exists is not documented): write nothing, as for a device without document providers.
+      default: .notSupported
       }
     }
 

@@ -3,8 +3,7 @@
 // are in IOSProviderExchange (CredentialWallet) and in Wallet.resolve / Wallet.respond
 // (CredentialWallet), all tested on Linux.
 //
-// iOS 27.3 symbols (`OpenID4VPRawRequestContext`, its `Response`,
-// `OpenID4VPExchangeProtocolIdentifier`): this file is in IdentityDocumentServicesBridge27_3,
+// iOS 27.3 symbols (`OpenID4VPRawRequestContext`, its `Response`): this file is in IdentityDocumentServicesBridge27_3,
 // built only with the iOS 27.3 SDK or later.
 #if ((os(iOS) && !targetEnvironment(macCatalyst)) || DCWALLET_APPLE_SHADOW) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI)
   public import DCWallet
@@ -35,16 +34,17 @@
 
     /// Reads a request context.
     ///
-    /// - Throws: `invalidOrigin` without a website origin; `unsupportedProtocol` for an exchange
-    ///   protocol this SDK does not know; `invalidRequest` when the data is not a JSON object.
+    /// - Throws: `invalidOrigin` without a website origin; `invalidRequest` when the data is not
+    ///   a JSON object or its `request` is neither a JWS nor a JWS JSON serialization.
     public init(context: OpenID4VPRawRequestContext) throws(DigitalCredentialsError) {
       self.context = context
       origin = try IOSProviderExchange.origin(
         requestingWebsiteOrigin: context.requestingWebsiteOrigin?.absoluteString)
-      // Apple's case names are not confirmed, so the identifier is read from its description
-      // (a raw value when the type has one) rather than matched case by case.
+      // `exchangeProtocol` is not read: Apple documents no case, raw value or description of
+      // `OpenID4VPExchangeProtocolIdentifier`. The data says which protocol it is (OpenID4VP 1.0
+      // Appendix A.3), and the wallet checks it in that protocol's shape.
       protocolIdentifier = try IOSProviderExchange.openID4VPProtocol(
-        exchangeProtocolDescription: Self.description(of: context.exchangeProtocol))
+        requestData: Array(context.requestData))
       envelope = try IOSProviderExchange.openID4VPEnvelope(
         requestData: Array(context.requestData), protocol: protocolIdentifier)
     }
@@ -73,20 +73,6 @@
     /// mobile document context's is.
     public func cancel() {
       context.cancel()
-    }
-
-    /// The exchange protocol as text: its raw value when it is `RawRepresentable` with a string
-    /// raw value, else its description.
-    nonisolated static func description(of exchangeProtocol: OpenID4VPExchangeProtocolIdentifier)
-      -> String
-    {
-      let value: Any = exchangeProtocol
-      if let representable = value as? any RawRepresentable,
-        let raw = representable.rawValue as? String
-      {
-        return raw
-      }
-      return String(describing: exchangeProtocol)
     }
   }
 #endif

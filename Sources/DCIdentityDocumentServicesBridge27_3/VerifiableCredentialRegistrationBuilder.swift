@@ -6,8 +6,8 @@
 // Symbols used (shared/reference/apple-identity-document-services.md):
 // - `VerifiableCredentialRegistration.init(verifiableCredentialTypes:supportedIssuerKeyIdentifiers:
 //   supportedAuthorityKeyIdentifiers:documentIdentifier:invalidationDate:)` (27.3)
-// - `OpenID4VPRawRequestContext`, `OpenID4VPRawRequestContext.Response(responseData:)`,
-//   `OpenID4VPExchangeProtocolIdentifier` (27.3), in OpenID4VPRequestAdapter.swift
+// - `OpenID4VPRawRequestContext`, `OpenID4VPRawRequestContext.Response(responseData:)` (27.3),
+//   in OpenID4VPRequestAdapter.swift
 #if ((os(iOS) && !targetEnvironment(macCatalyst)) || DCWALLET_APPLE_SHADOW) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI) && canImport(Security)
   internal import DCRegistration
   internal import DCAPI

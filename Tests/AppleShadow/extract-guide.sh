@@ -23,7 +23,7 @@ generated=IntegrationGuide.swift
   awk '
     /^```swift[[:space:]]*$/ { n++; inside = 1; print ""; print "// MARK: snippet " n; next }
     /^```[[:space:]]*$/ && inside { inside = 0; next }
-    inside { sub(/^@main$/, "// @main", $0); print }
+    inside { sub(/^[[:space:]]*@main$/, "// @main", $0); print }
   ' "$guide"
 } > "$work/$generated"
 

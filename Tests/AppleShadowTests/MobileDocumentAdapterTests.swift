@@ -108,11 +108,13 @@ struct MobileDocumentAdapterTests {
       ($0 as? DigitalCredentialsError)?.code == .consentViolation
     }
     #expect(presentment.sendResponseCalls == 1)
-    #expect(presentment.events.count == 1)
+    #expect(presentment.events.count == 2)
     if case .handlerFailed = presentment.events.first {
     } else {
       Issue.record("expected the handler to fail: \(presentment.events)")
     }
+    // The request is ended, not left open for a second sendResponse.
+    #expect(presentment.events.last == .cancelled)
   }
 
   @Test("A raw request that is not an mdoc request is refused inside sendResponse")
@@ -121,7 +123,7 @@ struct MobileDocumentAdapterTests {
     let wallet = try fixture.wallet()
     let presentment = ShadowPresentment()
     let adapter = try MobileDocumentRequestAdapter(
-      context: fixture.context(type: .openID4VP(.openID4VPv1Unsigned), presentment: presentment))
+      context: fixture.context(type: .openID4VP(.shadowUndocumented), presentment: presentment))
     let selection = try await Self.selection(adapter, wallet)
     await #expect {
       try await adapter.respond(with: wallet, selection: selection)
@@ -131,15 +133,21 @@ struct MobileDocumentAdapterTests {
     #expect(presentment.events.allSatisfy { if case .response = $0 { false } else { true } })
   }
 
-  @Test("Cancel reaches the context; a cancelled Face ID prompt sends nothing and a retry answers")
-  func cancelAndRetry() async throws {
+  @Test(
+    "A cancelled Face ID prompt sends nothing and ends the request, whatever sendResponse does",
+    arguments: ShadowPresentment.HandlerFailure.allCases)
+  func cancelledAuthenticationEndsTheRequest(handlerFailure: ShadowPresentment.HandlerFailure)
+    async throws
+  {
     let fixture = try await ShadowWalletFixture()
     let wallet = try fixture.wallet(
       authenticator: LocalAuthenticationAuthenticator { _ in "Share your licence" })
-    let presentment = ShadowPresentment()
+    let presentment = ShadowPresentment(handlerFailure: handlerFailure)
     let adapter = try MobileDocumentRequestAdapter(
       context: fixture.context(presentment: presentment))
     let selection = try await Self.selection(adapter, wallet)
+    // The wallet's error reaches the caller whether sendResponse rethrows it, throws another
+    // error or returns (Apple documents none of these).
     await ShadowLocalAuthentication.$behaviour.withValue(.fail(.userCancel)) {
       await #expect {
         try await adapter.respond(with: wallet, selection: selection)
@@ -148,16 +156,34 @@ struct MobileDocumentAdapterTests {
       }
     }
     #expect(presentment.events.allSatisfy { if case .response = $0 { false } else { true } })
-    try await ShadowLocalAuthentication.$behaviour.withValue(.succeed) {
+    #expect(presentment.events.last == .cancelled)
+    // The request has ended: no second sendResponse, and cancel does nothing more.
+    await #expect {
       try await adapter.respond(with: wallet, selection: selection)
+    } throws: {
+      ($0 as? WalletError)?.code == .refused
     }
-    guard case .response = presentment.events.last else {
-      Issue.record("the retry did not answer: \(presentment.events)")
-      return
-    }
+    adapter.cancel()
+    #expect(presentment.sendResponseCalls == 1)
+    #expect(presentment.events.filter { $0 == .cancelled }.count == 1)
+  }
+
+  @Test("Cancel reaches the context once; an ended request is not answered")
+  func cancel() async throws {
+    let fixture = try await ShadowWalletFixture()
     let declined = ShadowPresentment()
-    try MobileDocumentRequestAdapter(context: fixture.context(presentment: declined)).cancel()
+    let adapter = try MobileDocumentRequestAdapter(context: fixture.context(presentment: declined))
+    adapter.cancel()
+    adapter.cancel()
     #expect(declined.events == [.cancelled])
+    let wallet = try fixture.wallet()
+    let selection = try await Self.selection(adapter, wallet)
+    await #expect {
+      try await adapter.respond(with: wallet, selection: selection)
+    } throws: {
+      ($0 as? WalletError)?.code == .refused
+    }
+    #expect(declined.sendResponseCalls == 0)
   }
 
   @Test("While a response is being sent, a second respond is refused and cancel does nothing")

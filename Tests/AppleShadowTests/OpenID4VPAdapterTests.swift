@@ -10,29 +10,27 @@ import Testing
 @Suite("Apple shadow: OpenID4VP request adapter")
 @MainActor
 struct OpenID4VPAdapterTests {
-  static let requestData = Data(
+  nonisolated static let requestData = Data(
     #"{"response_type": "vp_token", "nonce": "n-0S6_WzA2Mj", "dcql_query": {"credentials": []}}"#
       .utf8)
 
   func context(
-    _ exchangeProtocol: OpenID4VPExchangeProtocolIdentifier = .openID4VPv1Unsigned,
     origin: URL? = URL(string: "https://verifier.example"), data: Data = requestData,
     presentment: ShadowPresentment = ShadowPresentment()
   ) -> OpenID4VPRawRequestContext {
     OpenID4VPRawRequestContext(
-      shadowRequestData: data, exchangeProtocol: exchangeProtocol, requestingWebsiteOrigin: origin,
-      presentment: presentment)
+      shadowRequestData: data, requestingWebsiteOrigin: origin, presentment: presentment)
   }
 
   @Test(
-    "The exchange protocol is read from its description, never from case names",
+    "The protocol is read from the request data, never from the undocumented exchangeProtocol",
     arguments: [
-      (OpenID4VPExchangeProtocolIdentifier.openID4VPv1Unsigned, "openid4vp-v1-unsigned"),
-      (.openID4VPv1Signed, "openid4vp-v1-signed"),
-      (.openID4VPv1Multisigned, "openid4vp-v1-multisigned"),
+      (String(decoding: requestData, as: UTF8.self), "openid4vp-v1-unsigned"),
+      (#"{"request": "eyJhbGciOiJFUzI1NiJ9.e30.c2ln"}"#, "openid4vp-v1-signed"),
+      (#"{"request": {"payload": "e30", "signatures": []}}"#, "openid4vp-v1-multisigned"),
     ])
-  func exchangeProtocol(identifier: OpenID4VPExchangeProtocolIdentifier, expected: String) throws {
-    let adapter = try OpenID4VPRequestAdapter(context: context(identifier))
+  func exchangeProtocol(data: String, expected: String) throws {
+    let adapter = try OpenID4VPRequestAdapter(context: context(data: Data(data.utf8)))
     #expect(adapter.protocolIdentifier.rawValue == expected)
     #expect(adapter.origin.serialized == "https://verifier.example")
     #expect(adapter.envelope.requests.map(\.protocolIdentifier) == [expected])

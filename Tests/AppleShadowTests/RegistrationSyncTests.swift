@@ -111,9 +111,9 @@ struct RegistrationSyncTests {
   }
 
   @Test(
-    "notAuthorized or notSupported: the store is not written",
+    "notAuthorized or a status Apple does not list: the store is not written",
     arguments: [
-      IdentityDocumentProviderRegistrationStore.Status.notAuthorized, .notSupported,
+      IdentityDocumentProviderRegistrationStore.Status.notAuthorized, .shadowUndocumented,
     ])
   func refused(status: IdentityDocumentProviderRegistrationStore.Status) async {
     let store = ShadowRegistrationStore(status: status)

@@ -60,29 +60,38 @@ public enum IOSProviderExchange {
     return try EncryptedResponse(data: response.data).bytes
   }
 
-  /// The DC API protocol of an `OpenID4VPExchangeProtocolIdentifier` (iOS 27.3), read from its
-  /// description, since Apple's case names are not confirmed: the registry identifier itself
-  /// (`openid4vp-v1-signed`), or a name that ends in `multisigned`, `unsigned` or `signed` once
-  /// everything but letters is dropped (`openID4VPv1Unsigned`, `.signed`).
+  /// The DC API protocol of a raw OpenID4VP request (`OpenID4VPRawRequestContext.requestData`,
+  /// iOS 27.3), read from the data as OpenID4VP 1.0 Appendix A.3 lays it out: a `request` member
+  /// holding a compact JWS is `openid4vp-v1-signed`, one holding a JWS JSON serialization object
+  /// is `openid4vp-v1-multisigned`, and without `request` the data is the parameters themselves,
+  /// `openid4vp-v1-unsigned`. The context's `exchangeProtocol` is not read: Apple documents no
+  /// case, raw value or description of `OpenID4VPExchangeProtocolIdentifier`.
   ///
-  /// - Throws: `unsupportedProtocol` for anything else; a mismatch never picks a weaker check,
-  ///   since each protocol reads the request data in its own shape.
-  public static func openID4VPProtocol(exchangeProtocolDescription description: String)
+  /// - Throws: `invalidRequest` when the data is not a JSON object, or its `request` is neither a
+  ///   string nor an object.
+  public static func openID4VPProtocol(requestData: [UInt8])
     throws(DigitalCredentialsError) -> DigitalCredentialProtocol
   {
-    if let known = DigitalCredentialProtocol(rawValue: description), known != .orgIsoMdoc {
-      return known
+    let value: JSONValue
+    do {
+      value = try JSONValue(parsing: requestData)
+    } catch {
+      throw DigitalCredentialsError(
+        .invalidRequest, "the OpenID4VP request data is not JSON: \(error.reason)")
     }
-    let letters = String(description.lowercased().filter { $0.isASCII && $0.isLetter })
-    // Longest suffix first: "unsigned" and "multisigned" both end in "signed".
-    for (suffix, known) in [
-      ("multisigned", DigitalCredentialProtocol.openID4VPMultisigned),
-      ("unsigned", .openID4VPUnsigned), ("signed", .openID4VPSigned),
-    ] where letters.hasSuffix(suffix) {
-      return known
+    guard case .object = value else {
+      throw DigitalCredentialsError(
+        .invalidRequest, "the OpenID4VP request data is not a JSON object")
     }
-    throw DigitalCredentialsError(
-      .unsupportedProtocol, "the OpenID4VP exchange protocol \(description) is not known")
+    switch value["request"] {
+    case nil: return .openID4VPUnsigned
+    case .string?: return .openID4VPSigned
+    case .object?: return .openID4VPMultisigned
+    case _?:
+      throw DigitalCredentialsError(
+        .invalidRequest,
+        "the OpenID4VP request data's request is neither a JWS nor a JWS JSON serialization")
+    }
   }
 
   /// The envelope to resolve for a raw OpenID4VP request (`OpenID4VPRawRequestContext`).

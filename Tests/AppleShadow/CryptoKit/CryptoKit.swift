@@ -139,7 +139,7 @@ public struct HMAC<H: HashFunction>: Sendable {
 public struct HKDF<H: HashFunction>: Sendable {
   /// https://developer.apple.com/documentation/cryptokit/hkdf/expand(pseudorandomkey:info:outputbytecount:)
   public static func expand<PRK: ContiguousBytes, Info: DataProtocol>(
-    pseudoRandomKey prk: PRK, info: Info, outputByteCount: Int
+    pseudoRandomKey prk: PRK, info: Info?, outputByteCount: Int
   ) -> SymmetricKey { shadowUnimplemented() }
 }
 

@@ -2,14 +2,18 @@
 
 /// https://developer.apple.com/documentation/extensionfoundation/appextension
 ///
-/// Judgement call: only `init()` and the `main()` entry point are declared; the `configuration`
-/// requirement is supplied by the extension-point protocols (IdentityDocumentProvider) and is not
-/// used by this package.
+/// `main()` is declared in ExtensionKit, where Apple's default implementation lives (for
+/// `Configuration == AppExtensionSceneConfiguration`).
 public protocol AppExtension {
-  init()
+  /// https://developer.apple.com/documentation/extensionfoundation/appextension/configuration-swift.associatedtype
+  associatedtype Configuration: AppExtensionConfiguration
+  /// https://developer.apple.com/documentation/extensionfoundation/appextension/configuration-swift.property
+  @MainActor @preconcurrency var configuration: Self.Configuration { get }
+  /// https://developer.apple.com/documentation/extensionfoundation/appextension/init()
+  @MainActor @preconcurrency init()
 }
 
-extension AppExtension {
-  /// The entry point `@main` calls.
-  @MainActor public static func main() {}
-}
+/// https://developer.apple.com/documentation/extensionfoundation/appextensionconfiguration
+/// (its connection-accepting requirement is not used by this package and not declared).
+@MainActor @preconcurrency
+public protocol AppExtensionConfiguration: Sendable {}

@@ -119,11 +119,16 @@ public actor IdentityDocumentProviderRegistrationStore {
   }
 
   /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentproviderregistrationstore/status-swift.enum
+  ///
+  /// Whether a `notSupported` case exists is not documented: it is not declared.
   public enum Status: Equatable, Hashable, Sendable {
     case authorized
     case notAuthorized
     case notDetermined
-    case notSupported
+    /// Shadow only (not Apple API): a status Apple's pages do not list (such as a `notSupported`
+    /// case, if it exists). It makes a `switch` that names only the documented cases need a
+    /// `default`, as it must against Apple's non-frozen enum, and lets tests drive that branch.
+    case shadowUndocumented
   }
 
   /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentproviderregistrationstore/registrationerror
@@ -204,7 +209,7 @@ public final class ShadowRegistrationStore: @unchecked Sendable {
       case .authorized, .notDetermined: break
       case .notAuthorized:
         throw IdentityDocumentProviderRegistrationStore.RegistrationError.notAuthorized
-      case .notSupported:
+      case .shadowUndocumented:
         throw IdentityDocumentProviderRegistrationStore.RegistrationError.notSupported
       }
       if failingAdditions.contains(id) {

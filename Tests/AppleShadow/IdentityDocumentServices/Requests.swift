@@ -1,17 +1,29 @@
 // Shadow of IdentityDocumentServices' requests, responses and errors (test only).
 // https://developer.apple.com/documentation/identitydocumentservices
 //
-// Judgement calls (Tests/AppleShadow/README.md lists them): Apple does not state whether the
-// request types are `Sendable`, so none is declared `Sendable` except where a documented
-// `Sendable` type contains it; the request's property names equal its initializer labels.
+// `Sendable` exactly where Apple's pages list it (Relationships, "Conforms To"); the property
+// names are the ones Apple's pages list (`var presentmentRequests`, `var documentRequestSets`, ...).
 public import Foundation
 public import Security
+
+/// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentwebpresentmentrequest
+/// ("A closed protocol": only the framework's types conform).
+@available(iOS 26.0, *)
+@available(macCatalyst, unavailable)
+public protocol IdentityDocumentWebPresentmentRequest: Sendable {}
+
+/// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentwebpresentmentresponse
+@available(iOS 26.0, *)
+@available(macCatalyst, unavailable)
+public protocol IdentityDocumentWebPresentmentResponse {}
 
 /// https://developer.apple.com/documentation/identitydocumentservices/iso18013mobiledocumentrequest
 @available(iOS 26.0, *)
 @available(macCatalyst, unavailable)
-public struct ISO18013MobileDocumentRequest {
+public struct ISO18013MobileDocumentRequest: IdentityDocumentWebPresentmentRequest {
+  /// https://developer.apple.com/documentation/identitydocumentservices/iso18013mobiledocumentrequest/presentmentrequests
   public var presentmentRequests: [PresentmentRequest]
+  /// https://developer.apple.com/documentation/identitydocumentservices/iso18013mobiledocumentrequest/requestauthentications
   public var requestAuthentications: [RequestAuthentication]
 
   /// https://developer.apple.com/documentation/identitydocumentservices/iso18013mobiledocumentrequest/init(presentmentrequests:requestauthentications:)
@@ -23,7 +35,9 @@ public struct ISO18013MobileDocumentRequest {
   }
 
   /// https://developer.apple.com/documentation/identitydocumentservices/iso18013mobiledocumentrequest/presentmentrequest
-  public struct PresentmentRequest {
+  ///
+  /// `Sendable`: a stored property of the `Sendable` request (Apple's page lists no conformance).
+  public struct PresentmentRequest: Sendable {
     public var documentRequestSets: [DocumentRequestSet]
     public var isMandatory: Bool
     public init(documentRequestSets: [DocumentRequestSet], isMandatory: Bool) {
@@ -33,13 +47,16 @@ public struct ISO18013MobileDocumentRequest {
   }
 
   /// https://developer.apple.com/documentation/identitydocumentservices/iso18013mobiledocumentrequest/documentrequestset
-  public struct DocumentRequestSet {
+  /// (Conforms To: `Sendable`.)
+  public struct DocumentRequestSet: Sendable {
     public var requests: [DocumentRequest]
     public init(requests: [DocumentRequest]) { self.requests = requests }
   }
 
   /// https://developer.apple.com/documentation/identitydocumentservices/iso18013mobiledocumentrequest/documentrequest
-  public struct DocumentRequest {
+  ///
+  /// `Sendable`: a stored property of the `Sendable` set (Apple's page lists no conformance).
+  public struct DocumentRequest: Sendable {
     public var documentType: String
     public var namespaces: [String: [String: ElementInfo]]
     private var issuerKeys: [Data]
@@ -68,13 +85,16 @@ public struct ISO18013MobileDocumentRequest {
   }
 
   /// https://developer.apple.com/documentation/identitydocumentservices/iso18013mobiledocumentrequest/elementinfo
-  public struct ElementInfo {
+  /// (Conforms To: `Sendable`.)
+  public struct ElementInfo: Sendable {
     public var isRetaining: Bool
     public init(isRetaining: Bool) { self.isRetaining = isRetaining }
   }
 
   /// https://developer.apple.com/documentation/identitydocumentservices/iso18013mobiledocumentrequest/requestauthentication
-  public struct RequestAuthentication {
+  /// (Conforms To: `Sendable`.) Unchecked here only because the shadow's `SecCertificate` is not
+  /// `Sendable`; clients see a plain `Sendable` conformance, as Apple's page lists.
+  public struct RequestAuthentication: @unchecked Sendable {
     public var authenticationCertificateChain: [SecCertificate]
     public init(authenticationCertificateChain: [SecCertificate]) {
       self.authenticationCertificateChain = authenticationCertificateChain
@@ -82,19 +102,18 @@ public struct ISO18013MobileDocumentRequest {
   }
 }
 
-/// https://developer.apple.com/documentation/identitydocumentservices/openid4vpexchangeprotocolidentifier
+/// `OpenID4VPExchangeProtocolIdentifier` (iOS 27.3): Apple has no page for the type itself; it is
+/// named by `OpenID4VPRawRequestContext.exchangeProtocol` and by `RequestType.openID4VP`, which is
+/// `Sendable` and carries it. Its cases, raw values and conformances beyond `Sendable` are not
+/// documented, so none is declared: package code cannot read it.
 ///
-/// Judgement call: Apple's case names are not confirmed. `Sendable` because the documented
-/// `Sendable` `IdentityDocumentWebPresentmentRawRequest.RequestType` carries it; not
-/// `RawRepresentable` (the strictest form: the adapter must read it through its description). The
-/// case names are the shadow's guesses, from the DC API identifiers `openid4vp-v1-unsigned`,
-/// `-signed`, `-multisigned`; no package code names them.
+/// Shadow only: `shadowUndocumented` stands for whatever value Apple's type holds, so that tests
+/// can make a context; `ShadowNamesTests` fails when code under Sources/ names any `shadow…` member.
 @available(iOS 27.3, *)
 @available(macCatalyst, unavailable)
-public enum OpenID4VPExchangeProtocolIdentifier: Sendable, Hashable {
-  case openID4VPv1Unsigned
-  case openID4VPv1Signed
-  case openID4VPv1Multisigned
+public enum OpenID4VPExchangeProtocolIdentifier: Sendable {
+  /// Shadow only (not Apple API).
+  case shadowUndocumented
 }
 
 /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentwebpresentmentrawrequest
@@ -112,43 +131,68 @@ public struct IdentityDocumentWebPresentmentRawRequest {
 
   /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentwebpresentmentrawrequest/requesttype-swift.enum
   ///
-  /// The `openID4VP` case is new (presumably 27.3); switches need `@unknown default`.
+  /// The `openID4VP` case's availability is not stated (its payload type is 27.3); switches need
+  /// `default`.
   public enum RequestType: Sendable {
+    /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentwebpresentmentrawrequest/requesttype-swift.enum/iso18013mobiledocument
     case iso18013MobileDocument
+    /// An OpenID4VP request with its exchange protocol.
     case openID4VP(OpenID4VPExchangeProtocolIdentifier)
   }
 }
 
 /// https://developer.apple.com/documentation/identitydocumentservices/iso18013mobiledocumentresponse
+/// (Conforms To: `IdentityDocumentWebPresentmentResponse`, `Sendable`).
 @available(iOS 26.0, *)
 @available(macCatalyst, unavailable)
-public struct ISO18013MobileDocumentResponse {
-  let data: Data
-  /// `responseData` is the CBOR `EncryptedResponse`; the OS wraps it for the page.
-  public init(responseData: Data) { data = responseData }
-}
-
-extension ISO18013MobileDocumentResponse {
-  /// Shadow only (not Apple API): the bytes the response was made from (no documented getter).
-  public var shadowResponseData: Data { data }
+public struct ISO18013MobileDocumentResponse: IdentityDocumentWebPresentmentResponse, Sendable {
+  /// https://developer.apple.com/documentation/identitydocumentservices/iso18013mobiledocumentresponse/responsedata
+  public let responseData: Data
+  /// https://developer.apple.com/documentation/identitydocumentservices/iso18013mobiledocumentresponse/init(responsedata:)
+  /// (the CBOR `EncryptedResponse`; the OS wraps it for the page).
+  public init(responseData: Data) { self.responseData = responseData }
 }
 
 /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentpresentmenterror
 @available(iOS 26.0, *)
 @available(macCatalyst, unavailable)
 public struct IdentityDocumentPresentmentError: Error {
+  /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentpresentmenterror/code-swift.property
   public let code: Code
+  /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentpresentmenterror/debugdescription
+  public let debugDescription: String
 
   /// Shadow only (not Apple API): the framework makes these.
-  public init(shadowCode code: Code) { self.code = code }
+  public init(shadowCode code: Code, debugDescription: String = "") {
+    self.code = code
+    self.debugDescription = debugDescription
+  }
+
+  /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentpresentmenterror/cancelled
+  public static let cancelled = Code.cancelled
+  /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentpresentmenterror/invalidrequest
+  public static let invalidRequest = Code.invalidRequest
+  /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentpresentmenterror/notentitled
+  public static let notEntitled = Code.notEntitled
+  /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentpresentmenterror/requestinprogress
+  public static let requestInProgress = Code.requestInProgress
+  /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentpresentmenterror/unknown
+  public static let unknown = Code.unknown
 
   /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentpresentmenterror/code-swift.enum
-  public enum Code: Sendable, Hashable {
+  /// (`init?(rawValue: Int)`, `rawValue: Int`). The raw values are not documented: the shadow's
+  /// are Swift's defaults and no package code reads them.
+  public enum Code: Int, Sendable {
     case cancelled
     case invalidRequest
     case notEntitled
     case requestInProgress
     case unknown
+
+    /// https://developer.apple.com/documentation/identitydocumentservices/identitydocumentpresentmenterror/code-swift.enum/~=(_:_:)
+    public static func ~= (code: Code, error: any Error) -> Bool {
+      (error as? IdentityDocumentPresentmentError)?.code == code
+    }
   }
 }
 

@@ -99,18 +99,13 @@ import DCMdoc
 import SwiftUI
 import DCX509  // the reader certificate's subject on the consent screen
 
-// @main
+/// The provider for an extension that deploys at iOS 26.0: its body names iOS 26.0 scene types
+/// only, so it runs on every iOS the extension installs on (no OpenID4VP before iOS 27.3).
+@available(iOS 26.0, *)
 struct WalletProvider: IdentityDocumentProvider {
   var body: some IdentityDocumentRequestScene {
     ISO18013MobileDocumentRequestScene { context in
       MobileDocumentConsentView(context: context)
-    }
-    // Two scenes with `buildOptional` / `buildLimitedAvailability`; a third scene would need
-    // nesting, since a 3-scene buildBlock is not confirmed.
-    if #available(iOS 27.3, *) {
-      OpenID4VPRawRequestScene { context in
-        OpenID4VPConsentView(context: context)
-      }
     }
   }
 
@@ -119,6 +114,35 @@ struct WalletProvider: IdentityDocumentProvider {
     await Registration.sync(wallet)
   }
 }
+
+/// The provider for an extension that deploys at iOS 27.3: both scenes, with no `#available`
+/// inside `body` (two scenes: a 3-scene `buildBlock` is not documented).
+@available(iOS 27.3, *)
+struct WalletProvider27_3: IdentityDocumentProvider {
+  var body: some IdentityDocumentRequestScene {
+    ISO18013MobileDocumentRequestScene { context in
+      MobileDocumentConsentView(context: context)
+    }
+    OpenID4VPRawRequestScene { context in
+      OpenID4VPConsentView(context: context)
+    }
+  }
+
+  func performRegistrationUpdates() async {
+    guard let wallet = try? WalletShared.open() else { return }
+    await Registration.sync(wallet)
+  }
+}
+
+// One `@main` per extension build, chosen by its deployment target: set the Active Compilation
+// Condition IDS_PROVIDER_IOS27_3 exactly when the extension target deploys at iOS 27.3.
+#if IDS_PROVIDER_IOS27_3
+// @main
+extension WalletProvider27_3 {}
+#else
+// @main
+extension WalletProvider {}
+#endif
 
 // MARK: snippet 5
 @available(iOS 26.0, *)
@@ -208,7 +232,9 @@ struct MobileDocumentConsentView: View {
         request: adapter.request, choices: choices, documents: documents, disclosing: disclosed)
       try await adapter.respond(with: wallet, selection: selection)
     } catch let error as WalletError where error.code == .authenticationCancelled {
-      problem = nil  // the holder cancelled Face ID: nothing was sent, they may try again
+      // The holder cancelled Face ID: nothing was sent and the request has ended (`cancel()`);
+      // the website may ask again.
+      problem = "Cancelled"
     } catch {
       problem = "\(error)"
     }

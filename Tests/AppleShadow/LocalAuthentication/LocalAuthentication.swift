@@ -8,15 +8,19 @@ public enum LAPolicy: Int, Sendable {
   case deviceOwnerAuthenticationWithBiometrics = 1
   /// https://developer.apple.com/documentation/localauthentication/lapolicy/deviceownerauthentication
   case deviceOwnerAuthentication = 2
-  /// https://developer.apple.com/documentation/localauthentication/lapolicy/deviceownerauthenticationwithwatch
-  /// (macOS only on Apple's page; declared for completeness of the enum's shape)
-  case deviceOwnerAuthenticationWithWatch = 3
+  // `deviceOwnerAuthenticationWithWatch` and `...WithBiometricsOrWatch` are macOS only on Apple's
+  // pages: not declared in this iOS shadow.
 }
 
 /// https://developer.apple.com/documentation/localauthentication/laerror — a bridged NSError
 /// struct with a `Code`.
 public struct LAError: Error, Sendable, Hashable {
   /// https://developer.apple.com/documentation/localauthentication/laerror-swift.struct/code
+  /// (raw values: the `kLAError…` constants, e.g.
+  /// https://developer.apple.com/documentation/localauthentication/klaerrorbiometrydisconnected).
+  /// The macOS-only cases (`biometryDisconnected` −13, `biometryNotPaired` −12,
+  /// `watchNotAvailable` −11: their Swift pages list macOS only) and `invalidDimensions` are not
+  /// declared in this iOS shadow; `default` handles them.
   public enum Code: Int, Sendable {
     case authenticationFailed = -1
     case userCancel = -2
@@ -29,11 +33,6 @@ public struct LAError: Error, Sendable, Hashable {
     case appCancel = -9
     case invalidContext = -10
     case notInteractive = -1004
-    case biometryDisconnected = -11
-    case invalidDimensions = -14
-    case biometryNotPaired = -12
-    case watchNotAvailable = -11_001
-    case companionNotAvailable = -1000
   }
   /// The error's code.
   public let code: Code

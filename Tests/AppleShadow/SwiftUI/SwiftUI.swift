@@ -318,3 +318,7 @@ extension Scene {
     of value: V, initial: Bool = false, _ action: @escaping (V, V) -> Void
   ) -> ModifiedScene<Self> { ModifiedScene(content: self) }
 }
+
+/// https://developer.apple.com/documentation/swiftui/contentbuilder (`typealias ContentBuilder =
+/// ViewBuilder`), the builder Apple's 27.3 request scenes take their content with.
+public typealias ContentBuilder = ViewBuilder

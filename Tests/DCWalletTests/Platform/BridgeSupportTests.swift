@@ -130,30 +130,26 @@ struct IOSProviderExchangeTests {
   }
 
   @Test(
-    "OpenID4VP exchange protocols map from a registry id or a case name; anything else is refused",
+    "The OpenID4VP protocol is read from the request data's shape (OpenID4VP 1.0 A.3)",
     arguments: [
-      ("openid4vp-v1-unsigned", DigitalCredentialProtocol.openID4VPUnsigned),
-      ("openid4vp-v1-signed", .openID4VPSigned),
-      ("openid4vp-v1-multisigned", .openID4VPMultisigned),
-      ("openid4vp", .openID4VPDraft), ("unsigned", .openID4VPUnsigned),
-      ("openID4VPv1Unsigned", .openID4VPUnsigned), ("signed", .openID4VPSigned),
-      ("OpenID4VPExchangeProtocolIdentifier.v1Signed", .openID4VPSigned),
-      ("multiSigned", .openID4VPMultisigned), ("openid4vp_v1_multisigned", .openID4VPMultisigned),
+      (
+        #"{"response_type": "vp_token", "nonce": "n"}"#, DigitalCredentialProtocol.openID4VPUnsigned
+      ),
+      (#"{"request": "eyJhbGciOiJFUzI1NiJ9.e30.c2ln"}"#, .openID4VPSigned),
+      (#"{"request": {"payload": "e30", "signatures": []}}"#, .openID4VPMultisigned),
     ])
-  func exchangeProtocols(description: String, expected: DigitalCredentialProtocol) throws {
-    #expect(
-      try IOSProviderExchange.openID4VPProtocol(exchangeProtocolDescription: description)
-        == expected)
+  func openID4VPProtocols(data: String, expected: DigitalCredentialProtocol) throws {
+    #expect(try IOSProviderExchange.openID4VPProtocol(requestData: Array(data.utf8)) == expected)
   }
 
   @Test(
-    "Unknown exchange protocols are refused",
-    arguments: ["", "org-iso-mdoc", "openid4vp-v2", "signedRequest", "unknown(7)"])
-  func unknownExchangeProtocols(description: String) {
+    "OpenID4VP request data that is not an object, or whose request is neither form, is refused",
+    arguments: ["", "[1]", "\"request\"", #"{"request": 7}"#, #"{"request": null}"#])
+  func malformedOpenID4VPData(data: String) {
     #expect {
-      try IOSProviderExchange.openID4VPProtocol(exchangeProtocolDescription: description)
+      try IOSProviderExchange.openID4VPProtocol(requestData: Array(data.utf8))
     } throws: {
-      ($0 as? DigitalCredentialsError)?.code == .unsupportedProtocol
+      ($0 as? DigitalCredentialsError)?.code == .invalidRequest
     }
   }
 
