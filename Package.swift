@@ -103,7 +103,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
     ]
   ),
   // The Apple edge, one target per iOS SDK floor (`#available` guards only at run time; a
-  // symbol the SDK lacks fails the whole target): 26.0, 27.0, 27.3. docs/ios-integration.md.
+  // symbol the SDK lacks fails the whole target): 26.0, 27.0, 27.3. Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md.
   (
     "DCIdentityDocumentServicesBridge",
     ["DCRegistration", "DCWallet", "DCAPI", "DCMdoc"]
@@ -154,7 +154,7 @@ let package = Package(
   // Credentials API needs iOS 26: every bridge declaration that touches IdentityDocumentServices
   // is `@available(iOS 26.0, *)` (OpenID4VP `@available(iOS 27.3, *)`), so an app below iOS 26
   // must guard it, and the provider extension deploys at iOS 26 or later
-  // (docs/ios-integration.md, "Products and their SDK floors").
+  // (Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md, "Products and their SDK floors").
   platforms: [.macOS(.v14), .iOS(.v17)],
   products: products.map { .library(name: $0, targets: [$0]) } + [
     .executable(name: "dcwallet", targets: ["dcwallet"]),
@@ -383,7 +383,7 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
         "IntegrationGuideSnippets", "ExampleWalletProvider", "SwiftUI",
       ],
       path: "Tests/AppleShadowTests", swiftSettings: strictSettings),
-    // The Swift snippets of docs/ios-integration.md (extracted by Tests/AppleShadow/extract-guide.sh).
+    // The Swift snippets of Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md (extracted by Tests/AppleShadow/extract-guide.sh).
     .target(
       name: "IntegrationGuideSnippets",
       dependencies: [

@@ -4,7 +4,7 @@
 // SDK floor: this target uses iOS 26.0 symbols only and builds with the iOS 26 SDK.
 // `#available` guards only at run time, so newer symbols live in targets of their own:
 // IdentityDocumentServicesBridge27 (iOS 27.0 SDK) and IdentityDocumentServicesBridge27_3
-// (iOS 27.3 SDK). See docs/ios-integration.md, "Products and their SDK floors".
+// (iOS 27.3 SDK). See Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md, "Products and their SDK floors".
 //
 // Every file is compiled only where the Apple frameworks exist (`#if canImport(...)`), so in the
 // main Linux build this target is empty; with DCWALLET_APPLE_SHADOW=1 it is compiled and tested
@@ -22,4 +22,4 @@
 //   Enclave keys with `.privateKeyUsage` in a keychain access group;
 // - holder authentication: `Wallet`'s `UserAuthenticationPolicy` over an `AuthenticationOutcome`.
 //
-// See docs/ios-integration.md. None of this was compiled with Apple's SDK when written.
+// See Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md. None of this was compiled with Apple's SDK when written.

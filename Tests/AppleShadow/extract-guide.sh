@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Extracts the Swift snippets of docs/ios-integration.md into the IntegrationGuideSnippets target
+# Extracts the Swift snippets of Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md into the IntegrationGuideSnippets target
 # (built only with DCWALLET_APPLE_SHADOW=1), all in one file, so the guide compiles against
 # the bridge and the Apple shadow SDK (issue 17). `@main` is commented out: the snippets are a
 # library here, not an app. With --check, fails (exit 1) when the committed file differs from
@@ -7,14 +7,14 @@
 # DCCryptoOnCryptoKit (the CryptoKit backend's checked unit) equal to DCCrypto.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-guide=docs/ios-integration.md
+guide=Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md
 out=Tests/AppleShadow/IntegrationGuideSnippets
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 generated=IntegrationGuide.swift
 {
-  echo "// Generated from docs/ios-integration.md by Tests/AppleShadow/extract-guide.sh: every Swift"
+  echo "// Generated from Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md by Tests/AppleShadow/extract-guide.sh: every Swift"
   echo "// snippet, in order, in one file (later snippets use the imports of earlier ones, as the"
   echo "// guide reads). Do not edit: change the guide and run the script. Not formatted: the"
   echo "// snippets keep the guide's layout."

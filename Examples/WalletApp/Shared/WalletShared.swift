@@ -13,7 +13,7 @@ import Foundation
 #endif
 
 /// The one wallet both processes open: the store in the App Group container, device keys in the
-/// shared keychain access group (see docs/ios-integration.md, "One wallet, two processes").
+/// shared keychain access group (see Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md, "One wallet, two processes").
 @MainActor
 enum WalletShared {
   static let container = SharedContainer(

@@ -1,4 +1,4 @@
-// Generated from docs/ios-integration.md by Tests/AppleShadow/extract-guide.sh: every Swift
+// Generated from Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md by Tests/AppleShadow/extract-guide.sh: every Swift
 // snippet, in order, in one file (later snippets use the imports of earlier ones, as the
 // guide reads). Do not edit: change the guide and run the script. Not formatted: the
 // snippets keep the guide's layout.

@@ -1,4 +1,4 @@
-// Shadow of the SwiftUI surface the Apple edge and docs/ios-integration.md use (test only; see
+// Shadow of the SwiftUI surface the Apple edge and Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md use (test only; see
 // Tests/AppleShadow/README.md), after https://developer.apple.com/documentation/swiftui. Views
 // here render nothing: they only have to type-check as SwiftUI's do.
 /// https://developer.apple.com/documentation/swiftui/view

@@ -1,4 +1,4 @@
-// Shadow of the UIKit surface docs/ios-integration.md uses (test only; see
+// Shadow of the UIKit surface Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md uses (test only; see
 // Tests/AppleShadow/README.md), after https://developer.apple.com/documentation/uikit.
 /// https://developer.apple.com/documentation/uikit/uiapplication
 @MainActor
