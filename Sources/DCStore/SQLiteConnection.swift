@@ -361,7 +361,9 @@ package final class SQLiteStatement<Failure: SQLiteFailure> {
   package var columnCount: Int32 { sqlite3_column_count(handle) }
 
   /// Whether column i of the current row is NULL.
-  package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+  package func isNull(_ column: Int32) -> Bool {
+    sqlite3_column_type(handle, column) == SQLITE_NULL
+  }
 
   /// The storage class of column i (`SQLITE_INTEGER`, `SQLITE_TEXT`, ...).
   package func columnType(_ column: Int32) -> Int32 { sqlite3_column_type(handle, column) }

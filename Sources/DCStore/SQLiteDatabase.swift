@@ -227,7 +227,7 @@ package final class SQLiteDatabase<Failure: SQLiteFailure> {
     while true {
       do throws(Failure) {
         return try work()
-      } catch where error.isBusy && clock.now < deadline {
+      } catch  where error.isBusy && clock.now < deadline {
         // Jitter keeps two processes from retrying in lockstep.
         Thread.sleep(forTimeInterval: pause * Double.random(in: 0.5...1.5))
         pause = min(pause * 2, 0.05)
