@@ -287,7 +287,7 @@ let package = Package(
         [
           "DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP", "DCCBOR", "DCCOSE",
           "DCMdoc", "DCSDJWT", "DCOpenID4VCI", "DCWalletTestSupport", "DCStatusList",
-          "DCOpenID4VCITestSupport",
+          "DCOpenID4VCITestSupport", "DCStore",
         ]),
       testTarget(
         "DCOpenID4VP",
@@ -304,7 +304,7 @@ let package = Package(
           "DCCBOR", "DCWallet", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
           "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCWalletTestSupport", "dcwallet", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI",
-          "DCIssuer", "DCStatusList",
+          "DCIssuer", "DCStatusList", "DCStore",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
@@ -326,7 +326,7 @@ let package = Package(
           "dcstore-probe", "DCWalletCLI", "DCHTTP", "DCOpenID4VCI", "DCIssuer", "DCCOSE",
           "DCMdocProximity",
           "DCProximityTransport",
-          "DCStatusList", "DCHTTPServer",
+          "DCStatusList", "DCHTTPServer", "DCStore",
         ]),
     ],
   swiftLanguageModes: [.v6]
