@@ -24,6 +24,9 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   // The development server over GNU libmicrohttpd (Linux and Android; empty elsewhere).
   ("DCHTTPServer", ["DCErrors", "DCHTTP", .target(name: "CDCMicroHTTPD", condition: linuxOnly)]),
   ("DCCBOR", ["DCErrors"]),
+  // The one SQLite layer (issue 27): connection, kept statements, transactions, migrations,
+  // authenticated rows; the wallet's store and the issuer's state are built on it.
+  ("DCStore", ["DCErrors", "DCCrypto", .target(name: "CDCSQLite", condition: linuxOnly)]),
   ("DCCrypto", ["DCErrors", "DCEncoding", .target(name: "CDCOpenSSLShim", condition: linuxOnly)]),
   ("DCHPKE", ["DCErrors", "DCCrypto"]),
   ("DCX509", ["DCErrors", "DCEncoding", "DCCrypto"]),
@@ -88,8 +91,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCX509",
       "DCHTTP", "DCOpenID4VCI", "DCMdocProximity", "DCProximityTransport",
       // Issue 15: the last known Token Status List status of stored credentials.
-      "DCStatusList",
-      .target(name: "CDCSQLite", condition: linuxOnly),
+      "DCStatusList", "DCStore",
     ]
   ),
   // The issuer role: offers, authorization, tokens, nonces, minting, status publication, and its
@@ -98,8 +100,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
     "DCIssuer",
     [
       "DCErrors", "DCEncoding", "DCJSON", "DCCBOR", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
-      "DCMdoc", "DCSDJWT", "DCStatusList", "DCOpenID4VCI",
-      .target(name: "CDCSQLite", condition: linuxOnly),
+      "DCMdoc", "DCSDJWT", "DCStatusList", "DCOpenID4VCI", "DCStore",
     ]
   ),
   // The Apple edge, one target per iOS SDK floor (`#available` guards only at run time; a
@@ -247,6 +248,7 @@ let package = Package(
       testTarget("DCHTTPServer", ["DCHTTP"]),
       testTarget("DCProximityTransport", ["DCCrypto"]),
       testTarget("DCCrypto"),
+      testTarget("DCStore"),
       testTarget("DCHPKE", ["DCCrypto"]),
       testTarget("DCX509", ["DCCrypto"]),
       testTarget("DCCOSE", ["DCCBOR", "DCCrypto"]),
@@ -291,7 +293,7 @@ let package = Package(
         [
           "DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP", "DCCBOR", "DCCOSE",
           "DCMdoc", "DCSDJWT", "DCOpenID4VCI", "DCWalletTestSupport", "DCStatusList",
-          "DCOpenID4VCITestSupport",
+          "DCOpenID4VCITestSupport", "DCStore",
         ]),
       testTarget(
         "DCOpenID4VP",
@@ -308,7 +310,7 @@ let package = Package(
           "DCCBOR", "DCWallet", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
           "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCWalletTestSupport", "dcwallet", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI",
-          "DCIssuer", "DCStatusList",
+          "DCIssuer", "DCStatusList", "DCStore",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
@@ -330,7 +332,7 @@ let package = Package(
           "dcstore-probe", "DCWalletCLI", "DCHTTP", "DCOpenID4VCI", "DCIssuer", "DCCOSE",
           "DCMdocProximity",
           "DCProximityTransport",
-          "DCStatusList", "DCHTTPServer",
+          "DCStatusList", "DCHTTPServer", "DCStore",
         ]),
     ],
   swiftLanguageModes: [.v6]

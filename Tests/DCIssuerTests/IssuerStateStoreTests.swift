@@ -2,6 +2,7 @@ import DCHTTP
 import DCIssuer
 import DCJSON
 import DCOpenID4VCI
+import DCStore
 import DCTestSupport
 import Foundation
 import Testing
@@ -109,6 +110,102 @@ struct IssuerStateStoreTests {
     fixture.clock.advance(31)
     _ = await fixture.handler.handle(request)
     #expect(try fixture.store.records(.cNonce, now: .distantPast).isEmpty)
+  }
+
+  /// The state holds pre-authorized codes, tokens and nonces: the file (and SQLite's `-wal`
+  /// and `-shm` files, which take its mode) is readable by its owner only, even in a shared
+  /// directory and whatever the umask allows.
+  @Test("The SQLite store's files are created readable by their owner only (0600)")
+  func ownerOnlyFiles() throws {
+    let directory = TestScratch.url("issuer-store")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("s.db").path
+    let store = try SQLiteIssuerStateStore(path: path)
+    try store.upsert(IssuerStateRecord(kind: .cNonce, key: "n", value: [:], expiresAt: nil))
+    for suffix in ["", "-wal", "-shm"] {
+      let attributes = try FileManager.default.attributesOfItem(atPath: path + suffix)
+      #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(suffix)")
+    }
+  }
+
+  /// A file the store wrote before its schema was versioned (tables made with `CREATE TABLE IF
+  /// NOT EXISTS`, `user_version` 0) opens with its records, and is then recorded as version 1.
+  @Test("A state file from before the schema was versioned opens unchanged")
+  func unversionedFileOpens() throws {
+    let directory = TestScratch.url("issuer-store")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("s.db").path
+    do {
+      // The previous code's statements, verbatim.
+      let old = try SQLiteDatabase<StoreError>(path: path, busyTimeout: .seconds(5))
+      for statement in Self.unversionedSchema { try old.connection.run(statement) }
+      try old.connection.run(
+        "INSERT INTO issuer_state (kind, key, value, expires_at) VALUES (?, ?, ?, NULL)",
+        [.text(IssuerStateKind.cNonce.rawValue), .text("kept"), .text(#"{"a":1}"#)])
+      try old.connection.run(
+        "INSERT INTO status_lists (bits, size, created_at) VALUES (2, 16, 1760000000)")
+      try old.connection.run(
+        """
+        INSERT INTO status_entries (credential_id, list_id, idx, status, configuration_id,
+          issued_at) VALUES ('c1', 1, 3, 1, 'pid', 1760000000)
+        """)
+      #expect(try old.schemaVersion() == 0)
+    }
+    let store = try SQLiteIssuerStateStore(path: path)
+    #expect(try store.find(.cNonce, "kept", now: now)?.value == ["a": 1])
+    #expect(try store.issuedCredentialStatus(credentialID: "c1")?.index == 3)
+    #expect(try store.statusList(id: 1)?.statuses == [3: 1])
+    let reopened = try SQLiteDatabase<StoreError>(path: path, busyTimeout: .seconds(5))
+    #expect(try reopened.schemaVersion() == 1)
+  }
+
+  static let unversionedSchema = [
+    """
+    CREATE TABLE IF NOT EXISTS issuer_state (
+      id INTEGER PRIMARY KEY,
+      kind TEXT NOT NULL,
+      key TEXT NOT NULL,
+      value TEXT NOT NULL,
+      expires_at REAL,
+      UNIQUE (kind, key)
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS status_lists (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      bits INTEGER NOT NULL CHECK (bits IN (1, 2, 4, 8)),
+      size INTEGER NOT NULL CHECK (size > 0),
+      created_at REAL NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS status_entries (
+      credential_id TEXT PRIMARY KEY,
+      list_id INTEGER NOT NULL REFERENCES status_lists (id),
+      idx INTEGER NOT NULL CHECK (idx >= 0),
+      status INTEGER NOT NULL DEFAULT 0 CHECK (status BETWEEN 0 AND 255),
+      configuration_id TEXT NOT NULL,
+      issued_at REAL NOT NULL,
+      UNIQUE (list_id, idx)
+    )
+    """,
+  ]
+
+  @Test("A file that is not SQLite is a typed error, and is left as it is")
+  func notADatabase() throws {
+    let directory = TestScratch.url("issuer-store")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("s.db").path
+    let contents = Data(String(repeating: "not a database\n", count: 200).utf8)
+    #expect(FileManager.default.createFile(atPath: path, contents: contents))
+    let error = #expect(throws: IssuerStoreError.self) {
+      try SQLiteIssuerStateStore(path: path)
+    }
+    #expect(error?.code == .cannotOpen)
+    #expect(FileManager.default.contents(atPath: path) == contents)
   }
 
   @Test("A path that cannot be opened is a typed error")

@@ -1,4 +1,5 @@
 import DCCrypto
+import DCStore
 import DCX509
 import Foundation
 import Testing

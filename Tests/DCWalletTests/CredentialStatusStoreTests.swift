@@ -1,3 +1,4 @@
+import DCStore
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import DCCrypto
 import DCJOSE
 import DCMdoc
+import DCStore
 import DCWalletTestSupport
 import DCX509
 import Foundation

@@ -5,6 +5,7 @@ import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
+import DCStore
 import DCVerifier
 import DCWalletTestSupport
 import DCX509

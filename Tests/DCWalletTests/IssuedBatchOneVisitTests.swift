@@ -1,5 +1,6 @@
 import DCCrypto
 import DCMdoc
+import DCStore
 import DCWalletTestSupport
 import DCX509
 import Foundation

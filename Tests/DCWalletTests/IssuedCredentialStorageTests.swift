@@ -5,6 +5,7 @@ import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
+import DCStore
 import DCWalletTestSupport
 import DCX509
 import Foundation

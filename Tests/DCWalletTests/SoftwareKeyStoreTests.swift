@@ -1,4 +1,5 @@
 import DCCrypto
+import DCStore
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import DCCrypto
 import DCMdoc
+import DCStore
 import Dispatch
 import Foundation
 import Testing

@@ -3,6 +3,7 @@ import DCCBOR
 import DCCrypto
 import DCMdoc
 import DCOrgIsoMdoc
+import DCStore
 import DCWalletTestSupport
 import DCX509
 import Foundation

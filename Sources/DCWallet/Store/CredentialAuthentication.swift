@@ -1,4 +1,5 @@
 internal import DCCrypto
+import DCStore
 internal import DCX509
 internal import Foundation
 
@@ -22,7 +23,8 @@ public struct UnauthenticatedColumns: OptionSet, Sendable, Hashable {
 /// an unverified import into a trusted one, forge an issuance record, or reset a revoked status.
 ///
 /// Two HMAC-SHA256 tags (RFC 2104) under a 32-byte key that HKDF-SHA256 (RFC 5869) derives from
-/// the settings key (itself derived from the key-encryption key) with its own `info`:
+/// the settings key (itself derived from the key-encryption key) with its own `info` (the
+/// encoding is `RowAuthenticator`'s):
 /// `authentication_tag` over every column of the row as stored except the presentation count and
 /// the status, and `status_authentication_tag` over the id and the `status_*` columns (written
 /// whenever the status is). Each column is encoded with its SQLite type and length, so no two
@@ -31,15 +33,22 @@ public struct UnauthenticatedColumns: OptionSet, Sendable, Hashable {
 struct CredentialAuthentication: Sendable {
   static let derivationLabel = Array("dcwallet credential authentication v1".utf8)
 
-  private let key: [UInt8]
+  /// The tags, computed by the SQLite layer's authenticated rows (`RowAuthenticator`).
+  let rows: RowAuthenticator
+
+  /// Uses the connection's authenticator.
+  init(rows: RowAuthenticator) {
+    self.rows = rows
+  }
 
   /// HKDF-SHA256(IKM = settings key, salt = empty, info = "dcwallet credential authentication
   /// v1", L = 32).
   init(settings: SettingsAuthentication) throws(WalletStoreError) {
     do {
-      key = try HKDF.deriveKey(
-        .sha256, inputKeyMaterial: settings.key, salt: [UInt8](), info: Self.derivationLabel,
-        outputByteCount: 32)
+      rows = RowAuthenticator(
+        key: try HKDF.deriveKey(
+          .sha256, inputKeyMaterial: settings.key, salt: [UInt8](), info: Self.derivationLabel,
+          outputByteCount: 32))
     } catch {
       throw WalletStoreError(
         .keyOperationFailed, "cannot derive the credential authentication key: \(error)")
@@ -48,44 +57,26 @@ struct CredentialAuthentication: Sendable {
 
   /// The tag over a row's record columns, as bound or read (`credentials`, columns 0-12).
   func recordTag(_ columns: [SQLValue]) -> [UInt8] {
-    tag(label: "credentials", columns)
+    rows.tag(label: "credentials", columns)
   }
 
   /// The tag over a credential's id and its six status columns.
   func statusTag(id: String, _ columns: [SQLValue]) -> [UInt8] {
-    tag(label: "credential_status", [.text(id)] + columns)
+    rows.tag(label: "credential_status", [.text(id)] + columns)
   }
 
   /// Whether `tag` is the one these columns should carry.
   func verifies(_ tag: [UInt8]?, _ expected: [UInt8]) -> Bool {
-    guard let tag else { return false }
-    return constantTimeEquals(tag, expected)
+    rows.verifies(tag, expected)
   }
+}
 
-  private func tag(label: String, _ columns: [SQLValue]) -> [UInt8] {
-    var encoded = Self.field(Array(label.utf8))
-    for column in columns { encoded += Self.encoding(column) }
-    return HMAC.authenticationCode(.sha256, for: encoded, key: key)
-  }
-
-  /// A type byte, then the value as an 8-byte big-endian length and its bytes.
-  private static func encoding(_ value: SQLValue) -> [UInt8] {
-    switch value {
-    case .null: [0]
-    case .integer(let number): [1] + field(Array(String(number).utf8))
-    case .real(let number): [2] + field(Array(String(number.bitPattern).utf8))
-    case .text(let text): [3] + field(Array(text.utf8))
-    case .blob(let bytes): [4] + field(bytes)
-    }
-  }
-
-  private static func field(_ bytes: [UInt8]) -> [UInt8] {
-    let count = UInt64(bytes.count)
-    var out = stride(from: 56, through: 0, by: -8).map {
-      UInt8(truncatingIfNeeded: count >> UInt64($0))
-    }
-    out += bytes
-    return out
+extension WalletConnection {
+  /// Tags credential rows as they are written and checks them as they are read (issue 32);
+  /// nil for a store opened without the wallet's key, which writes no tags and checks none.
+  var credentialAuthentication: CredentialAuthentication? {
+    get { rowAuthenticator.map { CredentialAuthentication(rows: $0) } }
+    set { rowAuthenticator = newValue?.rows }
   }
 }
 
@@ -108,7 +99,7 @@ struct LegacyCredentialAdoption {
   let authentication: CredentialAuthentication
   let now: Date
 
-  func adopt(_ connection: SQLiteConnection) throws(WalletStoreError) {
+  func adopt(_ connection: WalletConnection) throws(WalletStoreError) {
     let anchors = try connection.trustAnchors(role: .issuer).filter(settings.verifies)
       .compactMap { try? Certificate(derEncoded: $0.certificateDER) }
     // Read as stored: the connection checks no tags during the migration.
@@ -144,9 +135,9 @@ struct LegacyCredentialAdoption {
   }
 
   /// Writes the record tag over the row as it now stands.
-  private func retag(_ id: String, _ connection: SQLiteConnection) throws(WalletStoreError) {
-    let columns = SQLiteConnection.credentialColumnList.prefix(
-      SQLiteConnection.recordColumns.count)
+  private func retag(_ id: String, _ connection: WalletConnection) throws(WalletStoreError) {
+    let columns = WalletConnection.credentialColumnList.prefix(
+      WalletConnection.recordColumns.count)
     let rows = try connection.query(
       "SELECT \(columns.joined(separator: ", ")) FROM credentials WHERE id = ?", [.text(id)]
     ) { $0.values() }

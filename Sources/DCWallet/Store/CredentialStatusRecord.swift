@@ -1,3 +1,4 @@
+import DCStore
 public import Foundation
 
 /// A credential's status as the wallet last learned it from its issuer's Token Status List
@@ -160,7 +161,7 @@ enum StoredStatusColumns {
   }
 
   /// The record read from a row whose status columns start at `first`; nil when never checked.
-  static func record(_ row: SQLiteStatement, first: Int32, id: String) throws(WalletStoreError)
+  static func record(_ row: WalletStatement, first: Int32, id: String) throws(WalletStoreError)
     -> CredentialStatusRecord?
   {
     guard let outcomeText = row.text(first) else { return nil }
@@ -208,7 +209,7 @@ enum StoredStatusColumns {
   }
 }
 
-extension SQLiteConnection {
+extension WalletConnection {
   /// Records a credential's last known status; false when no credential has this id.
   func setCredentialStatus(_ record: CredentialStatusRecord?, id: String)
     throws(WalletStoreError) -> Bool

@@ -1,3 +1,4 @@
+import DCStore
 internal import Foundation
 
 /// A row of `issuance_sessions`: the tokens stay sealed here (see `IssuanceSecrets`).
@@ -163,7 +164,7 @@ extension WalletStore {
   }
 }
 
-extension SQLiteConnection {
+extension WalletConnection {
   private static let sessionColumns = """
     id, credential_issuer, notification_endpoint, deferred_endpoint, sealed_tokens, dpop_key_id,
     created_at_ms

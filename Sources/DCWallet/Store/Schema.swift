@@ -1,4 +1,6 @@
-/// The store's schema, versioned with `PRAGMA user_version`.
+import DCStore
+
+/// The store's schema, versioned with `PRAGMA user_version` (`SQLiteDatabase.migrate`).
 ///
 /// A new file runs every step from version 1; an older file runs the steps it lacks, inside one
 /// `BEGIN IMMEDIATE` transaction, so a migration is all-or-nothing and two processes opening an
@@ -8,6 +10,16 @@
 enum Schema {
   /// The version this code writes.
   static let currentVersion = 7
+
+  /// Every step, 1 to `currentVersion`; with `adoption` (the wallet's key), step 7 also tags the
+  /// credential rows written before it.
+  static func steps(adoption: LegacyCredentialAdoption?) -> [SQLiteMigration<WalletStoreError>] {
+    (1...currentVersion).map { version in
+      SQLiteMigration(
+        version: version, migration(to: version),
+        then: version == 7 ? adoption.map { adoption in adoption.adopt } : nil)
+    }
+  }
 
   /// The statements that bring a file from `version - 1` to `version`.
   static func migration(to version: Int) -> [String] {

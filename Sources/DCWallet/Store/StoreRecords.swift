@@ -1,11 +1,12 @@
 import DCEncoding
 import DCJSON
+import DCStore
 internal import Foundation
 
 // Each table's SQL, in one place, over a connection. `WalletStore` runs these in a transaction
 // of its own; `WalletStore.Transaction` runs several in one. Values are always bound.
 
-extension SQLiteConnection {
+extension WalletConnection {
   // MARK: Credentials
 
   /// The columns without the tags (schema version 6), which a store without the wallet's key
@@ -137,7 +138,7 @@ extension SQLiteConnection {
 
   /// One row: a bad row is reported with its id rather than failing the whole query.
   private static func credentialRow(
-    _ row: SQLiteStatement, authentication: CredentialAuthentication?
+    _ row: WalletStatement, authentication: CredentialAuthentication?
   ) -> CredentialRow {
     do throws(WalletStoreError) {
       return .success(try decodeCredential(row, authentication: authentication))
@@ -154,7 +155,7 @@ extension SQLiteConnection {
   /// A row as a credential; with `authentication`, what a missing or wrong tag covers is not
   /// used (issue 32): the trust level reads as unverified, the status as unknown.
   static func decodeCredential(
-    _ row: SQLiteStatement, authentication: CredentialAuthentication?
+    _ row: WalletStatement, authentication: CredentialAuthentication?
   ) throws(WalletStoreError) -> StoredCredential {
     let id = row.text(0) ?? ""
     guard let format = row.text(1).flatMap(CredentialFormat.init(rawValue:)) else {
@@ -212,7 +213,7 @@ extension SQLiteConnection {
 
   /// The columns of the row whose tag is missing or wrong (issue 32).
   private static func unauthenticatedColumns(
-    _ row: SQLiteStatement, id: String, _ authentication: CredentialAuthentication
+    _ row: WalletStatement, id: String, _ authentication: CredentialAuthentication
   ) -> UnauthenticatedColumns {
     let columns = row.values()
     var failed = UnauthenticatedColumns()
@@ -230,7 +231,7 @@ extension SQLiteConnection {
   }
 
   /// A tag column, nil when NULL.
-  private static func tag(_ row: SQLiteStatement, _ column: Int32) -> [UInt8]? {
+  private static func tag(_ row: WalletStatement, _ column: Int32) -> [UInt8]? {
     row.isNull(column) ? nil : row.blob(column)
   }
 
@@ -272,7 +273,7 @@ extension SQLiteConnection {
     return changes > 0
   }
 
-  private static func decodeTrustAnchor(_ row: SQLiteStatement) throws(WalletStoreError)
+  private static func decodeTrustAnchor(_ row: WalletStatement) throws(WalletStoreError)
     -> TrustAnchorRecord
   {
     let id = row.text(0) ?? ""
@@ -319,7 +320,7 @@ extension SQLiteConnection {
     }
   }
 
-  private static func decodeActivity(_ row: SQLiteStatement) throws(WalletStoreError)
+  private static func decodeActivity(_ row: WalletStatement) throws(WalletStoreError)
     -> ActivityRecord
   {
     let id = row.int64(0)

@@ -1,3 +1,4 @@
+import DCStore
 internal import Dispatch
 internal import Foundation
 
@@ -347,13 +348,13 @@ public actor WalletStore {
   /// The writes and reads available inside ``WalletStore/transaction(_:)``; valid only until
   /// the transaction ends.
   public final class Transaction {
-    private var connection: SQLiteConnection?
+    private var connection: WalletConnection?
 
-    init(connection: SQLiteConnection) { self.connection = connection }
+    init(connection: WalletConnection) { self.connection = connection }
 
     func close() { connection = nil }
 
-    private func open() throws(WalletStoreError) -> SQLiteConnection {
+    private func open() throws(WalletStoreError) -> WalletConnection {
       guard let connection else {
         throw WalletStoreError(.transactionClosed, "the transaction has already ended")
       }

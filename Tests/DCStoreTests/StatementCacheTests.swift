@@ -1,15 +1,14 @@
+import DCStore
 import Foundation
 import Testing
-
-@testable import DCWallet
 
 /// Kept statements (`runCached`, `queryCached`) are reset after every call: a query left
 /// half-read would otherwise keep its read snapshot, so the connection would not see other
 /// connections' writes and no checkpoint could reset the WAL.
 @Suite("SQLite kept statements")
 struct StatementCacheTests {
-  private func open(_ path: String) throws -> SQLiteConnection {
-    let connection = try SQLiteConnection(path: path)
+  private func open(_ path: String) throws -> SQLiteConnection<StoreError> {
+    let connection = try SQLiteConnection<StoreError>(path: path)
     _ = try connection.query("PRAGMA journal_mode=WAL") { $0.text(0) }
     return connection
   }
@@ -23,12 +22,12 @@ struct StatementCacheTests {
     let sql = "SELECT n FROM t ORDER BY n"
 
     // The row mapping throws on the first of three rows: the statement stops mid-way.
-    let corruptRecordError = #expect(throws: WalletStoreError.self) {
-      _ = try reader.queryCached(sql) { (_) throws(WalletStoreError) -> Int64 in
-        throw WalletStoreError(.corruptRecord, "stop")
+    let rowError = #expect(throws: StoreError.self) {
+      _ = try reader.queryCached(sql) { (_) throws(StoreError) -> Int64 in
+        throw StoreError(.invalidArgument, "stop")
       }
     }
-    #expect(corruptRecordError?.code == .corruptRecord)
+    #expect(rowError?.code == .invalidArgument)
 
     // Another connection writes and resets the WAL: no reader may hold a snapshot.
     let writer = try open(dir.databasePath)
@@ -47,7 +46,7 @@ struct StatementCacheTests {
   @Test func aConnectionWithKeptStatementsIsReleasedAndClosesItsFiles() throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
-    weak var released: SQLiteConnection?
+    weak var released: SQLiteConnection<StoreError>?
     do {
       let connection = try open(dir.databasePath)
       try connection.run("CREATE TABLE t (n INTEGER NOT NULL)")
