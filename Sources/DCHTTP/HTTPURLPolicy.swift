@@ -1,3 +1,4 @@
+import DCErrors
 public import Foundation
 
 /// Which request URLs an ``HTTPClient`` may send to.

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// The caps every Status List input is held to (docs/LIMITS.md, "Token Status List").
 public enum StatusListLimits {
   /// The largest Status List Token read, in bytes (the JWT's text or the CWT's bytes): 4 MiB.

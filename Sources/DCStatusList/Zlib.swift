@@ -1,4 +1,5 @@
 import CDCZlib
+import DCErrors
 
 /// The ZLIB data format (RFC 1950) around DEFLATE (RFC 1951), through the system zlib, as the
 /// draft requires for the Status List's byte array (draft-ietf-oauth-status-list §4.1: "compressed

@@ -1,4 +1,4 @@
-public import DCErrors
+@_exported public import DCErrors
 import DCMdoc
 public import DCMdocProximity
 public import DCProximityTransport
@@ -13,50 +13,25 @@ public enum InPersonDecision: Sendable {
 
 /// An error that ended an in-person session before the reader terminated it: the transport
 /// failed or closed, or the session layer refused a message.
-public struct InPersonSessionError: CausedError {
-  /// What kind of failure this is.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    let name: String
-    private init(_ name: String) { self.name = name }
-    /// The code's name.
-    public var description: String { name }
+public typealias InPersonSessionError = DCError<InPersonSessionErrorCode>
 
-    /// The transport failed, or the peer closed the connection without ending the session
-    /// (a closed socket alone is no termination, ISO 18013-5 §9.1.1.4).
-    public static let transport = Code("transport")
-    /// A message was refused by the session layer (its status, if any, was sent first).
-    public static let session = Code("session")
-    /// The other side sent more requests than the holder answers in one session.
-    public static let tooManyRequests = Code("tooManyRequests")
-  }
+/// What kind of failure this is.
+public struct InPersonSessionErrorCode: DCErrorCode {
+  let name: String
+  private init(_ name: String) { self.name = name }
+  /// The code's name.
+  public var description: String { name }
 
-  /// What kind of failure this is.
-  public let code: Code
-  /// A human-readable explanation.
-  public let reason: String
-  /// The transport or session error this one wraps.
-  public let underlying: (any Error & Sendable)?
-  /// The file (`#fileID`) where the error was created.
-  public let file: String
-  /// The line where the error was created.
-  public let line: UInt
+  /// The transport failed, or the peer closed the connection without ending the session
+  /// (a closed socket alone is no termination, ISO 18013-5 §9.1.1.4).
+  public static let transport = Self("transport")
+  /// A message was refused by the session layer (its status, if any, was sent first).
+  public static let session = Self("session")
+  /// The other side sent more requests than the holder answers in one session.
+  public static let tooManyRequests = Self("tooManyRequests")
 
-  /// Creates an error with a code and a reason.
-  public init(
-    _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
-    file: String = #fileID, line: UInt = #line
-  ) {
-    self.code = code
-    self.reason = reason
-    self.underlying = underlying
-    self.file = file
-    self.line = line
-  }
-
-  /// `InPersonSessionError.<code>: <reason>`.
-  public var description: String { causedDescription }
-  /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String { causedDebugDescription }
+  /// `InPersonSessionError`, the name descriptions give the error.
+  public static var errorName: String { "InPersonSessionError" }
 }
 
 /// Runs the holder's side of a whole ISO 18013-5 in-person session over any

@@ -77,11 +77,11 @@ struct PlatformRequestTests {
   @Test(
     "Malformed picks are refused, a pick of a protocol the request lacks as unsupported",
     arguments: [
-      ("", DigitalCredentialsError.Code.invalidRequest), ("mdl", .invalidRequest),
+      ("", DigitalCredentialsErrorCode.invalidRequest), ("mdl", .invalidRequest),
       ("x org-iso-mdoc mdl", .invalidRequest), ("0 openid4vp mdl", .unsupportedProtocol),
       (#"{"id": "x"}"#, .invalidRequest), ("{not json", .invalidRequest),
     ])
-  func malformedPicks(entry: String, code: DigitalCredentialsError.Code) {
+  func malformedPicks(entry: String, code: DigitalCredentialsErrorCode) {
     let refused = #expect(throws: DigitalCredentialsError.self) {
       try AndroidCredentialRequest(
         requestJSON: Self.request(["org-iso-mdoc"]), origin: nil, callingPackage: nil,
