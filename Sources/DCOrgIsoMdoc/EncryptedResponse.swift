@@ -28,14 +28,14 @@ public struct EncryptedResponse: Sendable, Hashable {
   public static func seal(
     _ deviceResponse: DeviceResponse, to recipient: ECPublicKey,
     sessionTranscript: SessionTranscript
-  ) throws(DigitalCredentialsError) -> EncryptedResponse {
+  ) throws(OrgIsoMdocError) -> EncryptedResponse {
     do {
       let (enc, ciphertext) = try HPKE.seal(
         deviceResponse.bytes, to: recipient, ciphersuite: ciphersuite, info: sessionTranscript.bytes
       )
       return EncryptedResponse(enc: enc, cipherText: ciphertext)
     } catch {
-      throw DigitalCredentialsError(.cryptoFailure, "HPKE seal: \(error.reason)", underlying: error)
+      throw OrgIsoMdocError(.cryptoFailure, "HPKE seal: \(error.reason)", underlying: error)
     }
   }
 
@@ -43,14 +43,14 @@ public struct EncryptedResponse: Sendable, Hashable {
   ///
   /// A different origin gives a different transcript, so the message does not open.
   public func open(privateKey: ECPrivateKey, sessionTranscript: SessionTranscript)
-    throws(DigitalCredentialsError) -> [UInt8]
+    throws(OrgIsoMdocError) -> [UInt8]
   {
     do {
       return try HPKE.open(
         cipherText, encapsulatedKey: enc, privateKey: privateKey, ciphersuite: Self.ciphersuite,
         info: sessionTranscript.bytes)
     } catch {
-      throw DigitalCredentialsError(
+      throw OrgIsoMdocError(
         .decryptionFailed, "HPKE open: \(error.reason)", underlying: error)
     }
   }
@@ -63,13 +63,13 @@ public struct EncryptedResponse: Sendable, Hashable {
   }
 
   /// Reads an EncryptedResponse from its CBOR bytes.
-  public init(bytes: [UInt8]) throws(DigitalCredentialsError) {
+  public init(bytes: [UInt8]) throws(OrgIsoMdocError) {
     guard let item = try? CBOR.decode(bytes), let members = item.array, members.count == 2,
       members[0].text == "dcapi",
       let map = members[1].map, let enc = map["enc"]?.bytes,
       let cipherText = map["cipherText"]?.bytes
     else {
-      throw DigitalCredentialsError(
+      throw OrgIsoMdocError(
         .invalidRequest, "not an EncryptedResponse [\"dcapi\", {enc, cipherText}]")
     }
     self.init(enc: enc, cipherText: cipherText)
@@ -79,13 +79,13 @@ public struct EncryptedResponse: Sendable, Hashable {
   public var data: JSONValue { .object([("response", .string(Base64URL.encode(bytes)))]) }
 
   /// Reads the response `data` object.
-  public init(data: JSONValue) throws(DigitalCredentialsError) {
+  public init(data: JSONValue) throws(OrgIsoMdocError) {
     guard let text = data["response"]?.string else {
-      throw DigitalCredentialsError(
+      throw OrgIsoMdocError(
         .invalidRequest, "org-iso-mdoc response data needs a string \"response\"")
     }
     guard let bytes = try? Base64URL.decode(text) else {
-      throw DigitalCredentialsError(.invalidRequest, "the response is not base64url")
+      throw OrgIsoMdocError(.invalidRequest, "the response is not base64url")
     }
     try self.init(bytes: bytes)
   }

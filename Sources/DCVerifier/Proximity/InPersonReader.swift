@@ -26,7 +26,7 @@ public struct InPersonReaderErrorCode: DCErrorCode {
   /// The session layer refused a message (its status sent first), or the holder ended the
   /// session with an error status or without answering.
   public static let session = Self("session")
-  /// The response did not verify (its `underlying` is the `DigitalCredentialsError` naming
+  /// The response did not verify (its `underlying` is the `VerifierError` naming
   /// the check), or the holder refused with a DeviceResponse status.
   public static let verificationFailed = Self("verificationFailed")
 
