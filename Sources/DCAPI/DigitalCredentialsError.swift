@@ -19,7 +19,4 @@ public struct DigitalCredentialsErrorCode: DCErrorCode {
   public static let unsupportedProtocol = Self("unsupportedProtocol")
   /// The origin is not a serialized web origin (WHATWG HTML §7.5).
   public static let invalidOrigin = Self("invalidOrigin")
-
-  /// `DigitalCredentialsError`, the name descriptions give the error.
-  public static var errorName: String { "DigitalCredentialsError" }
 }

@@ -49,9 +49,6 @@ public struct CBORErrorCode: DCErrorCode {
   /// The byte offset in the input where the problem was found (RFC 8949 §5.3).
   public typealias Detail = Int
 
-  /// `CBORError`, the name descriptions give the error.
-  public static var errorName: String { "CBORError" }
-
   /// `CBORError.code at offset N: reason`, or without the offset when it is unknown.
   public static func description(of error: CBORError) -> String {
     if let offset = error.offset {

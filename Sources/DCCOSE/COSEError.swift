@@ -26,9 +26,6 @@ public struct COSEErrorCode: DCErrorCode {
   public static let invalidKey = Self("invalidKey")
   /// A critical header parameter is not understood (RFC 9052 §3.1 `crit`).
   package static let unknownCriticalHeader = Self("unknownCriticalHeader")
-
-  /// `COSEError`, the name descriptions give the error.
-  public static var errorName: String { "COSEError" }
 }
 
 extension DCError where Code == COSEErrorCode {

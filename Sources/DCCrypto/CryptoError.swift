@@ -31,7 +31,4 @@ public struct CryptoErrorCode: DCErrorCode {
   public static let invalidPEM = Self("invalidPEM")
   /// The crypto backend reported an unexpected failure.
   package static let backendFailure = Self("backendFailure")
-
-  /// `CryptoError`, the name descriptions give the error.
-  public static var errorName: String { "CryptoError" }
 }

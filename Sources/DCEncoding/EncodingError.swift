@@ -18,7 +18,4 @@ public struct EncodingErrorCode: DCErrorCode {
   public static let invalidBase64 = Self("invalidBase64")
   /// Text is not an even number of hex digits (RFC 4648 §8).
   package static let invalidHex = Self("invalidHex")
-
-  /// `EncodingError`, the name descriptions give the error.
-  public static var errorName: String { "EncodingError" }
 }

@@ -8,7 +8,8 @@ public protocol DCErrorCode: Hashable, Sendable, CustomStringConvertible {
   /// location, the credential at fault), or `Never` when nothing.
   associatedtype Detail: Sendable = Never
 
-  /// The error's name in descriptions, e.g. `CBORError`.
+  /// The error's name in descriptions, e.g. `CBORError`; by default the code type's name without
+  /// its `Code` suffix (`CBORErrorCode` names `CBORError`).
   static var errorName: String { get }
 
   /// The one-line description of an error with this code; by default `ErrorName.code: reason`.
@@ -16,6 +17,12 @@ public protocol DCErrorCode: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension DCErrorCode {
+  /// The code type's name without its `Code` suffix: `CBORErrorCode` names `CBORError`.
+  public static var errorName: String {
+    let name = String(describing: Self.self)
+    return name.hasSuffix("Code") ? String(name.dropLast(4)) : name
+  }
+
   /// `ErrorName.code: reason`.
   public static func description(of error: DCError<Self>) -> String {
     "\(errorName).\(error.code): \(error.reason)"

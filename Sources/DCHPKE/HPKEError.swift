@@ -26,7 +26,4 @@ public struct HPKEErrorCode: DCErrorCode {
   public static let exportOnly = Self("exportOnly")
   /// A parameter is out of range (export length, for example).
   public static let invalidParameter = Self("invalidParameter")
-
-  /// `HPKEError`, the name descriptions give the error.
-  public static var errorName: String { "HPKEError" }
 }

@@ -26,7 +26,4 @@ public struct HTTPErrorCode: DCErrorCode {
   public static let invalidRequest = Self("invalidRequest")
   /// The Swift task that sent the request was cancelled.
   public static let cancelled = Self("cancelled")
-
-  /// `HTTPError`, the name descriptions give the error.
-  public static var errorName: String { "HTTPError" }
 }

@@ -85,9 +85,6 @@ public struct IssuerStoreErrorCode: DCErrorCode {
   public static let duplicateCredential = Self("duplicateCredential")
   /// Status list settings no list may have.
   public static let invalidSettings = Self("invalidSettings")
-
-  /// `IssuerStoreError`, the name descriptions give the error.
-  public static var errorName: String { "IssuerStoreError" }
 }
 
 /// Where an issuer keeps its state: codes, tokens, nonces, deferred transactions,

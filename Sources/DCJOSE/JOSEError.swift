@@ -47,7 +47,4 @@ public struct JOSEErrorCode: DCErrorCode {
   package static let keyNotFound = Self("keyNotFound")
   /// The signer or the crypto backend failed while producing a JWS or JWE.
   public static let cryptoFailure = Self("cryptoFailure")
-
-  /// `JOSEError`, the name descriptions give the error.
-  public static var errorName: String { "JOSEError" }
 }

@@ -16,7 +16,4 @@ public struct JSONErrorCode: DCErrorCode {
 
   /// Text is not JSON under RFC 8259 and the parser's limits (depth, length, duplicate keys).
   public static let invalidJSON = Self("invalidJSON")
-
-  /// `JSONError`, the name descriptions give the error.
-  public static var errorName: String { "JSONError" }
 }

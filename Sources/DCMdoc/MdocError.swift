@@ -39,9 +39,6 @@ public struct MdocErrorCode: DCErrorCode {
   package static let notRequested = Self("notRequested")
   /// A signing key failed to sign.
   public static let signingFailed = Self("signingFailed")
-
-  /// `MdocError`, the name descriptions give the error.
-  public static var errorName: String { "MdocError" }
 }
 
 extension DCError where Code == MdocErrorCode {

@@ -46,9 +46,6 @@ public struct MdocProximityErrorCode: DCErrorCode {
 
   /// The status the session sends the other side before it closes (ISO 18013-5 Table 20).
   public typealias Detail = SessionStatus
-
-  /// `MdocProximityError`, the name descriptions give the error.
-  public static var errorName: String { "MdocProximityError" }
 }
 
 extension DCError where Code == MdocProximityErrorCode {

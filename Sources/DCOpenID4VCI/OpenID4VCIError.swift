@@ -159,7 +159,4 @@ public struct OpenID4VCIErrorCode: DCErrorCode {
   /// A key attestation JWT is malformed, of the wrong `typ`, untrusted, expired, or carries
   /// no usable `attested_keys` (OpenID4VCI 1.0 Appendix D.1).
   public static let invalidKeyAttestation = Self("invalidKeyAttestation")
-
-  /// `OpenID4VCIError`, the name descriptions give the error.
-  public static var errorName: String { "OpenID4VCIError" }
 }

@@ -57,9 +57,6 @@ public struct OpenID4VPErrorCode: DCErrorCode {
   /// The DC API protocol identifier is one this module does not answer, such as the drafts'
   /// `openid4vp` (OpenID4VP 1.0 Appendix A.1); nothing is reported, the protocol is not spoken.
   public static let unsupportedProtocol = Self("unsupportedProtocol")
-
-  /// `OpenID4VPError`, the name descriptions give the error.
-  public static var errorName: String { "OpenID4VPError" }
 }
 
 extension DCError where Code == OpenID4VPErrorCode {

@@ -11,7 +11,7 @@ import DCJSON
 /// transcript hashes that text, not a re-encoding.
 public struct EncryptionInfo: Sendable, Hashable {
   /// The smallest nonce accepted, in bytes.
-  public static let minimumNonceByteCount = 16
+  package static let minimumNonceByteCount = 16
 
   /// The base64url text as received in `data.encryptionInfo`.
   public let base64URL: String
@@ -76,7 +76,7 @@ public struct EncryptionInfo: Sendable, Hashable {
   }
 
   /// Builds an EncryptionInfo (verifier side) and encodes it.
-  public init(nonce: [UInt8], recipientPublicKey: ECPublicKey) {
+  package init(nonce: [UInt8], recipientPublicKey: ECPublicKey) {
     let item: CBOR = [
       "dcapi",
       [

@@ -12,14 +12,11 @@ public struct OrgIsoMdocErrorCode: DCErrorCode {
   public var description: String { name }
 
   /// The request `data` or the response `data` cannot be read (ISO/IEC TS 18013-7 C.3.2).
-  public static let invalidRequest = Self("invalidRequest")
+  package static let invalidRequest = Self("invalidRequest")
   /// `encryptionInfo` is malformed: tag, nonce or recipient key (ISO/IEC TS 18013-7 C.3.2.1).
-  public static let invalidEncryptionInfo = Self("invalidEncryptionInfo")
+  package static let invalidEncryptionInfo = Self("invalidEncryptionInfo")
   /// The encrypted response cannot be opened (wrong key, origin or a tampered message).
-  public static let decryptionFailed = Self("decryptionFailed")
+  package static let decryptionFailed = Self("decryptionFailed")
   /// A sealing step failed.
-  public static let cryptoFailure = Self("cryptoFailure")
-
-  /// `OrgIsoMdocError`, the name descriptions give the error.
-  public static var errorName: String { "OrgIsoMdocError" }
+  package static let cryptoFailure = Self("cryptoFailure")
 }

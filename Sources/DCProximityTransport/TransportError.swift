@@ -35,7 +35,4 @@ public struct TransportErrorCode: DCErrorCode {
   /// The transport was closed on this side, or is used in a way its state does not allow (a
   /// second receive while one waits, a send before the connection is set up).
   public static let closed = Self("closed")
-
-  /// `TransportError`, the name descriptions give the error.
-  public static var errorName: String { "TransportError" }
 }

@@ -30,9 +30,6 @@ public struct DCQLErrorCode: DCErrorCode {
   /// Where in the query the problem is, a path such as `credentials[0].claims[1]`.
   public typealias Detail = String
 
-  /// `DCQLError`, the name descriptions give the error.
-  public static var errorName: String { "DCQLError" }
-
   /// `DCQLError.code at location: reason`, or without the location when there is none.
   public static func description(of error: DCQLError) -> String {
     error.location.isEmpty

@@ -45,9 +45,6 @@ public struct RegistrationErrorCode: DCErrorCode {
   /// The id of the credential description at fault.
   public typealias Detail = String
 
-  /// `RegistrationError`, the name descriptions give the error.
-  public static var errorName: String { "RegistrationError" }
-
   /// The code, the credential at fault and the reason, for logs.
   public static func description(of error: RegistrationError) -> String {
     if let credentialID = error.credentialID {

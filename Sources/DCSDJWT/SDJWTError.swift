@@ -57,7 +57,4 @@ public struct SDJWTErrorCode: DCErrorCode {
   package static let claimNotFound = Self("claimNotFound")
   /// The signer or the crypto backend failed while producing a JWT (RFC 7515 §5.1).
   public static let signingFailed = Self("signingFailed")
-
-  /// `SDJWTError`, the name descriptions give the error.
-  public static var errorName: String { "SDJWTError" }
 }

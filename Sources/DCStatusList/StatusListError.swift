@@ -33,7 +33,4 @@ public struct StatusListErrorCode: DCErrorCode {
   public static let untrusted = Self("untrusted")
   /// Signing the token failed.
   public static let signingFailed = Self("signingFailed")
-
-  /// `StatusListError`, the name descriptions give the error.
-  public static var errorName: String { "StatusListError" }
 }

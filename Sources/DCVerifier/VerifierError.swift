@@ -23,9 +23,6 @@ public struct VerifierErrorCode: DCErrorCode {
   public static let verificationFailed = Self("verificationFailed")
   /// A signing or key step failed.
   public static let cryptoFailure = Self("cryptoFailure")
-
-  /// `VerifierError`, the name descriptions give the error.
-  public static var errorName: String { "VerifierError" }
 }
 
 extension DCError where Code == VerifierErrorCode {

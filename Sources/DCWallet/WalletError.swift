@@ -35,9 +35,6 @@ public struct WalletErrorCode: DCErrorCode {
   /// envelope's order.
   public typealias Detail = [Refusal]
 
-  /// `WalletError`, the name descriptions give the error.
-  public static var errorName: String { "WalletError" }
-
   /// The reason alone (the CLI prints it as is).
   public static func description(of error: WalletError) -> String { error.reason }
 }

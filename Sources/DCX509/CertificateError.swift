@@ -30,7 +30,4 @@ public struct CertificateErrorCode: DCErrorCode {
   public static let invalidBuilderInput = Self("invalidBuilderInput")
   /// The signer failed to produce a signature for a certificate being built.
   public static let signingFailed = Self("signingFailed")
-
-  /// `CertificateError`, the name descriptions give the error.
-  public static var errorName: String { "CertificateError" }
 }

@@ -70,3 +70,19 @@ struct DCErrorTests {
     #expect(error.detail == nil)
   }
 }
+
+/// A code type that does not name its error: the name is the type's, without `Code`.
+struct UnnamedErrorCode: DCErrorCode {
+  let name: String
+  var description: String { name }
+}
+
+struct DCErrorNameTests {
+  @Test func aCodeTypeNamesItsErrorAfterItselfByDefault() {
+    #expect(UnnamedErrorCode.errorName == "UnnamedError")
+    #expect(
+      DCError(UnnamedErrorCode(name: "odd"), "a reason").description == "UnnamedError.odd: a reason"
+    )
+    #expect(CBORErrorCode.errorName == "CBORError")
+  }
+}

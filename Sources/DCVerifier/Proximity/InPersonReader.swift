@@ -29,9 +29,6 @@ public struct InPersonReaderErrorCode: DCErrorCode {
   /// The response did not verify (its `underlying` is the `VerifierError` naming
   /// the check), or the holder refused with a DeviceResponse status.
   public static let verificationFailed = Self("verificationFailed")
-
-  /// `InPersonReaderError`, the name descriptions give the error.
-  public static var errorName: String { "InPersonReaderError" }
 }
 
 /// Runs the reader's side of an ISO 18013-5 in-person session over any ``SessionTransport``:

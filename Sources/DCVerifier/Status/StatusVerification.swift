@@ -85,9 +85,6 @@ package struct CredentialStatusErrorCode: DCErrorCode {
 
   /// The credential at fault and what its status list says.
   package typealias Detail = CredentialStatusDetail
-
-  /// `CredentialStatusError`, the name descriptions give the error.
-  package static var errorName: String { "CredentialStatusError" }
 }
 
 /// What a ``CredentialStatusError`` says of the credential whose status failed.

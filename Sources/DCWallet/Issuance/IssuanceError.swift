@@ -56,7 +56,4 @@ public struct IssuanceErrorCode: DCErrorCode {
   public static let transport = Self("transport")
   /// A server answered with a status or body this client does not expect.
   package static let unexpectedResponse = Self("unexpectedResponse")
-
-  /// `IssuanceError`, the name descriptions give the error.
-  public static var errorName: String { "IssuanceError" }
 }

@@ -182,9 +182,6 @@ public struct IssuanceRejectionCode: DCErrorCode {
 
   /// The device key the credential's proof was made with.
   public typealias Detail = String
-
-  /// `IssuanceRejection`, the name descriptions give the error.
-  public static var errorName: String { "IssuanceRejection" }
 }
 
 extension DCError where Code == IssuanceRejectionCode {

@@ -29,9 +29,6 @@ public struct InPersonSessionErrorCode: DCErrorCode {
   public static let session = Self("session")
   /// The other side sent more requests than the holder answers in one session.
   public static let tooManyRequests = Self("tooManyRequests")
-
-  /// `InPersonSessionError`, the name descriptions give the error.
-  public static var errorName: String { "InPersonSessionError" }
 }
 
 /// Runs the holder's side of a whole ISO 18013-5 in-person session over any
@@ -45,7 +42,7 @@ public struct InPersonSessionErrorCode: DCErrorCode {
 /// declining, a response that cannot be made) is always sent: a DeviceResponse without
 /// documents and with its status (§8.3.2.1.2.3: 10, 11 or 12), together with status 20, which
 /// ends the session; ``Outcome/refusal`` then says why. A message the session layer refuses is
-/// answered with its SessionData status (10 or 11), then ``InPersonSessionError/Code/session``
+/// answered with its SessionData status (10 or 11), then ``InPersonSessionErrorCode/session``
 /// is thrown.
 public struct InPersonHolder: Sendable {
   /// Why the holder did not answer a request; the status was sent to the reader.
@@ -74,7 +71,7 @@ public struct InPersonHolder: Sendable {
   /// The policy for every request of the session (nil: the wallet's).
   public let policy: WalletPolicy?
   /// The most requests answered in one session; one more is refused with
-  /// ``InPersonSessionError/Code/tooManyRequests`` (every loop is bounded).
+  /// ``InPersonSessionErrorCode/tooManyRequests`` (every loop is bounded).
   package let maxRequests: Int
 
   /// A driver for `wallet`.

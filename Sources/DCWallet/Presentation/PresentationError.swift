@@ -24,7 +24,4 @@ public struct PresentationErrorCode: DCErrorCode {
   public static let noMatchingCredential = Self("noMatchingCredential")
   /// A signing or sealing step failed.
   public static let cryptoFailure = Self("cryptoFailure")
-
-  /// `PresentationError`, the name descriptions give the error.
-  public static var errorName: String { "PresentationError" }
 }
