@@ -1,3 +1,4 @@
+import DCErrors
 import Foundation
 
 /// A web origin in its ASCII serialization (WHATWG HTML §7.5 "serialization of an origin"):

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// A type that turns itself into a CBOR data item (RFC 8949 §5, CBOR-based protocols).
 public protocol CBOREncodable {
   /// The data item that represents this value (RFC 8949 §2).

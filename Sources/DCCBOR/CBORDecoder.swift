@@ -1,3 +1,5 @@
+import DCErrors
+
 /// Decodes one CBOR data item from bytes, checking well-formedness, validity and resource limits.
 ///
 /// RFC 8949 §5 (creating CBOR-based protocols: §5.2 generic decoders and limits, §5.3 validity,

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// A view over a decoded CBOR map for reading one model structure (RFC 8949 §5.3), so that
 /// every structure is read the same way: `required(key, as:)`, `optional(key, as:)`, nested
 /// maps and embedded (tag 24) items, with errors naming the structure, the key and the clause
@@ -44,7 +46,7 @@ public struct CBORMapReader: Sendable {
   }
 
   /// The error for `key`, its reason naming the structure, key and clause.
-  public func error(_ code: CBORError.Code, _ key: String, _ message: String) -> CBORError {
+  public func error(_ code: CBORErrorCode, _ key: String, _ message: String) -> CBORError {
     CBORError(code, reason: "\(structure).\(key): \(message) (\(clause))")
   }
 

@@ -1,3 +1,5 @@
+import DCErrors
+
 extension CBOR: CustomStringConvertible {
   /// The value in diagnostic notation (RFC 8949 §8).
   public var description: String { diagnosticNotation }

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// A data item kept as its exact bytes next to its decoded value.
 ///
 /// RFC 8949 §3.4.5.1 (tag 24, encoded CBOR data item): anything that is hashed or signed keeps

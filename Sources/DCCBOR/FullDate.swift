@@ -1,3 +1,5 @@
+import DCErrors
+
 /// A calendar date without time or offset, `YYYY-MM-DD`.
 ///
 /// RFC 8943 §3 (tag 1004 full-date, tag 100 days since 1970-01-01) with the RFC 3339 §5.6

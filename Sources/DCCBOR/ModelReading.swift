@@ -1,3 +1,5 @@
+import DCErrors
+
 extension CBOR {
   /// A short name of the item's type for error messages (RFC 8949 §3.1).
   public var kindName: String {

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// Proleptic Gregorian calendar arithmetic (RFC 3339 §5.7 and Appendix B).
 enum CivilCalendar {
   static func isLeap(_ year: Int) -> Bool {

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// Content type checks for the tags this module gives meaning to.
 ///
 /// RFC 8949 §3.4 (tags 0, 1, 2, 3), §3.4.5.1 (tag 24) and RFC 8943 (tags 100, 1004). Only

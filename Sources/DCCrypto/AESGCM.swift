@@ -1,3 +1,5 @@
+import DCErrors
+
 /// AES (FIPS 197) namespace, shaped like CryptoKit's `AES`.
 public enum AES {
   /// AES in Galois/Counter Mode (NIST SP 800-38D) with a 128-bit tag.

@@ -1,3 +1,5 @@
+import DCErrors
+
 // The Apple backend: CryptoKit and Security. Written against Apple's documented API; on Linux it
 // is only type-checked (target CryptoPrimitivesOnCryptoKit of the Apple shadow SDK build, issue
 // 17), never run, so it holds translation only: every decision (sizes, curve checks, error codes)

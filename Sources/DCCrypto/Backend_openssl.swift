@@ -1,3 +1,5 @@
+import DCErrors
+
 // The Linux backend: OpenSSL 3 libcrypto through the COpenSSLShim C target (which links the
 // COpenSSL system library). Translation only: sizes, encodings and error codes are decided in
 // the shared files that call it. Every C call's result is checked; a failure throws.

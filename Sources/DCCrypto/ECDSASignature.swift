@@ -1,3 +1,5 @@
+import DCErrors
+
 /// An ECDSA signature (r, s), held as raw `r || s` of the curve's scalar size.
 ///
 /// COSE (RFC 9053 §2.1) and JWS (RFC 7518 §3.4) use the raw form; X.509 uses DER

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// An elliptic-curve private key on P-256, P-384 or P-521, for ECDSA and ECDH.
 ///
 /// The same key signs (FIPS 186-5 ECDSA) and agrees (SP 800-56A ECDH); protocols that need

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// HKDF (RFC 5869) over a SHA-2 digest, computed by the crypto backend.
 public enum HKDF {
   /// HKDF-Extract (RFC 5869 §2.2): a pseudorandom key from input keying material.

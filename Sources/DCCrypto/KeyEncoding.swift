@@ -1,3 +1,5 @@
+import DCErrors
+
 // The DER key encodings, written and read here once for both backends, so CryptoKit and OpenSSL
 // produce the same bytes and accept the same inputs (decided in Linux-tested code).
 

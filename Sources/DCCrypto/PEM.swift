@@ -1,3 +1,4 @@
+import DCErrors
 import Foundation
 
 /// A PEM document (RFC 7468): a label and the DER bytes between its armour lines.

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// Strict base64url without padding, as JOSE, SD-JWT and the DC API use it (RFC 7515 §2,
 /// RFC 4648 §5).
 public enum Base64URL {

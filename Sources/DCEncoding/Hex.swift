@@ -1,3 +1,5 @@
+import DCErrors
+
 /// Lowercase hexadecimal text for bytes (RFC 4648 §8, base16), and its strict inverse.
 public enum Hex {
   private static let digits = Array("0123456789abcdef".utf8)

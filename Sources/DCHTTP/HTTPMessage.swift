@@ -1,3 +1,4 @@
+import DCErrors
 public import Foundation
 
 /// An HTTP method (RFC 9110 §9). A value rather than an enum, so that a method this package does

@@ -1,3 +1,4 @@
+import DCErrors
 public import Foundation
 
 /// Which request URLs an ``HTTPClient`` may send to.
@@ -20,7 +21,7 @@ public struct HTTPURLPolicy: Sendable, Hashable {
 
   /// Checks that `url` is absolute, has a host, and uses a scheme this policy allows.
   ///
-  /// - Throws: ``HTTPError/Code/urlNotAllowed`` naming what is wrong.
+  /// - Throws: ``HTTPErrorCode/urlNotAllowed`` naming what is wrong.
   public func check(_ url: URL) throws(HTTPError) {
     guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
       let host = components.host, !host.isEmpty

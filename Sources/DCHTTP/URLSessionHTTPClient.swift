@@ -1,3 +1,4 @@
+import DCErrors
 public import Foundation
 
 #if canImport(FoundationNetworking)
@@ -15,10 +16,10 @@ public import Foundation
 /// - ``Configuration/timeout`` bounds the whole exchange, from sending to the last body byte.
 /// - ``Configuration/maxResponseBytes`` bounds the body while it arrives: a declared
 ///   `Content-Length` above it, or the first chunk that would pass it, ends the exchange with
-///   ``HTTPError/Code/responseTooLarge`` and cancels the task; nothing beyond the limit is kept.
+///   ``HTTPErrorCode/responseTooLarge`` and cancels the task; nothing beyond the limit is kept.
 /// - Request headers and body are sent as given; a header that could split the request (CR, LF
 ///   or NUL in a value, a name that is not a token) is refused with
-///   ``HTTPError/Code/invalidRequest``.
+///   ``HTTPErrorCode/invalidRequest``.
 ///
 /// Each ``send(_:)`` uses its own ephemeral session (no cookies, no cache, no credential
 /// storage), so no state passes from one request to the next.

@@ -105,7 +105,7 @@ public import Foundation
     /// Starts listening on 127.0.0.1 and returns the bound port. Starting a started server
     /// returns its port.
     ///
-    /// - Throws: ``HTTP/HTTPError/Code/serverStartFailed`` when libmicrohttpd cannot start (the port
+    /// - Throws: ``DCHTTP/HTTPErrorCode/serverStartFailed`` when libmicrohttpd cannot start (the port
     ///   is in use, no threads, ...); `underlying` carries `errno` as a `POSIXError` when set.
     @discardableResult
     public func start() throws(HTTPError) -> UInt16 {

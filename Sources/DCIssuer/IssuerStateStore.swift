@@ -1,4 +1,4 @@
-public import DCErrors
+@_exported public import DCErrors
 public import DCJSON
 public import DCOpenID4VCI
 public import Foundation
@@ -62,50 +62,29 @@ public struct IssuerStateRecord: Sendable, Hashable {
 }
 
 /// An error from an issuer state store.
-public struct IssuerStoreError: CausedError {
-  /// What kind of failure this is; match on it, never on the reason text.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    let name: String
-    private init(_ name: String) { self.name = name }
-    /// The code's name, for logs.
-    public var description: String { name }
+public typealias IssuerStoreError = DCError<IssuerStoreErrorCode>
 
-    /// The store could not be opened or created.
-    public static let cannotOpen = Code("cannotOpen")
-    /// A read or write failed.
-    public static let databaseFailure = Code("databaseFailure")
-    /// A stored value could not be read back.
-    public static let corruptRecord = Code("corruptRecord")
-    /// No issued credential has this id (status lists).
-    public static let unknownCredential = Code("unknownCredential")
-    /// The status change is not allowed from the credential's status (status lists).
-    public static let transitionNotAllowed = Code("transitionNotAllowed")
-    /// The credential id already has a status list index.
-    public static let duplicateCredential = Code("duplicateCredential")
-    /// Status list settings no list may have.
-    public static let invalidSettings = Code("invalidSettings")
-  }
+/// What kind of failure this is; match on it, never on the reason text.
+public struct IssuerStoreErrorCode: DCErrorCode {
+  let name: String
+  private init(_ name: String) { self.name = name }
+  /// The code's name, for logs.
+  public var description: String { name }
 
-  public let code: Code
-  public let reason: String
-  public let underlying: (any Error & Sendable)?
-  public let file: String
-  public let line: UInt
-
-  /// Creates an error with a code and a reason.
-  public init(
-    _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
-    file: String = #fileID, line: UInt = #line
-  ) {
-    self.code = code
-    self.reason = reason
-    self.underlying = underlying
-    self.file = file
-    self.line = line
-  }
-
-  public var description: String { causedDescription }
-  public var debugDescription: String { causedDebugDescription }
+  /// The store could not be opened or created.
+  public static let cannotOpen = Self("cannotOpen")
+  /// A read or write failed.
+  public static let databaseFailure = Self("databaseFailure")
+  /// A stored value could not be read back.
+  public static let corruptRecord = Self("corruptRecord")
+  /// No issued credential has this id (status lists).
+  public static let unknownCredential = Self("unknownCredential")
+  /// The status change is not allowed from the credential's status (status lists).
+  public static let transitionNotAllowed = Self("transitionNotAllowed")
+  /// The credential id already has a status list index.
+  public static let duplicateCredential = Self("duplicateCredential")
+  /// Status list settings no list may have.
+  public static let invalidSettings = Self("invalidSettings")
 }
 
 /// Where an issuer keeps its state: codes, tokens, nonces, deferred transactions,

@@ -4,7 +4,7 @@ import DCJSON
 
 enum JOSEHeader {
   /// Decodes and parses a base64url protected header into a JSON object (RFC 7515 §5.2 steps 2-4).
-  static func decodeProtected(_ encoded: Substring, code: JOSEError.Code) throws(JOSEError) -> (
+  static func decodeProtected(_ encoded: Substring, code: JOSEErrorCode) throws(JOSEError) -> (
     bytes: [UInt8], value: JSONValue
   ) {
     let bytes: [UInt8]

@@ -1,49 +1,19 @@
-public import DCErrors
+@_exported public import DCErrors
 
 /// An error from parsing JSON text: an extensible code and a reason.
 ///
 /// Codes are values rather than enum cases so that new failure kinds break no client
 /// (the swift-certificates convention, as in `CryptoError`).
-public struct JSONError: CausedError {
-  /// What kind of failure this is; match on it, never on the reason text.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    let name: String
-    private init(_ name: String) { self.name = name }
+public typealias JSONError = DCError<JSONErrorCode>
 
-    /// The code's name, for logs.
-    public var description: String { name }
+/// What kind of failure this is; match on it, never on the reason text.
+public struct JSONErrorCode: DCErrorCode {
+  let name: String
+  private init(_ name: String) { self.name = name }
 
-    /// Text is not JSON under RFC 8259 and the parser's limits (depth, length, duplicate keys).
-    public static let invalidJSON = Code("invalidJSON")
-  }
+  /// The code's name, for logs.
+  public var description: String { name }
 
-  /// What kind of failure this is.
-  public let code: Code
-  /// A human-readable explanation, never containing key material.
-  public let reason: String
-
-  /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
-  public let underlying: (any Error & Sendable)?
-  /// The file (`#fileID`) where the error was created.
-  public let file: String
-  /// The line where the error was created.
-  public let line: UInt
-
-  /// Creates an error with a code and a reason.
-  public init(
-    _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
-    file: String = #fileID, line: UInt = #line
-  ) {
-    self.underlying = underlying
-    self.file = file
-    self.line = line
-    self.code = code
-    self.reason = reason
-  }
-
-  /// `JSONError.<code>: <reason>`.
-  public var description: String { causedDescription }
-
-  /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String { causedDebugDescription }
+  /// Text is not JSON under RFC 8259 and the parser's limits (depth, length, duplicate keys).
+  public static let invalidJSON = Self("invalidJSON")
 }

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// Bounds the JSON parser enforces, so hostile input cannot exhaust stack or memory.
 public struct JSONLimits: Sendable, Hashable {
   /// The deepest nesting of arrays and objects accepted.

@@ -278,7 +278,7 @@ extension COSESign1 {
   /// `MdocError` with `code`, its reason opening with `label` (issuerAuth §9.1.2.4, readerAuth
   /// §9.1.4).
   func x5chainCertificates(
-    failing code: MdocError.Code, label: String, missingNote: String = "",
+    failing code: MdocErrorCode, label: String, missingNote: String = "",
     certificateLabel: String
   ) throws(MdocError) -> [Certificate] {
     let ders: [[UInt8]]

@@ -1,68 +1,47 @@
 import DCCBOR
 import DCCOSE
-public import DCErrors
+@_exported public import DCErrors
 
 /// An error from the mdoc layer (ISO/IEC 18013-5): an extensible code, a reason, and the error it
 /// wraps.
-public struct MdocError: CausedError {
-  /// What kind of failure this is.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    let name: String
-    private init(_ name: String) { self.name = name }
-    public var description: String { name }
+public typealias MdocError = DCError<MdocErrorCode>
 
-    /// A structure does not match its CDDL (ISO 18013-5 §8.3.2.1.2).
-    public static let malformed = Code("malformed")
-    /// The MSO is not signed by the document signer's key, or is not signed at all.
-    public static let invalidIssuerSignature = Code("invalidIssuerSignature")
-    /// The document signer does not chain to a trusted IACA.
-    public static let untrustedIssuer = Code("untrustedIssuer")
-    /// A presented element's digest is not the one the MSO holds (§9.1.2.5).
-    public static let digestMismatch = Code("digestMismatch")
-    /// The document's docType is not the MSO's, or not the requested one.
-    public static let docTypeMismatch = Code("docTypeMismatch")
-    /// The MSO is not valid yet (validFrom is in the future).
-    public static let notYetValid = Code("notYetValid")
-    /// The MSO has expired (validUntil is in the past).
-    public static let expired = Code("expired")
-    /// The device signature or MAC over DeviceAuthentication does not verify (§9.1.3).
-    package static let invalidDeviceSignature = Code("invalidDeviceSignature")
-    /// A reader authentication signature does not verify (§9.1.4).
-    package static let invalidReaderSignature = Code("invalidReaderSignature")
-    /// The MSO uses a digest algorithm this library does not support.
-    package static let unsupportedDigestAlgorithm = Code("unsupportedDigestAlgorithm")
-    /// A device-signed element is not authorized by the MSO's keyAuthorizations (§9.1.2.4).
-    package static let unauthorizedElement = Code("unauthorizedElement")
-    /// An element was returned that was not requested.
-    package static let notRequested = Code("notRequested")
-    /// A signing key failed to sign.
-    public static let signingFailed = Code("signingFailed")
-  }
+/// What kind of failure this is.
+public struct MdocErrorCode: DCErrorCode {
+  let name: String
+  private init(_ name: String) { self.name = name }
+  /// The code's name.
+  public var description: String { name }
 
-  /// What kind of failure this is.
-  public let code: Code
-  /// A human-readable explanation.
-  public let reason: String
+  /// A structure does not match its CDDL (ISO 18013-5 §8.3.2.1.2).
+  public static let malformed = Self("malformed")
+  /// The MSO is not signed by the document signer's key, or is not signed at all.
+  public static let invalidIssuerSignature = Self("invalidIssuerSignature")
+  /// The document signer does not chain to a trusted IACA.
+  public static let untrustedIssuer = Self("untrustedIssuer")
+  /// A presented element's digest is not the one the MSO holds (§9.1.2.5).
+  public static let digestMismatch = Self("digestMismatch")
+  /// The document's docType is not the MSO's, or not the requested one.
+  public static let docTypeMismatch = Self("docTypeMismatch")
+  /// The MSO is not valid yet (validFrom is in the future).
+  public static let notYetValid = Self("notYetValid")
+  /// The MSO has expired (validUntil is in the past).
+  public static let expired = Self("expired")
+  /// The device signature or MAC over DeviceAuthentication does not verify (§9.1.3).
+  package static let invalidDeviceSignature = Self("invalidDeviceSignature")
+  /// A reader authentication signature does not verify (§9.1.4).
+  package static let invalidReaderSignature = Self("invalidReaderSignature")
+  /// The MSO uses a digest algorithm this library does not support.
+  package static let unsupportedDigestAlgorithm = Self("unsupportedDigestAlgorithm")
+  /// A device-signed element is not authorized by the MSO's keyAuthorizations (§9.1.2.4).
+  package static let unauthorizedElement = Self("unauthorizedElement")
+  /// An element was returned that was not requested.
+  package static let notRequested = Self("notRequested")
+  /// A signing key failed to sign.
+  public static let signingFailed = Self("signingFailed")
+}
 
-  /// The error this one wraps (a lower module's error, kept as a value), or nil for a root cause.
-  public let underlying: (any Error & Sendable)?
-  /// The file (`#fileID`) where the error was created.
-  public let file: String
-  /// The line where the error was created.
-  public let line: UInt
-
-  /// Creates an error with a code and a reason.
-  public init(
-    _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
-    file: String = #fileID, line: UInt = #line
-  ) {
-    self.code = code
-    self.reason = reason
-    self.underlying = underlying
-    self.file = file
-    self.line = line
-  }
-
+extension DCError where Code == MdocErrorCode {
   init(_ error: CBORError, _ context: String, file: String = #fileID, line: UInt = #line) {
     self.init(.malformed, "\(context): \(error.reason)", underlying: error, file: file, line: line)
   }
@@ -72,12 +51,6 @@ public struct MdocError: CausedError {
       error.code == .invalidSignature ? .invalidIssuerSignature : .malformed,
       "\(context): \(error.reason)", underlying: error, file: file, line: line)
   }
-
-  /// `MdocError.<code>: <reason>`.
-  public var description: String { causedDescription }
-
-  /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String { causedDebugDescription }
 }
 
 /// Runs a CBOR-reading body and reports its failure as a malformed mdoc structure.

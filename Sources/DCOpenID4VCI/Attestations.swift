@@ -22,7 +22,7 @@ public enum AttesterTrust: Sendable {
   case certificates([Certificate], policies: [any CertificatePolicy] = [])
 
   /// The attester key that verifies `jws`, or throws `code`.
-  func verify(_ jws: CompactJWS, at now: Date, code: OpenID4VCIError.Code)
+  func verify(_ jws: CompactJWS, at now: Date, code: OpenID4VCIErrorCode)
     throws(OpenID4VCIError)
   {
     switch self {
@@ -73,7 +73,7 @@ enum AttestationJWT {
 
   /// Parses a compact JWT of type `type`, with an allowed `alg` (never `none` or a MAC).
   static func parse(
-    _ compact: String, type: String, allowed: Set<JWSAlgorithm>, code: OpenID4VCIError.Code
+    _ compact: String, type: String, allowed: Set<JWSAlgorithm>, code: OpenID4VCIErrorCode
   ) throws(OpenID4VCIError) -> ProofJWT {
     guard compact.utf8.count <= 16 * 1024 else {
       throw OpenID4VCIError(code, "the JWT is longer than 16 KiB")
@@ -85,7 +85,7 @@ enum AttestationJWT {
   }
 
   /// A public JWK from a claim value, refusing private members.
-  static func publicJWK(_ value: JSONValue?, _ what: String, code: OpenID4VCIError.Code)
+  static func publicJWK(_ value: JSONValue?, _ what: String, code: OpenID4VCIErrorCode)
     throws(OpenID4VCIError) -> JWK
   {
     guard let value, case .object = value else { throw OpenID4VCIError(code, "\(what) is missing") }
@@ -241,7 +241,7 @@ public struct ClientAttestationVerifier: Sendable {
     throws(OpenID4VCIError) -> VerifiedClientAttestation
   {
     let now = clock()
-    let code = OpenID4VCIError.Code.invalidClientAttestation
+    let code = OpenID4VCIErrorCode.invalidClientAttestation
     let parsed = try AttestationJWT.parse(
       attestation, type: ClientAttestation.type, allowed: allowedAlgorithms, code: code)
     try trust.verify(parsed.jws, at: now, code: code)
@@ -276,7 +276,7 @@ public struct ClientAttestationVerifier: Sendable {
     _ pop: String, instanceKey: JWK, audience: String, challenge: String?
   ) throws(OpenID4VCIError) -> String {
     let now = clock()
-    let popCode = OpenID4VCIError.Code.invalidClientAttestationPoP
+    let popCode = OpenID4VCIErrorCode.invalidClientAttestationPoP
     let popJWT = try AttestationJWT.parse(
       pop, type: ClientAttestation.popType, allowed: allowedAlgorithms, code: popCode)
     do {
@@ -396,7 +396,7 @@ public struct KeyAttestationVerifier: Sendable {
   }
 
   public func verify(_ compact: String) throws(OpenID4VCIError) -> VerifiedKeyAttestation {
-    let code = OpenID4VCIError.Code.invalidKeyAttestation
+    let code = OpenID4VCIErrorCode.invalidKeyAttestation
     let now = clock()
     let parsed = try AttestationJWT.parse(
       compact, type: KeyAttestation.type, allowed: allowedAlgorithms, code: code)

@@ -69,7 +69,7 @@ public struct CredentialAuthorizationDetail: Sendable, Hashable {
   /// `authorization_details` (the credential request names `credential_configuration_id`,
   /// §8.2), and an empty array, which RFC 9396 §2 does not allow, is never built back.
   static func parse(
-    _ value: JSONValue, _ context: String, _ code: OpenID4VCIError.Code, requireIdentifiers: Bool
+    _ value: JSONValue, _ context: String, _ code: OpenID4VCIErrorCode, requireIdentifiers: Bool
   ) throws(OpenID4VCIError) -> [CredentialAuthorizationDetail]? {
     guard let array = value.array, !array.isEmpty else {
       throw OpenID4VCIError(code, "\(context) is not a non-empty array")
@@ -88,7 +88,7 @@ public struct CredentialAuthorizationDetail: Sendable, Hashable {
   }
 
   /// Reads the `authorization_details` form parameter (JSON text).
-  static func parse(parameter text: String, _ code: OpenID4VCIError.Code)
+  static func parse(parameter text: String, _ code: OpenID4VCIErrorCode)
     throws(OpenID4VCIError) -> [CredentialAuthorizationDetail]?
   {
     let json: JSONValue
@@ -176,7 +176,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
   /// this profile requires `state`). A `request_uri` is refused here (RFC 9126 §2.1: a pushed
   /// request cannot itself reference one).
   public init(parameters: FormParameters) throws(OpenID4VCIError) {
-    let code = OpenID4VCIError.Code.invalidAuthorizationRequest
+    let code = OpenID4VCIErrorCode.invalidAuthorizationRequest
     guard parameters["request_uri"] == nil else {
       throw OpenID4VCIError(code, "request_uri is not allowed in a full request")
     }
@@ -265,7 +265,7 @@ public struct PushedAuthorizationResponse: Sendable, Hashable {
   }
 
   public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
-    let code = OpenID4VCIError.Code.invalidPushedAuthorizationResponse
+    let code = OpenID4VCIErrorCode.invalidPushedAuthorizationResponse
     let json: JSONValue
     do {
       json = try parseJSON(jsonBytes, "the PAR response", maximumLength: messageMaximumLength)

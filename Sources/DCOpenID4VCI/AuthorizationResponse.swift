@@ -50,7 +50,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
     redirect url: URL, redirectURI: String, expectedState: String, expectedIssuer: String,
     issuerRequired: Bool
   ) throws(OpenID4VCIError) {
-    let code = OpenID4VCIError.Code.invalidAuthorizationResponse
+    let code = OpenID4VCIErrorCode.invalidAuthorizationResponse
     guard let received = URLComponents(url: url, resolvingAgainstBaseURL: false),
       let expected = URLComponents(string: redirectURI)
     else { throw OpenID4VCIError(code, "the redirect is not a URL") }

@@ -185,7 +185,7 @@ public struct CredentialRequest: Sendable, Hashable {
 
   /// Reads a request body (the issuer's side).
   public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
-    let code = OpenID4VCIError.Code.invalidCredentialRequest
+    let code = OpenID4VCIErrorCode.invalidCredentialRequest
     let json: JSONValue
     do {
       json = try parseJSON(jsonBytes, "the credential request", maximumLength: 256 * 1024)
@@ -241,7 +241,7 @@ public struct DeferredCredentialRequest: Sendable, Hashable {
   }
 
   public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
-    let code = OpenID4VCIError.Code.invalidCredentialRequest
+    let code = OpenID4VCIErrorCode.invalidCredentialRequest
     let json: JSONValue
     do {
       json = try parseJSON(
@@ -324,7 +324,7 @@ public enum CredentialResponse: Sendable, Hashable {
   public init(jsonBytes: some Collection<UInt8>, expectedTransactionID: String? = nil)
     throws(OpenID4VCIError)
   {
-    let code = OpenID4VCIError.Code.invalidCredentialResponse
+    let code = OpenID4VCIErrorCode.invalidCredentialResponse
     let json: JSONValue
     do {
       json = try parseJSON(jsonBytes, "the credential response", maximumLength: Self.maximumLength)
@@ -434,7 +434,7 @@ public struct NotificationRequest: Sendable, Hashable {
   }
 
   public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
-    let code = OpenID4VCIError.Code.invalidNotificationRequest
+    let code = OpenID4VCIErrorCode.invalidNotificationRequest
     let json: JSONValue
     do {
       json = try parseJSON(

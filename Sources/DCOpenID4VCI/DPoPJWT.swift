@@ -20,7 +20,7 @@ let privateJWKMembers = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 enum ProofJWTReader {
   /// Decodes the protected header without checking anything else (RFC 7515 §5.2 steps 1-4).
   static func header(
-    _ compact: String, malformed: OpenID4VCIError.Code
+    _ compact: String, malformed: OpenID4VCIErrorCode
   ) throws(OpenID4VCIError) -> JSONValue {
     let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3 else {
@@ -41,7 +41,7 @@ enum ProofJWTReader {
   /// Checks `typ` and that `alg` is one of `allowed` (never `none`, never symmetric).
   static func checkTypeAndAlgorithm(
     _ header: JSONValue, type expectedType: String, allowed: Set<JWSAlgorithm>,
-    typeCode: OpenID4VCIError.Code, algorithmCode: OpenID4VCIError.Code
+    typeCode: OpenID4VCIErrorCode, algorithmCode: OpenID4VCIErrorCode
   ) throws(OpenID4VCIError) -> JWSAlgorithm {
     // RFC 7515 §4.1.9: media types compare case-insensitively; an `application/` prefix may be
     // present and is dropped before comparing.
@@ -63,7 +63,7 @@ enum ProofJWTReader {
 
   /// Parses the JWS and its claims; the header has been checked already.
   static func parse(
-    _ compact: String, header: JSONValue, malformed: OpenID4VCIError.Code
+    _ compact: String, header: JSONValue, malformed: OpenID4VCIErrorCode
   ) throws(OpenID4VCIError) -> ProofJWT {
     let jws: CompactJWS
     let claims: JWTClaims
@@ -77,7 +77,7 @@ enum ProofJWTReader {
   }
 
   /// The `iat` claim as an integer-or-fractional NumericDate (RFC 7519 §2), required.
-  static func issuedAt(_ claims: JWTClaims, malformed: OpenID4VCIError.Code)
+  static func issuedAt(_ claims: JWTClaims, malformed: OpenID4VCIErrorCode)
     throws(OpenID4VCIError) -> Date
   {
     guard let iat = claims.iat else {
@@ -89,7 +89,7 @@ enum ProofJWTReader {
   /// Checks `iat` lies in `[now - maxAge, now + leeway]`.
   static func checkIssuedAt(
     _ iat: Date, now: Date, maxAge: TimeInterval, leeway: TimeInterval,
-    code: OpenID4VCIError.Code
+    code: OpenID4VCIErrorCode
   ) throws(OpenID4VCIError) {
     if iat > now.addingTimeInterval(leeway) {
       throw OpenID4VCIError(

@@ -142,7 +142,7 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
 
   /// The value of a required parameter, non-empty (RFC 6749 §3.1: an empty value is treated as
   /// absent).
-  func required(_ name: String, _ code: OpenID4VCIError.Code) throws(OpenID4VCIError) -> String {
+  func required(_ name: String, _ code: OpenID4VCIErrorCode) throws(OpenID4VCIError) -> String {
     guard let value = optional(name) else { throw OpenID4VCIError(code, "\(name) is missing") }
     return value
   }

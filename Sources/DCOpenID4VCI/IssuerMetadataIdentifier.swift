@@ -1,3 +1,4 @@
+import DCErrors
 public import Foundation
 
 /// Which URLs the wallet accepts for issuers, servers and endpoints.

@@ -51,7 +51,7 @@ public struct OAuthErrorCode: Hashable, Sendable, CustomStringConvertible {
 /// error (RFC 6749 §5.2; OpenID4VCI 1.0 §8.3.1), the query of an authorization error redirect
 /// (RFC 6749 §4.1.2.1), or the `WWW-Authenticate` challenge of a protected resource
 /// (RFC 6750 §3, RFC 9449 §7.1). Also an `Error`, so that it can travel as the underlying error
-/// of ``OpenID4VCIError/Code/errorResponse``.
+/// of ``OpenID4VCIErrorCode/errorResponse``.
 public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvertible {
   /// `error`.
   public var error: OAuthErrorCode

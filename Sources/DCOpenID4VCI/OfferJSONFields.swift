@@ -7,10 +7,9 @@ import Foundation
 struct Fields {
   let object: JSONValue
   let context: String
-  let code: OpenID4VCIError.Code
+  let code: OpenID4VCIErrorCode
 
-  init(_ value: JSONValue, _ context: String, _ code: OpenID4VCIError.Code) throws(OpenID4VCIError)
-  {
+  init(_ value: JSONValue, _ context: String, _ code: OpenID4VCIErrorCode) throws(OpenID4VCIError) {
     guard case .object = value else { throw OpenID4VCIError(code, "\(context) is not an object") }
     object = value
     self.context = context

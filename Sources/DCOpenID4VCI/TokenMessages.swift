@@ -85,7 +85,7 @@ public struct TokenRequest: Sendable, Hashable {
   }
 
   public init(parameters: FormParameters) throws(OpenID4VCIError) {
-    let code = OpenID4VCIError.Code.invalidTokenRequest
+    let code = OpenID4VCIErrorCode.invalidTokenRequest
     let grantType = try parameters.required("grant_type", code)
     if grantType != Self.preAuthorizedCodeGrantType, parameters["tx_code"] != nil {
       throw OpenID4VCIError(code, "tx_code is only for the pre-authorized code grant")
@@ -183,7 +183,7 @@ public struct TokenResponse: Sendable, Hashable {
   /// (RFC 6749 §5.1); `expires_in` is a positive integer; each `openid_credential` entry of
   /// `authorization_details` needs `credential_identifiers` (OpenID4VCI 1.0 §6.2).
   public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
-    let code = OpenID4VCIError.Code.invalidTokenResponse
+    let code = OpenID4VCIErrorCode.invalidTokenResponse
     let json: JSONValue
     do {
       json = try parseJSON(jsonBytes, "the token response", maximumLength: messageMaximumLength)
@@ -221,7 +221,7 @@ public struct NonceResponse: Sendable, Hashable {
   public var json: JSONValue { .object([("c_nonce", .string(cNonce))]) }
 
   public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
-    let code = OpenID4VCIError.Code.invalidNonceResponse
+    let code = OpenID4VCIErrorCode.invalidNonceResponse
     let json: JSONValue
     do {
       json = try parseJSON(jsonBytes, "the nonce response", maximumLength: messageMaximumLength)
@@ -235,7 +235,7 @@ public struct NonceResponse: Sendable, Hashable {
 /// A `scope` value's tokens (RFC 6749 §3.3: `scope-token *( SP scope-token )`, each token one or
 /// more NQCHAR `%x21 / %x23-5B / %x5D-7E`): an empty value, a leading, trailing or doubled space,
 /// or any other character is refused, so that what is read serialises back to the same value.
-func scopeTokens(_ text: String, _ code: OpenID4VCIError.Code) throws(OpenID4VCIError) -> [String] {
+func scopeTokens(_ text: String, _ code: OpenID4VCIErrorCode) throws(OpenID4VCIError) -> [String] {
   let tokens = text.split(separator: " ", omittingEmptySubsequences: false)
   for token in tokens {
     let valid =

@@ -430,7 +430,7 @@ public struct AuthorizationRequest: Sendable {
   static func noSignature(_ failures: [(index: Int, error: OpenID4VPError)]) -> OpenID4VPError {
     let reasons = failures.map { "[\($0.index)] \($0.error.reason)" }
     // Only unsupported prefixes: say so; otherwise the verifier could not be authenticated.
-    let code: OpenID4VPError.Code =
+    let code: OpenID4VPErrorCode =
       failures.allSatisfy { $0.error.code == .unsupportedClientIDPrefix }
       ? .unsupportedClientIDPrefix
       : (failures.first { $0.error.code != .unsupportedClientIDPrefix }?.error.code

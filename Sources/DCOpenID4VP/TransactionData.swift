@@ -22,7 +22,7 @@ public struct TransactionData: Sendable, Hashable {
   ///   non-empty `credential_ids`, names an unknown Credential Query, or allows no `sha-256`
   ///   hashing (§8.4).
   public init(encoded: String, credentialQueryIDs: Set<String>) throws(OpenID4VPError) {
-    func notBase64URLJSON(_ error: some CausedError) -> OpenID4VPError {
+    func notBase64URLJSON(_ error: DCError<some DCErrorCode>) -> OpenID4VPError {
       OpenID4VPError(
         .unsupportedTransactionData,
         "transaction_data entry is not base64url JSON: \(error.reason)", underlying: error)

@@ -15,26 +15,26 @@ public struct AnnexCRequest: Sendable, Hashable {
   package let deviceRequestBase64URL: String
 
   /// Reads the request data object.
-  public init(data: JSONValue) throws(DigitalCredentialsError) {
+  public init(data: JSONValue) throws(OrgIsoMdocError) {
     guard let deviceRequestText = data["deviceRequest"]?.string else {
-      throw DigitalCredentialsError(
+      throw OrgIsoMdocError(
         .invalidRequest, "org-iso-mdoc data needs a string \"deviceRequest\"")
     }
     guard let encryptionInfoText = data["encryptionInfo"]?.string else {
-      throw DigitalCredentialsError(
+      throw OrgIsoMdocError(
         .invalidRequest, "org-iso-mdoc data needs a string \"encryptionInfo\"")
     }
     let bytes: [UInt8]
     do {
       bytes = try Base64URL.decode(deviceRequestText)
     } catch {
-      throw DigitalCredentialsError(
+      throw OrgIsoMdocError(
         .invalidRequest, "deviceRequest is not base64url: \(error.reason)", underlying: error)
     }
     do {
       deviceRequest = try DeviceRequest(bytes: bytes)
     } catch {
-      throw DigitalCredentialsError(
+      throw OrgIsoMdocError(
         .invalidRequest, "deviceRequest: \(error.reason)", underlying: error)
     }
     encryptionInfo = try EncryptionInfo(base64URL: encryptionInfoText)

@@ -2,7 +2,7 @@ public import DCAPI
 import DCCBOR
 public import DCCrypto
 import DCEncoding
-public import DCHPKE
+package import DCHPKE
 import DCJOSE
 public import DCJSON
 public import DCMdoc
@@ -11,7 +11,7 @@ public import DCMdoc
 /// C.3.2.3): the DeviceResponse sealed with HPKE to the verifier.
 public struct EncryptedResponse: Sendable, Hashable {
   /// DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM, base mode (C.3.2.3).
-  public static let ciphersuite = HPKE.Ciphersuite.p256SHA256AES128GCM
+  package static let ciphersuite = HPKE.Ciphersuite.p256SHA256AES128GCM
 
   /// The encapsulated key: a 65-byte uncompressed point.
   public let enc: [UInt8]
@@ -28,14 +28,14 @@ public struct EncryptedResponse: Sendable, Hashable {
   public static func seal(
     _ deviceResponse: DeviceResponse, to recipient: ECPublicKey,
     sessionTranscript: SessionTranscript
-  ) throws(DigitalCredentialsError) -> EncryptedResponse {
+  ) throws(OrgIsoMdocError) -> EncryptedResponse {
     do {
       let (enc, ciphertext) = try HPKE.seal(
         deviceResponse.bytes, to: recipient, ciphersuite: ciphersuite, info: sessionTranscript.bytes
       )
       return EncryptedResponse(enc: enc, cipherText: ciphertext)
     } catch {
-      throw DigitalCredentialsError(.cryptoFailure, "HPKE seal: \(error.reason)", underlying: error)
+      throw OrgIsoMdocError(.cryptoFailure, "HPKE seal: \(error.reason)", underlying: error)
     }
   }
 
@@ -43,14 +43,14 @@ public struct EncryptedResponse: Sendable, Hashable {
   ///
   /// A different origin gives a different transcript, so the message does not open.
   public func open(privateKey: ECPrivateKey, sessionTranscript: SessionTranscript)
-    throws(DigitalCredentialsError) -> [UInt8]
+    throws(OrgIsoMdocError) -> [UInt8]
   {
     do {
       return try HPKE.open(
         cipherText, encapsulatedKey: enc, privateKey: privateKey, ciphersuite: Self.ciphersuite,
         info: sessionTranscript.bytes)
     } catch {
-      throw DigitalCredentialsError(
+      throw OrgIsoMdocError(
         .decryptionFailed, "HPKE open: \(error.reason)", underlying: error)
     }
   }
@@ -63,13 +63,13 @@ public struct EncryptedResponse: Sendable, Hashable {
   }
 
   /// Reads an EncryptedResponse from its CBOR bytes.
-  public init(bytes: [UInt8]) throws(DigitalCredentialsError) {
+  public init(bytes: [UInt8]) throws(OrgIsoMdocError) {
     guard let item = try? CBOR.decode(bytes), let members = item.array, members.count == 2,
       members[0].text == "dcapi",
       let map = members[1].map, let enc = map["enc"]?.bytes,
       let cipherText = map["cipherText"]?.bytes
     else {
-      throw DigitalCredentialsError(
+      throw OrgIsoMdocError(
         .invalidRequest, "not an EncryptedResponse [\"dcapi\", {enc, cipherText}]")
     }
     self.init(enc: enc, cipherText: cipherText)
@@ -79,13 +79,13 @@ public struct EncryptedResponse: Sendable, Hashable {
   public var data: JSONValue { .object([("response", .string(Base64URL.encode(bytes)))]) }
 
   /// Reads the response `data` object.
-  public init(data: JSONValue) throws(DigitalCredentialsError) {
+  public init(data: JSONValue) throws(OrgIsoMdocError) {
     guard let text = data["response"]?.string else {
-      throw DigitalCredentialsError(
+      throw OrgIsoMdocError(
         .invalidRequest, "org-iso-mdoc response data needs a string \"response\"")
     }
     guard let bytes = try? Base64URL.decode(text) else {
-      throw DigitalCredentialsError(.invalidRequest, "the response is not base64url")
+      throw OrgIsoMdocError(.invalidRequest, "the response is not base64url")
     }
     try self.init(bytes: bytes)
   }

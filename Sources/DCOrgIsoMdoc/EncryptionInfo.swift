@@ -11,7 +11,7 @@ import DCJSON
 /// transcript hashes that text, not a re-encoding.
 public struct EncryptionInfo: Sendable, Hashable {
   /// The smallest nonce accepted, in bytes.
-  public static let minimumNonceByteCount = 16
+  package static let minimumNonceByteCount = 16
 
   /// The base64url text as received in `data.encryptionInfo`.
   public let base64URL: String
@@ -21,11 +21,11 @@ public struct EncryptionInfo: Sendable, Hashable {
   public let recipientPublicKey: ECPublicKey
 
   /// Reads and checks an EncryptionInfo from its base64url text.
-  public init(base64URL text: String) throws(DigitalCredentialsError) {
+  public init(base64URL text: String) throws(OrgIsoMdocError) {
     func fail(
       _ why: String, underlying: (any Error & Sendable)? = nil, line: UInt = #line
-    ) -> DigitalCredentialsError {
-      DigitalCredentialsError(.invalidEncryptionInfo, why, underlying: underlying, line: line)
+    ) -> OrgIsoMdocError {
+      OrgIsoMdocError(.invalidEncryptionInfo, why, underlying: underlying, line: line)
     }
     let bytes: [UInt8]
     do {
@@ -63,7 +63,7 @@ public struct EncryptionInfo: Sendable, Hashable {
         throw fail("recipientPublicKey must be on P-256 (crv 1)")
       }
       key = try coseKey.publicKey()
-    } catch let error as DigitalCredentialsError {
+    } catch let error as OrgIsoMdocError {
       throw error
     } catch let error as COSEError {
       throw fail("recipientPublicKey: \(error.reason)", underlying: error)
@@ -76,7 +76,7 @@ public struct EncryptionInfo: Sendable, Hashable {
   }
 
   /// Builds an EncryptionInfo (verifier side) and encodes it.
-  public init(nonce: [UInt8], recipientPublicKey: ECPublicKey) {
+  package init(nonce: [UInt8], recipientPublicKey: ECPublicKey) {
     let item: CBOR = [
       "dcapi",
       [

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// A channel that carries whole ISO/IEC 18013-5 session messages between an mdoc and an mdoc
 /// reader: each message is one CBOR data item (SessionEstablishment or SessionData, §9.1.1.4),
 /// handed over and received whole.

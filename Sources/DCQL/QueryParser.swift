@@ -292,7 +292,7 @@ enum QueryParser {
 
   static func nonEmptyArray(
     _ value: ClaimValue?, at location: @autoclosure () -> String,
-    code: DCQLError.Code = .invalidQuery
+    code: DCQLErrorCode = .invalidQuery
   ) throws(DCQLError) -> [ClaimValue] {
     guard case .array(let elements)? = value else {
       throw DCQLError(
@@ -307,7 +307,7 @@ enum QueryParser {
 
   static func nonEmptyStrings(
     _ value: ClaimValue?, at location: @autoclosure () -> String,
-    code: DCQLError.Code = .invalidQuery
+    code: DCQLErrorCode = .invalidQuery
   ) throws(DCQLError) -> [String] {
     let elements = try nonEmptyArray(value, at: location(), code: code)
     var strings = [String]()

@@ -1,3 +1,4 @@
+import DCErrors
 public import Foundation
 
 /// One credential as a wallet registers it with the platform credential pickers, the single input

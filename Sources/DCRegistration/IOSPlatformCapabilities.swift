@@ -1,3 +1,5 @@
+import DCErrors
+
 /// What the running iOS version's IdentityDocumentServices can register.
 ///
 /// From Apple's availability annotations: `MobileDocumentRegistration` since 26.0, its

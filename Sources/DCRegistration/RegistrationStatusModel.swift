@@ -1,3 +1,5 @@
+import DCErrors
+
 /// The authorisation state of the iOS registration store as a value, with the transitions and
 /// per-operation outcomes Apple's `IdentityDocumentProviderRegistrationStore` shows, so that the
 /// Apple bridge and the Linux-tested wallet logic agree on them.

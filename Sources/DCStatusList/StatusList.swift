@@ -1,3 +1,5 @@
+import DCErrors
+
 /// The caps every Status List input is held to (docs/LIMITS.md, "Token Status List").
 public enum StatusListLimits {
   /// The largest Status List Token read, in bytes (the JWT's text or the CWT's bytes): 4 MiB.
@@ -86,7 +88,7 @@ public struct StatusList: Sendable, Hashable {
 
   /// Reads the `bits` member (draft §4.1).
   ///
-  /// - Throws: ``StatusListError/Code/unsupportedBits`` for anything but 1, 2, 4 or 8.
+  /// - Throws: ``StatusListErrorCode/unsupportedBits`` for anything but 1, 2, 4 or 8.
   public static func bits(_ value: Int) throws(StatusListError) -> Bits {
     guard let bits = Bits(rawValue: value) else {
       throw StatusListError(.unsupportedBits, "bits must be 1, 2, 4 or 8, not \(value)")
@@ -96,8 +98,8 @@ public struct StatusList: Sendable, Hashable {
 
   /// A list from its zlib-compressed byte array (draft §4.1 `lst`), decompressed under a cap.
   ///
-  /// - Throws: ``StatusListError/Code/tooLarge`` when it decompresses past `maximumSize`;
-  ///   ``StatusListError/Code/decompressionFailed`` when it is not a zlib stream.
+  /// - Throws: ``StatusListErrorCode/tooLarge`` when it decompresses past `maximumSize`;
+  ///   ``StatusListErrorCode/decompressionFailed`` when it is not a zlib stream.
   public init(
     bits: Bits, compressed: [UInt8],
     maximumSize: Int = StatusListLimits.maximumDecompressedSize
@@ -115,7 +117,7 @@ public struct StatusList: Sendable, Hashable {
 
   /// The status at `index` (draft §4.1 bit order; §8.3 step 5).
   ///
-  /// - Throws: ``StatusListError/Code/indexOutOfRange`` when `index` is negative or not below
+  /// - Throws: ``StatusListErrorCode/indexOutOfRange`` when `index` is negative or not below
   ///   ``count``.
   public func status(at index: Int) throws(StatusListError) -> Status {
     guard index >= 0, index < count else {
@@ -127,8 +129,8 @@ public struct StatusList: Sendable, Hashable {
 
   /// Sets the status at `index`.
   ///
-  /// - Throws: ``StatusListError/Code/indexOutOfRange``, or
-  ///   ``StatusListError/Code/invalidStatus`` when the value does not fit in ``bits``.
+  /// - Throws: ``StatusListErrorCode/indexOutOfRange``, or
+  ///   ``StatusListErrorCode/invalidStatus`` when the value does not fit in ``bits``.
   public mutating func setStatus(_ status: Status, at index: Int) throws(StatusListError) {
     guard index >= 0, index < count else {
       throw StatusListError(

@@ -321,8 +321,8 @@ public struct StatusListToken: Sendable, Hashable {
   /// - Parameter fallbackChain: the chain to use when the token carries none (the mdoc `status`
   ///   claim's `certificate`).
   /// - Returns: the validated chain.
-  /// - Throws: ``StatusListError/Code/untrusted`` when there is no chain or it does not validate;
-  ///   ``StatusListError/Code/invalidSignature`` when the signature does not verify.
+  /// - Throws: ``StatusListErrorCode/untrusted`` when there is no chain or it does not validate;
+  ///   ``StatusListErrorCode/invalidSignature`` when the signature does not verify.
   @discardableResult
   public func verifySignature(
     trustAnchors: [Certificate], at time: Date, fallbackChain: [[UInt8]] = []
@@ -347,7 +347,7 @@ public struct StatusListToken: Sendable, Hashable {
 
   /// Verifies the signature with a known public key (draft §8.3 step 3).
   ///
-  /// - Throws: ``StatusListError/Code/invalidSignature``.
+  /// - Throws: ``StatusListErrorCode/invalidSignature``.
   public func verifySignature(publicKey: ECPublicKey) throws(StatusListError) {
     switch signed {
     case .jwt(let jws):

@@ -49,7 +49,7 @@ public enum ReferencedStatus: Sendable, Hashable {
   /// Reads the `status` claim of an SD-JWT VC payload (draft §6.2; SD-JWT VC §3.2.2.2).
   ///
   /// - Returns: nil when the payload has no `status` claim.
-  /// - Throws: ``StatusListError/Code/malformed`` when `status` or `status_list` is not as the
+  /// - Throws: ``StatusListErrorCode/malformed`` when `status` or `status_list` is not as the
   ///   draft defines it (a verifier reports that as an unknown status, never as revoked).
   public static func sdJWT(payload: JSONValue) throws(StatusListError) -> ReferencedStatus? {
     guard let status = payload["status"] else { return nil }
@@ -75,7 +75,7 @@ public enum ReferencedStatus: Sendable, Hashable {
   /// StatusListInfo, ? "identifier_list": IdentifierListInfo}`; `StatusListInfo = {"idx": uint,
   /// "uri": tstr, ? "certificate": bstr}`).
   ///
-  /// - Throws: ``StatusListError/Code/malformed`` when the value is not as defined.
+  /// - Throws: ``StatusListErrorCode/malformed`` when the value is not as defined.
   public static func mdoc(status: CBOR) throws(StatusListError) -> ReferencedStatus {
     guard let map = status.unwrapped.map else {
       throw StatusListError(.malformed, "the MSO status is not a map")

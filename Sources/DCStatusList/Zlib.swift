@@ -1,4 +1,5 @@
 import CDCZlib
+import DCErrors
 
 /// The ZLIB data format (RFC 1950) around DEFLATE (RFC 1951), through the system zlib, as the
 /// draft requires for the Status List's byte array (draft-ietf-oauth-status-list §4.1: "compressed
@@ -7,7 +8,7 @@ public enum Zlib {
   /// Compresses `bytes` into a zlib stream at the best compression level (draft §4.1 recommends
   /// the highest level).
   ///
-  /// - Throws: ``StatusListError/Code/compressionFailed`` when zlib reports an error.
+  /// - Throws: ``StatusListErrorCode/compressionFailed`` when zlib reports an error.
   public static func compress(_ bytes: [UInt8]) throws(StatusListError) -> [UInt8] {
     var stream = z_stream()
     guard dc_zlib_deflate_init(&stream, Z_BEST_COMPRESSION) == Z_OK else {
@@ -38,8 +39,8 @@ public enum Zlib {
   /// bytes, so a decompression bomb costs at most that much memory and the time to inflate
   /// that many bytes, whatever it claims to expand to.
   ///
-  /// - Throws: ``StatusListError/Code/tooLarge`` past `maximumSize`;
-  ///   ``StatusListError/Code/decompressionFailed`` for input that is not one complete zlib
+  /// - Throws: ``StatusListErrorCode/tooLarge`` past `maximumSize`;
+  ///   ``StatusListErrorCode/decompressionFailed`` for input that is not one complete zlib
   ///   stream (a bad header or checksum, a preset dictionary, truncation, trailing bytes).
   public static func decompress(_ bytes: [UInt8], maximumSize: Int) throws(StatusListError)
     -> [UInt8]

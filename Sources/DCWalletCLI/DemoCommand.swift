@@ -220,7 +220,7 @@ enum DemoCommand {
       _ = try AnnexCVerifier.verify(
         responseData: response.data, state: other, issuerTrustAnchors: [iaca], now: Date())
       throw CommandFailure("a response for https://shop.example opened for https://evil.example")
-    } catch let error as DigitalCredentialsError {
+    } catch let error as VerifierError {
       say("refused as expected: \(error.reason)")
     }
 

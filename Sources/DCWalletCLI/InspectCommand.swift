@@ -135,7 +135,7 @@ enum InspectCommand {
       plaintext = try EncryptedResponse(data: data).open(
         privateKey: key, sessionTranscript: state.sessionTranscript)
     } catch {
-      throw CommandFailure("the Annex C response does not open: \(error.reason)")
+      throw CommandFailure("the Annex C response does not open: \(reason(of: error))")
     }
     guard let item = try? CBOR.decode(plaintext) else {
       throw CommandFailure("the decrypted Annex C response is not CBOR")

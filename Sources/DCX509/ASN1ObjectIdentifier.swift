@@ -1,3 +1,5 @@
+import DCErrors
+
 /// An ASN.1 OBJECT IDENTIFIER, held as its arcs and written in dotted form (X.660, X.690 §8.19).
 public struct ASN1ObjectIdentifier: Sendable, Hashable, CustomStringConvertible {
   /// The arcs, such as `[2, 5, 29, 19]` for id-ce-basicConstraints.

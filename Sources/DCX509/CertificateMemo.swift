@@ -1,3 +1,4 @@
+import DCErrors
 import Foundation
 
 /// A bounded, process-wide memo of certificates already parsed, keyed by their whole DER

@@ -1,3 +1,4 @@
+import DCErrors
 public import Foundation
 
 extension DER {

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// An X.501 Name as certificates carry it (RFC 5280 §4.1.2.4), keeping its original DER bytes.
 ///
 /// Equality is on the DER bytes: chains are matched by exact encoding, which is what conforming

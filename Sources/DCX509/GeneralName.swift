@@ -1,3 +1,5 @@
+import DCErrors
+
 /// A GeneralName (RFC 5280 §4.2.1.6), as subjectAltName, issuerAltName and CRL distribution
 /// points carry it.
 public enum GeneralName: Sendable, Hashable {

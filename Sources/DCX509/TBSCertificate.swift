@@ -1,3 +1,4 @@
+import DCErrors
 public import Foundation
 
 /// The validity period of a certificate (RFC 5280 §4.1.2.5): both ends inclusive.

@@ -105,7 +105,7 @@ struct MobileDocumentAdapterTests {
     await #expect {
       try await adapter.respond(with: wallet, selection: selection)
     } throws: {
-      ($0 as? DigitalCredentialsError)?.code == .consentViolation
+      ($0 as? PresentationError)?.code == .consentViolation
     }
     #expect(presentment.sendResponseCalls == 1)
     #expect(presentment.events.count == 2)

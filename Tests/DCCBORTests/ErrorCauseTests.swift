@@ -16,10 +16,11 @@ struct CBORErrorCauseTests {
     #expect(placed.file == "DCCBOR/X.swift" && placed.line == 9)
   }
 
-  @Test func equalityComparesCodeReasonAndOffsetOnly() {
+  @Test func equalityComparesTheCodeOnly() {
     let a = CBORError(.valueOutOfRange, offset: 1, reason: "r")
     #expect(a == CBORError(.valueOutOfRange, offset: 1, reason: "r", underlying: Cause(), line: 1))
-    #expect(a != CBORError(.valueOutOfRange, offset: 2, reason: "r"))
+    #expect(a == CBORError(.valueOutOfRange, offset: 2, reason: "s"))
+    #expect(a != CBORError(.typeMismatch, offset: 1, reason: "r"))
     #expect(a.file == "DCCBORTests/ErrorCauseTests.swift")
   }
 }

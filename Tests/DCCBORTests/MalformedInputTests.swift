@@ -150,6 +150,6 @@ struct MalformedInputTests {
   @Test func errorsDescribeThemselves() {
     let error = CBORError(.truncated, offset: 4, reason: "input ends")
     #expect(error.description == "CBORError.truncated at offset 4: input ends")
-    #expect(CBORError.Code.duplicateMapKey.description == "duplicateMapKey")
+    #expect(CBORErrorCode.duplicateMapKey.description == "duplicateMapKey")
   }
 }

@@ -121,7 +121,7 @@ struct COSETests {
   func refusals() throws {
     let key = try ECPrivateKey(curve: .p256)
     let message = try COSESign1.sign(payload: [1, 2, 3], signer: key)
-    func code(_ body: () throws -> Void) -> COSEError.Code? {
+    func code(_ body: () throws -> Void) -> COSEErrorCode? {
       do {
         try body()
         return nil

@@ -6,7 +6,7 @@ import Testing
 /// (issue 11, item 7): these run on Linux and hold for the Apple backend too.
 @Suite("Backend agreement: shared decisions before the backend call")
 struct BackendAgreementTests {
-  private func code(_ body: () throws -> Void) -> CryptoError.Code? {
+  private func code(_ body: () throws -> Void) -> CryptoErrorCode? {
     do {
       try body()
       return nil

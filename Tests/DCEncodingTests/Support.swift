@@ -3,7 +3,7 @@ import Testing
 
 /// Expects `body` to throw an `EncodingError` with `code`.
 func expectEncodingError<T>(
-  _ code: EncodingError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+  _ code: EncodingErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () throws -> T
 ) {
   do {

@@ -25,7 +25,7 @@ struct HPKETests {
         == message)
   }
 
-  static func expectOpenFailure(_ code: HPKEError.Code, _ body: () throws -> Void) {
+  static func expectOpenFailure(_ code: HPKEErrorCode, _ body: () throws -> Void) {
     #expect {
       try body()
     } throws: { ($0 as? HPKEError)?.code == code }

@@ -11,7 +11,7 @@
 
     private static func code(
       _ client: URLSessionHTTPClient, _ request: HTTPRequest
-    ) async -> HTTPError.Code? {
+    ) async -> HTTPErrorCode? {
       do {
         _ = try await client.send(request)
         return nil

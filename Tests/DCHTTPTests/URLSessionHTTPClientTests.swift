@@ -9,7 +9,7 @@ import Testing
 /// The client's checks that refuse before anything is sent. Exchanges over loopback are in
 /// HTTPServerTests, against the development server.
 @Suite struct URLSessionHTTPClientRefusalTests {
-  private func code(_ client: URLSessionHTTPClient, _ request: HTTPRequest) async -> HTTPError.Code?
+  private func code(_ client: URLSessionHTTPClient, _ request: HTTPRequest) async -> HTTPErrorCode?
   {
     do {
       _ = try await client.send(request)

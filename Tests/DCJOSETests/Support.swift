@@ -12,7 +12,7 @@ func loadVector(_ name: String) throws -> JSONValue {
 
 /// Expects `body` to throw a `JOSEError` with `code`.
 func expectJOSEError<T>(
-  _ code: JOSEError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+  _ code: JOSEErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () throws -> T
 ) {
   do {

@@ -3,7 +3,7 @@ import Testing
 
 /// Expects `body` to throw a `JSONError` with `code`.
 func expectJSONError<T>(
-  _ code: JSONError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+  _ code: JSONErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () throws -> T
 ) {
   do {

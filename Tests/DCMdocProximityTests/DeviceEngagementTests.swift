@@ -20,7 +20,7 @@ struct DeviceEngagementTests {
     return CBOREncoder(mapOrder: .preserved).encode(.map(map))
   }
 
-  func code(_ bytes: [UInt8]) -> MdocProximityError.Code? {
+  func code(_ bytes: [UInt8]) -> MdocProximityErrorCode? {
     do {
       _ = try DeviceEngagement(bytes: bytes)
       return nil
@@ -80,7 +80,7 @@ struct DeviceEngagementTests {
   func refusals() throws {
     let key = try keyBytes()
     let ble: (CBOR) -> CBOR = { [[2, 1, $0]] }
-    let cases: [([UInt8], MdocProximityError.Code, String)] = [
+    let cases: [([UInt8], MdocProximityErrorCode, String)] = [
       ([0xFF], .malformed, "not CBOR"),
       (CBOREncoder().encode([1, 2]), .malformed, "not a map"),
       (try engagement([(0, nil)]), .malformed, "no version"),
@@ -179,7 +179,7 @@ struct DeviceEngagementTests {
   func uriRefusals() throws {
     let uri = DeviceEngagement(eDeviceKey: try #require(Self.key)).uri
     for (text, expected) in [
-      ("", MdocProximityError.Code.invalidURI), ("mdoc:", .invalidURI),
+      ("", MdocProximityErrorCode.invalidURI), ("mdoc:", .invalidURI),
       ("mdoc" + uri.dropFirst(5), .invalidURI), ("mdoc;" + uri.dropFirst(5), .invalidURI),
       ("https:" + uri.dropFirst(5), .invalidURI), ("xdoc:" + uri.dropFirst(5), .invalidURI),
       (uri + "=", .invalidURI),

@@ -165,7 +165,7 @@ struct AnnexDTests {
       try DeviceResponse(bytes: try d.hex("device_response")).documents.first
     ).issuerSigned
     let iaca = try d.certificate("iaca_der")
-    func code(_ body: () throws -> Void) -> MdocError.Code? {
+    func code(_ body: () throws -> Void) -> MdocErrorCode? {
       do {
         try body()
         return nil

@@ -10,7 +10,7 @@ public import Testing
 
 /// Expects `body` to throw an `OpenID4VCIError` with `code`.
 public func expectError<T>(
-  _ code: OpenID4VCIError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+  _ code: OpenID4VCIErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () throws -> T
 ) {
   do {

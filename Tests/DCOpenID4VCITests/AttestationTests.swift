@@ -75,7 +75,7 @@ struct AttestationTests {
     let good = try fixture.attestation()
     let pop = try fixture.pop()
     func check(
-      _ code: OpenID4VCIError.Code, attestation: String? = nil, pop popValue: String? = nil,
+      _ code: OpenID4VCIErrorCode, attestation: String? = nil, pop popValue: String? = nil,
       clientID: String? = nil, challenge: String? = "ch-1",
       sourceLocation: SourceLocation = #_sourceLocation
     ) {

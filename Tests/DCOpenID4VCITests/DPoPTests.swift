@@ -82,7 +82,7 @@ struct DPoPTests {
       try rawJWS(header: h, claims: c, key: signer ?? key)
     }
     func check(
-      _ code: OpenID4VCIError.Code, _ proof: String, method: String = "POST",
+      _ code: OpenID4VCIErrorCode, _ proof: String, method: String = "POST",
       uri: String = Self.uri, nonceCheck: (@Sendable (String) -> Bool)? = nil,
       accessToken: String? = nil, bound: String? = nil,
       sourceLocation: SourceLocation = #_sourceLocation

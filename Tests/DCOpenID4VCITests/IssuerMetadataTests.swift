@@ -196,7 +196,7 @@ struct IssuerMetadataTests {
   static let credentialMetadata = configuration + ["credential_metadata"]
 
   /// Each mutation of the minimal metadata breaks exactly one check.
-  static let invalid: [(String, [String], JSONValue?, OpenID4VCIError.Code)] = [
+  static let invalid: [(String, [String], JSONValue?, OpenID4VCIErrorCode)] = [
     ("credential_issuer missing", ["credential_issuer"], nil, .invalidMetadata),
     (
       "credential_issuer http", ["credential_issuer"], "http://issuer.example.com", .invalidMetadata

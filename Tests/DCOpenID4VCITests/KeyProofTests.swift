@@ -47,7 +47,7 @@ struct KeyProofTests {
       try rawJWS(header: h, claims: c, key: signer ?? key)
     }
     func check(
-      _ code: OpenID4VCIError.Code, _ proof: String, clientID: String? = "wallet",
+      _ code: OpenID4VCIErrorCode, _ proof: String, clientID: String? = "wallet",
       nonceCheck: (@Sendable (String) -> Bool)? = { $0 == "c-1" },
       sourceLocation: SourceLocation = #_sourceLocation
     ) {

@@ -16,7 +16,7 @@ func json(_ text: String) throws -> JSONValue { try JSONValue(parsing: text) }
 /// Expects `body` to throw an `OpenID4VCIError` with `code`; returns it for further checks.
 @discardableResult
 func expectVCIError<T>(
-  _ code: OpenID4VCIError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+  _ code: OpenID4VCIErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () throws -> T
 ) -> OpenID4VCIError? {
   do {

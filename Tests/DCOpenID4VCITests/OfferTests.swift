@@ -189,7 +189,7 @@ struct OfferTests {
   static let preAuth = ["grants", "urn:ietf:params:oauth:grant-type:pre-authorized_code"]
 
   /// Each mutation breaks exactly one check; the unmutated offer parses.
-  static let invalid: [(String, [String], JSONValue?, OpenID4VCIError.Code)] = [
+  static let invalid: [(String, [String], JSONValue?, OpenID4VCIErrorCode)] = [
     ("credential_issuer missing", ["credential_issuer"], nil, .invalidOffer),
     ("credential_issuer not a string", ["credential_issuer"], 1, .invalidOffer),
     ("credential_issuer http", ["credential_issuer"], "http://issuer.example.com", .invalidOffer),

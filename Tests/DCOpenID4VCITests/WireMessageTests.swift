@@ -304,7 +304,7 @@ struct WireMessageTests {
   @Test(
     "Token request mutations fail, each with its code",
     arguments: [
-      ("grant_type=password", OpenID4VCIError.Code.invalidTokenRequest),
+      ("grant_type=password", OpenID4VCIErrorCode.invalidTokenRequest),
       ("code=x", .invalidTokenRequest),
       ("grant_type=authorization_code&code=c&redirect_uri=r", .invalidTokenRequest),
       (
@@ -335,7 +335,7 @@ struct WireMessageTests {
         .invalidTokenRequest
       ),
     ])
-  func tokenRequestMutations(_ body: String, code: OpenID4VCIError.Code) {
+  func tokenRequestMutations(_ body: String, code: OpenID4VCIErrorCode) {
     let error = #expect(throws: OpenID4VCIError.self, "\(body)") {
       _ = try TokenRequest(body: Self.bytes(body))
     }

@@ -153,7 +153,7 @@ struct AnnexCTests {
       Self.encryptionInfo(["dcapi"]),
     ]
     for text in cases {
-      let error = #expect(throws: DigitalCredentialsError.self, "\(text)") {
+      let error = #expect(throws: OrgIsoMdocError.self, "\(text)") {
         try EncryptionInfo(base64URL: text)
       }
       #expect(error?.code == .invalidEncryptionInfo, "\(text)")
@@ -193,7 +193,7 @@ struct AnnexCTests {
       .object([("deviceRequest", .integer(5)), ("encryptionInfo", .string(good.base64URL))]),
     ] {
       #expect { try AnnexCRequest(data: data) } throws: {
-        ($0 as? DigitalCredentialsError)?.code == .invalidRequest
+        ($0 as? OrgIsoMdocError)?.code == .invalidRequest
       }
     }
     #expect(

@@ -30,14 +30,14 @@ struct EncryptedResponseRefusalTests {
       ["dcapi": body],
     ]
     for item in cases {
-      let error = #expect(throws: DigitalCredentialsError.self, "\(item)") {
+      let error = #expect(throws: OrgIsoMdocError.self, "\(item)") {
         try EncryptedResponse(bytes: item.encoded())
       }
       #expect(error?.code == .invalidRequest, "\(item)")
       #expect(error?.reason == #"not an EncryptedResponse ["dcapi", {enc, cipherText}]"#)
       // The same through the JSON the page receives.
       let data: JSONValue = ["response": .string(Base64URL.encode(item.encoded()))]
-      let invalidRequestError = #expect(throws: DigitalCredentialsError.self, "\(item)") {
+      let invalidRequestError = #expect(throws: OrgIsoMdocError.self, "\(item)") {
         try EncryptedResponse(data: data)
       }
       #expect(invalidRequestError?.code == .invalidRequest)

@@ -158,7 +158,7 @@ import Testing
         .count == 3)
   }
 
-  static func code<T>(_ body: () throws -> T) -> TransportError.Code? {
+  static func code<T>(_ body: () throws -> T) -> TransportErrorCode? {
     do {
       _ = try body()
       return nil

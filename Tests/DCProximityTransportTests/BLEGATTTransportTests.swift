@@ -46,7 +46,7 @@ import Testing
     return pair
   }
 
-  static func code(_ body: () async throws -> some Any) async -> TransportError.Code? {
+  static func code(_ body: () async throws -> some Any) async -> TransportErrorCode? {
     do {
       _ = try await body()
       return nil

@@ -26,7 +26,7 @@ import Testing
     return (try await accepted, reader)
   }
 
-  static func code(_ body: () async throws -> some Any) async -> TransportError.Code? {
+  static func code(_ body: () async throws -> some Any) async -> TransportErrorCode? {
     do {
       _ = try await body()
       return nil

@@ -8,7 +8,7 @@ import Testing
   struct Case: CustomTestStringConvertible, Sendable {
     let name: String
     let json: String
-    let code: DCQLError.Code
+    let code: DCQLErrorCode
     let location: String
     var testDescription: String { name }
   }

@@ -17,7 +17,7 @@ func query(_ text: String) throws -> DCQLQuery {
 /// Expects `body` to throw a `DCQLError` with `code`; returns the error for further checks.
 @discardableResult
 func expectDCQLError<T>(
-  _ code: DCQLError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+  _ code: DCQLErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () throws -> T
 ) -> DCQLError? {
   do {

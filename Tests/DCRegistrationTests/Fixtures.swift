@@ -85,7 +85,7 @@ enum Fixtures {
 }
 
 /// The code of the `RegistrationError` an expression throws, or nil when it throws none.
-func registrationErrorCode(_ body: () throws -> Void) -> RegistrationError.Code? {
+func registrationErrorCode(_ body: () throws -> Void) -> RegistrationErrorCode? {
   do {
     try body()
     return nil

@@ -13,7 +13,7 @@ func loadVector(_ name: String) throws -> JSONValue {
 
 /// Expects `body` to throw an `SDJWTError` with `code`.
 func expectSDJWTError<T>(
-  _ code: SDJWTError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+  _ code: SDJWTErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
   _ body: () throws -> T
 ) {
   do {

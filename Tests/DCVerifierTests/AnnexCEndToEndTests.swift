@@ -36,7 +36,7 @@ struct AnnexCEndToEndTests {
       switch id {
       case "mdl": return mdlKey
       case "pid": return pidKey
-      default: throw DigitalCredentialsError(.consentViolation, "unknown credential")
+      default: throw PresentationError(.consentViolation, "unknown credential")
       }
     }
   }
@@ -90,7 +90,7 @@ struct AnnexCEndToEndTests {
       #expect(presentation.documentRequests[0].reader?.name == "Test Reader")
       try presentation.requireTrustedReader()
     } else {
-      let untrustedReaderError = #expect(throws: DigitalCredentialsError.self) {
+      let untrustedReaderError = #expect(throws: PresentationError.self) {
         try presentation.requireTrustedReader()
       }
       #expect(untrustedReaderError?.code == .untrustedReader)
@@ -145,7 +145,7 @@ struct AnnexCEndToEndTests {
     #expect(
       result.documents[0].absentElements.map(\.identifier) == ["family_name", "portrait"])
     #expect(result.documents[1].absentElements.map(\.identifier) == ["nationality"])
-    let incomplete = #expect(throws: DigitalCredentialsError.self) {
+    let incomplete = #expect(throws: VerifierError.self) {
       try result.requiringEveryRequestedElement()
     }
     #expect(incomplete?.code == .verificationFailed)
@@ -171,7 +171,7 @@ struct AnnexCEndToEndTests {
       try AnnexCVerifier.verify(
         responseData: response.data, state: state, issuerTrustAnchors: [wallet.pki.iaca],
         now: TestPKI.now)
-    } throws: { ($0 as? DigitalCredentialsError)?.code == .decryptionFailed }
+    } throws: { ($0 as? VerifierError)?.code == .decryptionFailed }
   }
 
   @Test("Reader authentication made for another origin is recorded as invalid, never trusted")
@@ -189,7 +189,7 @@ struct AnnexCEndToEndTests {
     #expect(!presentation.isReaderTrusted)
     #expect {
       try presentation.requireTrustedReader()
-    } throws: { ($0 as? DigitalCredentialsError)?.code == .invalidReaderAuthentication }
+    } throws: { ($0 as? PresentationError)?.code == .invalidReaderAuthentication }
   }
 
   @Test("Consent beyond the request or the credential is refused before anything is signed")
@@ -229,7 +229,7 @@ struct AnnexCEndToEndTests {
           signed = true
           return try wallet.key(id)
         }
-      } throws: { ($0 as? DigitalCredentialsError)?.code == .consentViolation }
+      } throws: { ($0 as? PresentationError)?.code == .consentViolation }
       #expect(!signed, "a key was requested for a refused consent")
     }
   }
@@ -249,12 +249,12 @@ struct AnnexCEndToEndTests {
       try AnnexCVerifier.verify(
         responseData: response.data, state: state, issuerTrustAnchors: [otherIACA], now: TestPKI.now
       )
-    } throws: { ($0 as? DigitalCredentialsError)?.code == .verificationFailed }
+    } throws: { ($0 as? VerifierError)?.code == .verificationFailed }
     #expect {
       try AnnexCVerifier.verify(
         responseData: response.data, state: state, issuerTrustAnchors: [wallet.pki.iaca],
         now: TestPKI.now.addingTimeInterval(86_400 * 200))
-    } throws: { ($0 as? DigitalCredentialsError)?.code == .verificationFailed }
+    } throws: { ($0 as? VerifierError)?.code == .verificationFailed }
     // A wallet that answers with more than was asked: the verifier refuses the extra element.
     let narrow = try AnnexCVerifier.makeRequest(
       itemsRequests: [
@@ -276,7 +276,7 @@ struct AnnexCEndToEndTests {
       try AnnexCVerifier.verify(
         responseData: sealed.data, state: narrow, issuerTrustAnchors: [wallet.pki.iaca],
         now: TestPKI.now)
-    } throws: { ($0 as? DigitalCredentialsError)?.code == .verificationFailed }
+    } throws: { ($0 as? VerifierError)?.code == .verificationFailed }
   }
 
   @Test("A request for a docType the wallet lacks has no candidates and no proposed consent")
@@ -294,7 +294,7 @@ struct AnnexCEndToEndTests {
     #expect(presentation.documentRequests[0].candidates.isEmpty)
     #expect(presentation.answerableDocRequests == nil)
     #expect { try presentation.proposedConsent() } throws: {
-      ($0 as? DigitalCredentialsError)?.code == .noMatchingCredential
+      ($0 as? PresentationError)?.code == .noMatchingCredential
     }
   }
 
@@ -341,7 +341,7 @@ struct AnnexCEndToEndTests {
     ])
     #expect {
       try presentation.respond(consent: onlyPID, deviceKey: wallet.key)
-    } throws: { ($0 as? DigitalCredentialsError)?.code == .consentViolation }
+    } throws: { ($0 as? PresentationError)?.code == .consentViolation }
     // A wallet without an mDL or a photo ID cannot answer the mandatory use case at all.
     let pidOnly = try AnnexCPresentation.resolve(
       data: annexC.data, origin: Self.origin, credentials: [wallet.credentials[1]],

@@ -43,12 +43,12 @@ struct AnnexCVerifierRefusalTests {
       responseData: sealed.data, state: state, issuerTrustAnchors: [pki.iaca], now: pki.clock)
   }
 
-  func refusal(_ response: DeviceResponse) -> DigitalCredentialsError? {
+  func refusal(_ response: DeviceResponse) -> VerifierError? {
     do {
       _ = try verify(response)
       Issue.record("the verifier accepted the response")
       return nil
-    } catch let error as DigitalCredentialsError {
+    } catch let error as VerifierError {
       return error
     } catch {
       Issue.record("unexpected error \(error)")
@@ -152,7 +152,7 @@ struct AnnexCVerifierRefusalTests {
 
   @Test("In person (ProximityReader) the same rule holds: identical accepted, other refused")
   func attachedPayloadInPerson() throws {
-    func read(_ document: Document) throws(DigitalCredentialsError) -> ProximityReader.Result {
+    func read(_ document: Document) throws(VerifierError) -> ProximityReader.Result {
       try ProximityReader.verify(
         response: DeviceResponse(documents: [document]).bytes,
         request: state.request.deviceRequest, sessionTranscript: transcript, eReaderKey: nil,
@@ -162,7 +162,7 @@ struct AnnexCVerifierRefusalTests {
     #expect(
       result.report.checks.contains(.deviceSignaturePayloadAttached(docType: mdl.docType)))
     let other = try attached(payload: [0x01])
-    do throws(DigitalCredentialsError) {
+    do throws(VerifierError) {
       _ = try read(other)
       Issue.record("the reader accepted another attached payload")
     } catch {

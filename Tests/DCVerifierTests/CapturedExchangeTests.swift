@@ -69,7 +69,7 @@ struct CapturedExchangeTests {
       try AnnexCVerifier.verify(
         responseData: vector.response, state: state, issuerTrustAnchors: [], now: Date())
     } throws: {
-      let error = $0 as? DigitalCredentialsError
+      let error = $0 as? VerifierError
       return error?.code == .verificationFailed
         && error?.reason
           == "the response opened and its DeviceResponse 1.0 has status 0 (OK), but it holds no "
@@ -88,7 +88,7 @@ struct CapturedExchangeTests {
       #expect {
         try AnnexCVerifier.verify(
           responseData: vector.response, state: state, issuerTrustAnchors: [], now: Date())
-      } throws: { ($0 as? DigitalCredentialsError)?.code == .decryptionFailed }
+      } throws: { ($0 as? VerifierError)?.code == .decryptionFailed }
     }
   }
 
@@ -100,8 +100,8 @@ struct CapturedExchangeTests {
         sentRequest: vector.data, origin: vector.origin,
         recipientPrivateKey: try ECPrivateKey(curve: .p256))
     } throws: {
-      ($0 as? DigitalCredentialsError)
-        == DigitalCredentialsError(
+      ($0 as? VerifierError)
+        == VerifierError(
           .invalidEncryptionInfo,
           "the recipient key is not the one the request's EncryptionInfo names")
     }
@@ -174,7 +174,7 @@ struct CapturedExchangeTests {
           responseData: exchange.response, state: exchange.state, issuerTrustAnchors: anchors,
           now: TestPKI.now)
       } throws: {
-        let error = $0 as? DigitalCredentialsError
+        let error = $0 as? VerifierError
         return error?.code == .verificationFailed
           && error?.reason.contains("is not trusted") == true
       }
@@ -189,7 +189,7 @@ struct CapturedExchangeTests {
         responseData: exchange.response, state: exchange.state,
         issuerTrustAnchors: [exchange.signer], now: TestPKI.now.addingTimeInterval(3600))
     } throws: {
-      ($0 as? DigitalCredentialsError)?.reason.contains("pinned document signer") == true
+      ($0 as? VerifierError)?.reason.contains("pinned document signer") == true
     }
   }
 
@@ -232,6 +232,6 @@ struct CapturedExchangeTests {
       try AnnexCVerifier.verify(
         responseData: response, state: state, issuerTrustAnchors: [pki.iaca],
         now: captured.addingTimeInterval(2 * 86_400))
-    } throws: { ($0 as? DigitalCredentialsError)?.code == .verificationFailed }
+    } throws: { ($0 as? VerifierError)?.code == .verificationFailed }
   }
 }

@@ -56,7 +56,7 @@ struct DuplicateElementVerifierTests {
         responseData: try seal(twice), state: state, issuerTrustAnchors: [pki.iaca],
         now: TestPKI.now)
     } throws: { error in
-      guard let error = error as? DigitalCredentialsError else { return false }
+      guard let error = error as? VerifierError else { return false }
       return error.code == .verificationFailed && error.reason.contains("more than once")
     }
   }

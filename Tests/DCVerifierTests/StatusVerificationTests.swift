@@ -245,7 +245,7 @@ func statusError(
   } catch let error as OpenID4VPError {
     if let status = error.underlying as? CredentialStatusError { return status }
     Issue.record("expected a status failure, got \(error)", sourceLocation: sourceLocation)
-  } catch let error as DigitalCredentialsError {
+  } catch let error as VerifierError {
     if let status = error.underlying as? CredentialStatusError { return status }
     Issue.record("expected a status failure, got \(error)", sourceLocation: sourceLocation)
   } catch {

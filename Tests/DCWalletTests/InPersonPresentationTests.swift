@@ -227,11 +227,11 @@ struct InPersonPresentationTests {
       try f.verify(routedBytes, request: request).report.checks.contains(
         .documentDeviceMac(docType: Self.mdlType)))
     // Another reader key derives another EMacKey; without one, a MAC cannot be checked.
-    let verificationFailedError = #expect(throws: DigitalCredentialsError.self) {
+    let verificationFailedError = #expect(throws: VerifierError.self) {
       _ = try f.verify(bytes, request: request, eReaderKey: try ECPrivateKey(curve: .p256))
     }
     #expect(verificationFailedError?.code == .verificationFailed)
-    let verificationFailedError2 = #expect(throws: DigitalCredentialsError.self) {
+    let verificationFailedError2 = #expect(throws: VerifierError.self) {
       _ = try f.verify(bytes, request: request, eReaderKey: .some(nil))
     }
     #expect(verificationFailedError2?.code == .verificationFailed)
@@ -239,7 +239,7 @@ struct InPersonPresentationTests {
     let other = SessionTranscript(
       deviceEngagementBytes: .tagged(24, .byteString(([0: "1.1"] as CBOR).encoded())),
       eReaderKeyBytes: try #require(f.transcript.encoded.value.array?[1]), handover: .null)
-    let verificationFailedError3 = #expect(throws: DigitalCredentialsError.self) {
+    let verificationFailedError3 = #expect(throws: VerifierError.self) {
       _ = try f.verify(bytes, request: request, transcript: other)
     }
     #expect(verificationFailedError3?.code == .verificationFailed)
@@ -376,7 +376,7 @@ struct InPersonPresentationTests {
       // The reader reports the status and verifies nothing.
       let request = try ProximityReader.makeRequest(
         itemsRequests: [InPersonFixture.mdl], sessionTranscript: f.transcript)
-      let verificationFailedError = #expect(throws: DigitalCredentialsError.self) {
+      let verificationFailedError = #expect(throws: VerifierError.self) {
         _ = try f.verify(ProximityPresentation.refusalResponse(status: status), request: request)
       }
       #expect(verificationFailedError?.code == .verificationFailed)
@@ -464,7 +464,7 @@ struct InPersonPresentationTests {
       do {
         try body()
         Issue.record("expected a verification failure")
-      } catch let error as DigitalCredentialsError {
+      } catch let error as VerifierError {
         return error.reason
       } catch {
         Issue.record("unexpected \(error)")

@@ -30,7 +30,7 @@ struct IssuanceClientTests {
   /// Expects `body` to throw an `IssuanceError` with `code`; returns it.
   @discardableResult
   static func expectIssuanceError<T>(
-    _ code: IssuanceError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+    _ code: IssuanceErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () async throws -> T
   ) async -> IssuanceError? {
     do {
@@ -382,9 +382,9 @@ struct IssuanceClientTests {
   @Test("A redirect with another state, another iss, or no iss where advertised is refused")
   func redirectChecks() async throws {
     for (state, iss, expected) in [
-      ("other-state", nil, OpenID4VCIError.Code.stateMismatch),
+      ("other-state", nil, OpenID4VCIErrorCode.stateMismatch),
       (nil, "https://evil.example", .authorizationResponseIssuer),
-    ] as [(String?, String?, OpenID4VCIError.Code)] {
+    ] as [(String?, String?, OpenID4VCIErrorCode)] {
       var settings = FakeIssuer.Settings()
       settings.redirectState = state
       settings.redirectIss = iss

@@ -108,7 +108,7 @@ struct IssuanceGapsTests {
 
   @discardableResult
   static func expectError<T>(
-    _ code: IssuanceError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+    _ code: IssuanceErrorCode, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () async throws -> T
   ) async -> IssuanceError? {
     do {

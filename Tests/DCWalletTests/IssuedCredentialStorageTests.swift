@@ -70,7 +70,7 @@ struct IssuedCredentialStorageTests {
   func rejection(
     _ outcome: Result<StoredCredential, IssuanceRejection>,
     sourceLocation: SourceLocation = #_sourceLocation
-  ) async throws -> IssuanceRejection.Code? {
+  ) async throws -> IssuanceRejectionCode? {
     switch outcome {
     case .success(let stored):
       Issue.record("stored \(stored.id) although it should fail", sourceLocation: sourceLocation)

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// The BLE carrier configuration record (`application/vnd.bluetooth.le.oob`, Bluetooth Secure
 /// Simple Pairing Using NFC 1.2 §3; ISO 18013-5 §8.2.2.1): a sequence of AD structures
 /// (Bluetooth Core v5 Vol 3 Part C §11), `[length][AD type][data]`, kept in order.

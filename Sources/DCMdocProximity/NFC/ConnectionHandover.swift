@@ -1,3 +1,5 @@
+import DCErrors
+
 /// The Alternative Carrier record (`ac`, NFC Forum Connection Handover 1.5 §6.3): a carrier's
 /// power state, the id of its carrier configuration record, and the ids of auxiliary records
 /// (ISO 18013-5 §8.2.2.1: the DeviceEngagement record, id `mdoc`).

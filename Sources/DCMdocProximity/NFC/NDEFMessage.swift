@@ -1,3 +1,5 @@
+import DCErrors
+
 /// One NDEF record (NFC Forum NDEF 1.0 §3.2): a type name format, a type, an optional id and a
 /// payload.
 public struct NDEFRecord: Sendable, Hashable {

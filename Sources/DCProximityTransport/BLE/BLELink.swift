@@ -1,3 +1,5 @@
+import DCErrors
+
 /// What the BLE GATT message layer needs of the radio: characteristic writes and notifications
 /// out, and (through ``BLEGATTTransport/linkDidReceive(_:)``) writes and notifications in.
 ///

@@ -1,3 +1,5 @@
+import DCErrors
+
 /// Splits a session message into the characteristic values that carry it (ISO/IEC 18013-5
 /// §8.3.3.1.1.6): each value is at most ATT_MTU − 3 bytes; its first byte is 0x01 when more of
 /// the message follows and 0x00 on the last one, the rest is the next part of the message.

@@ -1,3 +1,5 @@
+import DCErrors
+
 // The CoreBluetooth edge of the BLE transport (Apple platforms only).
 //
 // THIN ON PURPOSE: everything the session needs decided (chunking,

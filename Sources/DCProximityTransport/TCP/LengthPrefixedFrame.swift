@@ -1,3 +1,5 @@
+import DCErrors
+
 /// The framing of the loopback TCP development transport: each session message is sent as a
 /// 4-byte big-endian length followed by the message itself.
 ///

@@ -1,3 +1,4 @@
+import DCErrors
 import Foundation
 
 #if canImport(Glibc)

@@ -43,16 +43,16 @@ public enum AnnexCVerifier {
     /// - Throws: `invalidRequest` for unreadable request data, `invalidEncryptionInfo` when the
     ///   private key is not the one whose public key the request's EncryptionInfo names.
     public init(sentRequest data: JSONValue, origin: String, recipientPrivateKey: ECPrivateKey)
-      throws(DigitalCredentialsError)
+      throws(VerifierError)
     {
-      let request = try AnnexCRequest(data: data)
+      let request = try orgIsoMdoc { () throws(OrgIsoMdocError) in try AnnexCRequest(data: data) }
       // C.3.2.1: the response is sealed to EncryptionInfo.recipientPublicKey; another key can
       // never open it, so say so instead of reporting a failed decryption.
       guard
         recipientPrivateKey.publicKey.x963Representation
           == request.encryptionInfo.recipientPublicKey.x963Representation
       else {
-        throw DigitalCredentialsError(
+        throw VerifierError(
           .invalidEncryptionInfo,
           "the recipient key is not the one the request's EncryptionInfo names")
       }
@@ -85,20 +85,22 @@ public enum AnnexCVerifier {
     }
 
     /// Reads a state saved as JSON.
-    public init(json: JSONValue) throws(DigitalCredentialsError) {
+    public init(json: JSONValue) throws(VerifierError) {
       guard let origin = json["origin"]?.string, let request = json["request"],
         let key = json["recipientPrivateKey"]?.string
       else {
-        throw DigitalCredentialsError(
+        throw VerifierError(
           .invalidRequest, "verifier state needs origin, request and recipientPrivateKey")
       }
       self.origin = origin
-      self.request = try AnnexCRequest(data: request)
+      self.request = try orgIsoMdoc { () throws(OrgIsoMdocError) in
+        try AnnexCRequest(data: request)
+      }
       do {
         recipientPrivateKey = try ECPrivateKey(
           rawRepresentation: Base64URL.decode(key), curve: .p256)
       } catch {
-        throw DigitalCredentialsError(
+        throw VerifierError(
           .invalidRequest, "verifier state has an unusable private key", underlying: error)
       }
     }
@@ -121,15 +123,15 @@ public enum AnnexCVerifier {
   public static func makeRequest(
     itemsRequests: [ItemsRequest], origin: WebOrigin, reader: ReaderCredentials? = nil,
     random: any RandomSource = SecureRandom()
-  ) throws(DigitalCredentialsError) -> State {
+  ) throws(VerifierError) -> State {
     guard !itemsRequests.isEmpty else {
-      throw DigitalCredentialsError(.invalidRequest, "request at least one document")
+      throw VerifierError(.invalidRequest, "request at least one document")
     }
     let key: ECPrivateKey
     do {
       key = try ECPrivateKey(curve: .p256)
     } catch {
-      throw DigitalCredentialsError(
+      throw VerifierError(
         .cryptoFailure, "HPKE key generation: \(error.reason)", underlying: error)
     }
     let encryptionInfo = EncryptionInfo(
@@ -151,7 +153,7 @@ public enum AnnexCVerifier {
           signer: reader.signer, chain: reader.chain)
         docRequests.append(DocRequest(itemsRequest: items, readerAuth: readerAuth))
       } catch {
-        throw DigitalCredentialsError(.cryptoFailure, error.reason, underlying: error)
+        throw VerifierError(.cryptoFailure, error.reason, underlying: error)
       }
     }
     let request = AnnexCRequest(
@@ -190,14 +192,14 @@ public enum AnnexCVerifier {
     /// This result, or a `verificationFailed` error naming every requested element a document
     /// does not hold: the policy of a verifier that needs all it asked for (a holder may leave
     /// elements out, ISO 18013-5 §8.3.2.1.2.3, and the response still verifies).
-    public func requiringEveryRequestedElement() throws(DigitalCredentialsError) -> Result {
+    public func requiringEveryRequestedElement() throws(VerifierError) -> Result {
       let absent = documents.filter { !$0.absentElements.isEmpty }.map { document in
         document.docType + " "
           + document.absentElements.map { "\($0.nameSpace)/\($0.identifier)" }
           .joined(separator: ", ")
       }
       guard absent.isEmpty else {
-        throw DigitalCredentialsError(
+        throw VerifierError(
           .verificationFailed,
           "requested but not returned: " + absent.joined(separator: "; "))
       }
@@ -226,18 +228,19 @@ public enum AnnexCVerifier {
   /// does say (its status and the documents that were requested).
   public static func verify(
     responseData: JSONValue, state: State, issuerTrustAnchors: [Certificate], now: Date
-  ) throws(DigitalCredentialsError) -> Result {
+  ) throws(VerifierError) -> Result {
     var checks: [VerificationCheck] = []
     let transcript = state.sessionTranscript
-    let encrypted = try EncryptedResponse(data: responseData)
-    let plaintext = try encrypted.open(
-      privateKey: state.recipientPrivateKey, sessionTranscript: transcript)
+    let plaintext = try orgIsoMdoc { () throws(OrgIsoMdocError) in
+      try EncryptedResponse(data: responseData).open(
+        privateKey: state.recipientPrivateKey, sessionTranscript: transcript)
+    }
     checks.append(.responseOpened(transcriptOrigin: state.origin))
     let response: DeviceResponse
     do {
       response = try DeviceResponse(bytes: plaintext)
     } catch {
-      throw DigitalCredentialsError(
+      throw VerifierError(
         .verificationFailed, "DeviceResponse: \(error.reason)", underlying: error)
     }
     let documents = try verifyDeviceResponse(
@@ -294,17 +297,17 @@ public enum AnnexCVerifier {
     sessionTranscript transcript: SessionTranscript,
     eReaderKey: ECPrivateKey? = nil, issuerTrustAnchors: [Certificate], now: Date,
     checks: inout [VerificationCheck]
-  ) throws(DigitalCredentialsError) -> [VerifiedDocument] {
+  ) throws(VerifierError) -> [VerifiedDocument] {
     let requested = request.docRequests.map(\.itemsRequest.docType)
     // ISO 18013-5 §8.3.2.1.2.3: a non-zero status means the mdoc could not answer.
     guard response.status == DeviceResponse.statusOK else {
-      throw DigitalCredentialsError(
+      throw VerifierError(
         .verificationFailed,
         "the response opened but its DeviceResponse has status \(response.status) "
           + "(\(statusMeaning(response.status))) and nothing is verified")
     }
     guard !response.documents.isEmpty else {
-      throw DigitalCredentialsError(
+      throw VerifierError(
         .verificationFailed,
         "the response opened and its DeviceResponse \(response.version) has status 0 (OK), "
           + "but it holds no documents: nothing was presented for "
@@ -325,7 +328,7 @@ public enum AnnexCVerifier {
             && request.docRequests[$0].itemsRequest.docType == document.docType
         })
       else {
-        throw DigitalCredentialsError(.verificationFailed, "\(document.docType) was not requested")
+        throw VerifierError(.verificationFailed, "\(document.docType) was not requested")
       }
       usedRequests.insert(requestIndex)
       let itemsRequest = request.docRequests[requestIndex].itemsRequest
@@ -345,7 +348,7 @@ public enum AnnexCVerifier {
         checks += try deviceAuthenticationChecks(
           document, deviceKey: issuer.deviceKey, transcript: transcript, eReaderKey: eReaderKey)
       } catch {
-        throw DigitalCredentialsError(
+        throw VerifierError(
           .verificationFailed, "\(document.docType): \(error.reason)", underlying: error)
       }
       let (elements, absent) = try disclosedElements(document, requested: itemsRequest)
@@ -361,7 +364,7 @@ public enum AnnexCVerifier {
   /// The elements a document disclosed, each of which its doc request asked for (else
   /// `verificationFailed`), and the requested elements it does not hold, in request order.
   static func disclosedElements(_ document: Document, requested itemsRequest: ItemsRequest)
-    throws(DigitalCredentialsError) -> (
+    throws(VerifierError) -> (
       elements: [(nameSpace: String, identifier: String, value: CBOR)],
       absent: [(nameSpace: String, identifier: String)]
     )
@@ -374,7 +377,7 @@ public enum AnnexCVerifier {
             $0.nameSpace == ns && $0.element.identifier == item.elementIdentifier
           })
         else {
-          throw DigitalCredentialsError(
+          throw VerifierError(
             .verificationFailed, "\(ns)/\(item.elementIdentifier) was returned but not requested")
         }
         elements.append((ns, item.elementIdentifier, item.elementValue))

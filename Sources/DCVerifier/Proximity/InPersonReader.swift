@@ -1,6 +1,6 @@
 import DCAPI
 import DCCrypto
-public import DCErrors
+@_exported public import DCErrors
 public import DCMdoc
 public import DCMdocProximity
 public import DCProximityTransport
@@ -8,55 +8,27 @@ public import DCX509
 public import Foundation
 
 /// An error of the reader's in-person session driver (``InPersonReader``).
-public struct InPersonReaderError: CausedError {
-  /// What kind of failure this is.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    let name: String
-    private init(_ name: String) { self.name = name }
-    /// The code's name.
-    public var description: String { name }
+public typealias InPersonReaderError = DCError<InPersonReaderErrorCode>
 
-    /// The engagement (`mdoc:` URI) cannot be read, or no session can start from it.
-    public static let invalidEngagement = Code("invalidEngagement")
-    /// The request cannot be built (no document, a reader key that cannot sign).
-    public static let invalidRequest = Code("invalidRequest")
-    /// The transport failed, or the holder closed the connection without ending the session.
-    public static let transport = Code("transport")
-    /// The session layer refused a message (its status sent first), or the holder ended the
-    /// session with an error status or without answering.
-    public static let session = Code("session")
-    /// The response did not verify (its `underlying` is the `DigitalCredentialsError` naming
-    /// the check), or the holder refused with a DeviceResponse status.
-    public static let verificationFailed = Code("verificationFailed")
-  }
+/// What kind of failure this is.
+public struct InPersonReaderErrorCode: DCErrorCode {
+  let name: String
+  private init(_ name: String) { self.name = name }
+  /// The code's name.
+  public var description: String { name }
 
-  /// What kind of failure this is.
-  public let code: Code
-  /// A human-readable explanation.
-  public let reason: String
-  /// The error this one wraps.
-  public let underlying: (any Error & Sendable)?
-  /// The file (`#fileID`) where the error was created.
-  public let file: String
-  /// The line where the error was created.
-  public let line: UInt
-
-  /// Creates an error with a code and a reason.
-  public init(
-    _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
-    file: String = #fileID, line: UInt = #line
-  ) {
-    self.code = code
-    self.reason = reason
-    self.underlying = underlying
-    self.file = file
-    self.line = line
-  }
-
-  /// `InPersonReaderError.<code>: <reason>`.
-  public var description: String { causedDescription }
-  /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String { causedDebugDescription }
+  /// The engagement (`mdoc:` URI) cannot be read, or no session can start from it.
+  public static let invalidEngagement = Self("invalidEngagement")
+  /// The request cannot be built (no document, a reader key that cannot sign).
+  public static let invalidRequest = Self("invalidRequest")
+  /// The transport failed, or the holder closed the connection without ending the session.
+  public static let transport = Self("transport")
+  /// The session layer refused a message (its status sent first), or the holder ended the
+  /// session with an error status or without answering.
+  public static let session = Self("session")
+  /// The response did not verify (its `underlying` is the `VerifierError` naming
+  /// the check), or the holder refused with a DeviceResponse status.
+  public static let verificationFailed = Self("verificationFailed")
 }
 
 /// Runs the reader's side of an ISO 18013-5 in-person session over any ``SessionTransport``:

@@ -33,14 +33,14 @@ public enum ProximityReader {
     itemsRequests: [ItemsRequest], useCases: [UseCase] = [],
     sessionTranscript: SessionTranscript, reader: ReaderCredentials? = nil,
     readerAuthentication: ReaderAuthenticationMode = .perDocRequest
-  ) throws(DigitalCredentialsError) -> DeviceRequest {
+  ) throws(VerifierError) -> DeviceRequest {
     guard !itemsRequests.isEmpty else {
-      throw DigitalCredentialsError(.invalidRequest, "request at least one document")
+      throw VerifierError(.invalidRequest, "request at least one document")
     }
     for useCase in useCases {
       for set in useCase.documentSets
       where set.contains(where: { !itemsRequests.indices.contains($0) }) {
-        throw DigitalCredentialsError(
+        throw VerifierError(
           .invalidRequest, "a use case refers to a doc request that does not exist")
       }
     }
@@ -74,7 +74,7 @@ public enum ProximityReader {
           readerAuthAll: [signature])
       }
     } catch {
-      throw DigitalCredentialsError(.cryptoFailure, error.reason, underlying: error)
+      throw VerifierError(.cryptoFailure, error.reason, underlying: error)
     }
   }
 
@@ -91,12 +91,12 @@ public enum ProximityReader {
   public static func verify(
     response bytes: [UInt8], request: DeviceRequest, sessionTranscript: SessionTranscript,
     eReaderKey: ECPrivateKey?, issuerTrustAnchors: [Certificate], now: Date
-  ) throws(DigitalCredentialsError) -> Result {
+  ) throws(VerifierError) -> Result {
     let response: DeviceResponse
     do {
       response = try DeviceResponse(bytes: bytes)
     } catch {
-      throw DigitalCredentialsError(
+      throw VerifierError(
         .verificationFailed, "DeviceResponse: \(error.reason)", underlying: error)
     }
     var checks: [VerificationCheck] = []

@@ -66,7 +66,7 @@ public enum PresentationResult: Sendable, Hashable {
   /// A response arrived and every check passed.
   case verified(VerifiedAuthorizationResponse)
   /// A response arrived and a check failed: the error's code and reason.
-  case failed(code: OpenID4VPError.Code, reason: String)
+  case failed(code: OpenID4VPErrorCode, reason: String)
   /// The wallet answered with an error response (OpenID4VP 1.0 §8.5).
   case walletError(OpenID4VPErrorResponse)
 }

@@ -98,7 +98,7 @@ extension AnnexCVerifier {
   public static func verify(
     responseData: JSONValue, state: State, issuerTrustAnchors: [Certificate], now: Date,
     status: StatusChecking
-  ) async throws(DigitalCredentialsError) -> Result {
+  ) async throws(VerifierError) -> Result {
     let result = try verify(
       responseData: responseData, state: state, issuerTrustAnchors: issuerTrustAnchors, now: now)
     return try await result.checkingStatus(status, issuerTrustAnchors: issuerTrustAnchors, now: now)
@@ -117,7 +117,7 @@ extension ProximityReader {
     response bytes: [UInt8], request: DeviceRequest, sessionTranscript: SessionTranscript,
     eReaderKey: ECPrivateKey?, issuerTrustAnchors: [Certificate], now: Date,
     status: StatusChecking
-  ) async throws(DigitalCredentialsError) -> Result {
+  ) async throws(VerifierError) -> Result {
     let result = try verify(
       response: bytes, request: request, sessionTranscript: sessionTranscript,
       eReaderKey: eReaderKey, issuerTrustAnchors: issuerTrustAnchors, now: now)
@@ -128,7 +128,7 @@ extension ProximityReader {
 extension AnnexCVerifier.Result {
   /// This result with each document's status checked and reported after the other checks.
   func checkingStatus(_ status: StatusChecking, issuerTrustAnchors: [Certificate], now: Date)
-    async throws(DigitalCredentialsError) -> AnnexCVerifier.Result
+    async throws(VerifierError) -> AnnexCVerifier.Result
   {
     var checks = report.checks
     var run = StatusCheckRun(status, now: now)
@@ -139,7 +139,7 @@ extension AnnexCVerifier.Result {
           credential: document.docType, source: .mdoc(document.mso?.status),
           anchors: issuerTrustAnchors, issuerAnchor: document.trustBasis.anchor)
       } catch {
-        throw DigitalCredentialsError(.verificationFailed, error.reason, underlying: error)
+        throw VerifierError(.verificationFailed, error.reason, underlying: error)
       }
       checks.append(.credentialStatus(credential: document.docType, outcome: outcome))
     }

@@ -65,51 +65,57 @@ public enum ReportedCredentialStatus: Sendable, Hashable {
 
 /// Why a credential's status failed the verification, as a typed error. The protocol errors the
 /// verifiers throw carry it as their `underlying` error.
-package struct CredentialStatusError: CausedError {
-  /// What kind of status failure this is.
-  package struct Code: Hashable, Sendable, CustomStringConvertible {
-    let name: String
-    private init(_ name: String) { self.name = name }
-    package var description: String { name }
+package typealias CredentialStatusError = DCError<CredentialStatusErrorCode>
 
-    /// The list says INVALID (0x01): revoked.
-    package static let invalid = Code("invalid")
-    /// The list says SUSPENDED (0x02).
-    package static let suspended = Code("suspended")
-    /// The list holds an application-specific value (neither VALID, INVALID nor SUSPENDED).
-    package static let applicationSpecific = Code("applicationSpecific")
-    /// The status is unknown and the policy fails on an unknown status.
-    package static let unknown = Code("unknown")
-  }
+/// What kind of status failure this is.
+package struct CredentialStatusErrorCode: DCErrorCode {
+  let name: String
+  private init(_ name: String) { self.name = name }
+  /// The code's name.
+  package var description: String { name }
 
-  package let code: Code
-  package let reason: String
+  /// The list says INVALID (0x01): revoked.
+  package static let invalid = Self("invalid")
+  /// The list says SUSPENDED (0x02).
+  package static let suspended = Self("suspended")
+  /// The list holds an application-specific value (neither VALID, INVALID nor SUSPENDED).
+  package static let applicationSpecific = Self("applicationSpecific")
+  /// The status is unknown and the policy fails on an unknown status.
+  package static let unknown = Self("unknown")
+
+  /// The credential at fault and what its status list says.
+  package typealias Detail = CredentialStatusDetail
+}
+
+/// What a ``CredentialStatusError`` says of the credential whose status failed.
+package struct CredentialStatusDetail: Sendable {
   /// The credential whose status failed (its docType, or its Credential Query id and vct).
   package let credential: String
   /// The status value the list holds, for invalid, suspended and application-specific.
   package let statusValue: UInt8?
   /// Why the status is unknown, for `unknown`.
   package let unknownReason: StatusUnknownReason?
-  package let underlying: (any Error & Sendable)?
-  package let file: String
-  package let line: UInt
+}
 
+extension DCError where Code == CredentialStatusErrorCode {
   init(
-    _ code: Code, _ reason: String, credential: String, statusValue: UInt8? = nil,
-    unknownReason: StatusUnknownReason? = nil, file: String = #fileID, line: UInt = #line
+    _ code: CredentialStatusErrorCode, _ reason: String, credential: String,
+    statusValue: UInt8? = nil, unknownReason: StatusUnknownReason? = nil,
+    file: String = #fileID, line: UInt = #line
   ) {
-    self.code = code
-    self.reason = reason
-    self.credential = credential
-    self.statusValue = statusValue
-    self.unknownReason = unknownReason
-    self.underlying = nil
-    self.file = file
-    self.line = line
+    self.init(
+      code, reason,
+      detail: CredentialStatusDetail(
+        credential: credential, statusValue: statusValue, unknownReason: unknownReason),
+      file: file, line: line)
   }
 
-  package var description: String { causedDescription }
-  package var debugDescription: String { causedDebugDescription }
+  /// The credential whose status failed (its docType, or its Credential Query id and vct).
+  package var credential: String { detail?.credential ?? "" }
+  /// The status value the list holds, for invalid, suspended and application-specific.
+  package var statusValue: UInt8? { detail?.statusValue }
+  /// Why the status is unknown, for `unknown`.
+  package var unknownReason: StatusUnknownReason? { detail?.unknownReason }
 }
 
 /// What a verified credential carries for its status.

@@ -164,7 +164,7 @@ struct IssuanceExchange {
 
   /// An `IssuanceError` for a failed response: the OAuth error as the cause when there is one.
   static func failure(
-    _ code: IssuanceError.Code, _ what: String, _ response: HTTPResponse, role: ServerRole
+    _ code: IssuanceErrorCode, _ what: String, _ response: HTTPResponse, role: ServerRole
   )
     -> IssuanceError
   {

@@ -428,7 +428,7 @@ extension IssuanceClient {
   /// (§8.3: 200 with credentials, 202 with a transaction_id).
   func readCredentialResponse(
     _ response: HTTPResponse, encryption: (CredentialResponseEncryption, ECPrivateKey)?,
-    expectedTransactionID: String?, code: IssuanceError.Code
+    expectedTransactionID: String?, code: IssuanceErrorCode
   ) throws(IssuanceError) -> CredentialResponse {
     let parsed: CredentialResponse
     do {

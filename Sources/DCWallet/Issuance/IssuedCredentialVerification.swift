@@ -1,7 +1,7 @@
 import DCCOSE
 public import DCCrypto
 import DCEncoding
-public import DCErrors
+@_exported public import DCErrors
 import DCJOSE
 import DCJSON
 import DCMdoc
@@ -143,72 +143,58 @@ public struct IssuanceTrustOptions: Sendable, Hashable {
 }
 
 /// Why an issued credential was not stored: one per credential, with a code to match on.
-public struct IssuanceRejection: CausedError {
-  /// Which check failed.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    let name: String
-    private init(_ name: String) { self.name = name }
-    public var description: String { name }
+public typealias IssuanceRejection = DCError<IssuanceRejectionCode>
 
-    /// The credential does not parse (not base64url, not IssuerSigned, not an SD-JWT, or an
-    /// SD-JWT carrying a key binding JWT).
-    public static let malformed = Code("malformed")
-    /// The credential's format is not the configuration's.
-    package static let formatMismatch = Code("formatMismatch")
-    /// The issuer signature does not verify.
-    public static let invalidSignature = Code("invalidSignature")
-    /// The issuer's chain reaches no anchor the wallet may use for this issuance.
-    public static let untrustedIssuer = Code("untrustedIssuer")
-    /// An IssuerSignedItem or a Disclosure does not match its digest.
-    public static let digestMismatch = Code("digestMismatch")
-    /// The credential is past its `validUntil` / `exp`.
-    public static let expired = Code("expired")
-    /// The credential is not valid yet (`validFrom` / `nbf`), or was signed in the future.
-    public static let notYetValid = Code("notYetValid")
-    /// The doctype or vct is not the configuration's.
-    public static let typeMismatch = Code("typeMismatch")
-    /// The key the credential binds (MSO `deviceKey`, SD-JWT `cnf.jwk`) is not the wallet's key
-    /// for its proof, or it binds none.
-    package static let deviceKeyMismatch = Code("deviceKeyMismatch")
-    /// The device key named is already bound by a stored credential, or named twice in one
-    /// response: each credential of a batch needs a key of its own (OpenID4VCI 1.0 §8.2).
-    package static let deviceKeyReused = Code("deviceKeyReused")
-    /// The device key named is not in the wallet's key store.
-    package static let unknownDeviceKey = Code("unknownDeviceKey")
-    /// Verification passed but storing failed.
-    public static let storage = Code("storage")
-  }
+/// Which check failed.
+public struct IssuanceRejectionCode: DCErrorCode {
+  let name: String
+  private init(_ name: String) { self.name = name }
+  /// The code's name.
+  public var description: String { name }
 
-  /// Which check failed.
-  public let code: Code
-  /// A human-readable explanation.
-  public let reason: String
+  /// The credential does not parse (not base64url, not IssuerSigned, not an SD-JWT, or an
+  /// SD-JWT carrying a key binding JWT).
+  public static let malformed = Self("malformed")
+  /// The credential's format is not the configuration's.
+  package static let formatMismatch = Self("formatMismatch")
+  /// The issuer signature does not verify.
+  public static let invalidSignature = Self("invalidSignature")
+  /// The issuer's chain reaches no anchor the wallet may use for this issuance.
+  public static let untrustedIssuer = Self("untrustedIssuer")
+  /// An IssuerSignedItem or a Disclosure does not match its digest.
+  public static let digestMismatch = Self("digestMismatch")
+  /// The credential is past its `validUntil` / `exp`.
+  public static let expired = Self("expired")
+  /// The credential is not valid yet (`validFrom` / `nbf`), or was signed in the future.
+  public static let notYetValid = Self("notYetValid")
+  /// The doctype or vct is not the configuration's.
+  public static let typeMismatch = Self("typeMismatch")
+  /// The key the credential binds (MSO `deviceKey`, SD-JWT `cnf.jwk`) is not the wallet's key
+  /// for its proof, or it binds none.
+  package static let deviceKeyMismatch = Self("deviceKeyMismatch")
+  /// The device key named is already bound by a stored credential, or named twice in one
+  /// response: each credential of a batch needs a key of its own (OpenID4VCI 1.0 §8.2).
+  package static let deviceKeyReused = Self("deviceKeyReused")
+  /// The device key named is not in the wallet's key store.
+  package static let unknownDeviceKey = Self("unknownDeviceKey")
+  /// Verification passed but storing failed.
+  public static let storage = Self("storage")
+
   /// The device key the credential's proof was made with.
-  public let deviceKeyID: String
-  /// The error it was decided on, if any.
-  public let underlying: (any Error & Sendable)?
-  /// The file (`#fileID`) where the error was created.
-  public let file: String
-  /// The line where the error was created.
-  public let line: UInt
+  public typealias Detail = String
+}
 
-  /// Creates a rejection.
+extension DCError where Code == IssuanceRejectionCode {
+  /// Creates a rejection of the credential made with the device key `deviceKeyID`.
   public init(
-    _ code: Code, _ reason: String, deviceKeyID: String = "",
+    _ code: IssuanceRejectionCode, _ reason: String, deviceKeyID: String,
     underlying: (any Error & Sendable)? = nil, file: String = #fileID, line: UInt = #line
   ) {
-    self.code = code
-    self.reason = reason
-    self.deviceKeyID = deviceKeyID
-    self.underlying = underlying
-    self.file = file
-    self.line = line
+    self.init(code, reason, detail: deviceKeyID, underlying: underlying, file: file, line: line)
   }
 
-  /// `IssuanceRejection.code: reason`.
-  public var description: String { causedDescription }
-  /// The description, the throw site and the cause chain.
-  public var debugDescription: String { causedDebugDescription }
+  /// The device key the credential's proof was made with (empty when not known yet).
+  public var deviceKeyID: String { detail ?? "" }
 
   func forKey(_ id: String) -> IssuanceRejection {
     IssuanceRejection(code, reason, deviceKeyID: id, underlying: underlying, file: file, line: line)
@@ -488,7 +474,7 @@ public enum IssuedCredentialVerifier {
     return nil
   }
 
-  static func mdocCode(_ code: MdocError.Code) -> IssuanceRejection.Code {
+  static func mdocCode(_ code: MdocErrorCode) -> IssuanceRejectionCode {
     switch code {
     case .untrustedIssuer: .untrustedIssuer
     case .invalidIssuerSignature: .invalidSignature
@@ -500,7 +486,7 @@ public enum IssuedCredentialVerifier {
     }
   }
 
-  static func sdJWTCode(_ code: SDJWTError.Code) -> IssuanceRejection.Code {
+  static func sdJWTCode(_ code: SDJWTErrorCode) -> IssuanceRejectionCode {
     switch code {
     case .untrustedIssuer: .untrustedIssuer
     case .invalidIssuerSignature: .invalidSignature

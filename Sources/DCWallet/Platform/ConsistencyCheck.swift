@@ -15,16 +15,16 @@ public enum ConsistencyCheck {
   /// the request the consent screen showed: every docType, namespace and element must have been
   /// shown, and nothing shown as not retained may be retained.
   public static func check(rawMobileDocumentRequest data: Data, shown: MobileDocumentRequest)
-    throws(DigitalCredentialsError)
+    throws(PresentationError)
   {
     let raw: AnnexCRequest
     do {
       raw = try AnnexCRequest(data: try JSONValue(parsing: Array(data)))
-    } catch let error as DigitalCredentialsError {
-      throw DigitalCredentialsError(
+    } catch let error as OrgIsoMdocError {
+      throw PresentationError(
         .consentViolation, "the raw request cannot be decoded: \(error.reason)")
     } catch {
-      throw DigitalCredentialsError(.consentViolation, "the raw request is not JSON: \(error)")
+      throw PresentationError(.consentViolation, "the raw request is not JSON: \(error)")
     }
     let visible = shown.shownElements
     for docRequest in raw.deviceRequest.docRequests {
@@ -32,12 +32,12 @@ public enum ConsistencyCheck {
         let key = MobileDocumentRequest.ShownElement(
           documentType: docRequest.itemsRequest.docType, namespace: ns, element: element.identifier)
         guard let shownRetaining = visible[key] else {
-          throw DigitalCredentialsError(
+          throw PresentationError(
             .consentViolation,
             "the raw request asks for \(key), which the consent screen did not show")
         }
         if element.intentToRetain && !shownRetaining {
-          throw DigitalCredentialsError(
+          throw PresentationError(
             .consentViolation, "the raw request retains \(key), shown as not retained")
         }
       }
@@ -49,7 +49,7 @@ public enum ConsistencyCheck {
   /// the same format and type constraints, and ask for no claim that was not shown.
   public static func check(
     rawOpenID4VPRequest data: Data, protocolIdentifier: String, shownQuery: JSONValue
-  ) throws(DigitalCredentialsError) {
+  ) throws(PresentationError) {
     let rawQuery = try dcqlQuery(data, protocolIdentifier: protocolIdentifier)
     let shown: DCQLQuery
     let asked: DCQLQuery
@@ -57,27 +57,27 @@ public enum ConsistencyCheck {
       shown = try DCQLQuery(shownQuery)
       asked = try DCQLQuery(rawQuery)
     } catch {
-      throw DigitalCredentialsError(.consentViolation, "a DCQL query cannot be read: \(error)")
+      throw PresentationError(.consentViolation, "a DCQL query cannot be read: \(error)")
     }
     for query in asked.credentials {
       guard let seen = shown.credentials.first(where: { $0.id == query.id }) else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation, "credential query \(query.id) was not shown")
       }
       guard seen.format == query.format, seen.meta == query.meta else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation,
           "credential query \(query.id) differs in format or type from what was shown")
       }
       guard let seenClaims = seen.claims else { continue }  // the whole credential was shown
       guard let claims = query.claims else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation,
           "credential query \(query.id) asks for every claim; the screen showed some")
       }
       let seenPaths = Set(seenClaims.map(\.path))
       for claim in claims where !seenPaths.contains(claim.path) {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation,
           "credential query \(query.id) asks for \(claim.path), which was not shown")
       }
@@ -87,12 +87,12 @@ public enum ConsistencyCheck {
   /// The `dcql_query` of a raw OpenID4VP DC API request, read by the OpenID4VP module
   /// (``OpenID4VPProtocol/unverifiedRequestParameters(of:)``, OpenID4VP 1.0 Appendix A.3). The
   /// signature is checked by the presentation flow; this check is only about what is asked.
-  static func dcqlQuery(_ data: Data, protocolIdentifier: String) throws(DigitalCredentialsError)
+  static func dcqlQuery(_ data: Data, protocolIdentifier: String) throws(PresentationError)
     -> JSONValue
   {
     guard let protocolID = OpenID4VPProtocol(rawValue: protocolIdentifier), protocolID != .draft
     else {
-      throw DigitalCredentialsError(
+      throw PresentationError(
         .consentViolation, "\(protocolIdentifier) is not an OpenID4VP 1.0 protocol")
     }
     let parameters: JSONValue
@@ -100,11 +100,11 @@ public enum ConsistencyCheck {
       parameters = try protocolID.unverifiedRequestParameters(
         of: try JSONValue(parsing: Array(data)))
     } catch {
-      throw DigitalCredentialsError(
+      throw PresentationError(
         .consentViolation, "the raw request cannot be decoded: \(error)")
     }
     guard let query = parameters["dcql_query"], case .object = query else {
-      throw DigitalCredentialsError(.consentViolation, "the raw request has no dcql_query")
+      throw PresentationError(.consentViolation, "the raw request has no dcql_query")
     }
     return query
   }

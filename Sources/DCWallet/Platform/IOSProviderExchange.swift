@@ -34,11 +34,11 @@ public enum IOSProviderExchange {
   ///   - rawRequestData: `requestData`, JSON `{"deviceRequest", "encryptionInfo"}`.
   ///   - shown: the parsed request the consent screen showed.
   /// - Throws: `unsupportedProtocol` when the raw request is not `org-iso-mdoc`;
-  ///   `consentViolation` when it asks for more than was shown or cannot be decoded
-  ///   (`ConsistencyCheck`).
+  ///   a `PresentationError` `consentViolation` when it asks for more than was shown or cannot be
+  ///   decoded (`ConsistencyCheck`); `invalidRequest` when its data is not a JSON object.
   public static func mobileDocumentEnvelope(
     rawRequestProtocol: String, rawRequestData: [UInt8], shown: MobileDocumentRequest
-  ) throws(DigitalCredentialsError) -> RequestEnvelope {
+  ) throws -> RequestEnvelope {
     guard DigitalCredentialProtocol(rawValue: rawRequestProtocol) == .orgIsoMdoc else {
       throw DigitalCredentialsError(
         .unsupportedProtocol,
@@ -57,7 +57,11 @@ public enum IOSProviderExchange {
       throw DigitalCredentialsError(
         .unsupportedProtocol, "a \(response.protocolIdentifier) response answers no mdoc request")
     }
-    return try EncryptedResponse(data: response.data).bytes
+    do {
+      return try EncryptedResponse(data: response.data).bytes
+    } catch {
+      throw DigitalCredentialsError(.invalidRequest, error.reason, underlying: error)
+    }
   }
 
   /// The DC API protocol of a raw OpenID4VP request (`OpenID4VPRawRequestContext.requestData`,
@@ -162,15 +166,15 @@ public struct MobileDocumentSelection: Sendable, Hashable {
   public init(
     request: MobileDocumentRequest, choices: [PresentmentChoice], documents: [OfferableDocument],
     disclosing elements: Set<MobileDocumentRequest.ShownElement>
-  ) throws(DigitalCredentialsError) {
+  ) throws(PresentationError) {
     try request.validate(choices, documents: documents)
     let shown = request.shownElements
     if let hidden = elements.first(where: { shown[$0] == nil }) {
-      throw DigitalCredentialsError(.consentViolation, "\(hidden) was not shown")
+      throw PresentationError(.consentViolation, "\(hidden) was not shown")
     }
     let ids = choices.flatMap(\.documentIDs)
     guard !ids.isEmpty, !elements.isEmpty else {
-      throw DigitalCredentialsError(.consentViolation, "the selection shares nothing")
+      throw PresentationError(.consentViolation, "the selection shares nothing")
     }
     credentialIDs = ids
     disclosedElements = Set(

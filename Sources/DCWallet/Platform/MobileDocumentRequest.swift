@@ -65,7 +65,7 @@ public struct MobileDocumentRequest: Sendable, Hashable {
   /// The request an ISO 18013-5 DeviceRequest expresses: its use cases become presentment
   /// requests (document sets index doc requests); without use cases every doc request is its own
   /// mandatory presentment request.
-  public init(deviceRequest: DeviceRequest) throws(DigitalCredentialsError) {
+  public init(deviceRequest: DeviceRequest) throws(PresentationError) {
     let documents = deviceRequest.docRequests.map { docRequest in
       var namespaces: [String: [String: ElementInfo]] = [:]
       for (ns, element) in docRequest.itemsRequest.requestedElements {
@@ -78,7 +78,7 @@ public struct MobileDocumentRequest: Sendable, Hashable {
     do {
       useCases = try deviceRequest.useCases
     } catch {
-      throw DigitalCredentialsError(.invalidRequest, error.reason)
+      throw PresentationError(.invalidRequest, error.reason)
     }
     if useCases.isEmpty {
       presentmentRequests = documents.map {
@@ -86,13 +86,13 @@ public struct MobileDocumentRequest: Sendable, Hashable {
           documentRequestSets: [DocumentRequestSet(requests: [$0])], isMandatory: true)
       }
     } else {
-      presentmentRequests = try useCases.map { useCase throws(DigitalCredentialsError) in
+      presentmentRequests = try useCases.map { useCase throws(PresentationError) in
         PresentmentRequest(
-          documentRequestSets: try useCase.documentSets.map { set throws(DigitalCredentialsError) in
+          documentRequestSets: try useCase.documentSets.map { set throws(PresentationError) in
             DocumentRequestSet(
-              requests: try set.map { index throws(DigitalCredentialsError) in
+              requests: try set.map { index throws(PresentationError) in
                 guard documents.indices.contains(index) else {
-                  throw DigitalCredentialsError(
+                  throw PresentationError(
                     .invalidRequest, "a use case names doc request \(index), which does not exist")
                 }
                 return documents[index]
@@ -206,39 +206,39 @@ extension MobileDocumentRequest {
   /// request is answered, exactly one set per answered presentment request, every document of
   /// the chosen set, each by a document that can answer it.
   public func validate(_ choices: [PresentmentChoice], documents: [OfferableDocument])
-    throws(DigitalCredentialsError)
+    throws(PresentationError)
   {
     var answered = Set<Int>()
     for choice in choices {
       guard presentmentRequests.indices.contains(choice.presentmentIndex) else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation, "presentment request \(choice.presentmentIndex) does not exist")
       }
       guard answered.insert(choice.presentmentIndex).inserted else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation,
           "presentment request \(choice.presentmentIndex) is answered by more than one set")
       }
       let sets = presentmentRequests[choice.presentmentIndex].documentRequestSets
       guard sets.indices.contains(choice.setIndex) else {
-        throw DigitalCredentialsError(.consentViolation, "set \(choice.setIndex) does not exist")
+        throw PresentationError(.consentViolation, "set \(choice.setIndex) does not exist")
       }
       let requests = sets[choice.setIndex].requests
       guard choice.documentIDs.count == requests.count else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation, "every document of the chosen set must be answered")
       }
       for (request, id) in zip(requests, choice.documentIDs) {
         guard let document = documents.first(where: { $0.id == id }), document.answers(request)
         else {
-          throw DigitalCredentialsError(
+          throw PresentationError(
             .consentViolation, "\(id) cannot answer a request for \(request.documentType)")
         }
       }
     }
     for (index, presentment) in presentmentRequests.enumerated()
     where presentment.isMandatory && !answered.contains(index) {
-      throw DigitalCredentialsError(
+      throw PresentationError(
         .consentViolation, "mandatory presentment request \(index) is not answered")
     }
   }

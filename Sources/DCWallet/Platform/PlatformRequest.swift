@@ -21,7 +21,7 @@ package enum PlatformRequest: Sendable {
   /// Reads an iOS 27.3 OpenID4VP raw request: the query (the consent screen shows it, and
   /// `ConsistencyCheck` compares against it) and each signature's `client_id`.
   package static func iosOpenID4VP(origin: WebOrigin, protocolIdentifier: String, requestData: Data)
-    throws(DigitalCredentialsError)
+    throws(PresentationError)
     -> PlatformRequest
   {
     let query = try ConsistencyCheck.dcqlQuery(requestData, protocolIdentifier: protocolIdentifier)

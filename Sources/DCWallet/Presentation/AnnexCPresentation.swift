@@ -81,13 +81,20 @@ public struct AnnexCPresentation: Sendable {
   ///
   /// A reader signature that does not verify is recorded in `readerAuthenticationFailure`.
   ///
-  /// - Throws: `invalidRequest` for malformed data, `invalidEncryptionInfo`.
+  /// - Throws: `invalidRequest` for malformed data; its `underlying` is the `OrgIsoMdocError`
+  ///   naming the check (`invalidRequest`, `invalidEncryptionInfo`).
   public static func resolve(
     data: JSONValue, origin: WebOrigin, credentials: [StoredMdoc],
     readerTrustAnchors: [Certificate], now: Date
-  ) throws(DigitalCredentialsError) -> AnnexCPresentation {
-    try resolve(
-      request: try AnnexCRequest(data: data), origin: origin, credentials: credentials,
+  ) throws(PresentationError) -> AnnexCPresentation {
+    let request: AnnexCRequest
+    do {
+      request = try AnnexCRequest(data: data)
+    } catch {
+      throw PresentationError(.invalidRequest, error.reason, underlying: error)
+    }
+    return try resolve(
+      request: request, origin: origin, credentials: credentials,
       readerTrustAnchors: readerTrustAnchors, now: now)
   }
 
@@ -96,7 +103,7 @@ public struct AnnexCPresentation: Sendable {
   public static func resolve(
     request: AnnexCRequest, origin: WebOrigin, credentials: [StoredMdoc],
     readerTrustAnchors: [Certificate], now: Date
-  ) throws(DigitalCredentialsError) -> AnnexCPresentation {
+  ) throws(PresentationError) -> AnnexCPresentation {
     AnnexCPresentation(
       request: request, origin: origin,
       resolved: try ResolvedDeviceRequest.resolve(
@@ -110,7 +117,7 @@ public struct AnnexCPresentation: Sendable {
 
   /// Refuses the request unless every doc request is signed by a trusted reader (what
   /// `WalletPolicy.requireAuthenticatedRequester` asks of an Annex C request).
-  package func requireTrustedReader() throws(DigitalCredentialsError) {
+  package func requireTrustedReader() throws(PresentationError) {
     try resolved.requireTrustedReader()
   }
 
@@ -123,7 +130,7 @@ public struct AnnexCPresentation: Sendable {
   }
 
   /// A consent that shares the minimum (see `ResolvedDeviceRequest.proposedConsent()`).
-  public func proposedConsent() throws(DigitalCredentialsError) -> MdocConsent {
+  public func proposedConsent() throws(PresentationError) -> MdocConsent {
     try resolved.proposedConsent()
   }
 
@@ -132,23 +139,28 @@ public struct AnnexCPresentation: Sendable {
   /// this session's transcript. Nothing is signed unless the whole consent is valid.
   public func deviceResponse(
     consent: MdocConsent, deviceKey: (String) throws -> any Signer
-  ) throws(DigitalCredentialsError) -> DeviceResponse {
+  ) throws(PresentationError) -> DeviceResponse {
     try resolved.deviceResponse(consent: consent) { id in .signature(try deviceKey(id)) }
   }
 
   /// Builds the DeviceResponse for a consent and seals it to the verifier (C.3.2.3).
   public func respond(
     consent: MdocConsent, deviceKey: (String) throws -> any Signer
-  ) throws(DigitalCredentialsError) -> EncryptedResponse {
+  ) throws(PresentationError) -> EncryptedResponse {
     let response = try deviceResponse(consent: consent, deviceKey: deviceKey)
-    return try EncryptedResponse.seal(
-      response, to: request.encryptionInfo.recipientPublicKey, sessionTranscript: sessionTranscript)
+    do {
+      return try EncryptedResponse.seal(
+        response, to: request.encryptionInfo.recipientPublicKey,
+        sessionTranscript: sessionTranscript)
+    } catch {
+      throw PresentationError(.cryptoFailure, error.reason, underlying: error)
+    }
   }
 
   /// Refuses a consent that names an unknown doc request twice, a credential that is not a
   /// candidate, an element that was not requested or that the credential lacks, or that leaves
   /// a mandatory use case unanswered.
-  public func validate(_ consent: MdocConsent) throws(DigitalCredentialsError) {
+  public func validate(_ consent: MdocConsent) throws(PresentationError) {
     try resolved.validate(consent)
   }
 }

@@ -1,3 +1,4 @@
+import DCErrors
 import Foundation
 
 /// The stored credentials a request may be answered with under a policy, and why the others of

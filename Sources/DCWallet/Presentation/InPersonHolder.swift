@@ -1,4 +1,4 @@
-public import DCErrors
+@_exported public import DCErrors
 import DCMdoc
 public import DCMdocProximity
 public import DCProximityTransport
@@ -13,50 +13,22 @@ public enum InPersonDecision: Sendable {
 
 /// An error that ended an in-person session before the reader terminated it: the transport
 /// failed or closed, or the session layer refused a message.
-public struct InPersonSessionError: CausedError {
-  /// What kind of failure this is.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    let name: String
-    private init(_ name: String) { self.name = name }
-    /// The code's name.
-    public var description: String { name }
+public typealias InPersonSessionError = DCError<InPersonSessionErrorCode>
 
-    /// The transport failed, or the peer closed the connection without ending the session
-    /// (a closed socket alone is no termination, ISO 18013-5 §9.1.1.4).
-    public static let transport = Code("transport")
-    /// A message was refused by the session layer (its status, if any, was sent first).
-    public static let session = Code("session")
-    /// The other side sent more requests than the holder answers in one session.
-    public static let tooManyRequests = Code("tooManyRequests")
-  }
+/// What kind of failure this is.
+public struct InPersonSessionErrorCode: DCErrorCode {
+  let name: String
+  private init(_ name: String) { self.name = name }
+  /// The code's name.
+  public var description: String { name }
 
-  /// What kind of failure this is.
-  public let code: Code
-  /// A human-readable explanation.
-  public let reason: String
-  /// The transport or session error this one wraps.
-  public let underlying: (any Error & Sendable)?
-  /// The file (`#fileID`) where the error was created.
-  public let file: String
-  /// The line where the error was created.
-  public let line: UInt
-
-  /// Creates an error with a code and a reason.
-  public init(
-    _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
-    file: String = #fileID, line: UInt = #line
-  ) {
-    self.code = code
-    self.reason = reason
-    self.underlying = underlying
-    self.file = file
-    self.line = line
-  }
-
-  /// `InPersonSessionError.<code>: <reason>`.
-  public var description: String { causedDescription }
-  /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String { causedDebugDescription }
+  /// The transport failed, or the peer closed the connection without ending the session
+  /// (a closed socket alone is no termination, ISO 18013-5 §9.1.1.4).
+  public static let transport = Self("transport")
+  /// A message was refused by the session layer (its status, if any, was sent first).
+  public static let session = Self("session")
+  /// The other side sent more requests than the holder answers in one session.
+  public static let tooManyRequests = Self("tooManyRequests")
 }
 
 /// Runs the holder's side of a whole ISO 18013-5 in-person session over any
@@ -70,7 +42,7 @@ public struct InPersonSessionError: CausedError {
 /// declining, a response that cannot be made) is always sent: a DeviceResponse without
 /// documents and with its status (§8.3.2.1.2.3: 10, 11 or 12), together with status 20, which
 /// ends the session; ``Outcome/refusal`` then says why. A message the session layer refuses is
-/// answered with its SessionData status (10 or 11), then ``InPersonSessionError/Code/session``
+/// answered with its SessionData status (10 or 11), then ``InPersonSessionErrorCode/session``
 /// is thrown.
 public struct InPersonHolder: Sendable {
   /// Why the holder did not answer a request; the status was sent to the reader.
@@ -99,7 +71,7 @@ public struct InPersonHolder: Sendable {
   /// The policy for every request of the session (nil: the wallet's).
   public let policy: WalletPolicy?
   /// The most requests answered in one session; one more is refused with
-  /// ``InPersonSessionError/Code/tooManyRequests`` (every loop is bounded).
+  /// ``InPersonSessionErrorCode/tooManyRequests`` (every loop is bounded).
   package let maxRequests: Int
 
   /// A driver for `wallet`.

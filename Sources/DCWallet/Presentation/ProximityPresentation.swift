@@ -12,7 +12,7 @@ public import Foundation
 /// store whose backend cannot agree with the key (`DeviceKeyStore.keyAgreement(for:)` is nil, as
 /// for an Apple Secure Enclave signing key), or a transcript without an EReaderKey, cannot make
 /// one. `.mac` then refuses the response with
-/// ``WalletError/Code/unsupportedDeviceAuthentication`` (nothing is sent but the refusal status);
+/// ``WalletErrorCode/unsupportedDeviceAuthentication`` (nothing is sent but the refusal status);
 /// `.macElseSignature` signs instead.
 public enum InPersonDeviceAuthentication: Sendable, Hashable {
   /// A deviceSignature (§9.1.3.6), always possible: the default.

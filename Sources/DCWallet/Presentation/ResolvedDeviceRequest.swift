@@ -53,7 +53,7 @@ public struct ResolvedDeviceRequest: Sendable {
   public static func resolve(
     deviceRequest: DeviceRequest, sessionTranscript transcript: SessionTranscript,
     credentials: [StoredMdoc], readerTrustAnchors: [Certificate], now: Date
-  ) throws(DigitalCredentialsError) -> ResolvedDeviceRequest {
+  ) throws(PresentationError) -> ResolvedDeviceRequest {
     let authentication: RequestAuthentication?
     let failure: MdocError?
     do {
@@ -69,12 +69,12 @@ public struct ResolvedDeviceRequest: Sendable {
     do {
       useCases = try deviceRequest.useCases
     } catch {
-      throw DigitalCredentialsError(.invalidRequest, error.reason)
+      throw PresentationError(.invalidRequest, error.reason)
     }
     for useCase in useCases {
       for set in useCase.documentSets
       where set.contains(where: { !deviceRequest.docRequests.indices.contains($0) }) {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .invalidRequest, "a use case refers to a doc request that does not exist")
       }
     }
@@ -103,17 +103,17 @@ public struct ResolvedDeviceRequest: Sendable {
 
   /// Refuses the request unless every doc request is signed by a trusted reader (what
   /// `WalletPolicy.requireAuthenticatedRequester` asks of an mdoc request).
-  public func requireTrustedReader() throws(DigitalCredentialsError) {
+  public func requireTrustedReader() throws(PresentationError) {
     if let failure = readerAuthenticationFailure {
-      throw DigitalCredentialsError(.invalidReaderAuthentication, failure.reason)
+      throw PresentationError(.invalidReaderAuthentication, failure.reason)
     }
     for document in documentRequests {
       guard let reader = document.reader else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .untrustedReader, "doc request \(document.index) is not signed by a reader")
       }
       if case .untrusted(let reason) = reader.trust {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .untrustedReader, "reader \(reader.name) is not trusted: \(reason)")
       }
     }
@@ -175,9 +175,9 @@ public struct ResolvedDeviceRequest: Sendable {
   /// A consent that shares the minimum (`docRequestsToAnswer()`): for each doc request to answer,
   /// the first candidate's requested elements that it holds (what a consent screen proposes
   /// before the user changes anything).
-  public func proposedConsent() throws(DigitalCredentialsError) -> MdocConsent {
+  public func proposedConsent() throws(PresentationError) -> MdocConsent {
     guard let indices = docRequestsToAnswer() else {
-      throw DigitalCredentialsError(.noMatchingCredential, "no stored mdoc can answer the request")
+      throw PresentationError(.noMatchingCredential, "no stored mdoc can answer the request")
     }
     let documents = indices.compactMap { index -> MdocConsent.Document? in
       guard let candidate = documentRequests[index].candidates.first else { return nil }
@@ -208,13 +208,13 @@ public struct ResolvedDeviceRequest: Sendable {
   /// MACed, as `authenticator` says per credential) over this session's transcript. Nothing is signed unless the whole consent is valid.
   public func deviceResponse(
     consent: MdocConsent, authenticator: (String) throws -> DeviceAuthenticator
-  ) throws(DigitalCredentialsError) -> DeviceResponse {
+  ) throws(PresentationError) -> DeviceResponse {
     try validate(consent)
     var documents: [Document] = []
     for item in consent.documents.sorted(by: { $0.docRequestIndex < $1.docRequestIndex }) {
       let docRequest = documentRequests[item.docRequestIndex]
       guard let issuerSigned = credentials[item.credentialID] else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation, "credential \(item.credentialID) is not offered")
       }
       // Requested elements that are not shared are reported as not returned (ISO 18013-5
@@ -239,7 +239,7 @@ public struct ResolvedDeviceRequest: Sendable {
       do {
         deviceAuthenticator = try authenticator(item.credentialID)
       } catch {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .cryptoFailure, "no device key for \(item.credentialID): \(error)")
       }
       do {
@@ -249,7 +249,7 @@ public struct ResolvedDeviceRequest: Sendable {
             sessionTranscript: sessionTranscript,
             authenticator: deviceAuthenticator))
       } catch {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .cryptoFailure, "presenting \(item.credentialID): \(error.reason)")
       }
     }
@@ -263,30 +263,30 @@ public struct ResolvedDeviceRequest: Sendable {
   /// Refuses a consent that names an unknown doc request twice, a credential that is not a
   /// candidate, an element that was not requested or that the credential lacks, or that leaves
   /// a mandatory use case unanswered.
-  public func validate(_ consent: MdocConsent) throws(DigitalCredentialsError) {
+  public func validate(_ consent: MdocConsent) throws(PresentationError) {
     guard !consent.documents.isEmpty else {
-      throw DigitalCredentialsError(.consentViolation, "the consent shares no document")
+      throw PresentationError(.consentViolation, "the consent shares no document")
     }
     var seen = Set<Int>()
     for item in consent.documents {
       guard documentRequests.indices.contains(item.docRequestIndex) else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation, "doc request \(item.docRequestIndex) does not exist")
       }
       guard seen.insert(item.docRequestIndex).inserted else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation, "doc request \(item.docRequestIndex) is answered twice")
       }
       let docRequest = documentRequests[item.docRequestIndex]
       guard
         let candidate = docRequest.candidates.first(where: { $0.credentialID == item.credentialID })
       else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation,
           "credential \(item.credentialID) cannot answer doc request \(item.docRequestIndex)")
       }
       guard item.elements.values.contains(where: { !$0.isEmpty }) else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation, "the consent shares no element for doc request \(item.docRequestIndex)"
         )
       }
@@ -315,10 +315,10 @@ public struct ResolvedDeviceRequest: Sendable {
         let positions = requested[ns]
         for element in elements {
           guard let position = positions?[element] else {
-            throw DigitalCredentialsError(.consentViolation, "\(ns)/\(element) was not requested")
+            throw PresentationError(.consentViolation, "\(ns)/\(element) was not requested")
           }
           guard matched[position].value != nil else {
-            throw DigitalCredentialsError(
+            throw PresentationError(
               .consentViolation, "credential \(item.credentialID) does not hold \(ns)/\(element)")
           }
         }
@@ -326,7 +326,7 @@ public struct ResolvedDeviceRequest: Sendable {
     }
     for (index, useCase) in useCases.enumerated() where useCase.mandatory {
       guard useCase.documentSets.contains(where: { Set($0).isSubset(of: seen) }) else {
-        throw DigitalCredentialsError(
+        throw PresentationError(
           .consentViolation, "mandatory use case \(index) is not answered by the consent")
       }
     }

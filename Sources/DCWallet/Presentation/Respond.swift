@@ -48,12 +48,17 @@ extension Wallet {
             kind: .mdoc(presentation), skipped: skipped, policy: policy)
         } catch let refusal as Refusal {
           skipped.append(refusal)
-        } catch let error as DigitalCredentialsError {
+        } catch let error as PresentationError {
           skipped.append(
             Refusal(
               protocolIdentifier: protocolIdentifier,
               code: error.code == .untrustedReader ? .requesterNotAuthenticated : .invalidRequest,
               reason: error.reason, underlying: error))
+        } catch let error as OrgIsoMdocError {
+          skipped.append(
+            Refusal(
+              protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: error.reason,
+              underlying: error))
         } catch let error as WalletError {
           throw error
         } catch {

@@ -103,7 +103,7 @@ struct IOSProviderExchangeTests {
         try IOSProviderExchange.mobileDocumentEnvelope(
           rawRequestProtocol: "org-iso-mdoc", rawRequestData: data, shown: shown)
       } throws: {
-        ($0 as? DigitalCredentialsError)?.code == .consentViolation
+        ($0 as? PresentationError)?.code == .consentViolation
       }
     }
   }
@@ -261,7 +261,7 @@ struct MobileDocumentSelectionTests {
         try MobileDocumentSelection(
           request: Self.request, choices: choices, documents: Self.documents, disclosing: elements)
       } throws: {
-        ($0 as? DigitalCredentialsError)?.code == .consentViolation
+        ($0 as? PresentationError)?.code == .consentViolation
       }
     }
   }

@@ -46,7 +46,7 @@ struct ConsentRefusalTests {
       ]),
       deviceKey: { _ in device })
     var signed = false
-    let error = #expect(throws: DigitalCredentialsError.self) {
+    let error = #expect(throws: PresentationError.self) {
       try presentation.respond(
         consent: MdocConsent(documents: [
           .init(

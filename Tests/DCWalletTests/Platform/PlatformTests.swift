@@ -77,11 +77,11 @@ struct PlatformRequestTests {
   @Test(
     "Malformed picks are refused, a pick of a protocol the request lacks as unsupported",
     arguments: [
-      ("", DigitalCredentialsError.Code.invalidRequest), ("mdl", .invalidRequest),
+      ("", DigitalCredentialsErrorCode.invalidRequest), ("mdl", .invalidRequest),
       ("x org-iso-mdoc mdl", .invalidRequest), ("0 openid4vp mdl", .unsupportedProtocol),
       (#"{"id": "x"}"#, .invalidRequest), ("{not json", .invalidRequest),
     ])
-  func malformedPicks(entry: String, code: DigitalCredentialsError.Code) {
+  func malformedPicks(entry: String, code: DigitalCredentialsErrorCode) {
     let refused = #expect(throws: DigitalCredentialsError.self) {
       try AndroidCredentialRequest(
         requestJSON: Self.request(["org-iso-mdoc"]), origin: nil, callingPackage: nil,
@@ -147,7 +147,7 @@ struct PlatformRequestTests {
       ],
       [PresentmentChoice(presentmentIndex: 5, setIndex: 0, documentIDs: ["mdl"])],
     ] {
-      let consentViolationError = #expect(throws: DigitalCredentialsError.self) {
+      let consentViolationError = #expect(throws: PresentationError.self) {
         try request.validate(bad, documents: documents)
       }
       #expect(consentViolationError?.code == .consentViolation)
@@ -227,7 +227,7 @@ struct ConsistencyCheckTests {
     ] {
       #expect {
         try ConsistencyCheck.check(rawMobileDocumentRequest: raw, shown: shown)
-      } throws: { ($0 as? DigitalCredentialsError)?.code == .consentViolation }
+      } throws: { ($0 as? PresentationError)?.code == .consentViolation }
     }
   }
 
@@ -318,9 +318,9 @@ struct ConsistencyCheckTests {
         try ConsistencyCheck.check(
           rawOpenID4VPRequest: raw, protocolIdentifier: "openid4vp-v1-unsigned",
           shownQuery: Self.shownQuery)
-      } throws: { ($0 as? DigitalCredentialsError)?.code == .consentViolation }
+      } throws: { ($0 as? PresentationError)?.code == .consentViolation }
     }
-    let consentViolationError = #expect(throws: DigitalCredentialsError.self) {
+    let consentViolationError = #expect(throws: PresentationError.self) {
       try ConsistencyCheck.check(
         rawOpenID4VPRequest: Self.unsigned(Self.shownQuery), protocolIdentifier: "org-iso-mdoc",
         shownQuery: Self.shownQuery)
@@ -358,7 +358,7 @@ struct PlatformRequestVariantTests {
       origin: origin, protocolIdentifier: "openid4vp-v1-unsigned",
       requestData: Data(params.serialized().utf8))
     if case .iosOpenID4VP(_, _, _, let none) = unsigned { #expect(none.isEmpty) }
-    let consentViolationError = #expect(throws: DigitalCredentialsError.self) {
+    let consentViolationError = #expect(throws: PresentationError.self) {
       try PlatformRequest.iosOpenID4VP(
         origin: origin, protocolIdentifier: "openid4vp-v1-unsigned", requestData: Data("{}".utf8))
     }

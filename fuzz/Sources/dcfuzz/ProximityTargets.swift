@@ -65,7 +65,7 @@ enum ProximityFixture {
 /// the other side already ended the session (ISO 18013-5 §9.1.1.4).
 func checkFailure(_ error: MdocProximityError, state: SessionState) {
   if state != .closed { violated("a failed receive left the session open: \(error)") }
-  let silent: Set<MdocProximityError.Code> = [.unknownStatus, .peerReportedError, .sessionClosed]
+  let silent: Set<MdocProximityErrorCode> = [.unknownStatus, .peerReportedError, .sessionClosed]
   if silent.contains(error.code) != (error.status == nil) {
     violated("\(error.code) answered with status \(String(describing: error.status))")
   }
