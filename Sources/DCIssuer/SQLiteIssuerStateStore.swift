@@ -214,15 +214,17 @@ public final class SQLiteIssuerStateStore: IssuerStateStore, @unchecked Sendable
   }
 }
 
-extension IssuerStoreError: SQLiteFailure {
+extension IssuerStoreErrorCode: SQLiteFailureCode {
   /// The issuer's code for a failure of the SQLite layer, which it keeps as the cause.
-  package init(_ error: StoreError) {
-    self.init(
+  package static func failure(for error: StoreError) -> IssuerStoreError {
+    IssuerStoreError(
       error.code == .cannotOpen ? .cannotOpen : .databaseFailure, error.reason, underlying: error)
   }
 
   /// Whether the SQLite layer gave up on another process's lock.
-  package var isBusy: Bool { (underlying as? StoreError)?.code == .busy }
+  package static func isBusy(_ error: IssuerStoreError) -> Bool {
+    (error.underlying as? StoreError)?.code == .busy
+  }
 }
 
 // MARK: Status lists

@@ -1,4 +1,5 @@
 internal import DCCrypto
+import DCErrors
 
 /// Authenticated rows: HMAC-SHA256 (RFC 2104) over a row's columns as bound or read, under a key
 /// the owner derives and keeps outside the database, so that whoever can write the file without

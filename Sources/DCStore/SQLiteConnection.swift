@@ -1,3 +1,4 @@
+import DCErrors
 internal import Foundation
 
 // With SQLiteDatabase.swift, the only code of the package that speaks SQLite's C API. Everything

@@ -1,3 +1,4 @@
+import DCErrors
 internal import Foundation
 
 #if canImport(Glibc)

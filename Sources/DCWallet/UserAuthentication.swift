@@ -123,7 +123,7 @@ extension Wallet {
       throw WalletError(.storage, error.reason, underlying: error)
     }
     guard let record else { return UserAuthenticationPolicyStatus(policy: .default, problem: nil) }
-    func refused(_ code: WalletStoreError.Code, _ why: String) -> UserAuthenticationPolicyStatus {
+    func refused(_ code: WalletStoreErrorCode, _ why: String) -> UserAuthenticationPolicyStatus {
       UserAuthenticationPolicyStatus(
         policy: .always,
         problem: StoreProblem(

@@ -1,3 +1,4 @@
+import DCErrors
 import DCStore
 import DCTestSupport
 import Foundation
@@ -19,7 +20,7 @@ struct TemporaryDirectory {
 
 /// A store's own error, to show that the layer throws the owner's type.
 struct OwnerError: SQLiteFailure, Equatable {
-  let code: StoreError.Code?
+  let code: StoreErrorCode?
   let reason: String
 
   init(_ error: StoreError) {

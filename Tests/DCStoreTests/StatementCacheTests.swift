@@ -1,3 +1,4 @@
+import DCErrors
 import DCStore
 import Foundation
 import Testing

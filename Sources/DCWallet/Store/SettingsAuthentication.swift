@@ -10,7 +10,7 @@ internal import Foundation
 /// key-encryption key with its own `info` label, so the key that wraps device keys is never used
 /// for two purposes. A row whose tag is missing or wrong is not used: an anchor is not trusted, a
 /// policy falls back to the strictest one, and both are reported as `StoreProblem`s with
-/// `WalletStoreError.Code.unauthenticatedRecord`.
+/// `WalletStoreErrorCode.unauthenticatedRecord`.
 ///
 /// What this does not cover: deleting a row (an anchor or a setting that is gone is simply
 /// absent; a missing policy reads as the default), and anyone who can read the key-encryption key

@@ -1,4 +1,4 @@
-import DCStore
+package import DCStore
 
 /// The wallet's database: the SQLite layer's connection (WAL, foreign keys, a busy timeout,
 /// `BEGIN IMMEDIATE` write transactions, retries when another process holds the lock), over the
@@ -49,10 +49,10 @@ extension WalletDatabase {
   }
 }
 
-extension WalletStoreError: SQLiteFailure {
-  /// The wallet's code for a failure of the SQLite layer, with its reason.
-  init(_ error: StoreError) {
-    let code: Code =
+extension WalletStoreErrorCode: SQLiteFailureCode {
+  /// The wallet's code for a failure of the SQLite layer, with its reason and the cause.
+  package static func failure(for error: StoreError) -> WalletStoreError {
+    let code: WalletStoreErrorCode =
       switch error.code {
       case .cannotOpen: .cannotOpen
       case .busy: .busy
@@ -63,9 +63,9 @@ extension WalletStoreError: SQLiteFailure {
       case .unsupportedSchemaVersion: .unsupportedSchemaVersion
       default: .databaseFailure
       }
-    self.init(code, error.reason)
+    return WalletStoreError(code, error.reason, underlying: error)
   }
 
   /// Whether the code is `busy`.
-  var isBusy: Bool { code == .busy }
+  package static func isBusy(_ error: WalletStoreError) -> Bool { error.code == .busy }
 }

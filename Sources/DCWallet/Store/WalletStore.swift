@@ -43,7 +43,7 @@ public actor WalletStore {
   /// - Parameters:
   ///   - path: the database file, e.g. `WalletHome.databasePath`.
   ///   - busyTimeout: how long a call waits for another process's lock before failing with
-  ///     `WalletStoreError.Code.busy`.
+  ///     `WalletStoreErrorCode.busy`.
   /// - Throws: `WalletStoreError` with `.cannotOpen`, `.busy`, `.unsupportedSchemaVersion` (a
   ///   newer version of the wallet wrote the file) or `.databaseFailure`.
   public init(path: String, busyTimeout: Duration = .seconds(5)) throws(WalletStoreError) {
@@ -86,7 +86,7 @@ public actor WalletStore {
   /// container (exception code 0xdead10cc), and the store lives in the App Group container. So
   /// the store, as GRDB's `Database.suspend` does: marks itself suspended and interrupts the
   /// statement running on its queue (`sqlite3_interrupt`); the transaction that statement
-  /// belongs to fails with ``WalletStoreError/Code/suspended`` and is rolled back, so nothing
+  /// belongs to fails with ``WalletStoreErrorCode/suspended`` and is rolled back, so nothing
   /// half-written is committed; a wait for another process's lock ends at once. Then the
   /// connection is closed, which releases its locks on the database and its `-shm` file (the last
   /// connection to close also checkpoints the WAL). Until ``resume()``, every call fails with
