@@ -256,12 +256,11 @@ public struct IssuerSigned: Sendable, Hashable {
 
   init(
     unchecked nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])], issuerAuth: COSESign1,
-    mso: MobileSecurityObject, issuerAuthFirst: Bool = false
+    mso: MobileSecurityObject
   ) {
     self.nameSpaces = nameSpaces
     self.issuerAuth = issuerAuth
     self.mso = mso
-    self.issuerAuthFirst = issuerAuthFirst
   }
 
   public static func == (lhs: IssuerSigned, rhs: IssuerSigned) -> Bool { lhs.bytes == rhs.bytes }
