@@ -65,47 +65,66 @@ extension CBOR {
 
   /// The value as an `Int`, or nil when not an integer or out of range (RFC 8949 §3.1).
   public var int: Int? {
-    switch unwrapped {
+    switch self {
     case .unsigned(let n): return n <= UInt64(Int.max) ? Int(n) : nil
     case .negative(let n): return n <= UInt64(Int.max) ? -1 - Int(n) : nil
+    case .encoded(let inner): return inner.value.int
     default: return nil
     }
   }
 
   /// The value of an unsigned integer item (RFC 8949 §3.1, major type 0).
   public var uint64: UInt64? {
-    if case .unsigned(let n) = unwrapped { return n }
-    return nil
+    switch self {
+    case .unsigned(let n): return n
+    case .encoded(let inner): return inner.value.uint64
+    default: return nil
+    }
   }
 
   /// The string of a text string item (RFC 8949 §3.1, major type 3).
   public var text: String? {
-    if case .textString(let s) = unwrapped { return s }
-    return nil
+    switch self {
+    case .textString(let s): return s
+    case .encoded(let inner): return inner.value.text
+    default: return nil
+    }
   }
 
   /// The bytes of a byte string item (RFC 8949 §3.1, major type 2).
   public var bytes: [UInt8]? {
-    if case .byteString(let b) = unwrapped { return b }
-    return nil
+    switch self {
+    case .byteString(let b): return b
+    case .encoded(let inner): return inner.value.bytes
+    default: return nil
+    }
   }
 
   /// The value of a false or true item (RFC 8949 §3.3).
   public var bool: Bool? {
-    if case .boolean(let b) = unwrapped { return b }
-    return nil
+    switch self {
+    case .boolean(let b): return b
+    case .encoded(let inner): return inner.value.bool
+    default: return nil
+    }
   }
 
   /// The members of an array item (RFC 8949 §3.1, major type 4).
   public var array: [CBOR]? {
-    if case .array(let a) = unwrapped { return a }
-    return nil
+    switch self {
+    case .array(let a): return a
+    case .encoded(let inner): return inner.value.array
+    default: return nil
+    }
   }
 
   /// The pairs of a map item (RFC 8949 §3.1, major type 5).
   public var map: CBORMap? {
-    if case .map(let m) = unwrapped { return m }
-    return nil
+    switch self {
+    case .map(let m): return m
+    case .encoded(let inner): return inner.value.map
+    default: return nil
+    }
   }
 
   /// Whether the item is the simple value null (RFC 8949 §3.3).
@@ -138,7 +157,7 @@ extension CBOR {
 
   /// Looks up a text string key in a map item (RFC 8949 §3.1, major type 5).
   public subscript(_ key: String) -> CBOR? {
-    map?[key: .textString(key)]
+    map?[key]
   }
 
   /// Looks up an integer key in a map item, as used for COSE labels (RFC 8949 §3.1, major type 5).

@@ -60,20 +60,6 @@ public struct CBORDecoder: Sendable {
     return (value, reader.isDeterministic)
   }
 
-  /// Decodes the one data item that starts at `offset`, checked as if it were nested `depth`
-  /// levels deep in an item decoded from the start of `bytes` (so the depth limit applies as it
-  /// would there), and returns it with the offset just past it (RFC 8949 §5.3). For package
-  /// readers that walk a known structure themselves and hand the generic decoder its open parts.
-  /// The item count limit covers this item alone.
-  package func decodeItem(
-    in bytes: [UInt8], at offset: Int, depth: Int
-  ) throws(CBORError) -> (value: CBOR, end: Int) {
-    var reader = Reader(bytes: bytes, limits: limits)
-    reader.offset = offset
-    let value = try reader.readItem(depth: depth)
-    return (value, reader.offset)
-  }
-
   /// Renders the bytes in diagnostic notation, showing indefinite-length markers (RFC 8949 §8, §8.1).
   public func diagnosticNotation(of bytes: [UInt8]) throws(CBORError) -> String {
     // Validate the whole item first so the rendering walk never sees ill-formed input.
@@ -117,6 +103,9 @@ struct Reader {
   private var itemCount = 0
   /// The depth of the outermost map key being read, if any (for `Limits.maxKeyDepth`).
   var keyBaseDepth: Int? = nil
+  /// The ranges of the keys of the maps being read, while their keys arrive in order (see
+  /// `readMap`).
+  var keyRanges: [Range<Int>] = []
 
   init(bytes: [UInt8], limits: CBORDecoder.Limits) {
     self.bytes = bytes
@@ -133,12 +122,18 @@ struct Reader {
     }
   }
 
+  @inline(__always)
   mutating func readByte() throws(CBORError) -> UInt8 {
-    guard offset < bytes.count else {
-      throw CBORError(.truncated, offset: offset, reason: "input ends where a byte is needed")
-    }
+    guard offset < bytes.count else { throw truncatedByte() }
     defer { offset += 1 }
     return bytes[offset]
+  }
+
+  // The errors of the checks made for every item are built out of line, so that the checks
+  // themselves stay small enough to inline.
+  @inline(never)
+  func truncatedByte() -> CBORError {
+    CBORError(.truncated, offset: offset, reason: "input ends where a byte is needed")
   }
 
   mutating func readArgument(byteCount: Int) throws(CBORError) -> UInt64 {
@@ -184,30 +179,41 @@ struct Reader {
     return Head(major: major, info: info, argument: argument, offset: start)
   }
 
+  @inline(__always)
   mutating func countItem(at offset: Int) throws(CBORError) {
     itemCount += 1
-    if itemCount > limits.maxTotalItems {
-      throw CBORError(
-        .tooManyItems, offset: offset,
-        reason: "more than \(limits.maxTotalItems) data items")
-    }
+    if itemCount > limits.maxTotalItems { throw tooManyItems(at: offset) }
+  }
+
+  @inline(never)
+  func tooManyItems(at offset: Int) -> CBORError {
+    CBORError(
+      .tooManyItems, offset: offset,
+      reason: "more than \(limits.maxTotalItems) data items")
   }
 
   /// RFC 8949 §10: a declared length is checked against the limit and the bytes left before
   /// anything is allocated for it.
+  @inline(__always)
   func checkLength(_ head: Head, minimumBytesEach: Int, what: String) throws(CBORError) -> Int {
+    if head.argument <= UInt64(limits.maxItemLength) {
+      let length = Int(head.argument)
+      if length <= remaining / minimumBytesEach { return length }
+    }
+    throw lengthError(head, minimumBytesEach: minimumBytesEach, what: what)
+  }
+
+  @inline(never)
+  func lengthError(_ head: Head, minimumBytesEach: Int, what: String) -> CBORError {
     guard head.argument <= UInt64(limits.maxItemLength) else {
-      throw CBORError(
+      return CBORError(
         .lengthTooLarge, offset: head.offset,
         reason: "\(what) of length \(head.argument) exceeds the limit \(limits.maxItemLength)")
     }
     let length = Int(head.argument)
-    guard length <= remaining / minimumBytesEach else {
-      throw CBORError(
-        .truncated, offset: head.offset,
-        reason: "\(what) declares length \(length) but only \(remaining) bytes remain")
-    }
-    return length
+    return CBORError(
+      .truncated, offset: head.offset,
+      reason: "\(what) declares length \(length) but only \(remaining) bytes remain")
   }
 
   func checkDepth(_ depth: Int, at offset: Int) throws(CBORError) {
@@ -371,89 +377,121 @@ struct Reader {
     return false
   }
 
-  mutating func readMap(_ head: Head, depth: Int) throws(CBORError) -> CBORMap {
+  /// What `readMap` keeps while it reads one map's pairs.
+  struct MapState {
     var keys: [CBOR] = []
     var values: [CBOR] = []
+    /// Whether every key so far arrived in deterministic form, each after the one before.
+    var increasing = true
+    /// Whether the keys are checked through `seen` (a key not in deterministic form, or more
+    /// than 16 keys after the run ended) rather than on `keyRanges`.
+    var usesSet = false
+    var seen = MapKeySet()
+    var previousKey: Range<Int>? = nil
+    /// Where this map's keys start on `keyRanges`.
+    let base: Int
+  }
+
+  mutating func readMap(_ head: Head, depth: Int) throws(CBORError) -> CBORMap {
     // While every key arrives in deterministic form and strictly after the previous one in
     // bytewise order (RFC 8949 §4.2.1), each key is greater than all earlier keys and so
-    // distinct from them: no comparison with earlier keys is needed. At the first key that breaks
-    // the run, the canonical encodings of the keys so far are gathered and every later key is
-    // checked against them: pairwise while the map is small, hashed once it grows.
-    var increasing = true
-    var seenList: [ArraySlice<UInt8>] = []
-    var seenSet: Set<ArraySlice<UInt8>>? = nil
-    var previousKey: Range<Int>? = nil
-
-    func insertKey(_ canonical: ArraySlice<UInt8>) -> Bool {
-      if var set = seenSet {
-        seenSet = nil
-        let inserted = set.insert(canonical).inserted
-        seenSet = set
-        return inserted
-      }
-      if seenList.contains(canonical) { return false }
-      seenList.append(canonical)
-      if seenList.count > 64 {
-        seenSet = Set(seenList)
-        seenList = []
-      }
-      return true
-    }
-
-    func readPair(_ reader: inout Reader) throws(CBORError) {
-      let keyStart = reader.offset
-      let wasDeterministic = reader.isDeterministic
-      reader.isDeterministic = true
-      let outerKeyBase = reader.keyBaseDepth
-      if outerKeyBase == nil { reader.keyBaseDepth = depth + 1 }
-      let key = try reader.readItem(depth: depth + 1)
-      reader.keyBaseDepth = outerKeyBase
-      let keyIsDeterministic = reader.isDeterministic
-      reader.isDeterministic = wasDeterministic && keyIsDeterministic
-      let keyRange = keyStart..<reader.offset
-      // RFC 8949 §4.2.1: keys must appear in bytewise lexicographic order of their encodings.
-      var inOrder = true
-      if let previousKey,
-        !reader.bytes[previousKey].lexicographicallyPrecedes(reader.bytes[keyRange])
-      {
-        reader.isDeterministic = false
-        inOrder = false
-      }
-      previousKey = keyRange
-      if increasing && (!inOrder || !keyIsDeterministic) {
-        // The run ends: every earlier key was deterministic, so its encoding is canonical.
-        increasing = false
-        let encoder = CBOREncoder()
-        for earlier in keys { _ = insertKey(ArraySlice(encoder.encode(earlier))) }
-      }
-      if !increasing {
-        // RFC 8949 §5.6: keys are compared as data model values, so compare canonical
-        // encodings. A key that arrived in deterministic form already is its canonical encoding.
-        let canonical =
-          keyIsDeterministic ? reader.bytes[keyRange] : ArraySlice(CBOREncoder().encode(key))
-        guard insertKey(canonical) else {
-          throw CBORError(
-            .duplicateMapKey, offset: keyStart,
-            reason: "map key \(key.diagnosticNotation) appears twice (RFC 8949 §5.6)")
-        }
-      }
-      keys.append(key)
-      values.append(try reader.readItem(depth: depth + 1))
-    }
-
+    // distinct from them: no comparison with earlier keys is needed, only their ranges are
+    // noted, on the stack all maps being read share (a nested map pushes its keys above and
+    // takes them off before this map reads on). At the first key that breaks the run, every
+    // later key is checked against the canonical encodings of the keys before it: a key that
+    // arrived in deterministic form is its own canonical encoding, compared where it lies in
+    // the input (on the stack while the map has few keys, then in a `MapKeySet`); only a key
+    // that did not is re-encoded.
+    var state = MapState(base: keyRanges.count)
+    defer { keyRanges.removeSubrange(state.base...) }
     if head.isIndefinite {
       isDeterministic = false
       while try !consumeBreak(inside: head) {
-        if keys.count >= limits.maxItemLength { throw tooLong(head) }
-        try readPair(&self)
+        if state.keys.count >= limits.maxItemLength { throw tooLong(head) }
+        try readPair(&state, depth: depth)
       }
     } else {
       let count = try checkLength(head, minimumBytesEach: 2, what: "map")
-      keys.reserveCapacity(count)
-      values.reserveCapacity(count)
-      for _ in 0..<count { try readPair(&self) }
+      state.keys.reserveCapacity(count)
+      state.values.reserveCapacity(count)
+      for _ in 0..<count { try readPair(&state, depth: depth) }
     }
-    return CBORMap(uncheckedKeys: keys, values: values)
+    return CBORMap(uncheckedKeys: state.keys, values: state.values)
+  }
+
+  /// Reads one key and its value into `state` (see `readMap`).
+  mutating func readPair(_ state: inout MapState, depth: Int) throws(CBORError) {
+    let keyStart = offset
+    let wasDeterministic = isDeterministic
+    isDeterministic = true
+    let outerKeyBase = keyBaseDepth
+    if outerKeyBase == nil { keyBaseDepth = depth + 1 }
+    let key = try readItem(depth: depth + 1)
+    keyBaseDepth = outerKeyBase
+    let keyIsDeterministic = isDeterministic
+    isDeterministic = wasDeterministic && keyIsDeterministic
+    let keyRange = keyStart..<offset
+    // RFC 8949 §4.2.1: keys must appear in bytewise lexicographic order of their encodings.
+    var inOrder = true
+    if let previousKey = state.previousKey, !precedes(previousKey, keyRange) {
+      isDeterministic = false
+      inOrder = false
+    }
+    state.previousKey = keyRange
+    state.increasing = state.increasing && inOrder && keyIsDeterministic
+    if state.increasing {
+      keyRanges.append(keyRange)
+    } else if !state.usesSet && keyIsDeterministic && keyRanges.count - state.base < 16 {
+      // A few keys, every one in deterministic form: compared in place, on the stack.
+      for earlier in keyRanges[state.base...] where sameBytes(earlier, keyRange) {
+        throw CBORError(
+          .duplicateMapKey, offset: keyStart,
+          reason: "map key \(key.diagnosticNotation) appears twice (RFC 8949 §5.6)")
+      }
+      keyRanges.append(keyRange)
+    } else {
+      if !state.usesSet {
+        // Every earlier key was deterministic, its range its canonical encoding.
+        state.usesSet = true
+        state.seen = MapKeySet(keyRanges[state.base...], of: bytes)
+      }
+      // RFC 8949 §5.6: keys are compared as data model values, so compare canonical encodings.
+      let inserted =
+        keyIsDeterministic
+        ? state.seen.insert(input: keyRange, of: bytes)
+        : state.seen.insert(encoded: CBOREncoder().encode(key), of: bytes)
+      guard inserted else {
+        throw CBORError(
+          .duplicateMapKey, offset: keyStart,
+          reason: "map key \(key.diagnosticNotation) appears twice (RFC 8949 §5.6)")
+      }
+    }
+    state.keys.append(key)
+    state.values.append(try readItem(depth: depth + 1))
+  }
+
+  /// Whether the input holds the same bytes at `a` and `b`.
+  func sameBytes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+    guard a.count == b.count else { return false }
+    return bytes.withUnsafeBufferPointer { buffer in
+      for index in 0..<a.count where buffer[a.lowerBound + index] != buffer[b.lowerBound + index] {
+        return false
+      }
+      return true
+    }
+  }
+
+  /// Whether the encoding at `a` precedes the one at `b` in bytewise lexicographic order
+  /// (RFC 8949 §4.2.1), compared in place.
+  func precedes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+    bytes.withUnsafeBufferPointer { buffer in
+      let common = min(a.count, b.count)
+      for index in 0..<common {
+        let (x, y) = (buffer[a.lowerBound + index], buffer[b.lowerBound + index])
+        if x != y { return x < y }
+      }
+      return a.count < b.count
+    }
   }
 
   mutating func readSimpleOrFloat(_ head: Head) throws(CBORError) -> CBOR {
@@ -488,6 +526,101 @@ struct Reader {
       throw CBORError(
         .unexpectedBreak, offset: head.offset,
         reason: "break stop code outside an indefinite-length item (RFC 8949 §3.2.1)")
+    }
+  }
+}
+
+/// The canonical encodings (RFC 8949 §4.2.1) of the keys of one map read so far, for the
+/// duplicate key check (RFC 8949 §5.6). A key that arrived in deterministic form is kept as its
+/// range of the input; a key that did not, as its re-encoding. Each is compared by a print of
+/// its length and end bytes first, byte by byte only when the prints are equal, and through a
+/// hash set once the map has more than 64 keys.
+struct MapKeySet {
+  private struct Entry {
+    /// Where the canonical encoding lies: in the input, or in `encodings`.
+    var range: Range<Int>
+    var inInput: Bool
+    var print: UInt64
+  }
+
+  private var entries: [Entry] = []
+  /// The re-encoded keys, one after another.
+  private var encodings: [UInt8] = []
+  private var hashed: Set<ArraySlice<UInt8>>? = nil
+
+  init() {}
+
+  /// The set of the keys at `ranges` of the input, all in deterministic form and distinct.
+  init(_ ranges: ArraySlice<Range<Int>>, of input: [UInt8]) {
+    entries.reserveCapacity(ranges.count + 4)
+    for range in ranges { _ = insert(range, inInput: true, input: input, checking: false) }
+  }
+
+  /// Adds the key whose canonical encoding is `input[range]`, returning false when an earlier
+  /// key has it.
+  mutating func insert(input range: Range<Int>, of input: [UInt8]) -> Bool {
+    insert(range, inInput: true, input: input, checking: true)
+  }
+
+  /// Adds a key by its re-encoding, returning false when an earlier key has it.
+  mutating func insert(encoded: [UInt8], of input: [UInt8]) -> Bool {
+    let start = encodings.count
+    encodings += encoded
+    return insert(start..<encodings.count, inInput: false, input: input, checking: true)
+  }
+
+  private mutating func insert(
+    _ range: Range<Int>, inInput: Bool, input: [UInt8], checking: Bool
+  ) -> Bool {
+    if hashed != nil {
+      let slice = inInput ? input[range] : encodings[range]
+      return hashed?.insert(slice).inserted ?? true
+    }
+    let print = inInput ? Self.print(input, range) : Self.print(encodings, range)
+    if checking {
+      for entry in entries where entry.print == print {
+        if equal(entry.range, entry.inInput, range, inInput, input: input) { return false }
+      }
+    }
+    entries.append(Entry(range: range, inInput: inInput, print: print))
+    if entries.count > 64 {
+      var set = Set<ArraySlice<UInt8>>(minimumCapacity: entries.count * 2)
+      for entry in entries {
+        set.insert(entry.inInput ? input[entry.range] : encodings[entry.range])
+      }
+      hashed = set
+      entries = []
+    }
+    return true
+  }
+
+  private func equal(
+    _ a: Range<Int>, _ aInInput: Bool, _ b: Range<Int>, _ bInInput: Bool, input: [UInt8]
+  ) -> Bool {
+    guard a.count == b.count else { return false }
+    return input.withUnsafeBufferPointer { inputBuffer in
+      encodings.withUnsafeBufferPointer { encodedBuffer in
+        let x = aInInput ? inputBuffer : encodedBuffer
+        let y = bInInput ? inputBuffer : encodedBuffer
+        for index in 0..<a.count where x[a.lowerBound + index] != y[b.lowerBound + index] {
+          return false
+        }
+        return true
+      }
+    }
+  }
+  /// The length and the first three and last four bytes of an encoding: encodings with
+  /// different prints differ.
+  private static func print(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64 {
+    bytes.withUnsafeBufferPointer { buffer in
+      var print = UInt64(truncatingIfNeeded: range.count) << 56
+      for index in 0..<min(3, range.count) {
+        print |= UInt64(buffer[range.lowerBound + index]) << (32 + 8 * UInt64(index))
+      }
+      for index in 0..<min(4, range.count) {
+        print |= UInt64(buffer[range.upperBound - 1 - index]) << (8 * UInt64(index))
+      }
+      return print
     }
   }
 }

@@ -28,8 +28,7 @@ public struct CBORMap: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
     self.init(elements)
   }
 
-  /// Pairs already known to have unique keys, as produced by the decoder (RFC 8949 §5.6); also
-  /// for package readers that decode a known structure directly and check uniqueness themselves.
+  /// Pairs already known to have unique keys, as produced by the decoder (RFC 8949 §5.6).
   package init(uncheckedKeys keys: [CBOR], values: [CBOR]) {
     keyStorage = keys
     valueStorage = values
@@ -116,8 +115,25 @@ public struct CBORMap: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
 
   /// Gets or sets the value for a text string key (RFC 8949 §5.6).
   public subscript(_ key: String) -> CBOR? {
-    get { self[key: .textString(key)] }
+    get {
+      guard let i = index(ofText: key) else { return nil }
+      return valueStorage[i]
+    }
     set { self[key: .textString(key)] = newValue }
+  }
+
+  /// `index(of: .textString(text))`, comparing the text keys in place rather than through
+  /// whole `CBOR` values (the structures read here are keyed by text).
+  private func index(ofText text: String) -> Int? {
+    if positions != nil { return index(of: .textString(text)) }
+    for position in keyStorage.indices {
+      switch keyStorage[position] {
+      case .textString(let stored): if stored == text { return position }
+      case .encoded(let inner): if inner.value.unwrapped == .textString(text) { return position }
+      default: continue
+      }
+    }
+    return nil
   }
 
   /// Gets or sets the value for an integer key, as used for COSE labels (RFC 8949 §5.6).

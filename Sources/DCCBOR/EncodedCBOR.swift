@@ -16,13 +16,6 @@ public struct EncodedCBOR: Sendable, Hashable {
     self.bytes = bytes
   }
 
-  /// Keeps bytes next to a value already decoded from exactly those bytes by a package reader
-  /// that decodes a known structure directly (RFC 8949 §3.4.5.1); nothing is checked here.
-  package init(uncheckedBytes bytes: [UInt8], value: CBOR) {
-    self.bytes = bytes
-    self.value = value
-  }
-
   /// Encodes a value with the core deterministic encoding and keeps both (RFC 8949 §4.2.1).
   public init(encoding value: CBOR) {
     self.bytes = CBOREncoder().encode(value)

@@ -280,11 +280,6 @@ public struct DeviceRequest: Sendable, Hashable {
 
   /// Reads a DeviceRequest from its bytes.
   public init(bytes: [UInt8]) throws(MdocError) {
-    // The plain shape is read directly; anything else (and every refusal) the generic way.
-    if let direct = DeviceRequest.readDirectly(bytes) {
-      self = direct
-      return
-    }
     let cbor = try reading("DeviceRequest") { () throws(CBORError) in try CBOR.decode(bytes) }
     try self.init(cbor: cbor)
   }

@@ -154,13 +154,8 @@ public struct IssuerSigned: Sendable, Hashable {
     issuerAuthFirst = authFirst && !nameSpaces.isEmpty
   }
 
-  /// Reads an IssuerSigned from its bytes: the plain shape directly (`readDirectly(_:)`, the
-  /// same value), anything else through the generic decoder, which gives the value or the error.
+  /// Reads an IssuerSigned from its bytes.
   public init(bytes: [UInt8]) throws(MdocError) {
-    if let read = Self.readDirectly(bytes) {
-      self = read
-      return
-    }
     let cbor = try reading("IssuerSigned") { () throws(CBORError) in try CBOR.decode(bytes) }
     try self.init(cbor: cbor)
   }
@@ -261,12 +256,11 @@ public struct IssuerSigned: Sendable, Hashable {
 
   init(
     unchecked nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])], issuerAuth: COSESign1,
-    mso: MobileSecurityObject, issuerAuthFirst: Bool = false
+    mso: MobileSecurityObject
   ) {
     self.nameSpaces = nameSpaces
     self.issuerAuth = issuerAuth
     self.mso = mso
-    self.issuerAuthFirst = issuerAuthFirst
   }
 
   public static func == (lhs: IssuerSigned, rhs: IssuerSigned) -> Bool { lhs.bytes == rhs.bytes }

@@ -164,12 +164,12 @@ public struct MobileSecurityObject: Sendable, Hashable {
       let map = try CBORMapReader(
         encoded.value, structure: "MobileSecurityObject", clause: Keys.clause,
         knownKeys: Keys.all)
-      let digests = try map.required(Keys.valueDigests, as: [String: [UInt64: ByteString]].self)
+      let digests = try Self.valueDigests(map)
       let keyInfo = try map.requiredMap(Keys.deviceKeyInfo, knownKeys: Keys.DeviceKeyInfo.all)
       return (
         try map.required(Keys.version, as: String.self),
         try map.required(Keys.digestAlgorithm, as: String.self),
-        digests.mapValues { $0.mapValues(\.bytes) },
+        digests,
         try keyInfo.required(Keys.DeviceKeyInfo.deviceKey, as: CBOR.self),
         try keyInfo.optionalMap(
           Keys.DeviceKeyInfo.keyAuthorizations, knownKeys: KeyAuthorizations.Keys.all
@@ -191,6 +191,62 @@ public struct MobileSecurityObject: Sendable, Hashable {
     docType = parsed.5
     validityInfo = parsed.6
     status = parsed.7
+  }
+
+  /// `ValueDigests = {+ NameSpace => DigestIDs}`, `DigestIDs = {+ DigestID => Digest}`
+  /// (§9.1.2.4), read in one pass over the decoded maps into the dictionaries kept; keys that
+  /// one Swift dictionary would merge are refused (RFC 8949 §5.6).
+  static func valueDigests(_ map: CBORMapReader) throws(CBORError) -> [String: [UInt64: [UInt8]]] {
+    let key = Keys.valueDigests
+    let item = try map.item(key)
+    guard let spaces = item.map else {
+      throw map.error(.typeMismatch, key, "expected a map, got \(item.kindName)")
+    }
+    var result: [String: [UInt64: [UInt8]]] = [:]
+    result.reserveCapacity(spaces.count)
+    let names = spaces.keys
+    let tables = spaces.values
+    for index in names.indices {
+      let name = names[index]
+      guard let nameSpace = name.text else {
+        throw map.error(
+          .typeMismatch, key,
+          "map key \(name.diagnosticNotation): expected a text string, got \(name.kindName)")
+      }
+      guard let table = tables[index].map else {
+        throw map.error(
+          .typeMismatch, key,
+          "[\(name.diagnosticNotation)]: expected a map, got \(tables[index].kindName)")
+      }
+      var digests: [UInt64: [UInt8]] = [:]
+      digests.reserveCapacity(table.count)
+      let ids = table.keys
+      let values = table.values
+      for position in ids.indices {
+        let id = ids[position]
+        guard let digestID = id.uint64 else {
+          throw map.error(
+            .typeMismatch, key,
+            "[\(name.diagnosticNotation)]: map key \(id.diagnosticNotation): expected an unsigned integer, got \(id.kindName)"
+          )
+        }
+        guard let digest = values[position].bytes else {
+          throw map.error(
+            .typeMismatch, key,
+            "[\(name.diagnosticNotation)][\(id.diagnosticNotation)]: expected a byte string, got \(values[position].kindName)"
+          )
+        }
+        guard digests.updateValue(digest, forKey: digestID) == nil else {
+          throw map.error(
+            .duplicateMapKey, key, "[\(name.diagnosticNotation)]: map keys collide after conversion"
+          )
+        }
+      }
+      guard result.updateValue(digests, forKey: nameSpace) == nil else {
+        throw map.error(.duplicateMapKey, key, "map keys collide after conversion")
+      }
+    }
+    return result
   }
 
   /// Builds and encodes an MSO (issuer side), maps in CDDL order.

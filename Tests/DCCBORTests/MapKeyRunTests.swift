@@ -52,4 +52,45 @@ struct MapKeyRunTests {
     #expect(error?.code == .duplicateMapKey)
     #expect(error?.offset == 2 + 24 * 2 + 46 * 3)
   }
+
+  @Test func aDuplicateAmongFewUnorderedKeysIsFound() {
+    // 2, 1, 3 (the run ends at 1), then 1 again: compared in place with the keys before.
+    let error = decodeError(map(["02", "01", "03", "01"]))
+    #expect(error?.code == .duplicateMapKey)
+    #expect(error?.offset == 7)
+    #expect(decodeError(map(["02", "01", "03", "00"])) == nil)
+  }
+
+  @Test func aDuplicateAmongManyUnorderedKeysIsFound() {
+    // 20, then 0 to 19 (the run ends at 0), then 5 again; and 70 keys in decreasing order
+    // (past the point where seen keys are hashed), then the last again.
+    var keys = ["14"] + (0..<20).map { String(format: "%02x", $0) }
+    #expect(decodeError("b5" + keys.map { $0 + "00" }.joined()) == nil)
+    keys.append("05")
+    #expect(decodeError("b6" + keys.map { $0 + "00" }.joined())?.code == .duplicateMapKey)
+    let decreasing = (0..<70).reversed().map {
+      $0 < 24 ? String(format: "%02x", $0) : String(format: "18%02x", $0)
+    }
+    #expect(decodeError("b846" + decreasing.map { $0 + "00" }.joined()) == nil)
+    let repeated = decreasing + ["00"]
+    #expect(decodeError("b847" + repeated.map { $0 + "00" }.joined())?.code == .duplicateMapKey)
+    let repeatedLong = decreasing + ["1800"]
+    #expect(
+      decodeError("b847" + repeatedLong.map { $0 + "00" }.joined())?.code == .duplicateMapKey)
+  }
+
+  @Test func aLongerKeyEncodingAfterTheRunEndsIsADuplicate() {
+    // 2, 1 (the run ends), then 1 in a longer form; and the longer form first, then 1.
+    #expect(decodeError(map(["02", "01", "1801"]))?.code == .duplicateMapKey)
+    #expect(decodeError(map(["02", "1801", "01"]))?.code == .duplicateMapKey)
+    #expect(decodeError(map(["02", "1801", "00"])) == nil)
+  }
+
+  @Test func keysOfNestedMapsDoNotMixWithTheOuterMapsKeys() {
+    // {2: {1: 0, 0: 0}, 1: 0, 0: 0} decodes; {2: {1: 0, 0: 0}, 1: 0, 2: 0} repeats 2.
+    #expect(decodeError("a302a2010000000100" + "0000") == nil)
+    let error = decodeError("a302a2010000000100" + "0200")
+    #expect(error?.code == .duplicateMapKey)
+    #expect(error?.offset == 9)
+  }
 }

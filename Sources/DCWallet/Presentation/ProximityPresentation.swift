@@ -81,8 +81,6 @@ public struct ProximityPresentation: Sendable {
   /// Decodes a DeviceRequest, telling undecodable bytes (§8.3.2.1.2.3 status 11) from a
   /// structure that is not a valid DeviceRequest (status 12).
   public static func decode(_ bytes: [UInt8]) throws(Refusal) -> DeviceRequest {
-    // The plain shape is read directly (same value); anything else, and every refusal, below.
-    if let direct = DeviceRequest.readDirectly(bytes) { return direct }
     let cbor: CBOR
     do {
       cbor = try CBOR.decode(bytes)
