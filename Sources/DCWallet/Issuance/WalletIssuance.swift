@@ -274,12 +274,7 @@ extension Wallet {
       expected: expected, notificationID: notificationID, sessionID: session?.id,
       batchID: credentials.count > 1 ? RandomIdentifier.timeOrderedUUID() : nil, ids: ids,
       now: now, documentTitles: documentTitles)
-    let sessionRow: IssuanceSessionRow?
-    do {
-      sessionRow = try session.map { (session) throws(WalletStoreError) in try sealed(session) }
-    } catch {
-      throw WalletError(.storage, error.reason, underlying: error)
-    }
+    let sessionRow = try sealedRow(session)
     // A response whose keys are all still in memory, for a key store that keeps its keys in
     // this wallet's store (`SoftwareKeyStore`), the usual issuance: one visit to the store's
     // queue reads the issuer anchors, verifies, wraps the keys and writes the batch (a round
@@ -300,6 +295,35 @@ extension Wallet {
     let (wrapped, imported) = try await keepFreshKeys(batch.freshKeys)
     let result = batch.rows(freshKeyIDs: wrapped.isEmpty ? imported : wrapped.map(\.id), rows)
     let stored = result.stored
+    try await writeIssued(
+      stored, completingDeferred: pendingID, wrapped: wrapped, imported: imported,
+      sessionRow: sessionRow)
+    // A stored key whose credential was refused proves nothing any more (a key another
+    // credential binds stays: `DeviceKeyStore.deleteKey` refuses it).
+    for rejection in result.rejected where !rejection.deviceKeyID.isEmpty {
+      try? await keys.deleteKey(id: rejection.deviceKeyID)
+    }
+    if let session, stored.isEmpty, pendingID != nil {
+      await releaseIssuanceSession(id: session.id)
+    }
+    return result
+  }
+
+  /// The row of the session the credentials name, sealed for the store.
+  private func sealedRow(_ session: IssuanceSession?) throws(WalletError) -> IssuanceSessionRow? {
+    do {
+      return try session.map { (session) throws(WalletStoreError) in try sealed(session) }
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+  }
+
+  /// Writes the stored credentials: the pending deferred issuance they complete, or a new
+  /// batch with its wrapped keys and session; a failed write deletes the keys imported for it.
+  private func writeIssued(
+    _ stored: [StoredCredential], completingDeferred pendingID: String?,
+    wrapped: [WrappedDeviceKey], imported: [String], sessionRow: IssuanceSessionRow?
+  ) async throws(WalletError) {
     do {
       if let pendingID {
         try await store.completeDeferred(id: pendingID, with: stored)
@@ -311,15 +335,6 @@ extension Wallet {
       throw WalletError(
         error.code == .duplicateID ? .invalidInput : .storage, error.reason, underlying: error)
     }
-    // A stored key whose credential was refused proves nothing any more (a key another
-    // credential binds stays: `DeviceKeyStore.deleteKey` refuses it).
-    for rejection in result.rejected where !rejection.deviceKeyID.isEmpty {
-      try? await keys.deleteKey(id: rejection.deviceKeyID)
-    }
-    if let session, stored.isEmpty, pendingID != nil {
-      await releaseIssuanceSession(id: session.id)
-    }
-    return result
   }
 
   /// Refuses ids that do not match the credentials one for one, or a session for another issuer.
@@ -377,22 +392,7 @@ extension Wallet {
   private func resolveKeys(
     _ credentials: [Result<PreparedIssuedCredential, IssuanceRejection>]
   ) async throws(WalletError) -> [ResolvedIssuedCredential] {
-    // Which of the named stored keys already bind a credential: one query for the batch.
-    let storedKeyIDs = credentials.compactMap { entry -> String? in
-      guard case .success(let credential) = entry, case .stored(let id) = credential.key else {
-        return nil
-      }
-      return id
-    }
-    var used = Set<String>()
-    // Fresh keys are in no row yet: no query, no hop to the store.
-    if !storedKeyIDs.isEmpty {
-      do {
-        used = try await store.usedDeviceKeys(storedKeyIDs)
-      } catch {
-        throw WalletError(.storage, error.reason, underlying: error)
-      }
-    }
+    let used = try await usedDeviceKeys(credentials)
     var resolved: [ResolvedIssuedCredential] = []
     var keysSeen = Set<String>()
     for entry in credentials {
@@ -427,6 +427,26 @@ extension Wallet {
       }
     }
     return resolved
+  }
+
+  /// Which of the stored keys the credentials name already bind a credential: one query for
+  /// the batch.
+  private func usedDeviceKeys(
+    _ credentials: [Result<PreparedIssuedCredential, IssuanceRejection>]
+  ) async throws(WalletError) -> Set<String> {
+    let storedKeyIDs = credentials.compactMap { entry -> String? in
+      guard case .success(let credential) = entry, case .stored(let id) = credential.key else {
+        return nil
+      }
+      return id
+    }
+    // Fresh keys are in no row yet: no query, no hop to the store.
+    guard !storedKeyIDs.isEmpty else { return [] }
+    do {
+      return try await store.usedDeviceKeys(storedKeyIDs)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
   }
 
   /// Keeps the fresh keys of the verified credentials: wrapped for this store by a
