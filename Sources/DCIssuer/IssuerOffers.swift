@@ -48,32 +48,10 @@ extension CredentialIssuerService {
     let offer: CredentialOffer
     switch grant {
     case .preAuthorized(let withCode):
-      let code = randomToken()
-      if withCode { transactionCode = makeTransactionCode() }
-      try store.upsert(
-        IssuerStateRecord(
-          kind: .preAuthorizedCode, key: code,
-          value: PreAuthorizedCodeState(
-            configurationIDs: configurationIDs, transactionCode: transactionCode, attempts: 0
-          ).json,
-          expiresAt: now.addingTimeInterval(lifetimes.preAuthorizedCode)))
-      offer = try CredentialOffer(
-        credentialIssuer: configuration.credentialIssuer,
-        credentialConfigurationIDs: configurationIDs,
-        preAuthorizedCode: PreAuthorizedCodeGrant(
-          preAuthorizedCode: code,
-          txCode: withCode ? configuration.transactionCode.requirement : nil))
+      (offer, transactionCode) = try preAuthorizedOffer(
+        configurationIDs, withCode: withCode, now: now)
     case .authorizationCode:
-      let issuerState = randomToken()
-      try store.upsert(
-        IssuerStateRecord(
-          kind: .issuerState, key: issuerState,
-          value: .object([("configuration_ids", .array(configurationIDs.map { .string($0) }))]),
-          expiresAt: now.addingTimeInterval(lifetimes.offer)))
-      offer = try CredentialOffer(
-        credentialIssuer: configuration.credentialIssuer,
-        credentialConfigurationIDs: configurationIDs,
-        authorizationCode: AuthorizationCodeGrant(issuerState: issuerState))
+      offer = try authorizationCodeOffer(configurationIDs, now: now)
     }
     guard byReference else {
       return CreatedOffer(
@@ -89,6 +67,45 @@ extension CredentialIssuerService {
     return CreatedOffer(
       offer: offer, uri: CredentialOffer.uri(reference: url, scheme: scheme), referenceURL: url,
       transactionCode: transactionCode)
+  }
+
+  /// An offer with a pre-authorized code (and a transaction code when asked), its grant
+  /// recorded.
+  private func preAuthorizedOffer(
+    _ configurationIDs: [String], withCode: Bool, now: Date
+  ) throws -> (CredentialOffer, transactionCode: String?) {
+    let code = randomToken()
+    let transactionCode = withCode ? makeTransactionCode() : nil
+    try store.upsert(
+      IssuerStateRecord(
+        kind: .preAuthorizedCode, key: code,
+        value: PreAuthorizedCodeState(
+          configurationIDs: configurationIDs, transactionCode: transactionCode, attempts: 0
+        ).json,
+        expiresAt: now.addingTimeInterval(configuration.lifetimes.preAuthorizedCode)))
+    let offer = try CredentialOffer(
+      credentialIssuer: configuration.credentialIssuer,
+      credentialConfigurationIDs: configurationIDs,
+      preAuthorizedCode: PreAuthorizedCodeGrant(
+        preAuthorizedCode: code,
+        txCode: withCode ? configuration.transactionCode.requirement : nil))
+    return (offer, transactionCode)
+  }
+
+  /// An offer for the authorization code flow with an `issuer_state`, its grant recorded.
+  private func authorizationCodeOffer(
+    _ configurationIDs: [String], now: Date
+  ) throws -> CredentialOffer {
+    let issuerState = randomToken()
+    try store.upsert(
+      IssuerStateRecord(
+        kind: .issuerState, key: issuerState,
+        value: .object([("configuration_ids", .array(configurationIDs.map { .string($0) }))]),
+        expiresAt: now.addingTimeInterval(configuration.lifetimes.offer)))
+    return try CredentialOffer(
+      credentialIssuer: configuration.credentialIssuer,
+      credentialConfigurationIDs: configurationIDs,
+      authorizationCode: AuthorizationCodeGrant(issuerState: issuerState))
   }
 
   /// GET `credential_offer_uri`: the offer object as JSON (§4.1.3), 404 when unknown or expired.

@@ -22,13 +22,38 @@ extension CredentialIssuerService {
   }
 
   func token(_ request: HTTPRequest) throws(IssuerEndpointFailure) -> HTTPResponse {
+    let tokenRequest = try Self.tokenRequest(request.body)
+    // DPoP first: a use_dpop_nonce answer then leaves the client attestation PoP unused, so
+    // the client may send the same one with its retry.
+    let proof = try verifyDPoP(request, endpoint: .token, site: .authorizationServer)
+    let jkt = proof?.thumbprint
+    let client =
+      try authenticateClient(request, clientID: tokenRequest.clientID) ?? tokenRequest.clientID
+    var (grant, issuesRefreshToken) = try redeemGrant(tokenRequest, clientID: client, jkt: jkt)
+    grant.jkt = jkt
+    let accessToken = randomToken()
+    let refreshToken = issuesRefreshToken ? randomToken() : nil
+    try keepTokens(grant, accessToken: accessToken, refreshToken: refreshToken)
+    let response = TokenResponse(
+      accessToken: accessToken, tokenType: jkt == nil ? .bearer : .dpop,
+      expiresIn: Int(configuration.lifetimes.accessToken), refreshToken: refreshToken,
+      authorizationDetails: grant.usesCredentialIdentifiers
+        ? grant.configurationIDs.map {
+          // One dataset per configuration: its identifier is the configuration id (§6.2).
+          CredentialAuthorizationDetail(credentialConfigurationID: $0, credentialIdentifiers: [$0])
+        } : nil)
+    return Self.json(response.json)
+  }
+
+  /// The token request of a form body; an unknown grant type has its own error code (RFC 6749
+  /// §5.2).
+  private static func tokenRequest(_ body: [UInt8]) throws(IssuerEndpointFailure) -> TokenRequest {
     let parameters: FormParameters
     do {
-      parameters = try FormParameters(body: request.body)
+      parameters = try FormParameters(body: body)
     } catch {
       throw .invalidRequest(error.reason)
     }
-    // RFC 6749 §5.2: an unknown grant type has its own error code.
     let grantType = parameters["grant_type"]
     let known = [
       "authorization_code", TokenRequest.preAuthorizedCodeGrantType, "refresh_token",
@@ -36,38 +61,41 @@ extension CredentialIssuerService {
     if let grantType, !known.contains(grantType) {
       throw .unsupportedGrantType("grant_type \(grantType) is not supported")
     }
-    let tokenRequest: TokenRequest
     do {
-      tokenRequest = try TokenRequest(parameters: parameters)
+      return try TokenRequest(parameters: parameters)
     } catch {
       throw .invalidRequest(error.reason)
     }
-    // DPoP first: a use_dpop_nonce answer then leaves the client attestation PoP unused, so
-    // the client may send the same one with its retry.
-    let proof = try verifyDPoP(request, endpoint: .token, site: .authorizationServer)
-    let jkt = proof?.thumbprint
-    let client =
-      try authenticateClient(request, clientID: tokenRequest.clientID) ?? tokenRequest.clientID
+  }
 
-    var grant: GrantState
-    var issuesRefreshToken = false
+  /// Redeems the request's grant: the state it grants, and whether a refresh token goes with
+  /// it (not for a pre-authorized code).
+  private func redeemGrant(
+    _ tokenRequest: TokenRequest, clientID client: String?, jkt: String?
+  ) throws(IssuerEndpointFailure) -> (GrantState, issuesRefreshToken: Bool) {
     switch tokenRequest.grant {
     case .preAuthorizedCode(let code, let txCode):
-      grant = try redeemPreAuthorizedCode(
-        code, txCode: txCode, clientID: client, jkt: jkt,
-        details: tokenRequest.authorizationDetails)
+      return (
+        try redeemPreAuthorizedCode(
+          code, txCode: txCode, clientID: client, jkt: jkt,
+          details: tokenRequest.authorizationDetails), false
+      )
     case .authorizationCode(let code, let verifier, let redirectURI):
-      grant = try redeemAuthorizationCode(
-        code, verifier: verifier, redirectURI: redirectURI, clientID: client, jkt: jkt)
-      issuesRefreshToken = true
+      return (
+        try redeemAuthorizationCode(
+          code, verifier: verifier, redirectURI: redirectURI, clientID: client, jkt: jkt), true
+      )
     case .refreshToken(let refreshToken):
-      grant = try redeemRefreshToken(refreshToken, clientID: client, jkt: jkt)
-      issuesRefreshToken = true
+      return (try redeemRefreshToken(refreshToken, clientID: client, jkt: jkt), true)
     }
-    grant.jkt = jkt
+  }
+
+  /// Stores the access token, and the refresh token when there is one, with the grant they
+  /// carry, each for its lifetime.
+  private func keepTokens(
+    _ grant: GrantState, accessToken: String, refreshToken: String?
+  ) throws(IssuerEndpointFailure) {
     let now = self.now
-    let accessToken = randomToken()
-    let refreshToken = issuesRefreshToken ? randomToken() : nil
     do {
       try store.upsert(
         IssuerStateRecord(
@@ -82,15 +110,6 @@ extension CredentialIssuerService {
     } catch {
       throw IssuerEndpointFailure("server_error", "the issuer's state is unavailable", status: 500)
     }
-    let response = TokenResponse(
-      accessToken: accessToken, tokenType: jkt == nil ? .bearer : .dpop,
-      expiresIn: Int(configuration.lifetimes.accessToken), refreshToken: refreshToken,
-      authorizationDetails: grant.usesCredentialIdentifiers
-        ? grant.configurationIDs.map {
-          // One dataset per configuration: its identifier is the configuration id (§6.2).
-          CredentialAuthorizationDetail(credentialConfigurationID: $0, credentialIdentifiers: [$0])
-        } : nil)
-    return Self.json(response.json)
   }
 
   /// The pre-authorized code grant (OpenID4VCI 1.0 §6.1): the code is live, the transaction

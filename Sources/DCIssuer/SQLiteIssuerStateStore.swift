@@ -249,43 +249,8 @@ extension SQLiteIssuerStateStore {
           throw IssuerStoreError(
             .duplicateCredential, "credential \(credentialID) already has a status list index")
         }
-        let open = try select(
-          """
-          SELECT l.id, l.size, (SELECT COUNT(*) FROM status_entries e WHERE e.list_id = l.id)
-          FROM status_lists l WHERE l.bits = ? AND l.size = ? ORDER BY l.id DESC LIMIT 1
-          """, [.integer(Int64(settings.bits)), .integer(Int64(settings.size))]
-        ) { row in
-          (id: row.int64(0), size: Int(row.int64(1)), used: Int(row.int64(2)))
-        }.first.flatMap { $0.used < $0.size ? $0 : nil }
-        let listID: Int64
-        let used: Int
-        if let open {
-          (listID, used) = (open.id, open.used)
-        } else {
-          try run(
-            "INSERT INTO status_lists (bits, size, created_at) VALUES (?, ?, ?)",
-            [
-              .integer(Int64(settings.bits)), .integer(Int64(settings.size)),
-              .real(now.timeIntervalSince1970),
-            ])
-          (listID, used) = (connection.lastInsertRowID, 0)
-        }
-        guard
-          let index = try StatusIndexChooser.choose(
-            size: settings.size, used: used, random: random,
-            isUsed: { (candidate) throws(IssuerStoreError) in
-              try !select(
-                "SELECT 1 FROM status_entries WHERE list_id = ? AND idx = ?",
-                [.integer(listID), .integer(Int64(candidate))], { _ in true }
-              ).isEmpty
-            },
-            usedIndices: { () throws(IssuerStoreError) in
-              Set(
-                try select(
-                  "SELECT idx FROM status_entries WHERE list_id = ?", [.integer(listID)],
-                  { Int($0.int64(0)) }))
-            })
-        else { throw IssuerStoreError(.databaseFailure, "status list \(listID) has no free index") }
+        let (listID, used) = try listWithRoom(settings, now: now)
+        let index = try freeIndex(in: listID, size: settings.size, used: used, random: random)
         try run(
           """
           INSERT INTO status_entries (credential_id, list_id, idx, status, configuration_id, issued_at)
@@ -300,6 +265,53 @@ extension SQLiteIssuerStateStore {
           index: index, status: IssuerStatusValue.valid, issuedAt: now)
       }
     }
+  }
+
+  /// The newest list of these settings with a free index and how many it uses; a new list when
+  /// none has room. Called inside the assignment's transaction.
+  private func listWithRoom(
+    _ settings: StatusListSettings, now: Date
+  ) throws(IssuerStoreError) -> (listID: Int64, used: Int) {
+    let open = try select(
+      """
+      SELECT l.id, l.size, (SELECT COUNT(*) FROM status_entries e WHERE e.list_id = l.id)
+      FROM status_lists l WHERE l.bits = ? AND l.size = ? ORDER BY l.id DESC LIMIT 1
+      """, [.integer(Int64(settings.bits)), .integer(Int64(settings.size))]
+    ) { row in
+      (id: row.int64(0), size: Int(row.int64(1)), used: Int(row.int64(2)))
+    }.first.flatMap { $0.used < $0.size ? $0 : nil }
+    if let open { return (open.id, open.used) }
+    try run(
+      "INSERT INTO status_lists (bits, size, created_at) VALUES (?, ?, ?)",
+      [
+        .integer(Int64(settings.bits)), .integer(Int64(settings.size)),
+        .real(now.timeIntervalSince1970),
+      ])
+    return (connection.lastInsertRowID, 0)
+  }
+
+  /// A random free index of the list (`StatusIndexChooser`). Called inside the assignment's
+  /// transaction.
+  private func freeIndex(
+    in listID: Int64, size: Int, used: Int, random: any RandomSource
+  ) throws(IssuerStoreError) -> Int {
+    guard
+      let index = try StatusIndexChooser.choose(
+        size: size, used: used, random: random,
+        isUsed: { (candidate) throws(IssuerStoreError) in
+          try !select(
+            "SELECT 1 FROM status_entries WHERE list_id = ? AND idx = ?",
+            [.integer(listID), .integer(Int64(candidate))], { _ in true }
+          ).isEmpty
+        },
+        usedIndices: { () throws(IssuerStoreError) in
+          Set(
+            try select(
+              "SELECT idx FROM status_entries WHERE list_id = ?", [.integer(listID)],
+              { Int($0.int64(0)) }))
+        })
+    else { throw IssuerStoreError(.databaseFailure, "status list \(listID) has no free index") }
+    return index
   }
 
   public func changeStatus(credentialID: String, _ change: CredentialStatusChange)

@@ -29,26 +29,7 @@ enum CMWalletRegistry {
             .registryTooLarge, "the icons exceed the int32 offset", credentialID: description.id)
         }
       }
-      let paths: JSONValue
-      switch description.credential {
-      case .mdoc(_, let nameSpaces):
-        paths = sortedObject(
-          nameSpaces.map { nameSpace, elements in
-            (
-              nameSpace,
-              sortedObject(elements.map { ($0.key, leaf($0.value, defaultName: $0.key)) })
-            )
-          })
-      case .sdJWT(_, let claims):
-        paths = try nested(claims, credentialID: description.id)
-      }
-      let entry: JSONValue = .object([
-        ("id", .string(description.id)),
-        ("title", .string(description.display.title)),
-        ("subtitle", .string(description.display.subtitle)),
-        ("icon", icon),
-        ("paths", paths),
-      ])
+      let entry = try registryEntry(description, icon: icon)
       switch description.credential {
       case .mdoc(let docType, _): mdocs[docType, default: []].append(entry)
       case .sdJWT(let vct, _): sdJWTs[vct, default: []].append(entry)
@@ -69,6 +50,32 @@ enum CMWalletRegistry {
       UInt8(truncatingIfNeeded: offset >> 16), UInt8(truncatingIfNeeded: offset >> 24),
     ]
     return header + icons + json.serializedBytes()
+  }
+
+  /// `{ "id", "title", "subtitle", "icon", "paths" }` for one credential.
+  private static func registryEntry(
+    _ description: CredentialDescription, icon: JSONValue
+  ) throws(RegistrationError) -> JSONValue {
+    let paths: JSONValue
+    switch description.credential {
+    case .mdoc(_, let nameSpaces):
+      paths = sortedObject(
+        nameSpaces.map { nameSpace, elements in
+          (
+            nameSpace,
+            sortedObject(elements.map { ($0.key, leaf($0.value, defaultName: $0.key)) })
+          )
+        })
+    case .sdJWT(_, let claims):
+      paths = try nested(claims, credentialID: description.id)
+    }
+    return .object([
+      ("id", .string(description.id)),
+      ("title", .string(description.display.title)),
+      ("subtitle", .string(description.display.subtitle)),
+      ("icon", icon),
+      ("paths", paths),
+    ])
   }
 
   /// `{ "value"?, "display" }`.

@@ -132,7 +132,19 @@ public enum RegistrationSync {
       }
       return report
     }
-    if knowsRegistered {
+    await apply(changes, removing: knowsRegistered, add: add, remove: remove, into: &report)
+    return report
+  }
+
+  /// Runs the planned removals (only when the registered set is known), then the additions,
+  /// reporting each one's success or failure.
+  private static func apply<Registration: Sendable>(
+    _ changes: RegistrationChanges<Registration>, removing: Bool,
+    add: @Sendable (Registration) async throws -> Void,
+    remove: @Sendable (String) async throws -> Void,
+    into report: inout RegistrationSyncReport
+  ) async {
+    if removing {
       for id in changes.removals {
         do {
           try await remove(id)
@@ -150,6 +162,5 @@ public enum RegistrationSync {
         report.fail(.add, addition.documentIdentifier, "\(error)")
       }
     }
-    return report
   }
 }

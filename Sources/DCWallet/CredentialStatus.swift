@@ -121,6 +121,45 @@ extension Wallet {
       CredentialStatusRecord(
         outcome: .unknown(CredentialStatusUnknownReason(code, detail: detail)), checkedAt: now)
     }
+    let reference: StatusReference
+    let format: StatusListToken.Format
+    switch Self.statusReference(of: credential) {
+    case .listed(let found, let foundFormat): (reference, format) = (found, foundFormat)
+    case .unknown(let reason):
+      return CredentialStatusRecord(outcome: .unknown(reason), checkedAt: now)
+    }
+    guard let issuer else {
+      return unknown(
+        .untrusted, "the credential's own chain reaches no issuer anchor its list could chain to")
+    }
+    let token: StatusListToken
+    switch await checker.verifiedToken(for: reference, format: format, issuer: issuer) {
+    case .success(let verified): token = verified
+    case .failure(let failure):
+      return unknown(
+        CredentialStatusUnknownReason.Code(rawValue: failure.reason.rawValue), failure.detail)
+    }
+    let status: Status
+    do {
+      status = try token.statusList.status(at: reference.index)
+    } catch {
+      return unknown(.indexOutOfRange, error.reason)
+    }
+    // Fresh until the token's exp, and no longer than ttl from now (draft §13.7).
+    let bounds = [
+      token.expiresAt, token.timeToLive.map { now.addingTimeInterval(TimeInterval($0)) },
+    ].compactMap { $0 }
+    return CredentialStatusRecord(
+      outcome: CredentialStatusOutcome(statusValue: status.rawValue), checkedAt: now,
+      freshUntil: bounds.min())
+  }
+
+  /// Where the credential's status is listed (the status list reference and the token format
+  /// of its list), or why its status cannot be checked.
+  private static func statusReference(of credential: StoredCredential) -> StatusLookup {
+    func unknown(_ code: CredentialStatusUnknownReason.Code, _ detail: String) -> StatusLookup {
+      .unknown(CredentialStatusUnknownReason(code, detail: detail))
+    }
     let referenced: ReferencedStatus
     let format: StatusListToken.Format
     do {
@@ -150,37 +189,18 @@ extension Wallet {
     } catch {
       return unknown(.malformed, error.reason)
     }
-    let reference: StatusReference
     switch referenced {
-    case .statusList(let found): reference = found
+    case .statusList(let found): return .listed(found, format)
     case .unsupported(let mechanism):
       return unknown(.unsupported, "the status mechanism \(mechanism) is not a status list")
     }
-    guard let issuer else {
-      return unknown(
-        .untrusted, "the credential's own chain reaches no issuer anchor its list could chain to")
-    }
-    let token: StatusListToken
-    switch await checker.verifiedToken(for: reference, format: format, issuer: issuer) {
-    case .success(let verified): token = verified
-    case .failure(let failure):
-      return unknown(
-        CredentialStatusUnknownReason.Code(rawValue: failure.reason.rawValue), failure.detail)
-    }
-    let status: Status
-    do {
-      status = try token.statusList.status(at: reference.index)
-    } catch {
-      return unknown(.indexOutOfRange, error.reason)
-    }
-    // Fresh until the token's exp, and no longer than ttl from now (draft §13.7).
-    let bounds = [
-      token.expiresAt, token.timeToLive.map { now.addingTimeInterval(TimeInterval($0)) },
-    ].compactMap { $0 }
-    return CredentialStatusRecord(
-      outcome: CredentialStatusOutcome(statusValue: status.rawValue), checkedAt: now,
-      freshUntil: bounds.min())
   }
+}
+
+/// Where a credential's status is listed, or why it cannot be checked.
+private enum StatusLookup {
+  case listed(StatusReference, StatusListToken.Format)
+  case unknown(CredentialStatusUnknownReason)
 }
 
 extension StoredCredential {

@@ -85,46 +85,13 @@ struct IssuanceExchange {
     var retriedNonce = false
     var retriedChallenge = false
     while true {
-      var request = HTTPRequest(method: method, url: url, headers: headers, body: body)
       let usedNonce = role == .authorization ? authorizationNonce : resourceNonce
-      if let accessToken {
-        request.headers["Authorization"] = accessToken.1.authorization(accessToken.0)
-      }
-      if let dpopSigner {
-        do {
-          request.headers["DPoP"] = try DPoP.proof(
-            signer: dpopSigner, method: method.rawValue, uri: url.absoluteString, issuedAt: clock(),
-            nonce: usedNonce,
-            accessToken: accessToken.flatMap { $0.1 == .dpop ? $0.0 : nil })
-        } catch {
-          throw IssuanceError(.unsupported, "DPoP proof: \(error.reason)", underlying: error)
-        }
-      }
       let usedChallenge = attestation?.challenge
-      if attest, let attestation {
-        request.headers[ClientAttestation.headerName] = attestation.material.attestation
-        do {
-          request.headers[ClientAttestation.popHeaderName] =
-            try ClientAttestation.proofOfPossession(
-              signer: attestation.material.instanceKey, audience: attestation.audience,
-              issuedAt: clock(), challenge: attestation.challenge)
-        } catch {
-          throw IssuanceError(
-            .walletProvider, "client attestation PoP: \(error.reason)", underlying: error)
-        }
-      }
+      let request = try authenticated(
+        HTTPRequest(method: method, url: url, headers: headers, body: body),
+        accessToken: accessToken, nonce: usedNonce, attest: attest)
       let response = try await transport(request)
-      // RFC 9449 §8.2, §9: a server may send a fresh nonce with any response.
-      if let nonce = response.headers["DPoP-Nonce"], !nonce.isEmpty {
-        switch role {
-        case .authorization: authorizationNonce = nonce
-        case .resource: resourceNonce = nonce
-        }
-      }
-      if let challenge = response.headers[ClientAttestation.challengeHeaderName], !challenge.isEmpty
-      {
-        attestation?.challenge = challenge
-      }
+      keepServerValues(response, role: role)
       guard !(200..<300).contains(response.status),
         let error = Self.errorResponse(response, role: role)
       else { return response }
@@ -144,6 +111,57 @@ struct IssuanceExchange {
         continue
       }
       return response
+    }
+  }
+
+  /// The request with its access token, a DPoP proof (over `nonce`) when this session has a
+  /// DPoP key, and client attestation headers when `attest` and this session has an attestation.
+  private func authenticated(
+    _ request: HTTPRequest, accessToken: (String, AccessTokenType)?, nonce usedNonce: String?,
+    attest: Bool
+  ) throws(IssuanceError) -> HTTPRequest {
+    var request = request
+    let method = request.method
+    let url = request.url
+    if let accessToken {
+      request.headers["Authorization"] = accessToken.1.authorization(accessToken.0)
+    }
+    if let dpopSigner {
+      do {
+        request.headers["DPoP"] = try DPoP.proof(
+          signer: dpopSigner, method: method.rawValue, uri: url.absoluteString, issuedAt: clock(),
+          nonce: usedNonce,
+          accessToken: accessToken.flatMap { $0.1 == .dpop ? $0.0 : nil })
+      } catch {
+        throw IssuanceError(.unsupported, "DPoP proof: \(error.reason)", underlying: error)
+      }
+    }
+    if attest, let attestation {
+      request.headers[ClientAttestation.headerName] = attestation.material.attestation
+      do {
+        request.headers[ClientAttestation.popHeaderName] =
+          try ClientAttestation.proofOfPossession(
+            signer: attestation.material.instanceKey, audience: attestation.audience,
+            issuedAt: clock(), challenge: attestation.challenge)
+      } catch {
+        throw IssuanceError(
+          .walletProvider, "client attestation PoP: \(error.reason)", underlying: error)
+      }
+    }
+    return request
+  }
+
+  /// Keeps the DPoP nonce (RFC 9449 §8.2, §9: a server may send a fresh one with any response)
+  /// and the attestation challenge a response carries.
+  private mutating func keepServerValues(_ response: HTTPResponse, role: ServerRole) {
+    if let nonce = response.headers["DPoP-Nonce"], !nonce.isEmpty {
+      switch role {
+      case .authorization: authorizationNonce = nonce
+      case .resource: resourceNonce = nonce
+      }
+    }
+    if let challenge = response.headers[ClientAttestation.challengeHeaderName], !challenge.isEmpty {
+      attestation?.challenge = challenge
     }
   }
 

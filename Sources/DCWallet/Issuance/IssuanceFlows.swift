@@ -142,7 +142,21 @@ extension IssuanceClient {
       resource: metadata.authorizationServers.isEmpty ? nil : metadata.credentialIssuer.string,
       // RFC 9449 §10: the code is bound to the DPoP key, also when the request is not pushed.
       dpopJKT: session.dpopSigner.map { JWK(publicKey: $0.publicKey).thumbprintBase64URL })
-    let url: URL
+    let url = try await authorizationURL(
+      request, server: server, authorizationEndpoint: authorizationEndpoint, clientID: clientID,
+      session: &session)
+    return PendingAuthorization(
+      authorizationURL: url, state: state, offer: offer, issuer: context,
+      authorizationServer: server, pkce: pkce, redirectURI: configuration.redirectURI,
+      clientID: clientID, options: options, session: session)
+  }
+
+  /// The URL the browser opens: the pushed request's `request_uri` when the server offers PAR
+  /// (RFC 9126), else the request's parameters in the query.
+  private func authorizationURL(
+    _ request: AuthorizationRequest, server: AuthorizationServerMetadata,
+    authorizationEndpoint: URL, clientID: String, session: inout IssuanceExchange
+  ) async throws(IssuanceError) -> URL {
     do {
       if let parEndpoint = server.pushedAuthorizationRequestEndpoint {
         // RFC 9126 §2: the parameters go in a POST; the browser gets only client_id and
@@ -156,11 +170,11 @@ extension IssuanceClient {
             .authorization, "pushed authorization request", response, role: .authorization)
         }
         let pushed = try PushedAuthorizationResponse(jsonBytes: response.body)
-        url = try AuthorizationEndpointRequest.pushedURL(
+        return try AuthorizationEndpointRequest.pushedURL(
           authorizationEndpoint: authorizationEndpoint, clientID: clientID,
           requestURI: pushed.requestURI)
       } else {
-        url = try request.url(authorizationEndpoint: authorizationEndpoint)
+        return try request.url(authorizationEndpoint: authorizationEndpoint)
       }
     } catch let error as IssuanceError {
       throw error
@@ -169,10 +183,6 @@ extension IssuanceClient {
     } catch {
       throw IssuanceError(.authorization, "\(error)")
     }
-    return PendingAuthorization(
-      authorizationURL: url, state: state, offer: offer, issuer: context,
-      authorizationServer: server, pkce: pkce, redirectURI: configuration.redirectURI,
-      clientID: clientID, options: options, session: session)
   }
 
   /// Finishes the authorization code flow with the redirect URL the browser ended on: checks
@@ -315,37 +325,14 @@ extension IssuanceClient {
     var result = IssuanceResult(
       credentialIssuer: metadata.credentialIssuer.string, refreshToken: token.refreshToken)
     for id in options.configurationIDs ?? offered {
-      guard offered.contains(id) else {
-        result.failed.append(
-          IssuanceFailure(
-            configurationID: id, error: IssuanceError(.unsupported, "the offer does not name \(id)")
-          ))
-        continue
-      }
-      guard let configuration = metadata.configuration(id: id) else {
-        result.failed.append(
-          IssuanceFailure(
-            configurationID: id,
-            error: IssuanceError(.unsupported, "the issuer metadata has no configuration \(id)")))
-        continue
-      }
-      // §8.2: credential_identifier when the token response listed datasets for this
-      // configuration, else credential_configuration_id.
+      let configuration: CredentialConfiguration
       let targets: [CredentialRequest.Target]
-      if let details = token.authorizationDetails {
-        let identifiers = details.filter { $0.credentialConfigurationID == id }
-          .flatMap { $0.credentialIdentifiers ?? [] }
-        if identifiers.isEmpty {
-          result.failed.append(
-            IssuanceFailure(
-              configurationID: id,
-              error: IssuanceError(
-                .credential, "the token grants no credential_identifiers for \(id)")))
-          continue
-        }
-        targets = identifiers.map { .credentialIdentifier($0) }
-      } else {
-        targets = [.credentialConfigurationID(id)]
+      do {
+        (configuration, targets) = try Self.credentialTargets(
+          id, offered: offered, metadata: metadata, token: token)
+      } catch {
+        result.failed.append(IssuanceFailure(configurationID: id, error: error))
+        continue
       }
       for target in targets {
         do {
@@ -362,6 +349,30 @@ extension IssuanceClient {
       }
     }
     return result
+  }
+
+  /// The configuration `id` names and what to request for it (§8.2): the datasets the token
+  /// response listed for it (`credential_identifier`), else the configuration itself.
+  private static func credentialTargets(
+    _ id: String, offered: [String], metadata: CredentialIssuerMetadata, token: TokenResponse
+  ) throws(IssuanceError) -> (CredentialConfiguration, [CredentialRequest.Target]) {
+    guard offered.contains(id) else {
+      throw IssuanceError(.unsupported, "the offer does not name \(id)")
+    }
+    guard let configuration = metadata.configuration(id: id) else {
+      throw IssuanceError(.unsupported, "the issuer metadata has no configuration \(id)")
+    }
+    // §8.2: credential_identifier when the token response listed datasets for this
+    // configuration, else credential_configuration_id.
+    guard let details = token.authorizationDetails else {
+      return (configuration, [.credentialConfigurationID(id)])
+    }
+    let identifiers = details.filter { $0.credentialConfigurationID == id }
+      .flatMap { $0.credentialIdentifiers ?? [] }
+    if identifiers.isEmpty {
+      throw IssuanceError(.credential, "the token grants no credential_identifiers for \(id)")
+    }
+    return (configuration, identifiers.map { .credentialIdentifier($0) })
   }
 
   enum CredentialOutcome {
@@ -468,60 +479,21 @@ extension IssuanceClient {
     session: inout IssuanceExchange
   ) async throws(IssuanceError) -> CredentialOutcome {
     let metadata = context.metadata
-    // §8.2: proofs are required when the configuration lists proof types; this client makes
-    // `jwt` proofs (Appendix F.1).
-    let proofType = credentialConfiguration.proofType("jwt")
-    if !credentialConfiguration.proofTypes.isEmpty, proofType == nil {
-      throw IssuanceError(.unsupported, "\(credentialConfiguration.id) takes no jwt proofs")
-    }
-    if let algorithms = proofType?.signingAlgorithms, !algorithms.isEmpty,
-      !algorithms.contains("ES256")
-    {
-      throw IssuanceError(.unsupported, "\(credentialConfiguration.id) takes no ES256 proofs")
-    }
+    let proofType = try Self.jwtProofType(credentialConfiguration)
     // §12.2.4 batch_credential_issuance.batch_size caps the proofs of one request.
     let count = proofType == nil ? 1 : max(1, min(batchSize, metadata.batchSize ?? 1))
     var deviceKeys: [ECPrivateKey] = []
-    if proofType != nil {
-      do {
-        for _ in 0..<count { deviceKeys.append(try configuration.makeDeviceKey()) }
-      } catch {
-        throw IssuanceError(.unsupported, "device key: \(error)")
-      }
-    }
+    if proofType != nil { deviceKeys = try makeDeviceKeys(count: count) }
     let encryption = try responseEncryption(metadata)
     let accessToken = (token.accessToken, token.tokenType)
     var attempt = 0
     while true {
       attempt += 1
       var request = CredentialRequest(target: target, credentialResponseEncryption: encryption?.0)
-      if proofType != nil {
-        let nonce = try await fetchNonce(metadata, session: &session)
-        var keyAttestation: String?
-        if proofType?.keyAttestationsRequired != nil {
-          // Appendix D: the issuer requires key attestations; the wallet provider signs one
-          // over the batch's keys, carried in each proof's key_attestation header (§F.1).
-          guard let provider = configuration.walletProvider else {
-            throw IssuanceError(
-              .walletProvider,
-              "\(credentialConfiguration.id) requires key attestations and no wallet provider is configured"
-            )
-          }
-          do {
-            keyAttestation = try await provider.keyAttestation(
-              for: deviceKeys.map(\.publicKey), nonce: nonce)
-          } catch {
-            throw IssuanceError(.walletProvider, "key attestation: \(error)")
-          }
-        }
-        do {
-          request.proofs = .jwt(
-            try KeyProof.proofs(
-              signers: deviceKeys, credentialIssuer: metadata.credentialIssuer.string, nonce: nonce,
-              clientID: clientID, issuedAt: configuration.clock(), keyAttestation: keyAttestation))
-        } catch {
-          throw IssuanceError(.credential, "key proofs: \(error.reason)", underlying: error)
-        }
+      if let proofType {
+        request.proofs = try await jwtProofs(
+          proofType, deviceKeys: deviceKeys, configurationID: credentialConfiguration.id,
+          metadata: metadata, clientID: clientID, session: &session)
       }
       let response = try await session.send(
         .post, metadata.credentialEndpoint,
@@ -540,28 +512,104 @@ extension IssuanceClient {
       }
       let parsed = try readCredentialResponse(
         response, encryption: encryption, expectedTransactionID: nil, code: .credential)
-      switch parsed {
-      case .issued(let credentials, let notificationID):
-        return .issued(
-          try outcomes(
-            credentials, notificationID: notificationID, configuration: credentialConfiguration,
-            context: context, accessToken: accessToken, dpopKey: session.dpopKey,
-            deviceKeys: deviceKeys))
-      case .deferred(let transactionID, let interval):
-        guard let endpoint = metadata.deferredCredentialEndpoint else {
-          throw IssuanceError(
-            .credential, "the issuer deferred issuance but has no deferred_credential_endpoint")
-        }
-        return .deferred(
-          DeferredIssuance(
-            credentialIssuer: metadata.credentialIssuer.string,
-            configuration: credentialConfiguration,
-            issuerDisplay: metadata.display, deferredEndpoint: endpoint,
-            notificationEndpoint: metadata.notificationEndpoint, transactionID: transactionID,
-            interval: interval, receivedAt: configuration.clock(), accessToken: token.accessToken,
-            tokenType: token.tokenType, dpopKey: session.dpopKey, deviceKeys: deviceKeys,
-            encryption: encryption?.0.enc))
+      return try credentialOutcome(
+        parsed, configuration: credentialConfiguration, context: context, token: token,
+        dpopKey: session.dpopKey, deviceKeys: deviceKeys, encryption: encryption?.0.enc)
+    }
+  }
+
+  /// The configuration's `jwt` proof type (Appendix F.1), nil when it takes no proofs (§8.2:
+  /// proofs are required when the configuration lists proof types); refused when it lists
+  /// others only, or algorithms without ES256.
+  private static func jwtProofType(
+    _ credentialConfiguration: CredentialConfiguration
+  ) throws(IssuanceError) -> ProofTypeMetadata? {
+    let proofType = credentialConfiguration.proofType("jwt")
+    if !credentialConfiguration.proofTypes.isEmpty, proofType == nil {
+      throw IssuanceError(.unsupported, "\(credentialConfiguration.id) takes no jwt proofs")
+    }
+    if let algorithms = proofType?.signingAlgorithms, !algorithms.isEmpty,
+      !algorithms.contains("ES256")
+    {
+      throw IssuanceError(.unsupported, "\(credentialConfiguration.id) takes no ES256 proofs")
+    }
+    return proofType
+  }
+
+  /// `count` new device keys, one per proof.
+  private func makeDeviceKeys(count: Int) throws(IssuanceError) -> [ECPrivateKey] {
+    var deviceKeys: [ECPrivateKey] = []
+    do {
+      for _ in 0..<count { deviceKeys.append(try configuration.makeDeviceKey()) }
+    } catch {
+      throw IssuanceError(.unsupported, "device key: \(error)")
+    }
+    return deviceKeys
+  }
+
+  /// The `jwt` proofs of the device keys over a fresh `c_nonce`, each with the wallet
+  /// provider's key attestation when the issuer requires one.
+  private func jwtProofs(
+    _ proofType: ProofTypeMetadata, deviceKeys: [ECPrivateKey], configurationID: String,
+    metadata: CredentialIssuerMetadata, clientID: String?, session: inout IssuanceExchange
+  ) async throws(IssuanceError) -> CredentialRequestProofs {
+    let nonce = try await fetchNonce(metadata, session: &session)
+    var keyAttestation: String?
+    if proofType.keyAttestationsRequired != nil {
+      // Appendix D: the issuer requires key attestations; the wallet provider signs one
+      // over the batch's keys, carried in each proof's key_attestation header (§F.1).
+      guard let provider = configuration.walletProvider else {
+        throw IssuanceError(
+          .walletProvider,
+          "\(configurationID) requires key attestations and no wallet provider is configured"
+        )
       }
+      do {
+        keyAttestation = try await provider.keyAttestation(
+          for: deviceKeys.map(\.publicKey), nonce: nonce)
+      } catch {
+        throw IssuanceError(.walletProvider, "key attestation: \(error)")
+      }
+    }
+    do {
+      return .jwt(
+        try KeyProof.proofs(
+          signers: deviceKeys, credentialIssuer: metadata.credentialIssuer.string, nonce: nonce,
+          clientID: clientID, issuedAt: configuration.clock(), keyAttestation: keyAttestation))
+    } catch {
+      throw IssuanceError(.credential, "key proofs: \(error.reason)", underlying: error)
+    }
+  }
+
+  /// What a credential response gives: the credentials with their keys, or the deferred
+  /// issuance to poll (§9).
+  private func credentialOutcome(
+    _ parsed: CredentialResponse, configuration credentialConfiguration: CredentialConfiguration,
+    context: IssuerContext, token: TokenResponse, dpopKey: ECPrivateKey?,
+    deviceKeys: [ECPrivateKey], encryption: JWEEncryption?
+  ) throws(IssuanceError) -> CredentialOutcome {
+    let metadata = context.metadata
+    switch parsed {
+    case .issued(let credentials, let notificationID):
+      return .issued(
+        try outcomes(
+          credentials, notificationID: notificationID, configuration: credentialConfiguration,
+          context: context, accessToken: (token.accessToken, token.tokenType), dpopKey: dpopKey,
+          deviceKeys: deviceKeys))
+    case .deferred(let transactionID, let interval):
+      guard let endpoint = metadata.deferredCredentialEndpoint else {
+        throw IssuanceError(
+          .credential, "the issuer deferred issuance but has no deferred_credential_endpoint")
+      }
+      return .deferred(
+        DeferredIssuance(
+          credentialIssuer: metadata.credentialIssuer.string,
+          configuration: credentialConfiguration,
+          issuerDisplay: metadata.display, deferredEndpoint: endpoint,
+          notificationEndpoint: metadata.notificationEndpoint, transactionID: transactionID,
+          interval: interval, receivedAt: configuration.clock(), accessToken: token.accessToken,
+          tokenType: token.tokenType, dpopKey: dpopKey, deviceKeys: deviceKeys,
+          encryption: encryption))
     }
   }
 
@@ -610,15 +658,7 @@ extension IssuanceClient {
     do {
       var session = IssuanceExchange(
         http: http, clock: configuration.clock, dpopKey: pending.dpopKey)
-      var encryption: (CredentialResponseEncryption, ECPrivateKey)?
-      if let enc = pending.encryption {
-        let key = try ECPrivateKey(curve: .p256)
-        encryption = (
-          CredentialResponseEncryption(
-            jwk: JWK(publicKey: key.publicKey, alg: JWEAlgorithm.ecdhES.rawValue), enc: enc),
-          key
-        )
-      }
+      let encryption = try pending.encryption.map(Self.deferredResponseEncryption)
       let request = DeferredCredentialRequest(
         transactionID: pending.transactionID, credentialResponseEncryption: encryption?.0)
       let response = try await session.send(
@@ -638,27 +678,7 @@ extension IssuanceClient {
         code: .deferred)
       switch parsed {
       case .issued(let credentials, let notificationID):
-        guard credentials.count <= max(1, pending.deviceKeys.count) else {
-          return .failed(
-            IssuanceError(
-              .deferred, "\(credentials.count) credentials for \(pending.deviceKeys.count) proofs"))
-        }
-        let notification = notificationID.flatMap { id in
-          pending.notificationEndpoint.map {
-            NotificationTarget(
-              endpoint: $0, notificationID: id, accessToken: pending.accessToken,
-              tokenType: pending.tokenType, dpopKey: pending.dpopKey)
-          }
-        }
-        return .issued(
-          credentials.enumerated().map { index, credential in
-            IssuedCredentialOutcome(
-              configurationID: pending.configurationID, format: pending.format,
-              credential: credential,
-              deviceKey: index < pending.deviceKeys.count ? pending.deviceKeys[index] : nil,
-              display: pending.display, issuerDisplay: pending.issuerDisplay,
-              notification: notification)
-          })
+        return Self.deferredIssued(credentials, notificationID: notificationID, pending: pending)
       case .deferred(_, let interval):
         var next = pending
         next.interval = interval
@@ -670,6 +690,48 @@ extension IssuanceClient {
     } catch {
       return .failed(IssuanceError(.deferred, "\(error)"))
     }
+  }
+
+  /// A new response encryption key for one deferred poll: ECDH-ES on P-256 with the `enc` of
+  /// the original request.
+  private static func deferredResponseEncryption(
+    _ enc: JWEEncryption
+  ) throws -> (CredentialResponseEncryption, ECPrivateKey) {
+    let key = try ECPrivateKey(curve: .p256)
+    return (
+      CredentialResponseEncryption(
+        jwk: JWK(publicKey: key.publicKey, alg: JWEAlgorithm.ecdhES.rawValue), enc: enc),
+      key
+    )
+  }
+
+  /// The outcome of a deferred response that issued: at most one credential per proof, each
+  /// with the key of the proof at its position.
+  private static func deferredIssued(
+    _ credentials: [DCOpenID4VCI.IssuedCredential], notificationID: String?,
+    pending: DeferredIssuance
+  ) -> DeferredPollOutcome {
+    guard credentials.count <= max(1, pending.deviceKeys.count) else {
+      return .failed(
+        IssuanceError(
+          .deferred, "\(credentials.count) credentials for \(pending.deviceKeys.count) proofs"))
+    }
+    let notification = notificationID.flatMap { id in
+      pending.notificationEndpoint.map {
+        NotificationTarget(
+          endpoint: $0, notificationID: id, accessToken: pending.accessToken,
+          tokenType: pending.tokenType, dpopKey: pending.dpopKey)
+      }
+    }
+    return .issued(
+      credentials.enumerated().map { index, credential in
+        IssuedCredentialOutcome(
+          configurationID: pending.configurationID, format: pending.format,
+          credential: credential,
+          deviceKey: index < pending.deviceKeys.count ? pending.deviceKeys[index] : nil,
+          display: pending.display, issuerDisplay: pending.issuerDisplay,
+          notification: notification)
+      })
   }
 
   // MARK: Notification (§11)

@@ -334,6 +334,36 @@ public enum IssuedCredentialVerifier {
     let at =
       validity.validFrom > now && validity.validFrom <= now.addingTimeInterval(leeway)
       ? validity.validFrom : now
+    let (verification, basis) = try verifyMdocIssuer(
+      issuerSigned, deviceKey: deviceKey, expected: expected, walletAnchors: walletAnchors,
+      trust: trust, at: at, chains: &chains)
+    guard verification.deviceKey == deviceKey else {
+      throw IssuanceRejection(
+        .deviceKeyMismatch, "the MSO deviceKey is not the key the wallet made the proof with")
+    }
+    let mso = issuerSigned.mso
+    var anchor: Certificate?
+    if case .trusted(let chain) = verification.trust { anchor = chain.anchor }
+    // The bytes as received: they parsed to `issuerSigned`, which keeps every item's and the
+    // MSO's encoding, so re-encoding would give them back at the cost of a copy.
+    return VerifiedIssuedCredential(
+      format: .msoMdoc, type: mso.docType, issued: bytes, trustBasis: basis,
+      validFrom: mso.validityInfo.validFrom, validUntil: mso.validityInfo.validUntil,
+      issuerName: verification.documentSigner.subject.organization
+        ?? verification.documentSigner.subject.commonName,
+      subtitle: MdocDisplay.subtitle(issuerSigned),
+      issuerAuthorityKeyIdentifiers: [verification.documentSigner.authorityKeyIdentifier]
+        .compactMap { $0 }, anchor: anchor)
+  }
+
+  /// Verifies the mdoc's issuer signature and chain at `at` against the wallet's anchors or,
+  /// with the holder's opt-in, the issuer's published IACAs: the verification and which
+  /// anchors it rests on.
+  private static func verifyMdocIssuer(
+    _ issuerSigned: IssuerSigned, deviceKey: ECPublicKey, expected: IssuanceExpectation,
+    walletAnchors: [Certificate], trust: IssuanceTrustOptions, at: Date,
+    chains: inout DocumentSignerChainMemo
+  ) throws(IssuanceRejection) -> (IssuerVerification, IssuanceTrustBasis) {
     let verification: IssuerVerification
     var basis = IssuanceTrustBasis.walletAnchor
     do throws(MdocError) {
@@ -356,23 +386,7 @@ public enum IssuedCredentialVerifier {
       throw IssuanceRejection(mdocCode(error.code), "the mdoc does not verify: \(error.reason)")
         .with(underlying: error)
     }
-    guard verification.deviceKey == deviceKey else {
-      throw IssuanceRejection(
-        .deviceKeyMismatch, "the MSO deviceKey is not the key the wallet made the proof with")
-    }
-    let mso = issuerSigned.mso
-    var anchor: Certificate?
-    if case .trusted(let chain) = verification.trust { anchor = chain.anchor }
-    // The bytes as received: they parsed to `issuerSigned`, which keeps every item's and the
-    // MSO's encoding, so re-encoding would give them back at the cost of a copy.
-    return VerifiedIssuedCredential(
-      format: .msoMdoc, type: mso.docType, issued: bytes, trustBasis: basis,
-      validFrom: mso.validityInfo.validFrom, validUntil: mso.validityInfo.validUntil,
-      issuerName: verification.documentSigner.subject.organization
-        ?? verification.documentSigner.subject.commonName,
-      subtitle: MdocDisplay.subtitle(issuerSigned),
-      issuerAuthorityKeyIdentifiers: [verification.documentSigner.authorityKeyIdentifier]
-        .compactMap { $0 }, anchor: anchor)
+    return (verification, basis)
   }
 
   static func verifySDJWT(

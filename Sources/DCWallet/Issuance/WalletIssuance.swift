@@ -267,28 +267,14 @@ extension Wallet {
     trust: IssuanceTrustOptions, ids: [String]?, completingDeferred pendingID: String?
   ) async throws(WalletError) -> IssuanceStorageResult {
     let credentials = prepared
-    if let ids, ids.count != credentials.count {
-      throw WalletError(
-        .invalidInput,
-        "give one id per credential (\(credentials.count)), not \(ids.count)")
-    }
-    if let session, session.credentialIssuer != expected.credentialIssuer {
-      throw WalletError(
-        .invalidInput,
-        "the session is for \(session.credentialIssuer), the credentials for \(expected.credentialIssuer)"
-      )
-    }
+    try Self.checkStorageInputs(
+      count: credentials.count, expected: expected, session: session, ids: ids)
     let now = clock()
     let rows = IssuedRowContext(
       expected: expected, notificationID: notificationID, sessionID: session?.id,
       batchID: credentials.count > 1 ? RandomIdentifier.timeOrderedUUID() : nil, ids: ids,
       now: now, documentTitles: documentTitles)
-    let sessionRow: IssuanceSessionRow?
-    do {
-      sessionRow = try session.map { (session) throws(WalletStoreError) in try sealed(session) }
-    } catch {
-      throw WalletError(.storage, error.reason, underlying: error)
-    }
+    let sessionRow = try sealedRow(session)
     // A response whose keys are all still in memory, for a key store that keeps its keys in
     // this wallet's store (`SoftwareKeyStore`), the usual issuance: one visit to the store's
     // queue reads the issuer anchors, verifies, wraps the keys and writes the batch (a round
@@ -296,51 +282,117 @@ extension Wallet {
     if pendingID == nil, let resolved = Self.resolvedInMemory(credentials),
       let software = keys as? SoftwareKeyStore, software.keepsKeys(in: store)
     {
-      let authentication = settingsAuthentication
-      let outcome: Result<IssuanceStorageResult, WalletError>
-      do {
-        outcome = try await store.insertIssued(anchorsOf: .issuer) { records in
-          let anchors = Self.usableTrustAnchors(records, authentication: authentication)
-            .certificates
-          var batch = Self.verify(
-            resolved, expected: expected, anchors: anchors, trust: trust, at: now)
-          var wrapped: [WrappedDeviceKey] = []
-          do {
-            for key in batch.freshKeys { wrapped.append(try software.wrap(key)) }
-          } catch {
-            return (nil, .failure(WalletError(.storage, "cannot keep the device keys: \(error)")))
-          }
-          let result = batch.rows(freshKeyIDs: wrapped.map(\.id), rows)
-          let write = IssuedBatchWrite(
-            credentials: result.stored, keys: wrapped, session: sessionRow)
-          return (result.stored.isEmpty ? nil : write, .success(result))
-        }
-      } catch {
-        throw WalletError(
-          error.code == .duplicateID ? .invalidInput : .storage, error.reason, underlying: error)
-      }
-      return try outcome.get()
+      return try await storeInMemoryBatch(
+        resolved, software: software, expected: expected, trust: trust, at: now, rows: rows,
+        sessionRow: sessionRow)
     }
 
     let anchors = try await trustAnchors(role: .issuer)
-    // Which of the named stored keys already bind a credential: one query for the batch.
-    let storedKeyIDs = credentials.compactMap { entry -> String? in
-      guard case .success(let credential) = entry, case .stored(let id) = credential.key else {
-        return nil
-      }
-      return id
+    let resolved = try await resolveKeys(credentials)
+    var batch = Self.verify(resolved, expected: expected, anchors: anchors, trust: trust, at: now)
+    // The key ids of the verified credentials: stored keys have theirs; fresh keys are wrapped
+    // here (written in the credentials' transaction) or imported by another key store.
+    let (wrapped, imported) = try await keepFreshKeys(batch.freshKeys)
+    let result = batch.rows(freshKeyIDs: wrapped.isEmpty ? imported : wrapped.map(\.id), rows)
+    let stored = result.stored
+    try await writeIssued(
+      stored, completingDeferred: pendingID, wrapped: wrapped, imported: imported,
+      sessionRow: sessionRow)
+    // A stored key whose credential was refused proves nothing any more (a key another
+    // credential binds stays: `DeviceKeyStore.deleteKey` refuses it).
+    for rejection in result.rejected where !rejection.deviceKeyID.isEmpty {
+      try? await keys.deleteKey(id: rejection.deviceKeyID)
     }
-    var used = Set<String>()
-    // Fresh keys are in no row yet: no query, no hop to the store.
-    if !storedKeyIDs.isEmpty {
-      do {
-        used = try await store.usedDeviceKeys(storedKeyIDs)
-      } catch {
-        throw WalletError(.storage, error.reason, underlying: error)
-      }
+    if let session, stored.isEmpty, pendingID != nil {
+      await releaseIssuanceSession(id: session.id)
     }
-    // Each credential with the public key it must bind: fresh keys are in memory, stored keys
-    // come from the key store (each used once, and only when no stored credential binds it).
+    return result
+  }
+
+  /// The row of the session the credentials name, sealed for the store.
+  private func sealedRow(_ session: IssuanceSession?) throws(WalletError) -> IssuanceSessionRow? {
+    do {
+      return try session.map { (session) throws(WalletStoreError) in try sealed(session) }
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+  }
+
+  /// Writes the stored credentials: the pending deferred issuance they complete, or a new
+  /// batch with its wrapped keys and session; a failed write deletes the keys imported for it.
+  private func writeIssued(
+    _ stored: [StoredCredential], completingDeferred pendingID: String?,
+    wrapped: [WrappedDeviceKey], imported: [String], sessionRow: IssuanceSessionRow?
+  ) async throws(WalletError) {
+    do {
+      if let pendingID {
+        try await store.completeDeferred(id: pendingID, with: stored)
+      } else if !stored.isEmpty {
+        try await store.insertIssued(stored, keys: wrapped, session: sessionRow)
+      }
+    } catch {
+      for keyID in imported { try? await keys.deleteKey(id: keyID) }
+      throw WalletError(
+        error.code == .duplicateID ? .invalidInput : .storage, error.reason, underlying: error)
+    }
+  }
+
+  /// Refuses ids that do not match the credentials one for one, or a session for another issuer.
+  private static func checkStorageInputs(
+    count: Int, expected: IssuanceExpectation, session: IssuanceSession?, ids: [String]?
+  ) throws(WalletError) {
+    if let ids, ids.count != count {
+      throw WalletError(
+        .invalidInput,
+        "give one id per credential (\(count)), not \(ids.count)")
+    }
+    if let session, session.credentialIssuer != expected.credentialIssuer {
+      throw WalletError(
+        .invalidInput,
+        "the session is for \(session.credentialIssuer), the credentials for \(expected.credentialIssuer)"
+      )
+    }
+  }
+
+  /// Reads the issuer anchors, verifies, wraps the fresh keys and writes the batch in one visit
+  /// to the store's queue (every key still in memory, kept by a `SoftwareKeyStore` in this store).
+  private func storeInMemoryBatch(
+    _ resolved: [ResolvedIssuedCredential], software: SoftwareKeyStore,
+    expected: IssuanceExpectation, trust: IssuanceTrustOptions, at now: Date,
+    rows: IssuedRowContext, sessionRow: IssuanceSessionRow?
+  ) async throws(WalletError) -> IssuanceStorageResult {
+    let authentication = settingsAuthentication
+    let outcome: Result<IssuanceStorageResult, WalletError>
+    do {
+      outcome = try await store.insertIssued(anchorsOf: .issuer) { records in
+        let anchors = Self.usableTrustAnchors(records, authentication: authentication)
+          .certificates
+        var batch = Self.verify(
+          resolved, expected: expected, anchors: anchors, trust: trust, at: now)
+        var wrapped: [WrappedDeviceKey] = []
+        do {
+          for key in batch.freshKeys { wrapped.append(try software.wrap(key)) }
+        } catch {
+          return (nil, .failure(WalletError(.storage, "cannot keep the device keys: \(error)")))
+        }
+        let result = batch.rows(freshKeyIDs: wrapped.map(\.id), rows)
+        let write = IssuedBatchWrite(
+          credentials: result.stored, keys: wrapped, session: sessionRow)
+        return (result.stored.isEmpty ? nil : write, .success(result))
+      }
+    } catch {
+      throw WalletError(
+        error.code == .duplicateID ? .invalidInput : .storage, error.reason, underlying: error)
+    }
+    return try outcome.get()
+  }
+
+  /// Each credential with the public key it must bind: fresh keys are in memory, stored keys
+  /// come from the key store (each used once, and only when no stored credential binds it).
+  private func resolveKeys(
+    _ credentials: [Result<PreparedIssuedCredential, IssuanceRejection>]
+  ) async throws(WalletError) -> [ResolvedIssuedCredential] {
+    let used = try await usedDeviceKeys(credentials)
     var resolved: [ResolvedIssuedCredential] = []
     var keysSeen = Set<String>()
     for entry in credentials {
@@ -374,10 +426,34 @@ extension Wallet {
         }
       }
     }
-    var batch = Self.verify(resolved, expected: expected, anchors: anchors, trust: trust, at: now)
-    // The key ids of the verified credentials: stored keys have theirs; fresh keys are wrapped
-    // here (written in the credentials' transaction) or imported by another key store.
-    let fresh = batch.freshKeys
+    return resolved
+  }
+
+  /// Which of the stored keys the credentials name already bind a credential: one query for
+  /// the batch.
+  private func usedDeviceKeys(
+    _ credentials: [Result<PreparedIssuedCredential, IssuanceRejection>]
+  ) async throws(WalletError) -> Set<String> {
+    let storedKeyIDs = credentials.compactMap { entry -> String? in
+      guard case .success(let credential) = entry, case .stored(let id) = credential.key else {
+        return nil
+      }
+      return id
+    }
+    // Fresh keys are in no row yet: no query, no hop to the store.
+    guard !storedKeyIDs.isEmpty else { return [] }
+    do {
+      return try await store.usedDeviceKeys(storedKeyIDs)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+  }
+
+  /// Keeps the fresh keys of the verified credentials: wrapped for this store by a
+  /// `SoftwareKeyStore` that keeps its keys here, else imported into the key store.
+  private func keepFreshKeys(
+    _ fresh: [ECPrivateKey]
+  ) async throws(WalletError) -> (wrapped: [WrappedDeviceKey], imported: [String]) {
     var wrapped: [WrappedDeviceKey] = []
     var imported: [String] = []
     do {
@@ -389,28 +465,7 @@ extension Wallet {
     } catch {
       throw WalletError(.storage, "cannot keep the device keys: \(error)")
     }
-    let result = batch.rows(freshKeyIDs: wrapped.isEmpty ? imported : wrapped.map(\.id), rows)
-    let stored = result.stored
-    do {
-      if let pendingID {
-        try await store.completeDeferred(id: pendingID, with: stored)
-      } else if !stored.isEmpty {
-        try await store.insertIssued(stored, keys: wrapped, session: sessionRow)
-      }
-    } catch {
-      for keyID in imported { try? await keys.deleteKey(id: keyID) }
-      throw WalletError(
-        error.code == .duplicateID ? .invalidInput : .storage, error.reason, underlying: error)
-    }
-    // A stored key whose credential was refused proves nothing any more (a key another
-    // credential binds stays: `DeviceKeyStore.deleteKey` refuses it).
-    for rejection in result.rejected where !rejection.deviceKeyID.isEmpty {
-      try? await keys.deleteKey(id: rejection.deviceKeyID)
-    }
-    if let session, stored.isEmpty, pendingID != nil {
-      await releaseIssuanceSession(id: session.id)
-    }
-    return result
+    return (wrapped, imported)
   }
 
   /// Each credential with the key it must bind, when every key is still in memory; nil as soon

@@ -192,36 +192,10 @@ public struct WalletIssuance: Sendable {
     out.failed = result.failed.map {
       WalletIssuanceFailure(configurationID: $0.configurationID, cause: .issuance($0.error))
     }
-    // One session (access token, DPoP key) serves every response of this issuance.
-    let access =
-      result.issued.compactMap(\.notification).first.map {
-        ($0.accessToken, $0.tokenType, $0.dpopKey, $0.endpoint)
-      }
-      ?? result.deferred.first.map {
-        ($0.accessToken, $0.tokenType, $0.dpopKey, $0.notificationEndpoint)
-      }
     var session: IssuanceSession? = renewed
-    if renewed == nil, let (token, type, dpopKey, notificationEndpoint) = access {
-      var dpopKeyID: String?
-      if let dpopKey { dpopKeyID = try? await wallet.keys.importKey(dpopKey) }
-      session = IssuanceSession(
-        credentialIssuer: result.credentialIssuer, notificationEndpoint: notificationEndpoint,
-        deferredCredentialEndpoint: result.deferred.first?.deferredEndpoint, accessToken: token,
-        tokenType: type.rawValue, refreshToken: result.refreshToken, dpopKeyID: dpopKeyID)
-    }
+    if renewed == nil { session = await newSession(result) }
     var ids = storage.ids[...]
-    // The credentials of one response share a configuration and a notification_id (§8.3).
-    var groups: [[IssuedCredentialOutcome]] = []
-    for outcome in result.issued {
-      if let last = groups.last?.last, last.configurationID == outcome.configurationID,
-        last.notification?.notificationID == outcome.notification?.notificationID
-      {
-        groups[groups.count - 1].append(outcome)
-      } else {
-        groups.append([outcome])
-      }
-    }
-    for group in groups {
+    for group in Self.responseGroups(result.issued) {
       let groupIDs = Array(ids.prefix(group.count))
       ids = ids.dropFirst(group.count)
       out.append(
@@ -248,6 +222,43 @@ public struct WalletIssuance: Sendable {
     return out
   }
 
+  /// The session of a new issuance (access token, DPoP key imported into the key store), which
+  /// serves every response of it; nil when no response carries an access token.
+  private func newSession(_ result: IssuanceResult) async -> IssuanceSession? {
+    let access =
+      result.issued.compactMap(\.notification).first.map {
+        ($0.accessToken, $0.tokenType, $0.dpopKey, $0.endpoint)
+      }
+      ?? result.deferred.first.map {
+        ($0.accessToken, $0.tokenType, $0.dpopKey, $0.notificationEndpoint)
+      }
+    guard let (token, type, dpopKey, notificationEndpoint) = access else { return nil }
+    var dpopKeyID: String?
+    if let dpopKey { dpopKeyID = try? await wallet.keys.importKey(dpopKey) }
+    return IssuanceSession(
+      credentialIssuer: result.credentialIssuer, notificationEndpoint: notificationEndpoint,
+      deferredCredentialEndpoint: result.deferred.first?.deferredEndpoint, accessToken: token,
+      tokenType: type.rawValue, refreshToken: result.refreshToken, dpopKeyID: dpopKeyID)
+  }
+
+  /// The issued credentials grouped by credential response: the credentials of one response
+  /// share a configuration and a notification_id (§8.3).
+  private static func responseGroups(
+    _ issued: [IssuedCredentialOutcome]
+  ) -> [[IssuedCredentialOutcome]] {
+    var groups: [[IssuedCredentialOutcome]] = []
+    for outcome in issued {
+      if let last = groups.last?.last, last.configurationID == outcome.configurationID,
+        last.notification?.notificationID == outcome.notification?.notificationID
+      {
+        groups[groups.count - 1].append(outcome)
+      } else {
+        groups.append([outcome])
+      }
+    }
+    return groups
+  }
+
   /// One credential response's credentials: device keys into the key store, verified, stored,
   /// and the issuer told.
   func storeGroup(
@@ -271,19 +282,8 @@ public struct WalletIssuance: Sendable {
     // matched to the proof key it binds, and the keys of the credentials that verify go into
     // the key store with them (one transaction for the batch with `SoftwareKeyStore`); a key
     // no stored credential binds never reaches the key store.
-    var payloads: [IssuedCredential.Payload] = []
-    for outcome in group {
-      guard let text = outcome.credential.text else {
-        fail(.issuance(IssuanceError(.unexpectedResponse, "a credential is not a string")))
-        continue
-      }
-      do {
-        payloads.append(
-          try IssuedCredential(format: format, credential: text, deviceKeyID: "").payload)
-      } catch {
-        fail(.rejected(error))
-      }
-    }
+    let (payloads, refused) = Self.payloads(of: group, format: format)
+    for cause in refused { fail(cause) }
     let notification = first.notification
     let expected = IssuanceExpectation(
       credentialIssuer: credentialIssuer, configurationID: configurationID, format: format,
@@ -309,6 +309,29 @@ public struct WalletIssuance: Sendable {
         into: &out)
     }
     return out
+  }
+
+  /// The payloads of a response's credentials in `format`, and why each of the others was
+  /// refused (not a string, or not readable).
+  private static func payloads(
+    of group: [IssuedCredentialOutcome], format: CredentialFormat
+  ) -> ([IssuedCredential.Payload], [WalletIssuanceFailure.Cause]) {
+    var payloads: [IssuedCredential.Payload] = []
+    var refused: [WalletIssuanceFailure.Cause] = []
+    for outcome in group {
+      guard let text = outcome.credential.text else {
+        refused.append(
+          .issuance(IssuanceError(.unexpectedResponse, "a credential is not a string")))
+        continue
+      }
+      do {
+        payloads.append(
+          try IssuedCredential(format: format, credential: text, deviceKeyID: "").payload)
+      } catch {
+        refused.append(.rejected(error))
+      }
+    }
+    return (payloads, refused)
   }
 
   /// Sends a notification; with `signer` (a stored DPoP key, for a re-issuance) the DPoP
@@ -388,98 +411,142 @@ public struct WalletIssuance: Sendable {
 
   func poll(_ pending: PendingDeferredIssuance) async -> WalletIssuanceResult {
     var out = WalletIssuanceResult()
-    func fail(_ cause: WalletIssuanceFailure.Cause) {
-      out.failed.append(
-        WalletIssuanceFailure(configurationID: pending.configurationID, cause: cause))
-    }
-    let session: IssuanceSession
     do {
-      guard let found = try await wallet.issuanceSession(id: pending.sessionID),
-        let endpoint = found.deferredCredentialEndpoint, let token = found.accessToken,
-        let tokenType = found.tokenType.flatMap(AccessTokenType.init(wireValue:))
+      guard let session = try await wallet.issuanceSession(id: pending.sessionID),
+        let endpoint = session.deferredCredentialEndpoint, let token = session.accessToken,
+        let tokenType = session.tokenType.flatMap(AccessTokenType.init(wireValue:))
       else {
-        fail(.wallet(WalletError(.storage, "pending issuance \(pending.id) has no usable session")))
+        out.failed.append(
+          WalletIssuanceFailure(
+            configurationID: pending.configurationID,
+            cause: .wallet(
+              WalletError(.storage, "pending issuance \(pending.id) has no usable session"))))
         return out
       }
-      session = found
       let signer = try await dpopSigner(session)
       let context = try await client.issuerMetadata(
         IssuerIdentifier(pending.credentialIssuer, policy: client.configuration.urlPolicy))
       let iacas = try await publishedIACAs(context, optIn: pending.trustIssuerPublishedIACAs)
-      var exchange = IssuanceExchange(
-        http: client.http, clock: client.configuration.clock, dpopSigner: signer)
-      let encryption = try client.responseEncryption(context.metadata)
-      let request = DeferredCredentialRequest(
-        transactionID: pending.transactionID, credentialResponseEncryption: encryption?.0)
-      let response = try await exchange.send(
-        .post, endpoint,
-        headers: [
-          "Content-Type": "application/json", "Accept": "application/json, application/jwt",
-        ],
-        body: request.json.serializedBytes(), role: .resource,
-        accessToken: (token, tokenType))
-      guard (200..<300).contains(response.status) else {
-        throw IssuanceExchange.failure(
-          .deferred, "deferred credential request", response, role: .resource)
-      }
-      let parsed = try client.readCredentialResponse(
-        response, encryption: encryption, expectedTransactionID: pending.transactionID,
-        code: .deferred)
+      let parsed = try await requestDeferred(
+        pending, endpoint: endpoint, context: context, accessToken: (token, tokenType),
+        signer: signer)
       switch parsed {
       case .deferred:
         out.deferred.append(pending)
       case .issued(let credentials, let notificationID):
-        guard credentials.count <= pending.deviceKeyIDs.count else {
-          throw IssuanceError(
-            .deferred, "\(credentials.count) credentials for \(pending.deviceKeyIDs.count) proofs")
-        }
-        var payloads: [IssuedCredential.Payload] = []
-        for credential in credentials {
-          guard let text = credential.text else {
-            throw IssuanceError(.deferred, "a deferred credential is not a string")
-          }
-          payloads.append(
-            try IssuedCredential(format: pending.format, credential: text, deviceKeyID: "")
-              .payload)
-        }
-        // completePendingDeferred matches each credential to its key and deletes the rest.
-        let stored = try await wallet.completePendingDeferred(
-          id: pending.id, credentials: payloads, notificationID: notificationID,
-          issuerPublishedIACAs: iacas)
-        out.stored += stored.stored
-        for rejection in stored.rejected { fail(.rejected(rejection)) }
-        if let notificationID, let endpoint = session.notificationEndpoint {
-          var notifyExchange = IssuanceExchange(
-            http: client.http, clock: client.configuration.clock, dpopSigner: signer)
-          let event: NotificationRequest.Event =
-            stored.rejected.isEmpty ? .credentialAccepted : .credentialFailure
-          do throws(IssuanceError) {
-            let body = NotificationRequest(notificationID: notificationID, event: event)
-            let answer = try await notifyExchange.send(
-              .post, endpoint, headers: ["Content-Type": "application/json"],
-              body: body.json.serializedBytes(), role: .resource, accessToken: (token, tokenType))
-            guard (200..<300).contains(answer.status) else {
-              throw IssuanceExchange.failure(
-                .notification, "notification", answer, role: .resource)
-            }
-          } catch {
-            out.notificationFailures.append(error)
-          }
-        }
-        if stored.stored.isEmpty { await wallet.releaseIssuanceSession(id: session.id) }
+        try await storeDeferred(
+          credentials, notificationID: notificationID, pending: pending, session: session,
+          accessToken: (token, tokenType), signer: signer, issuerPublishedIACAs: iacas, into: &out)
       }
-    } catch let error as IssuanceError {
-      fail(.issuance(error))
-    } catch let error as IssuanceRejection {
-      fail(.rejected(error))
-    } catch let error as WalletError {
-      fail(.wallet(error))
-    } catch let error as OpenID4VCIError {
-      fail(.issuance(IssuanceError(.metadata, error.reason, underlying: error)))
     } catch {
-      fail(.issuance(IssuanceError(.deferred, "\(error)")))
+      out.failed.append(
+        WalletIssuanceFailure(
+          configurationID: pending.configurationID, cause: Self.deferredFailureCause(error)))
     }
     return out
+  }
+
+  /// Sends the deferred credential request (§9.1) of `pending` and reads the response.
+  private func requestDeferred(
+    _ pending: PendingDeferredIssuance, endpoint: URL, context: IssuerContext,
+    accessToken: (String, AccessTokenType), signer: (any Signer)?
+  ) async throws -> CredentialResponse {
+    var exchange = IssuanceExchange(
+      http: client.http, clock: client.configuration.clock, dpopSigner: signer)
+    let encryption = try client.responseEncryption(context.metadata)
+    let request = DeferredCredentialRequest(
+      transactionID: pending.transactionID, credentialResponseEncryption: encryption?.0)
+    let response = try await exchange.send(
+      .post, endpoint,
+      headers: [
+        "Content-Type": "application/json", "Accept": "application/json, application/jwt",
+      ],
+      body: request.json.serializedBytes(), role: .resource,
+      accessToken: accessToken)
+    guard (200..<300).contains(response.status) else {
+      throw IssuanceExchange.failure(
+        .deferred, "deferred credential request", response, role: .resource)
+    }
+    return try client.readCredentialResponse(
+      response, encryption: encryption, expectedTransactionID: pending.transactionID,
+      code: .deferred)
+  }
+
+  /// Stores the credentials a deferred response issued (the wallet matches each to its key and
+  /// deletes the rest), notifies the issuer, and releases the session when none was stored.
+  private func storeDeferred(
+    _ credentials: [DCOpenID4VCI.IssuedCredential], notificationID: String?,
+    pending: PendingDeferredIssuance, session: IssuanceSession,
+    accessToken: (String, AccessTokenType), signer: (any Signer)?,
+    issuerPublishedIACAs iacas: [Certificate], into out: inout WalletIssuanceResult
+  ) async throws {
+    guard credentials.count <= pending.deviceKeyIDs.count else {
+      throw IssuanceError(
+        .deferred, "\(credentials.count) credentials for \(pending.deviceKeyIDs.count) proofs")
+    }
+    var payloads: [IssuedCredential.Payload] = []
+    for credential in credentials {
+      guard let text = credential.text else {
+        throw IssuanceError(.deferred, "a deferred credential is not a string")
+      }
+      payloads.append(
+        try IssuedCredential(format: pending.format, credential: text, deviceKeyID: "")
+          .payload)
+    }
+    // completePendingDeferred matches each credential to its key and deletes the rest.
+    let stored = try await wallet.completePendingDeferred(
+      id: pending.id, credentials: payloads, notificationID: notificationID,
+      issuerPublishedIACAs: iacas)
+    out.stored += stored.stored
+    for rejection in stored.rejected {
+      out.failed.append(
+        WalletIssuanceFailure(configurationID: pending.configurationID, cause: .rejected(rejection))
+      )
+    }
+    if let notificationID, let endpoint = session.notificationEndpoint {
+      let event: NotificationRequest.Event =
+        stored.rejected.isEmpty ? .credentialAccepted : .credentialFailure
+      if let failure = await notifyDeferred(
+        notificationID, event: event, endpoint: endpoint, accessToken: accessToken, signer: signer)
+      {
+        out.notificationFailures.append(failure)
+      }
+    }
+    if stored.stored.isEmpty { await wallet.releaseIssuanceSession(id: session.id) }
+  }
+
+  /// Sends the notification (§11.1) of a deferred issuance; the error when it failed.
+  private func notifyDeferred(
+    _ notificationID: String, event: NotificationRequest.Event, endpoint: URL,
+    accessToken: (String, AccessTokenType), signer: (any Signer)?
+  ) async -> IssuanceError? {
+    var notifyExchange = IssuanceExchange(
+      http: client.http, clock: client.configuration.clock, dpopSigner: signer)
+    do throws(IssuanceError) {
+      let body = NotificationRequest(notificationID: notificationID, event: event)
+      let answer = try await notifyExchange.send(
+        .post, endpoint, headers: ["Content-Type": "application/json"],
+        body: body.json.serializedBytes(), role: .resource, accessToken: accessToken)
+      guard (200..<300).contains(answer.status) else {
+        throw IssuanceExchange.failure(
+          .notification, "notification", answer, role: .resource)
+      }
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// Why polling a deferred issuance failed, from the error it threw.
+  private static func deferredFailureCause(_ error: any Error) -> WalletIssuanceFailure.Cause {
+    switch error {
+    case let error as IssuanceError: .issuance(error)
+    case let error as IssuanceRejection: .rejected(error)
+    case let error as WalletError: .wallet(error)
+    case let error as OpenID4VCIError:
+      .issuance(IssuanceError(.metadata, error.reason, underlying: error))
+    default: .issuance(IssuanceError(.deferred, "\(error)"))
+    }
   }
 
   func dpopSigner(_ session: IssuanceSession) async throws(WalletError) -> (any Signer)? {

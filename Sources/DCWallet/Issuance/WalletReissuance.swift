@@ -74,6 +74,52 @@ extension WalletIssuance {
   public func reissue(
     credentialID id: String, batchSize: Int? = nil, storage: StorageOptions = StorageOptions()
   ) async throws(IssuanceError) -> WalletIssuanceResult {
+    let (old, all, issuance, session, refreshToken) = try await reissuable(id)
+    let signer: (any Signer)?
+    do {
+      signer = try await dpopSigner(session)
+    } catch {
+      throw IssuanceError(.walletStorage, error.reason, underlying: error)
+    }
+    let identifier: IssuerIdentifier
+    do {
+      identifier = try IssuerIdentifier(
+        issuance.credentialIssuer, policy: client.configuration.urlPolicy)
+    } catch {
+      throw IssuanceError(.metadata, error.reason, underlying: error)
+    }
+    let context = try await client.issuerMetadata(identifier)
+    let optIn = storage.trustIssuerPublishedIACAs || issuance.trustBasis == .issuerPublishedIACA
+    let iacas = try await publishedIACAs(context, optIn: optIn)
+    let members =
+      issuance.batchID.map { batch in all.filter { $0.issuance?.batchID == batch } } ?? []
+    let replacing = members.contains { $0.id == id } ? members : [old]
+
+    var (token, exchange, clientID) = try await client.refreshAccess(
+      refreshToken: refreshToken, dpopSigner: signer, context: context)
+    let renewed = try await renewSession(
+      session, token: token, refreshToken: refreshToken, context: context)
+    token.refreshToken = renewed.refreshToken
+    let result = await client.requestCredentials(
+      offered: [issuance.configurationID], context: context, token: token, clientID: clientID,
+      options: IssuanceClient.Options(batchSize: batchSize ?? replacing.count),
+      session: &exchange)
+    var out = await store(
+      result, iacas: iacas,
+      storage: StorageOptions(trustIssuerPublishedIACAs: optIn, ids: storage.ids),
+      renewing: renewed, dpopSigner: signer)
+    // Replace after success: the old credentials go only once the new ones are stored.
+    guard !out.stored.isEmpty, out.failed.isEmpty else { return out }
+    await removeReplaced(replacing, configurationID: issuance.configurationID, into: &out)
+    return out
+  }
+
+  /// The credential `id` with every stored credential, its provenance, the issuance session it
+  /// names and that session's refresh token; refused when any is missing.
+  private func reissuable(_ id: String) async throws(IssuanceError) -> (
+    old: StoredCredential, all: [StoredCredential], issuance: IssuanceProvenance,
+    session: IssuanceSession, refreshToken: String
+  ) {
     let old: StoredCredential
     let all: [StoredCredential]
     do {
@@ -102,29 +148,15 @@ extension WalletIssuance {
     guard let session = found, let refreshToken = session.refreshToken else {
       throw IssuanceError(.noRefreshToken, "the wallet keeps no refresh token for \(id)")
     }
-    let signer: (any Signer)?
-    do {
-      signer = try await dpopSigner(session)
-    } catch {
-      throw IssuanceError(.walletStorage, error.reason, underlying: error)
-    }
-    let identifier: IssuerIdentifier
-    do {
-      identifier = try IssuerIdentifier(
-        issuance.credentialIssuer, policy: client.configuration.urlPolicy)
-    } catch {
-      throw IssuanceError(.metadata, error.reason, underlying: error)
-    }
-    let context = try await client.issuerMetadata(identifier)
-    let optIn = storage.trustIssuerPublishedIACAs || issuance.trustBasis == .issuerPublishedIACA
-    let iacas = try await publishedIACAs(context, optIn: optIn)
-    let members =
-      issuance.batchID.map { batch in all.filter { $0.issuance?.batchID == batch } } ?? []
-    let replacing = members.contains { $0.id == id } ? members : [old]
+    return (old, all, issuance, session, refreshToken)
+  }
 
-    var (token, exchange, clientID) = try await client.refreshAccess(
-      refreshToken: refreshToken, dpopSigner: signer, context: context)
-    // RFC 6749 §6: the server may issue a new refresh token (ours rotates it); kept at once.
+  /// The session with the refreshed tokens, stored at once: RFC 6749 §6, the server may issue
+  /// a new refresh token (ours rotates it).
+  private func renewSession(
+    _ session: IssuanceSession, token: TokenResponse, refreshToken: String,
+    context: IssuerContext
+  ) async throws(IssuanceError) -> IssuanceSession {
     let renewed = IssuanceSession(
       id: session.id, credentialIssuer: session.credentialIssuer,
       notificationEndpoint: context.metadata.notificationEndpoint ?? session.notificationEndpoint,
@@ -137,17 +169,13 @@ extension WalletIssuance {
     } catch {
       throw IssuanceError(.walletStorage, error.reason, underlying: error)
     }
-    token.refreshToken = renewed.refreshToken
-    let result = await client.requestCredentials(
-      offered: [issuance.configurationID], context: context, token: token, clientID: clientID,
-      options: IssuanceClient.Options(batchSize: batchSize ?? replacing.count),
-      session: &exchange)
-    var out = await store(
-      result, iacas: iacas,
-      storage: StorageOptions(trustIssuerPublishedIACAs: optIn, ids: storage.ids),
-      renewing: renewed, dpopSigner: signer)
-    // Replace after success: the old credentials go only once the new ones are stored.
-    guard !out.stored.isEmpty, out.failed.isEmpty else { return out }
+    return renewed
+  }
+
+  /// Removes the credentials a re-issuance replaced; each one that stays is a failure.
+  private func removeReplaced(
+    _ replacing: [StoredCredential], configurationID: String, into out: inout WalletIssuanceResult
+  ) async {
     for member in replacing {
       do {
         try await wallet.removeCredential(id: member.id)
@@ -155,13 +183,12 @@ extension WalletIssuance {
       } catch {
         out.failed.append(
           WalletIssuanceFailure(
-            configurationID: issuance.configurationID,
+            configurationID: configurationID,
             cause: .wallet(
               WalletError(
                 error.code, "re-issued, but the old credential \(member.id) stays: \(error.reason)",
                 underlying: error))))
       }
     }
-    return out
   }
 }

@@ -111,23 +111,7 @@ public struct InPersonHolder: Sendable {
     var answered: [PresentationRequest] = []
     // One receive per request, plus the termination: bounded by maxRequests + 1.
     for _ in 0...maxRequests {
-      let message: [UInt8]
-      do {
-        message = try await transport.receive()
-      } catch {
-        throw InPersonSessionError(
-          .transport,
-          error.code == .peerClosed
-            ? "the reader closed the connection without ending the session"
-            : "the transport failed: \(error.reason)", underlying: error)
-      }
-      let event: SessionEvent
-      do {
-        event = try session.receive(message)
-      } catch {
-        if let status = error.statusMessage { try? await transport.send(status) }
-        throw InPersonSessionError(.session, error.reason, underlying: error)
-      }
+      let event = try await receiveEvent(session: &session, transport: transport)
       let request: [UInt8]
       switch event {
       case .terminated:
@@ -148,32 +132,11 @@ public struct InPersonHolder: Sendable {
       guard let transcript = session.transcript else {
         throw InPersonSessionError(.session, "the session has no SessionTranscript")
       }
-      let refusal: RefusalSent
-      do {
-        let resolved = try await wallet.resolveInPerson(
-          deviceRequest: request, sessionTranscript: transcript, policy: policy)
-        switch await consent(resolved) {
-        case .decline(let reason):
-          await wallet.logRefusal(resolved, reason: reason)
-          refusal = RefusalSent(
-            reason: reason, status: DeviceResponse.statusGeneralError, refusals: [])
-        case .share(let presentationConsent):
-          let response = try await wallet.respondInPerson(
-            to: resolved, consent: presentationConsent)
-          try await send(response, ending: false, session: &session, transport: transport)
-          answered.append(resolved)
-          continue
-        }
-      } catch let error as WalletError {
-        refusal = RefusalSent(
-          reason: error.reason, status: ProximityPresentation.status(for: error),
-          refusals: error.refusals)
-      } catch let error as InPersonSessionError {
-        throw error
-      } catch {
-        refusal = RefusalSent(
-          reason: "\(error)", status: DeviceResponse.statusGeneralError, refusals: [])
-      }
+      guard
+        let refusal = try await answer(
+          request, sessionTranscript: transcript, session: &session, transport: transport,
+          consent: consent, answered: &answered)
+      else { continue }
       // A refusal is always sent (a DeviceResponse with its status), and ends the session.
       try await send(
         ProximityPresentation.refusalResponse(status: refusal.status), ending: true,
@@ -182,6 +145,67 @@ public struct InPersonHolder: Sendable {
     }
     throw InPersonSessionError(
       .tooManyRequests, "the reader sent more than \(maxRequests) requests in one session")
+  }
+
+  /// The next message from the reader, decrypted; a message the session refuses gets its
+  /// status sent back when it has one.
+  private func receiveEvent(
+    session: inout HolderSession, transport: any SessionTransport
+  ) async throws(InPersonSessionError) -> SessionEvent {
+    let message: [UInt8]
+    do {
+      message = try await transport.receive()
+    } catch {
+      throw InPersonSessionError(
+        .transport,
+        error.code == .peerClosed
+          ? "the reader closed the connection without ending the session"
+          : "the transport failed: \(error.reason)", underlying: error)
+    }
+    do {
+      return try session.receive(message)
+    } catch {
+      if let status = error.statusMessage { try? await transport.send(status) }
+      throw InPersonSessionError(.session, error.reason, underlying: error)
+    }
+  }
+
+  /// Resolves a request and asks for consent: a shared request is answered (and added to
+  /// `answered`), giving nil; otherwise the refusal to send.
+  private func answer(
+    _ request: [UInt8], sessionTranscript transcript: SessionTranscript,
+    session: inout HolderSession,
+    transport: any SessionTransport,
+    consent: @Sendable (PresentationRequest) async -> InPersonDecision,
+    answered: inout [PresentationRequest]
+  ) async throws(InPersonSessionError) -> RefusalSent? {
+    let refusal: RefusalSent
+    do {
+      let resolved = try await wallet.resolveInPerson(
+        deviceRequest: request, sessionTranscript: transcript, policy: policy)
+      switch await consent(resolved) {
+      case .decline(let reason):
+        await wallet.logRefusal(resolved, reason: reason)
+        refusal = RefusalSent(
+          reason: reason, status: DeviceResponse.statusGeneralError, refusals: [])
+      case .share(let presentationConsent):
+        let response = try await wallet.respondInPerson(
+          to: resolved, consent: presentationConsent)
+        try await send(response, ending: false, session: &session, transport: transport)
+        answered.append(resolved)
+        return nil
+      }
+    } catch let error as WalletError {
+      refusal = RefusalSent(
+        reason: error.reason, status: ProximityPresentation.status(for: error),
+        refusals: error.refusals)
+    } catch let error as InPersonSessionError {
+      throw error
+    } catch {
+      refusal = RefusalSent(
+        reason: "\(error)", status: DeviceResponse.statusGeneralError, refusals: [])
+    }
+    return refusal
   }
 
   private func send(

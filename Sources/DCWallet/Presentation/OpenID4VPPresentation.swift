@@ -373,9 +373,22 @@ extension OpenID4VPPresentation {
   /// - Throws: `refused` naming the credential set or query the choice cannot answer, or when a
   ///   claim limit leaves a credential that a query needs with nothing to disclose.
   public func consent(for choice: OpenID4VPChoice) throws(WalletError) -> OpenID4VPConsent {
+    let picks = try chosenCredentials(for: choice)
+    let answered = try Self.answeredQueries(request.dcqlQuery, choice: choice, picks: picks)
+    let consent = OpenID4VPConsent(
+      selections: try Self.selections(answered, picks: picks, claims: choice.claims))
+    try validate(consent)
+    return consent
+  }
+
+  /// The credentials a choice picks, by credential query id.
+  private typealias Picks = [String: [(credentialID: String, candidate: DCQLMatch.Candidate)]]
+
+  /// The credentials each query would present: the ones the choice names, by default its first
+  /// candidate; no entry when the choice leaves the query unanswerable.
+  private func chosenCredentials(for choice: OpenID4VPChoice) throws(WalletError) -> Picks {
     let query = request.dcqlQuery
-    // The credentials each query would present, or nil when the choice leaves it unanswerable.
-    var picks: [String: [(credentialID: String, candidate: DCQLMatch.Candidate)]] = [:]
+    var picks: Picks = [:]
     for credentialQuery in query.credentials {
       let candidates = self.candidates(of: credentialQuery.id)
       if let named = choice.credentials[credentialQuery.id] {
@@ -394,6 +407,14 @@ extension OpenID4VPPresentation {
         picks[credentialQuery.id] = [first]
       }
     }
+    return picks
+  }
+
+  /// The queries a choice answers: per credential set, the picked option or, for a required
+  /// set, the first one the picks answer; without `credential_sets`, every query.
+  private static func answeredQueries(
+    _ query: DCQLQuery, choice: OpenID4VPChoice, picks: Picks
+  ) throws(WalletError) -> [String] {
     var answered: [String] = []
     if let sets = query.credentialSets {
       for (index, set) in sets.enumerated() {
@@ -438,12 +459,20 @@ extension OpenID4VPPresentation {
         answered.append(credentialQuery.id)
       }
     }
+    return answered
+  }
+
+  /// What each answered query presents: its picked credentials, each disclosing what the query
+  /// matched in it limited by the choice's claims (a credential left with nothing is dropped).
+  private static func selections(
+    _ answered: [String], picks: Picks, claims: [String: Set<ClaimPath>]
+  ) throws(WalletError) -> [String: [OpenID4VPConsent.Item]] {
     var selections: [String: [OpenID4VPConsent.Item]] = [:]
     for queryID in answered where selections[queryID] == nil {
       var items: [OpenID4VPConsent.Item] = []
       for (credentialID, candidate) in picks[queryID] ?? [] {
         var disclosed = candidate.disclosed
-        if let limit = choice.claims[credentialID] {
+        if let limit = claims[credentialID] {
           disclosed = disclosed.filter(limit.contains)
           // A credential whose every matched claim is withheld is not presented at all.
           if disclosed.isEmpty && !candidate.disclosed.isEmpty { continue }
@@ -458,9 +487,7 @@ extension OpenID4VPPresentation {
       }
       selections[queryID] = items
     }
-    let consent = OpenID4VPConsent(selections: selections)
-    try validate(consent)
-    return consent
+    return selections
   }
 
   /// The consent for a protocol-neutral selection: credentials by id (empty: the minimum) and a
@@ -521,34 +548,7 @@ extension OpenID4VPPresentation {
       guard let query = queries[queryID] else {
         throw WalletError(.refused, "\(queryID) is not a credential query of the request")
       }
-      guard !items.isEmpty else {
-        throw WalletError(.refused, "the consent names \(queryID) without a credential")
-      }
-      guard query.multiple || items.count == 1 else {
-        throw WalletError(.refused, "the credential query \(queryID) takes one credential")
-      }
-      let candidates = Dictionary(
-        self.candidates(of: queryID).map { ($0.credentialID, $0.candidate) },
-        uniquingKeysWith: { first, _ in first })
-      var seen = Set<String>()
-      for item in items {
-        guard seen.insert(item.credentialID).inserted else {
-          throw WalletError(
-            .refused, "credential \(item.credentialID) is named twice for \(queryID)")
-        }
-        guard let candidate = candidates[item.credentialID] else {
-          throw WalletError(
-            .refused,
-            "credential \(item.credentialID) cannot answer the credential query \(queryID)")
-        }
-        let allowed = Set(candidate.disclosed)
-        for path in item.disclosed where !allowed.contains(path) {
-          throw WalletError(
-            .refused,
-            "\(ClaimReference(path: path, format: query.format).logName) was not requested from credential \(item.credentialID) by \(queryID)"
-          )
-        }
-      }
+      try validate(items, for: query)
     }
     let answered = Set(consent.selections.keys)
     guard let sets = request.dcqlQuery.credentialSets else {
@@ -559,6 +559,51 @@ extension OpenID4VPPresentation {
       }
       return
     }
+    try Self.validateCoverage(answered, sets: sets)
+  }
+
+  /// Refuses the credentials a consent names for one query when they are none, several without
+  /// `multiple`, a credential twice or one that is not a candidate, or a claim outside what the
+  /// query matched in the credential.
+  private func validate(
+    _ items: [OpenID4VPConsent.Item], for query: CredentialQuery
+  ) throws(WalletError) {
+    let queryID = query.id
+    guard !items.isEmpty else {
+      throw WalletError(.refused, "the consent names \(queryID) without a credential")
+    }
+    guard query.multiple || items.count == 1 else {
+      throw WalletError(.refused, "the credential query \(queryID) takes one credential")
+    }
+    let candidates = Dictionary(
+      self.candidates(of: queryID).map { ($0.credentialID, $0.candidate) },
+      uniquingKeysWith: { first, _ in first })
+    var seen = Set<String>()
+    for item in items {
+      guard seen.insert(item.credentialID).inserted else {
+        throw WalletError(
+          .refused, "credential \(item.credentialID) is named twice for \(queryID)")
+      }
+      guard let candidate = candidates[item.credentialID] else {
+        throw WalletError(
+          .refused,
+          "credential \(item.credentialID) cannot answer the credential query \(queryID)")
+      }
+      let allowed = Set(candidate.disclosed)
+      for path in item.disclosed where !allowed.contains(path) {
+        throw WalletError(
+          .refused,
+          "\(ClaimReference(path: path, format: query.format).logName) was not requested from credential \(item.credentialID) by \(queryID)"
+        )
+      }
+    }
+  }
+
+  /// Refuses answered queries that leave a required credential set unanswered, or that answer
+  /// a query outside every fully answered option (§6.4.2).
+  private static func validateCoverage(
+    _ answered: Set<String>, sets: [CredentialSetQuery]
+  ) throws(WalletError) {
     var covered = Set<String>()
     for (index, set) in sets.enumerated() {
       let full = set.options.filter { $0.allSatisfy(answered.contains) }

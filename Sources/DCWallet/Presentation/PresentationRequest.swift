@@ -427,16 +427,7 @@ public struct PresentationRequest: Sendable {
       consented[document.docRequestIndex] = document
     }
     return presentation.documentRequests.map { docRequest in
-      let authentication: ConsentScreen.Authentication
-      switch docRequest.reader?.trust {
-      case _ where presentation.readerAuthenticationFailure != nil:
-        // §9.1.4: no certificate name of a request whose reader signature fails is used.
-        authentication = .invalid(reason: presentation.readerAuthenticationFailure?.reason ?? "")
-      case .trusted?: authentication = .trusted(name: docRequest.reader?.name ?? "")
-      case .untrusted(let reason)?:
-        authentication = .untrusted(reason: reason)
-      case nil: authentication = .unsigned
-      }
+      let authentication = readerAuthentication(docRequest, of: presentation)
       var presentations: [ConsentScreen.Presentation] = []
       if let chosen = consented[docRequest.index],
         let candidate = docRequest.candidates.first(where: {
@@ -471,6 +462,20 @@ public struct PresentationRequest: Sendable {
             intentToRetain: $0.element.intentToRetain)
         },
         presentations: presentations)
+    }
+  }
+
+  /// How the reader of a doc request authenticated, as the consent screen shows it.
+  private static func readerAuthentication(
+    _ docRequest: ResolvedDeviceRequest.DocumentRequest, of presentation: ResolvedDeviceRequest
+  ) -> ConsentScreen.Authentication {
+    switch docRequest.reader?.trust {
+    case _ where presentation.readerAuthenticationFailure != nil:
+      // §9.1.4: no certificate name of a request whose reader signature fails is used.
+      .invalid(reason: presentation.readerAuthenticationFailure?.reason ?? "")
+    case .trusted?: .trusted(name: docRequest.reader?.name ?? "")
+    case .untrusted(let reason)?: .untrusted(reason: reason)
+    case nil: .unsigned
     }
   }
 

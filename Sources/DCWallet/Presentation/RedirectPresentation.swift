@@ -98,23 +98,8 @@ extension Wallet {
     let policy = policy ?? self.policy
     let protocolIdentifier = PresentationRequest.redirectProtocolIdentifier
     let transport = RedirectTransport(client: httpClient, urlPolicy: configuration.urlPolicy)
-    func refuse(_ refusal: Refusal, clientID: String?) async -> WalletError {
-      await log(
-        NewActivity(
-          timestamp: clock(), protocolIdentifier: protocolIdentifier, origin: nil,
-          relyingParty: clientID, outcome: .refused, detail: refusal.reason))
-      return WalletError(.refused, refusal.reason, underlying: refusal, refusals: [refusal])
-    }
-    func invalid(_ error: OpenID4VPError) -> Refusal {
-      Refusal(
-        protocolIdentifier: protocolIdentifier,
-        code: error.code == .invalidRequestSignature
-          ? .invalidRequesterAuthentication
-          : error.code == .untrustedVerifier ? .requesterNotAuthenticated : .invalidRequest,
-        reason: error.reason, underlying: error)
-    }
     guard policy.allows(protocolIdentifier: protocolIdentifier) else {
-      throw await refuse(
+      throw await refuseRedirect(
         Refusal(
           protocolIdentifier: protocolIdentifier, code: .protocolNotAllowed,
           reason: "the policy does not allow this protocol"), clientID: nil)
@@ -123,24 +108,10 @@ extension Wallet {
     do {
       uri = try AuthorizationRequestURI(authorizationRequestURI)
     } catch {
-      throw await refuse(invalid(error), clientID: nil)
+      throw await refuseRedirect(Self.redirectRefusal(error), clientID: nil)
     }
-    var requestObject: String? = nil
-    var walletNonce: String? = nil
-    if let fetch = uri.requestObjectFetch(
-      walletMetadata: configuration.walletMetadata, random: configuration.random)
-    {
-      walletNonce = fetch.walletNonce
-      do {
-        requestObject = try await transport.fetchRequestObject(fetch.request)
-      } catch {
-        await log(
-          NewActivity(
-            timestamp: clock(), protocolIdentifier: protocolIdentifier, origin: nil,
-            relyingParty: uri.clientID.rawValue, outcome: .refused, detail: error.reason))
-        throw error
-      }
-    }
+    let (requestObject, walletNonce) = try await fetchRequestObject(
+      uri, transport: transport, configuration: configuration)
     let anchors = try await trustAnchors(role: .verifier)
     let authorization: RedirectAuthorizationRequest
     do {
@@ -154,8 +125,62 @@ extension Wallet {
         await Self.postCheckFailure(
           error, uri: uri, requestObject: requestObject, transport: transport)
       }
-      throw await refuse(invalid(error), clientID: uri.clientID.rawValue)
+      throw await refuseRedirect(Self.redirectRefusal(error), clientID: uri.clientID.rawValue)
     }
+    return try await answerVerified(
+      authorization, policy: policy, transport: transport, configuration: configuration)
+  }
+
+  /// Logs a refused redirect request and the error that refuses it.
+  private func refuseRedirect(_ refusal: Refusal, clientID: String?) async -> WalletError {
+    await log(
+      NewActivity(
+        timestamp: clock(), protocolIdentifier: PresentationRequest.redirectProtocolIdentifier,
+        origin: nil, relyingParty: clientID, outcome: .refused, detail: refusal.reason))
+    return WalletError(.refused, refusal.reason, underlying: refusal, refusals: [refusal])
+  }
+
+  /// The refusal of a request that failed a check: a bad signature or an untrusted verifier
+  /// refuses the requester, anything else the request.
+  private static func redirectRefusal(_ error: OpenID4VPError) -> Refusal {
+    Refusal(
+      protocolIdentifier: PresentationRequest.redirectProtocolIdentifier,
+      code: error.code == .invalidRequestSignature
+        ? .invalidRequesterAuthentication
+        : error.code == .untrustedVerifier ? .requesterNotAuthenticated : .invalidRequest,
+      reason: error.reason, underlying: error)
+  }
+
+  /// The request object the URI passes by reference (`request_uri`) and the `wallet_nonce` sent
+  /// for it, both nil when the request is passed by value; a failed fetch is logged.
+  private func fetchRequestObject(
+    _ uri: AuthorizationRequestURI, transport: RedirectTransport,
+    configuration: RedirectFlowConfiguration
+  ) async throws(WalletError) -> (requestObject: String?, walletNonce: String?) {
+    guard
+      let fetch = uri.requestObjectFetch(
+        walletMetadata: configuration.walletMetadata, random: configuration.random)
+    else { return (nil, nil) }
+    do {
+      return (try await transport.fetchRequestObject(fetch.request), fetch.walletNonce)
+    } catch {
+      await log(
+        NewActivity(
+          timestamp: clock(), protocolIdentifier: PresentationRequest.redirectProtocolIdentifier,
+          origin: nil, relyingParty: uri.clientID.rawValue, outcome: .refused,
+          detail: error.reason))
+      throw error
+    }
+  }
+
+  /// The presentation request of a request that verified, after the policy's requester check
+  /// and the DCQL evaluation; a refusal is posted to the verifier (§8.5 `access_denied`) when
+  /// it may learn of it.
+  private func answerVerified(
+    _ authorization: RedirectAuthorizationRequest, policy: WalletPolicy,
+    transport: RedirectTransport, configuration: RedirectFlowConfiguration
+  ) async throws(WalletError) -> PresentationRequest {
+    let protocolIdentifier = PresentationRequest.redirectProtocolIdentifier
     do {
       if policy.requireAuthenticatedRequester && !authorization.verifier.isAuthenticated {
         throw Refusal(
@@ -188,7 +213,7 @@ extension Wallet {
         _ = try? await transport.post(
           post.request, posted: .error(OpenID4VPErrorResponse.ErrorCode.accessDenied.rawValue))
       }
-      throw await refuse(refusal, clientID: authorization.clientID.rawValue)
+      throw await refuseRedirect(refusal, clientID: authorization.clientID.rawValue)
     }
   }
 

@@ -217,24 +217,8 @@ public struct ResolvedDeviceRequest: Sendable {
         throw PresentationError(
           .consentViolation, "credential \(item.credentialID) is not offered")
       }
-      // Requested elements that are not shared are reported as not returned (ISO 18013-5
-      // §8.3.2.1.2.3, error code 0).
-      var notReturned: [String: [String]] = [:]
-      let requestedSpaces = docRequest.itemsRequest.nameSpaces
-      for (ns, requested) in requestedSpaces {
-        let shared = item.elements[ns]
-        // `validate` checked that every shared element was requested: sharing as many elements
-        // as the namespace's requests name (repeats included) means sharing every one of them.
-        if let shared,
-          shared.count
-            == requestedSpaces.reduce(0, { $0 + ($1.nameSpace == ns ? $1.elements.count : 0) })
-        {
-          continue
-        }
-        for element in requested where !(shared?.contains(element.identifier) ?? false) {
-          notReturned[ns, default: []].append(element.identifier)
-        }
-      }
+      let notReturned = Self.notReturned(
+        docRequest.itemsRequest.nameSpaces, shared: item.elements)
       let deviceAuthenticator: DeviceAuthenticator
       do {
         deviceAuthenticator = try authenticator(item.credentialID)
@@ -258,6 +242,30 @@ public struct ResolvedDeviceRequest: Sendable {
       [$0.itemsRequest.docType: 0]
     }
     return DeviceResponse(documents: documents, documentErrors: documentErrors)
+  }
+
+  /// The requested elements that are not shared, reported as not returned (ISO 18013-5
+  /// §8.3.2.1.2.3, error code 0).
+  private static func notReturned(
+    _ requestedSpaces: [(nameSpace: String, elements: [ItemsRequest.Element])],
+    shared sharedElements: [String: Set<String>]
+  ) -> [String: [String]] {
+    var notReturned: [String: [String]] = [:]
+    for (ns, requested) in requestedSpaces {
+      let shared = sharedElements[ns]
+      // `validate` checked that every shared element was requested: sharing as many elements
+      // as the namespace's requests name (repeats included) means sharing every one of them.
+      if let shared,
+        shared.count
+          == requestedSpaces.reduce(0, { $0 + ($1.nameSpace == ns ? $1.elements.count : 0) })
+      {
+        continue
+      }
+      for element in requested where !(shared?.contains(element.identifier) ?? false) {
+        notReturned[ns, default: []].append(element.identifier)
+      }
+    }
+    return notReturned
   }
 
   /// Refuses a consent that names an unknown doc request twice, a credential that is not a
@@ -294,40 +302,48 @@ public struct ResolvedDeviceRequest: Sendable {
       // The common case, a valid consent, is decided with one set lookup per requested element;
       // anything else is read again below to name the first offending element.
       if Self.sharesOnlyRequestedHeldElements(item.elements, of: matched) { continue }
-      // One index per candidate keeps the check linear in the request and the consent: the
-      // position of each requested element's first occurrence, by namespace (the elements are
-      // not copied).
-      var requested: [String: [String: Int]] = [:]
-      // Filled from the end, so the first occurrence of a repeated element is the one kept; the
-      // elements come in runs of one namespace, whose dictionary is looked up once per run.
-      func fill(_ positions: inout [String: Int], _ run: Range<Int>) {
-        for position in run.reversed() { positions[matched[position].identifier] = position }
-      }
-      var end = matched.count
-      while end > 0 {
-        let ns = matched[end - 1].nameSpace
-        var start = end - 1
-        while start > 0, matched[start - 1].nameSpace == ns { start -= 1 }
-        fill(&requested[ns, default: Dictionary(minimumCapacity: matched.count)], start..<end)
-        end = start
-      }
-      for (ns, elements) in item.elements {
-        let positions = requested[ns]
-        for element in elements {
-          guard let position = positions?[element] else {
-            throw PresentationError(.consentViolation, "\(ns)/\(element) was not requested")
-          }
-          guard matched[position].value != nil else {
-            throw PresentationError(
-              .consentViolation, "credential \(item.credentialID) does not hold \(ns)/\(element)")
-          }
-        }
-      }
+      try Self.checkSharedElements(item.elements, of: matched, credentialID: item.credentialID)
     }
     for (index, useCase) in useCases.enumerated() where useCase.mandatory {
       guard useCase.documentSets.contains(where: { Set($0).isSubset(of: seen) }) else {
         throw PresentationError(
           .consentViolation, "mandatory use case \(index) is not answered by the consent")
+      }
+    }
+  }
+
+  /// Names the first consented element that was not requested or that the candidate does not
+  /// hold: the slow path of `validate`, for a consent the fast path did not accept.
+  private static func checkSharedElements(
+    _ shared: [String: Set<String>], of matched: [ItemsRequestMatch.Element], credentialID: String
+  ) throws(PresentationError) {
+    // One index per candidate keeps the check linear in the request and the consent: the
+    // position of each requested element's first occurrence, by namespace (the elements are
+    // not copied).
+    var requested: [String: [String: Int]] = [:]
+    // Filled from the end, so the first occurrence of a repeated element is the one kept; the
+    // elements come in runs of one namespace, whose dictionary is looked up once per run.
+    func fill(_ positions: inout [String: Int], _ run: Range<Int>) {
+      for position in run.reversed() { positions[matched[position].identifier] = position }
+    }
+    var end = matched.count
+    while end > 0 {
+      let ns = matched[end - 1].nameSpace
+      var start = end - 1
+      while start > 0, matched[start - 1].nameSpace == ns { start -= 1 }
+      fill(&requested[ns, default: Dictionary(minimumCapacity: matched.count)], start..<end)
+      end = start
+    }
+    for (ns, elements) in shared {
+      let positions = requested[ns]
+      for element in elements {
+        guard let position = positions?[element] else {
+          throw PresentationError(.consentViolation, "\(ns)/\(element) was not requested")
+        }
+        guard matched[position].value != nil else {
+          throw PresentationError(
+            .consentViolation, "credential \(credentialID) does not hold \(ns)/\(element)")
+        }
       }
     }
   }

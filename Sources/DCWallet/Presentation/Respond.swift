@@ -39,60 +39,25 @@ extension Wallet {
             reason: "the policy does not allow this protocol"))
         continue
       }
+      let kind: Result<PresentationRequest.Kind, Refusal>
       switch request.knownProtocol {
       case .orgIsoMdoc:
-        do {
-          let presentation = try await resolveAnnexC(request, origin: origin, policy: policy)
-          return PresentationRequest(
-            protocolIdentifier: protocolIdentifier, origin: origin,
-            kind: .mdoc(presentation), skipped: skipped, policy: policy)
-        } catch let refusal as Refusal {
-          skipped.append(refusal)
-        } catch let error as PresentationError {
-          skipped.append(
-            Refusal(
-              protocolIdentifier: protocolIdentifier,
-              code: error.code == .untrustedReader ? .requesterNotAuthenticated : .invalidRequest,
-              reason: error.reason, underlying: error))
-        } catch let error as OrgIsoMdocError {
-          skipped.append(
-            Refusal(
-              protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: error.reason,
-              underlying: error))
-        } catch let error as WalletError {
-          throw error
-        } catch {
-          skipped.append(
-            Refusal(
-              protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: "\(error)",
-              underlying: error))
-        }
+        kind = try await resolveAnnexCKind(request, origin: origin, policy: policy)
       case .openID4VPUnsigned, .openID4VPSigned, .openID4VPMultisigned, .openID4VPDraft:
-        do {
-          let presentation = try await resolveOpenID4VP(request, origin: origin, policy: policy)
-          return PresentationRequest(
-            protocolIdentifier: protocolIdentifier, origin: origin,
-            kind: .openID4VP(presentation), skipped: skipped, policy: policy)
-        } catch let refusal as Refusal {
-          skipped.append(refusal)
-        } catch let error as OpenID4VPError {
-          skipped.append(
-            Refusal(
-              protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: error.reason,
-              underlying: error))
-        } catch let error as WalletError {
-          throw error
-        } catch {
-          skipped.append(
-            Refusal(
-              protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: "\(error)",
-              underlying: error))
-        }
+        kind = try await resolveOpenID4VPKind(request, origin: origin, policy: policy)
       case nil:
-        skipped.append(
+        kind = .failure(
           Refusal(
             protocolIdentifier: protocolIdentifier, code: .unsupportedProtocol,
             reason: request.skipReason ?? "unsupported protocol"))
+      }
+      switch kind {
+      case .success(let kind):
+        return PresentationRequest(
+          protocolIdentifier: protocolIdentifier, origin: origin, kind: kind, skipped: skipped,
+          policy: policy)
+      case .failure(let refusal):
+        skipped.append(refusal)
       }
     }
     let reason = skipped.map { "\($0.protocolIdentifier): \($0.reason)" }.joined(separator: "; ")
@@ -102,6 +67,62 @@ extension Wallet {
         origin: origin.serialized,
         outcome: .refused, detail: reason))
     throw WalletError(.refused, "no request can be answered (\(reason))", refusals: skipped)
+  }
+
+  /// An `org-iso-mdoc` request resolved, or why it is refused; a wallet error ends the
+  /// resolution.
+  private func resolveAnnexCKind(
+    _ request: ProtocolRequest, origin: WebOrigin, policy: WalletPolicy
+  ) async throws(WalletError) -> Result<PresentationRequest.Kind, Refusal> {
+    let protocolIdentifier = request.protocolIdentifier
+    do {
+      return .success(.mdoc(try await resolveAnnexC(request, origin: origin, policy: policy)))
+    } catch let refusal as Refusal {
+      return .failure(refusal)
+    } catch let error as PresentationError {
+      return .failure(
+        Refusal(
+          protocolIdentifier: protocolIdentifier,
+          code: error.code == .untrustedReader ? .requesterNotAuthenticated : .invalidRequest,
+          reason: error.reason, underlying: error))
+    } catch let error as OrgIsoMdocError {
+      return .failure(
+        Refusal(
+          protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: error.reason,
+          underlying: error))
+    } catch let error as WalletError {
+      throw error
+    } catch {
+      return .failure(
+        Refusal(
+          protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: "\(error)",
+          underlying: error))
+    }
+  }
+
+  /// An OpenID4VP request resolved, or why it is refused; a wallet error ends the resolution.
+  private func resolveOpenID4VPKind(
+    _ request: ProtocolRequest, origin: WebOrigin, policy: WalletPolicy
+  ) async throws(WalletError) -> Result<PresentationRequest.Kind, Refusal> {
+    let protocolIdentifier = request.protocolIdentifier
+    do {
+      return .success(
+        .openID4VP(try await resolveOpenID4VP(request, origin: origin, policy: policy)))
+    } catch let refusal as Refusal {
+      return .failure(refusal)
+    } catch let error as OpenID4VPError {
+      return .failure(
+        Refusal(
+          protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: error.reason,
+          underlying: error))
+    } catch let error as WalletError {
+      throw error
+    } catch {
+      return .failure(
+        Refusal(
+          protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: "\(error)",
+          underlying: error))
+    }
   }
 
   /// Resolves an `org-iso-mdoc` request against the stored mdocs of the requested docTypes.

@@ -164,30 +164,8 @@ extension WalletConnection {
     }
     let display = try StoreJSON.decode(
       CredentialDisplay.self, row.text(4), what: "credential \(id) display")
-    let akis = try StoreJSON.decode(
-      [String].self, row.text(8), what: "credential \(id) issuer keys")
-    var identifiers = [[UInt8]]()
-    for hex in akis {
-      guard let bytes = try? Hex.decode(hex) else {
-        throw WalletStoreError(
-          .corruptRecord, "credential \(id) has a malformed issuer key identifier")
-      }
-      identifiers.append(bytes)
-    }
-    guard var trust = row.text(10).flatMap(IssuerTrust.init(rawValue:)) else {
-      throw WalletStoreError(
-        .corruptRecord, "credential \(id) has an unknown issuer trust \(row.text(10) ?? "NULL")")
-    }
-    let issuance =
-      row.isNull(11)
-      ? nil
-      : try StoreJSON.decode(
-        IssuanceProvenance.self, row.text(11), what: "credential \(id) issuance")
-    // Rows written before `issuerVouched` existed stored such credentials as `trusted`: their
-    // issuance record says what vouched for them (issue 32).
-    if trust == .trusted, let basis = issuance?.trustBasis, basis != .walletAnchor {
-      trust = .issuerVouched
-    }
+    let identifiers = try issuerKeyIdentifiers(row, id: id)
+    var (trust, issuance) = try issuerTrustAndIssuance(row, id: id)
     var status = try StoredStatusColumns.record(row, first: 14, id: id)
     let unauthenticated =
       authentication.map { unauthenticatedColumns(row, id: id, $0) } ?? []
@@ -209,6 +187,45 @@ extension WalletConnection {
       lastKnownStatus: status)
     credential.unauthenticated = unauthenticated
     return credential
+  }
+
+  /// The issuer key identifiers of a credential row (hex strings in a JSON array).
+  private static func issuerKeyIdentifiers(
+    _ row: WalletStatement, id: String
+  ) throws(WalletStoreError) -> [[UInt8]] {
+    let akis = try StoreJSON.decode(
+      [String].self, row.text(8), what: "credential \(id) issuer keys")
+    var identifiers = [[UInt8]]()
+    for hex in akis {
+      guard let bytes = try? Hex.decode(hex) else {
+        throw WalletStoreError(
+          .corruptRecord, "credential \(id) has a malformed issuer key identifier")
+      }
+      identifiers.append(bytes)
+    }
+    return identifiers
+  }
+
+  /// The issuer trust and the issuance record of a credential row, the trust of rows written
+  /// before `issuerVouched` existed read from their issuance record.
+  private static func issuerTrustAndIssuance(
+    _ row: WalletStatement, id: String
+  ) throws(WalletStoreError) -> (IssuerTrust, IssuanceProvenance?) {
+    guard var trust = row.text(10).flatMap(IssuerTrust.init(rawValue:)) else {
+      throw WalletStoreError(
+        .corruptRecord, "credential \(id) has an unknown issuer trust \(row.text(10) ?? "NULL")")
+    }
+    let issuance =
+      row.isNull(11)
+      ? nil
+      : try StoreJSON.decode(
+        IssuanceProvenance.self, row.text(11), what: "credential \(id) issuance")
+    // Rows written before `issuerVouched` existed stored such credentials as `trusted`: their
+    // issuance record says what vouched for them (issue 32).
+    if trust == .trusted, let basis = issuance?.trustBasis, basis != .walletAnchor {
+      trust = .issuerVouched
+    }
+    return (trust, issuance)
   }
 
   /// The columns of the row whose tag is missing or wrong (issue 32).
