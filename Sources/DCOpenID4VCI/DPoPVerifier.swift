@@ -97,40 +97,16 @@ public struct DPoPVerifier: Sendable {
       throw OpenID4VCIError(
         .dpopSignature, "the DPoP proof's signature does not verify", underlying: error)
     }
-    // Step 8: htm is the method (RFC 9110 §9.1: methods are case-sensitive).
-    guard htm == method else {
-      throw OpenID4VCIError(.dpopMethodMismatch, "htm \(htm) is not the request's \(method)")
-    }
-    // Step 9: htu is the URI without query and fragment, compared normalised.
-    guard let expected = DPoP.normalizedURI(uri) else {
-      throw OpenID4VCIError(.dpopURIMismatch, "the request URI is not absolute http(s)")
-    }
-    guard DPoP.normalizedURI(htu) == expected else {
-      throw OpenID4VCIError(.dpopURIMismatch, "htu does not match the request URI")
-    }
+    // Steps 8-9: htm is the method, htu the URI.
+    try Self.checkTarget(htm: htm, htu: htu, method: method, uri: uri)
     // Step 10: the nonce, when the server requires one (§8, §9).
-    if let nonceCheck {
-      guard let nonce = claims.nonce else {
-        throw OpenID4VCIError(.useDPoPNonce, "the server requires a DPoP nonce")
-      }
-      guard nonceCheck(nonce) else {
-        throw OpenID4VCIError(.useDPoPNonce, "the DPoP nonce is not current")
-      }
-    }
+    if let nonceCheck { try Self.checkNonce(claims.nonce, nonceCheck) }
     // Step 11: iat within the window.
     let now = clock()
     try ProofJWTReader.checkIssuedAt(
       iat, now: now, maxAge: maxAge, leeway: leeway, code: .dpopIssuedAt)
     // Step 12: ath, and the key binding, when an access token is presented (§7.1).
-    if let accessToken {
-      guard let ath = claims["ath"]?.string else {
-        throw OpenID4VCIError(.dpopAccessTokenHash, "the DPoP proof has no ath")
-      }
-      guard constantTimeEquals(Array(ath.utf8), Array(DPoP.accessTokenHash(accessToken).utf8))
-      else {
-        throw OpenID4VCIError(.dpopAccessTokenHash, "ath is not the access token's hash")
-      }
-    }
+    if let accessToken { try Self.checkAccessTokenHash(claims["ath"], accessToken: accessToken) }
     let thumbprint = key.thumbprintBase64URL
     if let boundThumbprint, boundThumbprint != thumbprint {
       throw OpenID4VCIError(.dpopKeyBinding, "the proof's key is not the token's cnf.jkt")
@@ -143,5 +119,47 @@ public struct DPoPVerifier: Sendable {
     }
     return VerifiedDPoPProof(
       key: key, thumbprint: thumbprint, jti: jti, issuedAt: iat, nonce: claims.nonce)
+  }
+
+  /// Steps 8-9: `htm` is the method (RFC 9110 §9.1: methods are case-sensitive); `htu` is the
+  /// URI without query and fragment, compared normalised.
+  private static func checkTarget(htm: String, htu: String, method: String, uri: String)
+    throws(OpenID4VCIError)
+  {
+    // Step 8: htm is the method (RFC 9110 §9.1: methods are case-sensitive).
+    guard htm == method else {
+      throw OpenID4VCIError(.dpopMethodMismatch, "htm \(htm) is not the request's \(method)")
+    }
+    // Step 9: htu is the URI without query and fragment, compared normalised.
+    guard let expected = DPoP.normalizedURI(uri) else {
+      throw OpenID4VCIError(.dpopURIMismatch, "the request URI is not absolute http(s)")
+    }
+    guard DPoP.normalizedURI(htu) == expected else {
+      throw OpenID4VCIError(.dpopURIMismatch, "htu does not match the request URI")
+    }
+  }
+
+  /// Step 10: the proof's nonce is present and one the server accepts (§8, §9).
+  private static func checkNonce(_ nonce: String?, _ nonceCheck: (String) -> Bool)
+    throws(OpenID4VCIError)
+  {
+    guard let nonce else {
+      throw OpenID4VCIError(.useDPoPNonce, "the server requires a DPoP nonce")
+    }
+    guard nonceCheck(nonce) else {
+      throw OpenID4VCIError(.useDPoPNonce, "the DPoP nonce is not current")
+    }
+  }
+
+  /// Step 12: `ath` is the presented access token's hash (§7.1), compared in constant time.
+  private static func checkAccessTokenHash(_ ath: JSONValue?, accessToken: String)
+    throws(OpenID4VCIError)
+  {
+    guard let ath = ath?.string else {
+      throw OpenID4VCIError(.dpopAccessTokenHash, "the DPoP proof has no ath")
+    }
+    guard constantTimeEquals(Array(ath.utf8), Array(DPoP.accessTokenHash(accessToken).utf8)) else {
+      throw OpenID4VCIError(.dpopAccessTokenHash, "ath is not the access token's hash")
+    }
   }
 }
