@@ -80,15 +80,7 @@ public struct DPoPVerifier: Sendable {
     }
     // Step 3: the required claims (RFC 9449 §4.2).
     let claims = parsed.claims
-    guard let jti = claims.jti, !jti.isEmpty else {
-      throw OpenID4VCIError(.dpopMalformed, "the DPoP proof has no jti")
-    }
-    guard let htm = claims["htm"]?.string else {
-      throw OpenID4VCIError(.dpopMalformed, "the DPoP proof has no htm string")
-    }
-    guard let htu = claims["htu"]?.string else {
-      throw OpenID4VCIError(.dpopMalformed, "the DPoP proof has no htu string")
-    }
+    let (jti, htm, htu) = try Self.requiredClaims(claims)
     let iat = try ProofJWTReader.issuedAt(claims, malformed: .dpopMalformed)
     // Step 6: the signature, by the embedded key.
     do {
@@ -119,6 +111,22 @@ public struct DPoPVerifier: Sendable {
     }
     return VerifiedDPoPProof(
       key: key, thumbprint: thumbprint, jti: jti, issuedAt: iat, nonce: claims.nonce)
+  }
+
+  /// Step 3: the `jti`, `htm` and `htu` every proof carries (RFC 9449 §4.2).
+  private static func requiredClaims(_ claims: JWTClaims) throws(OpenID4VCIError) -> (
+    jti: String, htm: String, htu: String
+  ) {
+    guard let jti = claims.jti, !jti.isEmpty else {
+      throw OpenID4VCIError(.dpopMalformed, "the DPoP proof has no jti")
+    }
+    guard let htm = claims["htm"]?.string else {
+      throw OpenID4VCIError(.dpopMalformed, "the DPoP proof has no htm string")
+    }
+    guard let htu = claims["htu"]?.string else {
+      throw OpenID4VCIError(.dpopMalformed, "the DPoP proof has no htu string")
+    }
+    return (jti, htm, htu)
   }
 
   /// Steps 8-9: `htm` is the method (RFC 9110 §9.1: methods are case-sensitive); `htu` is the

@@ -404,15 +404,7 @@ public struct RedirectAuthorizationRequest: Sendable {
     try checkAudience(claims, walletIssuer: walletIssuer)
     try checkLifetime(claims, now: now, policy: policy)
     // §5.10.1: a request fetched with a wallet_nonce must echo it.
-    if let walletNonce {
-      guard let echoed = payload["wallet_nonce"]?.string else {
-        throw OpenID4VPError(.invalidRequest, "the request object has no wallet_nonce")
-      }
-      guard echoed == walletNonce else {
-        throw OpenID4VPError(
-          .invalidRequest, "the request object's wallet_nonce is not the one the wallet sent")
-      }
-    }
+    if let walletNonce { try checkWalletNonce(payload, walletNonce) }
     return (payload, verifier)
   }
 
@@ -554,13 +546,7 @@ public struct RedirectAuthorizationRequest: Sendable {
       throw OpenID4VPError(
         .untrustedVerifier, "verifier attestation expired at \(expiresAt.timeIntervalSince1970)")
     }
-    let key: ECPublicKey
-    do {
-      key = try JWK(json: claims["cnf"]?["jwk"] ?? .null).publicKey()
-    } catch {
-      throw OpenID4VPError(
-        .untrustedVerifier, "verifier attestation cnf.jwk: \(error.reason)", underlying: error)
-    }
+    let key = try attestationKey(claims)
     let redirectURIs = try attestationRedirectURIs(claims)
     let attestation = VerifierAttestation(
       clientID: clientID, issuer: claims.iss, subject: subject, expiresAt: expiresAt,
@@ -601,5 +587,28 @@ public struct RedirectAuthorizationRequest: Sendable {
         .untrustedVerifier, "verifier attestation redirect_uris must be an array of strings")
     }
     return array.compactMap(\.string)
+  }
+
+  /// §5.10.1: the request object echoes the `wallet_nonce` the wallet sent.
+  private static func checkWalletNonce(_ payload: JSONValue, _ walletNonce: String)
+    throws(OpenID4VPError)
+  {
+    guard let echoed = payload["wallet_nonce"]?.string else {
+      throw OpenID4VPError(.invalidRequest, "the request object has no wallet_nonce")
+    }
+    guard echoed == walletNonce else {
+      throw OpenID4VPError(
+        .invalidRequest, "the request object's wallet_nonce is not the one the wallet sent")
+    }
+  }
+
+  /// The attestation's `cnf.jwk`, the key the request object must be signed with.
+  private static func attestationKey(_ claims: JWTClaims) throws(OpenID4VPError) -> ECPublicKey {
+    do {
+      return try JWK(json: claims["cnf"]?["jwk"] ?? .null).publicKey()
+    } catch {
+      throw OpenID4VPError(
+        .untrustedVerifier, "verifier attestation cnf.jwk: \(error.reason)", underlying: error)
+    }
   }
 }
