@@ -67,17 +67,7 @@ public struct DPoPVerifier: Sendable {
     _ = try ProofJWTReader.checkTypeAndAlgorithm(
       header, type: DPoP.type, allowed: allowedAlgorithms, typeCode: .dpopType,
       algorithmCode: .dpopAlgorithm)
-    // Step 7: the jwk is a public key. Checked on the raw header so that the failure has its
-    // own code (the JOSE parser would also refuse it, as a malformed header).
-    if let rawKey = header["jwk"] {
-      for member in privateJWKMembers where rawKey[member] != nil {
-        throw OpenID4VCIError(.dpopKey, "the DPoP proof's jwk carries a private key member")
-      }
-    }
-    let parsed = try ProofJWTReader.parse(proof, header: header, malformed: .dpopMalformed)
-    guard let key = parsed.jws.jwk else {
-      throw OpenID4VCIError(.dpopKey, "the DPoP proof has no jwk header")
-    }
+    let (parsed, key) = try Self.parseWithKey(proof, header: header)
     // Step 3: the required claims (RFC 9449 §4.2).
     let claims = parsed.claims
     let (jti, htm, htu) = try Self.requiredClaims(claims)
@@ -111,6 +101,24 @@ public struct DPoPVerifier: Sendable {
     }
     return VerifiedDPoPProof(
       key: key, thumbprint: thumbprint, jti: jti, issuedAt: iat, nonce: claims.nonce)
+  }
+
+  /// The proof parsed, with the public key of its `jwk` header (step 7).
+  private static func parseWithKey(_ proof: String, header: JSONValue) throws(OpenID4VCIError)
+    -> (ProofJWT, JWK)
+  {
+    // Step 7: the jwk is a public key. Checked on the raw header so that the failure has its
+    // own code (the JOSE parser would also refuse it, as a malformed header).
+    if let rawKey = header["jwk"] {
+      for member in privateJWKMembers where rawKey[member] != nil {
+        throw OpenID4VCIError(.dpopKey, "the DPoP proof's jwk carries a private key member")
+      }
+    }
+    let parsed = try ProofJWTReader.parse(proof, header: header, malformed: .dpopMalformed)
+    guard let key = parsed.jws.jwk else {
+      throw OpenID4VCIError(.dpopKey, "the DPoP proof has no jwk header")
+    }
+    return (parsed, key)
   }
 
   /// Step 3: the `jti`, `htm` and `htu` every proof carries (RFC 9449 §4.2).
