@@ -51,41 +51,9 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
     else {
       throw fail("an origin has no path, query, fragment or credentials")
     }
-    var host = rest
-    var port: Int?
-    if rest.hasPrefix("[") {
-      // IPv6 literal: [....](:port)?
-      guard let close = rest.firstIndex(of: "]") else { throw fail("unclosed IPv6 literal") }
-      host = rest[...close]
-      let after = rest[rest.index(after: close)...]
-      if !after.isEmpty {
-        guard after.hasPrefix(":") else { throw fail("bad port") }
-        port = try Self.port(after.dropFirst(), fail)
-      }
-    } else if let colon = rest.lastIndex(of: ":") {
-      host = rest[..<colon]
-      port = try Self.port(rest[rest.index(after: colon)...], fail)
-    }
+    let (host, port) = try Self.hostAndPort(rest, fail)
     guard !host.isEmpty else { throw fail("empty host") }
-    // ASCII letters, digits and "-.[]:" only, checked byte by byte.
-    let hostAllowed = host.utf8.allSatisfy {
-      switch $0 {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ":"):
-        true
-      default: false
-      }
-    }
-    // The host is ASCII from here on, so its bytes are its characters.
-    let dots = host.utf8
-    guard hostAllowed, dots.first != UInt8(ascii: "."),
-      !zip(dots, dots.dropFirst()).contains(where: {
-        $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".")
-      })
-    else {
-      throw fail("host has characters a serialized origin cannot have")
-    }
+    try Self.checkHost(host, fail)
     let defaultPort = scheme == "https" ? 443 : 80
     var serialized = "\(scheme)://\(host.lowercased())"
     if let p = port, p != defaultPort { serialized += ":\(p)" }
@@ -101,7 +69,6 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
   ) throws(DigitalCredentialsError) -> String? {
     let bytes = Array(text.utf8)
     guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-    func byte(_ ascii: Unicode.Scalar) -> UInt8 { UInt8(ascii: ascii) }
     func lowercased(_ range: Range<Int>) -> String {
       String(
         decoding: bytes[range].lazy.map {
@@ -132,6 +99,73 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
       default: continue
       }
     }
+    let (hostEnd, portRange) = try asciiHostAndPort(bytes, start..<end, fail)
+    let port = try portRange.map { (range) throws(DigitalCredentialsError) in
+      try Self.port(Substring(String(decoding: bytes[range], as: UTF8.self)), fail)
+    }
+    guard hostEnd > start else { throw fail("empty host") }
+    try checkASCIIHost(bytes[start..<hostEnd], fail)
+    let defaultPort = scheme == "https" ? 443 : 80
+    var serialized = scheme + "://" + lowercased(start..<hostEnd)
+    if let p = port, p != defaultPort { serialized += ":\(p)" }
+    return serialized
+  }
+
+  /// The host and port of `authority` (`host[:port]` or `[IPv6][:port]`).
+  private static func hostAndPort(
+    _ rest: Substring, _ fail: (String) -> DigitalCredentialsError
+  ) throws(DigitalCredentialsError) -> (Substring, Int?) {
+    var host = rest
+    var port: Int?
+    if rest.hasPrefix("[") {
+      // IPv6 literal: [....](:port)?
+      guard let close = rest.firstIndex(of: "]") else { throw fail("unclosed IPv6 literal") }
+      host = rest[...close]
+      let after = rest[rest.index(after: close)...]
+      if !after.isEmpty {
+        guard after.hasPrefix(":") else { throw fail("bad port") }
+        port = try Self.port(after.dropFirst(), fail)
+      }
+    } else if let colon = rest.lastIndex(of: ":") {
+      host = rest[..<colon]
+      port = try Self.port(rest[rest.index(after: colon)...], fail)
+    }
+    return (host, port)
+  }
+
+  /// A host of ASCII letters, digits and `-.[]:` only, with no leading dot and no empty label.
+  private static func checkHost(
+    _ host: Substring, _ fail: (String) -> DigitalCredentialsError
+  ) throws(DigitalCredentialsError) {
+    // ASCII letters, digits and "-.[]:" only, checked byte by byte.
+    let hostAllowed = host.utf8.allSatisfy {
+      switch $0 {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ":"):
+        true
+      default: false
+      }
+    }
+    // The host is ASCII from here on, so its bytes are its characters.
+    let dots = host.utf8
+    guard hostAllowed, dots.first != UInt8(ascii: "."),
+      !zip(dots, dots.dropFirst()).contains(where: {
+        $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".")
+      })
+    else {
+      throw fail("host has characters a serialized origin cannot have")
+    }
+  }
+
+  /// The byte of an ASCII scalar.
+  private static func byte(_ ascii: Unicode.Scalar) -> UInt8 { UInt8(ascii: ascii) }
+
+  /// Where the host of `bytes[authority]` ends, and the range of its port when there is one.
+  private static func asciiHostAndPort(
+    _ bytes: [UInt8], _ authority: Range<Int>, _ fail: (String) -> DigitalCredentialsError
+  ) throws(DigitalCredentialsError) -> (Int, Range<Int>?) {
+    let (start, end) = (authority.lowerBound, authority.upperBound)
     var hostEnd = end
     var portRange: Range<Int>?
     if bytes[start] == byte("[") {
@@ -148,13 +182,16 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
       hostEnd = portColon
       portRange = (portColon + 1)..<end
     }
-    let port = try portRange.map { (range) throws(DigitalCredentialsError) in
-      try Self.port(Substring(String(decoding: bytes[range], as: UTF8.self)), fail)
-    }
-    guard hostEnd > start else { throw fail("empty host") }
+    return (hostEnd, portRange)
+  }
+
+  /// ``checkHost(_:_:)`` over ASCII bytes.
+  private static func checkASCIIHost(
+    _ host: ArraySlice<UInt8>, _ fail: (String) -> DigitalCredentialsError
+  ) throws(DigitalCredentialsError) {
     // ASCII letters, digits and "-.[]:" only, no leading dot and no empty label.
     var previous: UInt8 = 0
-    for (offset, b) in bytes[start..<hostEnd].enumerated() {
+    for (offset, b) in host.enumerated() {
       let allowed: Bool
       switch b {
       case byte("a")...byte("z"), byte("A")...byte("Z"), byte("0")...byte("9"), byte("-"),
@@ -168,10 +205,6 @@ public struct WebOrigin: Sendable, Hashable, CustomStringConvertible {
       guard allowed else { throw fail("host has characters a serialized origin cannot have") }
       previous = b
     }
-    let defaultPort = scheme == "https" ? 443 : 80
-    var serialized = scheme + "://" + lowercased(start..<hostEnd)
-    if let p = port, p != defaultPort { serialized += ":\(p)" }
-    return serialized
   }
 
   /// A port as an origin serialization writes it (WHATWG URL §4.4 "port state", §4.5 URL

@@ -141,50 +141,8 @@ enum Base64Codec {
     var trailingBits: UInt32 = 0
     let output = table.withUnsafeBufferPointer { table in
       [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
-        var i = 0
-        var o = 0
-        // Whole groups of four characters: 24 bits, three bytes.
-        while i + 4 <= count {
-          let a = table[Int(input[i])]
-          let b = table[Int(input[i + 1])]
-          let c = table[Int(input[i + 2])]
-          let d = table[Int(input[i + 3])]
-          guard (a | b | c | d) & 0xC0 == 0 else {
-            // The first character outside the alphabet, for the reason.
-            invalidOffset = a == 0xFF ? i : b == 0xFF ? i + 1 : c == 0xFF ? i + 2 : i + 3
-            initialized = o
-            return
-          }
-          let n = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-          out[o] = UInt8(truncatingIfNeeded: n >> 16)
-          out[o + 1] = UInt8(truncatingIfNeeded: n >> 8)
-          out[o + 2] = UInt8(truncatingIfNeeded: n)
-          i += 4
-          o += 3
-        }
-        // A final group of two or three characters: one or two bytes and 4 or 2 unused bits.
-        if i < count {
-          var n: UInt32 = 0
-          for k in i..<count {
-            let v = table[Int(input[k])]
-            guard v != 0xFF else {
-              invalidOffset = k
-              initialized = o
-              return
-            }
-            n = n << 6 | UInt32(v)
-          }
-          let bits = (count - i) * 6
-          let bytes = bits / 8
-          let unused = bits - bytes * 8
-          trailingBits = n & ((1 << UInt32(unused)) - 1)
-          n >>= UInt32(unused)
-          for k in 0..<bytes {
-            out[o + k] = UInt8(truncatingIfNeeded: n >> UInt32(8 * (bytes - 1 - k)))
-          }
-          o += bytes
-        }
-        initialized = o
+        (initialized, invalidOffset, trailingBits) = decodeGroups(
+          input, count: count, table: table, into: out)
       }
     }
     guard invalidOffset < 0 else {
@@ -195,5 +153,60 @@ enum Base64Codec {
       throw EncodingError(.invalidBase64, "\(name) has non-zero trailing bits")
     }
     return output
+  }
+
+  /// Decodes the first `count` characters of `input` into `out`: the bytes written, the offset
+  /// of the first character outside the alphabet (-1 when there is none), and the unused bits
+  /// of the final group.
+  @inline(__always)
+  private static func decodeGroups(
+    _ input: UnsafeBufferPointer<UInt8>, count: Int, table: UnsafeBufferPointer<UInt8>,
+    into out: UnsafeMutableBufferPointer<UInt8>
+  ) -> (written: Int, invalidOffset: Int, trailingBits: UInt32) {
+    var i = 0
+    var o = 0
+    // Whole groups of four characters: 24 bits, three bytes.
+    while i + 4 <= count {
+      let a = table[Int(input[i])]
+      let b = table[Int(input[i + 1])]
+      let c = table[Int(input[i + 2])]
+      let d = table[Int(input[i + 3])]
+      guard (a | b | c | d) & 0xC0 == 0 else {
+        // The first character outside the alphabet, for the reason.
+        return (o, a == 0xFF ? i : b == 0xFF ? i + 1 : c == 0xFF ? i + 2 : i + 3, 0)
+      }
+      let n = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+      out[o] = UInt8(truncatingIfNeeded: n >> 16)
+      out[o + 1] = UInt8(truncatingIfNeeded: n >> 8)
+      out[o + 2] = UInt8(truncatingIfNeeded: n)
+      i += 4
+      o += 3
+    }
+    guard i < count else { return (o, -1, 0) }
+    return decodeFinalGroup(input, from: i, count: count, table: table, into: out, at: o)
+  }
+
+  /// A final group of two or three characters, from `i`: one or two bytes written at `o`, and 4
+  /// or 2 unused bits; the same triple as ``decodeGroups(_:count:table:into:)``.
+  @inline(__always)
+  private static func decodeFinalGroup(
+    _ input: UnsafeBufferPointer<UInt8>, from i: Int, count: Int,
+    table: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, at o: Int
+  ) -> (written: Int, invalidOffset: Int, trailingBits: UInt32) {
+    var n: UInt32 = 0
+    for k in i..<count {
+      let v = table[Int(input[k])]
+      guard v != 0xFF else { return (o, k, 0) }
+      n = n << 6 | UInt32(v)
+    }
+    let bits = (count - i) * 6
+    let bytes = bits / 8
+    let unused = bits - bytes * 8
+    let trailingBits = n & ((1 << UInt32(unused)) - 1)
+    n >>= UInt32(unused)
+    for k in 0..<bytes {
+      out[o + k] = UInt8(truncatingIfNeeded: n >> UInt32(8 * (bytes - 1 - k)))
+    }
+    return (o + bytes, -1, trailingBits)
   }
 }

@@ -45,20 +45,9 @@ public enum JWE {
       throw JOSEError(.invalidHeader, "header parameter \(name) is set by JWE.encrypt")
     }
     let ephemeral = try ephemeralKey(on: recipient.curve, random: random)
-    var header: [(key: String, value: JSONValue)] = [
-      ("alg", .string(JWEAlgorithm.ecdhES.rawValue)), ("enc", .string(enc.rawValue)),
-    ]
-    if let kid { header.append(("kid", .string(kid))) }
-    header.append(("epk", JWK(publicKey: ephemeral.publicKey).json))
-    if let apu { header.append(("apu", .string(Base64URL.encode(apu)))) }
-    if let apv { header.append(("apv", .string(Base64URL.encode(apv)))) }
-    for (name, value) in additionalHeader {
-      guard !header.contains(where: { $0.key == name }) else {
-        throw JOSEError(.invalidHeader, "header parameter \(name) appears twice")
-      }
-      header.append((name, value))
-    }
-    let encodedHeader = Base64URL.encode(JSONValue.object(header).serializedBytes())
+    let encodedHeader = try encodedProtectedHeader(
+      enc: enc, kid: kid, epk: ephemeral.publicKey, apu: apu, apv: apv,
+      additionalHeader: additionalHeader)
     let sharedSecret: [UInt8]
     do {
       sharedSecret = try ephemeral.sharedSecret(with: recipient)
@@ -88,6 +77,28 @@ public enum JWE {
     jwe += "."
     jwe += Base64URL.encode(box.tag)
     return jwe
+  }
+
+  /// The protected header of ``encrypt(plaintext:recipient:enc:kid:apu:apv:additionalHeader:random:)``,
+  /// base64url-encoded: `alg`, `enc`, `kid`, `epk`, `apu`, `apv`, then the additional members.
+  private static func encodedProtectedHeader(
+    enc: JWEEncryption, kid: String?, epk: ECPublicKey, apu: [UInt8]?, apv: [UInt8]?,
+    additionalHeader: [(String, JSONValue)]
+  ) throws(JOSEError) -> String {
+    var header: [(key: String, value: JSONValue)] = [
+      ("alg", .string(JWEAlgorithm.ecdhES.rawValue)), ("enc", .string(enc.rawValue)),
+    ]
+    if let kid { header.append(("kid", .string(kid))) }
+    header.append(("epk", JWK(publicKey: epk).json))
+    if let apu { header.append(("apu", .string(Base64URL.encode(apu)))) }
+    if let apv { header.append(("apv", .string(Base64URL.encode(apv)))) }
+    for (name, value) in additionalHeader {
+      guard !header.contains(where: { $0.key == name }) else {
+        throw JOSEError(.invalidHeader, "header parameter \(name) appears twice")
+      }
+      header.append((name, value))
+    }
+    return Base64URL.encode(JSONValue.object(header).serializedBytes())
   }
 
   /// Draws a private scalar by rejection sampling (FIPS 186-5 §A.4.2) from `random`, so tests
@@ -148,18 +159,7 @@ public struct CompactJWE: Sendable, Hashable {
     }
     let header = try JOSEHeader.decodeProtected(parts[0], code: .malformedJWE)
     try JOSEHeader.checkExtensions(protected: header.value, unprotected: nil)
-    guard let alg = try JOSEHeader.string("alg", in: header.value) else {
-      throw JOSEError(.invalidHeader, "JWE header has no alg")
-    }
-    guard let algorithm = JWEAlgorithm(rawValue: alg) else {
-      throw JOSEError(.unsupportedAlgorithm, "JWE alg \(alg) is not supported")
-    }
-    guard let enc = try JOSEHeader.string("enc", in: header.value) else {
-      throw JOSEError(.invalidHeader, "JWE header has no enc")
-    }
-    guard let encryption = JWEEncryption(rawValue: enc) else {
-      throw JOSEError(.unsupportedAlgorithm, "JWE enc \(enc) is not supported")
-    }
+    let (algorithm, encryption) = try Self.algorithms(header.value)
     // RFC 7516 §4.1.3: compression is not implemented, so a `zip` header cannot be honoured.
     guard header.value["zip"] == nil else {
       throw JOSEError(.unsupportedAlgorithm, "JWE zip is not supported")
@@ -176,11 +176,7 @@ public struct CompactJWE: Sendable, Hashable {
       throw JOSEError(.malformedJWE, "ECDH-ES requires an empty encrypted key")
     }
     func decode(_ part: Substring, _ name: String) throws(JOSEError) -> [UInt8] {
-      do {
-        return try Base64URL.decode(String(part))
-      } catch {
-        throw JOSEError(.malformedJWE, "\(name): \(error.reason)", underlying: error)
-      }
+      try Self.decodePart(part, name)
     }
     func headerBytes(_ name: String) throws(JOSEError) -> [UInt8] {
       guard let text = try JOSEHeader.string(name, in: header.value) else { return [] }
@@ -204,6 +200,34 @@ public struct CompactJWE: Sendable, Hashable {
     authenticationTag = tag
     protectedHeader = header.value
     encodedProtectedHeader = String(parts[0])
+  }
+
+  /// The key management and content encryption algorithms, `alg` and `enc`, both supported.
+  private static func algorithms(_ header: JSONValue) throws(JOSEError) -> (
+    JWEAlgorithm, JWEEncryption
+  ) {
+    guard let alg = try JOSEHeader.string("alg", in: header) else {
+      throw JOSEError(.invalidHeader, "JWE header has no alg")
+    }
+    guard let algorithm = JWEAlgorithm(rawValue: alg) else {
+      throw JOSEError(.unsupportedAlgorithm, "JWE alg \(alg) is not supported")
+    }
+    guard let enc = try JOSEHeader.string("enc", in: header) else {
+      throw JOSEError(.invalidHeader, "JWE header has no enc")
+    }
+    guard let encryption = JWEEncryption(rawValue: enc) else {
+      throw JOSEError(.unsupportedAlgorithm, "JWE enc \(enc) is not supported")
+    }
+    return (algorithm, encryption)
+  }
+
+  /// A base64url part of the JWE (or a header member), decoded; `name` is for the error.
+  private static func decodePart(_ part: Substring, _ name: String) throws(JOSEError) -> [UInt8] {
+    do {
+      return try Base64URL.decode(String(part))
+    } catch {
+      throw JOSEError(.malformedJWE, "\(name): \(error.reason)", underlying: error)
+    }
   }
 
   /// The recipient key ID, `kid` (RFC 7516 §4.1.6).

@@ -58,13 +58,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
     guard case .object(let members) = json else {
       throw JOSEError(.invalidKey, "a JWK must be a JSON object")
     }
-    func string(_ name: String) throws(JOSEError) -> String? {
-      guard let value = json[name] else { return nil }
-      guard let s = value.string else {
-        throw JOSEError(.invalidKey, "JWK member \(name) must be a string")
-      }
-      return s
-    }
+    func string(_ name: String) throws(JOSEError) -> String? { try Self.member(name, in: json) }
     guard let kty = try string("kty") else { throw JOSEError(.invalidKey, "JWK has no kty") }
     guard kty == "EC" else {
       throw JOSEError(.unsupportedAlgorithm, "JWK kty \(kty) is not supported (only EC)")
@@ -75,20 +69,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
     }
     func coordinate(_ name: String) throws(JOSEError) -> [UInt8]? {
       guard let text = try string(name) else { return nil }
-      let bytes: [UInt8]
-      do {
-        bytes = try Base64URL.decode(text)
-      } catch {
-        throw JOSEError(.invalidBase64URL, "JWK \(name): \(error.reason)", underlying: error)
-      }
-      // RFC 7518 §6.2.1.2: the full field size, even when leading bytes are zero.
-      guard bytes.count == curve.coordinateByteCount else {
-        throw JOSEError(
-          .invalidKey,
-          "JWK \(name) must be \(curve.coordinateByteCount) bytes for \(crvName), got \(bytes.count)"
-        )
-      }
-      return bytes
+      return try Self.coordinate(text, name: name, curve: curve)
     }
     guard let x = try coordinate("x"), let y = try coordinate("y") else {
       throw JOSEError(.invalidKey, "EC JWK needs x and y")
@@ -107,6 +88,35 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
       }
     }
     checkedKey = try publicKey()
+  }
+
+  /// A string member of a JWK, nil when absent.
+  private static func member(_ name: String, in json: JSONValue) throws(JOSEError) -> String? {
+    guard let value = json[name] else { return nil }
+    guard let s = value.string else {
+      throw JOSEError(.invalidKey, "JWK member \(name) must be a string")
+    }
+    return s
+  }
+
+  /// A coordinate or private scalar: base64url of exactly the curve's field size.
+  private static func coordinate(_ text: String, name: String, curve: EllipticCurve)
+    throws(JOSEError) -> [UInt8]
+  {
+    let bytes: [UInt8]
+    do {
+      bytes = try Base64URL.decode(text)
+    } catch {
+      throw JOSEError(.invalidBase64URL, "JWK \(name): \(error.reason)", underlying: error)
+    }
+    // RFC 7518 §6.2.1.2: the full field size, even when leading bytes are zero.
+    guard bytes.count == curve.coordinateByteCount else {
+      throw JOSEError(
+        .invalidKey,
+        "JWK \(name) must be \(curve.coordinateByteCount) bytes for \(curve.jwkName), got \(bytes.count)"
+      )
+    }
+    return bytes
   }
 
   /// The JWK as a JSON object: `kty`, `crv`, `x`, `y`, `d`, `kid`, `use`, `alg`, then the rest

@@ -218,43 +218,49 @@ struct JSONParser {
         return string
       case UInt8(ascii: "\\"):
         position += 1
-        guard position < bytes.count else { throw fail("unterminated escape") }
-        let e = bytes[position]
-        position += 1
-        switch e {
-        case UInt8(ascii: "\""): out.append(0x22)
-        case UInt8(ascii: "\\"): out.append(0x5C)
-        case UInt8(ascii: "/"): out.append(0x2F)
-        case UInt8(ascii: "b"): out.append(0x08)
-        case UInt8(ascii: "f"): out.append(0x0C)
-        case UInt8(ascii: "n"): out.append(0x0A)
-        case UInt8(ascii: "r"): out.append(0x0D)
-        case UInt8(ascii: "t"): out.append(0x09)
-        case UInt8(ascii: "u"):
-          var scalar = try parseHex4()
-          if (0xD800...0xDBFF).contains(scalar) {
-            // RFC 8259 §7: a non-BMP character is escaped as a UTF-16 surrogate pair.
-            guard position + 2 <= bytes.count, bytes[position] == UInt8(ascii: "\\"),
-              bytes[position + 1] == UInt8(ascii: "u")
-            else { throw fail("unpaired surrogate") }
-            position += 2
-            let low = try parseHex4()
-            guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate") }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-          } else if (0xDC00...0xDFFF).contains(scalar) {
-            throw fail("unpaired surrogate")
-          }
-          guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid code point") }
-          out.append(contentsOf: Array(String(Character(unicode)).utf8))
-        default:
-          throw fail("invalid escape")
-        }
+        try parseEscape(into: &out)
       case 0x00..<0x20:
         throw fail("unescaped control character in string")
       default:
         out.append(c)
         position += 1
       }
+    }
+  }
+
+  /// The escape after a backslash (RFC 8259 §7), its bytes appended to `out`: one of the
+  /// two-character escapes, or `\uXXXX`, a surrogate pair for a non-BMP character.
+  private mutating func parseEscape(into out: inout [UInt8]) throws(JSONError) {
+    guard position < bytes.count else { throw fail("unterminated escape") }
+    let e = bytes[position]
+    position += 1
+    switch e {
+    case UInt8(ascii: "\""): out.append(0x22)
+    case UInt8(ascii: "\\"): out.append(0x5C)
+    case UInt8(ascii: "/"): out.append(0x2F)
+    case UInt8(ascii: "b"): out.append(0x08)
+    case UInt8(ascii: "f"): out.append(0x0C)
+    case UInt8(ascii: "n"): out.append(0x0A)
+    case UInt8(ascii: "r"): out.append(0x0D)
+    case UInt8(ascii: "t"): out.append(0x09)
+    case UInt8(ascii: "u"):
+      var scalar = try parseHex4()
+      if (0xD800...0xDBFF).contains(scalar) {
+        // RFC 8259 §7: a non-BMP character is escaped as a UTF-16 surrogate pair.
+        guard position + 2 <= bytes.count, bytes[position] == UInt8(ascii: "\\"),
+          bytes[position + 1] == UInt8(ascii: "u")
+        else { throw fail("unpaired surrogate") }
+        position += 2
+        let low = try parseHex4()
+        guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate") }
+        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+      } else if (0xDC00...0xDFFF).contains(scalar) {
+        throw fail("unpaired surrogate")
+      }
+      guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid code point") }
+      out.append(contentsOf: Array(String(Character(unicode)).utf8))
+    default:
+      throw fail("invalid escape")
     }
   }
 

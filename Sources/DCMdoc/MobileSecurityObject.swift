@@ -269,29 +269,13 @@ public struct MobileSecurityObject: Sendable, Hashable {
     }
     var keyInfo: CBORMap = ["deviceKey": deviceKey.cbor]
     if let keyAuthorizations {
-      var auth = CBORMap()
-      if !keyAuthorizations.nameSpaces.isEmpty {
-        auth["nameSpaces"] = .array(keyAuthorizations.nameSpaces.map { .textString($0) })
-      }
-      if !keyAuthorizations.dataElements.isEmpty {
-        auth["dataElements"] = .map(
-          CBORMap(
-            keyAuthorizations.dataElements.sorted { $0.key < $1.key }.map {
-              (.textString($0.key), .array($0.value.map { .textString($0) }))
-            }))
-      }
-      keyInfo["keyAuthorizations"] = .map(auth)
+      keyInfo["keyAuthorizations"] = .map(Self.keyAuthorizationsMap(keyAuthorizations))
     }
-    var validity: CBORMap = [
-      "signed": .dateTime(validityInfo.signed), "validFrom": .dateTime(validityInfo.validFrom),
-      "validUntil": .dateTime(validityInfo.validUntil),
-    ]
-    if let update = validityInfo.expectedUpdate { validity["expectedUpdate"] = .dateTime(update) }
     var map: CBORMap = [
       "version": "1.0", "digestAlgorithm": .textString(digestAlgorithm.rawValue),
       "valueDigests": .map(digestsMap),
       "deviceKeyInfo": .map(keyInfo), "docType": .textString(docType),
-      "validityInfo": .map(validity),
+      "validityInfo": .map(Self.validityInfoMap(validityInfo)),
     ]
     if let status { map[Keys.status] = status }
     encoded = EncodedCBOR(mdoc: .map(map))
@@ -303,6 +287,33 @@ public struct MobileSecurityObject: Sendable, Hashable {
     self.docType = docType
     self.validityInfo = validityInfo
     self.status = status
+  }
+
+  /// `KeyAuthorizations`: `nameSpaces` and `dataElements`, each only when not empty, data
+  /// elements by name space in sorted order.
+  private static func keyAuthorizationsMap(_ authorizations: KeyAuthorizations) -> CBORMap {
+    var auth = CBORMap()
+    if !authorizations.nameSpaces.isEmpty {
+      auth["nameSpaces"] = .array(authorizations.nameSpaces.map { .textString($0) })
+    }
+    if !authorizations.dataElements.isEmpty {
+      auth["dataElements"] = .map(
+        CBORMap(
+          authorizations.dataElements.sorted { $0.key < $1.key }.map {
+            (.textString($0.key), .array($0.value.map { .textString($0) }))
+          }))
+    }
+    return auth
+  }
+
+  /// `ValidityInfo`, `expectedUpdate` only when set.
+  private static func validityInfoMap(_ validityInfo: ValidityInfo) -> CBORMap {
+    var validity: CBORMap = [
+      "signed": .dateTime(validityInfo.signed), "validFrom": .dateTime(validityInfo.validFrom),
+      "validUntil": .dateTime(validityInfo.validUntil),
+    ]
+    if let update = validityInfo.expectedUpdate { validity["expectedUpdate"] = .dateTime(update) }
+    return validity
   }
 
   /// Whether `now` lies in [validFrom, validUntil]; the error says which side failed.

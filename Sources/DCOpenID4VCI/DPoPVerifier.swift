@@ -67,28 +67,10 @@ public struct DPoPVerifier: Sendable {
     _ = try ProofJWTReader.checkTypeAndAlgorithm(
       header, type: DPoP.type, allowed: allowedAlgorithms, typeCode: .dpopType,
       algorithmCode: .dpopAlgorithm)
-    // Step 7: the jwk is a public key. Checked on the raw header so that the failure has its
-    // own code (the JOSE parser would also refuse it, as a malformed header).
-    if let rawKey = header["jwk"] {
-      for member in privateJWKMembers where rawKey[member] != nil {
-        throw OpenID4VCIError(.dpopKey, "the DPoP proof's jwk carries a private key member")
-      }
-    }
-    let parsed = try ProofJWTReader.parse(proof, header: header, malformed: .dpopMalformed)
-    guard let key = parsed.jws.jwk else {
-      throw OpenID4VCIError(.dpopKey, "the DPoP proof has no jwk header")
-    }
+    let (parsed, key) = try Self.parseWithKey(proof, header: header)
     // Step 3: the required claims (RFC 9449 §4.2).
     let claims = parsed.claims
-    guard let jti = claims.jti, !jti.isEmpty else {
-      throw OpenID4VCIError(.dpopMalformed, "the DPoP proof has no jti")
-    }
-    guard let htm = claims["htm"]?.string else {
-      throw OpenID4VCIError(.dpopMalformed, "the DPoP proof has no htm string")
-    }
-    guard let htu = claims["htu"]?.string else {
-      throw OpenID4VCIError(.dpopMalformed, "the DPoP proof has no htu string")
-    }
+    let (jti, htm, htu) = try Self.requiredClaims(claims)
     let iat = try ProofJWTReader.issuedAt(claims, malformed: .dpopMalformed)
     // Step 6: the signature, by the embedded key.
     do {
@@ -97,40 +79,16 @@ public struct DPoPVerifier: Sendable {
       throw OpenID4VCIError(
         .dpopSignature, "the DPoP proof's signature does not verify", underlying: error)
     }
-    // Step 8: htm is the method (RFC 9110 §9.1: methods are case-sensitive).
-    guard htm == method else {
-      throw OpenID4VCIError(.dpopMethodMismatch, "htm \(htm) is not the request's \(method)")
-    }
-    // Step 9: htu is the URI without query and fragment, compared normalised.
-    guard let expected = DPoP.normalizedURI(uri) else {
-      throw OpenID4VCIError(.dpopURIMismatch, "the request URI is not absolute http(s)")
-    }
-    guard DPoP.normalizedURI(htu) == expected else {
-      throw OpenID4VCIError(.dpopURIMismatch, "htu does not match the request URI")
-    }
+    // Steps 8-9: htm is the method, htu the URI.
+    try Self.checkTarget(htm: htm, htu: htu, method: method, uri: uri)
     // Step 10: the nonce, when the server requires one (§8, §9).
-    if let nonceCheck {
-      guard let nonce = claims.nonce else {
-        throw OpenID4VCIError(.useDPoPNonce, "the server requires a DPoP nonce")
-      }
-      guard nonceCheck(nonce) else {
-        throw OpenID4VCIError(.useDPoPNonce, "the DPoP nonce is not current")
-      }
-    }
+    if let nonceCheck { try Self.checkNonce(claims.nonce, nonceCheck) }
     // Step 11: iat within the window.
     let now = clock()
     try ProofJWTReader.checkIssuedAt(
       iat, now: now, maxAge: maxAge, leeway: leeway, code: .dpopIssuedAt)
     // Step 12: ath, and the key binding, when an access token is presented (§7.1).
-    if let accessToken {
-      guard let ath = claims["ath"]?.string else {
-        throw OpenID4VCIError(.dpopAccessTokenHash, "the DPoP proof has no ath")
-      }
-      guard constantTimeEquals(Array(ath.utf8), Array(DPoP.accessTokenHash(accessToken).utf8))
-      else {
-        throw OpenID4VCIError(.dpopAccessTokenHash, "ath is not the access token's hash")
-      }
-    }
+    if let accessToken { try Self.checkAccessTokenHash(claims["ath"], accessToken: accessToken) }
     let thumbprint = key.thumbprintBase64URL
     if let boundThumbprint, boundThumbprint != thumbprint {
       throw OpenID4VCIError(.dpopKeyBinding, "the proof's key is not the token's cnf.jkt")
@@ -143,5 +101,81 @@ public struct DPoPVerifier: Sendable {
     }
     return VerifiedDPoPProof(
       key: key, thumbprint: thumbprint, jti: jti, issuedAt: iat, nonce: claims.nonce)
+  }
+
+  /// The proof parsed, with the public key of its `jwk` header (step 7).
+  private static func parseWithKey(_ proof: String, header: JSONValue) throws(OpenID4VCIError)
+    -> (ProofJWT, JWK)
+  {
+    // Step 7: the jwk is a public key. Checked on the raw header so that the failure has its
+    // own code (the JOSE parser would also refuse it, as a malformed header).
+    if let rawKey = header["jwk"] {
+      for member in privateJWKMembers where rawKey[member] != nil {
+        throw OpenID4VCIError(.dpopKey, "the DPoP proof's jwk carries a private key member")
+      }
+    }
+    let parsed = try ProofJWTReader.parse(proof, header: header, malformed: .dpopMalformed)
+    guard let key = parsed.jws.jwk else {
+      throw OpenID4VCIError(.dpopKey, "the DPoP proof has no jwk header")
+    }
+    return (parsed, key)
+  }
+
+  /// Step 3: the `jti`, `htm` and `htu` every proof carries (RFC 9449 §4.2).
+  private static func requiredClaims(_ claims: JWTClaims) throws(OpenID4VCIError) -> (
+    jti: String, htm: String, htu: String
+  ) {
+    guard let jti = claims.jti, !jti.isEmpty else {
+      throw OpenID4VCIError(.dpopMalformed, "the DPoP proof has no jti")
+    }
+    guard let htm = claims["htm"]?.string else {
+      throw OpenID4VCIError(.dpopMalformed, "the DPoP proof has no htm string")
+    }
+    guard let htu = claims["htu"]?.string else {
+      throw OpenID4VCIError(.dpopMalformed, "the DPoP proof has no htu string")
+    }
+    return (jti, htm, htu)
+  }
+
+  /// Steps 8-9: `htm` is the method (RFC 9110 §9.1: methods are case-sensitive); `htu` is the
+  /// URI without query and fragment, compared normalised.
+  private static func checkTarget(htm: String, htu: String, method: String, uri: String)
+    throws(OpenID4VCIError)
+  {
+    // Step 8: htm is the method (RFC 9110 §9.1: methods are case-sensitive).
+    guard htm == method else {
+      throw OpenID4VCIError(.dpopMethodMismatch, "htm \(htm) is not the request's \(method)")
+    }
+    // Step 9: htu is the URI without query and fragment, compared normalised.
+    guard let expected = DPoP.normalizedURI(uri) else {
+      throw OpenID4VCIError(.dpopURIMismatch, "the request URI is not absolute http(s)")
+    }
+    guard DPoP.normalizedURI(htu) == expected else {
+      throw OpenID4VCIError(.dpopURIMismatch, "htu does not match the request URI")
+    }
+  }
+
+  /// Step 10: the proof's nonce is present and one the server accepts (§8, §9).
+  private static func checkNonce(_ nonce: String?, _ nonceCheck: (String) -> Bool)
+    throws(OpenID4VCIError)
+  {
+    guard let nonce else {
+      throw OpenID4VCIError(.useDPoPNonce, "the server requires a DPoP nonce")
+    }
+    guard nonceCheck(nonce) else {
+      throw OpenID4VCIError(.useDPoPNonce, "the DPoP nonce is not current")
+    }
+  }
+
+  /// Step 12: `ath` is the presented access token's hash (§7.1), compared in constant time.
+  private static func checkAccessTokenHash(_ ath: JSONValue?, accessToken: String)
+    throws(OpenID4VCIError)
+  {
+    guard let ath = ath?.string else {
+      throw OpenID4VCIError(.dpopAccessTokenHash, "the DPoP proof has no ath")
+    }
+    guard constantTimeEquals(Array(ath.utf8), Array(DPoP.accessTokenHash(accessToken).utf8)) else {
+      throw OpenID4VCIError(.dpopAccessTokenHash, "ath is not the access token's hash")
+    }
   }
 }

@@ -73,16 +73,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   public init(json: JSONValue, policy: URLPolicy = .standard) throws(OpenID4VCIError) {
     let fields = try Fields(json, "credential issuer metadata", .invalidMetadata)
     credentialIssuer = try fields.identifier("credential_issuer", policy)
-    var servers: [IssuerIdentifier] = []
-    for text in try fields.optionalStrings("authorization_servers", unique: true) ?? [] {
-      do {
-        servers.append(try IssuerIdentifier(text, policy: policy))
-      } catch {
-        throw OpenID4VCIError(
-          .invalidMetadata, "authorization_servers: \(error.reason)", underlying: error)
-      }
-    }
-    authorizationServers = servers
+    authorizationServers = try Self.readAuthorizationServers(fields, policy)
     credentialEndpoint = try fields.url("credential_endpoint", policy)
     nonceEndpoint = try fields.optionalURL("nonce_endpoint", policy)
     deferredCredentialEndpoint = try fields.optionalURL("deferred_credential_endpoint", policy)
@@ -91,16 +82,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
       (encryption) throws(OpenID4VCIError) in
       try CredentialResponseEncryptionMetadata(encryption)
     }
-    if let batch = try fields.optionalObject("batch_credential_issuance") {
-      guard let size = try batch.optionalInteger("batch_size") else {
-        throw batch.fail("batch_size is missing")
-      }
-      // §12.2.4: "It MUST be 2 or greater."
-      guard size >= 2 else { throw batch.fail("batch_size \(size) is less than 2") }
-      batchSize = size
-    } else {
-      batchSize = nil
-    }
+    batchSize = try Self.readBatchSize(fields)
     var display: [IssuerDisplay] = []
     for entry in try fields.optionalObjects("display") ?? [] {
       display.append(
@@ -112,17 +94,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
     }
     try checkUniqueLocales(display.map(\.locale), fields)
     self.display = display
-    guard let configurations = try fields.optionalObject("credential_configurations_supported"),
-      case .object(let members) = configurations.object
-    else { throw fields.fail("credential_configurations_supported is missing") }
-    var parsed: [CredentialConfiguration] = []
-    for (id, value) in members {
-      parsed.append(
-        try CredentialConfiguration(
-          id: id,
-          Fields(value, "credential_configurations_supported.\(id)", .invalidMetadata)))
-    }
-    credentialConfigurations = parsed
+    credentialConfigurations = try Self.readConfigurations(fields)
     mdocIACAsURI = try fields.optionalURL("mdoc_iacas_uri", policy)
     if let signed = try fields.optionalString("signed_metadata") {
       do {
@@ -134,6 +106,50 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
     } else {
       signedMetadata = nil
     }
+  }
+
+  /// `authorization_servers`: unique issuer identifiers.
+  private static func readAuthorizationServers(_ fields: Fields, _ policy: URLPolicy)
+    throws(OpenID4VCIError) -> [IssuerIdentifier]
+  {
+    var servers: [IssuerIdentifier] = []
+    for text in try fields.optionalStrings("authorization_servers", unique: true) ?? [] {
+      do {
+        servers.append(try IssuerIdentifier(text, policy: policy))
+      } catch {
+        throw OpenID4VCIError(
+          .invalidMetadata, "authorization_servers: \(error.reason)", underlying: error)
+      }
+    }
+    return servers
+  }
+
+  /// `batch_credential_issuance.batch_size`, when batches are offered.
+  private static func readBatchSize(_ fields: Fields) throws(OpenID4VCIError) -> Int? {
+    guard let batch = try fields.optionalObject("batch_credential_issuance") else { return nil }
+    guard let size = try batch.optionalInteger("batch_size") else {
+      throw batch.fail("batch_size is missing")
+    }
+    // §12.2.4: "It MUST be 2 or greater."
+    guard size >= 2 else { throw batch.fail("batch_size \(size) is less than 2") }
+    return size
+  }
+
+  /// `credential_configurations_supported`, required, in the order of the object's members.
+  private static func readConfigurations(_ fields: Fields) throws(OpenID4VCIError)
+    -> [CredentialConfiguration]
+  {
+    guard let configurations = try fields.optionalObject("credential_configurations_supported"),
+      case .object(let members) = configurations.object
+    else { throw fields.fail("credential_configurations_supported is missing") }
+    var parsed: [CredentialConfiguration] = []
+    for (id, value) in members {
+      parsed.append(
+        try CredentialConfiguration(
+          id: id,
+          Fields(value, "credential_configurations_supported.\(id)", .invalidMetadata)))
+    }
+    return parsed
   }
 
   /// The metadata when its `credential_issuer` is exactly `expected`, the identifier whose

@@ -37,6 +37,46 @@ public struct CredentialConfiguration: Sendable, Hashable {
     self.claims = claims
   }
 
+  /// `credential_signing_alg_values_supported`: JOSE names or COSE numbers, non-empty when
+  /// present.
+  private static func readSigningAlgorithms(_ fields: Fields) throws(OpenID4VCIError)
+    -> [CredentialSigningAlgorithm]
+  {
+    var algorithms: [CredentialSigningAlgorithm] = []
+    if let values = fields.object["credential_signing_alg_values_supported"] {
+      guard let array = values.array, !array.isEmpty else {
+        throw fields.fail("credential_signing_alg_values_supported is not a non-empty array")
+      }
+      for value in array {
+        switch value {
+        case .string(let name): algorithms.append(.jose(name))
+        case .integer(let number) where Int(exactly: number) != nil:
+          algorithms.append(.cose(Int(number)))
+        default:
+          throw fields.fail("credential_signing_alg_values_supported holds a non-identifier")
+        }
+      }
+    }
+    return algorithms
+  }
+
+  /// `proof_types_supported`, by proof type name.
+  private static func readProofTypes(_ fields: Fields) throws(OpenID4VCIError)
+    -> [ProofTypeMetadata]
+  {
+    var proofTypes: [ProofTypeMetadata] = []
+    if let proofs = try fields.optionalObject("proof_types_supported"),
+      case .object(let members) = proofs.object
+    {
+      for (name, value) in members {
+        proofTypes.append(
+          try ProofTypeMetadata(name: name, Fields(value, "\(proofs.context).\(name)", fields.code))
+        )
+      }
+    }
+    return proofTypes
+  }
+
   /// The proof type named `name` (`jwt`, `attestation`), when supported.
   public func proofType(_ name: String) -> ProofTypeMetadata? {
     proofTypes.first { $0.name == name }
@@ -55,33 +95,8 @@ public struct CredentialConfiguration: Sendable, Hashable {
     self.id = id
     scope = try fields.optionalString("scope")
     bindingMethods = try fields.optionalStrings("cryptographic_binding_methods_supported") ?? []
-    var algorithms: [CredentialSigningAlgorithm] = []
-    if let values = fields.object["credential_signing_alg_values_supported"] {
-      guard let array = values.array, !array.isEmpty else {
-        throw fields.fail("credential_signing_alg_values_supported is not a non-empty array")
-      }
-      for value in array {
-        switch value {
-        case .string(let name): algorithms.append(.jose(name))
-        case .integer(let number) where Int(exactly: number) != nil:
-          algorithms.append(.cose(Int(number)))
-        default:
-          throw fields.fail("credential_signing_alg_values_supported holds a non-identifier")
-        }
-      }
-    }
-    signingAlgorithms = algorithms
-    var proofTypes: [ProofTypeMetadata] = []
-    if let proofs = try fields.optionalObject("proof_types_supported"),
-      case .object(let members) = proofs.object
-    {
-      for (name, value) in members {
-        proofTypes.append(
-          try ProofTypeMetadata(name: name, Fields(value, "\(proofs.context).\(name)", fields.code))
-        )
-      }
-    }
-    self.proofTypes = proofTypes
+    signingAlgorithms = try Self.readSigningAlgorithms(fields)
+    proofTypes = try Self.readProofTypes(fields)
     var display: [CredentialDisplay] = []
     var claims: [ClaimDescription] = []
     if let metadata = try fields.optionalObject("credential_metadata") {

@@ -105,29 +105,8 @@ public struct KeyProofVerifier: Sendable {
     _ = try ProofJWTReader.checkTypeAndAlgorithm(
       header, type: KeyProof.type, allowed: allowedAlgorithms, typeCode: .proofType,
       algorithmCode: .proofAlgorithm)
-    // §F.1: the key is named by exactly one of jwk, kid, x5c, trust_chain; key_attestation
-    // may come with kid. This verifier resolves jwk and key_attestation.
     let attestation = header["key_attestation"]
-    let keyMembers = ["jwk", "kid", "x5c", "trust_chain"].filter { header[$0] != nil }
-    if attestation == nil {
-      guard keyMembers == ["jwk"] else {
-        throw OpenID4VCIError(
-          .proofKey,
-          keyMembers.isEmpty
-            ? "the key proof names no key"
-            : "the key proof must carry exactly a jwk, found \(keyMembers.joined(separator: ", "))")
-      }
-    } else {
-      guard keyMembers.isEmpty || keyMembers == ["kid"] || keyMembers == ["jwk"] else {
-        throw OpenID4VCIError(
-          .proofKey, "key_attestation with \(keyMembers.joined(separator: ", ")) is ambiguous")
-      }
-    }
-    if let rawKey = header["jwk"] {
-      for member in privateJWKMembers where rawKey[member] != nil {
-        throw OpenID4VCIError(.proofKey, "the key proof's jwk carries a private key member")
-      }
-    }
+    try Self.checkKeyMembers(header)
     let parsed = try ProofJWTReader.parse(proof, header: header, malformed: .proofMalformed)
     let claims = parsed.claims
     let iat = try ProofJWTReader.issuedAt(claims, malformed: .proofMalformed)
@@ -136,47 +115,9 @@ public struct KeyProofVerifier: Sendable {
     }
 
     // The candidate keys: the jwk, or the attested keys.
-    var candidates: [JWK]
-    var attestationText: String?
-    if let attestation {
-      guard let text = attestation.string else {
-        throw OpenID4VCIError(.proofKey, "key_attestation must be a JWT string")
-      }
-      guard let keyAttestationVerifier else {
-        throw OpenID4VCIError(.proofKey, "this issuer accepts no key attestations")
-      }
-      let attested: [JWK]
-      do {
-        attested = try keyAttestationVerifier(text)
-      } catch {
-        throw OpenID4VCIError(.proofKey, "the key attestation does not verify: \(error)")
-      }
-      candidates = attested.map(\.publicJWK)
-      if let jwk = parsed.jws.jwk {
-        guard candidates.contains(where: { $0.thumbprint() == jwk.thumbprint() }) else {
-          throw OpenID4VCIError(.proofKey, "the proof's jwk is not an attested key")
-        }
-        candidates = [jwk]
-      }
-      attestationText = text
-    } else {
-      guard let jwk = parsed.jws.jwk else {
-        throw OpenID4VCIError(.proofKey, "the key proof has no jwk")
-      }
-      candidates = [jwk]
-    }
+    let (candidates, attestationText) = try candidateKeys(attestation, jwk: parsed.jws.jwk)
     // §F.4: the signature verifies with the named key.
-    var proven: JWK?
-    for candidate in candidates {
-      guard let key = try? candidate.publicKey() else { continue }
-      if (try? parsed.jws.verifySignature(with: key)) != nil {
-        proven = candidate
-        break
-      }
-    }
-    guard let proven else {
-      throw OpenID4VCIError(.proofSignature, "the key proof's signature does not verify")
-    }
+    let proven = try Self.provenKey(candidates, jws: parsed.jws)
     // §F.1: aud is the Credential Issuer Identifier.
     guard claims.aud == [credentialIssuer] else {
       throw OpenID4VCIError(.proofAudience, "aud is not the Credential Issuer Identifier")
@@ -197,5 +138,77 @@ public struct KeyProofVerifier: Sendable {
         key: proven, nonce: claims.nonce, issuedAt: iat, keyAttestation: attestationText),
       proven.thumbprintBase64URL
     )
+  }
+
+  /// §F.1: the header names its key by exactly one of `jwk`, `kid`, `x5c`, `trust_chain`
+  /// (`key_attestation` may come with `kid`), and a `jwk` is a public key.
+  private static func checkKeyMembers(_ header: JSONValue) throws(OpenID4VCIError) {
+    let attestation = header["key_attestation"]
+    // §F.1: the key is named by exactly one of jwk, kid, x5c, trust_chain; key_attestation
+    // may come with kid. This verifier resolves jwk and key_attestation.
+    let keyMembers = ["jwk", "kid", "x5c", "trust_chain"].filter { header[$0] != nil }
+    if attestation == nil {
+      guard keyMembers == ["jwk"] else {
+        throw OpenID4VCIError(
+          .proofKey,
+          keyMembers.isEmpty
+            ? "the key proof names no key"
+            : "the key proof must carry exactly a jwk, found \(keyMembers.joined(separator: ", "))")
+      }
+    } else {
+      guard keyMembers.isEmpty || keyMembers == ["kid"] || keyMembers == ["jwk"] else {
+        throw OpenID4VCIError(
+          .proofKey, "key_attestation with \(keyMembers.joined(separator: ", ")) is ambiguous")
+      }
+    }
+    if let rawKey = header["jwk"] {
+      for member in privateJWKMembers where rawKey[member] != nil {
+        throw OpenID4VCIError(.proofKey, "the key proof's jwk carries a private key member")
+      }
+    }
+  }
+
+  /// The keys that may have signed the proof, with the key attestation when there is one: the
+  /// header's `jwk`, or the attested keys (narrowed to the `jwk` when both are present).
+  private func candidateKeys(_ attestation: JSONValue?, jwk: JWK?) throws(OpenID4VCIError) -> (
+    [JWK], String?
+  ) {
+    guard let attestation else {
+      guard let jwk else {
+        throw OpenID4VCIError(.proofKey, "the key proof has no jwk")
+      }
+      return ([jwk], nil)
+    }
+    guard let text = attestation.string else {
+      throw OpenID4VCIError(.proofKey, "key_attestation must be a JWT string")
+    }
+    guard let keyAttestationVerifier else {
+      throw OpenID4VCIError(.proofKey, "this issuer accepts no key attestations")
+    }
+    let attested: [JWK]
+    do {
+      attested = try keyAttestationVerifier(text)
+    } catch {
+      throw OpenID4VCIError(.proofKey, "the key attestation does not verify: \(error)")
+    }
+    let candidates = attested.map(\.publicJWK)
+    guard let jwk else { return (candidates, text) }
+    guard candidates.contains(where: { $0.thumbprint() == jwk.thumbprint() }) else {
+      throw OpenID4VCIError(.proofKey, "the proof's jwk is not an attested key")
+    }
+    return ([jwk], text)
+  }
+
+  /// The first candidate whose key verifies the proof's signature (§F.4).
+  private static func provenKey(_ candidates: [JWK], jws: CompactJWS) throws(OpenID4VCIError)
+    -> JWK
+  {
+    for candidate in candidates {
+      guard let key = try? candidate.publicKey() else { continue }
+      if (try? jws.verifySignature(with: key)) != nil {
+        return candidate
+      }
+    }
+    throw OpenID4VCIError(.proofSignature, "the key proof's signature does not verify")
   }
 }

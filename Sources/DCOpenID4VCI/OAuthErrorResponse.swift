@@ -200,25 +200,7 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
       var parameterValue: [UInt8] = []
       if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
         index += 1
-        var closed = false
-        while index < bytes.count {
-          let byte = bytes[index]
-          index += 1
-          if byte == UInt8(ascii: "\"") {
-            closed = true
-            break
-          }
-          if byte == UInt8(ascii: "\\") {
-            guard index < bytes.count else { break }
-            parameterValue.append(bytes[index])
-            index += 1
-          } else {
-            parameterValue.append(byte)
-          }
-        }
-        guard closed else {
-          throw OpenID4VCIError(.invalidErrorResponse, "WWW-Authenticate has an open quote")
-        }
+        parameterValue = try quotedString(bytes, at: &index)
       } else {
         let start = index
         while index < bytes.count, isTokenCharacter(bytes[index]) { index += 1 }
@@ -230,6 +212,29 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
       result[name] = String(decoding: parameterValue, as: UTF8.self)
     }
     return result
+  }
+
+  /// The content of a quoted-string (RFC 9110 §5.6.4) whose opening quote is just before
+  /// `index`, unescaped; `index` ends after the closing quote.
+  private static func quotedString(_ bytes: [UInt8], at index: inout Int) throws(OpenID4VCIError)
+    -> [UInt8]
+  {
+    var value: [UInt8] = []
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      if byte == UInt8(ascii: "\"") {
+        return value
+      }
+      if byte == UInt8(ascii: "\\") {
+        guard index < bytes.count else { break }
+        value.append(bytes[index])
+        index += 1
+      } else {
+        value.append(byte)
+      }
+    }
+    throw OpenID4VCIError(.invalidErrorResponse, "WWW-Authenticate has an open quote")
   }
 
   /// RFC 9110 §5.6.2 `tchar`.

@@ -133,9 +133,6 @@ public struct AuthorizationRequest: Sendable {
   ) throws(OpenID4VPError) -> (
     parameters: JSONValue, identity: VerifierIdentity, verifierInfo: JSONValue?
   ) {
-    let parameters: JSONValue
-    let identity: VerifierIdentity
-    var verifierInfo: JSONValue? = nil
     switch protocolID {
     case .draft:
       // The drafts' `openid4vp` bound responses differently from draft to draft (audience,
@@ -147,70 +144,85 @@ public struct AuthorizationRequest: Sendable {
           + "of OpenID4VP 1.0 are answered")
     case .unsigned:
       // A.3.1: the verifier is its origin; client_id and expected_origins carry no meaning here.
-      parameters = data.removing("client_id").removing("expected_origins")
-      identity = .origin(origin)
-      verifierInfo = parameters["verifier_info"]
+      let parameters = data.removing("client_id").removing("expected_origins")
+      return (parameters, .origin(origin), parameters["verifier_info"])
     case .signed:
-      guard let request = data["request"]?.string else {
-        throw OpenID4VPError(.malformed, "a signed request needs data.request, a compact JWS")
-      }
-      let jws: CompactJWS
-      do {
-        jws = try CompactJWS(request)
-      } catch {
-        throw Self.jwsParseError(error)
-      }
-      parameters = try Self.payloadObject(jws.payload)
-      let authenticated = try RequestAuthentication.authenticate(
-        header: jws.protectedHeader, x5c: jws.x5c, clientID: parameters["client_id"],
-        origin: origin, trustAnchors: verifierTrustAnchors, now: now, signatureIndex: nil
-      ) { (key) throws(JOSEError) in try jws.verifySignature(with: key) }
-      try Self.checkOuterClientID(data["client_id"], authenticated: authenticated.clientID)
-      try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin.serialized)
-      identity = .authenticated(authenticated)
-      verifierInfo = parameters["verifier_info"]
+      return try authenticateSigned(
+        data: data, origin: origin, verifierTrustAnchors: verifierTrustAnchors, now: now)
     case .multisigned:
-      let object: JSONValue
-      do {
-        object = try Self.multisignedObject(data)
-      } catch {
-        throw Self.jwsParseError(error)
-      }
-      // Each signature is read on its own: one this wallet cannot read (an algorithm it does not
-      // support, a malformed entry) is a failed signature, not a failed request (A.3.2: the
-      // wallet authenticates the verifier through a signature it supports).
-      var failures: [(index: Int, error: OpenID4VPError)] = []
-      let (payload, signatures) = try Self.readSignatures(object, failures: &failures)
-      parameters = try Self.payloadObject(payload)
-      // A.3.2: client_id lives only in each signature's protected header.
-      guard parameters["client_id"] == nil else {
-        throw OpenID4VPError(
-          .invalidRequest, "a multisigned request carries client_id only in protected headers")
-      }
-      var accepted: (AuthenticatedVerifier, JSONValue)? = nil
-      for (index, signature) in signatures {
-        do {
-          let verifier = try RequestAuthentication.authenticate(
-            header: signature.protectedHeader, x5c: signature.x5c,
-            clientID: signature.protectedHeader["client_id"], origin: origin,
-            trustAnchors: verifierTrustAnchors, now: now, signatureIndex: index
-          ) { (key) throws(JOSEError) in try signature.verifySignature(with: key) }
-          accepted = (verifier, signature.protectedHeader)
-          break
-        } catch {
-          failures.append((index, error))
-        }
-      }
-      guard let (verifier, header) = accepted else {
-        throw Self.noSignature(failures.sorted { $0.index < $1.index })
-      }
-      try Self.checkOuterClientID(data["client_id"], authenticated: verifier.clientID)
-      try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin.serialized)
-      identity = .authenticated(verifier)
-      verifierInfo = header["verifier_info"] ?? parameters["verifier_info"]
+      return try authenticateMultisigned(
+        data: data, origin: origin, verifierTrustAnchors: verifierTrustAnchors, now: now)
     }
+  }
 
-    return (parameters, identity, verifierInfo)
+  /// Step 2 for a signed request (A.3.1): the request object in `data.request`, authenticated by
+  /// its one signature.
+  private static func authenticateSigned(
+    data: JSONValue, origin: WebOrigin, verifierTrustAnchors: [Certificate], now: Date
+  ) throws(OpenID4VPError) -> (JSONValue, VerifierIdentity, JSONValue?) {
+    guard let request = data["request"]?.string else {
+      throw OpenID4VPError(.malformed, "a signed request needs data.request, a compact JWS")
+    }
+    let jws: CompactJWS
+    do {
+      jws = try CompactJWS(request)
+    } catch {
+      throw Self.jwsParseError(error)
+    }
+    let parameters = try Self.payloadObject(jws.payload)
+    let authenticated = try RequestAuthentication.authenticate(
+      header: jws.protectedHeader, x5c: jws.x5c, clientID: parameters["client_id"],
+      origin: origin, trustAnchors: verifierTrustAnchors, now: now, signatureIndex: nil
+    ) { (key) throws(JOSEError) in try jws.verifySignature(with: key) }
+    try Self.checkOuterClientID(data["client_id"], authenticated: authenticated.clientID)
+    try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin.serialized)
+    return (parameters, .authenticated(authenticated), parameters["verifier_info"])
+  }
+
+  /// Step 2 for a multisigned request (A.3.2): the verifier authenticated by the first of the
+  /// signatures this wallet can verify.
+  private static func authenticateMultisigned(
+    data: JSONValue, origin: WebOrigin, verifierTrustAnchors: [Certificate], now: Date
+  ) throws(OpenID4VPError) -> (JSONValue, VerifierIdentity, JSONValue?) {
+    let object: JSONValue
+    do {
+      object = try Self.multisignedObject(data)
+    } catch {
+      throw Self.jwsParseError(error)
+    }
+    // Each signature is read on its own: one this wallet cannot read (an algorithm it does not
+    // support, a malformed entry) is a failed signature, not a failed request (A.3.2: the
+    // wallet authenticates the verifier through a signature it supports).
+    var failures: [(index: Int, error: OpenID4VPError)] = []
+    let (payload, signatures) = try Self.readSignatures(object, failures: &failures)
+    let parameters = try Self.payloadObject(payload)
+    // A.3.2: client_id lives only in each signature's protected header.
+    guard parameters["client_id"] == nil else {
+      throw OpenID4VPError(
+        .invalidRequest, "a multisigned request carries client_id only in protected headers")
+    }
+    var accepted: (AuthenticatedVerifier, JSONValue)? = nil
+    for (index, signature) in signatures {
+      do {
+        let verifier = try RequestAuthentication.authenticate(
+          header: signature.protectedHeader, x5c: signature.x5c,
+          clientID: signature.protectedHeader["client_id"], origin: origin,
+          trustAnchors: verifierTrustAnchors, now: now, signatureIndex: index
+        ) { (key) throws(JOSEError) in try signature.verifySignature(with: key) }
+        accepted = (verifier, signature.protectedHeader)
+        break
+      } catch {
+        failures.append((index, error))
+      }
+    }
+    guard let (verifier, header) = accepted else {
+      throw Self.noSignature(failures.sorted { $0.index < $1.index })
+    }
+    try Self.checkOuterClientID(data["client_id"], authenticated: verifier.clientID)
+    try Self.checkExpectedOrigins(parameters["expected_origins"], origin: origin.serialized)
+    return (
+      parameters, .authenticated(verifier), header["verifier_info"] ?? parameters["verifier_info"]
+    )
   }
 
   /// The payload of a signed or multisigned request whose signature failed, read without trust

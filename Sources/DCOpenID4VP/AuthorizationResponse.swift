@@ -121,45 +121,56 @@ extension AuthorizationRequest {
           throw OpenID4VPError(
             .invalidRequest, "\(query.id) asks for \(query.format), not \(presentation.format)")
         }
-        switch presentation.kind {
-        case .sdJWT(let credential, let paths, let holderKey, let processed, let cnfKey):
-          let hashes = transactionData.filter { $0.credentialIDs.contains(query.id) }.map(\.hash)
-          let binding = KeyBinding(
-            signer: holderKey, audience: keyBindingAudience, nonce: nonce,
-            issuedAt: now, transactionDataHashes: hashes.isEmpty ? nil : hashes,
-            // §8.4: omitted when the default sha-256 is used.
-            transactionDataHashesAlg: nil)
-          do {
-            guard let processed else {
-              items.append(.string(try credential.present(disclosing: paths, keyBinding: binding)))
-              continue
-            }
-            items.append(
-              .string(
-                try credential.present(
-                  disclosing: paths, keyBinding: binding, processed: processed,
-                  holderKey: cnfKey)))
-          } catch {
-            throw OpenID4VPError(
-              .presentationFailed, "SD-JWT \(query.id): \(error.reason)", underlying: error)
-          }
-        case .mdoc(let issuerSigned, let elements, let deviceKey):
-          let sessionTranscript = transcript ?? sessionTranscript()
-          transcript = sessionTranscript
-          do {
-            let document = try Document.present(
-              issuerSigned, disclosing: elements, sessionTranscript: sessionTranscript,
-              deviceKey: deviceKey)
-            let response = DeviceResponse(documents: [document])
-            items.append(.string(Base64URL.encode(response.bytes)))
-          } catch {
-            throw OpenID4VPError(
-              .presentationFailed, "mdoc \(query.id): \(error.reason)", underlying: error)
-          }
-        }
+        items.append(
+          try item(
+            presentation, answering: query, transactionData: transactionData,
+            keyBindingAudience: keyBindingAudience, nonce: nonce, now: now,
+            transcript: &transcript, sessionTranscript: sessionTranscript))
       }
       token.append((query.id, .array(items)))
     }
     return .object(token)
+  }
+
+  /// One presentation of a `vp_token` entry: an SD-JWT with its Key Binding JWT, or an mdoc
+  /// DeviceResponse bound to the SessionTranscript (made once, kept in `transcript`).
+  private static func item(
+    _ presentation: CredentialPresentation, answering query: CredentialQuery,
+    transactionData: [TransactionData], keyBindingAudience: String, nonce: String, now: Date,
+    transcript: inout SessionTranscript?, sessionTranscript: () -> SessionTranscript
+  ) throws(OpenID4VPError) -> JSONValue {
+    switch presentation.kind {
+    case .sdJWT(let credential, let paths, let holderKey, let processed, let cnfKey):
+      let hashes = transactionData.filter { $0.credentialIDs.contains(query.id) }.map(\.hash)
+      let binding = KeyBinding(
+        signer: holderKey, audience: keyBindingAudience, nonce: nonce,
+        issuedAt: now, transactionDataHashes: hashes.isEmpty ? nil : hashes,
+        // §8.4: omitted when the default sha-256 is used.
+        transactionDataHashesAlg: nil)
+      do {
+        guard let processed else {
+          return .string(try credential.present(disclosing: paths, keyBinding: binding))
+        }
+        return .string(
+          try credential.present(
+            disclosing: paths, keyBinding: binding, processed: processed, holderKey: cnfKey))
+      } catch {
+        throw OpenID4VPError(
+          .presentationFailed, "SD-JWT \(query.id): \(error.reason)", underlying: error)
+      }
+    case .mdoc(let issuerSigned, let elements, let deviceKey):
+      let sessionTranscript = transcript ?? sessionTranscript()
+      transcript = sessionTranscript
+      do {
+        let document = try Document.present(
+          issuerSigned, disclosing: elements, sessionTranscript: sessionTranscript,
+          deviceKey: deviceKey)
+        let response = DeviceResponse(documents: [document])
+        return .string(Base64URL.encode(response.bytes))
+      } catch {
+        throw OpenID4VPError(
+          .presentationFailed, "mdoc \(query.id): \(error.reason)", underlying: error)
+      }
+    }
   }
 }

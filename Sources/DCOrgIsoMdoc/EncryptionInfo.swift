@@ -22,57 +22,65 @@ public struct EncryptionInfo: Sendable, Hashable {
 
   /// Reads and checks an EncryptionInfo from its base64url text.
   public init(base64URL text: String) throws(OrgIsoMdocError) {
-    func fail(
-      _ why: String, underlying: (any Error & Sendable)? = nil, line: UInt = #line
-    ) -> OrgIsoMdocError {
-      OrgIsoMdocError(.invalidEncryptionInfo, why, underlying: underlying, line: line)
-    }
     let bytes: [UInt8]
     do {
       bytes = try Base64URL.decode(text)
     } catch {
-      throw fail("encryptionInfo is not base64url: \(error.reason)", underlying: error)
+      throw Self.fail("encryptionInfo is not base64url: \(error.reason)", underlying: error)
     }
     let item: CBOR
     do {
       item = try CBOR.decode(bytes)
     } catch {
-      throw fail("encryptionInfo is not CBOR: \(error)", underlying: error)
+      throw Self.fail("encryptionInfo is not CBOR: \(error)", underlying: error)
     }
     guard let members = item.array, members.count == 2 else {
-      throw fail("EncryptionInfo must be a two-member array")
+      throw Self.fail("EncryptionInfo must be a two-member array")
     }
-    guard members[0].text == "dcapi" else { throw fail("EncryptionInfo type must be \"dcapi\"") }
+    guard members[0].text == "dcapi" else {
+      throw Self.fail("EncryptionInfo type must be \"dcapi\"")
+    }
     guard let parameters = members[1].map else {
-      throw fail("EncryptionInfo parameters must be a map")
+      throw Self.fail("EncryptionInfo parameters must be a map")
     }
     guard let nonce = parameters["nonce"]?.bytes else {
-      throw fail("EncryptionInfo has no bstr nonce")
+      throw Self.fail("EncryptionInfo has no bstr nonce")
     }
     guard nonce.count >= Self.minimumNonceByteCount else {
-      throw fail(
+      throw Self.fail(
         "the nonce has \(nonce.count) bytes; at least \(Self.minimumNonceByteCount) are required")
     }
     guard let keyItem = parameters["recipientPublicKey"] else {
-      throw fail("EncryptionInfo has no recipientPublicKey")
+      throw Self.fail("EncryptionInfo has no recipientPublicKey")
     }
-    let key: ECPublicKey
-    do {
-      let coseKey = try COSEKey(cbor: keyItem)
-      guard coseKey.curve == .p256 else {
-        throw fail("recipientPublicKey must be on P-256 (crv 1)")
-      }
-      key = try coseKey.publicKey()
-    } catch let error as OrgIsoMdocError {
-      throw error
-    } catch let error as COSEError {
-      throw fail("recipientPublicKey: \(error.reason)", underlying: error)
-    } catch {
-      throw fail("recipientPublicKey: \(error)", underlying: error)
-    }
+    let key = try Self.recipientKey(keyItem)
     base64URL = text
     self.nonce = nonce
     recipientPublicKey = key
+  }
+
+  /// An `invalidEncryptionInfo` error.
+  private static func fail(
+    _ why: String, underlying: (any Error & Sendable)? = nil, line: UInt = #line
+  ) -> OrgIsoMdocError {
+    OrgIsoMdocError(.invalidEncryptionInfo, why, underlying: underlying, line: line)
+  }
+
+  /// `recipientPublicKey`: a COSE_Key on P-256, its point validated.
+  private static func recipientKey(_ keyItem: CBOR) throws(OrgIsoMdocError) -> ECPublicKey {
+    do {
+      let coseKey = try COSEKey(cbor: keyItem)
+      guard coseKey.curve == .p256 else {
+        throw Self.fail("recipientPublicKey must be on P-256 (crv 1)")
+      }
+      return try coseKey.publicKey()
+    } catch let error as OrgIsoMdocError {
+      throw error
+    } catch let error as COSEError {
+      throw Self.fail("recipientPublicKey: \(error.reason)", underlying: error)
+    } catch {
+      throw Self.fail("recipientPublicKey: \(error)", underlying: error)
+    }
   }
 
   /// Builds an EncryptionInfo (verifier side) and encodes it.

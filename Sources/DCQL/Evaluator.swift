@@ -104,26 +104,7 @@ struct CompiledCredentialQuery {
     var candidates = [DCQLMatch.Candidate]()
     var rejections = Rejections()
     for (index, credential) in credentials.enumerated() {
-      guard credential.format == query.format else {
-        rejections.format += 1
-        continue
-      }
-      guard metaMatches(credential) else {
-        rejections.meta += 1
-        continue
-      }
-      if let trusted = trustedKeyIdentifiers {
-        // §6.1.1: the Credential's issuer must be one of the trusted authorities.
-        guard credential.authorityKeyIdentifiers.contains(where: trusted.contains) else {
-          rejections.trust += 1
-          continue
-        }
-      }
-      // §6.1: holder binding is required unless the Verifier waives it.
-      if query.requireCryptographicHolderBinding && !credential.supportsHolderBinding {
-        rejections.binding += 1
-        continue
-      }
+      guard passesChecks(credential, rejections: &rejections) else { continue }
       guard let claims = query.claims else {
         // §6.4.1: without claims, only the mandatory parts are presented.
         candidates.append(.init(credentialIndex: index, claimSetIndex: nil, disclosed: []))
@@ -148,6 +129,34 @@ struct CompiledCredentialQuery {
     return DCQLMatch(
       credentialQueryID: query.id, multiple: query.multiple, candidates: candidates,
       unmatchedReason: candidates.isEmpty ? reason(rejections, total: credentials.count) : nil)
+  }
+
+  /// The format, meta, trusted authority and holder binding checks, in that order; a failure
+  /// is counted in `rejections`.
+  private func passesChecks(_ credential: any DCQLCredential, rejections: inout Rejections)
+    -> Bool
+  {
+    guard credential.format == query.format else {
+      rejections.format += 1
+      return false
+    }
+    guard metaMatches(credential) else {
+      rejections.meta += 1
+      return false
+    }
+    if let trusted = trustedKeyIdentifiers {
+      // §6.1.1: the Credential's issuer must be one of the trusted authorities.
+      guard credential.authorityKeyIdentifiers.contains(where: trusted.contains) else {
+        rejections.trust += 1
+        return false
+      }
+    }
+    // §6.1: holder binding is required unless the Verifier waives it.
+    if query.requireCryptographicHolderBinding && !credential.supportsHolderBinding {
+      rejections.binding += 1
+      return false
+    }
+    return true
   }
 
   private func metaMatches(_ credential: any DCQLCredential) -> Bool {

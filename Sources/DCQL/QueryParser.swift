@@ -51,62 +51,90 @@ enum QueryParser {
 
     var authorities: [TrustedAuthorityQuery]?
     if let value = members["trusted_authorities"] {
-      let values = try nonEmptyArray(value, at: location() + ".trusted_authorities")
-      var parsed = [TrustedAuthorityQuery]()
-      for (i, v) in values.enumerated() {
-        parsed.append(try trustedAuthority(v, at: location() + ".trusted_authorities[\(i)]"))
-      }
-      authorities = parsed
+      authorities = try trustedAuthorities(value, at: location())
     }
 
     var claims: [ClaimsQuery]?
     var claimIDs = Set<String>()
     if let value = members["claims"] {
-      let values = try nonEmptyArray(value, at: location() + ".claims")
-      var parsed = [ClaimsQuery]()
-      for (i, v) in values.enumerated() {
-        let claim = try claimsQuery(v, format: format, at: location() + ".claims[\(i)]")
-        if let claimID = claim.id, !claimIDs.insert(claimID).inserted {
-          // §6.3: claim ids are unique within the Credential Query.
-          throw DCQLError(
-            .invalidIdentifier, at: location() + ".claims[\(i)].id", "duplicate id \"\(claimID)\"")
-        }
-        parsed.append(claim)
-      }
-      claims = parsed
+      (claims, claimIDs) = try claimsQueries(value, format: format, at: location())
     }
 
     var claimSets: [[String]]?
     if let value = members["claim_sets"] {
-      // §6.1: claim_sets MUST NOT be present without claims.
-      guard let claims else {
-        throw DCQLError(
-          .invalidQuery, at: location() + ".claim_sets", "claim_sets is present without claims")
-      }
-      // §6.3: with claim_sets, every Claims Query has an id.
-      if let missing = claims.firstIndex(where: { $0.id == nil }) {
-        throw DCQLError(
-          .invalidQuery, at: location() + ".claims[\(missing)].id",
-          "an id is required when claim_sets is present")
-      }
-      let sets = try nonEmptyArray(value, at: location() + ".claim_sets")
-      var parsed = [[String]]()
-      for (i, set) in sets.enumerated() {
-        func setLocation() -> String { location() + ".claim_sets[\(i)]" }
-        let ids = try nonEmptyStrings(set, at: setLocation())
-        if let unknown = ids.firstIndex(where: { !claimIDs.contains($0) }) {
-          throw DCQLError(
-            .unknownReference, at: setLocation() + "[\(unknown)]",
-            "no claim has id \"\(ids[unknown])\"")
-        }
-        parsed.append(ids)
-      }
-      claimSets = parsed
+      claimSets = try self.claimSets(value, claims: claims, claimIDs: claimIDs, at: location())
     }
 
     return CredentialQuery(
       id: id, format: format, multiple: multiple, meta: meta, trustedAuthorities: authorities,
       requireCryptographicHolderBinding: holderBinding, claims: claims, claimSets: claimSets)
+  }
+
+  /// A Credential Query's `trusted_authorities`: a non-empty array of Trusted Authorities
+  /// Queries (§6.1.1). `location` is the Credential Query's.
+  private static func trustedAuthorities(
+    _ value: ClaimValue, at location: @autoclosure () -> String
+  )
+    throws(DCQLError) -> [TrustedAuthorityQuery]
+  {
+    let values = try nonEmptyArray(value, at: location() + ".trusted_authorities")
+    var parsed = [TrustedAuthorityQuery]()
+    for (i, v) in values.enumerated() {
+      parsed.append(try trustedAuthority(v, at: location() + ".trusted_authorities[\(i)]"))
+    }
+    return parsed
+  }
+
+  /// A Credential Query's `claims`, a non-empty array of Claims Queries, with the set of their
+  /// ids (unique, §6.3). `location` is the Credential Query's.
+  private static func claimsQueries(
+    _ value: ClaimValue, format: String, at location: @autoclosure () -> String
+  ) throws(DCQLError) -> ([ClaimsQuery], Set<String>) {
+    var claimIDs = Set<String>()
+    let values = try nonEmptyArray(value, at: location() + ".claims")
+    var parsed = [ClaimsQuery]()
+    for (i, v) in values.enumerated() {
+      let claim = try claimsQuery(v, format: format, at: location() + ".claims[\(i)]")
+      if let claimID = claim.id, !claimIDs.insert(claimID).inserted {
+        // §6.3: claim ids are unique within the Credential Query.
+        throw DCQLError(
+          .invalidIdentifier, at: location() + ".claims[\(i)].id", "duplicate id \"\(claimID)\"")
+      }
+      parsed.append(claim)
+    }
+    return (parsed, claimIDs)
+  }
+
+  /// A Credential Query's `claim_sets`: only with `claims`, all of which then have ids, and
+  /// each set a non-empty array of those ids. `location` is the Credential Query's.
+  private static func claimSets(
+    _ value: ClaimValue, claims: [ClaimsQuery]?, claimIDs: Set<String>,
+    at location: @autoclosure () -> String
+  ) throws(DCQLError) -> [[String]] {
+    // §6.1: claim_sets MUST NOT be present without claims.
+    guard let claims else {
+      throw DCQLError(
+        .invalidQuery, at: location() + ".claim_sets", "claim_sets is present without claims")
+    }
+    // §6.3: with claim_sets, every Claims Query has an id.
+    if let missing = claims.firstIndex(where: { $0.id == nil }) {
+      throw DCQLError(
+        .invalidQuery, at: location() + ".claims[\(missing)].id",
+        "an id is required when claim_sets is present")
+    }
+    let sets = try nonEmptyArray(value, at: location() + ".claim_sets")
+    var parsed = [[String]]()
+    for (i, set) in sets.enumerated() {
+      func setLocation() -> String { location() + ".claim_sets[\(i)]" }
+      let ids = try nonEmptyStrings(set, at: setLocation())
+      if let unknown = ids.firstIndex(where: { !claimIDs.contains($0) }) {
+        throw DCQLError(
+          .unknownReference, at: setLocation() + "[\(unknown)]",
+          "no claim has id \"\(ids[unknown])\"")
+      }
+      parsed.append(ids)
+    }
+    return parsed
   }
 
   // `meta` is REQUIRED by §6.1. A Credential Query without it does not make the whole query
@@ -177,6 +205,24 @@ enum QueryParser {
     var id: String?
     if let v = members["id"] { id = try identifier(v, at: location() + ".id") }
 
+    let path = try claimPath(members, format: format, at: location())
+
+    var values: [ClaimValue]?
+    if let v = members["values"] { values = try claimValues(v, at: location()) }
+
+    var intentToRetain: Bool?
+    if format == DCQLFormat.msoMdoc, members["intent_to_retain"] != nil {
+      intentToRetain = try bool(
+        members["intent_to_retain"], default: false, at: location() + ".intent_to_retain")
+    }
+    return ClaimsQuery(id: id, path: path, values: values, intentToRetain: intentToRetain)
+  }
+
+  /// A Claims Query's path: `path`, or a pre-1.0 mdoc `namespace` and `claim_name`; for an
+  /// mdoc, exactly a namespace and an element identifier. `location` is the Claims Query's.
+  private static func claimPath(
+    _ members: [String: ClaimValue], format: String, at location: @autoclosure () -> String
+  ) throws(DCQLError) -> ClaimsPathPointer {
     let path: ClaimsPathPointer
     if let v = members["path"] {
       do { path = try ClaimsPathPointer(json: v) } catch {
@@ -202,29 +248,26 @@ enum QueryParser {
           "an mso_mdoc path is two strings: namespace and element identifier")
       }
     }
+    return path
+  }
 
-    var values: [ClaimValue]?
-    if let v = members["values"] {
-      let list = try nonEmptyArray(v, at: location() + ".values", code: .invalidValue)
-      for (i, element) in list.enumerated() {
-        // §6.3: values are strings, integers or booleans.
-        switch element {
-        case .string, .integer, .bool: continue
-        default:
-          throw DCQLError(
-            .invalidValue, at: location() + ".values[\(i)]",
-            "a value is a string, an integer or a boolean")
-        }
+  /// A Claims Query's `values`: a non-empty array of strings, integers and booleans (§6.3).
+  /// `location` is the Claims Query's.
+  private static func claimValues(_ value: ClaimValue, at location: @autoclosure () -> String)
+    throws(DCQLError) -> [ClaimValue]
+  {
+    let list = try nonEmptyArray(value, at: location() + ".values", code: .invalidValue)
+    for (i, element) in list.enumerated() {
+      // §6.3: values are strings, integers or booleans.
+      switch element {
+      case .string, .integer, .bool: continue
+      default:
+        throw DCQLError(
+          .invalidValue, at: location() + ".values[\(i)]",
+          "a value is a string, an integer or a boolean")
       }
-      values = list
     }
-
-    var intentToRetain: Bool?
-    if format == DCQLFormat.msoMdoc, members["intent_to_retain"] != nil {
-      intentToRetain = try bool(
-        members["intent_to_retain"], default: false, at: location() + ".intent_to_retain")
-    }
-    return ClaimsQuery(id: id, path: path, values: values, intentToRetain: intentToRetain)
+    return list
   }
 
   static func credentialSet(

@@ -71,6 +71,42 @@ extension SDJWT {
       throw SDJWTError(
         .missingHolderBinding, "a KB-JWT was presented but the credential has no cnf")
     }
+    let claims = try Self.keyBindingClaims(kb, holderKey: holderKey)
+    guard let iat = claims["iat"]?.double else {
+      throw SDJWTError(.invalidKeyBinding, "KB-JWT has no iat")
+    }
+    guard let aud = claims["aud"]?.string else {
+      throw SDJWTError(.invalidKeyBinding, "KB-JWT aud must be a single string")
+    }
+    guard let nonce = claims["nonce"]?.string else {
+      throw SDJWTError(.invalidKeyBinding, "KB-JWT has no nonce")
+    }
+    guard let sdHash = claims["sd_hash"]?.string else {
+      throw SDJWTError(.invalidKeyBinding, "KB-JWT has no sd_hash")
+    }
+    // The reference library does not check iat; a stale or future KB-JWT is a replay risk.
+    try Self.checkIssuedAt(iat, now: now, maximumAge: expected.maximumAge, leeway: leeway)
+    guard aud == expected.audience else {
+      throw SDJWTError(.keyBindingMismatch, "KB-JWT aud \(aud) is not \(expected.audience)")
+    }
+    guard nonce == expected.nonce else {
+      throw SDJWTError(.keyBindingMismatch, "KB-JWT nonce does not match")
+    }
+    // RFC 9901 §4.3.1: over the exact presented text, with the SD-JWT's own hash algorithm.
+    guard sdHash == self.sdHash else {
+      throw SDJWTError(.keyBindingMismatch, "KB-JWT sd_hash does not match the presentation")
+    }
+    let (hashes, hashesAlg) = try Self.transactionDataHashes(claims)
+    let binding = VerifiedKeyBinding(
+      jwt: kb, issuedAt: Date(timeIntervalSince1970: iat), audience: aud, nonce: nonce,
+      sdHash: sdHash, transactionDataHashes: hashes, transactionDataHashesAlg: hashesAlg)
+    return VerifiedPresentation(credential: credential, keyBinding: binding)
+  }
+
+  /// The KB-JWT's claims once its media type is `kb+jwt` and the `cnf` key verifies it.
+  private static func keyBindingClaims(_ kb: CompactJWS, holderKey: ECPublicKey)
+    throws(SDJWTError) -> JSONValue
+  {
     // RFC 9901 §7.3 step 5: the media type, then the signature with the cnf key.
     guard mediaType(kb.type, is: "kb+jwt") else {
       throw SDJWTError(.invalidKeyBinding, "KB-JWT typ must be kb+jwt, got \(kb.type ?? "none")")
@@ -86,37 +122,28 @@ extension SDJWT {
     } catch {
       throw SDJWTError(.invalidKeyBinding, "KB-JWT payload: \(error.reason)", underlying: error)
     }
-    guard let iat = claims["iat"]?.double else {
-      throw SDJWTError(.invalidKeyBinding, "KB-JWT has no iat")
-    }
-    guard let aud = claims["aud"]?.string else {
-      throw SDJWTError(.invalidKeyBinding, "KB-JWT aud must be a single string")
-    }
-    guard let nonce = claims["nonce"]?.string else {
-      throw SDJWTError(.invalidKeyBinding, "KB-JWT has no nonce")
-    }
-    guard let sdHash = claims["sd_hash"]?.string else {
-      throw SDJWTError(.invalidKeyBinding, "KB-JWT has no sd_hash")
-    }
-    // The reference library does not check iat; a stale or future KB-JWT is a replay risk.
+    return claims
+  }
+
+  /// The KB-JWT's `iat`: not in the future, not older than `maximumAge` (both with `leeway`).
+  private static func checkIssuedAt(
+    _ iat: Double, now: Date, maximumAge: TimeInterval, leeway: TimeInterval
+  ) throws(SDJWTError) {
     let t = now.timeIntervalSince1970
     guard iat <= t + leeway else {
       throw SDJWTError(.invalidKeyBinding, "KB-JWT iat \(iat) is in the future")
     }
-    guard iat >= t - expected.maximumAge - leeway else {
+    guard iat >= t - maximumAge - leeway else {
       throw SDJWTError(
-        .invalidKeyBinding, "KB-JWT iat \(iat) is older than \(expected.maximumAge) s")
+        .invalidKeyBinding, "KB-JWT iat \(iat) is older than \(maximumAge) s")
     }
-    guard aud == expected.audience else {
-      throw SDJWTError(.keyBindingMismatch, "KB-JWT aud \(aud) is not \(expected.audience)")
-    }
-    guard nonce == expected.nonce else {
-      throw SDJWTError(.keyBindingMismatch, "KB-JWT nonce does not match")
-    }
-    // RFC 9901 §4.3.1: over the exact presented text, with the SD-JWT's own hash algorithm.
-    guard sdHash == self.sdHash else {
-      throw SDJWTError(.keyBindingMismatch, "KB-JWT sd_hash does not match the presentation")
-    }
+  }
+
+  /// The KB-JWT's `transaction_data_hashes` (a non-empty array of strings) and
+  /// `transaction_data_hashes_alg` (a string), each when present (OpenID4VP 1.0 §8.4).
+  private static func transactionDataHashes(_ claims: JSONValue) throws(SDJWTError) -> (
+    [String]?, String?
+  ) {
     var hashes: [String]?
     if let value = claims["transaction_data_hashes"] {
       guard let array = value.array, !array.isEmpty else {
@@ -138,9 +165,6 @@ extension SDJWT {
       }
       hashesAlg = s
     }
-    let binding = VerifiedKeyBinding(
-      jwt: kb, issuedAt: Date(timeIntervalSince1970: iat), audience: aud, nonce: nonce,
-      sdHash: sdHash, transactionDataHashes: hashes, transactionDataHashesAlg: hashesAlg)
-    return VerifiedPresentation(credential: credential, keyBinding: binding)
+    return (hashes, hashesAlg)
   }
 }

@@ -43,21 +43,7 @@ public enum SDJWTIssuer {
     guard case .object(let members) = claims else {
       throw SDJWTError(.malformed, "claims must be a JSON object")
     }
-    let reserved = ["vct", "iss", "iat", "nbf", "exp", "cnf", "_sd_alg"]
-    for name in reserved where claims[name] != nil {
-      throw SDJWTError(.malformed, "claim \(name) is set by its own parameter, not in claims")
-    }
-    for path in selectivelyDisclosable {
-      if case .key(let name) = path.components.first,
-        SDJWTProfile.sdJWTVC.clearClaims.contains(name)
-      {
-        // SD-JWT VC §3.2.2, "Registered JWT Claims": these claims stay in the clear.
-        throw SDJWTError(.forbiddenDisclosure, "claim \(name) must not be selectively disclosed")
-      }
-      guard !path.components.isEmpty, claims.value(at: path) != nil else {
-        throw SDJWTError(.claimNotFound, "no claim at \(path.dotted) to make disclosable")
-      }
-    }
+    try checkClaims(claims, selectivelyDisclosable: selectivelyDisclosable)
     var builder = PayloadBuilder(
       disclosable: Set(selectivelyDisclosable), decoys: max(0, decoys),
       algorithm: hashAlgorithm, random: random)
@@ -87,6 +73,28 @@ public enum SDJWTIssuer {
     }
     let issuance = ([jwt] + builder.disclosures.map(\.encoded)).joined(separator: "~") + "~"
     return try SDJWT(serialized: issuance)
+  }
+
+  /// The claims and paths an issuance may take: no claim set by its own parameter, no path
+  /// into a claim that stays in the clear, every path naming a claim.
+  private static func checkClaims(_ claims: JSONValue, selectivelyDisclosable: [ClaimPath])
+    throws(SDJWTError)
+  {
+    let reserved = ["vct", "iss", "iat", "nbf", "exp", "cnf", "_sd_alg"]
+    for name in reserved where claims[name] != nil {
+      throw SDJWTError(.malformed, "claim \(name) is set by its own parameter, not in claims")
+    }
+    for path in selectivelyDisclosable {
+      if case .key(let name) = path.components.first,
+        SDJWTProfile.sdJWTVC.clearClaims.contains(name)
+      {
+        // SD-JWT VC §3.2.2, "Registered JWT Claims": these claims stay in the clear.
+        throw SDJWTError(.forbiddenDisclosure, "claim \(name) must not be selectively disclosed")
+      }
+      guard !path.components.isEmpty, claims.value(at: path) != nil else {
+        throw SDJWTError(.claimNotFound, "no claim at \(path.dotted) to make disclosable")
+      }
+    }
   }
 
   /// A fresh salt: 16 random bytes in base64url (RFC 9901 §4.2.1).

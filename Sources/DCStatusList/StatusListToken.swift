@@ -170,37 +170,14 @@ public struct StatusListToken: Sendable, Hashable {
       throw StatusListError(
         .malformed, "the JWT typ is \(jws.type.map { "'\($0)'" } ?? "absent"), not \(Self.jwtType)")
     }
-    let claims: JSONValue
-    do {
-      claims = try JSONValue(
-        parsing: jws.payload,
-        limits: JSONLimits(maxDepth: 16, maxLength: StatusListLimits.maximumTokenSize))
-    } catch {
-      throw StatusListError(.malformed, "the JWT payload: \(error.reason)", underlying: error)
-    }
-    guard case .object = claims else {
-      throw StatusListError(.malformed, "the JWT payload is not a JSON object")
-    }
+    let claims = try Self.jwtClaims(jws)
     guard let subject = claims["sub"]?.string else {
       throw StatusListError(.malformed, "the JWT has no string sub")
     }
     guard let list = claims["status_list"], case .object = list else {
       throw StatusListError(.malformed, "the JWT has no status_list object")
     }
-    guard let bitsValue = list["bits"]?.int else {
-      throw StatusListError(.malformed, "status_list.bits is not an integer")
-    }
-    let bits = try StatusList.bits(bitsValue)
-    guard let lst = list["lst"]?.string else {
-      throw StatusListError(.malformed, "status_list.lst is not a string")
-    }
-    let compressed: [UInt8]
-    do {
-      compressed = try Base64URL.decode(lst)
-    } catch {
-      throw StatusListError(.malformed, "status_list.lst: \(error.reason)", underlying: error)
-    }
-    let aggregation = try Self.optionalJSONString(list, "aggregation_uri", "status_list.")
+    let (bits, compressed, aggregation) = try Self.jwtStatusList(list)
     format = .jwt
     self.subject = subject
     issuer = try Self.optionalJSONString(claims, "iss", "")
@@ -230,59 +207,15 @@ public struct StatusListToken: Sendable, Hashable {
         .tooLarge,
         "the token is \(cwt.count) bytes, more than \(StatusListLimits.maximumTokenSize)")
     }
-    let limits = Self.cborLimits
-    var item: CBOR
-    do {
-      item = try CBORDecoder(limits: limits).decode(cwt)
-    } catch {
-      throw StatusListError(.malformed, "not CBOR: \(error.reason)", underlying: error)
-    }
-    // RFC 8392 §6: a CWT may carry the CWT tag (61) around the COSE message.
-    if case .tagged(61, let inner) = item { item = inner }
-    let sign1: COSESign1
-    do {
-      sign1 = try COSESign1(cbor: item)
-    } catch {
-      throw StatusListError(.malformed, "not a COSE_Sign1: \(error.reason)", underlying: error)
-    }
-    guard sign1.headers.protected[key: CBOR(CWTKey.typ)]?.text == Self.cwtType else {
-      throw StatusListError(
-        .malformed, "the protected header typ (16) is not \(Self.cwtType)")
-    }
-    guard let payload = sign1.payload else {
-      throw StatusListError(.malformed, "the COSE_Sign1 has a detached payload")
-    }
-    let claims: CBORMap
-    do {
-      guard let map = try CBORDecoder(limits: limits).decode(payload).map else {
-        throw StatusListError(.malformed, "the CWT claims are not a map")
-      }
-      claims = map
-    } catch let error as StatusListError {
-      throw error
-    } catch {
-      throw StatusListError(.malformed, "the CWT claims: \(error)", underlying: error)
-    }
+    let sign1 = try Self.cwtSign1(cwt)
+    let claims = try Self.cwtClaims(sign1)
     guard let subject = claims[CWTKey.sub]?.text else {
       throw StatusListError(.malformed, "the CWT has no text sub (2)")
     }
     guard let list = claims[CWTKey.statusList]?.map else {
       throw StatusListError(.malformed, "the CWT has no status_list (65533) map")
     }
-    guard let bitsValue = list["bits"]?.int else {
-      throw StatusListError(.malformed, "status_list.bits is not an integer")
-    }
-    let bits = try StatusList.bits(bitsValue)
-    guard let compressed = list["lst"]?.bytes else {
-      throw StatusListError(.malformed, "status_list.lst is not a byte string")
-    }
-    var aggregation: String?
-    if let value = list["aggregation_uri"] {
-      guard let text = value.text else {
-        throw StatusListError(.malformed, "status_list.aggregation_uri is not text")
-      }
-      aggregation = text
-    }
+    let (bits, compressed, aggregation) = try Self.cwtStatusList(list)
     let chain: [[UInt8]]
     do {
       chain = try sign1.headers.x5chain
@@ -309,6 +242,102 @@ public struct StatusListToken: Sendable, Hashable {
     signed = .cwt(sign1)
     statusList = try StatusList(
       bits: bits, compressed: compressed, maximumSize: maximumDecompressedSize)
+  }
+
+  /// The JWT's claims: a JSON object, bounded in depth and size.
+  private static func jwtClaims(_ jws: CompactJWS) throws(StatusListError) -> JSONValue {
+    let claims: JSONValue
+    do {
+      claims = try JSONValue(
+        parsing: jws.payload,
+        limits: JSONLimits(maxDepth: 16, maxLength: StatusListLimits.maximumTokenSize))
+    } catch {
+      throw StatusListError(.malformed, "the JWT payload: \(error.reason)", underlying: error)
+    }
+    guard case .object = claims else {
+      throw StatusListError(.malformed, "the JWT payload is not a JSON object")
+    }
+    return claims
+  }
+
+  /// The JWT's `status_list`: `bits`, `lst` (base64url) decoded, `aggregation_uri` when present.
+  private static func jwtStatusList(_ list: JSONValue) throws(StatusListError) -> (
+    StatusList.Bits, [UInt8], String?
+  ) {
+    guard let bitsValue = list["bits"]?.int else {
+      throw StatusListError(.malformed, "status_list.bits is not an integer")
+    }
+    let bits = try StatusList.bits(bitsValue)
+    guard let lst = list["lst"]?.string else {
+      throw StatusListError(.malformed, "status_list.lst is not a string")
+    }
+    let compressed: [UInt8]
+    do {
+      compressed = try Base64URL.decode(lst)
+    } catch {
+      throw StatusListError(.malformed, "status_list.lst: \(error.reason)", underlying: error)
+    }
+    let aggregation = try optionalJSONString(list, "aggregation_uri", "status_list.")
+    return (bits, compressed, aggregation)
+  }
+
+  /// The CWT's COSE_Sign1, with or without the CWT tag, whose protected `typ` is ``cwtType``.
+  private static func cwtSign1(_ cwt: [UInt8]) throws(StatusListError) -> COSESign1 {
+    var item: CBOR
+    do {
+      item = try CBORDecoder(limits: cborLimits).decode(cwt)
+    } catch {
+      throw StatusListError(.malformed, "not CBOR: \(error.reason)", underlying: error)
+    }
+    // RFC 8392 §6: a CWT may carry the CWT tag (61) around the COSE message.
+    if case .tagged(61, let inner) = item { item = inner }
+    let sign1: COSESign1
+    do {
+      sign1 = try COSESign1(cbor: item)
+    } catch {
+      throw StatusListError(.malformed, "not a COSE_Sign1: \(error.reason)", underlying: error)
+    }
+    guard sign1.headers.protected[key: CBOR(CWTKey.typ)]?.text == cwtType else {
+      throw StatusListError(
+        .malformed, "the protected header typ (16) is not \(cwtType)")
+    }
+    return sign1
+  }
+
+  /// The CWT's claims: the attached payload, a CBOR map.
+  private static func cwtClaims(_ sign1: COSESign1) throws(StatusListError) -> CBORMap {
+    guard let payload = sign1.payload else {
+      throw StatusListError(.malformed, "the COSE_Sign1 has a detached payload")
+    }
+    do {
+      guard let map = try CBORDecoder(limits: cborLimits).decode(payload).map else {
+        throw StatusListError(.malformed, "the CWT claims are not a map")
+      }
+      return map
+    } catch let error as StatusListError {
+      throw error
+    } catch {
+      throw StatusListError(.malformed, "the CWT claims: \(error)", underlying: error)
+    }
+  }
+
+  /// The CWT's `status_list` (65533): `bits`, `lst` (a byte string), `aggregation_uri` when
+  /// present.
+  private static func cwtStatusList(_ list: CBORMap) throws(StatusListError) -> (
+    StatusList.Bits, [UInt8], String?
+  ) {
+    guard let bitsValue = list["bits"]?.int else {
+      throw StatusListError(.malformed, "status_list.bits is not an integer")
+    }
+    let bits = try StatusList.bits(bitsValue)
+    guard let compressed = list["lst"]?.bytes else {
+      throw StatusListError(.malformed, "status_list.lst is not a byte string")
+    }
+    guard let value = list["aggregation_uri"] else { return (bits, compressed, nil) }
+    guard let text = value.text else {
+      throw StatusListError(.malformed, "status_list.aggregation_uri is not text")
+    }
+    return (bits, compressed, text)
   }
 
   // MARK: Verifying
@@ -386,52 +415,93 @@ public struct StatusListToken: Sendable, Hashable {
     let readBack = max(StatusListLimits.maximumDecompressedSize, statusList.bytes.count)
     let iat = Int64(issuedAt.timeIntervalSince1970.rounded(.down))
     let exp = expiresAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+    let claims = TokenClaims(
+      subject: subject, issuer: issuer, issuedAt: iat, expiresAt: exp, timeToLive: timeToLive,
+      bits: statusList.bits, compressed: compressed, aggregationURI: aggregationURI)
     switch format {
     case .jwt:
-      var list: [(key: String, value: JSONValue)] = [
-        ("bits", .integer(Int64(statusList.bits.rawValue))),
-        ("lst", .string(Base64URL.encode(compressed))),
-      ]
-      if let aggregationURI { list.append(("aggregation_uri", .string(aggregationURI))) }
-      var claims: [(key: String, value: JSONValue)] = [("sub", .string(subject))]
-      if let issuer { claims.append(("iss", .string(issuer))) }
-      claims.append(("iat", .integer(iat)))
-      if let exp { claims.append(("exp", .integer(exp))) }
-      if let timeToLive { claims.append(("ttl", .integer(Int64(timeToLive)))) }
-      claims.append(("status_list", .object(list)))
-      var header: [(key: String, value: JSONValue)] = [("typ", .string(Self.jwtType))]
-      if !certificateChain.isEmpty { header.append(("x5c", JWS.x5c(certificateChain))) }
-      let text: String
-      do {
-        text = try JWS.sign(
-          payload: JSONValue.object(claims).serializedBytes(), protectedHeader: .object(header),
-          signer: signer)
-      } catch {
-        throw StatusListError(.signingFailed, "JWS: \(error.reason)", underlying: error)
-      }
+      let text = try Self.signJWT(claims, certificateChain: certificateChain, signer: signer)
       try self.init(jwt: text, maximumDecompressedSize: readBack)
     case .cwt:
-      var list: CBORMap = ["bits": CBOR(statusList.bits.rawValue), "lst": .byteString(compressed)]
-      if let aggregationURI { list["aggregation_uri"] = .textString(aggregationURI) }
-      var claims = CBORMap()
-      if let issuer { claims[key: CBOR(CWTKey.iss)] = .textString(issuer) }
-      claims[key: CBOR(CWTKey.sub)] = .textString(subject)
-      claims[key: CBOR(CWTKey.iat)] = CBOR(Int(iat))
-      if let exp { claims[key: CBOR(CWTKey.exp)] = CBOR(Int(exp)) }
-      if let timeToLive { claims[key: CBOR(CWTKey.ttl)] = CBOR(timeToLive) }
-      claims[key: CBOR(CWTKey.statusList)] = .map(list)
-      var protected: CBORMap = [CBOR(CWTKey.typ): .textString(Self.cwtType)]
-      if !certificateChain.isEmpty {
-        protected[key: COSEHeaderLabel.x5chain] = COSEHeaders.x5chainValue(certificateChain)
-      }
-      let sign1: COSESign1
-      do {
-        sign1 = try COSESign1.sign(
-          payload: CBOR.map(claims).encoded(), protected: protected, signer: signer)
-      } catch {
-        throw StatusListError(.signingFailed, "COSE_Sign1: \(error.reason)", underlying: error)
-      }
+      let sign1 = try Self.signCWT(claims, certificateChain: certificateChain, signer: signer)
       try self.init(cwt: sign1.cbor(tagged: true).encoded(), maximumDecompressedSize: readBack)
+    }
+  }
+
+  /// The claims of a token being built, with `iat` and `exp` as whole seconds.
+  private struct TokenClaims {
+    /// `sub`.
+    var subject: String
+    /// `iss`, when given.
+    var issuer: String?
+    /// `iat`.
+    var issuedAt: Int64
+    /// `exp`, when given.
+    var expiresAt: Int64?
+    /// `ttl`, when given.
+    var timeToLive: Int?
+    /// `status_list.bits`.
+    var bits: StatusList.Bits
+    /// `status_list.lst`, before any base64url.
+    var compressed: [UInt8]
+    /// `status_list.aggregation_uri`, when given.
+    var aggregationURI: String?
+  }
+
+  /// Signs the JWT form (draft §5.1): header `{alg, typ, x5c}`, claims in the order `sub`,
+  /// `iss`, `iat`, `exp`, `ttl`, `status_list`.
+  private static func signJWT(
+    _ token: TokenClaims, certificateChain: [[UInt8]], signer: any Signer
+  ) throws(StatusListError) -> String {
+    var list: [(key: String, value: JSONValue)] = [
+      ("bits", .integer(Int64(token.bits.rawValue))),
+      ("lst", .string(Base64URL.encode(token.compressed))),
+    ]
+    if let aggregationURI = token.aggregationURI {
+      list.append(("aggregation_uri", .string(aggregationURI)))
+    }
+    var claims: [(key: String, value: JSONValue)] = [("sub", .string(token.subject))]
+    if let issuer = token.issuer { claims.append(("iss", .string(issuer))) }
+    claims.append(("iat", .integer(token.issuedAt)))
+    if let exp = token.expiresAt { claims.append(("exp", .integer(exp))) }
+    if let timeToLive = token.timeToLive { claims.append(("ttl", .integer(Int64(timeToLive)))) }
+    claims.append(("status_list", .object(list)))
+    var header: [(key: String, value: JSONValue)] = [("typ", .string(Self.jwtType))]
+    if !certificateChain.isEmpty { header.append(("x5c", JWS.x5c(certificateChain))) }
+    do {
+      return try JWS.sign(
+        payload: JSONValue.object(claims).serializedBytes(), protectedHeader: .object(header),
+        signer: signer)
+    } catch {
+      throw StatusListError(.signingFailed, "JWS: \(error.reason)", underlying: error)
+    }
+  }
+
+  /// Signs the CWT form (draft §5.2): protected `{1: alg, 16: typ, 33: x5chain}`, claims 1, 2,
+  /// 6, 4, 65534, 65533.
+  private static func signCWT(
+    _ token: TokenClaims, certificateChain: [[UInt8]], signer: any Signer
+  ) throws(StatusListError) -> COSESign1 {
+    var list: CBORMap = ["bits": CBOR(token.bits.rawValue), "lst": .byteString(token.compressed)]
+    if let aggregationURI = token.aggregationURI {
+      list["aggregation_uri"] = .textString(aggregationURI)
+    }
+    var claims = CBORMap()
+    if let issuer = token.issuer { claims[key: CBOR(CWTKey.iss)] = .textString(issuer) }
+    claims[key: CBOR(CWTKey.sub)] = .textString(token.subject)
+    claims[key: CBOR(CWTKey.iat)] = CBOR(Int(token.issuedAt))
+    if let exp = token.expiresAt { claims[key: CBOR(CWTKey.exp)] = CBOR(Int(exp)) }
+    if let timeToLive = token.timeToLive { claims[key: CBOR(CWTKey.ttl)] = CBOR(timeToLive) }
+    claims[key: CBOR(CWTKey.statusList)] = .map(list)
+    var protected: CBORMap = [CBOR(CWTKey.typ): .textString(Self.cwtType)]
+    if !certificateChain.isEmpty {
+      protected[key: COSEHeaderLabel.x5chain] = COSEHeaders.x5chainValue(certificateChain)
+    }
+    do {
+      return try COSESign1.sign(
+        payload: CBOR.map(claims).encoded(), protected: protected, signer: signer)
+    } catch {
+      throw StatusListError(.signingFailed, "COSE_Sign1: \(error.reason)", underlying: error)
     }
   }
 

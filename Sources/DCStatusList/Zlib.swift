@@ -71,27 +71,35 @@ public enum Zlib {
           throw StatusListError(
             .tooLarge, "the decompressed list exceeds \(maximumSize) bytes")
         }
-        switch status {
-        case Z_STREAM_END:
-          guard stream.avail_in == 0 else {
-            throw StatusListError(
-              .decompressionFailed, "\(stream.avail_in) bytes follow the end of the zlib stream")
-          }
-          return
-        case Z_OK:
-          continue
-        case Z_BUF_ERROR where produced == 0:
-          throw StatusListError(.decompressionFailed, "the zlib stream is truncated")
-        case Z_BUF_ERROR:
-          continue
-        case Z_NEED_DICT:
-          throw StatusListError(.decompressionFailed, "the zlib stream needs a preset dictionary")
-        default:
-          let message = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-          throw StatusListError(.decompressionFailed, "zlib: \(message)")
-        }
+        if try streamEnded(status: status, produced: produced, stream: stream) { return }
       }
     }
     return output
+  }
+
+  /// Whether `inflate`'s `status` ends the stream (only with no bytes after it); false to go
+  /// on inflating, an error for a truncated, dictionary-bound or corrupt stream.
+  private static func streamEnded(status: Int32, produced: Int, stream: z_stream)
+    throws(StatusListError) -> Bool
+  {
+    switch status {
+    case Z_STREAM_END:
+      guard stream.avail_in == 0 else {
+        throw StatusListError(
+          .decompressionFailed, "\(stream.avail_in) bytes follow the end of the zlib stream")
+      }
+      return true
+    case Z_OK:
+      return false
+    case Z_BUF_ERROR where produced == 0:
+      throw StatusListError(.decompressionFailed, "the zlib stream is truncated")
+    case Z_BUF_ERROR:
+      return false
+    case Z_NEED_DICT:
+      throw StatusListError(.decompressionFailed, "the zlib stream needs a preset dictionary")
+    default:
+      let message = stream.msg.map { String(cString: $0) } ?? "error \(status)"
+      throw StatusListError(.decompressionFailed, "zlib: \(message)")
+    }
   }
 }

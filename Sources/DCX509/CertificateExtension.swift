@@ -198,17 +198,7 @@ struct DecodedExtensions: Sendable, Hashable {
       try members.finish()
       basicConstraints = BasicConstraints(isCA: isCA, pathLengthConstraint: pathLength)
     case .keyUsage:
-      let (bytes, _) = try node.bitStringBytes()
-      guard bytes.count <= 2 else {
-        throw CertificateError(.invalidExtension, "keyUsage has more than 9 bits")
-      }
-      var raw: UInt16 = 0
-      for (index, byte) in bytes.enumerated() {
-        for bit in 0..<8 where byte & (0x80 >> UInt8(bit)) != 0 {
-          raw |= 1 << UInt16(index * 8 + bit)
-        }
-      }
-      keyUsage = KeyUsage(rawValue: raw)
+      keyUsage = try Self.keyUsage(node)
     case .extendedKeyUsage:
       _ = try node.expect(DER.Identifier.sequence, "ExtKeyUsageSyntax")
       guard !node.children.isEmpty else {
@@ -233,19 +223,41 @@ struct DecodedExtensions: Sendable, Hashable {
     case .issuerAlternativeName:
       issuerAlternativeNames = try GeneralName.sequence(node, "issuerAltName")
     case .crlDistributionPoints:
-      _ = try node.expect(DER.Identifier.sequence, "CRLDistributionPoints")
-      var names: [GeneralName] = []
-      for point in node.children {
-        _ = try point.expect(DER.Identifier.sequence, "DistributionPoint")
-        // distributionPoint [0] { fullName [0] GeneralNames | nameRelativeToCRLIssuer [1] }
-        guard let name = point.children.first(where: { $0.identifier == 0xA0 }),
-          let full = name.children.first, full.identifier == 0xA0
-        else { continue }
-        for child in full.children { names.append(try GeneralName(node: child)) }
-      }
-      crlDistributionPointNames = names
+      crlDistributionPointNames = try Self.crlDistributionPointNames(node)
     default:
       break
     }
+  }
+
+  /// keyUsage (RFC 5280 §4.2.1.3): a BIT STRING of at most 9 bits, bit 0 first.
+  private static func keyUsage(_ node: DER.Node) throws(CertificateError) -> KeyUsage {
+    let (bytes, _) = try node.bitStringBytes()
+    guard bytes.count <= 2 else {
+      throw CertificateError(.invalidExtension, "keyUsage has more than 9 bits")
+    }
+    var raw: UInt16 = 0
+    for (index, byte) in bytes.enumerated() {
+      for bit in 0..<8 where byte & (0x80 >> UInt8(bit)) != 0 {
+        raw |= 1 << UInt16(index * 8 + bit)
+      }
+    }
+    return KeyUsage(rawValue: raw)
+  }
+
+  /// The full names of cRLDistributionPoints (RFC 5280 §4.2.1.13); relative names are skipped.
+  private static func crlDistributionPointNames(_ node: DER.Node) throws(CertificateError)
+    -> [GeneralName]
+  {
+    _ = try node.expect(DER.Identifier.sequence, "CRLDistributionPoints")
+    var names: [GeneralName] = []
+    for point in node.children {
+      _ = try point.expect(DER.Identifier.sequence, "DistributionPoint")
+      // distributionPoint [0] { fullName [0] GeneralNames | nameRelativeToCRLIssuer [1] }
+      guard let name = point.children.first(where: { $0.identifier == 0xA0 }),
+        let full = name.children.first, full.identifier == 0xA0
+      else { continue }
+      for child in full.children { names.append(try GeneralName(node: child)) }
+    }
+    return names
   }
 }

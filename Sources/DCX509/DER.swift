@@ -144,34 +144,7 @@ public enum DER {
     guard identifier != 0 else {
       throw CertificateError(.invalidDER, "end-of-contents octets at offset \(start)")
     }
-    let first = data[index]
-    index += 1
-    var length = 0
-    if first < 0x80 {
-      length = Int(first)
-    } else {
-      // X.690 §10.1: definite form only, in the fewest octets.
-      guard first != 0x80 else {
-        throw CertificateError(.invalidDER, "indefinite length at offset \(start)")
-      }
-      let count = Int(first & 0x7F)
-      guard count <= 4 else {
-        throw CertificateError(.invalidDER, "length of \(count) octets at offset \(start)")
-      }
-      guard data.endIndex - index >= count else {
-        throw CertificateError(.invalidDER, "truncated length at offset \(start)")
-      }
-      guard data[index] != 0 else {
-        throw CertificateError(.invalidDER, "non-minimal length encoding at offset \(start)")
-      }
-      for _ in 0..<count {
-        length = length << 8 | Int(data[index])
-        index += 1
-      }
-      guard length >= 0x80 else {
-        throw CertificateError(.invalidDER, "non-minimal length encoding at offset \(start)")
-      }
-    }
+    let length = try readLength(data, at: &index, start: start)
     guard data.endIndex - index >= length else {
       throw CertificateError(
         .invalidDER,
@@ -196,6 +169,39 @@ public enum DER {
     }
     let node = Node(identifier: identifier, encodedBytes: data[start..<end], contentStart: index)
     return (node, end)
+  }
+
+  /// The length octets at `index` (X.690 §8.1.3), `index` moved past them. `start` is the
+  /// node's offset, for the errors.
+  private static func readLength(_ data: ArraySlice<UInt8>, at index: inout Int, start: Int)
+    throws(CertificateError) -> Int
+  {
+    let first = data[index]
+    index += 1
+    guard first >= 0x80 else { return Int(first) }
+    // X.690 §10.1: definite form only, in the fewest octets.
+    guard first != 0x80 else {
+      throw CertificateError(.invalidDER, "indefinite length at offset \(start)")
+    }
+    let count = Int(first & 0x7F)
+    guard count <= 4 else {
+      throw CertificateError(.invalidDER, "length of \(count) octets at offset \(start)")
+    }
+    guard data.endIndex - index >= count else {
+      throw CertificateError(.invalidDER, "truncated length at offset \(start)")
+    }
+    guard data[index] != 0 else {
+      throw CertificateError(.invalidDER, "non-minimal length encoding at offset \(start)")
+    }
+    var length = 0
+    for _ in 0..<count {
+      length = length << 8 | Int(data[index])
+      index += 1
+    }
+    guard length >= 0x80 else {
+      throw CertificateError(.invalidDER, "non-minimal length encoding at offset \(start)")
+    }
+    return length
   }
 }
 

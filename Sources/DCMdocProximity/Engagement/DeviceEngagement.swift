@@ -108,32 +108,8 @@ public struct DeviceEngagement: Sendable, Hashable {
     for key in map.keys where key.int == nil {
       throw malformed("key \(key.diagnosticNotation) is not an integer (* int => any)")
     }
-    guard let versionItem = map[Keys.version] else { throw malformed("0 (version) is missing") }
-    guard let version = versionItem.text else {
-      throw malformed("0 (version) must be a text string, got \(versionItem.kindName)")
-    }
-    guard Self.isVersion1(version) else {
-      throw MdocProximityError(
-        .unsupportedVersion,
-        "DeviceEngagement version \"\(version)\" is not a 1.x version (\(Keys.clause))")
-    }
-    guard let security = map[Keys.security]?.array, security.count == 2 else {
-      throw malformed("1 (Security) must be an array [cipher suite, EDeviceKeyBytes]")
-    }
-    guard let suite = security[0].uint64 else {
-      throw malformed("Security[0] (cipher suite) must be an unsigned integer")
-    }
-    guard suite == Self.cipherSuite else {
-      throw MdocProximityError(
-        .unsupportedCipherSuite,
-        "DeviceEngagement cipher suite \(suite) is not 1 (ISO 18013-5 §9.1.5.2)")
-    }
-    let keyEncoded: EncodedCBOR
-    do {
-      keyEncoded = try security[1].requireTag24("DeviceEngagement.Security[1] (EDeviceKeyBytes)")
-    } catch {
-      throw MdocProximityError(.malformed, error.reason, underlying: error)
-    }
+    let version = try Self.readVersion(map)
+    let keyEncoded = try Self.readSecurity(map)
     self.eDeviceKey = try ephemeralKey(keyEncoded, "DeviceEngagement.EDeviceKey")
     var retrievalMethods: [DeviceRetrievalMethod] = []
     if let item = map[Keys.deviceRetrievalMethods] {
@@ -166,6 +142,40 @@ public struct DeviceEngagement: Sendable, Hashable {
     self.originInfos = originInfos
     self.additionalEntries = additional
     self.encoded = encoded
+  }
+
+  /// `0` (version): a text string naming a 1.x version.
+  private static func readVersion(_ map: CBORMap) throws(MdocProximityError) -> String {
+    guard let versionItem = map[Keys.version] else { throw malformed("0 (version) is missing") }
+    guard let version = versionItem.text else {
+      throw malformed("0 (version) must be a text string, got \(versionItem.kindName)")
+    }
+    guard isVersion1(version) else {
+      throw MdocProximityError(
+        .unsupportedVersion,
+        "DeviceEngagement version \"\(version)\" is not a 1.x version (\(Keys.clause))")
+    }
+    return version
+  }
+
+  /// `1` (Security): cipher suite 1 and the tagged EDeviceKeyBytes, returned as encoded.
+  private static func readSecurity(_ map: CBORMap) throws(MdocProximityError) -> EncodedCBOR {
+    guard let security = map[Keys.security]?.array, security.count == 2 else {
+      throw malformed("1 (Security) must be an array [cipher suite, EDeviceKeyBytes]")
+    }
+    guard let suite = security[0].uint64 else {
+      throw malformed("Security[0] (cipher suite) must be an unsigned integer")
+    }
+    guard suite == cipherSuite else {
+      throw MdocProximityError(
+        .unsupportedCipherSuite,
+        "DeviceEngagement cipher suite \(suite) is not 1 (ISO 18013-5 §9.1.5.2)")
+    }
+    do {
+      return try security[1].requireTag24("DeviceEngagement.Security[1] (EDeviceKeyBytes)")
+    } catch {
+      throw MdocProximityError(.malformed, error.reason, underlying: error)
+    }
   }
 
   /// The engagement's bytes.

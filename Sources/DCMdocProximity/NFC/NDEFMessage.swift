@@ -154,13 +154,6 @@ public struct NDEFMessage: Sendable, Hashable {
     var records: [NDEFRecord] = []
     var offset = 0
     var ended = false
-    func take(_ count: Int, _ what: String) throws(MdocProximityError) -> ArraySlice<UInt8> {
-      guard count <= bytes.count - offset else {
-        throw ndefError("the message ends inside a record's \(what) (NDEF §3.2)")
-      }
-      defer { offset += count }
-      return bytes[offset..<(offset + count)]
-    }
     while !ended {
       guard offset < bytes.count else {
         throw ndefError("the message ends without a record flagged ME (NDEF §3.2.1)")
@@ -169,43 +162,58 @@ public struct NDEFMessage: Sendable, Hashable {
         throw MdocProximityError(
           .tooLarge, "NDEF message has more than \(Self.maxRecordCount) records")
       }
-      let header = try take(1, "header")[offset - 1]
-      let isFirst = records.isEmpty
-      guard (header & Flag.messageBegin != 0) == isFirst else {
-        throw ndefError(
-          isFirst
-            ? "the first record is not flagged MB (NDEF §3.2.1)"
-            : "a record after the first is flagged MB (NDEF §3.2.1)")
-      }
-      guard header & Flag.chunk == 0 else {
-        throw ndefError("chunked records (CF) are not accepted (NDEF §3.2.3)")
-      }
-      let tnfValue = header & Flag.typeNameFormat
-      guard let tnf = NDEFRecord.TypeNameFormat(rawValue: tnfValue) else {
-        throw ndefError(
-          "TNF \(tnfValue) is \(tnfValue == 6 ? "only for chunks" : "reserved") (NDEF §3.2.6)")
-      }
-      let typeLength = Int(try take(1, "type length")[offset - 1])
-      let payloadLength: Int
-      if header & Flag.shortRecord != 0 {
-        payloadLength = Int(try take(1, "payload length")[offset - 1])
-      } else {
-        payloadLength = try take(4, "payload length").reduce(0) { $0 << 8 | Int($1) }
-      }
-      var idLength = 0
-      if header & Flag.idLength != 0 { idLength = Int(try take(1, "id length")[offset - 1]) }
-      let type = Array(try take(typeLength, "type"))
-      let id = Array(try take(idLength, "id"))
-      let payload = Array(try take(payloadLength, "payload"))
-      records.append(
-        try NDEFRecord(typeNameFormat: tnf, type: type, id: id, payload: payload))
-      ended = header & Flag.messageEnd != 0
+      let (record, isLast) = try Self.readRecord(bytes, at: &offset, isFirst: records.isEmpty)
+      records.append(record)
+      ended = isLast
     }
     guard offset == bytes.count else {
       throw ndefError("\(bytes.count - offset) bytes follow the record flagged ME (NDEF §3.2.1)")
     }
     self.records = records
     self.bytes = bytes
+  }
+
+  /// The record at `offset`, `offset` moved past it, and whether it is flagged ME: MB only on
+  /// the first record, no chunks, no TNF 6 or 7, every length within the message.
+  private static func readRecord(_ bytes: [UInt8], at offset: inout Int, isFirst: Bool)
+    throws(MdocProximityError) -> (NDEFRecord, Bool)
+  {
+    func take(_ count: Int, _ what: String) throws(MdocProximityError) -> ArraySlice<UInt8> {
+      guard count <= bytes.count - offset else {
+        throw ndefError("the message ends inside a record's \(what) (NDEF §3.2)")
+      }
+      defer { offset += count }
+      return bytes[offset..<(offset + count)]
+    }
+    let header = try take(1, "header")[offset - 1]
+    guard (header & Flag.messageBegin != 0) == isFirst else {
+      throw ndefError(
+        isFirst
+          ? "the first record is not flagged MB (NDEF §3.2.1)"
+          : "a record after the first is flagged MB (NDEF §3.2.1)")
+    }
+    guard header & Flag.chunk == 0 else {
+      throw ndefError("chunked records (CF) are not accepted (NDEF §3.2.3)")
+    }
+    let tnfValue = header & Flag.typeNameFormat
+    guard let tnf = NDEFRecord.TypeNameFormat(rawValue: tnfValue) else {
+      throw ndefError(
+        "TNF \(tnfValue) is \(tnfValue == 6 ? "only for chunks" : "reserved") (NDEF §3.2.6)")
+    }
+    let typeLength = Int(try take(1, "type length")[offset - 1])
+    let payloadLength: Int
+    if header & Flag.shortRecord != 0 {
+      payloadLength = Int(try take(1, "payload length")[offset - 1])
+    } else {
+      payloadLength = try take(4, "payload length").reduce(0) { $0 << 8 | Int($1) }
+    }
+    var idLength = 0
+    if header & Flag.idLength != 0 { idLength = Int(try take(1, "id length")[offset - 1]) }
+    let type = Array(try take(typeLength, "type"))
+    let id = Array(try take(idLength, "id"))
+    let payload = Array(try take(payloadLength, "payload"))
+    let record = try NDEFRecord(typeNameFormat: tnf, type: type, id: id, payload: payload)
+    return (record, header & Flag.messageEnd != 0)
   }
 
   /// The first record with this id.

@@ -92,6 +92,14 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
     self.text = text
     self.scheme = scheme
     self.clientID = ClientIdentifier(clientID)
+    form = try Self.readForm(values, fields: fields)
+  }
+
+  /// Which form the request takes: `request_uri` (with its method), `request`, or the
+  /// parameters themselves, the JSON-valued ones parsed.
+  private static func readForm(_ values: [String: String], fields: [(name: String, value: String)])
+    throws(OpenID4VPError) -> Form
+  {
     if values["request"] != nil && values["request_uri"] != nil {
       throw OpenID4VPError(
         .invalidRequest, "a request URI carries request or request_uri, not both (RFC 9101 §5)")
@@ -107,14 +115,14 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
         throw OpenID4VPError(
           .invalidRequest, "request_uri_method must be get or post, got \(methodText.prefix(20))")
       }
-      form = .byReference(
-        requestURI: try Self.checkedURL(requestURI, name: "request_uri"), method: method)
+      return .byReference(
+        requestURI: try checkedURL(requestURI, name: "request_uri"), method: method)
     } else if let request = values["request"] {
-      form = .requestObject(request)
+      return .requestObject(request)
     } else {
       var members: [(key: String, value: JSONValue)] = []
       for (name, value) in fields {
-        guard Self.jsonParameters.contains(name) else {
+        guard jsonParameters.contains(name) else {
           members.append((name, .string(value)))
           continue
         }
@@ -126,7 +134,7 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
             underlying: error)
         }
       }
-      form = .parameters(.object(members))
+      return .parameters(.object(members))
     }
   }
 

@@ -140,55 +140,99 @@ public struct RedirectAuthorizationRequest: Sendable {
     policy: RedirectRequestPolicy = .standard, supportedTransactionDataTypes: Set<String> = []
   ) throws(OpenID4VPError) {
     self.uri = uri
-    let parameters: JSONValue
-    let verifier: RedirectVerifierIdentity
+    let (parameters, verifier, isSigned) = try Self.readParameters(
+      uri: uri, requestObject: requestObject, trustAnchors: verifierTrustAnchors,
+      walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, policy: policy)
+    self.verifier = verifier
+    self.parameters = parameters
+    self.isSigned = isSigned
+
+    // §5.1, §8.2: the parameters of the redirect-based response modes.
+    responseMode = try Self.readResponseMode(parameters)
+    guard let nonce = parameters["nonce"]?.string, !nonce.isEmpty else {
+      throw OpenID4VPError(.invalidRequest, "nonce is required")
+    }
+    self.nonce = nonce
+    if let state = parameters["state"] {
+      guard let text = state.string else {
+        throw OpenID4VPError(.invalidRequest, "state must be a string")
+      }
+      self.state = text
+    } else {
+      state = nil
+    }
+    (responseURI, responseURIText) = try Self.readResponseURI(
+      parameters, mode: responseMode, verifier: verifier, policy: policy)
+
+    let query = try AuthorizationRequest.readDCQL(parameters)
+    dcqlQuery = query.parsed
+    dcqlQueryJSON = query.json
+    // The DC API reader with dc_api: the metadata and formats checks, no encryption yet.
+    clientMetadata = try AuthorizationRequest.readClientMetadata(parameters, responseMode: .dcAPI)
+      .clientMetadata
+    responseEncryption =
+      responseMode == .directPostJWT ? try clientMetadata.responseEncryption() : nil
+    transactionData = try AuthorizationRequest.readTransactionData(
+      parameters["transaction_data"], credentialQueryIDs: Set(query.parsed.credentials.map(\.id)),
+      supportedTypes: supportedTransactionDataTypes)
+    verifierInfo = parameters["verifier_info"]
+  }
+
+  /// The request's parameters, who sent them and whether they were signed, from whichever form
+  /// the request URI takes: a request object by reference or by value, or plain parameters.
+  private static func readParameters(
+    uri: AuthorizationRequestURI, requestObject: String?, trustAnchors: [Certificate],
+    walletNonce: String?, walletIssuer: String?, now: Date, policy: RedirectRequestPolicy
+  ) throws(OpenID4VPError) -> (JSONValue, RedirectVerifierIdentity, Bool) {
     switch uri.form {
     case .byReference:
       guard let requestObject else {
         throw OpenID4VPError(
           .invalidRequest, "the request object from request_uri is needed to read this request")
       }
-      if uri.clientID.prefix == .redirectURI,
-        let unsecured = try Self.unsecuredRequestObject(
-          requestObject, clientID: uri.clientID, walletNonce: walletNonce)
-      {
-        (parameters, verifier, isSigned) = (unsecured, .redirectURI(uri.clientID), false)
-      } else {
-        (parameters, verifier) = try Self.verifyRequestObject(
-          requestObject, clientID: uri.clientID, trustAnchors: verifierTrustAnchors,
-          walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, policy: policy)
-        isSigned = true
-      }
+      return try readRequestObject(
+        requestObject, clientID: uri.clientID, trustAnchors: trustAnchors,
+        walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, policy: policy)
     case .requestObject(let object):
-      if uri.clientID.prefix == .redirectURI,
-        let unsecured = try Self.unsecuredRequestObject(
-          object, clientID: uri.clientID, walletNonce: walletNonce)
-      {
-        (parameters, verifier, isSigned) = (unsecured, .redirectURI(uri.clientID), false)
-      } else {
-        (parameters, verifier) = try Self.verifyRequestObject(
-          object, clientID: uri.clientID, trustAnchors: verifierTrustAnchors,
-          walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, policy: policy)
-        isSigned = true
-      }
+      return try readRequestObject(
+        object, clientID: uri.clientID, trustAnchors: trustAnchors,
+        walletNonce: walletNonce, walletIssuer: walletIssuer, now: now, policy: policy)
     case .parameters(let values):
       switch uri.clientID.prefix {
       case ClientIdentifier.Prefix.redirectURI?:
-        verifier = .redirectURI(uri.clientID)
+        return (values, .redirectURI(uri.clientID), false)
       case .x509SANDNS?, .x509Hash?, .verifierAttestation?:
         throw OpenID4VPError(
           .invalidRequest,
           "\(uri.clientID.prefix?.rawValue ?? "") requests must be signed request objects")
       default:
-        throw Self.unsupportedPrefix(uri.clientID)
+        throw unsupportedPrefix(uri.clientID)
       }
-      parameters = values
-      isSigned = false
     }
-    self.verifier = verifier
-    self.parameters = parameters
+  }
 
-    // §5.1, §8.2: the parameters of the redirect-based response modes.
+  /// A request object's parameters and verifier: unsecured for a `redirect_uri` client
+  /// identifier that sent one, verified as a signed request object otherwise.
+  private static func readRequestObject(
+    _ text: String, clientID: ClientIdentifier, trustAnchors: [Certificate],
+    walletNonce: String?, walletIssuer: String?, now: Date, policy: RedirectRequestPolicy
+  ) throws(OpenID4VPError) -> (JSONValue, RedirectVerifierIdentity, Bool) {
+    if clientID.prefix == .redirectURI,
+      let unsecured = try unsecuredRequestObject(text, clientID: clientID, walletNonce: walletNonce)
+    {
+      return (unsecured, .redirectURI(clientID), false)
+    }
+    let (parameters, verifier) = try verifyRequestObject(
+      text, clientID: clientID, trustAnchors: trustAnchors, walletNonce: walletNonce,
+      walletIssuer: walletIssuer, now: now, policy: policy)
+    return (parameters, verifier, true)
+  }
+
+  /// `response_type` (`vp_token` only) and `response_mode` (`direct_post` or
+  /// `direct_post.jwt`), both required.
+  private static func readResponseMode(_ parameters: JSONValue) throws(OpenID4VPError)
+    -> RedirectResponseMode
+  {
     guard let responseType = parameters["response_type"]?.string else {
       throw OpenID4VPError(.invalidRequest, "response_type is required")
     }
@@ -203,50 +247,31 @@ public struct RedirectAuthorizationRequest: Sendable {
       throw OpenID4VPError(
         .unsupportedResponseMode, "response_mode \(mode) is not direct_post or direct_post.jwt")
     }
-    self.responseMode = responseMode
-    guard let nonce = parameters["nonce"]?.string, !nonce.isEmpty else {
-      throw OpenID4VPError(.invalidRequest, "nonce is required")
-    }
-    self.nonce = nonce
-    if let state = parameters["state"] {
-      guard let text = state.string else {
-        throw OpenID4VPError(.invalidRequest, "state must be a string")
-      }
-      self.state = text
-    } else {
-      state = nil
-    }
+    return responseMode
+  }
+
+  /// The Response URI, parsed and as sent, checked against where the verifier may be answered.
+  private static func readResponseURI(
+    _ parameters: JSONValue, mode: RedirectResponseMode, verifier: RedirectVerifierIdentity,
+    policy: RedirectRequestPolicy
+  ) throws(OpenID4VPError) -> (URL, String) {
     // §8.2: response_uri is required, and redirect_uri must not be present with it. §5.9.3
     // redirect_uri prefix: the client identifier is the Response URI, so a request without one
     // is answered there (the OpenID conformance suite's alternate happy flow omits it).
     let derivedResponseURI: String? =
       if case .redirectURI(let clientID) = verifier { clientID.value } else { nil }
     guard let responseURIText = parameters["response_uri"]?.string ?? derivedResponseURI else {
-      throw OpenID4VPError(.invalidRequest, "\(mode) needs a response_uri")
+      throw OpenID4VPError(.invalidRequest, "\(mode.rawValue) needs a response_uri")
     }
     guard parameters["redirect_uri"] == nil else {
       throw OpenID4VPError(
         .invalidRequest, "redirect_uri must not be present together with response_uri (§8.2)")
     }
     let responseURI = try AuthorizationRequestURI.checkedURL(responseURIText, name: "response_uri")
-    try Self.checkResponseURI(
+    try checkResponseURI(
       responseURI, text: responseURIText, verifier: verifier,
       allowsLoopbackAliases: policy.allowsLoopbackAliases)
-    self.responseURI = responseURI
-    self.responseURIText = responseURIText
-
-    let query = try AuthorizationRequest.readDCQL(parameters)
-    dcqlQuery = query.parsed
-    dcqlQueryJSON = query.json
-    // The DC API reader with dc_api: the metadata and formats checks, no encryption yet.
-    clientMetadata = try AuthorizationRequest.readClientMetadata(parameters, responseMode: .dcAPI)
-      .clientMetadata
-    responseEncryption =
-      responseMode == .directPostJWT ? try clientMetadata.responseEncryption() : nil
-    transactionData = try AuthorizationRequest.readTransactionData(
-      parameters["transaction_data"], credentialQueryIDs: Set(query.parsed.credentials.map(\.id)),
-      supportedTypes: supportedTransactionDataTypes)
-    verifierInfo = parameters["verifier_info"]
+    return (responseURI, responseURIText)
   }
 
   static func unsupportedPrefix(_ clientID: ClientIdentifier) -> OpenID4VPError {
@@ -367,13 +392,34 @@ public struct RedirectAuthorizationRequest: Sendable {
         "client_id \(payload["client_id"]?.serialized() ?? "(none)") in the request object "
           + "differs from \(clientID.rawValue) in the request URI")
     }
-    let verifier: RedirectVerifierIdentity
+    let verifier = try authenticate(
+      jws, clientID: clientID, trustAnchors: trustAnchors, now: now, policy: policy)
+    let claims: JWTClaims
+    do {
+      claims = try JWTClaims(json: payload)
+    } catch {
+      throw OpenID4VPError(
+        .invalidRequest, "request object claims: \(error.reason)", underlying: error)
+    }
+    try checkAudience(claims, walletIssuer: walletIssuer)
+    try checkLifetime(claims, now: now, policy: policy)
+    // §5.10.1: a request fetched with a wallet_nonce must echo it.
+    if let walletNonce { try checkWalletNonce(payload, walletNonce) }
+    return (payload, verifier)
+  }
+
+  /// Who signed the request object, authenticated per client identifier prefix: an `x5c` chain
+  /// for the `x509_*` prefixes, the attestation's `cnf` key for `verifier_attestation`.
+  private static func authenticate(
+    _ jws: CompactJWS, clientID: ClientIdentifier, trustAnchors: [Certificate], now: Date,
+    policy: RedirectRequestPolicy
+  ) throws(OpenID4VPError) -> RedirectVerifierIdentity {
     switch clientID.prefix {
     case .x509SANDNS?, .x509Hash?:
       let verified = try RequestAuthentication.authenticateX509(
         x5c: jws.x5c, identifier: clientID, trustAnchors: trustAnchors, now: now
       ) { (key) throws(JOSEError) in try jws.verifySignature(with: key) }
-      verifier = .certificate(
+      return .certificate(
         clientID: clientID, leafCertificate: verified.chain[0], trustedChain: verified.trusted)
     case .verifierAttestation?:
       let (attestation, key) = try verifyAttestation(
@@ -387,7 +433,7 @@ public struct RedirectAuthorizationRequest: Sendable {
           "the request object is not signed by the attestation's cnf key: \(error.reason)",
           underlying: error)
       }
-      verifier = .attestation(attestation)
+      return .attestation(attestation)
     case .redirectURI?:
       // §5.9.3: requests with the redirect_uri prefix cannot be signed.
       throw OpenID4VPError(
@@ -395,13 +441,12 @@ public struct RedirectAuthorizationRequest: Sendable {
     default:
       throw unsupportedPrefix(clientID)
     }
-    let claims: JWTClaims
-    do {
-      claims = try JWTClaims(json: payload)
-    } catch {
-      throw OpenID4VPError(
-        .invalidRequest, "request object claims: \(error.reason)", underlying: error)
-    }
+  }
+
+  /// The request object's `aud`: the static discovery audience, or the wallet's own issuer.
+  private static func checkAudience(_ claims: JWTClaims, walletIssuer: String?)
+    throws(OpenID4VPError)
+  {
     // §5.8: static discovery uses the self-issued audience; a wallet with its own issuer
     // identifier also accepts that.
     let audiences = claims.aud ?? []
@@ -414,18 +459,6 @@ public struct RedirectAuthorizationRequest: Sendable {
         "request object aud \(audiences) is not \(staticDiscoveryAudience)"
           + (walletIssuer.map { " or \($0)" } ?? ""))
     }
-    try checkLifetime(claims, now: now, policy: policy)
-    // §5.10.1: a request fetched with a wallet_nonce must echo it.
-    if let walletNonce {
-      guard let echoed = payload["wallet_nonce"]?.string else {
-        throw OpenID4VPError(.invalidRequest, "the request object has no wallet_nonce")
-      }
-      guard echoed == walletNonce else {
-        throw OpenID4VPError(
-          .invalidRequest, "the request object's wallet_nonce is not the one the wallet sent")
-      }
-    }
-    return (payload, verifier)
   }
 
   /// The request object's times: `iat` and `exp` present (HAIP 1.0 §5), `exp` not past and
@@ -493,23 +526,7 @@ public struct RedirectAuthorizationRequest: Sendable {
         .untrustedVerifier,
         "verifier attestation typ must be \(verifierAttestationType), got \(jwt.type ?? "none")")
     }
-    let chain = try RequestAuthentication.certificateChain(
-      jwt.x5c, trustAnchors: trustAnchors, what: "verifier attestations")
-    guard let issuerKey = chain[0].publicKey.ecPublicKey else {
-      throw OpenID4VPError(.untrustedVerifier, "the attestation signing key is not an EC key")
-    }
-    do {
-      try jwt.verifySignature(with: issuerKey)
-    } catch {
-      throw OpenID4VPError(
-        .untrustedVerifier, "verifier attestation signature: \(error.reason)", underlying: error)
-    }
-    let trusted: TrustedChain
-    switch CertificateValidator(trustAnchors: trustAnchors).validate(chain: chain, at: now) {
-    case .trusted(let path): trusted = path
-    case .untrusted(let reason), .malformed(let reason):
-      throw OpenID4VPError(.untrustedVerifier, "verifier attestation issuer: \(reason)")
-    }
+    let trusted = try verifyAttestationIssuer(jwt, trustAnchors: trustAnchors, now: now)
     let claims: JWTClaims
     do {
       claims = try JWTClaims(payload: jwt.payload)
@@ -529,24 +546,69 @@ public struct RedirectAuthorizationRequest: Sendable {
       throw OpenID4VPError(
         .untrustedVerifier, "verifier attestation expired at \(expiresAt.timeIntervalSince1970)")
     }
-    let key: ECPublicKey
-    do {
-      key = try JWK(json: claims["cnf"]?["jwk"] ?? .null).publicKey()
-    } catch {
-      throw OpenID4VPError(
-        .untrustedVerifier, "verifier attestation cnf.jwk: \(error.reason)", underlying: error)
-    }
-    var redirectURIs: [String]? = nil
-    if let list = claims["redirect_uris"] {
-      guard let array = list.array, array.allSatisfy({ $0.string != nil }) else {
-        throw OpenID4VPError(
-          .untrustedVerifier, "verifier attestation redirect_uris must be an array of strings")
-      }
-      redirectURIs = array.compactMap(\.string)
-    }
+    let key = try attestationKey(claims)
+    let redirectURIs = try attestationRedirectURIs(claims)
     let attestation = VerifierAttestation(
       clientID: clientID, issuer: claims.iss, subject: subject, expiresAt: expiresAt,
       redirectURIs: redirectURIs, trustedChain: trusted, claims: claims.json)
     return (attestation, key)
+  }
+
+  /// The attestation's signature, by the leaf of its `x5c` chain, and that chain's path to a
+  /// trust anchor.
+  private static func verifyAttestationIssuer(
+    _ jwt: CompactJWS, trustAnchors: [Certificate], now: Date
+  ) throws(OpenID4VPError) -> TrustedChain {
+    let chain = try RequestAuthentication.certificateChain(
+      jwt.x5c, trustAnchors: trustAnchors, what: "verifier attestations")
+    guard let issuerKey = chain[0].publicKey.ecPublicKey else {
+      throw OpenID4VPError(.untrustedVerifier, "the attestation signing key is not an EC key")
+    }
+    do {
+      try jwt.verifySignature(with: issuerKey)
+    } catch {
+      throw OpenID4VPError(
+        .untrustedVerifier, "verifier attestation signature: \(error.reason)", underlying: error)
+    }
+    switch CertificateValidator(trustAnchors: trustAnchors).validate(chain: chain, at: now) {
+    case .trusted(let path): return path
+    case .untrusted(let reason), .malformed(let reason):
+      throw OpenID4VPError(.untrustedVerifier, "verifier attestation issuer: \(reason)")
+    }
+  }
+
+  /// The attestation's `redirect_uris`, when present: an array of strings.
+  private static func attestationRedirectURIs(_ claims: JWTClaims) throws(OpenID4VPError)
+    -> [String]?
+  {
+    guard let list = claims["redirect_uris"] else { return nil }
+    guard let array = list.array, array.allSatisfy({ $0.string != nil }) else {
+      throw OpenID4VPError(
+        .untrustedVerifier, "verifier attestation redirect_uris must be an array of strings")
+    }
+    return array.compactMap(\.string)
+  }
+
+  /// §5.10.1: the request object echoes the `wallet_nonce` the wallet sent.
+  private static func checkWalletNonce(_ payload: JSONValue, _ walletNonce: String)
+    throws(OpenID4VPError)
+  {
+    guard let echoed = payload["wallet_nonce"]?.string else {
+      throw OpenID4VPError(.invalidRequest, "the request object has no wallet_nonce")
+    }
+    guard echoed == walletNonce else {
+      throw OpenID4VPError(
+        .invalidRequest, "the request object's wallet_nonce is not the one the wallet sent")
+    }
+  }
+
+  /// The attestation's `cnf.jwk`, the key the request object must be signed with.
+  private static func attestationKey(_ claims: JWTClaims) throws(OpenID4VPError) -> ECPublicKey {
+    do {
+      return try JWK(json: claims["cnf"]?["jwk"] ?? .null).publicKey()
+    } catch {
+      throw OpenID4VPError(
+        .untrustedVerifier, "verifier attestation cnf.jwk: \(error.reason)", underlying: error)
+    }
   }
 }

@@ -279,20 +279,7 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
     }
     switch (isGATTServer, characteristic) {
     case (true, .state):
-      if value == [BLEState.start.rawValue] {
-        guard case .connecting = phase else {
-          throw TransportError(.protocolViolation, "the GATT client wrote Start a second time")
-        }
-        phase = .open
-        startWaiter?.resume(returning: .success(()))
-        startWaiter = nil
-      } else if value == [BLEState.end.rawValue] {
-        end(TransportError(.peerClosed, "the GATT client wrote End on State"), keepQueue: true)
-      } else {
-        throw TransportError(
-          .protocolViolation,
-          "the GATT client wrote \(value.count) bytes to State that are neither Start nor End")
-      }
+      try handleStateWrite(value)
     case (false, .state):
       guard value == [BLEState.end.rawValue] else {
         throw TransportError(
@@ -300,25 +287,50 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
       }
       end(TransportError(.peerClosed, "the GATT server notified End on State"), keepQueue: true)
     case (true, .client2Server), (false, .server2Client):
-      guard case .open = phase else {
-        throw TransportError(.protocolViolation, "a message chunk arrived before Start")
-      }
-      guard let message = try reassembler.append(value) else { return }
-      if let waiter {
-        self.waiter = nil
-        waiter.continuation.resume(returning: .success(message))
-      } else {
-        guard queue.count < limits.maxQueuedMessages else {
-          throw TransportError(
-            .protocolViolation,
-            "more than \(limits.maxQueuedMessages) messages arrived that were not taken")
-        }
-        queue.append(message)
-      }
+      try receiveChunk(value)
     default:
       throw TransportError(
         .protocolViolation,
         "a value arrived on \(characteristic), which does not carry values this way")
+    }
+  }
+
+  /// A value the GATT client wrote to State: Start once, while connecting, or End. Called with
+  /// the lock held.
+  private func handleStateWrite(_ value: [UInt8]) throws(TransportError) {
+    if value == [BLEState.start.rawValue] {
+      guard case .connecting = phase else {
+        throw TransportError(.protocolViolation, "the GATT client wrote Start a second time")
+      }
+      phase = .open
+      startWaiter?.resume(returning: .success(()))
+      startWaiter = nil
+    } else if value == [BLEState.end.rawValue] {
+      end(TransportError(.peerClosed, "the GATT client wrote End on State"), keepQueue: true)
+    } else {
+      throw TransportError(
+        .protocolViolation,
+        "the GATT client wrote \(value.count) bytes to State that are neither Start nor End")
+    }
+  }
+
+  /// A message chunk, once Start has been seen: a completed message goes to the waiting
+  /// receiver or, within the limit, to the queue. Called with the lock held.
+  private func receiveChunk(_ value: [UInt8]) throws(TransportError) {
+    guard case .open = phase else {
+      throw TransportError(.protocolViolation, "a message chunk arrived before Start")
+    }
+    guard let message = try reassembler.append(value) else { return }
+    if let waiter {
+      self.waiter = nil
+      waiter.continuation.resume(returning: .success(message))
+    } else {
+      guard queue.count < limits.maxQueuedMessages else {
+        throw TransportError(
+          .protocolViolation,
+          "more than \(limits.maxQueuedMessages) messages arrived that were not taken")
+      }
+      queue.append(message)
     }
   }
 
