@@ -119,12 +119,7 @@ extension DemoCommand {
             docType: DevelopmentIssuerCatalog.mdlDoctype,
             nameSpaces: [("org.iso.18013.5.1", [.init("age_over_18", intentToRetain: false)])])
         ], origin: origin, reader: .init(signer: pki.readerKey, chain: [pki.reader]))
-      let page = JSONValue.object([
-        (
-          "requests",
-          .array([.object([("protocol", .string("org-iso-mdoc")), ("data", state.request.data)])])
-        )
-      ])
+      let page = mdocRequestPage(state.request.data)
       let before = Dictionary(
         uniqueKeysWithValues: try await wallet.credentials().map { ($0.id, $0.presentationCount) }
       )

@@ -190,7 +190,7 @@ public struct PresentationVerifier: Sendable {
   }
 
   /// A fresh P-256 response encryption key for `direct_post.jwt`; nil for other modes.
-  private func encryptionKey(for responseMode: ResponseMode)
+  private func encryptionKey(for responseMode: DirectPostMode)
     throws(PresentationEndpointFailure) -> JWK?
   {
     guard responseMode == .directPostJWT else { return nil }
