@@ -292,7 +292,9 @@ enum DemoCommand {
     step(
       "10. The verifier signs an OpenID4VP request (x509_san_dns, expected_origins) and asks for an encrypted response"
     )
-    let (verifierRoot, verifierKey, verifierCert) = try makeVerifierPKI(from: from, until: until)
+    let (verifierRoot, verifierKey, verifierCert) = try DevCommand.openID4VPVerifierPKI(
+      caName: "Demo Verifier CA", dnsName: "shop.example", organization: "Demo Shop", from: from,
+      until: until)
     _ = try await wallet.addTrustAnchor(verifierRoot, role: .verifier)
     let dcql = try JSONValue(
       parsing:
@@ -331,24 +333,6 @@ enum DemoCommand {
       oidResponse.data, sdJWTIssuerAnchors: [iaca], mdocIssuerAnchors: [iaca], now: Date())
     for line in verifiedLines(verified) { say(line) }
 
-  }
-
-  /// Step 10's verifier PKI: a CA, and under it the `shop.example` request signer with its key.
-  private static func makeVerifierPKI(from: Date, until: Date) throws -> (
-    root: Certificate, key: ECPrivateKey, leaf: Certificate
-  ) {
-    let verifierRootKey = try ECPrivateKey(curve: .p256)
-    let verifierRoot = try CertificateBuilder.readerRoot(
-      commonName: "Demo Verifier CA", organization: "Verifier Trust Scheme",
-      publicKey: verifierRootKey.publicKey, notBefore: from,
-      notAfter: until
-    ).selfSigned(signer: verifierRootKey)
-    let verifierKey = try ECPrivateKey(curve: .p256)
-    let verifierCert = try CertificateBuilder.openID4VPVerifier(
-      dnsName: "shop.example", organization: "Demo Shop", publicKey: verifierKey.publicKey,
-      notBefore: from, notAfter: until
-    ).issued(by: verifierRoot, signer: verifierRootKey)
-    return (verifierRoot, verifierKey, verifierCert)
   }
 
   /// Step 12's report: each verified credential's claims by query id, then every check passed.
