@@ -225,20 +225,7 @@ extension CommandSpec {
         wantsHelp = true
         continue
       }
-      guard argument.hasPrefix("--") else {
-        throw UsageError("unknown option '\(argument)' (options are written --name)", command: path)
-      }
-      var name = String(argument.dropFirst(2))
-      var inlineValue: String?
-      if let equals = name.firstIndex(of: "=") {
-        inlineValue = String(name[name.index(after: equals)...])
-        name = String(name[..<equals])
-      }
-      guard let option = options.first(where: { $0.name == name }) else {
-        let known = options.map { "--\($0.name)" }.joined(separator: ", ")
-        throw UsageError(
-          "unknown option '--\(name)'" + (known.isEmpty ? "" : " (known: \(known))"), command: path)
-      }
+      let (option, name, inlineValue) = try lookUp(argument)
       if option.valueName == nil {
         guard inlineValue == nil else {
           throw UsageError("--\(name) takes no value", command: path)
@@ -250,12 +237,7 @@ extension CommandSpec {
       if let inlineValue {
         value = inlineValue
       } else {
-        guard index < arguments.count else {
-          throw UsageError(
-            "--\(name) needs a value (\(option.valueName ?? "VALUE"))", command: path)
-        }
-        value = arguments[index]
-        index += 1
+        value = try nextValue(for: option, in: arguments, at: &index)
       }
       if !option.repeating, values[name] != nil {
         throw UsageError("--\(name) may be given only once", command: path)
@@ -263,21 +245,62 @@ extension CommandSpec {
       values[name, default: []].append(value)
     }
     if !wantsHelp {
-      for option in options where option.required && values[option.name] == nil {
-        throw UsageError("--\(option.name) is required", command: path)
-      }
-      if positionals.count < requiredPositionals {
-        throw UsageError(
-          "missing \(positionals.count < self.positionals.count ? self.positionals[positionals.count] : "argument")",
-          command: path)
-      }
-      let repeating = self.positionals.last?.hasSuffix("...") ?? false
-      if !repeating, positionals.count > self.positionals.count {
-        throw UsageError(
-          "unexpected argument '\(positionals[self.positionals.count])'", command: path)
-      }
+      try checkComplete(values: values, positionals: positionals)
     }
     return ParsedArguments(
       values: values, flags: flags, positionals: positionals, wantsHelp: wantsHelp)
+  }
+
+  /// The option an `--name` or `--name=value` argument names, with its inline value.
+  private func lookUp(_ argument: String) throws(UsageError) -> (
+    option: Option, name: String, inlineValue: String?
+  ) {
+    guard argument.hasPrefix("--") else {
+      throw UsageError("unknown option '\(argument)' (options are written --name)", command: path)
+    }
+    var name = String(argument.dropFirst(2))
+    var inlineValue: String?
+    if let equals = name.firstIndex(of: "=") {
+      inlineValue = String(name[name.index(after: equals)...])
+      name = String(name[..<equals])
+    }
+    guard let option = options.first(where: { $0.name == name }) else {
+      let known = options.map { "--\($0.name)" }.joined(separator: ", ")
+      throw UsageError(
+        "unknown option '--\(name)'" + (known.isEmpty ? "" : " (known: \(known))"), command: path)
+    }
+    return (option, name, inlineValue)
+  }
+
+  /// The argument at `index`, the value of `option` given as a separate word; `index` moves past
+  /// it.
+  private func nextValue(for option: Option, in arguments: [String], at index: inout Int)
+    throws(UsageError) -> String
+  {
+    guard index < arguments.count else {
+      throw UsageError(
+        "--\(option.name) needs a value (\(option.valueName ?? "VALUE"))", command: path)
+    }
+    defer { index += 1 }
+    return arguments[index]
+  }
+
+  /// Checks that every required option and positional was given, and no extra positional.
+  private func checkComplete(values: [String: [String]], positionals: [String])
+    throws(UsageError)
+  {
+    for option in options where option.required && values[option.name] == nil {
+      throw UsageError("--\(option.name) is required", command: path)
+    }
+    if positionals.count < requiredPositionals {
+      throw UsageError(
+        "missing \(positionals.count < self.positionals.count ? self.positionals[positionals.count] : "argument")",
+        command: path)
+    }
+    let repeating = self.positionals.last?.hasSuffix("...") ?? false
+    if !repeating, positionals.count > self.positionals.count {
+      throw UsageError(
+        "unexpected argument '\(positionals[self.positionals.count])'", command: path)
+    }
   }
 }

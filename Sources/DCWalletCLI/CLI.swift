@@ -116,22 +116,12 @@ public enum DCWalletCLI {
     _ arguments: [String], console: Console,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) async -> Int32 {
-    var args = arguments
-    var home: String?
-    while let first = args.first, first.hasPrefix("--home") {
-      if first == "--home" {
-        guard args.count >= 2 else {
-          console.err(UsageError("--home needs a directory", command: "dcwallet").description)
-          return 2
-        }
-        home = args[1]
-        args.removeFirst(2)
-      } else if first.hasPrefix("--home=") {
-        home = String(first.dropFirst("--home=".count))
-        args.removeFirst()
-      } else {
-        break
-      }
+    let (home, args): (String?, [String])
+    do {
+      (home, args) = try leadingHome(arguments)
+    } catch {
+      console.err(error.description)
+      return 2
     }
     guard let command = args.first else {
       console.err(usage)
@@ -153,19 +143,54 @@ public enum DCWalletCLI {
       }
       try await entry.run(rest, context)
       return 0
-    } catch let error as UsageError {
+    } catch {
+      return exitCode(for: error, command: command, console)
+    }
+  }
+
+  /// The leading `--home DIR` or `--home=DIR` options (the last one wins), and the arguments
+  /// after them.
+  private static func leadingHome(_ arguments: [String]) throws(UsageError) -> (
+    home: String?, rest: [String]
+  ) {
+    var args = arguments
+    var home: String?
+    while let first = args.first, first.hasPrefix("--home") {
+      if first == "--home" {
+        guard args.count >= 2 else {
+          throw UsageError("--home needs a directory", command: "dcwallet")
+        }
+        home = args[1]
+        args.removeFirst(2)
+      } else if first.hasPrefix("--home=") {
+        home = String(first.dropFirst("--home=".count))
+        args.removeFirst()
+      } else {
+        break
+      }
+    }
+    return (home, args)
+  }
+
+  /// Reports a command's error on `console` and returns its exit code: 2 for usage, 0 for
+  /// help, 1 for a failure.
+  private static func exitCode(for error: any Error, command: String, _ console: Console)
+    -> Int32
+  {
+    switch error {
+    case let error as UsageError:
       console.err(error.description)
       return 2
-    } catch let error as HelpShown {
+    case let error as HelpShown:
       console.out(error.text)
       return 0
-    } catch let error as CommandFailure {
+    case let error as CommandFailure:
       console.errLine("dcwallet \(command): \(error.message)")
       return 1
-    } catch let error as WalletError {
+    case let error as WalletError:
       console.errLine("dcwallet \(command): \(error.reason)")
       return 1
-    } catch {
+    default:
       console.errLine("dcwallet \(command): \(reason(of: error))")
       return 1
     }

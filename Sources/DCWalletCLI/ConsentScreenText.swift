@@ -41,56 +41,9 @@ extension ConsentScreen {
         lines.append("- requester: \(asker) (unverified: no trusted identity)")
       }
     }
-    for (index, set) in credentialSets.enumerated() {
-      let options = set.options.enumerated().map { number, ids in
-        let mark = set.answeredOption == number ? " <- answered" : ""
-        return "option \(number + 1) [\(ids.joined(separator: ", "))]\(mark)"
-      }
-      lines.append(
-        "- credential set \(index + 1) (\(set.required ? "required" : "optional")): "
-          + options.joined(separator: " or ")
-          + (set.answeredOption == nil ? " (not answered)" : ""))
-    }
+    lines += credentialSetLines()
     for document in documents {
-      let isMdoc = document.format == DCQLFormat.msoMdoc
-      let types =
-        isMdoc
-        ? document.types.map { "\(MdocDisplay.title(for: $0)) [\($0)]" } : document.types
-      var header = "- \(document.id): \(document.format) \(types.joined(separator: ", "))"
-      switch document.authentication {
-      case .trusted(let name)?: header += ", reader \(name) (trusted)"
-      case .untrusted?:
-        // The chain's reason names the certificate's subject: an unestablished name stays off
-        // the screen (the model keeps the reason for diagnostics).
-        header += ", reader certificate NOT trusted (its name is not shown)"
-      case .invalid?: header += ", reader signature INVALID (its name is not shown)"
-      case .unsigned?: header += ", no reader authentication"
-      case nil: break
-      }
-      lines.append(header)
-      if document.presentations.isEmpty { lines.append("  not shared") }
-      for presentation in document.presentations {
-        lines.append(
-          "  from credential \(presentation.credentialID)"
-            + Self.trustMark(issuerTrust[presentation.credentialID]))
-        if presentation.claims.isEmpty {
-          lines.append("    only what is always presented (no claims requested)")
-        }
-        for claim in presentation.claims {
-          let name = ClaimName.of(
-            claim.path, format: isMdoc ? DCQLFormat.msoMdoc : DCQLFormat.sdJWTVC)
-          let retain =
-            claim.intentToRetain.map { $0 ? " (will be retained)" : " (not retained)" } ?? ""
-          let shown: String
-          switch (claim.shared, claim.value) {
-          case (false, _): shown = "not shared"
-          case (true, nil): shown = "-"
-          case (true, .cbor(let value)?): shown = ValueText.describe(value)
-          case (true, .json(let value)?): shown = ValueText.describe(value)
-          }
-          lines.append("  \(name)\(retain): \(shown)")
-        }
-      }
+      lines += Self.lines(for: document, issuerTrust: issuerTrust)
     }
     if !transactionDataTypes.isEmpty {
       lines.append("- transaction data: " + transactionDataTypes.joined(separator: ", "))
@@ -98,6 +51,76 @@ extension ConsentScreen {
     // Each entry is one line: a line feed inside a requester's or issuer's string is escaped, so
     // it cannot forge a line of the screen (issue 10 §7.3).
     return lines.map { CBOR.terminalSafe($0) }.joined(separator: "\n")
+  }
+
+  /// One line per credential set: its options, the answered one marked.
+  private func credentialSetLines() -> [String] {
+    credentialSets.enumerated().map { index, set in
+      let options = set.options.enumerated().map { number, ids in
+        let mark = set.answeredOption == number ? " <- answered" : ""
+        return "option \(number + 1) [\(ids.joined(separator: ", "))]\(mark)"
+      }
+      return "- credential set \(index + 1) (\(set.required ? "required" : "optional")): "
+        + options.joined(separator: " or ")
+        + (set.answeredOption == nil ? " (not answered)" : "")
+    }
+  }
+
+  /// A requested document: its types and reader authentication, then each presentation with
+  /// its claims.
+  private static func lines(for document: Document, issuerTrust: [String: IssuerTrust])
+    -> [String]
+  {
+    let isMdoc = document.format == DCQLFormat.msoMdoc
+    let types =
+      isMdoc
+      ? document.types.map { "\(MdocDisplay.title(for: $0)) [\($0)]" } : document.types
+    var lines = [
+      "- \(document.id): \(document.format) \(types.joined(separator: ", "))"
+        + readerMark(document.authentication)
+    ]
+    if document.presentations.isEmpty { lines.append("  not shared") }
+    for presentation in document.presentations {
+      lines.append(
+        "  from credential \(presentation.credentialID)"
+          + trustMark(issuerTrust[presentation.credentialID]))
+      if presentation.claims.isEmpty {
+        lines.append("    only what is always presented (no claims requested)")
+      }
+      for claim in presentation.claims {
+        lines.append(line(for: claim, format: isMdoc ? DCQLFormat.msoMdoc : DCQLFormat.sdJWTVC))
+      }
+    }
+    return lines
+  }
+
+  /// How a document header shows its reader authentication.
+  private static func readerMark(_ authentication: Authentication?) -> String {
+    switch authentication {
+    case .trusted(let name)?: ", reader \(name) (trusted)"
+    case .untrusted?:
+      // The chain's reason names the certificate's subject: an unestablished name stays off
+      // the screen (the model keeps the reason for diagnostics).
+      ", reader certificate NOT trusted (its name is not shown)"
+    case .invalid?: ", reader signature INVALID (its name is not shown)"
+    case .unsigned?: ", no reader authentication"
+    case nil: ""
+    }
+  }
+
+  /// A claim: its name, intent to retain, and the value shared.
+  private static func line(for claim: Claim, format: String) -> String {
+    let name = ClaimName.of(claim.path, format: format)
+    let retain =
+      claim.intentToRetain.map { $0 ? " (will be retained)" : " (not retained)" } ?? ""
+    let shown: String
+    switch (claim.shared, claim.value) {
+    case (false, _): shown = "not shared"
+    case (true, nil): shown = "-"
+    case (true, .cbor(let value)?): shown = ValueText.describe(value)
+    case (true, .json(let value)?): shown = ValueText.describe(value)
+    }
+    return "  \(name)\(retain): \(shown)"
   }
 }
 

@@ -167,28 +167,9 @@ enum DemoCommand {
       "4. A verifier at https://shop.example asks for age_over_21 and a portrait (mDL) and the given name (PID)"
     )
     let state = try AnnexCVerifier.makeRequest(
-      itemsRequests: [
-        ItemsRequest(
-          docType: "org.iso.18013.5.1.mDL",
-          nameSpaces: [
-            (
-              "org.iso.18013.5.1",
-              [
-                .init("age_over_21", intentToRetain: false),
-                .init("portrait", intentToRetain: false),
-              ]
-            )
-          ]),
-        ItemsRequest(
-          docType: "eu.europa.ec.eudi.pid.1",
-          nameSpaces: [("eu.europa.ec.eudi.pid.1", [.init("given_name", intentToRetain: true)])]),
-      ], origin: origin, reader: .init(signer: readerKey, chain: [reader]))
-    let page = JSONValue.object([
-      (
-        "requests",
-        .array([.object([("protocol", .string("org-iso-mdoc")), ("data", state.request.data)])])
-      )
-    ])
+      itemsRequests: annexCItemsRequests, origin: origin,
+      reader: .init(signer: readerKey, chain: [reader]))
+    let page = mdocRequestPage(state.request.data)
     say("navigator.credentials.get({digital: \(page.serialized().prefix(90))...})")
 
     step("5. The wallet resolves the request for the origin the platform reported")
@@ -225,6 +206,35 @@ enum DemoCommand {
     }
 
   }
+
+  /// `navigator.credentials.get`'s `digital` member for one org-iso-mdoc request.
+  static func mdocRequestPage(_ data: JSONValue) -> JSONValue {
+    .object([
+      (
+        "requests",
+        .array([.object([("protocol", .string("org-iso-mdoc")), ("data", data)])])
+      )
+    ])
+  }
+
+  /// Step 4's doc requests: age_over_21 and a portrait from the mDL, the given name (to be
+  /// retained) from the PID.
+  private static let annexCItemsRequests = [
+    ItemsRequest(
+      docType: "org.iso.18013.5.1.mDL",
+      nameSpaces: [
+        (
+          "org.iso.18013.5.1",
+          [
+            .init("age_over_21", intentToRetain: false),
+            .init("portrait", intentToRetain: false),
+          ]
+        )
+      ]),
+    ItemsRequest(
+      docType: "eu.europa.ec.eudi.pid.1",
+      nameSpaces: [("eu.europa.ec.eudi.pid.1", [.init("given_name", intentToRetain: true)])]),
+  ]
 
   /// Step 9: an SD-JWT VC PID with selectively disclosable claims, bound to a device key and
   /// imported.
@@ -282,17 +292,9 @@ enum DemoCommand {
     step(
       "10. The verifier signs an OpenID4VP request (x509_san_dns, expected_origins) and asks for an encrypted response"
     )
-    let verifierRootKey = try ECPrivateKey(curve: .p256)
-    let verifierRoot = try CertificateBuilder.readerRoot(
-      commonName: "Demo Verifier CA", organization: "Verifier Trust Scheme",
-      publicKey: verifierRootKey.publicKey, notBefore: from,
-      notAfter: until
-    ).selfSigned(signer: verifierRootKey)
-    let verifierKey = try ECPrivateKey(curve: .p256)
-    let verifierCert = try CertificateBuilder.openID4VPVerifier(
-      dnsName: "shop.example", organization: "Demo Shop", publicKey: verifierKey.publicKey,
-      notBefore: from, notAfter: until
-    ).issued(by: verifierRoot, signer: verifierRootKey)
+    let (verifierRoot, verifierKey, verifierCert) = try DevCommand.openID4VPVerifierPKI(
+      caName: "Demo Verifier CA", dnsName: "shop.example", organization: "Demo Shop", from: from,
+      until: until)
     _ = try await wallet.addTrustAnchor(verifierRoot, role: .verifier)
     let dcql = try JSONValue(
       parsing:
@@ -329,17 +331,26 @@ enum DemoCommand {
     )
     let verified = try oid4vp.state.verifyResponse(
       oidResponse.data, sdJWTIssuerAnchors: [iaca], mdocIssuerAnchors: [iaca], now: Date())
+    for line in verifiedLines(verified) { say(line) }
+
+  }
+
+  /// Step 12's report: each verified credential's claims by query id, then every check passed.
+  private static func verifiedLines(_ verified: VerifiedAuthorizationResponse) -> [String] {
+    var lines: [String] = []
     for (queryID, credentials) in verified.credentials.sorted(by: { $0.key < $1.key }) {
       for credential in credentials {
-        say(
+        lines.append(
           "\(queryID): "
             + credential.claims.map {
               "\(ClaimName.of($0.path, format: credential.format)) = \($0.value.serialized())"
             }.joined(separator: ", "))
       }
     }
-    for check in verified.report.checks { say("ok  \(VerificationCheckText.sentence(check))") }
-
+    for check in verified.report.checks {
+      lines.append("ok  \(VerificationCheckText.sentence(check))")
+    }
+    return lines
   }
 
   /// Step 13: the wallet's activity log.

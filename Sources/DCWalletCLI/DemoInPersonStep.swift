@@ -41,16 +41,8 @@ extension DemoCommand {
     let result: ProximityReader.Result
     let reader: InPersonReader
     do {
-      let transport = try await LoopbackTCPConnector.connect(port: listener.port)
-      reader = try InPersonReader(uri: session.uri, transport: transport)
-      say("the reader scans it, connects to 127.0.0.1:\(listener.port) and asks for age_over_21")
-      result = try await reader.request(
-        [
-          ItemsRequest(
-            docType: "org.iso.18013.5.1.mDL",
-            nameSpaces: [("org.iso.18013.5.1", [.init("age_over_21", intentToRetain: false)])])
-        ], reader: .init(signer: pki.readerKey, chain: [pki.reader]),
-        issuerTrustAnchors: [pki.iaca], now: Date())
+      (result, reader) = try await readAgeOver21(
+        engagement: session.uri, port: listener.port, pki, narrator)
     } catch {
       holder.cancel()
       throw CommandFailure("in person: \(reason(of: error))")
@@ -66,5 +58,23 @@ extension DemoCommand {
     say(
       "the reader ended the session (status 20); the wallet answered \(outcome.answered.count) request(s)"
     )
+  }
+
+  /// The reader's side: connects to the wallet on `port`, asks for age_over_21 with reader
+  /// authentication and verifies the answer; the session is left open.
+  private static func readAgeOver21(
+    engagement uri: String, port: UInt16, _ pki: PKI, _ narrator: Narrator
+  ) async throws -> (ProximityReader.Result, InPersonReader) {
+    let transport = try await LoopbackTCPConnector.connect(port: port)
+    let reader = try InPersonReader(uri: uri, transport: transport)
+    narrator.say("the reader scans it, connects to 127.0.0.1:\(port) and asks for age_over_21")
+    let result = try await reader.request(
+      [
+        ItemsRequest(
+          docType: "org.iso.18013.5.1.mDL",
+          nameSpaces: [("org.iso.18013.5.1", [.init("age_over_21", intentToRetain: false)])])
+      ], reader: .init(signer: pki.readerKey, chain: [pki.reader]),
+      issuerTrustAnchors: [pki.iaca], now: Date())
+    return (result, reader)
   }
 }

@@ -75,22 +75,8 @@ enum DevCommand {
     let issuer = try DevelopmentIssuer(name: "Development", from: from, until: until)
     let (iacaKey, iaca, dsKey, ds) = (issuer.iacaKey, issuer.iaca, issuer.dsKey, issuer.ds)
     let deviceKey = try ECPrivateKey(curve: .p256)
-    let mdl = try MdocIssuer(signer: dsKey, certificateChain: [ds]).issue(
-      docType: "org.iso.18013.5.1.mDL",
-      nameSpaces: [
-        (
-          "org.iso.18013.5.1",
-          [
-            ("family_name", "Mustermann"), ("given_name", "Erika"),
-            ("birth_date", .fullDate(try FullDate("1971-09-01"))), ("age_over_18", true),
-            ("age_over_21", true), ("document_number", "D1234567"),
-            ("portrait", .byteString([UInt8](repeating: 0xAB, count: 1024))),
-          ]
-        )
-      ], deviceKey: deviceKey.publicKey,
-      validity: ValidityInfo(
-        signed: now, validFrom: from, validUntil: now.addingTimeInterval(86_400 * 90)),
-      decoyDigests: 2)
+    let mdl = try developmentMDL(
+      signer: dsKey, chain: [ds], deviceKey: deviceKey, now: now, from: from)
     let readerRootKey = try ECPrivateKey(curve: .p256)
     let readerRoot = try CertificateBuilder.readerRoot(
       commonName: "Development Reader CA", organization: "Verifier Trust Scheme",
@@ -102,16 +88,9 @@ enum DevCommand {
       publicKey: readerKey.publicKey, notBefore: from, notAfter: until
     ).issued(by: readerRoot, signer: readerRootKey)
     let pid = try sdJWTPID(iaca: iaca, iacaKey: iacaKey, now: now, from: from, until: until)
-    let verifierRootKey = try ECPrivateKey(curve: .p256)
-    let verifierRoot = try CertificateBuilder.readerRoot(
-      commonName: "Development Verifier CA", organization: "Verifier Trust Scheme",
-      publicKey: verifierRootKey.publicKey, notBefore: from, notAfter: until
-    ).selfSigned(signer: verifierRootKey)
-    let verifierKey = try ECPrivateKey(curve: .p256)
-    let verifierCert = try CertificateBuilder.openID4VPVerifier(
-      dnsName: verifierHost, organization: "Development Shop", publicKey: verifierKey.publicKey,
-      notBefore: from, notAfter: until
-    ).issued(by: verifierRoot, signer: verifierRootKey)
+    let (verifierRoot, verifierKey, verifierCert) = try openID4VPVerifierPKI(
+      caName: "Development Verifier CA", dnsName: verifierHost, organization: "Development Shop",
+      from: from, until: until)
     let query =
       #"{"credentials": [{"id": "pid", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:eudi:pid:1"]}, "claims": [{"path": ["given_name"]}, {"path": ["age_over_18"]}]}]}"#
     func text(_ string: String) -> [UInt8] { Array(string.utf8) }
@@ -129,6 +108,47 @@ enum DevCommand {
         ("verifier.pem", text(verifierKey.pemRepresentation)),
       ]
     )
+  }
+
+  /// Erika Mustermann's development mDL, valid for 90 days, with two decoy digests.
+  private static func developmentMDL(
+    signer dsKey: ECPrivateKey, chain: [Certificate], deviceKey: ECPrivateKey, now: Date,
+    from: Date
+  ) throws -> IssuerSigned {
+    try MdocIssuer(signer: dsKey, certificateChain: chain).issue(
+      docType: "org.iso.18013.5.1.mDL",
+      nameSpaces: [
+        (
+          "org.iso.18013.5.1",
+          [
+            ("family_name", "Mustermann"), ("given_name", "Erika"),
+            ("birth_date", .fullDate(try FullDate("1971-09-01"))), ("age_over_18", true),
+            ("age_over_21", true), ("document_number", "D1234567"),
+            ("portrait", .byteString([UInt8](repeating: 0xAB, count: 1024))),
+          ]
+        )
+      ], deviceKey: deviceKey.publicKey,
+      validity: ValidityInfo(
+        signed: now, validFrom: from, validUntil: now.addingTimeInterval(86_400 * 90)),
+      decoyDigests: 2)
+  }
+
+  /// An OpenID4VP verifier CA under the Verifier Trust Scheme and, under it, a request signer
+  /// for `dnsName` with its key.
+  static func openID4VPVerifierPKI(
+    caName: String, dnsName: String, organization: String, from: Date, until: Date
+  ) throws -> (root: Certificate, key: ECPrivateKey, leaf: Certificate) {
+    let verifierRootKey = try ECPrivateKey(curve: .p256)
+    let verifierRoot = try CertificateBuilder.readerRoot(
+      commonName: caName, organization: "Verifier Trust Scheme",
+      publicKey: verifierRootKey.publicKey, notBefore: from, notAfter: until
+    ).selfSigned(signer: verifierRootKey)
+    let verifierKey = try ECPrivateKey(curve: .p256)
+    let verifierCert = try CertificateBuilder.openID4VPVerifier(
+      dnsName: dnsName, organization: organization, publicKey: verifierKey.publicKey,
+      notBefore: from, notAfter: until
+    ).issued(by: verifierRoot, signer: verifierRootKey)
+    return (verifierRoot, verifierKey, verifierCert)
   }
 
   /// An SD-JWT VC PID whose issuer certificate chains to the IACA and names the `iss` host as a

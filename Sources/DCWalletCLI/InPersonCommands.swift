@@ -70,17 +70,7 @@ enum PresentCommand {
       throw CommandFailure(error.reason)
     }
     defer { listener.close() }
-    let session: HolderSession
-    do {
-      // The engagement a holder shows stays the standard one: BLE peripheral server mode with a
-      // fresh service UUID (§8.2.1.1, options 0, 1 and 10).
-      let uuid = SecureRandom.bytes(count: 16)
-      session = try HolderSession.qr(retrievalMethods: [
-        .ble(try BLEOptions(peripheralServerUUID: uuid))
-      ])
-    } catch {
-      throw CommandFailure("no engagement could be made: \(reason(of: error))")
-    }
+    let session = try engagedSession()
     // Listening already: the URI line may be acted on at once.
     context.console.out(session.uri)
     if args.flag("qr") { context.console.err(try QRText.render(session.uri)) }
@@ -109,6 +99,19 @@ enum PresentCommand {
     }
     context.console.err(
       "answered \(outcome.answered.count) request(s); the reader ended the session")
+  }
+
+  /// A holder session with the standard engagement: BLE peripheral server mode with a fresh
+  /// service UUID (§8.2.1.1, options 0, 1 and 10).
+  private static func engagedSession() throws -> HolderSession {
+    do {
+      let uuid = SecureRandom.bytes(count: 16)
+      return try HolderSession.qr(retrievalMethods: [
+        .ble(try BLEOptions(peripheralServerUUID: uuid))
+      ])
+    } catch {
+      throw CommandFailure("no engagement could be made: \(reason(of: error))")
+    }
   }
 
   /// The holder's choice for each request: the command line's selection, and with
@@ -197,35 +200,8 @@ enum ReadCommand {
     let now = try VerifierCommand.verificationTime(args)
     let anchors = try Inputs.certificates(args.all("issuer-anchor"))
     let status = try VerifierStatusCheck.checking(args, command: spec.path)
-    var reader: ProximityReader.ReaderCredentials?
-    if let keyPath = args.value("reader-key") {
-      let chain = try Inputs.certificates(args.all("reader-cert"))
-      guard !chain.isEmpty else {
-        throw UsageError("--reader-key needs --reader-cert", command: spec.path)
-      }
-      reader = .init(signer: try Inputs.privateKey(keyPath), chain: chain)
-    } else if !args.all("reader-cert").isEmpty {
-      throw UsageError("--reader-cert needs --reader-key", command: spec.path)
-    }
-    let uri = args.value("engagement") ?? ""
-    do {
-      _ = try DeviceEngagement(uri: uri)
-    } catch {
-      throw CommandFailure("--engagement: \(error.reason)")
-    }
-    let transport: LoopbackTCPTransport
-    do {
-      transport = try await LoopbackTCPConnector.connect(to: address.host, port: address.port)
-    } catch {
-      throw CommandFailure(error.reason)
-    }
-    let session: InPersonReader
-    do {
-      session = try InPersonReader(uri: uri, transport: transport)
-    } catch {
-      await transport.close()
-      throw CommandFailure(error.reason)
-    }
+    let reader = try readerCredentials(args)
+    let session = try await connect(engagement: args.value("engagement") ?? "", at: address)
     let result: ProximityReader.Result
     do {
       result = try await session.request(
@@ -242,5 +218,44 @@ enum ReadCommand {
     }
     await session.terminate()
     VerifierCommand.printAnnexC(result, json: args.flag("json"), context)
+  }
+
+  /// `--reader-key` with its `--reader-cert` chain, or nil when neither is given.
+  private static func readerCredentials(_ args: ParsedArguments) throws
+    -> ProximityReader.ReaderCredentials?
+  {
+    if let keyPath = args.value("reader-key") {
+      let chain = try Inputs.certificates(args.all("reader-cert"))
+      guard !chain.isEmpty else {
+        throw UsageError("--reader-key needs --reader-cert", command: spec.path)
+      }
+      return .init(signer: try Inputs.privateKey(keyPath), chain: chain)
+    } else if !args.all("reader-cert").isEmpty {
+      throw UsageError("--reader-cert needs --reader-key", command: spec.path)
+    }
+    return nil
+  }
+
+  /// Checks the engagement URI, connects to the wallet and starts the reader's session.
+  private static func connect(engagement uri: String, at address: HostPort) async throws
+    -> InPersonReader
+  {
+    do {
+      _ = try DeviceEngagement(uri: uri)
+    } catch {
+      throw CommandFailure("--engagement: \(error.reason)")
+    }
+    let transport: LoopbackTCPTransport
+    do {
+      transport = try await LoopbackTCPConnector.connect(to: address.host, port: address.port)
+    } catch {
+      throw CommandFailure(error.reason)
+    }
+    do {
+      return try InPersonReader(uri: uri, transport: transport)
+    } catch {
+      await transport.close()
+      throw CommandFailure(error.reason)
+    }
   }
 }

@@ -76,39 +76,56 @@ enum InspectCommand {
       throw CommandFailure("the response holds no encrypted \"response\" to open")
     }
     if sealed.split(separator: ".", omittingEmptySubsequences: false).count == 5 {
-      // OpenID4VP 1.0 §8.3: a JWE sealed to the key of client_metadata.jwks.
-      let plaintext: [UInt8]
-      do {
-        plaintext = try CompactJWE(sealed).decrypt(with: key)
-      } catch {
-        throw CommandFailure("the JWE response does not open with this key: \(error.reason)")
-      }
-      guard let payload = try? JSONValue(parsing: plaintext) else {
-        throw CommandFailure("the decrypted JWE is not JSON")
-      }
-      var lines = ["OpenID4VP response (JWE opened with the given key):"]
-      guard let vpToken = payload["vp_token"]?.object else {
-        return lines + pretty(payload)
-      }
-      for (queryID, presentations) in vpToken {
-        for (index, presentation) in (presentations.array ?? [presentations]).enumerated() {
-          lines.append("")
-          lines.append("vp_token.\(queryID)[\(index)]:")
-          guard let text = presentation.string else {
-            lines.append(contentsOf: pretty(presentation))
-            continue
-          }
-          if text.contains("~") {
-            lines.append(contentsOf: describeSDJWT(text).map { "  " + $0 })
-          } else if let cbor = try? Base64URL.decode(text), let item = try? CBOR.decode(cbor) {
-            lines.append(contentsOf: describeDeviceResponse(item).map { "  " + $0 })
-          } else {
-            lines.append(contentsOf: indent(text))
-          }
-        }
-      }
-      return lines
+      return try openJWEResponse(sealed, key: key)
     }
+    return try openAnnexCResponse(data, key: key, args)
+  }
+
+  /// OpenID4VP 1.0 §8.3: a JWE sealed to the key of client_metadata.jwks, opened and each
+  /// presentation of its `vp_token` described.
+  private static func openJWEResponse(_ sealed: String, key: ECPrivateKey) throws -> [String] {
+    let plaintext: [UInt8]
+    do {
+      plaintext = try CompactJWE(sealed).decrypt(with: key)
+    } catch {
+      throw CommandFailure("the JWE response does not open with this key: \(error.reason)")
+    }
+    guard let payload = try? JSONValue(parsing: plaintext) else {
+      throw CommandFailure("the decrypted JWE is not JSON")
+    }
+    var lines = ["OpenID4VP response (JWE opened with the given key):"]
+    guard let vpToken = payload["vp_token"]?.object else {
+      return lines + pretty(payload)
+    }
+    for (queryID, presentations) in vpToken {
+      for (index, presentation) in (presentations.array ?? [presentations]).enumerated() {
+        lines.append("")
+        lines.append("vp_token.\(queryID)[\(index)]:")
+        lines.append(contentsOf: describePresentation(presentation))
+      }
+    }
+    return lines
+  }
+
+  /// One `vp_token` presentation: an SD-JWT, a DeviceResponse, or its text as it is.
+  private static func describePresentation(_ presentation: JSONValue) -> [String] {
+    guard let text = presentation.string else {
+      return pretty(presentation)
+    }
+    if text.contains("~") {
+      return describeSDJWT(text).map { "  " + $0 }
+    } else if let cbor = try? Base64URL.decode(text), let item = try? CBOR.decode(cbor) {
+      return describeDeviceResponse(item).map { "  " + $0 }
+    } else {
+      return indent(text)
+    }
+  }
+
+  /// Opens an Annex C response with `--request` and `--origin` and describes its
+  /// DeviceResponse.
+  private static func openAnnexCResponse(
+    _ data: JSONValue, key: ECPrivateKey, _ args: ParsedArguments
+  ) throws -> [String] {
     // ISO/IEC TS 18013-7 Annex C: HPKE with info = SessionTranscript, which hashes the request's
     // EncryptionInfo text and the origin (C.3.2.2): both are needed to open the response.
     guard let requestPath = args.value("request") else {

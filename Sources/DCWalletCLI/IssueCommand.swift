@@ -46,24 +46,7 @@ enum IssueCommand {
     let args = try context.parse(spec, arguments)
     let json = args.flag("json")
     if args.flag("deferred") {
-      for option in ["tx-code", "browser", "configuration", "batch", "id", "refresh"]
-      where args.values[option] != nil {
-        throw UsageError("--\(option) does not go with --deferred", command: spec.path)
-      }
-      if args.flag("trust-issuer-iacas") {
-        throw UsageError(
-          "--trust-issuer-iacas is decided when issuing, not when polling", command: spec.path)
-      }
-      let wallet = try context.wallet()
-      // Polls go to the issuers the pending entries name; loopback http only for loopback.
-      let issuance = WalletIssuance(wallet: wallet, client: client(development: true))
-      let result: WalletIssuanceResult
-      do {
-        result = try await issuance.pollDeferred(id: args.positionals.first)
-      } catch {
-        throw CommandFailure(error.reason)
-      }
-      try report(result, json: json, context)
+      try await pollDeferred(args, json: json, context)
       return
     }
     if let id = args.value("refresh") {
@@ -73,13 +56,7 @@ enum IssueCommand {
     guard let source = args.positionals.first else {
       throw UsageError("missing OFFER", command: spec.path)
     }
-    var batch = 1
-    if let text = args.value("batch") {
-      guard let value = Int(text), (1...100).contains(value) else {
-        throw UsageError("--batch needs a number from 1 to 100", command: spec.path)
-      }
-      batch = value
-    }
+    let batch = try batchSize(args) ?? 1
     let text = try offerText(source, context)
     // Development mode (plain http) only when the offer points at a loopback host.
     let development = isLoopbackOffer(text)
@@ -98,53 +75,120 @@ enum IssueCommand {
     let configurations = selected.isEmpty ? offer.credentialConfigurationIDs : selected
     let options = IssuanceClient.Options(
       configurationIDs: selected.isEmpty ? nil : selected, batchSize: batch)
-    var ids: [String] = []
-    if let id = args.value("id") {
-      let count = configurations.count * batch
-      ids = count == 1 ? [id] : (1...count).map { "\(id)-\($0)" }
-    }
     let storage = WalletIssuance.StorageOptions(
-      trustIssuerPublishedIACAs: args.flag("trust-issuer-iacas"), ids: ids)
+      trustIssuerPublishedIACAs: args.flag("trust-issuer-iacas"),
+      ids: storageIDs(args, count: configurations.count * batch))
     let result: WalletIssuanceResult
     do {
-      if let grant = offer.preAuthorizedCode {
-        var code = args.value("tx-code")
-        if grant.txCode != nil, code == nil {
-          guard isatty(STDIN_FILENO) == 1, source != "-" else {
-            throw CommandFailure(
-              "the offer requires a transaction code (tx_code): give --tx-code CODE")
-          }
-          context.console.err(
-            "enter the transaction code (tx_code)"
-              + (grant.txCode?.description.map { ", \($0)" } ?? "") + ":")
-          code = readLine()?.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        result = try await issuance.issuePreAuthorized(
-          offer: offer, txCode: code, options: options, storage: storage)
-      } else {
-        let pending = try await issuance.beginAuthorization(offer: offer, options: options)
-        let redirect = try redirectURL(
-          pending.authorizationURL, browser: args.value("browser"), stdinUsed: source == "-",
-          json: json, context)
-        result = try await issuance.completeAuthorization(
-          pending, redirect: redirect, storage: storage)
-      }
+      result = try await issue(
+        offer, issuance, options: options, storage: storage, args, stdinUsed: source == "-",
+        context)
     } catch let error as IssuanceError {
-      let reason =
-        error.code == .txCodeInvalid
-        ? offer.preAuthorizedCode?.txCode.map(expectedTransactionCode) ?? error.reason
-        : error.reason
-      if json {
-        let failure = IssuanceError(error.code, reason, underlying: error)
-        try report(
-          WalletIssuanceResult(
-            failed: configurations.map {
-              WalletIssuanceFailure(configurationID: $0, cause: .issuance(failure))
-            }), json: true, context)
-      }
-      throw CommandFailure(reason)
+      try issuanceFailed(error, offer: offer, configurations: configurations, json: json, context)
     }
     try report(result, json: json, context)
+  }
+
+  /// `--id ID` as the ids `count` credentials are stored under: ID, or ID-1, ID-2, ...
+  private static func storageIDs(_ args: ParsedArguments, count: @autoclosure () -> Int)
+    -> [String]
+  {
+    guard let id = args.value("id") else { return [] }
+    let count = count()
+    return count == 1 ? [id] : (1...count).map { "\(id)-\($0)" }
+  }
+
+  /// Runs the offer's grant: pre-authorized with its transaction code, else authorization code
+  /// through the browser or standard input.
+  private static func issue(
+    _ offer: CredentialOffer, _ issuance: WalletIssuance, options: IssuanceClient.Options,
+    storage: WalletIssuance.StorageOptions, _ args: ParsedArguments, stdinUsed: Bool,
+    _ context: CommandContext
+  ) async throws -> WalletIssuanceResult {
+    if let grant = offer.preAuthorizedCode {
+      let code = try transactionCode(for: grant, args, stdinUsed: stdinUsed, context)
+      return try await issuance.issuePreAuthorized(
+        offer: offer, txCode: code, options: options, storage: storage)
+    }
+    let pending = try await issuance.beginAuthorization(offer: offer, options: options)
+    let redirect = try redirectURL(
+      pending.authorizationURL, browser: args.value("browser"), stdinUsed: stdinUsed,
+      json: args.flag("json"), context)
+    return try await issuance.completeAuthorization(
+      pending, redirect: redirect, storage: storage)
+  }
+
+  /// `--deferred`: polls the pending deferred issuances (all, or the one named).
+  private static func pollDeferred(
+    _ args: ParsedArguments, json: Bool, _ context: CommandContext
+  ) async throws {
+    for option in ["tx-code", "browser", "configuration", "batch", "id", "refresh"]
+    where args.values[option] != nil {
+      throw UsageError("--\(option) does not go with --deferred", command: spec.path)
+    }
+    if args.flag("trust-issuer-iacas") {
+      throw UsageError(
+        "--trust-issuer-iacas is decided when issuing, not when polling", command: spec.path)
+    }
+    let wallet = try context.wallet()
+    // Polls go to the issuers the pending entries name; loopback http only for loopback.
+    let issuance = WalletIssuance(wallet: wallet, client: client(development: true))
+    let result: WalletIssuanceResult
+    do {
+      result = try await issuance.pollDeferred(id: args.positionals.first)
+    } catch {
+      throw CommandFailure(error.reason)
+    }
+    try report(result, json: json, context)
+  }
+
+  /// `--batch N`, from 1 to 100; nil when not given.
+  private static func batchSize(_ args: ParsedArguments) throws -> Int? {
+    guard let text = args.value("batch") else { return nil }
+    guard let value = Int(text), (1...100).contains(value) else {
+      throw UsageError("--batch needs a number from 1 to 100", command: spec.path)
+    }
+    return value
+  }
+
+  /// `--tx-code`, else, when the grant asks for one, a line read from the terminal.
+  private static func transactionCode(
+    for grant: PreAuthorizedCodeGrant, _ args: ParsedArguments, stdinUsed: Bool,
+    _ context: CommandContext
+  ) throws -> String? {
+    var code = args.value("tx-code")
+    if grant.txCode != nil, code == nil {
+      guard isatty(STDIN_FILENO) == 1, !stdinUsed else {
+        throw CommandFailure(
+          "the offer requires a transaction code (tx_code): give --tx-code CODE")
+      }
+      context.console.err(
+        "enter the transaction code (tx_code)"
+          + (grant.txCode?.description.map { ", \($0)" } ?? "") + ":")
+      code = readLine()?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    return code
+  }
+
+  /// Fails the issuance: with `--json` every configuration is reported failed first; an invalid
+  /// transaction code is explained by what the offer expected.
+  private static func issuanceFailed(
+    _ error: IssuanceError, offer: CredentialOffer, configurations: [String], json: Bool,
+    _ context: CommandContext
+  ) throws -> Never {
+    let reason =
+      error.code == .txCodeInvalid
+      ? offer.preAuthorizedCode?.txCode.map(expectedTransactionCode) ?? error.reason
+      : error.reason
+    if json {
+      let failure = IssuanceError(error.code, reason, underlying: error)
+      try report(
+        WalletIssuanceResult(
+          failed: configurations.map {
+            WalletIssuanceFailure(configurationID: $0, cause: .issuance(failure))
+          }), json: true, context)
+    }
+    throw CommandFailure(reason)
   }
 
   /// `--refresh ID`: re-issues a stored credential with its refresh token (same output
@@ -158,13 +202,7 @@ enum IssueCommand {
     guard args.positionals.isEmpty else {
       throw UsageError("--refresh takes no OFFER", command: spec.path)
     }
-    var batch: Int?
-    if let text = args.value("batch") {
-      guard let value = Int(text), (1...100).contains(value) else {
-        throw UsageError("--batch needs a number from 1 to 100", command: spec.path)
-      }
-      batch = value
-    }
+    let batch = try batchSize(args)
     let wallet = try context.wallet()
     let old = try? await wallet.credentials().first { $0.id == id }
     let configuration = old?.issuance?.configurationID ?? ""

@@ -34,45 +34,8 @@ enum OpenID4VPVerifierCommands {
         "--out-key: a dc_api response is not encrypted, there is no key", command: path)
     }
     let origin = try WebOrigin(args.value("origin") ?? "https://verifier.example").serialized
-    let keys = args.all("signer-key")
-    let certs = args.all("signer-cert")
-    guard keys.count == certs.count else {
-      throw UsageError(
-        "give one --signer-cert (a PEM chain file) for each --signer-key", command: path)
-    }
-    var signers: [RequestSigner] = []
-    for (keyPath, certPath) in zip(keys, certs) {
-      let chain = try Inputs.certificates([certPath])
-      guard
-        let dns = chain.first?.subjectAlternativeNames?.compactMap({ name -> String? in
-          if case .dnsName(let dns) = name { return dns }
-          return nil
-        }).first
-      else {
-        throw CommandFailure(
-          "\(certPath): the leaf has no DNS subject alternative name for x509_san_dns")
-      }
-      signers.append(
-        .x509SANDNS(dnsName: dns, certificateChain: chain, signer: try Inputs.privateKey(keyPath)))
-    }
-    let signing: RequestSigning
-    switch protocolID {
-    case .unsigned:
-      guard signers.isEmpty else {
-        throw UsageError("an unsigned request takes no --signer-key", command: path)
-      }
-      signing = .unsigned
-    case .signed:
-      guard signers.count == 1 else {
-        throw UsageError("a signed request needs exactly one --signer-key", command: path)
-      }
-      signing = .signed(signers[0])
-    case .multisigned, .draft:
-      guard !signers.isEmpty else {
-        throw UsageError("a multisigned request needs --signer-key", command: path)
-      }
-      signing = .multisigned(signers)
-    }
+    let signing = try requestSigning(
+      protocolID, signers: try requestSigners(args, command: path), command: path)
     let request: VerifierRequest
     do {
       request = try VerifierRequest(
@@ -94,6 +57,55 @@ enum OpenID4VPVerifierCommands {
     }
     context.console.out(
       "wrote \(args.value("out-request") ?? "") and \(args.value("out-state") ?? "")")
+  }
+
+  /// One `x509_san_dns` signer per `--signer-key` and `--signer-cert` pair, named by the leaf's
+  /// DNS subject alternative name.
+  private static func requestSigners(_ args: ParsedArguments, command path: String) throws
+    -> [RequestSigner]
+  {
+    let keys = args.all("signer-key")
+    let certs = args.all("signer-cert")
+    guard keys.count == certs.count else {
+      throw UsageError(
+        "give one --signer-cert (a PEM chain file) for each --signer-key", command: path)
+    }
+    var signers: [RequestSigner] = []
+    for (keyPath, certPath) in zip(keys, certs) {
+      let chain = try Inputs.certificates([certPath])
+      guard let dns = chain.first.flatMap(VerifierServeCommand.firstDNSName(of:)) else {
+        throw CommandFailure(
+          "\(certPath): the leaf has no DNS subject alternative name for x509_san_dns")
+      }
+      signers.append(
+        .x509SANDNS(dnsName: dns, certificateChain: chain, signer: try Inputs.privateKey(keyPath)))
+    }
+    return signers
+  }
+
+  /// How the request is signed for `protocolID`, checking the number of signers it takes.
+  private static func requestSigning(
+    _ protocolID: OpenID4VPProtocol, signers: [RequestSigner], command path: String
+  ) throws -> RequestSigning {
+    let signing: RequestSigning
+    switch protocolID {
+    case .unsigned:
+      guard signers.isEmpty else {
+        throw UsageError("an unsigned request takes no --signer-key", command: path)
+      }
+      signing = .unsigned
+    case .signed:
+      guard signers.count == 1 else {
+        throw UsageError("a signed request needs exactly one --signer-key", command: path)
+      }
+      signing = .signed(signers[0])
+    case .multisigned, .draft:
+      guard !signers.isEmpty else {
+        throw UsageError("a multisigned request needs --signer-key", command: path)
+      }
+      signing = .multisigned(signers)
+    }
+    return signing
   }
 
   /// Verifies a response against a state (saved, or rebuilt from the request as sent), with

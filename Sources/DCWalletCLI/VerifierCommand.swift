@@ -150,21 +150,29 @@ enum VerifierCommand {
       throw UsageError("request at least one --doctype", command: requestSpec.path)
     }
     return try requests.map { request in
-      guard !request.elements.isEmpty else {
-        throw UsageError("--doctype \(request.docType) has no --element", command: requestSpec.path)
-      }
-      var nameSpaces: [(nameSpace: String, elements: [ItemsRequest.Element])] = []
-      for (ns, element) in request.elements {
-        let item = ItemsRequest.Element(
-          element, intentToRetain: retain.contains("\(ns)/\(element)"))
-        if let at = nameSpaces.firstIndex(where: { $0.nameSpace == ns }) {
-          nameSpaces[at].elements.append(item)
-        } else {
-          nameSpaces.append((ns, [item]))
-        }
-      }
-      return ItemsRequest(docType: request.docType, nameSpaces: nameSpaces)
+      try itemsRequest(request.docType, elements: request.elements, retain: retain)
     }
+  }
+
+  /// One doc request: its elements grouped by namespace in command-line order, each marked
+  /// for retention when `--retain` named it.
+  private static func itemsRequest(
+    _ docType: String, elements: [(String, String)], retain: Set<String>
+  ) throws -> ItemsRequest {
+    guard !elements.isEmpty else {
+      throw UsageError("--doctype \(docType) has no --element", command: requestSpec.path)
+    }
+    var nameSpaces: [(nameSpace: String, elements: [ItemsRequest.Element])] = []
+    for (ns, element) in elements {
+      let item = ItemsRequest.Element(
+        element, intentToRetain: retain.contains("\(ns)/\(element)"))
+      if let at = nameSpaces.firstIndex(where: { $0.nameSpace == ns }) {
+        nameSpaces[at].elements.append(item)
+      } else {
+        nameSpaces.append((ns, [item]))
+      }
+    }
+    return ItemsRequest(docType: docType, nameSpaces: nameSpaces)
   }
 
   static func request(_ args: ParsedArguments, raw: [String], _ context: CommandContext) throws {
@@ -249,18 +257,9 @@ enum VerifierCommand {
     if let protocolID = stateJSON["protocol"]?.string,
       OpenID4VPProtocol(rawValue: protocolID) != nil
     {
-      let state: VerifierState
-      do {
-        state = try VerifierState(json: stateJSON)
-      } catch {
-        throw CommandFailure("verifier state: \(error.reason)")
-      }
-      guard origin == state.origin else {
-        throw CommandFailure("the request was made for \(state.origin), not \(origin)")
-      }
-      let verified = try await OpenID4VPVerifierCommands.verify(
-        response: response, state: state, mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors,
-        now: now, status: status)
+      let verified = try await verifyOpenID4VP(
+        response, savedState: stateJSON, origin: origin, now: now, mdocAnchors: mdocAnchors,
+        sdJWTAnchors: sdJWTAnchors, status: status)
       OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
       return
     }
@@ -277,6 +276,25 @@ enum VerifierCommand {
       response: response, state: state, anchors: mdocAnchors, now: now, status: status,
       requireAllElements: args.flag("require-all-elements"))
     printAnnexC(result, json: args.flag("json"), context)
+  }
+
+  /// Verifies an OpenID4VP response against a saved state made for `origin`.
+  private static func verifyOpenID4VP(
+    _ response: JSONValue, savedState stateJSON: JSONValue, origin: String, now: Date,
+    mdocAnchors: [Certificate], sdJWTAnchors: [Certificate], status: StatusChecking
+  ) async throws -> VerifiedAuthorizationResponse {
+    let state: VerifierState
+    do {
+      state = try VerifierState(json: stateJSON)
+    } catch {
+      throw CommandFailure("verifier state: \(error.reason)")
+    }
+    guard origin == state.origin else {
+      throw CommandFailure("the request was made for \(state.origin), not \(origin)")
+    }
+    return try await OpenID4VPVerifierCommands.verify(
+      response: response, state: state, mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors,
+      now: now, status: status)
   }
 
   /// Reads the response JSON (`--response`, else standard input); `{"protocol", "data"}` or its
@@ -350,45 +368,58 @@ enum VerifierCommand {
     var firstFailure: CommandFailure?
     for request in candidates {
       do {
-        if request.knownProtocol == .orgIsoMdoc {
-          guard let key else {
-            throw CommandFailure(
-              "an org-iso-mdoc response is sealed to the verifier: give --recipient-key")
-          }
-          let state: AnnexCVerifier.State
-          do {
-            state = try AnnexCVerifier.State(
-              sentRequest: request.data, origin: origin, recipientPrivateKey: key)
-          } catch {
-            throw CommandFailure("the org-iso-mdoc request: \(error.reason)")
-          }
-          let result = try await verifyAnnexC(
-            response: response, state: state, anchors: mdocAnchors, now: now, status: status,
-            requireAllElements: args.flag("require-all-elements"))
-          printAnnexC(result, json: args.flag("json"), context)
-          return
-        }
-        guard let protocolID = OpenID4VPProtocol(rawValue: request.protocolIdentifier) else {
-          continue
-        }
-        let state: VerifierState
-        do {
-          state = try VerifierState(
-            sentRequest: request.data, protocolID: protocolID, origin: origin,
-            recipientPrivateKey: key)
-        } catch {
-          throw CommandFailure("the \(protocolID.rawValue) request: \(error.reason)")
-        }
-        let verified = try await OpenID4VPVerifierCommands.verify(
-          response: response, state: state, mdocAnchors: mdocAnchors,
-          sdJWTAnchors: sdJWTAnchors, now: now, status: status)
-        OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
-        return
+        let verified = try await verifyCaptured(
+          request, response: response, key: key, args, origin: origin, now: now,
+          mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors, status: status, context)
+        if verified { return }
       } catch let failure as CommandFailure {
         firstFailure = firstFailure ?? failure
       }
     }
     throw firstFailure ?? CommandFailure("nothing to verify")
+  }
+
+  /// Verifies the response against one captured request entry and prints the result; false
+  /// when the entry's protocol is not one this command verifies.
+  private static func verifyCaptured(
+    _ request: ProtocolRequest, response: JSONValue, key: ECPrivateKey?, _ args: ParsedArguments,
+    origin: String, now: Date, mdocAnchors: [Certificate], sdJWTAnchors: [Certificate],
+    status: StatusChecking, _ context: CommandContext
+  ) async throws -> Bool {
+    if request.knownProtocol == .orgIsoMdoc {
+      guard let key else {
+        throw CommandFailure(
+          "an org-iso-mdoc response is sealed to the verifier: give --recipient-key")
+      }
+      let state: AnnexCVerifier.State
+      do {
+        state = try AnnexCVerifier.State(
+          sentRequest: request.data, origin: origin, recipientPrivateKey: key)
+      } catch {
+        throw CommandFailure("the org-iso-mdoc request: \(error.reason)")
+      }
+      let result = try await verifyAnnexC(
+        response: response, state: state, anchors: mdocAnchors, now: now, status: status,
+        requireAllElements: args.flag("require-all-elements"))
+      printAnnexC(result, json: args.flag("json"), context)
+      return true
+    }
+    guard let protocolID = OpenID4VPProtocol(rawValue: request.protocolIdentifier) else {
+      return false
+    }
+    let state: VerifierState
+    do {
+      state = try VerifierState(
+        sentRequest: request.data, protocolID: protocolID, origin: origin,
+        recipientPrivateKey: key)
+    } catch {
+      throw CommandFailure("the \(protocolID.rawValue) request: \(error.reason)")
+    }
+    let verified = try await OpenID4VPVerifierCommands.verify(
+      response: response, state: state, mdocAnchors: mdocAnchors,
+      sdJWTAnchors: sdJWTAnchors, now: now, status: status)
+    OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
+    return true
   }
 
   static func verifyAnnexC(

@@ -104,10 +104,7 @@ enum VerifierServeCommand {
     guard let leaf = chain.first else {
       throw CommandFailure("the signer certificate chain is empty")
     }
-    let dnsName = leaf.subjectAlternativeNames?.compactMap { name -> String? in
-      if case .dnsName(let dns) = name { return dns }
-      return nil
-    }.first
+    let dnsName = firstDNSName(of: leaf)
     let sanSigner = dnsName.map {
       RequestSigner.x509SANDNS(dnsName: $0, certificateChain: chain, signer: signerKey)
     }
@@ -139,6 +136,14 @@ enum VerifierServeCommand {
       _ = (port, lifetime, sanSigner, hashSigner, mdocAnchors, sdJWTAnchors, status)
       throw CommandFailure("the development HTTP server needs libmicrohttpd (Linux)")
     #endif
+  }
+
+  /// The first DNS name among the certificate's subject alternative names.
+  static func firstDNSName(of leaf: Certificate) -> String? {
+    leaf.subjectAlternativeNames?.compactMap { name -> String? in
+      if case .dnsName(let dns) = name { return dns }
+      return nil
+    }.first
   }
 
   /// `--signer-key`/`--signer-cert`, else `verifier.pem`/`verifier-chain.pem` in the wallet home,
@@ -213,18 +218,7 @@ enum VerifierServeCommand {
 
   static func transaction(_ args: ParsedArguments, _ context: CommandContext) async throws {
     let path = transactionSpec.path
-    let base: String
-    if let url = args.value("verifier") {
-      base = url.hasSuffix("/") ? String(url.dropLast()) : url
-    } else {
-      guard let bytes = try? Files.read(try stateFile(context)),
-        let url = (try? JSONValue(parsing: bytes))?["url"]?.string
-      else {
-        throw CommandFailure(
-          "no verifier URL recorded: start 'dcwallet verifier serve' first, or give --verifier")
-      }
-      base = url
-    }
+    let base = try verifierBase(args, context)
     var timeout: TimeInterval = 120
     if let text = args.value("timeout") {
       guard let seconds = Double(text), seconds > 0 else {
@@ -232,44 +226,7 @@ enum VerifierServeCommand {
       }
       timeout = seconds
     }
-    let dcqlPath = args.value("dcql") ?? ""
-    let query: JSONValue
-    do {
-      query = try JSONValue(parsing: try Files.read(dcqlPath, limit: .request))
-    } catch let error as JSONError {
-      throw CommandFailure("\(dcqlPath) is not JSON: \(error.reason)")
-    }
-    var body: [(key: String, value: JSONValue)] = [
-      ("dcql_query", query),
-      ("flow", .string(args.flag("same-device") ? "same_device" : "cross_device")),
-    ]
-    let choices: [(option: String, member: String, allowed: [String])] = [
-      (
-        "client-id-prefix", "client_id_prefix",
-        ["x509_san_dns", "x509_hash", "redirect_uri", "verifier_attestation"]
-      ),
-      ("response-mode", "response_mode", DirectPostMode.allCases.map(\.rawValue)),
-      (
-        "request-uri-method", "request_uri_method",
-        VerifierRequestURIMethod.allCases.map(\.rawValue)
-      ),
-    ]
-    for choice in choices {
-      guard let value = args.value(choice.option) else { continue }
-      guard choice.allowed.contains(value) else {
-        throw UsageError(
-          "--\(choice.option) must be \(choice.allowed.joined(separator: ", "))", command: path)
-      }
-      body.append((choice.member, .string(value)))
-    }
-    let entries = try args.all("transaction-data").map { file in
-      do {
-        return try JSONValue(parsing: try Files.read(file, limit: .request))
-      } catch let error as JSONError {
-        throw CommandFailure("\(file) is not JSON: \(error.reason)")
-      }
-    }
-    if !entries.isEmpty { body.append(("transaction_data", .array(entries))) }
+    let body = try transactionBody(args, command: path)
 
     let client = URLSessionHTTPClient(configuration: .init(policy: .development))
     let created = try await send(
@@ -290,6 +247,80 @@ enum VerifierServeCommand {
     let resultURL =
       base + "/transactions/" + id
       + (responseCode.map { "?response_code=" + (PresentationVerifierURL.encode($0)) } ?? "")
+    try await pollResult(
+      client, resultURL, deadline: deadline, timeout: timeout, json: args.flag("json"), context)
+  }
+
+  /// `--verifier` without a trailing slash, else the URL `verifier serve` recorded.
+  private static func verifierBase(_ args: ParsedArguments, _ context: CommandContext) throws
+    -> String
+  {
+    if let url = args.value("verifier") {
+      return url.hasSuffix("/") ? String(url.dropLast()) : url
+    }
+    guard let bytes = try? Files.read(try stateFile(context)),
+      let url = (try? JSONValue(parsing: bytes))?["url"]?.string
+    else {
+      throw CommandFailure(
+        "no verifier URL recorded: start 'dcwallet verifier serve' first, or give --verifier")
+    }
+    return url
+  }
+
+  /// The options a transaction is created with, checked against their allowed values.
+  private static let transactionChoices: [(option: String, member: String, allowed: [String])] = [
+    (
+      "client-id-prefix", "client_id_prefix",
+      ["x509_san_dns", "x509_hash", "redirect_uri", "verifier_attestation"]
+    ),
+    ("response-mode", "response_mode", DirectPostMode.allCases.map(\.rawValue)),
+    (
+      "request-uri-method", "request_uri_method",
+      VerifierRequestURIMethod.allCases.map(\.rawValue)
+    ),
+  ]
+
+  /// The `POST /transactions` body: the DCQL query, the flow, the chosen options and the
+  /// transaction data files.
+  private static func transactionBody(_ args: ParsedArguments, command path: String) throws
+    -> [(key: String, value: JSONValue)]
+  {
+    let dcqlPath = args.value("dcql") ?? ""
+    let query: JSONValue
+    do {
+      query = try JSONValue(parsing: try Files.read(dcqlPath, limit: .request))
+    } catch let error as JSONError {
+      throw CommandFailure("\(dcqlPath) is not JSON: \(error.reason)")
+    }
+    var body: [(key: String, value: JSONValue)] = [
+      ("dcql_query", query),
+      ("flow", .string(args.flag("same-device") ? "same_device" : "cross_device")),
+    ]
+    for choice in transactionChoices {
+      guard let value = args.value(choice.option) else { continue }
+      guard choice.allowed.contains(value) else {
+        throw UsageError(
+          "--\(choice.option) must be \(choice.allowed.joined(separator: ", "))", command: path)
+      }
+      body.append((choice.member, .string(value)))
+    }
+    let entries = try args.all("transaction-data").map { file in
+      do {
+        return try JSONValue(parsing: try Files.read(file, limit: .request))
+      } catch let error as JSONError {
+        throw CommandFailure("\(file) is not JSON: \(error.reason)")
+      }
+    }
+    if !entries.isEmpty { body.append(("transaction_data", .array(entries))) }
+    return body
+  }
+
+  /// Polls the transaction's result until it is no longer pending, printing a verified result
+  /// and failing on a wallet error, a failed verification or the deadline.
+  private static func pollResult(
+    _ client: URLSessionHTTPClient, _ resultURL: String, deadline: Date, timeout: TimeInterval,
+    json: Bool, _ context: CommandContext
+  ) async throws {
     while true {
       let answer = try await send(client, .get, resultURL)
       guard answer.status == 200, let result = try? JSONValue(parsing: answer.body) else {
@@ -302,15 +333,15 @@ enum VerifierServeCommand {
         }
         try await Task.sleep(nanoseconds: 200_000_000)
       case "verified":
-        printVerified(result["result"] ?? .null, json: args.flag("json"), context)
+        printVerified(result["result"] ?? .null, json: json, context)
         return
       case "wallet_error":
-        if args.flag("json") { context.console.out(result.serialized()) }
+        if json { context.console.out(result.serialized()) }
         throw CommandFailure(
           "the wallet answered \(result["error"]?.string ?? "an error")"
             + (result["error_description"]?.string.map { ": " + $0 } ?? ""))
       default:
-        if args.flag("json") { context.console.out(result.serialized()) }
+        if json { context.console.out(result.serialized()) }
         throw CommandFailure(
           "verification failed: \(result["error_description"]?.string ?? "unknown reason")")
       }

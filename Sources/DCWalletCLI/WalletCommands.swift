@@ -209,34 +209,8 @@ enum ShowCommand {
     console.outLine(
       "\(credential.display.title) (\(credential.format.rawValue), \(credential.type))")
     console.outLine("id: \(credential.id)")
-    switch credential.issuerTrust {
-    case .trusted:
-      console.outLine(
-        "issuer: \(credential.display.issuerName ?? "(unnamed)") (\(Describe.trustBasis(credential.issuance?.trustBasis)))"
-      )
-    case .issuerVouched:
-      console.outLine(
-        "issuer: \(credential.display.issuerName ?? "(unnamed)") (issuer-vouched: "
-          + "\(Describe.trustBasis(credential.issuance?.trustBasis)); no anchor of this wallet "
-          + "vouches for it)")
-    case .unverified:
-      console.outLine(
-        "issuer unverified"
-          + (credential.display.issuerName.map { " (claims to be \($0))" } ?? "")
-          + ": no issuer anchor vouched for it at import")
-    }
-    if let issuance = credential.issuance {
-      let name = issuance.display.preferred()?.name
-      console.outLine(
-        "issued by \(issuance.credentialIssuer)"
-          + (name.map { " as \"\($0)\"" } ?? "") + " (configuration \(issuance.configurationID))")
-      if let batch = issuance.batchID {
-        console.outLine("batch: \(batch) (presented \(credential.presentationCount) times)")
-      }
-      if issuance.notificationID != nil {
-        console.outLine("the issuer is notified when it is removed")
-      }
-    }
+    console.outLine(issuerLine(credential))
+    for line in issuanceLines(credential) { console.outLine(line) }
     if let from = credential.validFrom, let until = credential.validUntil {
       console.outLine("valid: \(Describe.date(from)) to \(Describe.date(until))")
     }
@@ -246,6 +220,40 @@ enum ShowCommand {
         + (credential.lastKnownStatus.map(StatusText.describe)
           ?? "never checked (dcwallet status \(credential.id) fetches it)"))
     for (name, value) in claims { console.outLine("  \(name): \(value)") }
+  }
+
+  /// The issuer's name and how far the wallet trusts it.
+  private static func issuerLine(_ credential: StoredCredential) -> String {
+    switch credential.issuerTrust {
+    case .trusted:
+      "issuer: \(credential.display.issuerName ?? "(unnamed)") (\(Describe.trustBasis(credential.issuance?.trustBasis)))"
+    case .issuerVouched:
+      "issuer: \(credential.display.issuerName ?? "(unnamed)") (issuer-vouched: "
+        + "\(Describe.trustBasis(credential.issuance?.trustBasis)); no anchor of this wallet "
+        + "vouches for it)"
+    case .unverified:
+      "issuer unverified"
+        + (credential.display.issuerName.map { " (claims to be \($0))" } ?? "")
+        + ": no issuer anchor vouched for it at import"
+    }
+  }
+
+  /// For an issued credential: its issuer and configuration, its batch, and whether the issuer
+  /// is notified of its removal.
+  private static func issuanceLines(_ credential: StoredCredential) -> [String] {
+    guard let issuance = credential.issuance else { return [] }
+    let name = issuance.display.preferred()?.name
+    var lines = [
+      "issued by \(issuance.credentialIssuer)"
+        + (name.map { " as \"\($0)\"" } ?? "") + " (configuration \(issuance.configurationID))"
+    ]
+    if let batch = issuance.batchID {
+      lines.append("batch: \(batch) (presented \(credential.presentationCount) times)")
+    }
+    if issuance.notificationID != nil {
+      lines.append("the issuer is notified when it is removed")
+    }
+    return lines
   }
 }
 
@@ -299,43 +307,9 @@ enum TrustCommand {
     let rest = Array(arguments.dropFirst())
     switch sub {
     case "add":
-      let args = try context.parse(addSpec, rest)
-      let given = [("issuer", TrustRole.issuer), ("reader", .reader), ("verifier", .verifier)]
-        .compactMap { name, role in
-          args.value(name).map { ($0, role) }
-        }
-      guard given.count == 1, let (path, role) = given.first else {
-        throw UsageError(
-          "give exactly one of --issuer, --reader or --verifier", command: addSpec.path)
-      }
-      let certificate = try Inputs.certificate(path)
-      let record = try await context.wallet().addTrustAnchor(certificate, role: role)
-      // The id first (scripts take it), then what was added: role, subject, fingerprint.
-      context.console.outLine(
-        "\(record.id)  \(record.role.rawValue)  \(record.subject)  SHA-256 "
-          + fingerprint(record.certificateDER))
+      try await add(try context.parse(addSpec, rest), context)
     case "list":
-      let args = try context.parse(listSpec, rest)
-      let listing = try await context.wallet().trustAnchorListing()
-      Describe.warn(listing.problems, context.console)
-      let records = listing.anchors
-      if args.flag("json") {
-        context.console.out(
-          JSONValue.array(
-            records.map {
-              .object([
-                ("id", .string($0.id)), ("role", .string($0.role.rawValue)),
-                ("subject", .string($0.subject)),
-              ])
-            }
-          ).serialized())
-      } else if records.isEmpty {
-        context.console.out("no trust anchors")
-      } else {
-        for record in records {
-          context.console.outLine("\(record.id)  \(record.role.rawValue)  \(record.subject)")
-        }
-      }
+      try await list(try context.parse(listSpec, rest), context)
     case "remove":
       let args = try context.parse(removeSpec, rest)
       guard try await context.wallet().store.removeTrustAnchor(id: args.positionals[0]) else {
@@ -347,6 +321,48 @@ enum TrustCommand {
         text: [addSpec.help, listSpec.help, removeSpec.help].joined(separator: "\n\n"))
     default:
       throw UsageError("unknown trust subcommand '\(sub)'", command: "dcwallet trust")
+    }
+  }
+
+  /// `trust add`: one certificate for the one role given.
+  private static func add(_ args: ParsedArguments, _ context: CommandContext) async throws {
+    let given = [("issuer", TrustRole.issuer), ("reader", .reader), ("verifier", .verifier)]
+      .compactMap { name, role in
+        args.value(name).map { ($0, role) }
+      }
+    guard given.count == 1, let (path, role) = given.first else {
+      throw UsageError(
+        "give exactly one of --issuer, --reader or --verifier", command: addSpec.path)
+    }
+    let certificate = try Inputs.certificate(path)
+    let record = try await context.wallet().addTrustAnchor(certificate, role: role)
+    // The id first (scripts take it), then what was added: role, subject, fingerprint.
+    context.console.outLine(
+      "\(record.id)  \(record.role.rawValue)  \(record.subject)  SHA-256 "
+        + fingerprint(record.certificateDER))
+  }
+
+  /// `trust list`: the anchors that verify, as lines or JSON.
+  private static func list(_ args: ParsedArguments, _ context: CommandContext) async throws {
+    let listing = try await context.wallet().trustAnchorListing()
+    Describe.warn(listing.problems, context.console)
+    let records = listing.anchors
+    if args.flag("json") {
+      context.console.out(
+        JSONValue.array(
+          records.map {
+            .object([
+              ("id", .string($0.id)), ("role", .string($0.role.rawValue)),
+              ("subject", .string($0.subject)),
+            ])
+          }
+        ).serialized())
+    } else if records.isEmpty {
+      context.console.out("no trust anchors")
+    } else {
+      for record in records {
+        context.console.outLine("\(record.id)  \(record.role.rawValue)  \(record.subject)")
+      }
     }
   }
 }

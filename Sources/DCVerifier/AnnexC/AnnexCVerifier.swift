@@ -298,23 +298,8 @@ public enum AnnexCVerifier {
     eReaderKey: ECPrivateKey? = nil, issuerTrustAnchors: [Certificate], now: Date,
     checks: inout [VerificationCheck]
   ) throws(VerifierError) -> [VerifiedDocument] {
-    let requested = request.docRequests.map(\.itemsRequest.docType)
-    // ISO 18013-5 §8.3.2.1.2.3: a non-zero status means the mdoc could not answer.
-    guard response.status == DeviceResponse.statusOK else {
-      throw VerifierError(
-        .verificationFailed,
-        "the response opened but its DeviceResponse has status \(response.status) "
-          + "(\(statusMeaning(response.status))) and nothing is verified")
-    }
-    guard !response.documents.isEmpty else {
-      throw VerifierError(
-        .verificationFailed,
-        "the response opened and its DeviceResponse \(response.version) has status 0 (OK), "
-          + "but it holds no documents: nothing was presented for "
-          + requested.joined(separator: ", ")
-          + (response.documentErrors.isEmpty
-            ? "" : " (documentErrors: \(response.documentErrors.flatMap(\.keys).sorted()))"))
-    }
+    try checkStatusAndDocuments(
+      response, requested: request.docRequests.map(\.itemsRequest.docType))
     checks.append(
       .deviceResponseStructure(
         version: response.version, documentCount: response.documents.count))
@@ -331,34 +316,68 @@ public enum AnnexCVerifier {
         throw VerifierError(.verificationFailed, "\(document.docType) was not requested")
       }
       usedRequests.insert(requestIndex)
-      let itemsRequest = request.docRequests[requestIndex].itemsRequest
-      let issuer: IssuerVerification
-      let basis: IssuerTrustBasis
-      do {
-        (issuer, basis) = try document.issuerSigned.verify(
-          expectedDocType: document.docType, issuerAnchors: issuerTrustAnchors, at: now)
-        let trust: VerificationCheck.IssuerTrust =
-          switch basis {
-          case .chain: .chainToIACA
-          case .pinnedDocumentSigner: .pinnedDocumentSigner
-          }
-        checks.append(
-          .documentIssuer(
-            docType: document.docType, documentSigner: issuer.documentSigner.subject, trust: trust))
-        checks += try deviceAuthenticationChecks(
-          document, deviceKey: issuer.deviceKey, transcript: transcript, eReaderKey: eReaderKey)
-      } catch {
-        throw VerifierError(
-          .verificationFailed, "\(document.docType): \(error.reason)", underlying: error)
-      }
-      let (elements, absent) = try disclosedElements(document, requested: itemsRequest)
-      checks.append(.onlyRequestedElements(docType: document.docType, elementCount: elements.count))
       documents.append(
-        VerifiedDocument(
-          docType: document.docType, elements: elements, issuer: issuer, trustBasis: basis,
-          notReturned: document.errors, absentElements: absent, mso: document.issuerSigned.mso))
+        try verifyDocument(
+          document, requested: request.docRequests[requestIndex].itemsRequest,
+          transcript: transcript, eReaderKey: eReaderKey, issuerTrustAnchors: issuerTrustAnchors,
+          now: now, checks: &checks))
     }
     return documents
+  }
+
+  /// Refuses a DeviceResponse with a non-zero status or without documents.
+  private static func checkStatusAndDocuments(_ response: DeviceResponse, requested: [String])
+    throws(VerifierError)
+  {
+    // ISO 18013-5 §8.3.2.1.2.3: a non-zero status means the mdoc could not answer.
+    guard response.status == DeviceResponse.statusOK else {
+      throw VerifierError(
+        .verificationFailed,
+        "the response opened but its DeviceResponse has status \(response.status) "
+          + "(\(statusMeaning(response.status))) and nothing is verified")
+    }
+    guard !response.documents.isEmpty else {
+      throw VerifierError(
+        .verificationFailed,
+        "the response opened and its DeviceResponse \(response.version) has status 0 (OK), "
+          + "but it holds no documents: nothing was presented for "
+          + requested.joined(separator: ", ")
+          + (response.documentErrors.isEmpty
+            ? "" : " (documentErrors: \(response.documentErrors.flatMap(\.keys).sorted()))"))
+    }
+  }
+
+  /// One document's issuer signature and trust, device authentication and disclosed elements,
+  /// each passed check appended to `checks`.
+  private static func verifyDocument(
+    _ document: Document, requested itemsRequest: ItemsRequest, transcript: SessionTranscript,
+    eReaderKey: ECPrivateKey?, issuerTrustAnchors: [Certificate], now: Date,
+    checks: inout [VerificationCheck]
+  ) throws(VerifierError) -> VerifiedDocument {
+    let issuer: IssuerVerification
+    let basis: IssuerTrustBasis
+    do {
+      (issuer, basis) = try document.issuerSigned.verify(
+        expectedDocType: document.docType, issuerAnchors: issuerTrustAnchors, at: now)
+      let trust: VerificationCheck.IssuerTrust =
+        switch basis {
+        case .chain: .chainToIACA
+        case .pinnedDocumentSigner: .pinnedDocumentSigner
+        }
+      checks.append(
+        .documentIssuer(
+          docType: document.docType, documentSigner: issuer.documentSigner.subject, trust: trust))
+      checks += try deviceAuthenticationChecks(
+        document, deviceKey: issuer.deviceKey, transcript: transcript, eReaderKey: eReaderKey)
+    } catch {
+      throw VerifierError(
+        .verificationFailed, "\(document.docType): \(error.reason)", underlying: error)
+    }
+    let (elements, absent) = try disclosedElements(document, requested: itemsRequest)
+    checks.append(.onlyRequestedElements(docType: document.docType, elementCount: elements.count))
+    return VerifiedDocument(
+      docType: document.docType, elements: elements, issuer: issuer, trustBasis: basis,
+      notReturned: document.errors, absentElements: absent, mso: document.issuerSigned.mso)
   }
 
   /// The elements a document disclosed, each of which its doc request asked for (else

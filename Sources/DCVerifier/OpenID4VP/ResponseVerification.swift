@@ -196,20 +196,10 @@ extension VerifierState {
         guard let presentation = item.string else {
           throw OpenID4VPError(.invalidResponse, "vp_token.\(id) must hold strings")
         }
-        let (verified, description): (VerifiedCredential, any DCQLCredential)
-        switch credentialQuery.format {
-        case DCQLFormat.sdJWTVC:
-          (verified, description) = try verifySDJWT(
-            presentation, id: id, query: credentialQuery, binding: binding,
-            transactionDataHashes: entriesByID[id] ?? [], anchors: sdJWTIssuerAnchors, now: now)
-        case DCQLFormat.msoMdoc:
-          (verified, description) = try verifyMdoc(
-            presentation, id: id, query: credentialQuery, thumbprint: thumbprint,
-            binding: binding, anchors: mdocIssuerAnchors, now: now)
-        default:
-          throw OpenID4VPError(
-            .invalidResponse, "format \(credentialQuery.format) cannot be verified here")
-        }
+        let (verified, description) = try verifyPresentation(
+          presentation, id: id, query: credentialQuery, thumbprint: thumbprint, binding: binding,
+          transactionDataHashes: entriesByID[id] ?? [], sdJWTIssuerAnchors: sdJWTIssuerAnchors,
+          mdocIssuerAnchors: mdocIssuerAnchors, now: now)
         results[id, default: []].append(verified)
         indicesByID[id, default: []].append(descriptions.count)
         descriptions.append(description)
@@ -217,6 +207,27 @@ extension VerifierState {
     }
 
     return (results, descriptions, indicesByID)
+  }
+
+  /// One presentation verified by its Credential Query's format.
+  private func verifyPresentation(
+    _ presentation: String, id: String, query credentialQuery: CredentialQuery,
+    thumbprint: [UInt8]?, binding: PresentationBinding, transactionDataHashes: [String],
+    sdJWTIssuerAnchors: [Certificate], mdocIssuerAnchors: [Certificate], now: Date
+  ) throws(OpenID4VPError) -> (VerifiedCredential, any DCQLCredential) {
+    switch credentialQuery.format {
+    case DCQLFormat.sdJWTVC:
+      return try verifySDJWT(
+        presentation, id: id, query: credentialQuery, binding: binding,
+        transactionDataHashes: transactionDataHashes, anchors: sdJWTIssuerAnchors, now: now)
+    case DCQLFormat.msoMdoc:
+      return try verifyMdoc(
+        presentation, id: id, query: credentialQuery, thumbprint: thumbprint,
+        binding: binding, anchors: mdocIssuerAnchors, now: now)
+    default:
+      throw OpenID4VPError(
+        .invalidResponse, "format \(credentialQuery.format) cannot be verified here")
+    }
   }
 
   /// Step 4: the presentations together: each meets its Credential Query, and the answered
@@ -307,20 +318,7 @@ extension VerifierState {
     if let binding = verified.keyBinding {
       checks.append(keyBindingCheck)
       if !transactionDataHashes.isEmpty {
-        // §8.4: every entry for this query is bound, with the default algorithm.
-        guard
-          binding.transactionDataHashesAlg == nil
-            || binding.transactionDataHashesAlg == TransactionData.hashAlgorithm
-        else {
-          throw OpenID4VPError(
-            .invalidPresentation, "\(id): transaction_data_hashes_alg is not sha-256")
-        }
-        guard let hashes = binding.transactionDataHashes,
-          Set(hashes) == Set(transactionDataHashes)
-        else {
-          throw OpenID4VPError(
-            .invalidPresentation, "\(id): transaction_data_hashes do not match the request")
-        }
+        try Self.checkTransactionDataHashes(binding, expected: transactionDataHashes, id: id)
         checks.append(.transactionDataBound)
       }
     } else if query.requireCryptographicHolderBinding || !transactionDataHashes.isEmpty {
@@ -345,25 +343,32 @@ extension VerifierState {
     )
   }
 
+  /// §8.4: the KB-JWT binds every transaction data entry for this query, with the default
+  /// algorithm.
+  private static func checkTransactionDataHashes(
+    _ binding: VerifiedKeyBinding, expected transactionDataHashes: [String], id: String
+  ) throws(OpenID4VPError) {
+    // §8.4: every entry for this query is bound, with the default algorithm.
+    guard
+      binding.transactionDataHashesAlg == nil
+        || binding.transactionDataHashesAlg == TransactionData.hashAlgorithm
+    else {
+      throw OpenID4VPError(
+        .invalidPresentation, "\(id): transaction_data_hashes_alg is not sha-256")
+    }
+    guard let hashes = binding.transactionDataHashes,
+      Set(hashes) == Set(transactionDataHashes)
+    else {
+      throw OpenID4VPError(
+        .invalidPresentation, "\(id): transaction_data_hashes do not match the request")
+    }
+  }
+
   private func verifyMdoc(
     _ presentation: String, id: String, query: CredentialQuery, thumbprint: [UInt8]?,
     binding: PresentationBinding, anchors: [Certificate], now: Date
   ) throws(OpenID4VPError) -> (VerifiedCredential, any DCQLCredential) {
-    let response: DeviceResponse
-    do {
-      response = try DeviceResponse(bytes: try Base64URL.decode(presentation))
-    } catch {
-      throw OpenID4VPError(
-        .invalidPresentation, "\(id): not a base64url DeviceResponse: \(error)", underlying: error)
-    }
-    guard response.status == DeviceResponse.statusOK, response.documents.count == 1,
-      let document = response.documents.first
-    else {
-      throw OpenID4VPError(
-        .invalidPresentation,
-        "\(id): DeviceResponse must have status 0 and one document (status \(response.status), "
-          + "\(response.documents.count) documents)")
-    }
+    let document = try Self.singleDocument(presentation, id: id)
     var checks: [VerificationCheck] = []
     let issuer: IssuerVerification
     let basis: IssuerTrustBasis
@@ -387,15 +392,6 @@ extension VerifierState {
     } catch {
       throw OpenID4VPError(.invalidPresentation, "\(id): \(error.reason)", underlying: error)
     }
-    var claims: [VerifiedClaim] = []
-    for (nameSpace, items) in document.issuerSigned.nameSpaces {
-      for item in items {
-        claims.append(
-          VerifiedClaim(
-            path: ClaimPath([.key(nameSpace), .key(item.elementIdentifier)]),
-            value: JSONValue(cbor: item.elementValue)))
-      }
-    }
     let chain = (try? document.issuerSigned.documentSignerChain()) ?? []
     let description = DCQLCredentialDescription(
       format: DCQLFormat.msoMdoc, docType: document.docType,
@@ -405,11 +401,47 @@ extension VerifierState {
     return (
       VerifiedCredential(
         credentialQueryID: id, format: DCQLFormat.msoMdoc, docType: document.docType, vct: nil,
-        claims: claims, issuerCertificate: issuer.documentSigner,
+        claims: Self.claims(of: document), issuerCertificate: issuer.documentSigner,
         report: VerificationReport(checks: checks), mso: document.issuerSigned.mso,
         issuerAnchor: basis.anchor),
       description
     )
+  }
+
+  /// The one document of a base64url DeviceResponse with status 0.
+  private static func singleDocument(_ presentation: String, id: String)
+    throws(OpenID4VPError) -> Document
+  {
+    let response: DeviceResponse
+    do {
+      response = try DeviceResponse(bytes: try Base64URL.decode(presentation))
+    } catch {
+      throw OpenID4VPError(
+        .invalidPresentation, "\(id): not a base64url DeviceResponse: \(error)", underlying: error)
+    }
+    guard response.status == DeviceResponse.statusOK, response.documents.count == 1,
+      let document = response.documents.first
+    else {
+      throw OpenID4VPError(
+        .invalidPresentation,
+        "\(id): DeviceResponse must have status 0 and one document (status \(response.status), "
+          + "\(response.documents.count) documents)")
+    }
+    return document
+  }
+
+  /// The document's issuer-signed elements as claims, each at `[nameSpace, identifier]`.
+  private static func claims(of document: Document) -> [VerifiedClaim] {
+    var claims: [VerifiedClaim] = []
+    for (nameSpace, items) in document.issuerSigned.nameSpaces {
+      for item in items {
+        claims.append(
+          VerifiedClaim(
+            path: ClaimPath([.key(nameSpace), .key(item.elementIdentifier)]),
+            value: JSONValue(cbor: item.elementValue)))
+      }
+    }
+    return claims
   }
 }
 

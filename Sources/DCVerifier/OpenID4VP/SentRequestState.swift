@@ -48,28 +48,36 @@ extension VerifierState {
     }
     var encryptionKey: JWK? = nil
     if mode == .dcAPIJWT {
-      guard let recipientPrivateKey else {
-        throw OpenID4VPError(
-          .invalidRequest, "the request asks for an encrypted response: give its private key")
-      }
-      // §8.3: the wallet encrypts to a key of client_metadata.jwks; the handover binds the
-      // thumbprint of that key (B.2.6.2), so the key given must be one the request published.
-      let published = parameters["client_metadata"]?["jwks"]?["keys"]?.array ?? []
-      let candidate = JWK(privateKey: recipientPrivateKey)
-      guard
-        let match = published.compactMap({ try? JWK(json: $0) }).first(where: {
-          $0.thumbprint() == candidate.thumbprint()
-        })
-      else {
-        throw OpenID4VPError(
-          .invalidRequest, "the recipient key is not in the request's client_metadata.jwks")
-      }
-      encryptionKey = JWK(
-        privateKey: recipientPrivateKey, kid: match.kid, use: match.use, alg: match.alg)
+      encryptionKey = try Self.publishedKey(recipientPrivateKey, parameters: parameters)
     }
     self.init(
       protocolID: protocolID, origin: origin, nonce: nonce, responseMode: mode,
       encryptionKey: encryptionKey, dcqlQuery: query, transactionData: transactionData)
+  }
+
+  /// The response decryption key of a `dc_api.jwt` request, which must be one the request
+  /// published in `client_metadata.jwks`, with that JWK's `kid`, `use` and `alg`.
+  private static func publishedKey(_ recipientPrivateKey: ECPrivateKey?, parameters: JSONValue)
+    throws(OpenID4VPError) -> JWK
+  {
+    guard let recipientPrivateKey else {
+      throw OpenID4VPError(
+        .invalidRequest, "the request asks for an encrypted response: give its private key")
+    }
+    // §8.3: the wallet encrypts to a key of client_metadata.jwks; the handover binds the
+    // thumbprint of that key (B.2.6.2), so the key given must be one the request published.
+    let published = parameters["client_metadata"]?["jwks"]?["keys"]?.array ?? []
+    let candidate = JWK(privateKey: recipientPrivateKey)
+    guard
+      let match = published.compactMap({ try? JWK(json: $0) }).first(where: {
+        $0.thumbprint() == candidate.thumbprint()
+      })
+    else {
+      throw OpenID4VPError(
+        .invalidRequest, "the recipient key is not in the request's client_metadata.jwks")
+    }
+    return JWK(
+      privateKey: recipientPrivateKey, kid: match.kid, use: match.use, alg: match.alg)
   }
 
 }

@@ -91,42 +91,69 @@ public struct VerifierRequest: Sendable {
     transactionData: [JSONValue] = [], verifierInfo: JSONValue? = nil,
     random: any RandomSource = SecureRandom()
   ) throws(OpenID4VPError) {
-    let query: DCQLQuery
-    do {
-      query = try DCQLQuery(ClaimValue(dcqlQuery))
-    } catch {
-      throw OpenID4VPError(.invalidRequest, "dcql_query: \(error)", underlying: error)
-    }
+    let query = try Self.parseQuery(dcqlQuery)
     let nonce = Base64URL.encode(random.bytes(count: 32))
     var params: [(key: String, value: JSONValue)] = [
       ("response_type", "vp_token"), ("response_mode", .string(responseMode.rawValue)),
       ("nonce", .string(nonce)), ("dcql_query", dcqlQuery),
     ]
-    var privateKey: JWK? = nil
-    if responseMode == .dcAPIJWT {
-      let key = try Self.makeKey(random: random)
-      let kid = Base64URL.encode(random.bytes(count: 8))
-      let jwk = JWK(privateKey: key, kid: kid, use: "enc", alg: JWEAlgorithm.ecdhES.rawValue)
-      privateKey = jwk
-      params.append(
-        (
-          "client_metadata",
-          .object([
-            ("jwks", JWKSet(keys: [jwk.publicJWK]).json),
-            (
-              "encrypted_response_enc_values_supported",
-              .array([
-                .string(JWEEncryption.a128gcm.rawValue), .string(JWEEncryption.a256gcm.rawValue),
-              ])
-            ),
-            ("vp_formats_supported", Self.vpFormats),
-          ])
-        ))
-    } else {
-      params.append(("client_metadata", .object([("vp_formats_supported", Self.vpFormats)])))
+    let (clientMetadata, privateKey) = try Self.clientMetadata(
+      responseMode: responseMode, random: random)
+    params.append(("client_metadata", clientMetadata))
+    let encodedEntries = try Self.encodeTransactionData(
+      transactionData, credentialQueryIDs: Set(query.credentials.map(\.id)))
+    if !encodedEntries.isEmpty {
+      params.append(("transaction_data", .array(encodedEntries.map { .string($0) })))
     }
+    let expectedOrigins = expectedOrigins ?? [origin]
+    let (protocolID, data) = try Self.requestData(
+      params, signing: signing, expectedOrigins: expectedOrigins, verifierInfo: verifierInfo)
+    self.protocolID = protocolID
+    self.data = data
+    state = VerifierState(
+      protocolID: protocolID, origin: origin, nonce: nonce, responseMode: responseMode,
+      encryptionKey: privateKey, dcqlQuery: dcqlQuery, transactionData: encodedEntries)
+  }
+
+  /// Parses and validates the DCQL query before it is sent.
+  private static func parseQuery(_ dcqlQuery: JSONValue) throws(OpenID4VPError) -> DCQLQuery {
+    do {
+      return try DCQLQuery(ClaimValue(dcqlQuery))
+    } catch {
+      throw OpenID4VPError(.invalidRequest, "dcql_query: \(error)", underlying: error)
+    }
+  }
+
+  /// `client_metadata`, with a fresh encryption key published in `jwks` for `dc_api.jwt`
+  /// (OpenID4VP 1.0 §8.3); the private key is returned alongside.
+  private static func clientMetadata(
+    responseMode: ResponseMode, random: any RandomSource
+  ) throws(OpenID4VPError) -> (metadata: JSONValue, privateKey: JWK?) {
+    guard responseMode == .dcAPIJWT else {
+      return (.object([("vp_formats_supported", vpFormats)]), nil)
+    }
+    let key = try makeKey(random: random)
+    let kid = Base64URL.encode(random.bytes(count: 8))
+    let jwk = JWK(privateKey: key, kid: kid, use: "enc", alg: JWEAlgorithm.ecdhES.rawValue)
+    let metadata: JSONValue = .object([
+      ("jwks", JWKSet(keys: [jwk.publicJWK]).json),
+      (
+        "encrypted_response_enc_values_supported",
+        .array([
+          .string(JWEEncryption.a128gcm.rawValue), .string(JWEEncryption.a256gcm.rawValue),
+        ])
+      ),
+      ("vp_formats_supported", vpFormats),
+    ])
+    return (metadata, jwk)
+  }
+
+  /// Base64url-encodes each transaction data entry, checking it against the query's
+  /// credential IDs.
+  private static func encodeTransactionData(
+    _ transactionData: [JSONValue], credentialQueryIDs ids: Set<String>
+  ) throws(OpenID4VPError) -> [String] {
     var encodedEntries: [String] = []
-    let ids = Set(query.credentials.map(\.id))
     for entry in transactionData {
       let encoded = Base64URL.encode(entry.serializedBytes())
       do {
@@ -136,71 +163,89 @@ public struct VerifierRequest: Sendable {
       }
       encodedEntries.append(encoded)
     }
-    if !encodedEntries.isEmpty {
-      params.append(("transaction_data", .array(encodedEntries.map { .string($0) })))
-    }
+    return encodedEntries
+  }
 
-    let protocolID: OpenID4VPProtocol
-    let data: JSONValue
+  /// The DC API `protocol` and `data` for the parameters, signed as `signing` asks
+  /// (OpenID4VP 1.0 Appendix A.3).
+  private static func requestData(
+    _ params: [(key: String, value: JSONValue)], signing: RequestSigning,
+    expectedOrigins: [String], verifierInfo: JSONValue?
+  ) throws(OpenID4VPError) -> (OpenID4VPProtocol, JSONValue) {
     switch signing {
     case .unsigned:
+      var params = params
       if let verifierInfo { params.append(("verifier_info", verifierInfo)) }
-      protocolID = .unsigned
-      data = .object(params)
+      return (.unsigned, .object(params))
     case .signed(let signer):
-      params.insert(("client_id", .string(signer.clientID)), at: 0)
-      params.insert(
-        ("expected_origins", .array((expectedOrigins ?? [origin]).map { .string($0) })), at: 1)
-      if let verifierInfo { params.append(("verifier_info", verifierInfo)) }
-      do {
-        let jws = try JWS.sign(
-          payload: JSONValue.object(params).serializedBytes(),
-          protectedHeader: .object([
-            ("typ", .string(AuthorizationRequest.requestObjectType)),
-            ("x5c", JWS.x5c(signer.x5c)),
-          ]),
-          signer: signer.signer)
-        data = .object([("request", .string(jws))])
-      } catch {
-        throw OpenID4VPError(
-          .internalFailure, "signing the request: \(error.reason)", underlying: error)
-      }
-      protocolID = .signed
+      let data = try signedData(
+        params, signer: signer, expectedOrigins: expectedOrigins, verifierInfo: verifierInfo)
+      return (.signed, data)
     case .multisigned(let signers):
-      guard !signers.isEmpty else {
-        throw OpenID4VPError(.invalidRequest, "a multisigned request needs at least one signer")
-      }
-      params.insert(
-        ("expected_origins", .array((expectedOrigins ?? [origin]).map { .string($0) })), at: 0)
-      let entries = signers.map { signer in
-        var header: [(key: String, value: JSONValue)] = [
-          ("typ", .string(AuthorizationRequest.requestObjectType)),
-          ("client_id", .string(signer.clientID)),
-          ("x5c", JWS.x5c(signer.x5c)),
-        ]
-        // A.3.2: verifier_info belongs to each signature's protected header.
-        if let verifierInfo { header.append(("verifier_info", verifierInfo)) }
-        return JWSJSON.SignerEntry(protectedHeader: .object(header), signer: signer.signer)
-      }
-      do {
-        // A.3.2: the JWS travels in `request`, as the conformance suite and wallets expect.
-        data = .object([
-          (
-            "request",
-            try JWSJSON.sign(payload: JSONValue.object(params).serializedBytes(), signers: entries)
-          )
-        ])
-      } catch {
-        throw OpenID4VPError(
-          .internalFailure, "signing the request: \(error.reason)", underlying: error)
-      }
-      protocolID = .multisigned
+      let data = try multisignedData(
+        params, signers: signers, expectedOrigins: expectedOrigins, verifierInfo: verifierInfo)
+      return (.multisigned, data)
     }
-    self.protocolID = protocolID
-    self.data = data
-    state = VerifierState(
-      protocolID: protocolID, origin: origin, nonce: nonce, responseMode: responseMode,
-      encryptionKey: privateKey, dcqlQuery: dcqlQuery, transactionData: encodedEntries)
+  }
+
+  /// `{"request": <compact JWS>}` with `client_id` and `expected_origins` in the payload
+  /// (OpenID4VP 1.0 Appendix A.3.2).
+  private static func signedData(
+    _ params: [(key: String, value: JSONValue)], signer: RequestSigner,
+    expectedOrigins: [String], verifierInfo: JSONValue?
+  ) throws(OpenID4VPError) -> JSONValue {
+    var params = params
+    params.insert(("client_id", .string(signer.clientID)), at: 0)
+    params.insert(("expected_origins", .array(expectedOrigins.map { .string($0) })), at: 1)
+    if let verifierInfo { params.append(("verifier_info", verifierInfo)) }
+    do {
+      let jws = try JWS.sign(
+        payload: JSONValue.object(params).serializedBytes(),
+        protectedHeader: .object([
+          ("typ", .string(AuthorizationRequest.requestObjectType)),
+          ("x5c", JWS.x5c(signer.x5c)),
+        ]),
+        signer: signer.signer)
+      return .object([("request", .string(jws))])
+    } catch {
+      throw OpenID4VPError(
+        .internalFailure, "signing the request: \(error.reason)", underlying: error)
+    }
+  }
+
+  /// `{"request": <JWS JSON serialization>}` with each `client_id`, `x5c` and `verifier_info`
+  /// in that signature's protected header (OpenID4VP 1.0 Appendix A.3.2).
+  private static func multisignedData(
+    _ params: [(key: String, value: JSONValue)], signers: [RequestSigner],
+    expectedOrigins: [String], verifierInfo: JSONValue?
+  ) throws(OpenID4VPError) -> JSONValue {
+    guard !signers.isEmpty else {
+      throw OpenID4VPError(.invalidRequest, "a multisigned request needs at least one signer")
+    }
+    var params = params
+    params.insert(("expected_origins", .array(expectedOrigins.map { .string($0) })), at: 0)
+    let entries = signers.map { signer in
+      var header: [(key: String, value: JSONValue)] = [
+        ("typ", .string(AuthorizationRequest.requestObjectType)),
+        ("client_id", .string(signer.clientID)),
+        ("x5c", JWS.x5c(signer.x5c)),
+      ]
+      // A.3.2: verifier_info belongs to each signature's protected header.
+      if let verifierInfo { header.append(("verifier_info", verifierInfo)) }
+      return JWSJSON.SignerEntry(protectedHeader: .object(header), signer: signer.signer)
+    }
+    do {
+      // A.3.2: the JWS travels in `request`, as the conformance suite and wallets expect.
+      return .object([
+        (
+          "request",
+          try JWSJSON.sign(payload: JSONValue.object(params).serializedBytes(), signers: entries)
+        )
+      ])
+    } catch {
+      throw OpenID4VPError(
+        .internalFailure, "signing the request: \(error.reason)", underlying: error)
+    }
   }
 
   static let vpFormats: JSONValue = .object([

@@ -96,6 +96,24 @@ public actor InPersonReader {
     } catch {
       throw InPersonReaderError(.invalidRequest, error.reason, underlying: error)
     }
+    try await send(request)
+    let response = try await receiveResponse()
+    do {
+      guard let status else {
+        return try ProximityReader.verify(
+          response: response, request: request, sessionTranscript: sessionTranscript,
+          eReaderKey: eReaderKey, issuerTrustAnchors: issuerTrustAnchors, now: now)
+      }
+      return try await ProximityReader.verify(
+        response: response, request: request, sessionTranscript: sessionTranscript,
+        eReaderKey: eReaderKey, issuerTrustAnchors: issuerTrustAnchors, now: now, status: status)
+    } catch {
+      throw InPersonReaderError(.verificationFailed, error.reason, underlying: error)
+    }
+  }
+
+  /// Encrypts the request in the session and sends it over the transport.
+  private func send(_ request: DeviceRequest) async throws(InPersonReaderError) {
     let message: [UInt8]
     do {
       message = try session.send(request: request.bytes)
@@ -108,6 +126,11 @@ public actor InPersonReader {
       throw InPersonReaderError(
         .transport, "the request could not be sent: \(error.reason)", underlying: error)
     }
+  }
+
+  /// Receives and decrypts the holder's response, noting when the holder ended the session;
+  /// a refused message is answered with its status before the error is thrown.
+  private func receiveResponse() async throws(InPersonReaderError) -> [UInt8] {
     let reply: [UInt8]
     do {
       reply = try await transport.receive()
@@ -140,18 +163,7 @@ public actor InPersonReader {
     } catch {
       throw InPersonReaderError(.session, "\(error)")
     }
-    do {
-      guard let status else {
-        return try ProximityReader.verify(
-          response: response, request: request, sessionTranscript: sessionTranscript,
-          eReaderKey: eReaderKey, issuerTrustAnchors: issuerTrustAnchors, now: now)
-      }
-      return try await ProximityReader.verify(
-        response: response, request: request, sessionTranscript: sessionTranscript,
-        eReaderKey: eReaderKey, issuerTrustAnchors: issuerTrustAnchors, now: now, status: status)
-    } catch {
-      throw InPersonReaderError(.verificationFailed, error.reason, underlying: error)
-    }
+    return response
   }
 
   /// Ends the session: status 20 when it is still open (§9.1.1.4), then the transport closes.

@@ -116,52 +116,10 @@ public struct PresentationVerifier: Sendable {
     } catch {
       throw PresentationEndpointFailure(.invalidOptions, "dcql_query: \(error)")
     }
-    let clientID: String
-    switch options.clientIDPrefix {
-    case .x509SANDNS:
-      guard let signer = configuration.x509SANDNS else {
-        throw PresentationEndpointFailure(.invalidOptions, "no x509_san_dns signer is configured")
-      }
-      clientID = signer.clientID
-    case .x509Hash:
-      guard let signer = configuration.x509Hash else {
-        throw PresentationEndpointFailure(.invalidOptions, "no x509_hash signer is configured")
-      }
-      clientID = signer.clientID
-    case .verifierAttestation:
-      guard let attestation = configuration.attestation else {
-        throw PresentationEndpointFailure(
-          .invalidOptions, "no verifier attestation is configured")
-      }
-      clientID = attestation.clientID
-    case .redirectURI:
-      clientID = ""  // set below: the response_uri itself (§5.9.3)
-    default:
-      throw PresentationEndpointFailure(
-        .invalidOptions, "client id prefix \(options.clientIDPrefix) is not supported")
-    }
-    var encoded: [String] = []
-    let ids = Set(query.credentials.map(\.id))
-    for entry in options.transactionData {
-      let text = Base64URL.encode(entry.serializedBytes())
-      do {
-        _ = try TransactionData(encoded: text, credentialQueryIDs: ids)
-      } catch {
-        throw PresentationEndpointFailure(.invalidOptions, "transaction_data: \(error.reason)")
-      }
-      encoded.append(text)
-    }
-    var key: JWK? = nil
-    if options.responseMode == .directPostJWT {
-      let privateKey: ECPrivateKey
-      do {
-        privateKey = try VerifierRequest.makeKey(random: random)
-      } catch {
-        throw PresentationEndpointFailure(.invalidOptions, error.reason)
-      }
-      key = JWK(
-        privateKey: privateKey, kid: token(8), use: "enc", alg: JWEAlgorithm.ecdhES.rawValue)
-    }
+    let clientID = try configuredClientID(for: options.clientIDPrefix)
+    let encoded = try Self.encodeTransactionData(
+      options.transactionData, credentialQueryIDs: Set(query.credentials.map(\.id)))
+    let key = try encryptionKey(for: options.responseMode)
     let requestID = token()
     let responseURI = configuration.baseURL + "/response/" + requestID
     let byValue = options.clientIDPrefix == .redirectURI
@@ -181,6 +139,69 @@ public struct PresentationVerifier: Sendable {
     return CreatedPresentationTransaction(
       transactionID: transaction.id,
       authorizationRequestURI: authorizationRequestURI(transaction))
+  }
+
+  /// The client identifier configured for `prefix`; empty for `redirect_uri`, whose identifier
+  /// is the response_uri itself (OpenID4VP 1.0 §5.9.3).
+  private func configuredClientID(for prefix: ClientIdentifier.Prefix)
+    throws(PresentationEndpointFailure) -> String
+  {
+    switch prefix {
+    case .x509SANDNS:
+      guard let signer = configuration.x509SANDNS else {
+        throw PresentationEndpointFailure(.invalidOptions, "no x509_san_dns signer is configured")
+      }
+      return signer.clientID
+    case .x509Hash:
+      guard let signer = configuration.x509Hash else {
+        throw PresentationEndpointFailure(.invalidOptions, "no x509_hash signer is configured")
+      }
+      return signer.clientID
+    case .verifierAttestation:
+      guard let attestation = configuration.attestation else {
+        throw PresentationEndpointFailure(
+          .invalidOptions, "no verifier attestation is configured")
+      }
+      return attestation.clientID
+    case .redirectURI:
+      return ""
+    default:
+      throw PresentationEndpointFailure(
+        .invalidOptions, "client id prefix \(prefix) is not supported")
+    }
+  }
+
+  /// Base64url-encodes each transaction data entry, checking it against the query's
+  /// credential IDs.
+  private static func encodeTransactionData(
+    _ transactionData: [JSONValue], credentialQueryIDs ids: Set<String>
+  ) throws(PresentationEndpointFailure) -> [String] {
+    var encoded: [String] = []
+    for entry in transactionData {
+      let text = Base64URL.encode(entry.serializedBytes())
+      do {
+        _ = try TransactionData(encoded: text, credentialQueryIDs: ids)
+      } catch {
+        throw PresentationEndpointFailure(.invalidOptions, "transaction_data: \(error.reason)")
+      }
+      encoded.append(text)
+    }
+    return encoded
+  }
+
+  /// A fresh P-256 response encryption key for `direct_post.jwt`; nil for other modes.
+  private func encryptionKey(for responseMode: DirectPostMode)
+    throws(PresentationEndpointFailure) -> JWK?
+  {
+    guard responseMode == .directPostJWT else { return nil }
+    let privateKey: ECPrivateKey
+    do {
+      privateKey = try VerifierRequest.makeKey(random: random)
+    } catch {
+      throw PresentationEndpointFailure(.invalidOptions, error.reason)
+    }
+    return JWK(
+      privateKey: privateKey, kid: token(8), use: "enc", alg: JWEAlgorithm.ecdhES.rawValue)
   }
 
   /// The URI for the wallet (OpenID4VP 1.0 §5.1, §5.10; RFC 9101 §5.2).
@@ -271,8 +292,36 @@ public struct PresentationVerifier: Sendable {
     guard served <= found.expiresAt else {
       throw PresentationEndpointFailure(.expired, "the transaction expired")
     }
-    var encryptions = Self.supportedEncryptions
-    if method == .post, found.encryptionKey != nil,
+    let encryptions = try Self.encryptions(
+      method: method, hasKey: found.encryptionKey != nil, walletMetadata: walletMetadata)
+    // RFC 9101 §5.2: one fetch; the phase change is atomic, so a racing second fetch fails too.
+    guard
+      let transaction = await store.advance(
+        requestID: requestID, from: .awaitingRequestFetch, to: .awaitingResponse)
+    else {
+      throw PresentationEndpointFailure(
+        .requestAlreadyFetched, "the request object was already fetched")
+    }
+    let payload = requestObjectPayload(
+      transaction, encryptions: encryptions, served: served,
+      walletNonce: method == .post ? walletNonce : nil)
+    let (header, signer) = try requestObjectSigning(transaction)
+    do {
+      return try JWS.sign(
+        payload: JSONValue.object(payload).serializedBytes(), protectedHeader: .object(header),
+        signer: signer)
+    } catch {
+      throw PresentationEndpointFailure(.invalidOptions, "signing: \(error.reason)")
+    }
+  }
+
+  /// The `enc` values offered: the supported ones, narrowed for POST to those in the wallet's
+  /// `authorization_encryption_enc_values_supported` when the response is encrypted.
+  private static func encryptions(
+    method: HTTPMethod, hasKey: Bool, walletMetadata: JSONValue?
+  ) throws(PresentationEndpointFailure) -> [JWEEncryption] {
+    var encryptions = supportedEncryptions
+    if method == .post, hasKey,
       let offered = walletMetadata?["authorization_encryption_enc_values_supported"]
     {
       guard let list = offered.array?.compactMap(\.string) else {
@@ -285,14 +334,15 @@ public struct PresentationVerifier: Sendable {
           .noCommonEncryption, "the wallet supports none of A128GCM, A256GCM")
       }
     }
-    // RFC 9101 §5.2: one fetch; the phase change is atomic, so a racing second fetch fails too.
-    guard
-      let transaction = await store.advance(
-        requestID: requestID, from: .awaitingRequestFetch, to: .awaitingResponse)
-    else {
-      throw PresentationEndpointFailure(
-        .requestAlreadyFetched, "the request object was already fetched")
-    }
+    return encryptions
+  }
+
+  /// The request object's claims: the request parameters, `aud`, `iat`, `exp` and, when
+  /// given, the echoed `wallet_nonce` (RFC 9101 §5.2, OpenID4VP 1.0 §5.10).
+  private func requestObjectPayload(
+    _ transaction: PresentationTransaction, encryptions: [JWEEncryption], served: Date,
+    walletNonce: String?
+  ) -> [(key: String, value: JSONValue)] {
     var payload = requestParameters(transaction, encryptions: encryptions)
     payload.append(("aud", .string(Self.staticDiscoveryAudience)))
     payload.append(("iat", .integer(Int64(served.timeIntervalSince1970))))
@@ -304,9 +354,17 @@ public struct PresentationVerifier: Sendable {
             served.addingTimeInterval(configuration.requestObjectLifetime)
               .timeIntervalSince1970))
       ))
-    if method == .post, let walletNonce {
+    if let walletNonce {
       payload.append(("wallet_nonce", .string(walletNonce)))
     }
+    return payload
+  }
+
+  /// The protected header and signer for the transaction's client identifier prefix: `x5c` for
+  /// the X.509 prefixes, the Verifier Attestation JWT in `jwt` otherwise (OpenID4VP 1.0 §12).
+  private func requestObjectSigning(_ transaction: PresentationTransaction)
+    throws(PresentationEndpointFailure) -> (header: [(key: String, value: JSONValue)], any Signer)
+  {
     var header: [(key: String, value: JSONValue)] = [
       ("typ", .string(AuthorizationRequest.requestObjectType))
     ]
@@ -329,13 +387,7 @@ public struct PresentationVerifier: Sendable {
       header.append(("jwt", .string(attestation.attestationJWT)))
       signer = attestation.signer
     }
-    do {
-      return try JWS.sign(
-        payload: JSONValue.object(payload).serializedBytes(), protectedHeader: .object(header),
-        signer: signer)
-    } catch {
-      throw PresentationEndpointFailure(.invalidOptions, "signing: \(error.reason)")
-    }
+    return (header, signer)
   }
 
   // MARK: response_uri
@@ -385,6 +437,27 @@ public struct PresentationVerifier: Sendable {
     } catch {
       throw PresentationEndpointFailure(.malformedBody, error.reason)
     }
+    let (payload, thumbprint) = try Self.open(parsed, for: transaction)
+    guard payload["state"]?.string == transaction.state else {
+      throw PresentationEndpointFailure(.stateMismatch, "state does not match the transaction")
+    }
+    if let walletError = OpenID4VPErrorResponse(data: payload) {
+      try await claim(transaction)
+      await store.record(.walletError(walletError), requestID: requestID)
+      return acknowledgement(transaction)
+    }
+    try await claim(transaction)
+    try await verifyAndRecord(
+      payload, thumbprint: thumbprint, transaction: transaction, requestID: requestID,
+      received: received)
+    return acknowledgement(transaction)
+  }
+
+  /// The response's payload, decrypted for `direct_post.jwt`, with the thumbprint of the key
+  /// that decrypted it; a body of the other response mode is refused (OpenID4VP 1.0 §8.3.1, §8.5).
+  private static func open(_ parsed: DirectPostBody, for transaction: PresentationTransaction)
+    throws(PresentationEndpointFailure) -> (payload: JSONValue, thumbprint: [UInt8]?)
+  {
     var payload: JSONValue
     var thumbprint: [UInt8]? = nil
     switch (parsed, transaction.options.responseMode) {
@@ -415,15 +488,15 @@ public struct PresentationVerifier: Sendable {
       throw PresentationEndpointFailure(
         .responseModeMismatch, "an encrypted response to a direct_post request")
     }
-    guard payload["state"]?.string == transaction.state else {
-      throw PresentationEndpointFailure(.stateMismatch, "state does not match the transaction")
-    }
-    if let walletError = OpenID4VPErrorResponse(data: payload) {
-      try await claim(transaction)
-      await store.record(.walletError(walletError), requestID: requestID)
-      return acknowledgement(transaction)
-    }
-    try await claim(transaction)
+    return (payload, thumbprint)
+  }
+
+  /// Verifies the presentations as bound to the transaction, checks their status, and records
+  /// the result; a failure is recorded too.
+  private func verifyAndRecord(
+    _ payload: JSONValue, thumbprint: [UInt8]?, transaction: PresentationTransaction,
+    requestID: String, received: Date
+  ) async throws(PresentationEndpointFailure) {
     let verified: VerifiedAuthorizationResponse
     do {
       let state = transaction.verifierState
@@ -439,7 +512,6 @@ public struct PresentationVerifier: Sendable {
       throw PresentationEndpointFailure(.verificationFailed, error.reason)
     }
     await store.record(.verified(verified), requestID: requestID)
-    return acknowledgement(transaction)
   }
 
   /// Moves the transaction to answered, once; refuses a response before the request was

@@ -95,6 +95,21 @@ public struct PresentationVerifierHTTPHandler: HTTPHandler {
     guard let query = body["dcql_query"] else {
       throw PresentationEndpointFailure(.malformedBody, "dcql_query is missing")
     }
+    let options = try Self.transactionOptions(body)
+    let created = try await verifier.createTransaction(dcqlQuery: query, options: options)
+    return Self.json(
+      201,
+      .object([
+        ("transaction_id", .string(created.transactionID)),
+        ("authorization_request_uri", .string(created.authorizationRequestURI)),
+      ]))
+  }
+
+  /// The transaction options a `POST /transactions` body sets: `flow`, `client_id_prefix`,
+  /// `response_mode`, `request_uri_method` and `transaction_data`.
+  private static func transactionOptions(_ body: JSONValue)
+    throws(PresentationEndpointFailure) -> PresentationTransactionOptions
+  {
     var options = PresentationTransactionOptions()
     func text(_ name: String) throws(PresentationEndpointFailure) -> String? {
       guard let value = body[name] else { return nil }
@@ -130,13 +145,7 @@ public struct PresentationVerifierHTTPHandler: HTTPHandler {
       }
       options.transactionData = list
     }
-    let created = try await verifier.createTransaction(dcqlQuery: query, options: options)
-    return Self.json(
-      201,
-      .object([
-        ("transaction_id", .string(created.transactionID)),
-        ("authorization_request_uri", .string(created.authorizationRequestURI)),
-      ]))
+    return options
   }
 
   func requestObject(_ request: HTTPRequest, requestID: String)

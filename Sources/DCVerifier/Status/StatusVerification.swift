@@ -157,6 +157,17 @@ struct StatusCheckRun {
     self.now = now
   }
 
+  /// The checker for `anchors`, made by `make` the first time they are seen.
+  private mutating func checker(
+    for anchors: [Certificate],
+    making make: (_ issuerAnchors: [Certificate], _ now: Date) -> StatusListChecker
+  ) -> StatusListChecker {
+    if let made = checkers[anchors] { return made }
+    let checker = make(anchors, now)
+    checkers[anchors] = checker
+    return checker
+  }
+
   /// Checks one verified credential's status: `source` is what the credential carries,
   /// `anchors` the trust anchors its issuer was verified with and `issuerAnchor` the one its
   /// chain reached, which the list must chain to as well (draft-ietf-oauth-status-list, "Key
@@ -177,13 +188,7 @@ struct StatusCheckRun {
     do {
       guard let referenced = try source.referencedStatus() else { return .notReferenced }
       if case .statusList(let found) = referenced { reference = found }
-      let checker: StatusListChecker
-      if let made = checkers[anchors] {
-        checker = made
-      } else {
-        checker = make(anchors, now)
-        checkers[anchors] = checker
-      }
+      let checker = checker(for: anchors, making: make)
       if let issuerAnchor {
         result = await checker.check(
           referenced, format: source.format, issuer: StatusListIssuer(anchor: issuerAnchor))
