@@ -240,7 +240,7 @@ let package = Package(
         path: "Tests/DCWalletTestSupport",
         swiftSettings: strictSettings
       ),
-      testTarget("DCErrors", ["DCCBOR"]),
+      testTarget("DCErrors"),
       testTarget("DCEncoding"),
       testTarget("DCJSON"),
       testTarget("DCCBOR", ["DCJSON"]),
@@ -271,7 +271,7 @@ let package = Package(
           "DCCBOR", "DCCOSE", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
           "DCWalletTestSupport",
         ]),
-      testTarget("DCRegistration", ["DCJSON", "DCCBOR", "DCAPI", "DCJOSE"]),
+      testTarget("DCRegistration", ["DCJSON", "DCCBOR", "DCAPI"]),
       testTarget(
         "DCVerifier",
         [
