@@ -234,9 +234,17 @@ let package = Package(
         path: "Tests/DCOpenID4VCITestSupport",
         swiftSettings: strictSettings
       ),
+      // The development PKI (certificates only), for the tests from the status lists up.
+      .target(
+        name: "DCX509TestSupport",
+        dependencies: ["DCCrypto", "DCX509"],
+        path: "Tests/DCX509TestSupport",
+        swiftSettings: strictSettings
+      ),
+      // The PKI's issued mdocs, for the tests from the mdoc formats up.
       .target(
         name: "DCWalletTestSupport",
-        dependencies: ["DCCBOR", "DCCrypto", "DCMdoc", "DCX509"],
+        dependencies: ["DCCBOR", "DCCrypto", "DCMdoc", "DCX509", "DCX509TestSupport"],
         path: "Tests/DCWalletTestSupport",
         swiftSettings: strictSettings
       ),
@@ -252,13 +260,13 @@ let package = Package(
       testTarget("DCHPKE", ["DCCrypto"]),
       testTarget("DCX509", ["DCCrypto"]),
       testTarget("DCCOSE", ["DCCBOR", "DCCrypto"]),
-      testTarget("DCJOSE", ["DCEncoding", "DCJSON", "DCCrypto", "DCX509"]),
+      testTarget("DCJOSE", ["DCEncoding", "DCJSON", "DCCrypto"]),
       testTarget("DCQL", ["DCJSON"]),
       testTarget(
         "DCStatusList",
         [
           "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
-          "DCHTTPServer", "DCMdoc", "DCWalletTestSupport",
+          "DCHTTPServer", "DCX509TestSupport",
         ]),
       testTarget(
         "DCMdoc", ["DCCBOR", "DCCOSE", "DCCrypto", "DCX509", "DCWalletTestSupport"]),
@@ -268,7 +276,7 @@ let package = Package(
         "DCOrgIsoMdoc",
         [
           "DCEncoding", "DCJSON",
-          "DCCBOR", "DCCOSE", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
+          "DCCBOR", "DCCOSE", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc", "DCX509",
           "DCWalletTestSupport",
         ]),
       testTarget("DCRegistration", ["DCJSON", "DCCBOR", "DCAPI"]),

@@ -1,7 +1,6 @@
-// Shared fixtures for tests above the protocol modules: a development PKI and issued mdocs.
-import DCCBOR
+// The development PKI the tests share, from the status lists up (issue 27: the certificates need
+// no mdoc; DCWalletTestSupport adds the issued mdocs).
 public import DCCrypto
-public import DCMdoc
 public import DCX509
 public import Foundation
 
@@ -43,49 +42,5 @@ public struct TestPKI {
     reader = try CertificateBuilder.reader(
       commonName: "Test Reader", publicKey: readerKey.publicKey, notBefore: from, notAfter: until
     ).issued(by: readerRoot, signer: readerRootKey)
-  }
-
-  public func issue(
-    docType: String = "org.iso.18013.5.1.mDL", deviceKey: ECPublicKey, validFrom: Date? = nil,
-    validUntil: Date? = nil
-  ) throws -> IssuerSigned {
-    let issuer = MdocIssuer(signer: dsKey, certificateChain: [documentSigner])
-    return try issuer.issue(
-      docType: docType,
-      nameSpaces: [
-        (
-          "org.iso.18013.5.1",
-          [
-            ("family_name", "Mustermann"), ("given_name", "Erika"),
-            ("birth_date", .fullDate(try FullDate("1971-09-01"))),
-            ("age_over_18", true), ("portrait", .byteString([UInt8](repeating: 0xAB, count: 2000))),
-          ]
-        )
-      ],
-      deviceKey: deviceKey,
-      validity: ValidityInfo(
-        signed: clock, validFrom: validFrom ?? clock.addingTimeInterval(-3600),
-        validUntil: validUntil ?? clock.addingTimeInterval(86_400 * 90)),
-      decoyDigests: 3)
-  }
-
-  /// A PID (EUDI `eu.europa.ec.eudi.pid.1`) issued by the same document signer.
-  public func issuePID(deviceKey: ECPublicKey) throws -> IssuerSigned {
-    let issuer = MdocIssuer(signer: dsKey, certificateChain: [documentSigner])
-    return try issuer.issue(
-      docType: "eu.europa.ec.eudi.pid.1",
-      nameSpaces: [
-        (
-          "eu.europa.ec.eudi.pid.1",
-          [
-            ("family_name", "Mustermann"), ("given_name", "Erika"), ("age_over_18", true),
-            ("nationality", ["DE"]),
-          ]
-        )
-      ],
-      deviceKey: deviceKey,
-      validity: ValidityInfo(
-        signed: clock, validFrom: clock.addingTimeInterval(-3600),
-        validUntil: clock.addingTimeInterval(86_400 * 90)))
   }
 }
