@@ -4,6 +4,7 @@ import DCEncoding
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
+import DCOpenID4VPTestSupport
 import DCVerifier
 import DCX509
 import Foundation

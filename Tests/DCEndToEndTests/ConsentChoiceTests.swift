@@ -9,6 +9,7 @@ import DCOrgIsoMdoc
 import DCQL
 import DCVerifier
 import DCWallet
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import Foundation
 import Testing
@@ -490,18 +491,5 @@ extension ConsentChoiceTests {
     // Every use case optional: the reader's first preference that can be answered.
     let optional = try await resolve([UseCase(mandatory: false, documentSets: [[1], [0]])])
     #expect(answered(try optional.proposedConsent()) == ["pid-mdoc"])
-  }
-}
-
-/// Counts the times the holder is asked, and always says yes.
-final class CountingAuthenticator: UserAuthenticator, @unchecked Sendable {
-  private let lock = NSLock()
-  private var prompts: [HolderAuthenticationContext] = []
-  var count: Int { lock.withLock { prompts.count } }
-  var contexts: [HolderAuthenticationContext] { lock.withLock { prompts } }
-
-  func authenticate(_ context: HolderAuthenticationContext) async -> AuthenticationOutcome {
-    lock.withLock { prompts.append(context) }
-    return .authenticated
   }
 }

@@ -7,6 +7,7 @@ import DCJSON
 import DCMdoc
 import DCVerifier
 import DCWallet
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import DCX509
 import Foundation

@@ -1,6 +1,7 @@
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
+import DCOpenID4VPTestSupport
 import DCVerifier
 import Testing
 

@@ -7,6 +7,7 @@ import DCOrgIsoMdoc
 import DCQL
 import DCVerifier
 import DCWallet
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import Foundation
 import Testing

@@ -5,6 +5,7 @@ import DCMdoc
 import DCQL
 import DCVerifier
 import DCWallet
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import Foundation
 import Testing

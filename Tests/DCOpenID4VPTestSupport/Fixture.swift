@@ -1,46 +1,47 @@
 import DCAPI
-import DCCrypto
+package import DCCrypto
 import DCJOSE
-import DCJSON
-import DCMdoc
-import DCOpenID4VP
+package import DCJSON
+package import DCMdoc
+package import DCOpenID4VP
 import DCQL
-import DCSDJWT
-import DCVerifier
-import DCWalletTestSupport
-import DCX509
-import Foundation
-import Testing
+package import DCSDJWT
+package import DCWalletTestSupport
+package import DCX509
+package import Foundation
+package import Testing
 
-/// A verifier, an SD-JWT PID issuer, an mDL issuer and a holder, all made fresh per test.
-struct Fixture {
-  static let origin = "https://verifier.example"
-  static let dnsName = "verifier.example"
-  static let pidType = "urn:eudi:pid:1"
-  static let paymentType = "org.example.payment"
+/// A verifier, an SD-JWT PID issuer, an mDL issuer and a holder, all made fresh per test: what the
+/// OpenID4VP tests and the verifier's tests share (issue 27). The verifier's side (its request
+/// signer, `makeRequest`, `verify`) is an extension in DCVerifierTests.
+package struct Fixture {
+  package static let origin = "https://verifier.example"
+  package static let dnsName = "verifier.example"
+  package static let pidType = "urn:eudi:pid:1"
+  package static let paymentType = "org.example.payment"
 
-  let pki: TestPKI
-  var now: Date { pki.clock }
+  package let pki: TestPKI
+  package var now: Date { pki.clock }
 
-  let verifierRootKey: ECPrivateKey
-  let verifierRoot: Certificate
-  let verifierKey: ECPrivateKey
-  let verifierCertificate: Certificate
+  package let verifierRootKey: ECPrivateKey
+  package let verifierRoot: Certificate
+  package let verifierKey: ECPrivateKey
+  package let verifierCertificate: Certificate
   /// A second verifier chain that is not trusted.
-  let rogueKey: ECPrivateKey
-  let rogueCertificate: Certificate
+  package let rogueKey: ECPrivateKey
+  package let rogueCertificate: Certificate
 
-  let pidRootKey: ECPrivateKey
-  let pidRoot: Certificate
-  let pidIssuerKey: ECPrivateKey
-  let pidIssuer: Certificate
+  package let pidRootKey: ECPrivateKey
+  package let pidRoot: Certificate
+  package let pidIssuerKey: ECPrivateKey
+  package let pidIssuer: Certificate
 
-  let holderKey: ECPrivateKey
-  let deviceKey: ECPrivateKey
-  let pid: SDJWT
-  let mdl: IssuerSigned
+  package let holderKey: ECPrivateKey
+  package let deviceKey: ECPrivateKey
+  package let pid: SDJWT
+  package let mdl: IssuerSigned
 
-  init() throws {
+  package init() throws {
     pki = try TestPKI()
     let from = pki.clock.addingTimeInterval(-86_400)
     let until = pki.clock.addingTimeInterval(86_400 * 365)
@@ -97,7 +98,7 @@ struct Fixture {
     mdl = try pki.issue(deviceKey: deviceKey.publicKey)
   }
 
-  static let query: JSONValue = [
+  package static let query: JSONValue = [
     "credentials": [
       [
         "id": "pid", "format": "dc+sd-jwt", "meta": ["vct_values": [.string(pidType)]],
@@ -119,28 +120,7 @@ struct Fixture {
     ],
   ]
 
-  var signer: RequestSigner {
-    .x509SANDNS(dnsName: Self.dnsName, certificateChain: [verifierCertificate], signer: verifierKey)
-  }
-
-  func makeRequest(
-    _ signing: RequestSigning, _ mode: ResponseMode, transactionData: [JSONValue] = []
-  ) throws -> VerifierRequest {
-    try VerifierRequest(
-      dcqlQuery: Self.query, origin: Self.origin, responseMode: mode, signing: signing,
-      transactionData: transactionData)
-  }
-
-  func parse(
-    _ request: VerifierRequest, origin: String = Fixture.origin,
-    supportedTransactionDataTypes: Set<String> = [Fixture.paymentType]
-  ) throws -> AuthorizationRequest {
-    try parse(
-      protocol: request.protocolID, data: request.data, origin: origin,
-      supportedTransactionDataTypes: supportedTransactionDataTypes)
-  }
-
-  func parse(
+  package func parse(
     protocol protocolID: OpenID4VPProtocol, data: JSONValue, origin: String = Fixture.origin,
     supportedTransactionDataTypes: Set<String> = [Fixture.paymentType]
   ) throws -> AuthorizationRequest {
@@ -151,7 +131,7 @@ struct Fixture {
   }
 
   /// The wallet: evaluate the query over both credentials and present the default selection.
-  func respond(
+  package func respond(
     to request: AuthorizationRequest, origin: String = Fixture.origin,
     mdocDeviceKey: (any Signer)? = nil
   ) throws -> AuthorizationResponse {
@@ -179,15 +159,12 @@ struct Fixture {
     return try request.respond(
       origin: try WebOrigin(origin), presentations: presentations, now: now)
   }
-
-  func verify(_ data: JSONValue, state: VerifierState) throws -> VerifiedAuthorizationResponse {
-    try state.verifyResponse(
-      data, sdJWTIssuerAnchors: [pidRoot], mdocIssuerAnchors: [pki.iaca], now: now)
-  }
 }
 
 /// Runs `body` and returns the OpenID4VPError it throws, recording an issue when it does not.
-func openID4VPError(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation)
+package func openID4VPError(
+  _ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+)
   -> OpenID4VPError?
 {
   do {

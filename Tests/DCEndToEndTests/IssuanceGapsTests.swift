@@ -6,6 +6,7 @@ import DCJSON
 import DCOpenID4VCI
 import DCTestSupport
 import DCWallet
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import Foundation
 import Testing

@@ -3,6 +3,7 @@
   import DCVerifier
   import DCWallet
   import DCCrypto
+  import DCWalletFixtureTestSupport
   import Foundation
   import DCHTTP
   import DCMdoc

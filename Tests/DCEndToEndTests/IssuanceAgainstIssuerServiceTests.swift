@@ -9,6 +9,7 @@ import DCMdoc
 import DCOpenID4VCI
 import DCSDJWT
 import DCWallet
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import DCX509
 import Foundation

@@ -3,6 +3,7 @@ import DCHTTP
 import DCJSON
 import DCOpenID4VP
 import DCVerifier
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import DCX509
 import Foundation

@@ -2,6 +2,7 @@
   import DCCBOR
   import DCWallet
   import DCCrypto
+  import DCWalletFixtureTestSupport
   import Foundation
   import DCHTTP
   import DCMdoc

@@ -8,6 +8,7 @@ import DCOrgIsoMdoc
 import DCSDJWT
 import DCVerifier
 import DCWallet
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import DCX509
 import Foundation

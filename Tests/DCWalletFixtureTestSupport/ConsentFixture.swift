@@ -1,37 +1,38 @@
 import DCAPI
-import DCCrypto
+package import DCCrypto
 import DCJOSE
-import DCJSON
+package import DCJSON
 import DCMdoc
 import DCOpenID4VP
-import DCSDJWT
-import DCVerifier
-import DCWallet
-import DCWalletTestSupport
-import DCX509
-import Foundation
-import Testing
+package import DCSDJWT
+package import DCWallet
+package import DCWalletTestSupport
+package import DCX509
+package import Foundation
+package import Testing
 
 /// A wallet at a pinned clock holding an SD-JWT PID, an mdoc PID and two mDLs, a trusted
-/// verifier chain and an untrusted one, for consent, trust and validity tests.
-struct ConsentFixture {
-  static let origin = "https://verifier.example"
-  static let pidType = "urn:eudi:pid:1"
+/// verifier chain and an untrusted one, for consent, trust and validity tests. The requests a
+/// verifier makes with those chains (`request`, `signer`, `strangerSigner`) are an extension in
+/// DCEndToEndTests.
+package struct ConsentFixture {
+  package static let origin = "https://verifier.example"
+  package static let pidType = "urn:eudi:pid:1"
 
-  let dir: TemporaryDirectory
-  let pki: TestPKI
-  let verifierRoot: Certificate
-  let verifierKey: ECPrivateKey
-  let verifierCertificate: Certificate
-  let strangerKey: ECPrivateKey
-  let strangerCertificate: Certificate
-  let sdJWTIssuer: Certificate
-  let sdJWTIssuerKey: ECPrivateKey
+  package let dir: TemporaryDirectory
+  package let pki: TestPKI
+  package let verifierRoot: Certificate
+  package let verifierKey: ECPrivateKey
+  package let verifierCertificate: Certificate
+  package let strangerKey: ECPrivateKey
+  package let strangerCertificate: Certificate
+  package let sdJWTIssuer: Certificate
+  package let sdJWTIssuerKey: ECPrivateKey
 
-  var now: Date { pki.clock }
+  package var now: Date { pki.clock }
 
   /// Credentials imported: `pid-sdjwt`, `pid-mdoc`, `mdl`, `mdl-2`.
-  init() async throws {
+  package init() async throws {
     dir = try TemporaryDirectory()
     pki = try TestPKI()
     let from = pki.clock.addingTimeInterval(-86_400)
@@ -83,7 +84,9 @@ struct ConsentFixture {
     }
   }
 
-  func issueSDJWT(holder: ECPrivateKey, expiresAt: Date, notBefore: Date? = nil) throws -> SDJWT {
+  package func issueSDJWT(holder: ECPrivateKey, expiresAt: Date, notBefore: Date? = nil) throws
+    -> SDJWT
+  {
     try SDJWTIssuer.issue(
       claims: [
         "given_name": "Erika", "family_name": "Mustermann", "age_over_18": true,
@@ -94,7 +97,7 @@ struct ConsentFixture {
       signer: sdJWTIssuerKey, x5c: [sdJWTIssuer], random: SecureRandom())
   }
 
-  func wallet(
+  package func wallet(
     authenticator: any UserAuthenticator = ImplicitAuthenticator(), at clock: Date? = nil
   ) throws -> Wallet {
     let time = clock ?? now
@@ -102,42 +105,18 @@ struct ConsentFixture {
       home: WalletHome(directory: dir.path), authenticator: authenticator, clock: { time })
   }
 
-  var signer: RequestSigner {
-    .x509SANDNS(
-      dnsName: "verifier.example", certificateChain: [verifierCertificate], signer: verifierKey)
-  }
-
-  var strangerSigner: RequestSigner {
-    .x509SANDNS(
-      dnsName: "verifier.example", certificateChain: [strangerCertificate], signer: strangerKey)
-  }
-
-  /// An OpenID4VP request for a DCQL query, and its envelope.
-  func request(_ query: JSONValue, signing: RequestSigning = .unsigned) throws
-    -> (sent: VerifierRequest, envelope: RequestEnvelope)
-  {
-    let sent = try VerifierRequest(
-      dcqlQuery: query, origin: Self.origin, responseMode: .dcAPI, signing: signing)
-    return (
-      sent,
-      RequestEnvelope(requests: [
-        ProtocolRequest(protocolIdentifier: sent.protocolID.rawValue, data: sent.data)
-      ])
-    )
-  }
-
-  static let pidSDJWTQuery: JSONValue = [
+  package static let pidSDJWTQuery: JSONValue = [
     "id": "pid_sdjwt", "format": "dc+sd-jwt", "meta": ["vct_values": [.string(pidType)]],
     "claims": [["path": ["given_name"]], ["path": ["age_over_18"]]],
   ]
-  static let pidMdocQuery: JSONValue = [
+  package static let pidMdocQuery: JSONValue = [
     "id": "pid_mdoc", "format": "mso_mdoc", "meta": ["doctype_value": "eu.europa.ec.eudi.pid.1"],
     "claims": [
       ["path": ["eu.europa.ec.eudi.pid.1", "given_name"]],
       ["path": ["eu.europa.ec.eudi.pid.1", "age_over_18"]],
     ],
   ]
-  static func mdlQuery(multiple: Bool = false) -> JSONValue {
+  package static func mdlQuery(multiple: Bool = false) -> JSONValue {
     [
       "id": "mdl", "format": "mso_mdoc", "multiple": .bool(multiple),
       "meta": ["doctype_value": "org.iso.18013.5.1.mDL"],
@@ -148,11 +127,11 @@ struct ConsentFixture {
 
 extension OpenID4VPConsent {
   /// The credentials by query id, for compact expectations.
-  var credentialIDs: [String: [String]] { selections.mapValues { $0.map(\.credentialID) } }
+  package var credentialIDs: [String: [String]] { selections.mapValues { $0.map(\.credentialID) } }
 }
 
 /// The OpenID4VP part of a resolved request.
-func openID4VP(_ request: PresentationRequest) throws -> OpenID4VPPresentation {
+package func openID4VP(_ request: PresentationRequest) throws -> OpenID4VPPresentation {
   guard case .openID4VP(let presentation) = request.kind else {
     throw WalletError(.refused, "not an OpenID4VP request")
   }
@@ -160,7 +139,7 @@ func openID4VP(_ request: PresentationRequest) throws -> OpenID4VPPresentation {
 }
 
 /// The OpenID4VP consent of a presentation consent.
-func openID4VP(_ consent: PresentationConsent) throws -> OpenID4VPConsent {
+package func openID4VP(_ consent: PresentationConsent) throws -> OpenID4VPConsent {
   guard case .openID4VP(let consent) = consent else {
     throw WalletError(.refused, "not an OpenID4VP consent")
   }
@@ -168,7 +147,7 @@ func openID4VP(_ consent: PresentationConsent) throws -> OpenID4VPConsent {
 }
 
 /// The reason of the WalletError `body` throws, recording an issue when it throws none.
-func walletRefusal(
+package func walletRefusal(
   sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
 ) async -> String {
   do {

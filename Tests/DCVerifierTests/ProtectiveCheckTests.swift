@@ -4,6 +4,7 @@ import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
+import DCOpenID4VPTestSupport
 import DCSDJWT
 import DCVerifier
 import DCX509

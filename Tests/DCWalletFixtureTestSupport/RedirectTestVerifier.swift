@@ -1,51 +1,56 @@
-import DCCrypto
+package import DCCrypto
 import DCEncoding
-import DCHTTP
+package import DCHTTP
 import DCJOSE
-import DCJSON
-import DCOpenID4VCI
-import DCX509
-import Foundation
+package import DCJSON
+package import DCOpenID4VCI
+package import DCX509
+package import Foundation
 
 /// A verifier for the redirect flow tests, as an in-process `HTTPHandler`: it serves one request
 /// object at `/request` (GET, or POST reading `wallet_nonce`) and accepts answers at `/response`,
 /// recording every exchange. Switches make it misbehave for the negative tests.
-final class RedirectTestVerifier: HTTPHandler, @unchecked Sendable {
+package final class RedirectTestVerifier: HTTPHandler, @unchecked Sendable {
   /// How a request object is made for a fetch: the POSTed form (nil for GET) in, the body out.
-  typealias RequestObject = @Sendable (_ form: FormParameters?) throws -> String
+  package typealias RequestObject = @Sendable (_ form: FormParameters?) throws -> String
 
-  struct Settings {
-    var requestObject: RequestObject
-    var contentType = "application/oauth-authz-req+jwt"
-    var requestStatus = 200
-    var responseStatus = 200
-    var answer: JSONValue = .object([])
+  package struct Settings {
+    package var requestObject: RequestObject
+    package var contentType = "application/oauth-authz-req+jwt"
+    package var requestStatus = 200
+    package var responseStatus = 200
+    package var answer: JSONValue = .object([])
     /// Bytes served instead of the request object, when set.
-    var rawRequestObject: [UInt8]? = nil
+    package var rawRequestObject: [UInt8]? = nil
     /// Bytes answered at `/response` instead of `answer`, when set.
-    var rawAnswer: [UInt8]? = nil
+    package var rawAnswer: [UInt8]? = nil
+
+    package init(requestObject: @escaping RequestObject, answer: JSONValue = .object([])) {
+      self.requestObject = requestObject
+      self.answer = answer
+    }
   }
 
   private let lock = NSLock()
   private var _settings: Settings
   private var _received: [HTTPRequest] = []
 
-  init(_ settings: Settings) { _settings = settings }
+  package init(_ settings: Settings) { _settings = settings }
 
-  var settings: Settings {
+  package var settings: Settings {
     get { lock.withLock { _settings } }
     set { lock.withLock { _settings = newValue } }
   }
 
   /// Every request received, in order.
-  var received: [HTTPRequest] { lock.withLock { _received } }
+  package var received: [HTTPRequest] { lock.withLock { _received } }
 
   /// The forms posted to `/response`.
-  var responses: [FormParameters] {
+  package var responses: [FormParameters] {
     received.filter { $0.url.path == "/response" }.compactMap { try? FormParameters(body: $0.body) }
   }
 
-  func handle(_ request: HTTPRequest) async -> HTTPResponse {
+  package func handle(_ request: HTTPRequest) async -> HTTPResponse {
     let settings = lock.withLock {
       _received.append(request)
       return _settings
@@ -71,21 +76,41 @@ final class RedirectTestVerifier: HTTPHandler, @unchecked Sendable {
 
 /// Request objects signed the way OpenID4VP 1.0 §5 asks (typ `oauth-authz-req+jwt`, `aud`
 /// `https://self-issued.me/v2`, `iat`/`exp`), with knobs for the negative tests.
-struct RedirectRequestObject {
-  var clientID: String
-  var responseURI: String
-  var dcqlQuery: JSONValue
-  var responseMode = "direct_post"
-  var nonce = "n-0S6_WzA2Mj"
-  var state: String? = "state-1"
-  var audience: String? = "https://self-issued.me/v2"
-  var issuedAt: Date
-  var lifetime: TimeInterval = 300
-  var clientMetadata: JSONValue? = nil
-  var extra: [(String, JSONValue)] = []
+package struct RedirectRequestObject {
+  package var clientID: String
+  package var responseURI: String
+  package var dcqlQuery: JSONValue
+  package var responseMode: String
+  package var nonce: String
+  package var state: String?
+  package var audience: String?
+  package var issuedAt: Date
+  package var lifetime: TimeInterval
+  package var clientMetadata: JSONValue?
+  package var extra: [(String, JSONValue)]
+
+  package init(
+    clientID: String, responseURI: String, dcqlQuery: JSONValue,
+    responseMode: String = "direct_post", nonce: String = "n-0S6_WzA2Mj",
+    state: String? = "state-1", audience: String? = "https://self-issued.me/v2", issuedAt: Date,
+    lifetime: TimeInterval = 300, clientMetadata: JSONValue? = nil,
+    extra: [(String, JSONValue)] = []
+  ) {
+    self.clientID = clientID
+    self.responseURI = responseURI
+    self.dcqlQuery = dcqlQuery
+    self.responseMode = responseMode
+    self.nonce = nonce
+    self.state = state
+    self.audience = audience
+    self.issuedAt = issuedAt
+    self.lifetime = lifetime
+    self.clientMetadata = clientMetadata
+    self.extra = extra
+  }
 
   /// The claims, with `wallet_nonce` when given.
-  func payload(walletNonce: String?) -> JSONValue {
+  package func payload(walletNonce: String?) -> JSONValue {
     var members: [(key: String, value: JSONValue)] = [
       ("client_id", .string(clientID)), ("response_type", "vp_token"),
       ("response_mode", .string(responseMode)), ("response_uri", .string(responseURI)),
@@ -102,7 +127,7 @@ struct RedirectRequestObject {
   }
 
   /// Signed with `key`, the chain in `x5c`.
-  func signed(
+  package func signed(
     key: ECPrivateKey, chain: [Certificate], walletNonce: String?,
     header: [(String, JSONValue)] = []
   )
@@ -118,7 +143,7 @@ struct RedirectRequestObject {
   }
 
   /// Unsigned (`alg` `none`), as the `redirect_uri` prefix sends it by reference.
-  func unsigned(walletNonce: String?) -> String {
+  package func unsigned(walletNonce: String?) -> String {
     let header = Base64URL.encode(Array(#"{"alg":"none","typ":"oauth-authz-req+jwt"}"#.utf8))
     return header + "." + Base64URL.encode(payload(walletNonce: walletNonce).serializedBytes())
       + "."

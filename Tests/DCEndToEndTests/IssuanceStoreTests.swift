@@ -7,6 +7,7 @@ import DCOpenID4VP
 import DCOrgIsoMdoc
 import DCStore
 import DCVerifier
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import DCX509
 import Foundation
@@ -124,7 +125,7 @@ struct IssuanceStoreTests {
   @Test("Successive OpenID4VP presentations use different SD-JWT VCs of a batch")
   func batchUseOnceSDJWT() async throws {
     defer { dir.remove() }
-    let issuer = try ImportRefusalTests.Issuer(name: "PID", clock: pki.clock)
+    let issuer = try SDJWTVCTestIssuer(name: "PID", clock: pki.clock)
     _ = try await wallet.addTrustAnchor(issuer.root, role: .issuer)
     var issued: [IssuedCredential] = []
     for _ in 0..<2 {
@@ -137,7 +138,7 @@ struct IssuanceStoreTests {
     let result = try await wallet.storeIssuedCredentials(
       issued,
       expected: IssuanceExpectation(
-        credentialIssuer: ImportRefusalTests.Issuer.iss, configurationID: "pid",
+        credentialIssuer: SDJWTVCTestIssuer.iss, configurationID: "pid",
         format: .sdJWT, type: "urn:eudi:pid:1"))
     #expect(result.storedIDs.count == 2)
     var used: [String] = []

@@ -5,6 +5,7 @@ import DCMdocProximity
 import DCProximityTransport
 import DCVerifier
 import DCWallet
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import Foundation
 import Testing
