@@ -1,4 +1,5 @@
 package import DCCrypto
+import DCJSON
 import DCSDJWT
 package import DCX509
 package import Foundation
