@@ -97,6 +97,6 @@ struct DCErrorNameTests {
     #expect(
       DCError(UnnamedErrorCode(name: "odd"), "a reason").description == "UnnamedError.odd: a reason"
     )
-    #expect(SampleCode.errorName == "SampleError")
+    #expect(DCErrorTests.SampleCode.errorName == "SampleError")
   }
 }
