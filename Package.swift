@@ -234,13 +234,33 @@ let package = Package(
         path: "Tests/DCOpenID4VCITestSupport",
         swiftSettings: strictSettings
       ),
+      // The development PKI (certificates only), for the tests from the status lists up.
+      .target(
+        name: "DCX509TestSupport",
+        dependencies: ["DCCrypto", "DCX509"],
+        path: "Tests/DCX509TestSupport",
+        swiftSettings: strictSettings
+      ),
+      // The PKI's issued mdocs, for the tests from the mdoc formats up.
+      // What the OpenID4VP tests and the verifier's tests share: the holder's credentials, the
+      // verifier's certificates and the wallet side of an exchange (the verifier's side is in
+      // DCVerifierTests).
+      .target(
+        name: "DCOpenID4VPTestSupport",
+        dependencies: [
+          "DCAPI", "DCCrypto", "DCJOSE", "DCJSON", "DCMdoc", "DCOpenID4VP", "DCQL", "DCSDJWT",
+          "DCWalletTestSupport", "DCX509",
+        ],
+        path: "Tests/DCOpenID4VPTestSupport",
+        swiftSettings: strictSettings
+      ),
       .target(
         name: "DCWalletTestSupport",
-        dependencies: ["DCCBOR", "DCCrypto", "DCMdoc", "DCX509"],
+        dependencies: ["DCCBOR", "DCCrypto", "DCMdoc", "DCX509", "DCX509TestSupport"],
         path: "Tests/DCWalletTestSupport",
         swiftSettings: strictSettings
       ),
-      testTarget("DCErrors", ["DCCBOR"]),
+      testTarget("DCErrors"),
       testTarget("DCEncoding"),
       testTarget("DCJSON"),
       testTarget("DCCBOR", ["DCJSON"]),
@@ -252,13 +272,13 @@ let package = Package(
       testTarget("DCHPKE", ["DCCrypto"]),
       testTarget("DCX509", ["DCCrypto"]),
       testTarget("DCCOSE", ["DCCBOR", "DCCrypto"]),
-      testTarget("DCJOSE", ["DCEncoding", "DCJSON", "DCCrypto", "DCX509"]),
+      testTarget("DCJOSE", ["DCEncoding", "DCJSON", "DCCrypto"]),
       testTarget("DCQL", ["DCJSON"]),
       testTarget(
         "DCStatusList",
         [
           "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
-          "DCHTTPServer", "DCMdoc", "DCWalletTestSupport",
+          "DCHTTPServer", "DCX509TestSupport",
         ]),
       testTarget(
         "DCMdoc", ["DCCBOR", "DCCOSE", "DCCrypto", "DCX509", "DCWalletTestSupport"]),
@@ -268,17 +288,17 @@ let package = Package(
         "DCOrgIsoMdoc",
         [
           "DCEncoding", "DCJSON",
-          "DCCBOR", "DCCOSE", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
+          "DCCBOR", "DCCOSE", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc", "DCX509",
           "DCWalletTestSupport",
         ]),
-      testTarget("DCRegistration", ["DCJSON", "DCCBOR", "DCAPI", "DCJOSE"]),
+      testTarget("DCRegistration", ["DCJSON", "DCCBOR", "DCAPI"]),
       testTarget(
         "DCVerifier",
         [
           "DCEncoding", "DCJSON",
-          "DCCBOR", "DCCOSE", "DCWallet", "DCCrypto", "DCAPI", "DCJOSE",
+          "DCCBOR", "DCCOSE", "DCCrypto", "DCAPI", "DCJOSE",
           "DCMdoc", "DCOrgIsoMdoc",
-          "DCX509", "DCWalletTestSupport",
+          "DCX509", "DCWalletTestSupport", "DCOpenID4VPTestSupport",
           "DCQL", "DCHTTP", "DCHTTPServer", "DCOpenID4VP", "DCSDJWT", "DCStatusList",
         ]),
       testTarget("DCSDJWT", ["DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
@@ -299,9 +319,8 @@ let package = Package(
         "DCOpenID4VP",
         [
           "DCEncoding", "DCJSON",
-          "DCCBOR", "DCVerifier", "DCCrypto", "DCQL", "DCAPI", "DCJOSE",
-          "DCMdoc", "DCSDJWT",
-          "DCX509", "DCWalletTestSupport",
+          "DCCBOR", "DCCrypto", "DCQL", "DCAPI", "DCJOSE",
+          "DCMdoc", "DCX509", "DCOpenID4VPTestSupport",
         ]),
       testTarget(
         "DCWalletCLI",
@@ -322,18 +341,43 @@ let package = Package(
         path: "Tests/StoreProbe",
         swiftSettings: strictSettings
       ),
+      // What the wallet's tests and the end-to-end tests share: a wallet home in a scratch
+      // directory, a wallet holding PIDs and mDLs with its verifier chains (ConsentFixture), a
+      // redirect-flow verifier double, an in-process HTTP client.
+      .target(
+        name: "DCWalletFixtureTestSupport",
+        dependencies: [
+          "DCAPI", "DCCrypto", "DCEncoding", "DCHTTP", "DCJOSE", "DCJSON", "DCMdoc",
+          "DCOpenID4VCI", "DCOpenID4VP", "DCSDJWT", "DCTestSupport", "DCWallet",
+          "DCWalletTestSupport", "DCX509",
+        ],
+        path: "Tests/DCWalletFixtureTestSupport",
+        swiftSettings: strictSettings
+      ),
       testTarget(
         "DCWallet",
         [
           "DCEncoding", "DCJSON",
-          "DCCBOR", "DCRegistration", "DCVerifier", "DCCrypto", "DCQL",
+          "DCCBOR", "DCRegistration", "DCCrypto", "DCQL",
           "DCAPI", "DCJOSE",
           "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCWalletTestSupport", "DCX509",
-          "dcstore-probe", "DCWalletCLI", "DCHTTP", "DCOpenID4VCI", "DCIssuer", "DCCOSE",
-          "DCMdocProximity",
-          "DCProximityTransport",
-          "DCStatusList", "DCHTTPServer", "DCStore",
+          "dcstore-probe", "DCHTTP", "DCOpenID4VCI", "DCCOSE",
+          "DCStatusList", "DCHTTPServer", "DCStore", "DCWalletFixtureTestSupport",
         ]),
+      // Issue 27: the roles together (a wallet answering the verifier, a wallet against the
+      // issuer's service, the command line's consent text over both), which no one module's
+      // tests may import. Not named after a module: it may depend on anything.
+      .testTarget(
+        name: "DCEndToEndTests",
+        dependencies: [
+          "DCAPI", "DCCBOR", "DCCOSE", "DCCrypto", "DCEncoding", "DCHTTP", "DCHTTPServer",
+          "DCIssuer", "DCJOSE", "DCJSON", "DCMdoc", "DCMdocProximity", "DCOpenID4VCI",
+          "DCOpenID4VP", "DCOrgIsoMdoc", "DCProximityTransport", "DCQL", "DCSDJWT",
+          "DCStatusList", "DCStore", "DCTestSupport", "DCVerifier", "DCWallet", "DCWalletCLI",
+          "DCWalletFixtureTestSupport", "DCWalletTestSupport", "DCX509",
+        ],
+        swiftSettings: strictSettings
+      ),
     ],
   swiftLanguageModes: [.v6]
 )

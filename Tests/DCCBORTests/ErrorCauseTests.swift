@@ -23,4 +23,14 @@ struct CBORErrorCauseTests {
     #expect(a != CBORError(.typeMismatch, offset: 1, reason: "r"))
     #expect(a.file == "DCCBORTests/ErrorCauseTests.swift")
   }
+
+  @Test func theDescriptionNamesTheOffsetWhenKnown() {
+    let located = CBORError(.truncated, offset: 3, reason: "the input ended")
+    #expect(located.description == "CBORError.truncated at offset 3: the input ended")
+    #expect(located.offset == 3)
+    let unlocated = CBORError(.truncated, reason: "the input ended")
+    #expect(unlocated.description == "CBORError.truncated: the input ended")
+    #expect(unlocated.offset == nil)
+    #expect(CBORErrorCode.errorName == "CBORError")
+  }
 }

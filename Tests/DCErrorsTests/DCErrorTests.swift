@@ -1,4 +1,3 @@
-import DCCBOR
 import DCErrors
 import Testing
 
@@ -16,10 +15,26 @@ struct DCErrorTests {
 
   typealias SampleError = DCError<SampleCode>
 
+  /// A code type whose errors carry a detail (a byte offset) and describe it, as a parser's do.
+  struct LocatedCode: DCErrorCode {
+    typealias Detail = Int
+    let name: String
+    var description: String { name }
+
+    static let truncated = LocatedCode(name: "truncated")
+
+    static func description(of error: DCError<LocatedCode>) -> String {
+      guard let offset = error.detail else { return "LocatedError.\(error.code): \(error.reason)" }
+      return "LocatedError.\(error.code) at offset \(offset): \(error.reason)"
+    }
+  }
+
+  typealias LocatedError = DCError<LocatedCode>
+
   @Test func errorsWithTheSameCodeAreEqualWhateverTheirText() {
     let one = SampleError(.bad, "one reason", file: "A/A.swift", line: 1)
     let other = SampleError(
-      .bad, "another reason", underlying: CBORError(.truncated, reason: "short"), file: "B/B.swift",
+      .bad, "another reason", underlying: LocatedError(.truncated, "short"), file: "B/B.swift",
       line: 2)
     #expect(one == other)
     #expect(one.hashValue == other.hashValue)
@@ -34,18 +49,17 @@ struct DCErrorTests {
   }
 
   @Test func aCodeTypeWithADetailDescribesIt() {
-    let located = CBORError(.truncated, offset: 3, reason: "the input ended")
-    #expect(located.description == "CBORError.truncated at offset 3: the input ended")
-    #expect(located.offset == 3)
+    let located = LocatedError(.truncated, "the input ended", detail: 3)
+    #expect(located.description == "LocatedError.truncated at offset 3: the input ended")
     #expect(located.detail == 3)
-    let unlocated = CBORError(.truncated, reason: "the input ended")
-    #expect(unlocated.description == "CBORError.truncated: the input ended")
-    #expect(unlocated.offset == nil)
+    let unlocated = LocatedError(.truncated, "the input ended")
+    #expect(unlocated.description == "LocatedError.truncated: the input ended")
+    #expect(unlocated.detail == nil)
     #expect(located == unlocated)
   }
 
   @Test func theDebugDescriptionNamesTheThrowSiteAndEveryCause() {
-    let root = CBORError(.truncated, offset: 1, reason: "short", file: "C/C.swift", line: 9)
+    let root = LocatedError(.truncated, "short", detail: 1, file: "C/C.swift", line: 9)
     let middle = SampleError(.worse, "inner", underlying: root, file: "M/M.swift", line: 5)
     let outer = SampleError(.bad, "outer", underlying: middle, file: "O/O.swift", line: 7)
     #expect(
@@ -53,12 +67,12 @@ struct DCErrorTests {
         == """
         SampleError.bad: outer (O/O.swift:7)
           caused by: SampleError.worse: inner (M/M.swift:5)
-          caused by: CBORError.truncated at offset 1: short (C/C.swift:9)
+          caused by: LocatedError.truncated at offset 1: short (C/C.swift:9)
         """)
     #expect(
       SampleError(.bad, "root", file: "R/R.swift", line: 3).debugDescription
         == "SampleError.bad: root (R/R.swift:3)")
-    #expect((outer.underlying as? SampleError)?.underlying as? CBORError == root)
+    #expect((outer.underlying as? SampleError)?.underlying as? LocatedError == root)
   }
 
   @Test func theThrowSiteDefaultsToTheCaller() {
@@ -83,6 +97,6 @@ struct DCErrorNameTests {
     #expect(
       DCError(UnnamedErrorCode(name: "odd"), "a reason").description == "UnnamedError.odd: a reason"
     )
-    #expect(CBORErrorCode.errorName == "CBORError")
+    #expect(DCErrorTests.SampleCode.errorName == "SampleError")
   }
 }

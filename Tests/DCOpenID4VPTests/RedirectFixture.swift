@@ -2,6 +2,7 @@ import DCCrypto
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
+import DCOpenID4VPTestSupport
 import DCQL
 import DCX509
 import Foundation

@@ -3,6 +3,7 @@ import DCEncoding
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
+import DCOpenID4VPTestSupport
 import DCQL
 import DCX509
 import Foundation

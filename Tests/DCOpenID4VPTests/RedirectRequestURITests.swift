@@ -3,6 +3,7 @@ import DCEncoding
 import DCHTTP
 import DCJSON
 import DCOpenID4VP
+import DCOpenID4VPTestSupport
 import Foundation
 import Testing
 

@@ -5,6 +5,7 @@ import DCJOSE
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
+import DCOpenID4VPTestSupport
 import DCTestSupport
 import Foundation
 import Testing

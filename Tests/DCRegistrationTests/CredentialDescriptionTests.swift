@@ -1,6 +1,5 @@
 import DCAPI
 import DCCBOR
-import DCJOSE
 import DCJSON
 import DCRegistration
 import Testing

@@ -1,5 +1,4 @@
 import DCAPI
-import DCJOSE
 import DCJSON
 import DCRegistration
 import Foundation

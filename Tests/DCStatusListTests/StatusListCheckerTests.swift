@@ -3,10 +3,9 @@ import DCCrypto
 import DCHTTP
 import DCHTTPServer
 import DCJSON
-import DCMdoc
 import DCStatusList
-import DCWalletTestSupport
 import DCX509
+import DCX509TestSupport
 import Foundation
 import Testing
 

@@ -3,8 +3,8 @@ import DCEncoding
 import DCJSON
 import DCStatusList
 import DCTestSupport
-import DCWalletTestSupport
 import DCX509
+import DCX509TestSupport
 import Foundation
 import Testing
 

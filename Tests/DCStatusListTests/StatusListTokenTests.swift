@@ -4,10 +4,9 @@ import DCCrypto
 import DCEncoding
 import DCJOSE
 import DCJSON
-import DCMdoc
 import DCStatusList
-import DCWalletTestSupport
 import DCX509
+import DCX509TestSupport
 import Foundation
 import Testing
 

@@ -1,15 +1,11 @@
 import DCCBOR
-import DCCOSE
-import DCCrypto
 import DCJSON
-import DCMdoc
 import DCStatusList
-import DCWalletTestSupport
-import DCX509
 import Foundation
 import Testing
 
-/// Referenced tokens: the SD-JWT VC `status` claim and the mdoc MSO `status`.
+/// Referenced tokens: the SD-JWT VC `status` claim and the mdoc MSO `status` (its round trip
+/// through a `MobileSecurityObject` is in DCIssuerTests, MdocStatusReferenceTests).
 @Suite struct StatusReferenceTests {
   @Test func sdJWTStatusClaim() throws {
     let reference = StatusReference(index: 42, uri: "https://issuer.example/statuslists/1")
@@ -39,23 +35,6 @@ import Testing
       }
       #expect(error?.code == .malformed)
     }
-  }
-
-  @Test func mdocStatusInTheMSORoundTrips() throws {
-    let pki = try TestPKI()
-    let reference = StatusReference(
-      index: 7, uri: "https://issuer.example/statuslists/mdoc",
-      certificate: pki.documentSigner.derBytes)
-    let deviceKey = try ECPrivateKey(curve: .p256)
-    let mso = MobileSecurityObject(
-      digestAlgorithm: .sha256, valueDigests: [],
-      deviceKey: COSEKey(publicKey: deviceKey.publicKey), docType: "org.iso.18013.5.1.mDL",
-      validityInfo: ValidityInfo(
-        signed: pki.clock, validFrom: pki.clock, validUntil: pki.clock.addingTimeInterval(86_400)),
-      status: reference.msoStatus)
-    let read = try MobileSecurityObject(encoded: EncodedCBOR(bytes: mso.encoded.bytes))
-    #expect(read.encoded.bytes == mso.encoded.bytes)
-    #expect(try ReferencedStatus.mdoc(status: try #require(read.status)) == .statusList(reference))
   }
 
   @Test func anIdentifierListIsUnsupportedNotAFailure() throws {

@@ -1,5 +1,6 @@
 import DCCrypto
 import DCStore
+import DCWalletFixtureTestSupport
 import DCX509
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 #if os(Linux) || os(Android)
   import DCWallet
   import DCCrypto
+  import DCWalletFixtureTestSupport
   import Foundation
   import DCHTTP
   import DCHTTPServer

@@ -1,4 +1,5 @@
 import DCStore
+import DCWalletFixtureTestSupport
 import Foundation
 import Testing
 

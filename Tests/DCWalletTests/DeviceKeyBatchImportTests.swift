@@ -1,5 +1,6 @@
 import DCCrypto
 import DCWallet
+import DCWalletFixtureTestSupport
 import Foundation
 import Testing
 

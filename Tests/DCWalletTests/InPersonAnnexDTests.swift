@@ -2,6 +2,7 @@ import DCCrypto
 import DCMdoc
 import DCTestSupport
 import DCWallet
+import DCWalletFixtureTestSupport
 import DCX509
 import Foundation
 import Testing

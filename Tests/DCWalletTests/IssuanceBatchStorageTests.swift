@@ -2,6 +2,7 @@ import DCCrypto
 import DCJOSE
 import DCMdoc
 import DCStore
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import DCX509
 import Foundation

@@ -5,6 +5,7 @@ import DCJOSE
 import DCJSON
 import DCOpenID4VCI
 import DCWallet
+import DCWalletFixtureTestSupport
 import Foundation
 import Testing
 
@@ -565,8 +566,4 @@ struct NonceStripper: HTTPHandler {
     if request.url.path == "/nonce" { response.headers["DPoP-Nonce"] = nil }
     return response
   }
-}
-
-func decodeClaims(_ compact: String) throws -> JSONValue {
-  try JSONValue(parsing: Base64URL.decode(String(compact.split(separator: ".")[1])))
 }

@@ -4,22 +4,8 @@ import DCHTTP
 import DCJOSE
 import DCJSON
 import DCOpenID4VCI
+import DCWalletFixtureTestSupport
 import Foundation
-
-/// An `HTTPClient` that hands each request to an `HTTPHandler` in the same process, with the
-/// size limit a real client enforces.
-struct InProcessHTTPClient: HTTPClient {
-  let handler: any HTTPHandler
-  var maximumResponseBytes = 8 * 1024 * 1024
-
-  func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-    let response = await handler.handle(request)
-    guard response.body.count <= maximumResponseBytes else {
-      throw HTTPError(.responseTooLarge, "the response has \(response.body.count) bytes")
-    }
-    return response
-  }
-}
 
 /// A credential issuer and authorization server in one, answering per OpenID4VCI 1.0 with the
 /// checks of the OpenID4VCI module's server-side types, and switches for the negative tests.
@@ -531,8 +517,4 @@ final class FakeIssuer: HTTPHandler, @unchecked Sendable {
     defer { lock.unlock() }
     return log.filter { $0.url.path == path }
   }
-}
-
-func decodeHeader(_ compact: String) throws -> JSONValue {
-  try JSONValue(parsing: Base64URL.decode(String(compact.split(separator: ".")[0])))
 }

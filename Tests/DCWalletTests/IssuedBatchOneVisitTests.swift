@@ -1,6 +1,7 @@
 import DCCrypto
 import DCMdoc
 import DCStore
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import DCX509
 import Foundation

@@ -6,6 +6,7 @@ import DCJSON
 import DCMdoc
 import DCSDJWT
 import DCStore
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import DCX509
 import Foundation

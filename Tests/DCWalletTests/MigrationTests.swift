@@ -1,5 +1,6 @@
 import DCStore
 import DCTestSupport
+import DCWalletFixtureTestSupport
 import Foundation
 import Testing
 

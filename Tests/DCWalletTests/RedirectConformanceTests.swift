@@ -4,6 +4,7 @@ import DCHTTP
 import DCJOSE
 import DCJSON
 import DCOpenID4VCI
+import DCWalletFixtureTestSupport
 import Foundation
 import Testing
 

@@ -6,94 +6,12 @@ import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VP
 import DCQL
+import DCWalletFixtureTestSupport
 import DCX509
 import Foundation
 import Testing
 
 @testable import DCWallet
-@testable import DCWalletCLI
-
-/// A wallet and an in-process verifier for the redirect flow (issue 16): request objects served
-/// at `https://verifier.example/request`, answers taken at `https://verifier.example/response`.
-struct RedirectSetup {
-  static let requestURI = "https://verifier.example/request"
-  static let responseURI = "https://verifier.example/response"
-  static let done = "https://verifier.example/done?code=7"
-
-  let fixture: ConsentFixture
-  let verifier: RedirectTestVerifier
-  let wallet: Wallet
-  let encryptionKey: ECPrivateKey
-
-  var client: InProcessHTTPClient { InProcessHTTPClient(handler: verifier) }
-
-  /// A verifier signing with the fixture's trusted `x509_san_dns:verifier.example` chain.
-  init(
-    query: JSONValue = ["credentials": [ConsentFixture.pidSDJWTQuery]],
-    responseMode: String = "direct_post",
-    adjust: @escaping @Sendable (inout RedirectRequestObject) -> Void = { _ in }
-  ) async throws {
-    fixture = try await ConsentFixture()
-    wallet = try fixture.wallet()
-    let encryptionKey = try ECPrivateKey(curve: .p256)
-    self.encryptionKey = encryptionKey
-    let key = fixture.verifierKey
-    let chain = [fixture.verifierCertificate]
-    let now = fixture.now
-    verifier = RedirectTestVerifier(
-      .init(
-        requestObject: { form in
-          var object = RedirectRequestObject(
-            clientID: "x509_san_dns:verifier.example", responseURI: Self.responseURI,
-            dcqlQuery: query, responseMode: responseMode, issuedAt: now)
-          if responseMode == "direct_post.jwt" {
-            object.clientMetadata = [
-              "jwks": ["keys": [JWK(publicKey: encryptionKey.publicKey, kid: "enc-1").json]],
-              "encrypted_response_enc_values_supported": ["A128GCM"],
-            ]
-          }
-          adjust(&object)
-          return try object.signed(key: key, chain: chain, walletNonce: form?["wallet_nonce"])
-        }, answer: ["redirect_uri": .string(Self.done)]))
-  }
-
-  func uri(clientID: String = "x509_san_dns:verifier.example", post: Bool = false) -> String {
-    var components = URLComponents()
-    components.scheme = "openid4vp"
-    components.host = ""
-    components.queryItems = [
-      URLQueryItem(name: "client_id", value: clientID),
-      URLQueryItem(name: "request_uri", value: Self.requestURI),
-    ]
-    if post {
-      components.queryItems?.append(URLQueryItem(name: "request_uri_method", value: "post"))
-    }
-    return components.string ?? ""
-  }
-
-  func resolve(_ uri: String? = nil, policy: WalletPolicy? = nil) async throws
-    -> PresentationRequest
-  {
-    try await wallet.resolve(
-      authorizationRequestURI: uri ?? self.uri(), httpClient: client, policy: policy)
-  }
-
-  /// The forms the verifier received at its response_uri.
-  var responses: [FormParameters] { verifier.responses }
-
-  /// The refusal `body` throws.
-  func refusal(_ body: () async throws -> Void) async -> (code: Refusal.Code?, reason: String) {
-    do {
-      try await body()
-      Issue.record("expected a refusal")
-    } catch let error as WalletError {
-      return (error.refusals.first?.code, error.reason)
-    } catch {
-      Issue.record("expected a WalletError, got \(error)")
-    }
-    return (nil, "")
-  }
-}
 
 /// The JSON payload of a compact JWS or JWT.
 func jwtPayload(_ compact: some StringProtocol) throws -> JSONValue {
@@ -330,24 +248,11 @@ struct RedirectPresentationTests {
       } == false)
   }
 
-  /// A by-value redirect_uri request for the PID.
-  static func redirectURIRequest(state: String = "s-9") -> String {
-    let query = ["credentials": [ConsentFixture.pidSDJWTQuery]] as JSONValue
-    // Form encoding: `+` in `dc+sd-jwt` must travel as %2B (a bare `+` is a space).
-    return "openid4vp://?"
-      + FormParameters([
-        ("client_id", "redirect_uri:\(RedirectSetup.responseURI)"),
-        ("response_type", "vp_token"), ("response_mode", "direct_post"),
-        ("response_uri", RedirectSetup.responseURI), ("nonce", "nonce-by-value"),
-        ("state", state), ("dcql_query", query.serialized()),
-      ]).encoded
-  }
-
   @Test("redirect_uri by value: an unauthenticated requester, answered at its own URI")
   func redirectURIPrefix() async throws {
     let setup = try await RedirectSetup()
     defer { setup.fixture.dir.remove() }
-    let request = try await setup.resolve(Self.redirectURIRequest())
+    let request = try await setup.resolve(RedirectSetup.redirectURIRequest())
     #expect(request.requester == .unverified(origin: nil))
     #expect(request.requesterAuthentication == .absent)
     #expect(request.requesterCertificates.isEmpty)
@@ -361,24 +266,6 @@ struct RedirectPresentationTests {
     #expect(log.first?.relyingParty == "redirect_uri:\(RedirectSetup.responseURI)")
   }
 
-  @Test("the holder prompt of a redirect_uri request names its client identifier, unverified")
-  func redirectURIHolderPrompt() async throws {
-    let setup = try await RedirectSetup()
-    defer { setup.fixture.dir.remove() }
-    let authenticator = CountingAuthenticator()
-    let wallet = try setup.fixture.wallet(authenticator: authenticator)
-    let request = try await wallet.resolve(
-      authorizationRequestURI: Self.redirectURIRequest(), httpClient: setup.client)
-    _ = try await wallet.respond(
-      to: request, consent: try request.proposedConsent(), httpClient: setup.client)
-    let clientID = "redirect_uri:\(RedirectSetup.responseURI)"
-    #expect(authenticator.contexts.map(\.clientID) == [clientID])
-    #expect(
-      authenticator.contexts.map(HolderPromptText.describe) == [
-        "Share 1 credential(s) with \(clientID) (unverified)"
-      ])
-  }
-
   @Test(
     "requireAuthenticatedRequester refuses a redirect_uri request and posts nothing to it"
   )
@@ -387,13 +274,14 @@ struct RedirectPresentationTests {
     defer { setup.fixture.dir.remove() }
     let refused = await setup.refusal {
       _ = try await setup.resolve(
-        Self.redirectURIRequest(), policy: WalletPolicy(requireAuthenticatedRequester: true))
+        RedirectSetup.redirectURIRequest(),
+        policy: WalletPolicy(requireAuthenticatedRequester: true))
     }
     #expect(refused.code == .requesterNotAuthenticated)
     // The untrusted party learns neither that the wallet exists nor what it decided.
     #expect(setup.verifier.received.isEmpty)
     // Without the policy the same request is answered at its URI.
-    _ = try await setup.resolve(Self.redirectURIRequest())
+    _ = try await setup.resolve(RedirectSetup.redirectURIRequest())
     // A trusted x509_san_dns verifier is answered under the policy.
     _ = try await setup.resolve(policy: WalletPolicy(requireAuthenticatedRequester: true))
   }
@@ -535,26 +423,5 @@ struct RedirectPresentationTests {
     }
     #expect(refused.code == .protocolNotAllowed)
     #expect(setup.verifier.received.isEmpty)
-  }
-
-  @Test("a DC API request is not posted, and a redirect request is not answered as a DC API one")
-  func kindsDoNotMix() async throws {
-    let setup = try await RedirectSetup()
-    defer { setup.fixture.dir.remove() }
-    let request = try await setup.resolve()
-    let consent = try request.proposedConsent()
-    let redirectAsDCAPI = await #expect(throws: WalletError.self) {
-      _ = try await setup.wallet.respond(to: request, consent: consent)
-    }
-    #expect(redirectAsDCAPI?.code == .invalidInput)
-    #expect(request.declinedResponse() == nil)
-    let (_, envelope) = try setup.fixture.request(["credentials": [ConsentFixture.pidSDJWTQuery]])
-    let dcAPI = try await setup.wallet.resolve(envelope, origin: ConsentFixture.origin)
-    let dcAPIConsent = try dcAPI.proposedConsent()
-    let dcAPIPosted = await #expect(throws: WalletError.self) {
-      _ = try await setup.wallet.respond(to: dcAPI, consent: dcAPIConsent, httpClient: setup.client)
-    }
-    #expect(dcAPIPosted?.code == .invalidInput)
-    #expect(setup.responses.isEmpty)
   }
 }

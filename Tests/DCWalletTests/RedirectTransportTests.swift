@@ -2,6 +2,7 @@ import DCHTTP
 import DCJSON
 import DCOpenID4VCI
 import DCOpenID4VP
+import DCWalletFixtureTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import DCCrypto
 import DCStore
+import DCWalletFixtureTestSupport
 import Foundation
 import Testing
 

@@ -4,21 +4,6 @@ import Dispatch
 import Foundation
 import Testing
 
-/// A fresh directory under the system's temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-  let path: String
-
-  init() throws {
-    path =
-      TestScratch.path("wallet-store-tests")
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-
-  var databasePath: String { path + "/wallet.sqlite" }
-
-  func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// A credential with recognizable contents.
 func sampleCredential(
   id: String, format: CredentialFormat = .msoMdoc, createdAt: Date = Date(),

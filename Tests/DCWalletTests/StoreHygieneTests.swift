@@ -4,6 +4,7 @@ import DCCrypto
 import DCMdoc
 import DCOrgIsoMdoc
 import DCStore
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import DCX509
 import Foundation

@@ -1,3 +1,4 @@
+import DCWalletFixtureTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import DCCrypto
+import DCWalletFixtureTestSupport
 import Foundation
 import Testing
 

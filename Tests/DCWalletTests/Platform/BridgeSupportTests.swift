@@ -8,6 +8,7 @@ import DCMdoc
 import DCOrgIsoMdoc
 import DCRegistration
 import DCWallet
+import DCWalletFixtureTestSupport
 import DCWalletTestSupport
 import DCX509
 import Foundation

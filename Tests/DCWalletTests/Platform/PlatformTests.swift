@@ -7,6 +7,7 @@ import DCMdoc
 import DCOrgIsoMdoc
 import DCTestSupport
 import DCWallet
+import DCWalletFixtureTestSupport
 import Foundation
 import Testing
 
