@@ -8,18 +8,18 @@
 /// them for a caller that wants to know. Map keys are unique once decoded (`CBORDecoder` rejects
 /// a repeated key, RFC 8949 §5.6); `uniqueTexts(_:)` reads an array that the specification uses
 /// as a set and rejects a repeated member.
-public struct CBORMapReader: Sendable {
+package struct CBORMapReader: Sendable {
   /// The map being read.
-  public let map: CBORMap
+  package let map: CBORMap
   /// The structure's name, prefixed to every error (`DeviceRequest`, `MSO.validityInfo`).
-  public let structure: String
+  package let structure: String
   /// Where the structure is defined (`ISO 18013-5 §8.3.2.1.2.1`), appended to every error.
-  public let clause: String
+  package let clause: String
   /// The (text) keys the structure defines; any other key is unknown but allowed.
-  public let knownKeys: [String]
+  package let knownKeys: [String]
 
   /// Reads `item` as the map of `structure`, or a `typeMismatch` naming it (RFC 8949 §3.1).
-  public init(
+  package init(
     _ item: CBOR, structure: String, clause: String, knownKeys: [String] = []
   ) throws(CBORError) {
     guard let map = item.map else {
@@ -31,7 +31,7 @@ public struct CBORMapReader: Sendable {
   }
 
   /// A reader over an already decoded map.
-  public init(map: CBORMap, structure: String, clause: String, knownKeys: [String] = []) {
+  package init(map: CBORMap, structure: String, clause: String, knownKeys: [String] = []) {
     self.map = map
     self.structure = structure
     self.clause = clause
@@ -44,26 +44,26 @@ public struct CBORMapReader: Sendable {
   }
 
   /// The error for `key`, its reason naming the structure, key and clause.
-  public func error(_ code: CBORError.Code, _ key: String, _ message: String) -> CBORError {
+  package func error(_ code: CBORError.Code, _ key: String, _ message: String) -> CBORError {
     CBORError(code, reason: "\(structure).\(key): \(message) (\(clause))")
   }
 
   /// The raw item for `key`, or `missingField` (RFC 8949 §5.3).
-  public func item(_ key: String) throws(CBORError) -> CBOR {
+  package func item(_ key: String) throws(CBORError) -> CBOR {
     guard let value = map[key] else { throw error(.missingField, key, "missing required field") }
     return value
   }
 
   /// The value for `key` decoded as `T`, or `missingField` / the decoding error, both naming
   /// the structure, key and clause (RFC 8949 §5.3).
-  public func required<T: CBORDecodable>(_ key: String, as type: T.Type = T.self)
+  package func required<T: CBORDecodable>(_ key: String, as type: T.Type = T.self)
     throws(CBORError) -> T
   {
     try decode(item(key), key, as: T.self)
   }
 
   /// The value for `key` decoded as `T`, or nil when the key is absent (RFC 8949 §5.3).
-  public func optional<T: CBORDecodable>(_ key: String, as type: T.Type = T.self)
+  package func optional<T: CBORDecodable>(_ key: String, as type: T.Type = T.self)
     throws(CBORError) -> T?
   {
     guard let value = map[key] else { return nil }
@@ -71,14 +71,14 @@ public struct CBORMapReader: Sendable {
   }
 
   /// A reader over the map under `key`, named `structure.key` (RFC 8949 §3.1).
-  public func requiredMap(_ key: String, clause: String? = nil, knownKeys: [String] = [])
+  package func requiredMap(_ key: String, clause: String? = nil, knownKeys: [String] = [])
     throws(CBORError) -> CBORMapReader
   {
     try nested(item(key), key, clause: clause, knownKeys: knownKeys)
   }
 
   /// A reader over the map under `key` when present (RFC 8949 §3.1).
-  public func optionalMap(_ key: String, clause: String? = nil, knownKeys: [String] = [])
+  package func optionalMap(_ key: String, clause: String? = nil, knownKeys: [String] = [])
     throws(CBORError) -> CBORMapReader?
   {
     guard let value = map[key] else { return nil }
@@ -87,19 +87,19 @@ public struct CBORMapReader: Sendable {
 
   /// The embedded item under `key` (`#6.24(bstr .cbor X)`), decoded once with its bytes kept
   /// exactly (RFC 8949 §3.4.5.1).
-  public func requiredTag24(_ key: String) throws(CBORError) -> EncodedCBOR {
+  package func requiredTag24(_ key: String) throws(CBORError) -> EncodedCBOR {
     try tag24(item(key), key)
   }
 
   /// The embedded item under `key` when present (RFC 8949 §3.4.5.1).
-  public func optionalTag24(_ key: String) throws(CBORError) -> EncodedCBOR? {
+  package func optionalTag24(_ key: String) throws(CBORError) -> EncodedCBOR? {
     guard let value = map[key] else { return nil }
     return try tag24(value, key)
   }
 
   /// An array of text strings used as a set, or `duplicateMapKey` naming the repeated member
   /// (a set-valued field; RFC 8949 §5.6 applied to its members).
-  public func uniqueTexts(_ key: String) throws(CBORError) -> [String]? {
+  package func uniqueTexts(_ key: String) throws(CBORError) -> [String]? {
     guard let texts = try optional(key, as: [String].self) else { return nil }
     var seen = Set<String>()
     for text in texts where !seen.insert(text).inserted {

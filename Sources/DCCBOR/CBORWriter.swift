@@ -15,12 +15,12 @@ public struct CBORWriter: Sendable {
   }
 
   /// The head of a map of `count` pairs (RFC 8949 §3.1, major type 5).
-  public mutating func mapHead(count: Int) {
+  package mutating func mapHead(count: Int) {
     CBOREncoder.appendHead(major: 5, argument: UInt64(count), to: &bytes)
   }
 
   /// The head of an array of `count` items (RFC 8949 §3.1, major type 4).
-  public mutating func arrayHead(count: Int) {
+  package mutating func arrayHead(count: Int) {
     CBOREncoder.appendHead(major: 4, argument: UInt64(count), to: &bytes)
   }
 
@@ -36,13 +36,13 @@ public struct CBORWriter: Sendable {
   }
 
   /// A byte string (RFC 8949 §3.1, major type 2).
-  public mutating func byteString(_ content: [UInt8]) {
+  package mutating func byteString(_ content: [UInt8]) {
     CBOREncoder.appendHead(major: 2, argument: UInt64(content.count), to: &bytes)
     bytes.append(contentsOf: content)
   }
 
   /// An integer (RFC 8949 §3.1, major types 0 and 1).
-  public mutating func int(_ value: Int) {
+  package mutating func int(_ value: Int) {
     if value >= 0 {
       CBOREncoder.appendHead(major: 0, argument: UInt64(value), to: &bytes)
     } else {
@@ -52,7 +52,7 @@ public struct CBORWriter: Sendable {
 
   /// `#6.24(bstr .cbor item)`: an embedded data item given by its exact encoding
   /// (RFC 8949 §3.4.5.1).
-  public mutating func tag24(_ encoded: [UInt8]) {
+  package mutating func tag24(_ encoded: [UInt8]) {
     tagHead(24)
     byteString(encoded)
   }

@@ -1,6 +1,6 @@
 extension CBOR {
   /// A short name of the item's type for error messages (RFC 8949 §3.1).
-  public var kindName: String {
+  package var kindName: String {
     switch unwrapped {
     case .unsigned: return "unsigned integer"
     case .negative: return "negative integer"
@@ -35,7 +35,7 @@ extension CBOR {
   }
 
   /// The array members, optionally of an exact count, or a `typeMismatch` (RFC 8949 §3.1, major type 4).
-  public func requireArray(_ context: @autoclosure () -> String, count: Int? = nil)
+  package func requireArray(_ context: @autoclosure () -> String, count: Int? = nil)
     throws(CBORError) -> [CBOR]
   {
     guard let array else { throw mismatch(context(), "an array") }
@@ -49,7 +49,7 @@ extension CBOR {
   }
 
   /// The text, or a `typeMismatch` naming the context (RFC 8949 §3.1, major type 3).
-  public func requireText(_ context: @autoclosure () -> String) throws(CBORError) -> String {
+  package func requireText(_ context: @autoclosure () -> String) throws(CBORError) -> String {
     guard let text else { throw mismatch(context(), "a text string") }
     return text
   }
@@ -95,7 +95,7 @@ extension CBOR {
   }
 
   /// The embedded item of a tag 24 wrapper with its bytes kept exactly (RFC 8949 §3.4.5.1).
-  public func requireTag24(_ context: @autoclosure () -> String) throws(CBORError) -> EncodedCBOR {
+  package func requireTag24(_ context: @autoclosure () -> String) throws(CBORError) -> EncodedCBOR {
     guard case .tagged(24, _) = unwrapped else { throw mismatch(context(), "tag 24") }
     do {
       return try EncodedCBOR(tag24: self)
@@ -130,7 +130,7 @@ extension CBORMap {
   }
 
   /// The value for a key decoded as `T`, or nil when the key is absent (RFC 8949 §5.3).
-  public func optional<T: CBORDecodable>(
+  package func optional<T: CBORDecodable>(
     _ key: CBOR, as type: T.Type = T.self, in context: @autoclosure () -> String
   ) throws(CBORError) -> T? {
     guard let value = self[key: key] else { return nil }
@@ -145,7 +145,7 @@ extension CBORMap {
   }
 
   /// `optional` for a text string key (RFC 8949 §5.3).
-  public func optional<T: CBORDecodable>(
+  package func optional<T: CBORDecodable>(
     _ key: String, as type: T.Type = T.self, in context: @autoclosure () -> String
   ) throws(CBORError) -> T? {
     try optional(CBOR.textString(key), as: T.self, in: context())
@@ -159,7 +159,7 @@ extension CBORMap {
   }
 
   /// `optional` for an integer key such as a COSE label (RFC 8949 §5.3).
-  public func optional<T: CBORDecodable>(
+  package func optional<T: CBORDecodable>(
     _ key: Int, as type: T.Type = T.self, in context: @autoclosure () -> String
   ) throws(CBORError) -> T? {
     try optional(CBOR(key), as: T.self, in: context())

@@ -1,7 +1,7 @@
-public import DCCrypto
+package import DCCrypto
 
 /// The COSE algorithms this library supports (RFC 9053 §2.1, §3.1; IANA COSE Algorithms).
-public enum COSEAlgorithm: Int, Sendable, Hashable, CaseIterable {
+package enum COSEAlgorithm: Int, Sendable, Hashable, CaseIterable {
   /// ECDSA with SHA-256 over P-256.
   case es256 = -7
   /// ECDSA with SHA-384 over P-384.
@@ -13,7 +13,7 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, CaseIterable {
 
   /// The curve an ECDSA algorithm is used with here. ISO 18013-5 §9.1.3.6 and JOSE pair them
   /// one to one, and enforcing it closes any algorithm-substitution path.
-  public var curve: EllipticCurve? {
+  package var curve: EllipticCurve? {
     switch self {
     case .es256: .p256
     case .es384: .p384
@@ -23,7 +23,7 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, CaseIterable {
   }
 
   /// The digest the algorithm hashes with.
-  public var digest: DigestAlgorithm {
+  package var digest: DigestAlgorithm {
     switch self {
     case .es256, .hmac256: .sha256
     case .es384: .sha384
@@ -32,7 +32,7 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, CaseIterable {
   }
 
   /// The ECDSA algorithm for a curve.
-  public init(signingWith curve: EllipticCurve) {
+  package init(signingWith curve: EllipticCurve) {
     switch curve {
     case .p256: self = .es256
     case .p384: self = .es384

@@ -5,7 +5,7 @@ public enum EllipticCurve: String, Sendable, Hashable, CaseIterable {
   case p521 = "P-521"
 
   /// Bytes of one field element or scalar: 32, 48 or 66.
-  public var coordinateByteCount: Int {
+  package var coordinateByteCount: Int {
     switch self {
     case .p256: 32
     case .p384: 48
@@ -14,7 +14,7 @@ public enum EllipticCurve: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The digest ECDSA pairs with this curve in JOSE and COSE (ES256, ES384, ES512).
-  public var defaultDigest: DigestAlgorithm {
+  package var defaultDigest: DigestAlgorithm {
     switch self {
     case .p256: .sha256
     case .p384: .sha384
@@ -23,11 +23,11 @@ public enum EllipticCurve: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The curve's name as JWK `crv` and COSE text use it ("P-256").
-  public var jwkName: String { rawValue }
+  package var jwkName: String { rawValue }
 
   /// Finds a curve from its JWK `crv` name.
   public init?(jwkName: String) { self.init(rawValue: jwkName) }
 
   /// Length of the SEC1 uncompressed point `04 || X || Y`.
-  public var uncompressedPointByteCount: Int { 1 + 2 * coordinateByteCount }
+  package var uncompressedPointByteCount: Int { 1 + 2 * coordinateByteCount }
 }

@@ -1,9 +1,9 @@
 /// HKDF (RFC 5869) over a SHA-2 digest, computed by the crypto backend.
-public enum HKDF {
+package enum HKDF {
   /// HKDF-Extract (RFC 5869 §2.2): a pseudorandom key from input keying material.
   ///
   /// An empty salt means a string of `HashLen` zeros, as the RFC specifies.
-  public static func extract(
+  package static func extract(
     _ algorithm: DigestAlgorithm, salt: some Collection<UInt8>,
     inputKeyMaterial: some Collection<UInt8>
   ) -> [UInt8] {
@@ -14,7 +14,7 @@ public enum HKDF {
   ///
   /// - Throws: `CryptoError.invalidParameter` when `outputByteCount` exceeds 255 × HashLen or the
   ///   key is shorter than HashLen.
-  public static func expand(
+  package static func expand(
     _ algorithm: DigestAlgorithm, pseudoRandomKey: some Collection<UInt8>,
     info: some Collection<UInt8>,
     outputByteCount: Int
@@ -39,7 +39,7 @@ public enum HKDF {
   }
 
   /// Extract then expand in one call (RFC 5869 §2).
-  public static func deriveKey(
+  package static func deriveKey(
     _ algorithm: DigestAlgorithm, inputKeyMaterial: some Collection<UInt8>,
     salt: some Collection<UInt8>, info: some Collection<UInt8>, outputByteCount: Int
   ) throws(CryptoError) -> [UInt8] {

@@ -1,13 +1,13 @@
 public import DCCBOR
 public import DCCOSE
-public import DCCrypto
+package import DCCrypto
 
 /// `DeviceAuthentication = ["DeviceAuthentication", SessionTranscript, DocType,
 /// DeviceNameSpacesBytes]`, signed as `DeviceAuthenticationBytes = #6.24(bstr .cbor ...)`
 /// (ISO 18013-5 §9.1.3.4).
-public enum DeviceAuthentication {
+package enum DeviceAuthentication {
   /// The detached payload of deviceSignature / deviceMac: the tag 24 item's encoding.
-  public static func bytes(
+  package static func bytes(
     sessionTranscript: SessionTranscript, docType: String, deviceNameSpaces: EncodedCBOR
   ) -> [UInt8] {
     // Written directly: the transcript and DeviceNameSpacesBytes are spliced as kept.
@@ -25,7 +25,7 @@ public enum DeviceAuthentication {
 
   /// EMacKey (§9.1.3.5): HKDF-SHA-256 over ECDH(device key, reader ephemeral key), salted with
   /// SHA-256 of SessionTranscriptBytes, info "EMacKey", 32 bytes.
-  public static func macKey(
+  package static func macKey(
     privateKey: ECPrivateKey, peerKey: ECPublicKey, sessionTranscript: SessionTranscript
   ) throws(MdocError) -> [UInt8] {
     try macKey(keyAgreement: privateKey, peerKey: peerKey, sessionTranscript: sessionTranscript)
@@ -34,7 +34,7 @@ public enum DeviceAuthentication {
   /// EMacKey (§9.1.3.5) with a key that agrees without handing out its scalar: the holder's
   /// device key (SDeviceKey) and the reader's EReaderKey, or the reader's EReaderKey and the
   /// MSO's device key. Both sides reach the same key.
-  public static func macKey(
+  package static func macKey(
     keyAgreement privateKey: any KeyAgreementKey, peerKey: ECPublicKey,
     sessionTranscript: SessionTranscript
   ) throws(MdocError) -> [UInt8] {
@@ -52,7 +52,7 @@ public enum DeviceAuthentication {
   /// The deviceMac (§9.1.3.5): a COSE_Mac0 with HMAC 256/256 (alg 5 in the protected header,
   /// RFC 9053 §3.1), an empty unprotected header and a detached payload (null), over
   /// DeviceAuthenticationBytes with EMacKey.
-  public static func mac(
+  package static func mac(
     sessionTranscript: SessionTranscript, docType: String, deviceNameSpaces: EncodedCBOR,
     macKey: [UInt8]
   ) -> COSEMac0 {
@@ -65,7 +65,7 @@ public enum DeviceAuthentication {
 }
 
 /// How the holder authenticates a presented document (ISO 18013-5 §9.1.3).
-public enum DeviceAuthenticator: Sendable {
+package enum DeviceAuthenticator: Sendable {
   /// A deviceSignature (§9.1.3.6): ECDSA with the device key.
   case signature(any Signer)
   /// A deviceMac (§9.1.3.5): HMAC with the EMacKey derived from ECDH of the device key and the
@@ -96,9 +96,9 @@ public struct DeviceSigned: Sendable, Hashable {
   }
 
   /// `DeviceNameSpacesBytes`, kept exactly (they are signed).
-  public let nameSpaces: EncodedCBOR
+  package let nameSpaces: EncodedCBOR
   /// The device authentication.
-  public let deviceAuth: Authentication
+  package let deviceAuth: Authentication
 
   /// Assembles a DeviceSigned.
   public init(nameSpaces: EncodedCBOR, deviceAuth: Authentication) {
@@ -192,11 +192,11 @@ public struct Document: Sendable, Hashable {
   }
 
   public let docType: String
-  public let issuerSigned: IssuerSigned
-  public let deviceSigned: DeviceSigned
+  package let issuerSigned: IssuerSigned
+  package let deviceSigned: DeviceSigned
   /// `errors`: elements requested but not returned, by namespace, with their error code
   /// (0 = data not returned, §8.3.2.1.2.3).
-  public let errors: [String: [String: Int]]
+  package let errors: [String: [String: Int]]
 
   /// Assembles a document.
   public init(
@@ -279,7 +279,7 @@ public struct Document: Sendable, Hashable {
   /// - Parameters:
   ///   - disclosing: the elements to reveal, by namespace; elements the mdoc lacks are ignored.
   ///   - notReturned: requested elements that are not returned, reported in `errors` with code 0.
-  public static func present(
+  package static func present(
     _ issuerSigned: IssuerSigned, disclosing: [String: Set<String>],
     notReturned: [String: [String]] = [:],
     sessionTranscript: SessionTranscript, deviceKey: any Signer
@@ -295,7 +295,7 @@ public struct Document: Sendable, Hashable {
   ///   - disclosing: the elements to reveal, by namespace; elements the mdoc lacks are ignored.
   ///   - notReturned: requested elements that are not returned, reported in `errors` with code 0.
   /// - Throws: `signingFailed` when the key cannot sign, or cannot agree with the reader key.
-  public static func present(
+  package static func present(
     _ issuerSigned: IssuerSigned, disclosing: [String: Set<String>],
     notReturned: [String: [String]] = [:],
     sessionTranscript: SessionTranscript, authenticator: DeviceAuthenticator
@@ -347,7 +347,7 @@ public struct Document: Sendable, Hashable {
   ///   attached payload that is not this session's DeviceAuthenticationBytes;
   ///   `unauthorizedElement` for a device-signed element the MSO does not authorize.
   @discardableResult
-  public func verifyDeviceAuthentication(
+  package func verifyDeviceAuthentication(
     sessionTranscript: SessionTranscript, deviceKey: ECPublicKey,
     macKey: (() throws(MdocError) -> [UInt8])? = nil
   ) throws(MdocError) -> VerifiedDeviceAuthentication {
@@ -410,7 +410,7 @@ public struct Document: Sendable, Hashable {
 }
 
 /// How a document's device authentication verified (ISO 18013-5 §9.1.3).
-public enum VerifiedDeviceAuthentication: Sendable, Hashable {
+package enum VerifiedDeviceAuthentication: Sendable, Hashable {
   /// A deviceSignature with a detached payload (§9.1.3.4).
   case signature
   /// A deviceSignature whose payload was attached, byte-identical to the
@@ -437,17 +437,17 @@ public struct DeviceResponse: Sendable, Hashable {
   /// Status code 0: OK (§8.3.2.1.2.3).
   public static let statusOK = 0
   /// Status code 10: general error.
-  public static let statusGeneralError = 10
+  package static let statusGeneralError = 10
   /// Status code 11: CBOR decoding error: the mdoc cannot decode the request (§8.3.2.1.2.3).
-  public static let statusCBORDecodingError = 11
+  package static let statusCBORDecodingError = 11
   /// Status code 12: CBOR validation error: the request decodes but is not a valid
   /// DeviceRequest (§8.3.2.1.2.3).
-  public static let statusCBORValidationError = 12
+  package static let statusCBORValidationError = 12
 
   public let version: String
   public let documents: [Document]
   /// Documents not returned, by docType, with their error code.
-  public let documentErrors: [[String: Int]]
+  package let documentErrors: [[String: Int]]
   public let status: Int
 
   /// Assembles a response.

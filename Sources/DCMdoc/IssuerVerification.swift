@@ -14,7 +14,7 @@ public enum ChainTrust: Sendable, Hashable {
   case untrusted(reason: String)
 
   /// Whether this is `trusted`.
-  public var isTrusted: Bool {
+  package var isTrusted: Bool {
     if case .trusted = self { return true }
     return false
   }
@@ -23,11 +23,11 @@ public enum ChainTrust: Sendable, Hashable {
 /// What issuer verification established about an mdoc (ISO 18013-5 §9.3.1).
 public struct IssuerVerification: Sendable {
   /// The document signer certificate (the x5chain leaf).
-  public let documentSigner: Certificate
+  package let documentSigner: Certificate
   /// Whether the document signer chains to a trusted IACA.
-  public let trust: ChainTrust
+  package let trust: ChainTrust
   /// The device key the MSO binds the mdoc to.
-  public let deviceKey: ECPublicKey
+  package let deviceKey: ECPublicKey
 }
 
 extension IssuerSigned {

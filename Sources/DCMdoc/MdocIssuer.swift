@@ -1,20 +1,20 @@
-public import DCCBOR
+package import DCCBOR
 import DCCOSE
-public import DCCrypto
-public import DCX509
+package import DCCrypto
+package import DCX509
 import Foundation
 
 /// Issues mdocs (ISO 18013-5 §9.1.2): for tests, the demo and development issuers.
-public struct MdocIssuer: Sendable {
+package struct MdocIssuer: Sendable {
   /// The document signer's key.
-  public let signer: any Signer
+  package let signer: any Signer
   /// The document signer certificate chain, leaf first, placed in issuerAuth's x5chain.
-  public let certificateChain: [Certificate]
+  package let certificateChain: [Certificate]
   /// Where the salts, decoys and digest ID order come from.
-  public let random: any RandomSource
+  package let random: any RandomSource
 
   /// Creates an issuer.
-  public init(
+  package init(
     signer: any Signer, certificateChain: [Certificate], random: any RandomSource = SecureRandom()
   ) {
     self.signer = signer
@@ -30,7 +30,7 @@ public struct MdocIssuer: Sendable {
   ///     elements exist (§9.1.2.5 allows them).
   ///   - status: the MSO's `status` (ISO 18013-5 second edition: a Token Status List
   ///     reference), nil for none.
-  public func issue(
+  package func issue(
     docType: String,
     nameSpaces: [(nameSpace: String, elements: [(identifier: String, value: CBOR)])],
     deviceKey: ECPublicKey, validity: ValidityInfo, digestAlgorithm: DigestAlgorithm = .sha256,

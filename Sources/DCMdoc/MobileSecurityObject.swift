@@ -16,8 +16,8 @@ public struct ValidityInfo: Sendable, Hashable {
   }
 
   public let signed: Date
-  public let validFrom: Date
-  public let validUntil: Date
+  package let validFrom: Date
+  package let validUntil: Date
   package let expectedUpdate: Date?
 
   /// Creates validity information.
@@ -60,9 +60,9 @@ public struct KeyAuthorizations: Sendable, Hashable {
   }
 
   /// Namespaces whose every element the device may sign.
-  public let nameSpaces: [String]
+  package let nameSpaces: [String]
   /// Individual elements the device may sign, by namespace.
-  public let dataElements: [String: [String]]
+  package let dataElements: [String: [String]]
 
   /// Creates authorizations.
   public init(nameSpaces: [String] = [], dataElements: [String: [String]] = [:]) {
@@ -83,7 +83,7 @@ public struct KeyAuthorizations: Sendable, Hashable {
   }
 
   /// Whether the device may sign an element.
-  public func authorizes(nameSpace: String, element: String) -> Bool {
+  package func authorizes(nameSpace: String, element: String) -> Bool {
     nameSpaces.contains(nameSpace) || (dataElements[nameSpace]?.contains(element) ?? false)
   }
 }
@@ -120,19 +120,19 @@ public struct MobileSecurityObject: Sendable, Hashable {
   public let encoded: EncodedCBOR
   public let version: String
   /// "SHA-256", "SHA-384" or "SHA-512".
-  public let digestAlgorithm: String
+  package let digestAlgorithm: String
   /// Digests by namespace and digest ID.
-  public let valueDigests: [String: [UInt64: [UInt8]]]
+  package let valueDigests: [String: [UInt64: [UInt8]]]
   /// The device key as a COSE_Key (`deviceKeyInfo.deviceKey`).
-  public let deviceKey: COSEKey
-  public let keyAuthorizations: KeyAuthorizations?
+  package let deviceKey: COSEKey
+  package let keyAuthorizations: KeyAuthorizations?
   public let docType: String
-  public let validityInfo: ValidityInfo
+  package let validityInfo: ValidityInfo
   /// The `status` member (token status list or identifier list), kept as given.
   public let status: CBOR?
 
   /// The digest algorithm as a value.
-  public var digest: DigestAlgorithm {
+  package var digest: DigestAlgorithm {
     get throws(MdocError) {
       switch digestAlgorithm {
       case "SHA-256": return .sha256

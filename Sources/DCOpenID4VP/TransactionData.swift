@@ -14,7 +14,7 @@ public struct TransactionData: Sendable, Hashable {
   /// `type`, the transaction data type.
   public let type: String
   /// `credential_ids`: the Credential Queries whose presentations must bind this entry.
-  public let credentialIDs: [String]
+  package let credentialIDs: [String]
 
   /// Decodes and checks one entry (OpenID4VP 1.0 §5.1).
   ///
@@ -61,7 +61,7 @@ public struct TransactionData: Sendable, Hashable {
   }
 
   /// The hash algorithm this module uses, the default (OpenID4VP 1.0 §8.4).
-  public static let hashAlgorithm = "sha-256"
+  package static let hashAlgorithm = "sha-256"
 
   /// base64url(SHA-256(the entry as received)), for `transaction_data_hashes` (OpenID4VP 1.0 §8.4).
   public var hash: String { Base64URL.encode(SHA256.hash(data: Array(encoded.utf8))) }

@@ -2,7 +2,7 @@ public import DCAPI
 import DCCBOR
 public import DCCrypto
 import DCEncoding
-public import DCHPKE
+package import DCHPKE
 import DCJOSE
 public import DCJSON
 public import DCMdoc
@@ -11,12 +11,12 @@ public import DCMdoc
 /// C.3.2.3): the DeviceResponse sealed with HPKE to the verifier.
 public struct EncryptedResponse: Sendable, Hashable {
   /// DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM, base mode (C.3.2.3).
-  public static let ciphersuite = HPKE.Ciphersuite.p256SHA256AES128GCM
+  package static let ciphersuite = HPKE.Ciphersuite.p256SHA256AES128GCM
 
   /// The encapsulated key: a 65-byte uncompressed point.
-  public let enc: [UInt8]
+  package let enc: [UInt8]
   /// The ciphertext with its tag.
-  public let cipherText: [UInt8]
+  package let cipherText: [UInt8]
 
   /// Assembles a response from its parts.
   public init(enc: [UInt8], cipherText: [UInt8]) {

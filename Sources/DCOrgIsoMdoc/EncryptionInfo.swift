@@ -11,14 +11,14 @@ import DCJSON
 /// transcript hashes that text, not a re-encoding.
 public struct EncryptionInfo: Sendable, Hashable {
   /// The smallest nonce accepted, in bytes.
-  public static let minimumNonceByteCount = 16
+  package static let minimumNonceByteCount = 16
 
   /// The base64url text as received in `data.encryptionInfo`.
-  public let base64URL: String
+  package let base64URL: String
   /// The verifier's nonce.
   public let nonce: [UInt8]
   /// The verifier's HPKE recipient key: EC2 on P-256, validated on the curve.
-  public let recipientPublicKey: ECPublicKey
+  package let recipientPublicKey: ECPublicKey
 
   /// Reads and checks an EncryptionInfo from its base64url text.
   public init(base64URL text: String) throws(DigitalCredentialsError) {

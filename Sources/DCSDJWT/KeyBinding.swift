@@ -1,26 +1,26 @@
-public import DCCrypto
-public import DCJOSE
-public import DCJSON
-public import Foundation
+package import DCCrypto
+package import DCJOSE
+package import DCJSON
+package import Foundation
 
 /// What the holder signs into a Key Binding JWT (RFC 9901 §4.3; OpenID4VP 1.0 §8.4 for the
 /// transaction data hashes).
-public struct KeyBinding: Sendable {
+package struct KeyBinding: Sendable {
   /// The holder key named by the credential's `cnf.jwk` (RFC 9901 §4.3).
-  public var signer: any Signer
+  package var signer: any Signer
   /// `aud`: over the DC API this is `origin:<origin>` (OpenID4VP 1.0 Appendix A.4).
-  public var audience: String
+  package var audience: String
   /// `nonce` from the verifier's request (RFC 9901 §4.3).
-  public var nonce: String
+  package var nonce: String
   /// `iat`, the time of signing (RFC 9901 §4.3).
-  public var issuedAt: Date
+  package var issuedAt: Date
   /// `transaction_data_hashes`, when the request carried transaction data (OpenID4VP 1.0 §8.4).
-  public var transactionDataHashes: [String]?
+  package var transactionDataHashes: [String]?
   /// `transaction_data_hashes_alg`, when not the default `sha-256` (OpenID4VP 1.0 §8.4).
-  public var transactionDataHashesAlg: String?
+  package var transactionDataHashesAlg: String?
 
   /// Creates the Key Binding parameters (RFC 9901 §4.3).
-  public init(
+  package init(
     signer: any Signer, audience: String, nonce: String, issuedAt: Date,
     transactionDataHashes: [String]? = nil, transactionDataHashesAlg: String? = nil
   ) {
@@ -34,31 +34,31 @@ public struct KeyBinding: Sendable {
 }
 
 /// The checked claims of a Key Binding JWT (RFC 9901 §4.3, §7.3).
-public struct VerifiedKeyBinding: Sendable, Hashable {
+package struct VerifiedKeyBinding: Sendable, Hashable {
   /// The KB-JWT as received (RFC 9901 §4.3).
-  public let jwt: CompactJWS
+  package let jwt: CompactJWS
   /// `iat` (RFC 9901 §4.3).
-  public let issuedAt: Date
+  package let issuedAt: Date
   /// `aud` (RFC 9901 §4.3).
-  public let audience: String
+  package let audience: String
   /// `nonce` (RFC 9901 §4.3).
-  public let nonce: String
+  package let nonce: String
   /// `sd_hash` (RFC 9901 §4.3.1).
-  public let sdHash: String
+  package let sdHash: String
   /// `transaction_data_hashes` when present (OpenID4VP 1.0 §8.4).
-  public let transactionDataHashes: [String]?
+  package let transactionDataHashes: [String]?
   /// `transaction_data_hashes_alg` when present (OpenID4VP 1.0 §8.4).
-  public let transactionDataHashesAlg: String?
+  package let transactionDataHashesAlg: String?
 }
 
 /// A verified presentation: the credential and, when the holder signed one, the Key Binding
 /// (RFC 9901 §7.3).
-public struct VerifiedPresentation: Sendable, Hashable {
+package struct VerifiedPresentation: Sendable, Hashable {
   /// The credential with the presented claims (RFC 9901 §7.1).
-  public let credential: VerifiedSDJWT
+  package let credential: VerifiedSDJWT
   /// The Key Binding JWT's claims; nil only for a credential without `cnf` presented without
   /// one (RFC 9901 §7.3 step 3).
-  public let keyBinding: VerifiedKeyBinding?
+  package let keyBinding: VerifiedKeyBinding?
 }
 
 extension SDJWT {
@@ -68,7 +68,7 @@ extension SDJWT {
   ///
   /// - Throws: `claimNotFound` for a path that names nothing; `missingHolderBinding` when
   ///   `keyBinding`'s signer is not the credential's `cnf.jwk`; `signingFailed`.
-  public func present(disclosing paths: [ClaimPath], keyBinding: KeyBinding?) throws(SDJWTError)
+  package func present(disclosing paths: [ClaimPath], keyBinding: KeyBinding?) throws(SDJWTError)
     -> String
   {
     try present(disclosing: paths, keyBinding: keyBinding, processed: try process())
@@ -105,7 +105,7 @@ extension SDJWT {
   /// Builds a presentation of exactly the Disclosures whose claim path and content satisfy
   /// `predicate`, plus those of their enclosing claims; nested Disclosures below a chosen one
   /// are added only when chosen too (RFC 9901 §7.2).
-  public func present(
+  package func present(
     where predicate: (ClaimPath, Disclosure) -> Bool, keyBinding: KeyBinding?
   ) throws(SDJWTError) -> String {
     let processed = try process()

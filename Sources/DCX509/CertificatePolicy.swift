@@ -185,12 +185,12 @@ private func asciiLower(_ byte: UInt8) -> UInt8 {
 
 extension CertificatePolicy where Self == MdocDocumentSignerPolicy {
   /// ISO 18013-5 Annex B.1.4 document signer policy.
-  public static var mdocDocumentSigner: MdocDocumentSignerPolicy { MdocDocumentSignerPolicy() }
+  package static var mdocDocumentSigner: MdocDocumentSignerPolicy { MdocDocumentSignerPolicy() }
 }
 
 extension CertificatePolicy where Self == MdocReaderAuthenticationPolicy {
   /// ISO 18013-5 Annex B.1.7 reader authentication policy.
-  public static var mdocReaderAuthentication: MdocReaderAuthenticationPolicy {
+  package static var mdocReaderAuthentication: MdocReaderAuthenticationPolicy {
     MdocReaderAuthenticationPolicy()
   }
 }

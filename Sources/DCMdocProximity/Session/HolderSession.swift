@@ -13,9 +13,9 @@ public struct HolderSession: Sendable {
   /// The engagement shown to the reader.
   public let deviceEngagement: DeviceEngagement
   /// The SessionTranscript's Handover: `Handover.qr` (null) or `Handover.nfc(...)`.
-  public let handover: CBOR
+  package let handover: CBOR
   /// The bounds on received messages.
-  public let limits: SessionLimits
+  package let limits: SessionLimits
   /// Where the session is.
   public private(set) var state: SessionState = .awaitingEstablishment
   /// The SessionTranscript, once the SessionEstablishment has been read.
@@ -186,7 +186,7 @@ public struct HolderSession: Sendable {
 
   /// Ends the session normally: `{"status": 20}` to send (§9.1.1.4), or nil when it had already
   /// ended.
-  public mutating func terminate() -> [UInt8]? {
+  package mutating func terminate() -> [UInt8]? {
     guard state != .closed else { return nil }
     state = .closed
     return SessionData(status: .sessionTermination).bytes
@@ -194,7 +194,7 @@ public struct HolderSession: Sendable {
 
   /// Ends the session with an error status (10 or 11) the caller decided on, such as a
   /// DeviceRequest that does not decode: the SessionData to send, or nil when it had already ended.
-  public mutating func abort(with status: SessionStatus) -> [UInt8]? {
+  package mutating func abort(with status: SessionStatus) -> [UInt8]? {
     guard state != .closed else { return nil }
     state = .closed
     return SessionData(status: status).bytes

@@ -76,13 +76,13 @@
   /// Tables 11 and 12: State notify + write without response, Client2Server write without
   /// response, Server2Client notify, and in central client mode Ident, read, with its value) and
   /// advertises the service UUID.
-  public final class CoreBluetoothPeripheralLink: NSObject, BLELink, CBPeripheralManagerDelegate,
+  package final class CoreBluetoothPeripheralLink: NSObject, BLELink, CBPeripheralManagerDelegate,
     @unchecked Sendable
   {
     /// The mode, whose characteristic UUIDs are used.
-    public let mode: BLEMode
+    package let mode: BLEMode
     /// The service UUID from the DeviceEngagement (option 10 or 11).
-    public let serviceUUID: BLEUUID
+    package let serviceUUID: BLEUUID
     private let identValue: [UInt8]?
     private let queue = DispatchQueue(label: "CoreBluetoothPeripheralLink")
     private let lock = NSLock()
@@ -95,7 +95,7 @@
 
     /// A link for `transport`'s mode and its service UUID; call ``start()`` before
     /// ``BLEGATTTransport/open()``.
-    public init(transport: BLEGATTTransport, serviceUUID: BLEUUID) {
+    package init(transport: BLEGATTTransport, serviceUUID: BLEUUID) {
       self.mode = transport.mode
       self.serviceUUID = serviceUUID
       self.identValue = transport.identValue
@@ -104,7 +104,7 @@
     }
 
     /// Waits for Bluetooth to be powered on, publishes the service and starts advertising.
-    public func start() async throws(TransportError) {
+    package func start() async throws(TransportError) {
       _ = try await waiters.wait("state") { [self] in
         queue.async { self.manager = CBPeripheralManager(delegate: self, queue: self.queue) }
       }
@@ -155,7 +155,7 @@
 
     /// Notifies `value` on State or Server2Client to the subscribed central, waiting while
     /// CoreBluetooth's transmit queue is full.
-    public func send(_ value: [UInt8], on characteristic: BLECharacteristic)
+    package func send(_ value: [UInt8], on characteristic: BLECharacteristic)
       async throws(TransportError)
     {
       guard lock.withLock({ characteristics[characteristic] }) != nil else {
@@ -185,22 +185,22 @@
     }
 
     /// Not used by a GATT server.
-    public func read(_ characteristic: BLECharacteristic) async throws(TransportError) -> [UInt8] {
+    package func read(_ characteristic: BLECharacteristic) async throws(TransportError) -> [UInt8] {
       throw TransportError(.protocolViolation, "the GATT server does not read characteristics")
     }
 
     /// Not used by a GATT server.
-    public func subscribe(to characteristic: BLECharacteristic) async throws(TransportError) {
+    package func subscribe(to characteristic: BLECharacteristic) async throws(TransportError) {
       throw TransportError(.protocolViolation, "the GATT server does not subscribe")
     }
 
     /// The subscribed central's `maximumUpdateValueLength` (ATT_MTU − 3), 20 before one subscribed.
-    public var maximumValueLength: Int {
+    package var maximumValueLength: Int {
       lock.withLock { central?.maximumUpdateValueLength ?? 20 }
     }
 
     /// Stops advertising and removes the service.
-    public func disconnect() async {
+    package func disconnect() async {
       queue.async {
         self.manager?.stopAdvertising()
         self.manager?.removeAllServices()
@@ -210,7 +210,7 @@
 
     // MARK: CBPeripheralManagerDelegate
 
-    public func peripheralManagerDidUpdateState(_ peripheral: CBPeripheralManager) {
+    package func peripheralManagerDidUpdateState(_ peripheral: CBPeripheralManager) {
       switch peripheral.state {
       case .poweredOn: waiters.resume("state", with: .success([]))
       case .unknown, .resetting: break
@@ -220,7 +220,7 @@
       }
     }
 
-    public func peripheralManager(
+    package func peripheralManager(
       _ peripheral: CBPeripheralManager, didAdd service: CBService, error: (any Error)?
     ) {
       waiters.resume(
@@ -228,7 +228,7 @@
         with: error.map { .failure(linkError("the service was not added", $0)) } ?? .success([]))
     }
 
-    public func peripheralManagerDidStartAdvertising(
+    package func peripheralManagerDidStartAdvertising(
       _ peripheral: CBPeripheralManager, error: (any Error)?
     ) {
       waiters.resume(
@@ -236,14 +236,14 @@
         with: error.map { .failure(linkError("advertising did not start", $0)) } ?? .success([]))
     }
 
-    public func peripheralManager(
+    package func peripheralManager(
       _ peripheral: CBPeripheralManager, central: CBCentral,
       didSubscribeTo characteristic: CBCharacteristic
     ) {
       lock.withLock { self.central = central }
     }
 
-    public func peripheralManager(
+    package func peripheralManager(
       _ peripheral: CBPeripheralManager, central: CBCentral,
       didUnsubscribeFrom characteristic: CBCharacteristic
     ) {
@@ -254,7 +254,7 @@
       }
     }
 
-    public func peripheralManager(
+    package func peripheralManager(
       _ peripheral: CBPeripheralManager, didReceiveWrite requests: [CBATTRequest]
     ) {
       for request in requests {
@@ -267,7 +267,7 @@
       if let first = requests.first { peripheral.respond(to: first, withResult: .success) }
     }
 
-    public func peripheralManagerIsReady(toUpdateSubscribers peripheral: CBPeripheralManager) {
+    package func peripheralManagerIsReady(toUpdateSubscribers peripheral: CBPeripheralManager) {
       waiters.resume("ready", with: .success([]))
     }
   }
@@ -276,13 +276,13 @@
   /// peripheral server mode, the mdoc in central client mode. It scans for the service UUID,
   /// connects and discovers the mode's characteristics; ``BLEGATTTransport/open()`` then reads
   /// Ident, subscribes and writes Start through it.
-  public final class CoreBluetoothCentralLink: NSObject, BLELink, CBCentralManagerDelegate,
+  package final class CoreBluetoothCentralLink: NSObject, BLELink, CBCentralManagerDelegate,
     CBPeripheralDelegate, @unchecked Sendable
   {
     /// The mode, whose characteristic UUIDs are used.
-    public let mode: BLEMode
+    package let mode: BLEMode
     /// The service UUID from the DeviceEngagement (option 10 or 11).
-    public let serviceUUID: BLEUUID
+    package let serviceUUID: BLEUUID
     private let queue = DispatchQueue(label: "CoreBluetoothCentralLink")
     private let lock = NSLock()
     private let waiters = CallbackWaiters()
@@ -293,7 +293,7 @@
 
     /// A link for `transport`'s mode and the service UUID to look for; call ``connect()``
     /// before ``BLEGATTTransport/open()``.
-    public init(transport: BLEGATTTransport, serviceUUID: BLEUUID) {
+    package init(transport: BLEGATTTransport, serviceUUID: BLEUUID) {
       self.mode = transport.mode
       self.serviceUUID = serviceUUID
       self.transport = transport
@@ -301,7 +301,7 @@
     }
 
     /// Waits for Bluetooth, scans for the service, connects, and discovers its characteristics.
-    public func connect() async throws(TransportError) {
+    package func connect() async throws(TransportError) {
       _ = try await waiters.wait("state") { [self] in
         queue.async { self.manager = CBCentralManager(delegate: self, queue: self.queue) }
       }
@@ -365,7 +365,7 @@
     /// Writes `value` without response, waiting while CoreBluetooth cannot take more (the
     /// waiter is registered before trying, and peripheralIsReady(toSendWriteWithoutResponse:)
     /// runs later on the same queue).
-    public func send(_ value: [UInt8], on which: BLECharacteristic) async throws(TransportError) {
+    package func send(_ value: [UInt8], on which: BLECharacteristic) async throws(TransportError) {
       try has(which)
       let data = Data(value)
       for _ in 0..<10_000 {
@@ -382,14 +382,14 @@
     }
 
     /// Reads the characteristic's value (the Ident).
-    public func read(_ which: BLECharacteristic) async throws(TransportError) -> [UInt8] {
+    package func read(_ which: BLECharacteristic) async throws(TransportError) -> [UInt8] {
       try has(which)
       return try await waiters.wait(
         "read", onQueue("read", which) { peripheral, target in peripheral.readValue(for: target) })
     }
 
     /// Enables notifications and waits for the server's confirmation.
-    public func subscribe(to which: BLECharacteristic) async throws(TransportError) {
+    package func subscribe(to which: BLECharacteristic) async throws(TransportError) {
       try has(which)
       _ = try await waiters.wait(
         "notify",
@@ -400,12 +400,12 @@
     }
 
     /// `maximumWriteValueLength(for: .withoutResponse)`: ATT_MTU − 3.
-    public var maximumValueLength: Int {
+    package var maximumValueLength: Int {
       lock.withLock { peripheral?.maximumWriteValueLength(for: .withoutResponse) ?? 20 }
     }
 
     /// Cancels the connection.
-    public func disconnect() async {
+    package func disconnect() async {
       queue.async {
         self.manager?.stopScan()
         if let peripheral = self.lock.withLock({ self.peripheral }) {
@@ -417,7 +417,7 @@
 
     // MARK: CBCentralManagerDelegate
 
-    public func centralManagerDidUpdateState(_ central: CBCentralManager) {
+    package func centralManagerDidUpdateState(_ central: CBCentralManager) {
       switch central.state {
       case .poweredOn: waiters.resume("state", with: .success([]))
       case .unknown, .resetting: break
@@ -427,7 +427,7 @@
       }
     }
 
-    public func centralManager(
+    package func centralManager(
       _ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
       advertisementData: [String: Any], rssi: NSNumber
     ) {
@@ -437,17 +437,17 @@
       central.connect(peripheral, options: nil)
     }
 
-    public func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
+    package func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
       waiters.resume("connect", with: .success([]))
     }
 
-    public func centralManager(
+    package func centralManager(
       _ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?
     ) {
       waiters.resume("connect", with: .failure(linkError("the connection failed", error)))
     }
 
-    public func centralManager(
+    package func centralManager(
       _ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral,
       error: (any Error)?
     ) {
@@ -457,13 +457,13 @@
 
     // MARK: CBPeripheralDelegate
 
-    public func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?) {
+    package func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?) {
       waiters.resume(
         "services",
         with: error.map { .failure(linkError("service discovery failed", $0)) } ?? .success([]))
     }
 
-    public func peripheral(
+    package func peripheral(
       _ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService,
       error: (any Error)?
     ) {
@@ -481,7 +481,7 @@
           ? .success([]) : .failure(linkError("the service lacks a characteristic", error)))
     }
 
-    public func peripheral(
+    package func peripheral(
       _ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic,
       error: (any Error)?
     ) {
@@ -498,7 +498,7 @@
       }
     }
 
-    public func peripheral(
+    package func peripheral(
       _ peripheral: CBPeripheral, didUpdateNotificationStateFor characteristic: CBCharacteristic,
       error: (any Error)?
     ) {
@@ -506,7 +506,7 @@
         "notify", with: error.map { .failure(linkError("subscribing failed", $0)) } ?? .success([]))
     }
 
-    public func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {
+    package func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {
       waiters.resume("ready", with: .success([]))
     }
   }

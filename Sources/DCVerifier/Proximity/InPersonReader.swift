@@ -1,48 +1,48 @@
 import DCAPI
 import DCCrypto
-public import DCErrors
-public import DCMdoc
-public import DCMdocProximity
-public import DCProximityTransport
-public import DCX509
-public import Foundation
+import DCErrors
+package import DCMdoc
+package import DCMdocProximity
+package import DCProximityTransport
+package import DCX509
+package import Foundation
 
 /// An error of the reader's in-person session driver (``InPersonReader``).
-public struct InPersonReaderError: CausedError {
+package struct InPersonReaderError: CausedError {
   /// What kind of failure this is.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
+  package struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
     private init(_ name: String) { self.name = name }
     /// The code's name.
-    public var description: String { name }
+    package var description: String { name }
 
     /// The engagement (`mdoc:` URI) cannot be read, or no session can start from it.
-    public static let invalidEngagement = Code("invalidEngagement")
+    package static let invalidEngagement = Code("invalidEngagement")
     /// The request cannot be built (no document, a reader key that cannot sign).
-    public static let invalidRequest = Code("invalidRequest")
+    package static let invalidRequest = Code("invalidRequest")
     /// The transport failed, or the holder closed the connection without ending the session.
-    public static let transport = Code("transport")
+    package static let transport = Code("transport")
     /// The session layer refused a message (its status sent first), or the holder ended the
     /// session with an error status or without answering.
-    public static let session = Code("session")
+    package static let session = Code("session")
     /// The response did not verify (its `underlying` is the `DigitalCredentialsError` naming
     /// the check), or the holder refused with a DeviceResponse status.
-    public static let verificationFailed = Code("verificationFailed")
+    package static let verificationFailed = Code("verificationFailed")
   }
 
   /// What kind of failure this is.
-  public let code: Code
+  package let code: Code
   /// A human-readable explanation.
-  public let reason: String
+  package let reason: String
   /// The error this one wraps.
-  public let underlying: (any Error & Sendable)?
+  package let underlying: (any Error & Sendable)?
   /// The file (`#fileID`) where the error was created.
-  public let file: String
+  package let file: String
   /// The line where the error was created.
-  public let line: UInt
+  package let line: UInt
 
   /// Creates an error with a code and a reason.
-  public init(
+  package init(
     _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
     file: String = #fileID, line: UInt = #line
   ) {
@@ -54,9 +54,9 @@ public struct InPersonReaderError: CausedError {
   }
 
   /// `InPersonReaderError.<code>: <reason>`.
-  public var description: String { causedDescription }
+  package var description: String { causedDescription }
   /// The description, the throw site, and the cause chain, one per line.
-  public var debugDescription: String { causedDebugDescription }
+  package var debugDescription: String { causedDebugDescription }
 }
 
 /// Runs the reader's side of an ISO 18013-5 in-person session over any ``SessionTransport``:
@@ -64,11 +64,11 @@ public struct InPersonReaderError: CausedError {
 /// SessionTranscript, sends each DeviceRequest (with reader authentication over this session's
 /// transcript when given), verifies each DeviceResponse with ``ProximityReader/verify(response:request:sessionTranscript:eReaderKey:issuerTrustAnchors:now:)``,
 /// and ends the session with status 20 (§9.1.1.4).
-public actor InPersonReader {
+package actor InPersonReader {
   /// The engagement read from the URI.
-  public nonisolated let deviceEngagement: DeviceEngagement
+  package nonisolated let deviceEngagement: DeviceEngagement
   /// This session's SessionTranscript (QR handover: null).
-  public nonisolated let sessionTranscript: SessionTranscript
+  package nonisolated let sessionTranscript: SessionTranscript
 
   private var session: ReaderSession
   private let eReaderKey: ECPrivateKey
@@ -79,7 +79,7 @@ public actor InPersonReader {
   /// A session with the mdoc whose `mdoc:` URI was read, over `transport` (already connected).
   ///
   /// - Throws: `invalidEngagement` for a URI that is not an ISO 18013-5 engagement.
-  public init(uri: String, transport: any SessionTransport) throws(InPersonReaderError) {
+  package init(uri: String, transport: any SessionTransport) throws(InPersonReaderError) {
     do throws(MdocProximityError) {
       let engagement = try DeviceEngagement(uri: uri)
       let key: ECPrivateKey
@@ -110,7 +110,7 @@ public actor InPersonReader {
   ///   response, or a message was refused), `verificationFailed` (the first failed check, or the
   ///   holder's refusal status; for a revoked or suspended document, or an unknown status under
   ///   a strict policy, its `underlying` error's cause is the `CredentialStatusError`).
-  public func request(
+  package func request(
     _ itemsRequests: [ItemsRequest], useCases: [UseCase] = [],
     reader: ProximityReader.ReaderCredentials? = nil,
     readerAuthentication: ProximityReader.ReaderAuthenticationMode = .perDocRequest,
@@ -183,7 +183,7 @@ public actor InPersonReader {
   }
 
   /// Ends the session: status 20 when it is still open (§9.1.1.4), then the transport closes.
-  public func terminate() async {
+  package func terminate() async {
     if !endedByHolder, let message = session.terminate() {
       try? await transport.send(message)
     }

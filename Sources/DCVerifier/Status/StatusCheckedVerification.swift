@@ -1,7 +1,7 @@
 public import DCAPI
-public import DCCrypto
+package import DCCrypto
 public import DCJSON
-public import DCMdoc
+package import DCMdoc
 public import DCOpenID4VP
 import DCQL
 public import DCX509
@@ -113,7 +113,7 @@ extension ProximityReader {
   ///
   /// - Throws: `verificationFailed` naming the first check that failed, with a
   ///   `CredentialStatusError` as its `underlying` error for a status failure.
-  public static func verify(
+  package static func verify(
     response bytes: [UInt8], request: DeviceRequest, sessionTranscript: SessionTranscript,
     eReaderKey: ECPrivateKey?, issuerTrustAnchors: [Certificate], now: Date,
     status: StatusChecking

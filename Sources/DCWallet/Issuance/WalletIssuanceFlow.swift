@@ -4,7 +4,7 @@ import DCJOSE
 import DCJSON
 public import DCOpenID4VCI
 public import DCX509
-public import Foundation
+package import Foundation
 
 /// What one issuance left in the wallet: the credentials stored (each verified before storage),
 /// the deferred requests stored as pending, and what failed with its reason.
@@ -17,10 +17,10 @@ public struct WalletIssuanceResult: Sendable {
   public var failed: [WalletIssuanceFailure]
   /// Notifications (OpenID4VCI 1.0 §11) that could not be delivered; they never undo what was
   /// stored.
-  public var notificationFailures: [IssuanceError]
+  package var notificationFailures: [IssuanceError]
   /// The ids of the credentials a re-issuance replaced: removed once the new ones were stored
   /// (see ``WalletIssuance/reissue(credentialID:batchSize:storage:)``).
-  public var replaced: [String] = []
+  package var replaced: [String] = []
 
   /// An empty result.
   public init(
@@ -34,7 +34,7 @@ public struct WalletIssuanceResult: Sendable {
   }
 
   /// Whether everything asked for was stored or deferred.
-  public var isComplete: Bool { failed.isEmpty }
+  package var isComplete: Bool { failed.isEmpty }
 
   mutating func append(_ other: WalletIssuanceResult) {
     stored += other.stored
@@ -60,7 +60,7 @@ public struct WalletIssuanceFailure: Sendable {
   /// The credential configuration.
   public var configurationID: String
   /// Why it was not stored.
-  public var cause: Cause
+  package var cause: Cause
 
   /// Creates a failure.
   public init(configurationID: String, cause: Cause) {
@@ -103,9 +103,9 @@ public struct WalletIssuance: Sendable {
     /// The holder's explicit opt-in to trust the IACAs the issuer publishes at `mdoc_iacas_uri`
     /// as mdoc anchors, for this issuance only; each credential stored that way records it
     /// (``IssuanceTrustBasis/issuerPublishedIACA``).
-    public var trustIssuerPublishedIACAs: Bool
+    package var trustIssuerPublishedIACAs: Bool
     /// The ids to store the credentials under, in the order they arrive; the rest get UUIDs.
-    public var ids: [String]
+    package var ids: [String]
 
     /// Creates options; by default only the wallet's own issuer anchors count.
     public init(trustIssuerPublishedIACAs: Bool = false, ids: [String] = []) {
@@ -137,7 +137,7 @@ public struct WalletIssuance: Sendable {
 
   /// The first half of the authorization code flow (see
   /// ``IssuanceClient/beginAuthorization(offer:issuer:options:)``).
-  public func beginAuthorization(offer: CredentialOffer, options: IssuanceClient.Options = .init())
+  package func beginAuthorization(offer: CredentialOffer, options: IssuanceClient.Options = .init())
     async throws(IssuanceError) -> PendingAuthorization
   {
     try await client.beginAuthorization(offer: offer, options: options)
@@ -145,7 +145,7 @@ public struct WalletIssuance: Sendable {
 
   /// Finishes the authorization code flow with the redirect URL the browser ended on and stores
   /// what it returns.
-  public func completeAuthorization(
+  package func completeAuthorization(
     _ pending: PendingAuthorization, redirect: URL, storage: StorageOptions = StorageOptions()
   ) async throws(IssuanceError) -> WalletIssuanceResult {
     let iacas = try await publishedIACAs(
@@ -375,7 +375,7 @@ public struct WalletIssuance: Sendable {
   ///
   /// - Throws: `WalletError` `.notFound` when `id` names no pending issuance, `.storage` when
   ///   the store cannot be read.
-  public func pollDeferred(id: String? = nil) async throws(WalletError) -> WalletIssuanceResult {
+  package func pollDeferred(id: String? = nil) async throws(WalletError) -> WalletIssuanceResult {
     let all = try await wallet.pendingDeferredIssuances()
     let chosen = id.map { wanted in all.filter { $0.id == wanted } } ?? all
     if let id, chosen.isEmpty { throw WalletError(.notFound, "no pending issuance \(id)") }

@@ -13,7 +13,7 @@ public struct StoredMdoc: Sendable {
   /// The wallet's identifier for the credential.
   public let id: String
   /// The issued mdoc.
-  public let issuerSigned: IssuerSigned
+  package let issuerSigned: IssuerSigned
 
   /// Creates a stored mdoc.
   public init(id: String, issuerSigned: IssuerSigned) {
@@ -30,7 +30,7 @@ public struct MdocConsent: Sendable, Hashable {
   /// One document to present.
   public struct Document: Sendable, Hashable {
     /// The index of the answered doc request.
-    public let docRequestIndex: Int
+    package let docRequestIndex: Int
     /// The credential that answers it.
     public let credentialID: String
     /// The elements to disclose, by namespace.
@@ -66,12 +66,12 @@ public struct AnnexCPresentation: Sendable {
   /// The origin the platform supplied (never one from the payload).
   public let origin: WebOrigin
   /// The DeviceRequest resolved for this origin's transcript.
-  public let resolved: ResolvedDeviceRequest
+  package let resolved: ResolvedDeviceRequest
 
   /// The transcript both signatures and the HPKE seal are bound to.
   public var sessionTranscript: SessionTranscript { resolved.sessionTranscript }
   /// The doc requests, in request order.
-  public var documentRequests: [DocumentRequest] { resolved.documentRequests }
+  package var documentRequests: [DocumentRequest] { resolved.documentRequests }
   /// The DeviceRequestInfo use cases (alternatives over doc requests), empty when absent.
   public var useCases: [UseCase] { resolved.useCases }
   /// Why reader authentication failed (see `ResolvedDeviceRequest.readerAuthenticationFailure`).
@@ -130,7 +130,7 @@ public struct AnnexCPresentation: Sendable {
   /// Checks a consent against the request and the credentials, then builds the DeviceResponse:
   /// one document per consented doc request, only consented elements, each device-signed over
   /// this session's transcript. Nothing is signed unless the whole consent is valid.
-  public func deviceResponse(
+  package func deviceResponse(
     consent: MdocConsent, deviceKey: (String) throws -> any Signer
   ) throws(DigitalCredentialsError) -> DeviceResponse {
     try resolved.deviceResponse(consent: consent) { id in .signature(try deviceKey(id)) }
@@ -148,7 +148,7 @@ public struct AnnexCPresentation: Sendable {
   /// Refuses a consent that names an unknown doc request twice, a credential that is not a
   /// candidate, an element that was not requested or that the credential lacks, or that leaves
   /// a mandatory use case unanswered.
-  public func validate(_ consent: MdocConsent) throws(DigitalCredentialsError) {
+  package func validate(_ consent: MdocConsent) throws(DigitalCredentialsError) {
     try resolved.validate(consent)
   }
 }

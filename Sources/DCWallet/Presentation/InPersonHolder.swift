@@ -23,11 +23,11 @@ public struct InPersonSessionError: CausedError {
 
     /// The transport failed, or the peer closed the connection without ending the session
     /// (a closed socket alone is no termination, ISO 18013-5 §9.1.1.4).
-    public static let transport = Code("transport")
+    package static let transport = Code("transport")
     /// A message was refused by the session layer (its status, if any, was sent first).
-    public static let session = Code("session")
+    package static let session = Code("session")
     /// The other side sent more requests than the holder answers in one session.
-    public static let tooManyRequests = Code("tooManyRequests")
+    package static let tooManyRequests = Code("tooManyRequests")
   }
 
   /// What kind of failure this is.
@@ -91,13 +91,13 @@ public struct InPersonHolder: Sendable {
     public let refusal: RefusalSent?
     /// Whether the reader ended the session together with a request it then got no answer to
     /// (a SessionData with data and status 20).
-    public let lastRequestUnanswered: Bool
+    package let lastRequestUnanswered: Bool
   }
 
   /// The wallet that answers.
   public let wallet: Wallet
   /// The policy for every request of the session (nil: the wallet's).
-  public let policy: WalletPolicy?
+  package let policy: WalletPolicy?
   /// The most requests answered in one session; one more is refused with
   /// ``InPersonSessionError/Code/tooManyRequests`` (every loop is bounded).
   package let maxRequests: Int

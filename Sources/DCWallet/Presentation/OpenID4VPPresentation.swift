@@ -55,10 +55,10 @@ public struct OpenID4VPPresentation: Sendable {
 
     /// Why a DC API request's signature did not verify, when that was recorded instead of
     /// refused; nil otherwise (a redirect request whose signature fails is refused).
-    public var signatureFailure: OpenID4VPError? { dcAPI?.signatureFailure }
+    package var signatureFailure: OpenID4VPError? { dcAPI?.signatureFailure }
 
     /// `expected_origins` of a signed DC API request; nil otherwise.
-    public var expectedOrigins: [String]? { dcAPI?.expectedOrigins }
+    package var expectedOrigins: [String]? { dcAPI?.expectedOrigins }
   }
 
   /// The checked request.
@@ -66,7 +66,7 @@ public struct OpenID4VPPresentation: Sendable {
   /// The credentials offered to the query, in the order the evaluation indexes them.
   public let credentials: [any DCQLCredential]
   /// What the query matched.
-  public let evaluation: DCQLEvaluation
+  package let evaluation: DCQLEvaluation
 
   /// The wallet id of an evaluated credential.
   public func credentialID(at index: Int) -> String? {
@@ -101,7 +101,7 @@ public struct OpenID4VPConsent: Sendable, Hashable {
     public let credentialID: String
     /// The claims to disclose; empty presents only what is always presented (OpenID4VP 1.0
     /// §6.4.1).
-    public let disclosed: [ClaimPath]
+    package let disclosed: [ClaimPath]
     /// Creates an item.
     public init(credentialID: String, disclosed: [ClaimPath]) {
       self.credentialID = credentialID

@@ -33,14 +33,14 @@ public struct ProximityPresentation: Sendable {
   public static let protocolIdentifier = "iso-18013-5-proximity"
 
   /// The DeviceRequest resolved for this session's transcript.
-  public let resolved: ResolvedDeviceRequest
+  package let resolved: ResolvedDeviceRequest
   /// How the response will authenticate the device (from the policy at resolve time).
-  public let deviceAuthentication: InPersonDeviceAuthentication
+  package let deviceAuthentication: InPersonDeviceAuthentication
 
   /// The session's transcript: reader authentication and device authentication are bound to it.
   public var sessionTranscript: SessionTranscript { resolved.sessionTranscript }
   /// The DeviceRequest as received.
-  public var deviceRequest: DeviceRequest { resolved.deviceRequest }
+  package var deviceRequest: DeviceRequest { resolved.deviceRequest }
 
   /// Reads and resolves a decrypted DeviceRequest (versions 1.0 and 1.1, with DeviceRequestInfo
   /// use cases, readerAuth and readerAuthAll).

@@ -14,7 +14,7 @@ public struct RedirectResponseOutcome: Sendable, Hashable {
   /// or plain http to a loopback host when the policy allows it); nil when it sent none.
   public let redirectURI: URL?
   /// What the wallet posted: a presentation, or an error response such as `access_denied`.
-  public let posted: Posted
+  package let posted: Posted
 
   /// What the wallet posted to the `response_uri`.
   public enum Posted: Sendable, Hashable {

@@ -28,22 +28,22 @@ public struct ResolvedDeviceRequest: Sendable {
     /// The credential's identifier.
     public let credentialID: String
     /// Every requested element with the credential's value or nil.
-    public let match: ItemsRequestMatch
+    package let match: ItemsRequestMatch
   }
 
   /// The DeviceRequest as received.
-  public let deviceRequest: DeviceRequest
+  package let deviceRequest: DeviceRequest
   /// The transcript the reader signatures and the device authentication are bound to.
   public let sessionTranscript: SessionTranscript
   /// The doc requests, in request order.
-  public let documentRequests: [DocumentRequest]
+  package let documentRequests: [DocumentRequest]
   /// The DeviceRequestInfo use cases (alternatives over doc requests), empty when absent.
   public let useCases: [UseCase]
   /// Why reader authentication failed, when a readerAuth or readerAuthAll signature does not
   /// verify or carries no usable certificate (ISO 18013-5 §9.1.4): recorded, not thrown, so the
   /// wallet's policy decides. Every `DocumentRequest.reader` is then nil: no certificate name
   /// of such a request is ever used.
-  public let readerAuthenticationFailure: MdocError?
+  package let readerAuthenticationFailure: MdocError?
   let credentials: [String: IssuerSigned]
 
   /// Resolves a DeviceRequest for a transcript: reader authentication (a signature that does
@@ -97,13 +97,13 @@ public struct ResolvedDeviceRequest: Sendable {
   }
 
   /// Whether every doc request is signed by a trusted reader.
-  public var isReaderTrusted: Bool {
+  package var isReaderTrusted: Bool {
     documentRequests.allSatisfy { $0.reader?.trust.isTrusted == true }
   }
 
   /// Refuses the request unless every doc request is signed by a trusted reader (what
   /// `WalletPolicy.requireAuthenticatedRequester` asks of an mdoc request).
-  public func requireTrustedReader() throws(DigitalCredentialsError) {
+  package func requireTrustedReader() throws(DigitalCredentialsError) {
     if let failure = readerAuthenticationFailure {
       throw DigitalCredentialsError(.invalidReaderAuthentication, failure.reason)
     }
@@ -122,7 +122,7 @@ public struct ResolvedDeviceRequest: Sendable {
   /// The doc requests to answer: with use cases, the first satisfiable document set of each
   /// use case (mandatory ones must be satisfiable); without, every doc request that has a
   /// candidate. Nil when a mandatory use case, or every doc request, cannot be answered.
-  public var answerableDocRequests: [Int]? {
+  package var answerableDocRequests: [Int]? {
     let answerable = Set(documentRequests.filter { !$0.candidates.isEmpty }.map(\.index))
     guard !useCases.isEmpty else { return answerable.isEmpty ? nil : answerable.sorted() }
     var chosen = Set<Int>()
@@ -143,7 +143,7 @@ public struct ResolvedDeviceRequest: Sendable {
   /// request a chosen credential answers. When no use case is mandatory and none was chosen, the
   /// first satisfiable set of the first use case that has one, so that such a request can still
   /// be answered. Nil when a mandatory use case, or everything, is left unanswered.
-  public func docRequestsToAnswer(credentials chosen: Set<String> = []) -> [Int]? {
+  package func docRequestsToAnswer(credentials chosen: Set<String> = []) -> [Int]? {
     // Read in place: no DocumentRequest (with its candidates) is copied.
     var answerable = Set<Int>(minimumCapacity: documentRequests.count)
     for position in documentRequests.indices
@@ -206,7 +206,7 @@ public struct ResolvedDeviceRequest: Sendable {
   /// Checks a consent against the request and the credentials, then builds the DeviceResponse:
   /// one document per consented doc request, only consented elements, each device-signed (or
   /// MACed, as `authenticator` says per credential) over this session's transcript. Nothing is signed unless the whole consent is valid.
-  public func deviceResponse(
+  package func deviceResponse(
     consent: MdocConsent, authenticator: (String) throws -> DeviceAuthenticator
   ) throws(DigitalCredentialsError) -> DeviceResponse {
     try validate(consent)
@@ -263,7 +263,7 @@ public struct ResolvedDeviceRequest: Sendable {
   /// Refuses a consent that names an unknown doc request twice, a credential that is not a
   /// candidate, an element that was not requested or that the credential lacks, or that leaves
   /// a mandatory use case unanswered.
-  public func validate(_ consent: MdocConsent) throws(DigitalCredentialsError) {
+  package func validate(_ consent: MdocConsent) throws(DigitalCredentialsError) {
     guard !consent.documents.isEmpty else {
       throw DigitalCredentialsError(.consentViolation, "the consent shares no document")
     }
