@@ -63,7 +63,7 @@ struct RelyingParty {
     }
     print(result.report.checks.count, "checks passed")
     return result.documents.contains { document in
-      document.elements.contains { $0.identifier == "age_over_21" && $0.value == .bool(true) }
+      document.elements.contains { $0.identifier == "age_over_21" && $0.value == true }
     }
   }
 
