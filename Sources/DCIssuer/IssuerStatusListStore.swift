@@ -123,7 +123,7 @@ public struct IssuedCredentialStatus: Sendable, Hashable {
   public var statusValue: Status { Status(rawValue: status) }
 
   /// Creates a record.
-  public init(
+  package init(
     credentialID: String, configurationID: String, listID: Int, index: Int, status: UInt8,
     issuedAt: Date
   ) {
@@ -148,7 +148,7 @@ public struct StoredStatusList: Sendable, Hashable {
   package var statuses: [Int: UInt8]
 
   /// Creates a list.
-  public init(id: Int, bits: Int, size: Int, statuses: [Int: UInt8]) {
+  package init(id: Int, bits: Int, size: Int, statuses: [Int: UInt8]) {
     self.id = id
     self.bits = bits
     self.size = size

@@ -49,7 +49,7 @@ public struct PresentationEndpointFailure: Error, Sendable, Hashable {
   public let reason: String
 
   /// A failure.
-  public init(_ code: Code, _ reason: String) {
+  package init(_ code: Code, _ reason: String) {
     self.code = code
     self.reason = reason
   }

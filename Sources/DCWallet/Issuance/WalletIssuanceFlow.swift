@@ -23,7 +23,7 @@ public struct WalletIssuanceResult: Sendable {
   package var replaced: [String] = []
 
   /// An empty result.
-  public init(
+  package init(
     stored: [StoredCredential] = [], deferred: [PendingDeferredIssuance] = [],
     failed: [WalletIssuanceFailure] = [], notificationFailures: [IssuanceError] = []
   ) {

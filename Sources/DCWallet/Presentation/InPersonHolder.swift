@@ -42,7 +42,7 @@ public struct InPersonSessionError: CausedError {
   public let line: UInt
 
   /// Creates an error with a code and a reason.
-  public init(
+  package init(
     _ code: Code, _ reason: String, underlying: (any Error & Sendable)? = nil,
     file: String = #fileID, line: UInt = #line
   ) {

@@ -17,7 +17,7 @@ public struct RedirectResponseOutcome: Sendable, Hashable {
   package let posted: Posted
 
   /// What the wallet posted to the `response_uri`.
-  public enum Posted: Sendable, Hashable {
+  package enum Posted: Sendable, Hashable {
     /// A `vp_token` (`direct_post`) or its encryption (`direct_post.jwt`).
     case presentation
     /// An error response (OpenID4VP 1.0 §8.5), by its `error` code.
@@ -25,7 +25,7 @@ public struct RedirectResponseOutcome: Sendable, Hashable {
   }
 
   /// Creates an outcome.
-  public init(redirectURI: URL?, posted: Posted) {
+  package init(redirectURI: URL?, posted: Posted) {
     self.redirectURI = redirectURI
     self.posted = posted
   }
