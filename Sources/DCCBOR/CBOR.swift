@@ -64,7 +64,7 @@ extension CBOR {
   }
 
   /// The value as an `Int`, or nil when not an integer or out of range (RFC 8949 §3.1).
-  package var int: Int? {
+  public var int: Int? {
     switch unwrapped {
     case .unsigned(let n): return n <= UInt64(Int.max) ? Int(n) : nil
     case .negative(let n): return n <= UInt64(Int.max) ? -1 - Int(n) : nil
@@ -73,7 +73,7 @@ extension CBOR {
   }
 
   /// The value of an unsigned integer item (RFC 8949 §3.1, major type 0).
-  package var uint64: UInt64? {
+  public var uint64: UInt64? {
     if case .unsigned(let n) = unwrapped { return n }
     return nil
   }
@@ -109,19 +109,19 @@ extension CBOR {
   }
 
   /// Whether the item is the simple value null (RFC 8949 §3.3).
-  package var isNull: Bool {
+  public var isNull: Bool {
     if case .null = unwrapped { return true }
     return false
   }
 
   /// The tag number of a tagged item (RFC 8949 §3.4).
-  package var tag: UInt64? {
+  public var tag: UInt64? {
     if case .tagged(let t, _) = unwrapped { return t }
     return nil
   }
 
   /// The content of a tagged item (RFC 8949 §3.4).
-  package var tagValue: CBOR? {
+  public var tagValue: CBOR? {
     if case .tagged(_, let v) = unwrapped { return v }
     return nil
   }

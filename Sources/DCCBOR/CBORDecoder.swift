@@ -6,11 +6,11 @@ public struct CBORDecoder: Sendable {
   /// Bounds that keep decoding of untrusted input cheap (RFC 8949 §5.2, §10 security considerations).
   public struct Limits: Sendable, Hashable {
     /// The deepest nesting of arrays, maps and tags; decoding recurses once per level (RFC 8949 §10).
-    package var maxDepth: Int
+    public var maxDepth: Int
     /// The longest string in bytes, or the most members of one array or map (RFC 8949 §10).
-    package var maxItemLength: Int
+    public var maxItemLength: Int
     /// The most data items in one input (RFC 8949 §10).
-    package var maxTotalItems: Int
+    public var maxTotalItems: Int
     /// The deepest nesting of arrays, maps and tags inside one map key, counting the key itself.
     ///
     /// A key that is not in deterministic form is re-encoded to compare it with the others
@@ -36,7 +36,7 @@ public struct CBORDecoder: Sendable {
   }
 
   /// The limits applied to every input (RFC 8949 §5.2).
-  package var limits: Limits
+  public var limits: Limits
 
   /// Creates a decoder (RFC 8949 §5.2).
   public init(limits: Limits = .default) {

@@ -12,7 +12,7 @@ public struct CBOREncoder: Sendable {
   }
 
   /// The map ordering this encoder applies (RFC 8949 §4.2.1).
-  package var mapOrder: MapOrder
+  public var mapOrder: MapOrder
 
   /// Creates an encoder (RFC 8949 §4.2.1).
   public init(mapOrder: MapOrder = .deterministic) {

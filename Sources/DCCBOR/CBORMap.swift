@@ -71,10 +71,10 @@ public struct CBORMap: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
   public var keys: [CBOR] { keyStorage }
 
   /// The values in key order (RFC 8949 §3.1).
-  package var values: [CBOR] { valueStorage }
+  public var values: [CBOR] { valueStorage }
 
   /// The pairs in order (RFC 8949 §3.1).
-  package var pairs: [(key: CBOR, value: CBOR)] {
+  public var pairs: [(key: CBOR, value: CBOR)] {
     Array(zip(keyStorage, valueStorage)).map { (key: $0.0, value: $0.1) }
   }
 

@@ -52,7 +52,7 @@ public struct CBORWriter: Sendable {
 
   /// `#6.24(bstr .cbor item)`: an embedded data item given by its exact encoding
   /// (RFC 8949 §3.4.5.1).
-  package mutating func tag24(_ encoded: [UInt8]) {
+  public mutating func tag24(_ encoded: [UInt8]) {
     tagHead(24)
     byteString(encoded)
   }

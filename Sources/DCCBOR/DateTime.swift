@@ -5,7 +5,7 @@ extension CBOR {
   ///
   /// ISO/IEC 18013-5 `tdate` forbids fractions, so whole seconds carry none; other instants
   /// get up to six fraction digits. Instants outside years 0 to 9999 become tag 1 (§3.4.2).
-  package static func dateTime(_ date: Date) -> CBOR {
+  public static func dateTime(_ date: Date) -> CBOR {
     let microseconds = (date.timeIntervalSince1970 * 1_000_000).rounded()
     guard microseconds.magnitude < 4e17 else { return epochDateTime(date) }
     let total = Int(microseconds)
@@ -37,7 +37,7 @@ extension CBOR {
   }
 
   /// The instant of a tag 0 (RFC 3339 text) or tag 1 (epoch seconds) item (RFC 8949 §3.4.1, §3.4.2).
-  package var dateTime: Date? {
+  public var dateTime: Date? {
     try? Date(cbor: self)
   }
 }

@@ -51,7 +51,7 @@ public struct EncodedCBOR: Sendable, Hashable {
   }
 
   /// The tag 24 item that wraps these bytes, `24(h'...')` (RFC 8949 §3.4.5.1).
-  package var tag24: CBOR {
+  public var tag24: CBOR {
     .tagged(24, .byteString(bytes))
   }
 

@@ -4,11 +4,11 @@
 /// `full-date` syntax, as ISO/IEC 18013-5 uses it for `full-date = #6.1004(tstr)`.
 public struct FullDate: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The year, 0 through 9999 (RFC 3339 §5.6 `date-fullyear`).
-  package let year: Int
+  public let year: Int
   /// The month, 1 through 12 (RFC 3339 §5.6 `date-month`).
-  package let month: Int
+  public let month: Int
   /// The day of the month, 1 through 28 to 31 (RFC 3339 §5.7).
-  package let day: Int
+  public let day: Int
 
   /// Creates a date, rejecting days that do not exist (RFC 3339 §5.7).
   public init(year: Int, month: Int, day: Int) throws(CBORError) {
@@ -33,7 +33,7 @@ public struct FullDate: Sendable, Hashable, Comparable, CustomStringConvertible 
   }
 
   /// The date counted in days since 1970-01-01 (RFC 8943 §3, tag 100).
-  package var daysSinceEpoch: Int {
+  public var daysSinceEpoch: Int {
     CivilCalendar.days(year: year, month: month, day: day)
   }
 

@@ -1,7 +1,7 @@
-package import DCCrypto
+public import DCCrypto
 
 /// The COSE algorithms this library supports (RFC 9053 §2.1, §3.1; IANA COSE Algorithms).
-package enum COSEAlgorithm: Int, Sendable, Hashable, CaseIterable {
+public enum COSEAlgorithm: Int, Sendable, Hashable, CaseIterable {
   /// ECDSA with SHA-256 over P-256.
   case es256 = -7
   /// ECDSA with SHA-384 over P-384.
@@ -13,7 +13,7 @@ package enum COSEAlgorithm: Int, Sendable, Hashable, CaseIterable {
 
   /// The curve an ECDSA algorithm is used with here. ISO 18013-5 §9.1.3.6 and JOSE pair them
   /// one to one, and enforcing it closes any algorithm-substitution path.
-  package var curve: EllipticCurve? {
+  public var curve: EllipticCurve? {
     switch self {
     case .es256: .p256
     case .es384: .p384
@@ -23,7 +23,7 @@ package enum COSEAlgorithm: Int, Sendable, Hashable, CaseIterable {
   }
 
   /// The digest the algorithm hashes with.
-  package var digest: DigestAlgorithm {
+  public var digest: DigestAlgorithm {
     switch self {
     case .es256, .hmac256: .sha256
     case .es384: .sha384
@@ -32,7 +32,7 @@ package enum COSEAlgorithm: Int, Sendable, Hashable, CaseIterable {
   }
 
   /// The ECDSA algorithm for a curve.
-  package init(signingWith curve: EllipticCurve) {
+  public init(signingWith curve: EllipticCurve) {
     switch curve {
     case .p256: self = .es256
     case .p384: self = .es384

@@ -2,12 +2,12 @@ public import DCCBOR
 
 /// Header parameter labels used here (RFC 9052 §3.1; RFC 9360 §2 for x5chain).
 public enum COSEHeaderLabel {
-  package static let algorithm: CBOR = 1
-  package static let critical: CBOR = 2
+  public static let algorithm: CBOR = 1
+  public static let critical: CBOR = 2
   public static let contentType: CBOR = 3
   public static let keyID: CBOR = 4
   /// `x5chain` (RFC 9360 §2): one certificate as a bstr, or an array of bstr, leaf first.
-  package static let x5chain: CBOR = 33
+  public static let x5chain: CBOR = 33
 }
 
 /// A message's protected and unprotected header buckets (RFC 9052 §3).
@@ -17,9 +17,9 @@ public struct COSEHeaders: Sendable, Hashable {
   /// The serialized protected header: the contents of the bstr, possibly empty.
   package let protectedBytes: [UInt8]
   /// The decoded protected header.
-  package let protected: CBORMap
+  public let protected: CBORMap
   /// The unprotected header.
-  package let unprotected: CBORMap
+  public let unprotected: CBORMap
 
   /// Builds headers to sign; an empty protected map is serialized as a zero-length bstr
   /// (RFC 9052 §3).
@@ -71,7 +71,7 @@ public struct COSEHeaders: Sendable, Hashable {
   }
 
   /// The algorithm, from either bucket.
-  package var algorithm: COSEAlgorithm? {
+  public var algorithm: COSEAlgorithm? {
     self[COSEHeaderLabel.algorithm]?.int.flatMap(COSEAlgorithm.init(rawValue:))
   }
 
@@ -79,7 +79,7 @@ public struct COSEHeaders: Sendable, Hashable {
   public var keyID: [UInt8]? { self[COSEHeaderLabel.keyID]?.bytes }
 
   /// The `x5chain` certificates as DER, leaf first (RFC 9360 §2); empty when absent.
-  package var x5chain: [[UInt8]] {
+  public var x5chain: [[UInt8]] {
     get throws(COSEError) {
       guard let item = self[COSEHeaderLabel.x5chain] else { return [] }
       if let single = item.bytes { return [single] }
@@ -116,7 +116,7 @@ public struct COSEHeaders: Sendable, Hashable {
   }
 
   /// `x5chain` as the header value: a bstr for one certificate, else an array (RFC 9360 §2).
-  package static func x5chainValue(_ chain: [[UInt8]]) -> CBOR {
+  public static func x5chainValue(_ chain: [[UInt8]]) -> CBOR {
     chain.count == 1 ? .byteString(chain[0]) : .array(chain.map { .byteString($0) })
   }
 }

@@ -11,15 +11,15 @@ public struct COSEKey: Sendable, Hashable {
   /// The curve identifier (`crv`, label -1): 1 = P-256, 2 = P-384, 3 = P-521 (RFC 9053 Table 18).
   package let curveIdentifier: Int
   /// The x coordinate (label -2).
-  package let x: [UInt8]
+  public let x: [UInt8]
   /// The y coordinate (label -3); compressed points (a bool) are not supported.
-  package let y: [UInt8]
+  public let y: [UInt8]
   /// The private scalar (label -4), if present.
-  package let d: [UInt8]?
+  public let d: [UInt8]?
   /// The key identifier (label 2).
   public let keyID: [UInt8]?
   /// The algorithm the key is restricted to (label 3).
-  package let algorithm: Int?
+  public let algorithm: Int?
 
   /// A public COSE_Key for a key.
   public init(publicKey: ECPublicKey, keyID: [UInt8]? = nil, algorithm: Int? = nil) {
@@ -105,7 +105,7 @@ public struct COSEKey: Sendable, Hashable {
   /// size equal to `key`'s (RFC 9053 §7.1.1 keeps leading zeros). Then ``publicKey()`` would
   /// give `key`; comparing the bytes spares importing and checking the point again. Private
   /// parts and other members are not looked at.
-  package func isEncoding(of key: ECPublicKey) -> Bool {
+  public func isEncoding(of key: ECPublicKey) -> Bool {
     guard curve == key.curve else { return false }
     let point = key.x963Representation
     let size = key.curve.coordinateByteCount
@@ -126,7 +126,7 @@ public struct COSEKey: Sendable, Hashable {
   }
 
   /// The validated private key; `d` must match `x` and `y`.
-  package func privateKey() throws(COSEError) -> ECPrivateKey {
+  public func privateKey() throws(COSEError) -> ECPrivateKey {
     guard let curve else {
       throw COSEError(.invalidKey, "COSE_Key crv \(curveIdentifier) is not supported")
     }

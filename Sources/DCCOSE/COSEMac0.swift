@@ -6,7 +6,7 @@ import DCCrypto
 /// ISO 18013-5 §9.1.3.5 authenticates devices this way (`deviceMac`) with a key from ECDH.
 public struct COSEMac0: Sendable, Hashable {
   /// The CBOR tag of a COSE_Mac0 (RFC 9052 §2).
-  package static let tag: UInt64 = 17
+  public static let tag: UInt64 = 17
 
   /// The header buckets.
   public let headers: COSEHeaders

@@ -7,7 +7,7 @@ public import DCCrypto
 /// checked over a `Sig_structure` built from them (never from a re-encoding).
 public struct COSESign1: Sendable, Hashable {
   /// The CBOR tag of a COSE_Sign1 (RFC 9052 §2).
-  package static let tag: UInt64 = 18
+  public static let tag: UInt64 = 18
 
   /// The header buckets.
   public let headers: COSEHeaders

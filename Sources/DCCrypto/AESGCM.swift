@@ -1,24 +1,24 @@
 /// AES (FIPS 197) namespace, shaped like CryptoKit's `AES`.
-package enum AES {
+public enum AES {
   /// AES in Galois/Counter Mode (NIST SP 800-38D) with a 128-bit tag.
-  package enum GCM {
+  public enum GCM {
     /// The tag length this library produces and requires, in bytes.
-    package static let tagByteCount = 16
+    public static let tagByteCount = 16
 
     /// The shortest nonce accepted, in bytes (CryptoKit's `AES.GCM.Nonce` minimum).
     static let minimumNonceByteCount = 12
 
     /// The output of a seal: nonce, ciphertext and tag.
-    package struct SealedBox: Sendable, Hashable {
+    public struct SealedBox: Sendable, Hashable {
       /// The nonce (IV) the message was sealed with.
-      package let nonce: [UInt8]
+      public let nonce: [UInt8]
       /// The ciphertext, as long as the plaintext.
-      package let ciphertext: [UInt8]
+      public let ciphertext: [UInt8]
       /// The 16-byte authentication tag.
-      package let tag: [UInt8]
+      public let tag: [UInt8]
 
       /// Assembles a box from its parts; the tag must be 16 bytes.
-      package init(nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8]) throws(CryptoError) {
+      public init(nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8]) throws(CryptoError) {
         guard tag.count == GCM.tagByteCount else {
           throw CryptoError(.invalidParameter, "AES-GCM tag must be 16 bytes, got \(tag.count)")
         }
@@ -39,7 +39,7 @@ package enum AES {
     /// - Throws: `CryptoError.invalidParameter` for a key of another size or a nonce shorter
     ///   than 12 bytes.
     ///   - authenticatedData: associated data, authenticated but not encrypted.
-    package static func seal(
+    public static func seal(
       _ plaintext: some Collection<UInt8>, key: some Collection<UInt8>,
       nonce: some Collection<UInt8>,
       authenticating authenticatedData: some Collection<UInt8> = [UInt8]()
@@ -66,7 +66,7 @@ package enum AES {
     ///
     /// - Throws: `CryptoError.authenticationFailure` for a wrong key, nonce, data or tag;
     ///   `CryptoError.invalidParameter` for a key of another size or a nonce under 12 bytes.
-    package static func open(
+    public static func open(
       _ box: SealedBox, key: some Collection<UInt8>,
       authenticating authenticatedData: some Collection<UInt8> = [UInt8]()
     ) throws(CryptoError) -> [UInt8] {

@@ -5,7 +5,7 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
   case sha512 = "SHA-512"
 
   /// The digest length in bytes.
-  package var byteCount: Int {
+  public var byteCount: Int {
     switch self {
     case .sha256: 32
     case .sha384: 48
@@ -31,17 +31,17 @@ public enum SHA256 {
 }
 
 /// SHA-384 (FIPS 180-4), shaped like CryptoKit's `SHA384`.
-package enum SHA384 {
+public enum SHA384 {
   /// Hashes data in one shot.
-  package static func hash(data: some Collection<UInt8>) -> [UInt8] {
+  public static func hash(data: some Collection<UInt8>) -> [UInt8] {
     DigestAlgorithm.sha384.hash(data)
   }
 }
 
 /// SHA-512 (FIPS 180-4), shaped like CryptoKit's `SHA512`.
-package enum SHA512 {
+public enum SHA512 {
   /// Hashes data in one shot.
-  package static func hash(data: some Collection<UInt8>) -> [UInt8] {
+  public static func hash(data: some Collection<UInt8>) -> [UInt8] {
     DigestAlgorithm.sha512.hash(data)
   }
 }

@@ -6,7 +6,7 @@ public struct ECDSASignature: Sendable, Hashable {
   /// The curve whose scalar size the signature uses.
   public let curve: EllipticCurve
   /// `r || s`, each left-padded to the curve's scalar size.
-  package let rawRepresentation: [UInt8]
+  public let rawRepresentation: [UInt8]
 
   /// Reads raw `r || s`; the length must be exactly twice the scalar size.
   public init(rawRepresentation bytes: some Collection<UInt8>, curve: EllipticCurve)
@@ -33,7 +33,7 @@ public struct ECDSASignature: Sendable, Hashable {
   }
 
   /// DER `ECDSA-Sig-Value`.
-  package var derRepresentation: [UInt8] {
+  public var derRepresentation: [UInt8] {
     Self.der(raw: rawRepresentation, scalarByteCount: curve.coordinateByteCount)
   }
 

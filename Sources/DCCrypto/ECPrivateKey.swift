@@ -64,16 +64,16 @@ public struct ECPrivateKey: Sendable, CustomStringConvertible {
   public var publicKey: ECPublicKey { ECPublicKey(backing: backing.publicKey) }
 
   /// The private scalar, big-endian, left-padded to the curve's scalar size.
-  package var rawRepresentation: [UInt8] { backing.scalar }
+  public var rawRepresentation: [UInt8] { backing.scalar }
 
   /// DER PKCS#8 `PrivateKeyInfo`.
-  package var derRepresentation: [UInt8] {
+  public var derRepresentation: [UInt8] {
     KeyEncoding.privateKeyInfo(
       scalar: backing.scalar, point: backing.publicKey.uncompressed, curve: curve)
   }
 
   /// PEM `PRIVATE KEY` (PKCS#8) document.
-  package var pemRepresentation: String {
+  public var pemRepresentation: String {
     PEMDocument(label: "PRIVATE KEY", derBytes: derRepresentation).pemString
   }
 

@@ -87,16 +87,16 @@ public struct ECPublicKey: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The SEC1 uncompressed point `04 || X || Y`.
-  package var x963Representation: [UInt8] { backing.uncompressed }
+  public var x963Representation: [UInt8] { backing.uncompressed }
 
   /// `X || Y` without the leading 0x04.
-  package var rawRepresentation: [UInt8] { Array(backing.uncompressed.dropFirst()) }
+  public var rawRepresentation: [UInt8] { Array(backing.uncompressed.dropFirst()) }
 
   /// The affine x coordinate, left-padded to the field size.
-  package var x: [UInt8] { Array(backing.uncompressed[1...curve.coordinateByteCount]) }
+  public var x: [UInt8] { Array(backing.uncompressed[1...curve.coordinateByteCount]) }
 
   /// The affine y coordinate, left-padded to the field size.
-  package var y: [UInt8] { Array(backing.uncompressed[(1 + curve.coordinateByteCount)...]) }
+  public var y: [UInt8] { Array(backing.uncompressed[(1 + curve.coordinateByteCount)...]) }
 
   /// The SEC1 compressed point `02|03 || X` (SEC1 §2.3.3: the prefix carries y's parity).
   package var compressedRepresentation: [UInt8] {
@@ -105,17 +105,17 @@ public struct ECPublicKey: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// DER SubjectPublicKeyInfo (RFC 5480).
-  package var derRepresentation: [UInt8] {
+  public var derRepresentation: [UInt8] {
     KeyEncoding.subjectPublicKeyInfo(point: backing.uncompressed, curve: curve)
   }
 
   /// PEM `PUBLIC KEY` document.
-  package var pemRepresentation: String {
+  public var pemRepresentation: String {
     PEMDocument(label: "PUBLIC KEY", derBytes: derRepresentation).pemString
   }
 
   /// Verifies an ECDSA signature over message, hashing with the curve's default digest.
-  package func isValidSignature(_ signature: ECDSASignature, for message: some Collection<UInt8>)
+  public func isValidSignature(_ signature: ECDSASignature, for message: some Collection<UInt8>)
     -> Bool
   {
     isValidSignature(signature, for: message, digest: curve.defaultDigest)
@@ -124,7 +124,7 @@ public struct ECPublicKey: Sendable, Hashable, CustomStringConvertible {
   /// Verifies an ECDSA signature over message hashed with digest (FIPS 186-5 §6.4.2).
   ///
   /// Returns false, never throws, for a signature from another curve or with r or s out of range.
-  package func isValidSignature(
+  public func isValidSignature(
     _ signature: ECDSASignature, for message: some Collection<UInt8>, digest: DigestAlgorithm
   ) -> Bool {
     guard signature.curve == curve else { return false }

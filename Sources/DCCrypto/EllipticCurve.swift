@@ -5,7 +5,7 @@ public enum EllipticCurve: String, Sendable, Hashable, CaseIterable {
   case p521 = "P-521"
 
   /// Bytes of one field element or scalar: 32, 48 or 66.
-  package var coordinateByteCount: Int {
+  public var coordinateByteCount: Int {
     switch self {
     case .p256: 32
     case .p384: 48
@@ -14,7 +14,7 @@ public enum EllipticCurve: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The digest ECDSA pairs with this curve in JOSE and COSE (ES256, ES384, ES512).
-  package var defaultDigest: DigestAlgorithm {
+  public var defaultDigest: DigestAlgorithm {
     switch self {
     case .p256: .sha256
     case .p384: .sha384
@@ -29,5 +29,5 @@ public enum EllipticCurve: String, Sendable, Hashable, CaseIterable {
   public init?(jwkName: String) { self.init(rawValue: jwkName) }
 
   /// Length of the SEC1 uncompressed point `04 || X || Y`.
-  package var uncompressedPointByteCount: Int { 1 + 2 * coordinateByteCount }
+  public var uncompressedPointByteCount: Int { 1 + 2 * coordinateByteCount }
 }

@@ -1,9 +1,9 @@
 /// HKDF (RFC 5869) over a SHA-2 digest, computed by the crypto backend.
-package enum HKDF {
+public enum HKDF {
   /// HKDF-Extract (RFC 5869 §2.2): a pseudorandom key from input keying material.
   ///
   /// An empty salt means a string of `HashLen` zeros, as the RFC specifies.
-  package static func extract(
+  public static func extract(
     _ algorithm: DigestAlgorithm, salt: some Collection<UInt8>,
     inputKeyMaterial: some Collection<UInt8>
   ) -> [UInt8] {
@@ -14,7 +14,7 @@ package enum HKDF {
   ///
   /// - Throws: `CryptoError.invalidParameter` when `outputByteCount` exceeds 255 × HashLen or the
   ///   key is shorter than HashLen.
-  package static func expand(
+  public static func expand(
     _ algorithm: DigestAlgorithm, pseudoRandomKey: some Collection<UInt8>,
     info: some Collection<UInt8>,
     outputByteCount: Int
@@ -39,7 +39,7 @@ package enum HKDF {
   }
 
   /// Extract then expand in one call (RFC 5869 §2).
-  package static func deriveKey(
+  public static func deriveKey(
     _ algorithm: DigestAlgorithm, inputKeyMaterial: some Collection<UInt8>,
     salt: some Collection<UInt8>, info: some Collection<UInt8>, outputByteCount: Int
   ) throws(CryptoError) -> [UInt8] {

@@ -1,14 +1,14 @@
 /// HMAC (RFC 2104) over a SHA-2 digest.
-package enum HMAC {
+public enum HMAC {
   /// Computes the authentication code of data under key.
-  package static func authenticationCode(
+  public static func authenticationCode(
     _ algorithm: DigestAlgorithm, for data: some Collection<UInt8>, key: some Collection<UInt8>
   ) -> [UInt8] {
     Backend.hmac(algorithm, key: Array(key), data: Array(data))
   }
 
   /// Checks an authentication code in constant time.
-  package static func isValidAuthenticationCode(
+  public static func isValidAuthenticationCode(
     _ code: some Collection<UInt8>, _ algorithm: DigestAlgorithm,
     for data: some Collection<UInt8>, key: some Collection<UInt8>
   ) -> Bool {

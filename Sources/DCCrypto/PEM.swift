@@ -3,7 +3,7 @@ import Foundation
 /// A PEM document (RFC 7468): a label and the DER bytes between its armour lines.
 public struct PEMDocument: Sendable, Hashable {
   /// The label, such as `CERTIFICATE`, `PRIVATE KEY` or `PUBLIC KEY`.
-  package let label: String
+  public let label: String
   /// The decoded DER bytes.
   public let derBytes: [UInt8]
 
@@ -60,7 +60,7 @@ public struct PEMDocument: Sendable, Hashable {
   }
 
   /// The document as PEM text, 64 base64 characters a line.
-  package var pemString: String {
+  public var pemString: String {
     let encoded = Data(derBytes).base64EncodedString(options: [
       .lineLength64Characters, .endLineWithLineFeed,
     ])

@@ -20,15 +20,15 @@ public enum Base64URL {
 }
 
 /// Standard padded base64 (RFC 4648 §4), as `x5c` certificates use it (RFC 7515 §4.1.6).
-package enum Base64 {
+public enum Base64 {
   /// Encodes bytes as base64 with `=` padding (RFC 4648 §4).
-  package static func encode(_ bytes: some Collection<UInt8>) -> String {
+  public static func encode(_ bytes: some Collection<UInt8>) -> String {
     Base64Codec.encode(bytes, url: false)
   }
 
   /// Decodes padded base64, rejecting missing padding, `-`, `_`, whitespace and non-zero unused
   /// bits (RFC 4648 §3.5, §4).
-  package static func decode(_ text: String) throws(EncodingError) -> [UInt8] {
+  public static func decode(_ text: String) throws(EncodingError) -> [UInt8] {
     try Base64Codec.decode(text.utf8, url: false)
   }
 }

@@ -1,9 +1,9 @@
 /// Lowercase hexadecimal text for bytes (RFC 4648 §8, base16), and its strict inverse.
-package enum Hex {
+public enum Hex {
   private static let digits = Array("0123456789abcdef".utf8)
 
   /// Two lowercase hex digits per byte (RFC 4648 §8).
-  package static func encode(_ bytes: some Sequence<UInt8>) -> String {
+  public static func encode(_ bytes: some Sequence<UInt8>) -> String {
     var out = [UInt8]()
     out.reserveCapacity(bytes.underestimatedCount * 2)
     for byte in bytes {
@@ -14,7 +14,7 @@ package enum Hex {
   }
 
   /// Decodes hex of either case (RFC 4648 §8); an odd length or any other character throws.
-  package static func decode(_ text: some StringProtocol) throws(EncodingError) -> [UInt8] {
+  public static func decode(_ text: some StringProtocol) throws(EncodingError) -> [UInt8] {
     let chars = Array(text.utf8)
     guard chars.count % 2 == 0 else {
       throw EncodingError(.invalidHex, "hex length \(chars.count) is odd")

@@ -1,9 +1,9 @@
-package import DCCrypto
+public import DCCrypto
 
 /// Hybrid Public Key Encryption (RFC 9180), composed from the primitives of `CryptoPrimitives`.
-package enum HPKE {
+public enum HPKE {
   /// The HPKE mode (RFC 9180 §5, Table 1).
-  package enum Mode: UInt8, Sendable, Hashable {
+  public enum Mode: UInt8, Sendable, Hashable {
     case base = 0x00
     case psk = 0x01
     case auth = 0x02
@@ -22,13 +22,13 @@ package enum HPKE {
   }
 
   /// A Diffie-Hellman KEM over a NIST curve (RFC 9180 §7.1, Table 2).
-  package enum KEM: UInt16, Sendable, Hashable, CaseIterable {
+  public enum KEM: UInt16, Sendable, Hashable, CaseIterable {
     case p256HKDFSHA256 = 0x0010
     case p384HKDFSHA384 = 0x0011
     case p521HKDFSHA512 = 0x0012
 
     /// The curve of the KEM's keys.
-    package var curve: EllipticCurve {
+    public var curve: EllipticCurve {
       switch self {
       case .p256HKDFSHA256: .p256
       case .p384HKDFSHA384: .p384
@@ -49,11 +49,11 @@ package enum HPKE {
     var sharedSecretByteCount: Int { digest.byteCount }
 
     /// Nenc: the length of an encapsulated key (an uncompressed point, RFC 9180 §7.1.1).
-    package var encapsulatedKeyByteCount: Int { curve.uncompressedPointByteCount }
+    public var encapsulatedKeyByteCount: Int { curve.uncompressedPointByteCount }
   }
 
   /// An HKDF-based KDF (RFC 9180 §7.2, Table 3).
-  package enum KDF: UInt16, Sendable, Hashable, CaseIterable {
+  public enum KDF: UInt16, Sendable, Hashable, CaseIterable {
     case hkdfSHA256 = 0x0001
     case hkdfSHA384 = 0x0002
     case hkdfSHA512 = 0x0003
@@ -68,7 +68,7 @@ package enum HPKE {
   }
 
   /// An AEAD (RFC 9180 §7.3, Table 5).
-  package enum AEAD: UInt16, Sendable, Hashable, CaseIterable {
+  public enum AEAD: UInt16, Sendable, Hashable, CaseIterable {
     case aes128GCM = 0x0001
     case aes256GCM = 0x0002
     /// No encryption: the context can only export secrets.
@@ -88,13 +88,13 @@ package enum HPKE {
   }
 
   /// A KEM, a KDF and an AEAD (RFC 9180 §5.1 `suite_id`).
-  package struct Ciphersuite: Sendable, Hashable {
-    package let kem: KEM
-    package let kdf: KDF
-    package let aead: AEAD
+  public struct Ciphersuite: Sendable, Hashable {
+    public let kem: KEM
+    public let kdf: KDF
+    public let aead: AEAD
 
     /// Combines the three algorithms.
-    package init(kem: KEM, kdf: KDF, aead: AEAD) {
+    public init(kem: KEM, kdf: KDF, aead: AEAD) {
       self.kem = kem
       self.kdf = kdf
       self.aead = aead
@@ -102,7 +102,7 @@ package enum HPKE {
 
     /// DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM: the suite of ISO/IEC TS 18013-7
     /// Annex C and of OpenID4VP encrypted responses.
-    package static let p256SHA256AES128GCM = Ciphersuite(
+    public static let p256SHA256AES128GCM = Ciphersuite(
       kem: .p256HKDFSHA256, kdf: .hkdfSHA256, aead: .aes128GCM)
     /// DHKEM(P-384, HKDF-SHA384), HKDF-SHA384, AES-256-GCM.
     package static let p384SHA384AES256GCM = Ciphersuite(

@@ -1,4 +1,4 @@
-package import DCCrypto
+public import DCCrypto
 
 /// The AEAD state shared by a sender and a recipient context (RFC 9180 §5.2).
 struct AEADContext: Sendable {
@@ -86,9 +86,9 @@ struct AEADContext: Sendable {
 
 extension HPKE {
   /// The sending side of an HPKE context (RFC 9180 §5.1.1-§5.1.4 SetupS).
-  package struct Sender: Sendable {
+  public struct Sender: Sendable {
     /// `enc`: the encapsulated key to send with the ciphertexts.
-    package let encapsulatedKey: [UInt8]
+    public let encapsulatedKey: [UInt8]
     private var context: AEADContext
 
     /// Sets up a sender context to a recipient's public key.
@@ -101,7 +101,7 @@ extension HPKE {
     ///   - senderKey: skS, for the auth modes.
     ///   - ephemeralKey: skE. Leave nil: a fresh key is generated. Tests pass a key from
     ///     `KEM.deriveKeyPair` to reproduce published vectors; reusing one breaks HPKE's security.
-    package init(
+    public init(
       recipientKey: ECPublicKey, ciphersuite: Ciphersuite, info: [UInt8], psk: [UInt8] = [],
       pskID: [UInt8] = [], senderKey: ECPrivateKey? = nil, ephemeralKey: ECPrivateKey? = nil
     ) throws(HPKEError) {
@@ -127,14 +127,14 @@ extension HPKE {
     }
 
     /// Seals the next message (ContextS.Seal, §5.2): ciphertext with its 16-byte tag appended.
-    package mutating func seal(_ plaintext: [UInt8], authenticating aad: [UInt8] = [])
+    public mutating func seal(_ plaintext: [UInt8], authenticating aad: [UInt8] = [])
       throws(HPKEError) -> [UInt8]
     {
       try context.seal(plaintext, aad: aad)
     }
 
     /// Derives a secret from the context (§5.3).
-    package func exportSecret(context exporterContext: [UInt8], outputByteCount: Int)
+    public func exportSecret(context exporterContext: [UInt8], outputByteCount: Int)
       throws(HPKEError) -> [UInt8]
     {
       try context.export(context: exporterContext, length: outputByteCount)
@@ -142,13 +142,13 @@ extension HPKE {
   }
 
   /// The receiving side of an HPKE context (RFC 9180 §5.1.1-§5.1.4 SetupR).
-  package struct Recipient: Sendable {
+  public struct Recipient: Sendable {
     private var context: AEADContext
 
     /// Sets up a recipient context from the sender's encapsulated key.
     ///
     /// - Throws: `HPKEError.invalidEncapsulatedKey` when `enc` is not a valid point.
-    package init(
+    public init(
       privateKey: ECPrivateKey, ciphersuite: Ciphersuite, info: [UInt8], encapsulatedKey: [UInt8],
       psk: [UInt8] = [], pskID: [UInt8] = [], senderKey: ECPublicKey? = nil
     ) throws(HPKEError) {
@@ -164,14 +164,14 @@ extension HPKE {
     /// Opens the next message (ContextR.Open, §5.2).
     ///
     /// - Throws: `HPKEError.openFailed`; the sequence number does not advance on failure.
-    package mutating func open(_ ciphertext: [UInt8], authenticating aad: [UInt8] = [])
+    public mutating func open(_ ciphertext: [UInt8], authenticating aad: [UInt8] = [])
       throws(HPKEError) -> [UInt8]
     {
       try context.open(ciphertext, aad: aad)
     }
 
     /// Derives a secret from the context (§5.3).
-    package func exportSecret(context exporterContext: [UInt8], outputByteCount: Int)
+    public func exportSecret(context exporterContext: [UInt8], outputByteCount: Int)
       throws(HPKEError) -> [UInt8]
     {
       try context.export(context: exporterContext, length: outputByteCount)
@@ -181,7 +181,7 @@ extension HPKE {
   /// Single-shot base-mode encryption (RFC 9180 §6.1 Seal<MODE_BASE>).
   ///
   /// - Returns: `enc` and the ciphertext with its tag.
-  package static func seal(
+  public static func seal(
     _ plaintext: [UInt8], to recipientKey: ECPublicKey, ciphersuite: Ciphersuite, info: [UInt8],
     authenticating aad: [UInt8] = []
   ) throws(HPKEError) -> (encapsulatedKey: [UInt8], ciphertext: [UInt8]) {
@@ -190,7 +190,7 @@ extension HPKE {
   }
 
   /// Single-shot base-mode decryption (RFC 9180 §6.1 Open<MODE_BASE>).
-  package static func open(
+  public static func open(
     _ ciphertext: [UInt8], encapsulatedKey: [UInt8], privateKey: ECPrivateKey,
     ciphersuite: Ciphersuite,
     info: [UInt8], authenticating aad: [UInt8] = []

@@ -16,7 +16,7 @@ public final class CredentialIssuerService: Sendable {
   /// What the issuer issues and demands.
   package let configuration: IssuerConfiguration
   /// Where codes, tokens, nonces and transactions are kept.
-  public let store: any IssuerStateStore
+  package let store: any IssuerStateStore
   /// The endpoint URLs.
   public let endpoints: IssuerEndpoints
   /// The clock.

@@ -130,7 +130,7 @@ public struct IssuableCredential: Sendable {
   /// The configuration id: what offers list in `credential_configuration_ids`.
   public var id: String
   /// The format and claims.
-  package var content: Content
+  public var content: Content
   /// `credential_metadata.display`; `display[0].name` is the name wallets show.
   public var display: [CredentialDisplay]
   /// `credential_metadata.claims`; nil to describe every configured claim without display

@@ -24,7 +24,7 @@ public enum JWS {
   }
 
   /// The `x5c` header value for DER certificates, leaf first, in standard base64 (RFC 7515 §4.1.6).
-  package static func x5c(_ certificates: [[UInt8]]) -> JSONValue {
+  public static func x5c(_ certificates: [[UInt8]]) -> JSONValue {
     JOSEHeader.x5cValue(certificates)
   }
 
@@ -62,9 +62,9 @@ public enum JWS {
 /// checks the signature over the received `signingInput`, never over a re-encoding.
 public struct CompactJWS: Sendable, Hashable {
   /// The text parsed.
-  package let compactSerialization: String
+  public let compactSerialization: String
   /// The JOSE header, a JSON object (RFC 7515 §4).
-  package let protectedHeader: JSONValue
+  public let protectedHeader: JSONValue
   /// The header's UTF-8 bytes as decoded from the first part (RFC 7515 §5.2 step 3).
   package let protectedHeaderBytes: [UInt8]
   /// The received ASCII `b64(header).b64(payload)` that the signature covers (RFC 7515 §5.2 step 8).
@@ -74,9 +74,9 @@ public struct CompactJWS: Sendable, Hashable {
   /// The raw `R || S` signature bytes (RFC 7518 §3.4).
   public let signature: [UInt8]
   /// The signature algorithm from `alg` (RFC 7515 §4.1.1).
-  package let algorithm: JWSAlgorithm
+  public let algorithm: JWSAlgorithm
   /// The certificate chain from `x5c`, DER, leaf first (RFC 7515 §4.1.6); checked by the caller.
-  package let x5c: [[UInt8]]?
+  public let x5c: [[UInt8]]?
   /// The public key embedded as `jwk` (RFC 7515 §4.1.3); trusting it is the caller's decision.
   public let jwk: JWK?
 
@@ -129,12 +129,12 @@ public struct CompactJWS: Sendable, Hashable {
   ///
   /// - Throws: `algorithmKeyMismatch` when the key's curve is not the one `alg` names,
   ///   `invalidSignature` when the signature has the wrong length or does not verify.
-  package func verifySignature(with key: ECPublicKey) throws(JOSEError) {
+  public func verifySignature(with key: ECPublicKey) throws(JOSEError) {
     try algorithm.verify(signature: signature, signingInput: signingInput, key: key)
   }
 
   /// Verifies with the key from `keys` whose `kid` equals this JWS's `kid` (RFC 7515 §4.1.4).
-  package func verifySignature(with keys: JWKSet) throws(JOSEError) {
+  public func verifySignature(with keys: JWKSet) throws(JOSEError) {
     guard let kid = keyID else { throw JOSEError(.keyNotFound, "JWS has no kid to look up") }
     try verifySignature(with: try keys.key(withID: kid).publicKey())
   }

@@ -1,6 +1,6 @@
-package import DCCrypto
+public import DCCrypto
 import DCEncoding
-package import DCJSON
+public import DCJSON
 
 /// JWE key management algorithms this module implements (RFC 7518 §4.1).
 public enum JWEAlgorithm: String, Sendable, Hashable, CaseIterable {
@@ -36,7 +36,7 @@ public enum JWE {
   ///
   /// An ephemeral key on the recipient's curve is drawn from `random` (by the backend's key
   /// generation when `random` is ``SecureRandom``) and published as `epk`.
-  package static func encrypt(
+  public static func encrypt(
     plaintext: [UInt8], recipient: ECPublicKey, enc: JWEEncryption, kid: String? = nil,
     apu: [UInt8]? = nil, apv: [UInt8]? = nil, additionalHeader: [(String, JSONValue)] = [],
     random: any RandomSource = SecureRandom()
@@ -117,13 +117,13 @@ public enum JWE {
 /// A parsed JWE in the compact serialization with `alg: ECDH-ES` (RFC 7516 §7.1, RFC 7518 §4.6).
 public struct CompactJWE: Sendable, Hashable {
   /// The protected header, a JSON object (RFC 7516 §4).
-  package let protectedHeader: JSONValue
+  public let protectedHeader: JSONValue
   /// The first part as received; its ASCII bytes are the AAD (RFC 7516 §5.2 step 14).
   package let encodedProtectedHeader: String
   /// The key management algorithm (`alg`, RFC 7516 §4.1.1).
-  package let algorithm: JWEAlgorithm
+  public let algorithm: JWEAlgorithm
   /// The content encryption algorithm (`enc`, RFC 7516 §4.1.2).
-  package let encryption: JWEEncryption
+  public let encryption: JWEEncryption
   /// The sender's ephemeral public key (`epk`, RFC 7518 §4.6.1.1), validated as a point.
   public let ephemeralPublicKey: JWK
   /// `apu` decoded, or empty (RFC 7518 §4.6.1.2).
@@ -133,9 +133,9 @@ public struct CompactJWE: Sendable, Hashable {
   /// The 96-bit initialization vector (RFC 7518 §5.3).
   package let initializationVector: [UInt8]
   /// The ciphertext (RFC 7516 §2).
-  package let ciphertext: [UInt8]
+  public let ciphertext: [UInt8]
   /// The 128-bit authentication tag (RFC 7518 §5.3).
-  package let authenticationTag: [UInt8]
+  public let authenticationTag: [UInt8]
 
   /// Parses `header.encryptedKey.iv.ciphertext.tag` (RFC 7516 §5.2 steps 1-4, §7.1).
   ///
@@ -214,7 +214,7 @@ public struct CompactJWE: Sendable, Hashable {
   ///
   /// - Throws: `algorithmKeyMismatch` when `epk` is on another curve than the key,
   ///   `decryptionFailed` when the tag does not verify.
-  package func decrypt(with key: ECPrivateKey) throws(JOSEError) -> [UInt8] {
+  public func decrypt(with key: ECPrivateKey) throws(JOSEError) -> [UInt8] {
     guard ephemeralPublicKey.crv == key.curve else {
       throw JOSEError(
         .algorithmKeyMismatch,

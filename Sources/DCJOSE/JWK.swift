@@ -8,19 +8,19 @@ public import DCJSON
 /// (RFC 7518 §6.2.1.2, §6.2.2.1); members this type does not model are kept, in order.
 public struct JWK: Sendable, Hashable, CustomStringConvertible {
   /// The curve (`crv`, RFC 7518 §6.2.1.1).
-  package var crv: EllipticCurve
+  public var crv: EllipticCurve
   /// The x coordinate, field-size bytes (`x`, RFC 7518 §6.2.1.2).
-  package var x: [UInt8]
+  public var x: [UInt8]
   /// The y coordinate, field-size bytes (`y`, RFC 7518 §6.2.1.3).
-  package var y: [UInt8]
+  public var y: [UInt8]
   /// The private scalar, field-size bytes, for private keys (`d`, RFC 7518 §6.2.2.1).
-  package var d: [UInt8]?
+  public var d: [UInt8]?
   /// The key ID (`kid`, RFC 7517 §4.5).
-  package var kid: String?
+  public var kid: String?
   /// The intended use, `sig` or `enc` (`use`, RFC 7517 §4.2).
   public var use: String?
   /// The algorithm the key is meant for (`alg`, RFC 7517 §4.4).
-  package var alg: String?
+  public var alg: String?
   /// Every other member, in the order read (RFC 7517 §4: unknown members are kept, not dropped).
   package var additionalMembers: [(key: String, value: JSONValue)]
 
@@ -29,7 +29,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
   private var checkedKey: ECPublicKey?
 
   /// The key type, always `EC` here (`kty`, RFC 7517 §4.1, RFC 7518 §6.1).
-  package var kty: String { "EC" }
+  public var kty: String { "EC" }
 
   /// A public JWK for a key (RFC 7518 §6.2.1).
   public init(publicKey: ECPublicKey, kid: String? = nil, use: String? = nil, alg: String? = nil) {
@@ -125,14 +125,14 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// This key without its private scalar (RFC 7517 §4: public keys carry no `d`).
-  package var publicJWK: JWK {
+  public var publicJWK: JWK {
     var copy = self
     copy.d = nil
     return copy
   }
 
   /// True when the key carries a private scalar (RFC 7518 §6.2.2).
-  package var isPrivate: Bool { d != nil }
+  public var isPrivate: Bool { d != nil }
 
   /// The public key; the point must be on `crv` (RFC 7518 §6.2.1, SEC 1 §3.2.2.1).
   public func publicKey() throws(JOSEError) -> ECPublicKey {
@@ -151,7 +151,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The private key; `d` must be present and must match `x` and `y` (RFC 7518 §6.2.2.1).
-  package func privateKey() throws(JOSEError) -> ECPrivateKey {
+  public func privateKey() throws(JOSEError) -> ECPrivateKey {
     guard let d else { throw JOSEError(.invalidKey, "JWK has no private scalar d") }
     let key: ECPrivateKey
     do {
@@ -169,7 +169,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
 
   /// The RFC 7638 §3 thumbprint: SHA-256 over `{"crv":…,"kty":"EC","x":…,"y":…}` with the required
   /// members in lexicographic order and no whitespace (RFC 7638 §3.2).
-  package func thumbprint() -> [UInt8] {
+  public func thumbprint() -> [UInt8] {
     let canonical: JSONValue = .object([
       ("crv", .string(crv.jwkName)), ("kty", "EC"),
       ("x", .string(Base64URL.encode(x))), ("y", .string(Base64URL.encode(y))),

@@ -39,7 +39,7 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The digest the algorithm hashes with (RFC 7518 §3.4).
-  package var digest: DigestAlgorithm { curve.defaultDigest }
+  public var digest: DigestAlgorithm { curve.defaultDigest }
 
   /// The length of the raw `R || S` signature, twice the scalar size (RFC 7518 §3.4).
   package var signatureByteCount: Int { 2 * curve.coordinateByteCount }

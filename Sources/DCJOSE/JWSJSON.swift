@@ -8,9 +8,9 @@ public import DCJSON
 /// received `protected` value, `.`, and the received `payload` value (RFC 7515 §7.2.1).
 public struct JWSJSON: Sendable, Hashable {
   /// One signature of a JSON-serialized JWS (RFC 7515 §7.2.1).
-  package struct Signature: Sendable, Hashable {
+  public struct Signature: Sendable, Hashable {
     /// The integrity-protected header, a JSON object (`protected`, RFC 7515 §7.2.1).
-    package let protectedHeader: JSONValue
+    public let protectedHeader: JSONValue
     /// The protected header's UTF-8 bytes as decoded (RFC 7515 §7.2.1).
     package let protectedHeaderBytes: [UInt8]
     /// The unprotected header (`header`, RFC 7515 §7.2.1), if any.
@@ -18,24 +18,24 @@ public struct JWSJSON: Sendable, Hashable {
     /// The received ASCII `protected.payload` the signature covers (RFC 7515 §5.2 step 8).
     package let signingInput: [UInt8]
     /// The raw `R || S` signature (RFC 7518 §3.4).
-    package let signature: [UInt8]
+    public let signature: [UInt8]
     /// The algorithm from the protected `alg` (RFC 7515 §4.1.1).
-    package let algorithm: JWSAlgorithm
+    public let algorithm: JWSAlgorithm
     /// The chain from `x5c` in either header, DER, leaf first (RFC 7515 §4.1.6).
-    package let x5c: [[UInt8]]?
+    public let x5c: [[UInt8]]?
     /// The `jwk` from either header (RFC 7515 §4.1.3).
-    package let jwk: JWK?
+    public let jwk: JWK?
 
     /// A header parameter from the protected header, else the unprotected one (RFC 7515 §7.2.1).
-    package func header(_ name: String) -> JSONValue? {
+    public func header(_ name: String) -> JSONValue? {
       protectedHeader[name] ?? unprotectedHeader?[name]
     }
 
     /// The key ID, `kid`, from either header (RFC 7515 §4.1.4).
-    package var keyID: String? { header("kid")?.string }
+    public var keyID: String? { header("kid")?.string }
 
     /// Verifies this signature over its received signing input (RFC 7515 §5.2 step 8).
-    package func verifySignature(with key: ECPublicKey) throws(JOSEError) {
+    public func verifySignature(with key: ECPublicKey) throws(JOSEError) {
       try algorithm.verify(signature: signature, signingInput: signingInput, key: key)
     }
 
@@ -80,7 +80,7 @@ public struct JWSJSON: Sendable, Hashable {
   /// The payload as received, base64url (RFC 7515 §7.2.1).
   package let encodedPayload: String
   /// The signatures, in document order; each is verified on its own (RFC 7515 §7.2.1).
-  package let signatures: [Signature]
+  public let signatures: [Signature]
 
   /// Reads the general (`signatures`) or flattened (`signature`) form (RFC 7515 §7.2.1, §7.2.2).
   public init(json: JSONValue) throws(JOSEError) {
@@ -129,7 +129,7 @@ public struct JWSJSON: Sendable, Hashable {
   /// header, and the key (RFC 7515 §7.2.1).
   public struct SignerEntry: Sendable {
     /// The header to protect; `alg` is added from the signer's curve if absent.
-    package var protectedHeader: JSONValue
+    public var protectedHeader: JSONValue
     /// Header parameters left unprotected, such as `kid` (RFC 7515 §7.2.1).
     package var unprotectedHeader: JSONValue?
     /// The signing key.

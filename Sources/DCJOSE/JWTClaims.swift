@@ -1,5 +1,5 @@
 public import DCJSON
-package import Foundation
+public import Foundation
 
 /// The claims of a JWT (RFC 7519 §4): a JSON object with typed access to the registered claims.
 ///
@@ -46,28 +46,28 @@ public struct JWTClaims: Sendable, Hashable {
   public subscript(name: String) -> JSONValue? { json[name] }
 
   /// The claim `name`, or `missingClaim` when absent (RFC 7519 §4).
-  package func require(_ name: String) throws(JOSEError) -> JSONValue {
+  public func require(_ name: String) throws(JOSEError) -> JSONValue {
     guard let value = json[name] else { throw JOSEError(.missingClaim, "claim \(name) is missing") }
     return value
   }
 
   /// The issuer, `iss` (RFC 7519 §4.1.1).
-  package var iss: String? { json["iss"]?.string }
+  public var iss: String? { json["iss"]?.string }
   /// The subject, `sub` (RFC 7519 §4.1.2).
-  package var sub: String? { json["sub"]?.string }
+  public var sub: String? { json["sub"]?.string }
   /// The audiences, `aud`, a single string read as a one-element list (RFC 7519 §4.1.3).
-  package var aud: [String]? {
+  public var aud: [String]? {
     if let single = json["aud"]?.string { return [single] }
     return json["aud"]?.array?.compactMap(\.string)
   }
   /// The expiration time, `exp` (RFC 7519 §4.1.4).
-  package var exp: Date? { date("exp") }
+  public var exp: Date? { date("exp") }
   /// The not-before time, `nbf` (RFC 7519 §4.1.5).
-  package var nbf: Date? { date("nbf") }
+  public var nbf: Date? { date("nbf") }
   /// The issued-at time, `iat` (RFC 7519 §4.1.6).
-  package var iat: Date? { date("iat") }
+  public var iat: Date? { date("iat") }
   /// The JWT ID, `jti` (RFC 7519 §4.1.7).
-  package var jti: String? { json["jti"]?.string }
+  public var jti: String? { json["jti"]?.string }
   /// The `nonce` claim (OpenID Connect Core §2, registered in the IANA JWT Claims registry).
   public var nonce: String? { json["nonce"]?.string }
 

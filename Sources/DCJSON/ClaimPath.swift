@@ -67,13 +67,13 @@ public struct ClaimPath: Sendable, Hashable, CustomStringConvertible, Expressibl
   public init(stringLiteral value: String) { self.init(dotted: value) }
 
   /// The dotted form, e.g. `address.street_address` or `nationalities.0` (RFC 9901 §7.2).
-  package var dotted: String { components.map(\.description).joined(separator: ".") }
+  public var dotted: String { components.map(\.description).joined(separator: ".") }
 
   /// The JSON form as compact text, e.g. `["address","street_address"]` (OpenID4VP 1.0 §7).
   public var description: String { json.serialized() }
 
   /// This path with one more component (RFC 9901 §7.2).
-  package func appending(_ component: Component) -> ClaimPath {
+  public func appending(_ component: Component) -> ClaimPath {
     ClaimPath(components + [component])
   }
 

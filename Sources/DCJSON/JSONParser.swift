@@ -1,9 +1,9 @@
 /// Bounds the JSON parser enforces, so hostile input cannot exhaust stack or memory.
 public struct JSONLimits: Sendable, Hashable {
   /// The deepest nesting of arrays and objects accepted.
-  package var maxDepth: Int
+  public var maxDepth: Int
   /// The longest input accepted, in bytes.
-  package var maxLength: Int
+  public var maxLength: Int
 
   /// Creates limits.
   public init(maxDepth: Int = 64, maxLength: Int = 4 << 20) {

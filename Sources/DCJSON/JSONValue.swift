@@ -85,7 +85,7 @@ extension JSONValue {
   }
 
   /// The value as an `Int`, if it is a number with an exact integer value (RFC 8259 §6).
-  package var int: Int? {
+  public var int: Int? {
     switch self {
     case .integer(let i): return Int(exactly: i)
     case .number(let d): return Int(exactly: d)
@@ -115,7 +115,7 @@ extension JSONValue {
   }
 
   /// True for `null` (RFC 8259 §3).
-  package var isNull: Bool {
+  public var isNull: Bool {
     if case .null = self { return true }
     return false
   }
@@ -126,7 +126,7 @@ extension JSONValue {
   /// Returns this object with `key` set to `value`: replaced in place if present, else appended.
   ///
   /// A non-object is returned unchanged (RFC 8259 §4 keeps names unique within an object).
-  package func setting(_ key: String, to value: JSONValue) -> JSONValue {
+  public func setting(_ key: String, to value: JSONValue) -> JSONValue {
     guard case .object(var members) = self else { return self }
     if let index = members.firstIndex(where: { $0.key == key }) {
       members[index].value = value
@@ -137,7 +137,7 @@ extension JSONValue {
   }
 
   /// Returns this object without the member `key` (RFC 8259 §4); a non-object is returned as is.
-  package func removing(_ key: String) -> JSONValue {
+  public func removing(_ key: String) -> JSONValue {
     guard case .object(let members) = self else { return self }
     return .object(members.filter { $0.key != key })
   }

@@ -19,7 +19,7 @@ public struct ItemsRequest: Sendable, Hashable {
     /// The data element identifier.
     public let identifier: String
     /// Whether the reader intends to retain the value (`IntentToRetain`).
-    package let intentToRetain: Bool
+    public let intentToRetain: Bool
 
     /// Creates a requested element.
     public init(_ identifier: String, intentToRetain: Bool) {
@@ -31,7 +31,7 @@ public struct ItemsRequest: Sendable, Hashable {
   /// The requested document type.
   public let docType: String
   /// Namespaces in request order, each with its elements in request order.
-  package let nameSpaces: [(nameSpace: String, elements: [Element])]
+  public let nameSpaces: [(nameSpace: String, elements: [Element])]
   /// `requestInfo`, kept as given (ISO 18013-5 2nd edition carries `DocRequestInfo` here).
   package let requestInfo: CBORMap?
 
@@ -136,11 +136,11 @@ public struct DocRequest: Sendable, Hashable {
   }
 
   /// `ItemsRequestBytes`: the items request with its exact bytes (they are signed by readerAuth).
-  package let itemsRequestBytes: EncodedCBOR
+  public let itemsRequestBytes: EncodedCBOR
   /// The decoded items request.
   public let itemsRequest: ItemsRequest
   /// Reader authentication over `ReaderAuthenticationBytes`, detached (§9.1.4).
-  package let readerAuth: COSESign1?
+  public let readerAuth: COSESign1?
 
   /// Builds a doc request; the items request is encoded here.
   public init(itemsRequest: ItemsRequest, readerAuth: COSESign1? = nil) {
@@ -198,9 +198,9 @@ public struct UseCase: Sendable, Hashable {
   }
 
   /// Whether the use case must be satisfied.
-  package let mandatory: Bool
+  public let mandatory: Bool
   /// Alternative sets of doc request indexes; satisfying any one set satisfies the use case.
-  package let documentSets: [[Int]]
+  public let documentSets: [[Int]]
   /// Purpose hints, by controller id.
   package let purposeHints: [String: Int]
 
@@ -254,9 +254,9 @@ public struct DeviceRequest: Sendable, Hashable {
   /// The document requests, in order.
   public let docRequests: [DocRequest]
   /// `DeviceRequestInfoBytes`, kept exactly (it is signed by readerAuthAll).
-  package let deviceRequestInfo: EncodedCBOR?
+  public let deviceRequestInfo: EncodedCBOR?
   /// Signatures over all doc requests at once (`ReaderAuthenticationAll`).
-  package let readerAuthAll: [COSESign1]
+  public let readerAuthAll: [COSESign1]
 
   /// Builds a request. Version 1.1 is used when `deviceRequestInfo` or `readerAuthAll` is set.
   public init(

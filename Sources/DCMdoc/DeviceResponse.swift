@@ -1,6 +1,6 @@
 public import DCCBOR
 public import DCCOSE
-package import DCCrypto
+public import DCCrypto
 
 /// `DeviceAuthentication = ["DeviceAuthentication", SessionTranscript, DocType,
 /// DeviceNameSpacesBytes]`, signed as `DeviceAuthenticationBytes = #6.24(bstr .cbor ...)`
@@ -65,7 +65,7 @@ package enum DeviceAuthentication {
 }
 
 /// How the holder authenticates a presented document (ISO 18013-5 §9.1.3).
-package enum DeviceAuthenticator: Sendable {
+public enum DeviceAuthenticator: Sendable {
   /// A deviceSignature (§9.1.3.6): ECDSA with the device key.
   case signature(any Signer)
   /// A deviceMac (§9.1.3.5): HMAC with the EMacKey derived from ECDH of the device key and the
@@ -96,9 +96,9 @@ public struct DeviceSigned: Sendable, Hashable {
   }
 
   /// `DeviceNameSpacesBytes`, kept exactly (they are signed).
-  package let nameSpaces: EncodedCBOR
+  public let nameSpaces: EncodedCBOR
   /// The device authentication.
-  package let deviceAuth: Authentication
+  public let deviceAuth: Authentication
 
   /// Assembles a DeviceSigned.
   public init(nameSpaces: EncodedCBOR, deviceAuth: Authentication) {
@@ -192,11 +192,11 @@ public struct Document: Sendable, Hashable {
   }
 
   public let docType: String
-  package let issuerSigned: IssuerSigned
-  package let deviceSigned: DeviceSigned
+  public let issuerSigned: IssuerSigned
+  public let deviceSigned: DeviceSigned
   /// `errors`: elements requested but not returned, by namespace, with their error code
   /// (0 = data not returned, §8.3.2.1.2.3).
-  package let errors: [String: [String: Int]]
+  public let errors: [String: [String: Int]]
 
   /// Assembles a document.
   public init(
@@ -279,7 +279,7 @@ public struct Document: Sendable, Hashable {
   /// - Parameters:
   ///   - disclosing: the elements to reveal, by namespace; elements the mdoc lacks are ignored.
   ///   - notReturned: requested elements that are not returned, reported in `errors` with code 0.
-  package static func present(
+  public static func present(
     _ issuerSigned: IssuerSigned, disclosing: [String: Set<String>],
     notReturned: [String: [String]] = [:],
     sessionTranscript: SessionTranscript, deviceKey: any Signer
@@ -295,7 +295,7 @@ public struct Document: Sendable, Hashable {
   ///   - disclosing: the elements to reveal, by namespace; elements the mdoc lacks are ignored.
   ///   - notReturned: requested elements that are not returned, reported in `errors` with code 0.
   /// - Throws: `signingFailed` when the key cannot sign, or cannot agree with the reader key.
-  package static func present(
+  public static func present(
     _ issuerSigned: IssuerSigned, disclosing: [String: Set<String>],
     notReturned: [String: [String]] = [:],
     sessionTranscript: SessionTranscript, authenticator: DeviceAuthenticator
@@ -347,7 +347,7 @@ public struct Document: Sendable, Hashable {
   ///   attached payload that is not this session's DeviceAuthenticationBytes;
   ///   `unauthorizedElement` for a device-signed element the MSO does not authorize.
   @discardableResult
-  package func verifyDeviceAuthentication(
+  public func verifyDeviceAuthentication(
     sessionTranscript: SessionTranscript, deviceKey: ECPublicKey,
     macKey: (() throws(MdocError) -> [UInt8])? = nil
   ) throws(MdocError) -> VerifiedDeviceAuthentication {
@@ -410,7 +410,7 @@ public struct Document: Sendable, Hashable {
 }
 
 /// How a document's device authentication verified (ISO 18013-5 §9.1.3).
-package enum VerifiedDeviceAuthentication: Sendable, Hashable {
+public enum VerifiedDeviceAuthentication: Sendable, Hashable {
   /// A deviceSignature with a detached payload (§9.1.3.4).
   case signature
   /// A deviceSignature whose payload was attached, byte-identical to the
@@ -437,17 +437,17 @@ public struct DeviceResponse: Sendable, Hashable {
   /// Status code 0: OK (§8.3.2.1.2.3).
   public static let statusOK = 0
   /// Status code 10: general error.
-  package static let statusGeneralError = 10
+  public static let statusGeneralError = 10
   /// Status code 11: CBOR decoding error: the mdoc cannot decode the request (§8.3.2.1.2.3).
-  package static let statusCBORDecodingError = 11
+  public static let statusCBORDecodingError = 11
   /// Status code 12: CBOR validation error: the request decodes but is not a valid
   /// DeviceRequest (§8.3.2.1.2.3).
-  package static let statusCBORValidationError = 12
+  public static let statusCBORValidationError = 12
 
   public let version: String
   public let documents: [Document]
   /// Documents not returned, by docType, with their error code.
-  package let documentErrors: [[String: Int]]
+  public let documentErrors: [[String: Int]]
   public let status: Int
 
   /// Assembles a response.

@@ -1,7 +1,7 @@
 public import DCCBOR
 public import DCCOSE
-package import DCCrypto
-package import DCX509
+public import DCCrypto
+public import DCX509
 import Foundation
 
 /// `IssuerSignedItem` (ISO 18013-5 §8.3.2.1.2.2) with the exact bytes its digest covers.
@@ -22,8 +22,8 @@ public struct IssuerSignedItem: Sendable, Hashable {
   package let digestID: UInt64
   /// The salt, at least 16 bytes when issued here (§9.1.2.5).
   public let random: [UInt8]
-  package let elementIdentifier: String
-  package let elementValue: CBOR
+  public let elementIdentifier: String
+  public let elementValue: CBOR
 
   /// Reads an item from its tag 24 wrapper.
   public init(taggedItem: CBOR) throws(MdocError) {
@@ -63,7 +63,7 @@ public struct IssuerSignedItem: Sendable, Hashable {
   package var taggedItem: CBOR { encoded.tag24 }
 
   /// The digest the MSO holds for this item: over the encoded `IssuerSignedItemBytes` (§9.1.2.5).
-  package func digest(_ algorithm: DigestAlgorithm) -> [UInt8] {
+  public func digest(_ algorithm: DigestAlgorithm) -> [UInt8] {
     algorithm.hash(Self.taggedItemBytes(encoded.bytes))
   }
 
@@ -91,11 +91,11 @@ public struct IssuerSigned: Sendable, Hashable {
   }
 
   /// Items by namespace, in the order received.
-  package let nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])]
+  public let nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])]
   /// The COSE_Sign1 over `MobileSecurityObjectBytes`, with the document signer chain in x5chain.
-  package let issuerAuth: COSESign1
+  public let issuerAuth: COSESign1
   /// The decoded MSO.
-  package let mso: MobileSecurityObject
+  public let mso: MobileSecurityObject
   /// Whether `issuerAuth` came before `nameSpaces` in the received map, so a decoded value
   /// re-encodes to its original bytes (the CDDL order is nameSpaces first).
   private var issuerAuthFirst = false
@@ -231,20 +231,20 @@ public struct IssuerSigned: Sendable, Hashable {
   public var docType: String { mso.docType }
 
   /// The document signer chain from issuerAuth's x5chain, leaf first.
-  package func documentSignerChain() throws(MdocError) -> [Certificate] {
+  public func documentSignerChain() throws(MdocError) -> [Certificate] {
     try issuerAuth.x5chainCertificates(
       failing: .malformed, label: "issuerAuth", missingNote: " (ISO 18013-5 §9.1.2.4)",
       certificateLabel: "issuerAuth x5chain certificate")
   }
 
   /// The item for an element, if present.
-  package func item(nameSpace: String, element: String) -> IssuerSignedItem? {
+  public func item(nameSpace: String, element: String) -> IssuerSignedItem? {
     nameSpaces.first { $0.nameSpace == nameSpace }?.items.first { $0.elementIdentifier == element }
   }
 
   /// A copy holding only the chosen elements (selective disclosure, §9.1.2.5); namespaces left
   /// empty are dropped. Order follows this document.
-  package func disclosing(_ elements: [String: Set<String>]) -> IssuerSigned {
+  public func disclosing(_ elements: [String: Set<String>]) -> IssuerSigned {
     let kept = nameSpaces.compactMap { ns -> (nameSpace: String, items: [IssuerSignedItem])? in
       guard let wanted = elements[ns.nameSpace] else { return nil }
       let items = ns.items

@@ -14,7 +14,7 @@ public enum ChainTrust: Sendable, Hashable {
   case untrusted(reason: String)
 
   /// Whether this is `trusted`.
-  package var isTrusted: Bool {
+  public var isTrusted: Bool {
     if case .trusted = self { return true }
     return false
   }
@@ -23,11 +23,11 @@ public enum ChainTrust: Sendable, Hashable {
 /// What issuer verification established about an mdoc (ISO 18013-5 §9.3.1).
 public struct IssuerVerification: Sendable {
   /// The document signer certificate (the x5chain leaf).
-  package let documentSigner: Certificate
+  public let documentSigner: Certificate
   /// Whether the document signer chains to a trusted IACA.
-  package let trust: ChainTrust
+  public let trust: ChainTrust
   /// The device key the MSO binds the mdoc to.
-  package let deviceKey: ECPublicKey
+  public let deviceKey: ECPublicKey
 }
 
 extension IssuerSigned {

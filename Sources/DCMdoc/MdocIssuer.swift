@@ -1,20 +1,20 @@
-package import DCCBOR
+public import DCCBOR
 import DCCOSE
-package import DCCrypto
-package import DCX509
+public import DCCrypto
+public import DCX509
 import Foundation
 
 /// Issues mdocs (ISO 18013-5 §9.1.2): for tests, the demo and development issuers.
-package struct MdocIssuer: Sendable {
+public struct MdocIssuer: Sendable {
   /// The document signer's key.
-  package let signer: any Signer
+  public let signer: any Signer
   /// The document signer certificate chain, leaf first, placed in issuerAuth's x5chain.
-  package let certificateChain: [Certificate]
+  public let certificateChain: [Certificate]
   /// Where the salts, decoys and digest ID order come from.
-  package let random: any RandomSource
+  public let random: any RandomSource
 
   /// Creates an issuer.
-  package init(
+  public init(
     signer: any Signer, certificateChain: [Certificate], random: any RandomSource = SecureRandom()
   ) {
     self.signer = signer
@@ -30,7 +30,7 @@ package struct MdocIssuer: Sendable {
   ///     elements exist (§9.1.2.5 allows them).
   ///   - status: the MSO's `status` (ISO 18013-5 second edition: a Token Status List
   ///     reference), nil for none.
-  package func issue(
+  public func issue(
     docType: String,
     nameSpaces: [(nameSpace: String, elements: [(identifier: String, value: CBOR)])],
     deviceKey: ECPublicKey, validity: ValidityInfo, digestAlgorithm: DigestAlgorithm = .sha256,

@@ -16,8 +16,8 @@ public struct ValidityInfo: Sendable, Hashable {
   }
 
   public let signed: Date
-  package let validFrom: Date
-  package let validUntil: Date
+  public let validFrom: Date
+  public let validUntil: Date
   package let expectedUpdate: Date?
 
   /// Creates validity information.
@@ -60,9 +60,9 @@ public struct KeyAuthorizations: Sendable, Hashable {
   }
 
   /// Namespaces whose every element the device may sign.
-  package let nameSpaces: [String]
+  public let nameSpaces: [String]
   /// Individual elements the device may sign, by namespace.
-  package let dataElements: [String: [String]]
+  public let dataElements: [String: [String]]
 
   /// Creates authorizations.
   public init(nameSpaces: [String] = [], dataElements: [String: [String]] = [:]) {
@@ -83,7 +83,7 @@ public struct KeyAuthorizations: Sendable, Hashable {
   }
 
   /// Whether the device may sign an element.
-  package func authorizes(nameSpace: String, element: String) -> Bool {
+  public func authorizes(nameSpace: String, element: String) -> Bool {
     nameSpaces.contains(nameSpace) || (dataElements[nameSpace]?.contains(element) ?? false)
   }
 }
@@ -120,19 +120,19 @@ public struct MobileSecurityObject: Sendable, Hashable {
   public let encoded: EncodedCBOR
   public let version: String
   /// "SHA-256", "SHA-384" or "SHA-512".
-  package let digestAlgorithm: String
+  public let digestAlgorithm: String
   /// Digests by namespace and digest ID.
-  package let valueDigests: [String: [UInt64: [UInt8]]]
+  public let valueDigests: [String: [UInt64: [UInt8]]]
   /// The device key as a COSE_Key (`deviceKeyInfo.deviceKey`).
-  package let deviceKey: COSEKey
-  package let keyAuthorizations: KeyAuthorizations?
+  public let deviceKey: COSEKey
+  public let keyAuthorizations: KeyAuthorizations?
   public let docType: String
-  package let validityInfo: ValidityInfo
+  public let validityInfo: ValidityInfo
   /// The `status` member (token status list or identifier list), kept as given.
   public let status: CBOR?
 
   /// The digest algorithm as a value.
-  package var digest: DigestAlgorithm {
+  public var digest: DigestAlgorithm {
     get throws(MdocError) {
       switch digestAlgorithm {
       case "SHA-256": return .sha256

@@ -1,8 +1,8 @@
-package import DCCBOR
-package import DCCOSE
-package import DCCrypto
+public import DCCBOR
+public import DCCOSE
+public import DCCrypto
 public import DCX509
-package import Foundation
+public import Foundation
 
 /// Who signed a request, and whether the wallet trusts them (ISO 18013-5 §9.1.4).
 public struct ReaderIdentity: Sendable, Hashable {
@@ -11,18 +11,18 @@ public struct ReaderIdentity: Sendable, Hashable {
   /// The presented chain, leaf first.
   public let chain: [Certificate]
   /// Whether the chain reaches a configured reader anchor under the reader profile.
-  package let trust: ChainTrust
+  public let trust: ChainTrust
 
   /// The reader's readable name: the subject CN, else the whole subject.
   public var name: String { certificate.subject.commonName ?? certificate.subject.description }
 
   /// The authority key identifier of the reader certificate (what iOS and Android reader gating
   /// match on).
-  package var authorityKeyIdentifier: [UInt8]? { certificate.authorityKeyIdentifier }
+  public var authorityKeyIdentifier: [UInt8]? { certificate.authorityKeyIdentifier }
 }
 
 /// Builds and checks reader authentication (ISO 18013-5 §9.1.4).
-package enum ReaderAuthentication {
+public enum ReaderAuthentication {
 
   /// The context strings that open the signed arrays, named once (ISO 18013-5 §9.1.4; the
   /// second edition adds `ReaderAuthenticationAll`).
@@ -33,7 +33,7 @@ package enum ReaderAuthentication {
 
   /// `ReaderAuthenticationBytes = #6.24(bstr .cbor ["ReaderAuthentication", SessionTranscript,
   /// ItemsRequestBytes])`.
-  package static func bytes(sessionTranscript: SessionTranscript, itemsRequestBytes: EncodedCBOR)
+  public static func bytes(sessionTranscript: SessionTranscript, itemsRequestBytes: EncodedCBOR)
     -> [UInt8]
   {
     // Written directly: the transcript and ItemsRequestBytes are spliced as kept.
@@ -63,7 +63,7 @@ package enum ReaderAuthentication {
   }
 
   /// Signs a detached payload as a reader, with the chain in x5chain (unprotected, §9.1.4).
-  package static func sign(payload: [UInt8], signer: any Signer, chain: [Certificate])
+  public static func sign(payload: [UInt8], signer: any Signer, chain: [Certificate])
     throws(MdocError) -> COSESign1
   {
     do {
@@ -81,7 +81,7 @@ package enum ReaderAuthentication {
   /// - Returns: the reader identity, trusted or untrusted.
   /// - Throws: `invalidReaderSignature` when the signature does not verify or has no usable
   ///   certificate: such a request must be refused.
-  package static func verify(
+  public static func verify(
     _ readerAuth: COSESign1, payload: [UInt8], trustAnchors: [Certificate], at now: Date
   ) throws(MdocError) -> ReaderIdentity {
     let chain = try readerAuth.x5chainCertificates(
@@ -110,11 +110,11 @@ package enum ReaderAuthentication {
 
 /// The result of checking a DeviceRequest's reader authentication (§9.1.4): per doc request,
 /// the reader that signed it (or nil when unsigned), and the readerAuthAll signer if any.
-package struct RequestAuthentication: Sendable, Hashable {
+public struct RequestAuthentication: Sendable, Hashable {
   /// The identity proven by readerAuthAll, when present.
-  package let readerAuthAll: ReaderIdentity?
+  public let readerAuthAll: ReaderIdentity?
   /// Per doc request: the identity proven by its own readerAuth, or by readerAuthAll.
-  package let perDocRequest: [ReaderIdentity?]
+  public let perDocRequest: [ReaderIdentity?]
 }
 
 extension DeviceRequest {
@@ -122,7 +122,7 @@ extension DeviceRequest {
   ///
   /// An invalid signature throws (the request must be refused); an unknown chain is reported
   /// as `untrusted` and left to the caller's policy.
-  package func authenticateReader(
+  public func authenticateReader(
     sessionTranscript: SessionTranscript, trustAnchors: [Certificate], at now: Date
   ) throws(MdocError) -> RequestAuthentication {
     var allIdentity: ReaderIdentity?

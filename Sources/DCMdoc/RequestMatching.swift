@@ -1,30 +1,30 @@
-package import DCCBOR
+public import DCCBOR
 
 /// How a stored mdoc answers one `ItemsRequest`: each requested element, and its value when
 /// the mdoc holds it.
-package struct ItemsRequestMatch: Sendable, Hashable {
+public struct ItemsRequestMatch: Sendable, Hashable {
   /// One requested element and what the mdoc has for it.
-  package struct Element: Sendable, Hashable {
-    package let nameSpace: String
-    package let identifier: String
-    package let intentToRetain: Bool
+  public struct Element: Sendable, Hashable {
+    public let nameSpace: String
+    public let identifier: String
+    public let intentToRetain: Bool
     /// The element's value, nil when the mdoc does not hold it.
-    package let value: CBOR?
+    public let value: CBOR?
   }
 
   /// The requested elements, in request order.
-  package let elements: [Element]
+  public let elements: [Element]
 
   /// Elements the mdoc holds.
-  package var available: [Element] { elements.filter { $0.value != nil } }
+  public var available: [Element] { elements.filter { $0.value != nil } }
   /// Elements the mdoc does not hold.
-  package var missing: [Element] { elements.filter { $0.value == nil } }
+  public var missing: [Element] { elements.filter { $0.value == nil } }
 }
 
 extension ItemsRequest {
   /// Matches an mdoc against this request (ISO 18013-5 §8.3.2.1.2.1): nil when the docType
   /// differs, otherwise every requested element with the mdoc's value or nil.
-  package func match(_ issuerSigned: IssuerSigned) -> ItemsRequestMatch? {
+  public func match(_ issuerSigned: IssuerSigned) -> ItemsRequestMatch? {
     guard issuerSigned.docType == docType else { return nil }
     // One pass over the mdoc's items of each requested namespace, indexing positions (values
     // are not copied), then one lookup per requested element. A namespace the mdoc lists twice

@@ -1,6 +1,6 @@
 public import DCCBOR
 import DCCOSE
-package import DCCrypto
+public import DCCrypto
 
 /// `SessionTranscript = [DeviceEngagementBytes, EReaderKeyBytes, Handover]` (ISO 18013-5
 /// §9.1.5.1), kept as its exact encoding: DeviceAuthentication and ReaderAuthentication embed it,
@@ -56,14 +56,14 @@ public struct SessionTranscript: Sendable, Hashable {
   public var bytes: [UInt8] { encoded.bytes }
 
   /// `SessionTranscriptBytes`: the transcript wrapped in tag 24 (ISO 18013-5 §9.1.5.1).
-  package var taggedBytes: [UInt8] { encoded.tag24.encoded() }
+  public var taggedBytes: [UInt8] { encoded.tag24.encoded() }
 
   /// The HKDF salt of every key this session derives, `SHA-256(SessionTranscriptBytes)`: the
   /// session keys SKReader / SKDevice (ISO 18013-5 §9.1.1.5) and EMacKey (§9.1.3.5).
-  package var keyDerivationSalt: [UInt8] { SHA256.hash(data: taggedBytes) }
+  public var keyDerivationSalt: [UInt8] { SHA256.hash(data: taggedBytes) }
 
   /// The third member.
-  package var handover: CBOR { encoded.value.array?[Keys.handover] ?? .null }
+  public var handover: CBOR { encoded.value.array?[Keys.handover] ?? .null }
 
   /// The reader's ephemeral key in person: the second member, `EReaderKeyBytes =
   /// #6.24(bstr .cbor EReaderKey)` with `EReaderKey = COSE_Key` (§9.1.5.1); nil when the member
@@ -71,7 +71,7 @@ public struct SessionTranscript: Sendable, Hashable {
   ///
   /// - Throws: `malformed` when the member is neither null nor a tag 24 COSE_Key of a curve
   ///   this package supports.
-  package var eReaderKey: ECPublicKey? {
+  public var eReaderKey: ECPublicKey? {
     get throws(MdocError) {
       guard let member = encoded.value.array?[Keys.eReaderKeyBytes], member != .null else {
         return nil
@@ -100,14 +100,14 @@ public enum Handover {
   /// - Parameters:
   ///   - encryptionInfoBase64: the base64url text exactly as received in the request.
   ///   - origin: the serialized origin the platform supplied, never one from the payload.
-  package static func dcapi(encryptionInfoBase64: String, origin: String) -> CBOR {
+  public static func dcapi(encryptionInfoBase64: String, origin: String) -> CBOR {
     let info: CBOR = [.textString(encryptionInfoBase64), .textString(origin)]
     return ["dcapi", .byteString(SHA256.hash(data: info.mdocEncoded))]
   }
 
   /// `["OpenID4VPDCAPIHandover", SHA-256(CBOR([origin, nonce, jwkThumbprint]))]` (OpenID4VP 1.0
   /// §B.2.6.2); the thumbprint is null when the response is not encrypted.
-  package static func openID4VPDCAPI(origin: String, nonce: String, jwkThumbprint: [UInt8]?) -> CBOR
+  public static func openID4VPDCAPI(origin: String, nonce: String, jwkThumbprint: [UInt8]?) -> CBOR
   {
     let info: CBOR = [
       .textString(origin), .textString(nonce), jwkThumbprint.map { .byteString($0) } ?? .null,
@@ -117,7 +117,7 @@ public enum Handover {
 
   /// `["OpenID4VPHandover", SHA-256(CBOR([clientId, nonce, jwkThumbprint, responseUri]))]`
   /// (OpenID4VP 1.0 §B.2.6.1, redirect-based flows).
-  package static func openID4VP(
+  public static func openID4VP(
     clientID: String, nonce: String, jwkThumbprint: [UInt8]?, responseURI: String
   ) -> CBOR {
     let info: CBOR = [

@@ -1,7 +1,7 @@
 public import DCAPI
 import DCJOSE
 public import DCJSON
-public import DCQL
+package import DCQL
 public import DCX509
 public import Foundation
 
@@ -20,7 +20,7 @@ public struct AuthorizationRequest: Sendable {
   /// `nonce` (OpenID4VP 1.0 §5.2).
   public let nonce: String
   /// `dcql_query`, parsed (OpenID4VP 1.0 §6).
-  public let dcqlQuery: DCQLQuery
+  package let dcqlQuery: DCQLQuery
   /// `dcql_query` as received.
   package let dcqlQueryJSON: JSONValue
   /// `client_metadata` (OpenID4VP 1.0 §5.1).
@@ -28,7 +28,7 @@ public struct AuthorizationRequest: Sendable {
   /// The key and `enc` for a `dc_api.jwt` response; nil for `dc_api` (OpenID4VP 1.0 §8.3).
   package let responseEncryption: ResponseEncryption?
   /// `transaction_data`, each entry checked and of a supported type (OpenID4VP 1.0 §5.1).
-  public let transactionData: [TransactionData]
+  package let transactionData: [TransactionData]
   /// `verifier_info`, kept as data for the UI (OpenID4VP 1.0 §5.1).
   package let verifierInfo: JSONValue?
   /// `expected_origins` of a signed request (OpenID4VP 1.0 Appendix A.2).

@@ -1,4 +1,4 @@
-package import DCJSON
+public import DCJSON
 
 /// One component of a claims path pointer (OpenID4VP 1.0 §7).
 public enum ClaimPathComponent: Sendable, Hashable {
@@ -74,7 +74,7 @@ public struct ClaimsPathPointer: Sendable, Hashable, CustomStringConvertible {
   ///
   /// Where §7.2 says to abort with an error (a key applied to a non-object, an index or `null` to a
   /// non-array, or an empty selection), the result is empty: the credential does not match.
-  package func select(in root: ClaimValue) -> [SelectedClaim] {
+  public func select(in root: ClaimValue) -> [SelectedClaim] {
     if let concrete = concreteComponents { return selectOne(concrete, in: root) }
     var current: [(value: ClaimValue, path: [ClaimPath.Component])] = [(root, [])]
     for component in components {
@@ -141,11 +141,11 @@ extension ClaimsPathPointer {
 }
 
 /// One claim a claims path pointer selected: where it is and its value (OpenID4VP 1.0 §7.2).
-package struct SelectedClaim: Sendable, Hashable {
+public struct SelectedClaim: Sendable, Hashable {
   /// The concrete path of the claim.
-  package let path: ClaimPath
+  public let path: ClaimPath
   /// The claim's value.
-  package let value: ClaimValue
+  public let value: ClaimValue
 }
 
 extension ClaimValue: CustomStringConvertible {

@@ -1,25 +1,25 @@
-package import DCJSON
+public import DCJSON
 
 /// The Credentials that can answer one Credential Query (OpenID4VP 1.0 §6.1, §6.4).
 public struct DCQLMatch: Sendable, Hashable {
   /// One Credential that satisfies the query, and the claims it would disclose (OpenID4VP 1.0 §6.4.1).
   public struct Candidate: Sendable, Hashable {
     /// The Credential's position in the array given to `evaluate(_:)`.
-    package let credentialIndex: Int
+    public let credentialIndex: Int
     /// The index in `claim_sets` of the first claim set this Credential satisfies; `nil` without `claim_sets` (OpenID4VP 1.0 §6.4.1).
     package let claimSetIndex: Int?
     /// The concrete paths of the claims to disclose, in query order, without repeats (OpenID4VP 1.0 §6.4.1, §7).
-    package let disclosed: [ClaimPath]
+    public let disclosed: [ClaimPath]
   }
 
   /// The Credential Query's id (OpenID4VP 1.0 §6.1).
-  package let credentialQueryID: String
+  public let credentialQueryID: String
   /// Whether several Credentials may be presented for this query (OpenID4VP 1.0 §6.1, `multiple`).
-  package let multiple: Bool
+  public let multiple: Bool
   /// Every matching Credential, in the order given; with `multiple` false, at most one may be presented.
   public let candidates: [Candidate]
   /// Why no Credential matched, when `candidates` is empty.
-  package let unmatchedReason: String?
+  public let unmatchedReason: String?
 }
 
 /// How a Credential Set Query fares against the matches (OpenID4VP 1.0 §6.2, §6.4.2).
@@ -27,21 +27,21 @@ public struct CredentialSetResult: Sendable, Hashable {
   /// Whether the set is required (OpenID4VP 1.0 §6.2).
   public let required: Bool
   /// The indices of the options whose every Credential Query has a candidate (OpenID4VP 1.0 §6.4.2).
-  package let satisfiableOptions: [Int]
+  public let satisfiableOptions: [Int]
   /// The first satisfiable option, the Verifier's preferred one (OpenID4VP 1.0 §6.4.2).
-  package var chosenOption: Int? { satisfiableOptions.first }
+  public var chosenOption: Int? { satisfiableOptions.first }
 }
 
 /// The outcome of evaluating a DCQL query against a wallet's Credentials (OpenID4VP 1.0 §6.4).
 public struct DCQLEvaluation: Sendable, Hashable {
   /// Every Credential Query's match, by id (OpenID4VP 1.0 §6.4).
-  package let matches: [String: DCQLMatch]
+  public let matches: [String: DCQLMatch]
   /// Whether a response can satisfy the query: every Credential Query, or every required Credential Set, is met (OpenID4VP 1.0 §6.4.2).
-  package let isSatisfied: Bool
+  public let isSatisfied: Bool
   /// One result per Credential Set Query, in query order; empty without `credential_sets` (OpenID4VP 1.0 §6.2).
   public let credentialSets: [CredentialSetResult]
   /// Why the query cannot be satisfied, when `isSatisfied` is false.
-  package let unsatisfiedReason: String?
+  public let unsatisfiedReason: String?
   /// The Credential Query ids in query order.
   let queryOrder: [String]
   /// Whether the query had `credential_sets`.

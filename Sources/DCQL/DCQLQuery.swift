@@ -30,11 +30,11 @@ public struct DCQLQuery: Sendable, Hashable {
 }
 
 /// Credential format identifiers this module knows the `meta` of (OpenID4VP 1.0 Appendix B).
-package enum DCQLFormat: Sendable {
+public enum DCQLFormat: Sendable {
   /// ISO/IEC 18013-5 mdoc (OpenID4VP 1.0 Appendix B.2).
-  package static let msoMdoc = "mso_mdoc"
+  public static let msoMdoc = "mso_mdoc"
   /// IETF SD-JWT VC (OpenID4VP 1.0 Appendix B.3).
-  package static let sdJWTVC = "dc+sd-jwt"
+  public static let sdJWTVC = "dc+sd-jwt"
 }
 
 /// A request for one Credential: format, metadata constraints and claims (OpenID4VP 1.0 §6.1).
@@ -44,13 +44,13 @@ public struct CredentialQuery: Sendable, Hashable {
   /// The requested Credential format, such as `mso_mdoc` or `dc+sd-jwt`; unknown formats are kept (OpenID4VP 1.0 §6.1).
   public let format: String
   /// Whether more than one Credential may be returned for this query; default `false` (OpenID4VP 1.0 §6.1).
-  package let multiple: Bool
+  public let multiple: Bool
   /// Constraints on the Credential's metadata (OpenID4VP 1.0 §6.1, Appendix B).
-  package let meta: CredentialQueryMeta
+  public let meta: CredentialQueryMeta
   /// The issuers or trust frameworks the Verifier accepts, if constrained (OpenID4VP 1.0 §6.1.1).
   package let trustedAuthorities: [TrustedAuthorityQuery]?
   /// Whether the Credential must be bound to a holder key; default `true` (OpenID4VP 1.0 §6.1).
-  package let requireCryptographicHolderBinding: Bool
+  public let requireCryptographicHolderBinding: Bool
   /// The requested claims; `nil` requests none selectively disclosable (OpenID4VP 1.0 §6.1, §6.4.1).
   public let claims: [ClaimsQuery]?
   /// Acceptable combinations of claim ids, in the Verifier's order of preference (OpenID4VP 1.0 §6.1, §6.4.1).
@@ -58,17 +58,17 @@ public struct CredentialQuery: Sendable, Hashable {
 }
 
 /// The `meta` object of a Credential Query, with the known members read out (OpenID4VP 1.0 §6.1, Appendix B).
-package struct CredentialQueryMeta: Sendable, Hashable {
+public struct CredentialQueryMeta: Sendable, Hashable {
   /// The mdoc doctype the Credential must have (`doctype_value`, OpenID4VP 1.0 Appendix B.2.3).
-  package let doctypeValue: String?
+  public let doctypeValue: String?
   /// The SD-JWT VC types one of which the Credential must have (`vct_values`, OpenID4VP 1.0 Appendix B.3).
-  package let vctValues: [String]?
+  public let vctValues: [String]?
   /// Every member as received, known or not.
-  package let raw: [String: ClaimValue]
+  public let raw: [String: ClaimValue]
   /// Whether the Credential Query carried `meta` at all. It is REQUIRED (OpenID4VP 1.0 §6.1): a
   /// query without it is kept, so that `credential_sets` naming it still parse, but no
   /// Credential matches it (as in Google's CMWallet matcher).
-  package let isPresent: Bool
+  public let isPresent: Bool
 }
 
 /// One accepted issuer or trust framework for a Credential (OpenID4VP 1.0 §6.1.1).
@@ -90,9 +90,9 @@ public struct ClaimsQuery: Sendable, Hashable {
   /// Where the claim is; for `mso_mdoc`, `[namespace, element identifier]` (OpenID4VP 1.0 §6.3, §7, Appendix B.2.4).
   public let path: ClaimsPathPointer
   /// The acceptable values: strings, integers or booleans (OpenID4VP 1.0 §6.3).
-  package let values: [ClaimValue]?
+  public let values: [ClaimValue]?
   /// Whether the Verifier will keep the mdoc data element (`intent_to_retain`, OpenID4VP 1.0 Appendix B.2.4).
-  package let intentToRetain: Bool?
+  public let intentToRetain: Bool?
 }
 
 /// A constraint on which Credential Queries are answered together (OpenID4VP 1.0 §6.2).
@@ -102,5 +102,5 @@ public struct CredentialSetQuery: Sendable, Hashable {
   /// Whether the set must be satisfied; default `true` (OpenID4VP 1.0 §6.2).
   public let required: Bool
   /// The Verifier's explanation for this set, as received, if any (OpenID4VP 1.0 §6.2).
-  package let purpose: ClaimValue?
+  public let purpose: ClaimValue?
 }

@@ -10,7 +10,7 @@ public struct Disclosure: Sendable, Hashable, CustomStringConvertible {
   /// The base64url text as received or created (RFC 9901 §4.2.1).
   public let encoded: String
   /// The salt (RFC 9901 §4.2.1).
-  package let salt: String
+  public let salt: String
   /// The claim name for an object property, nil for an array element (RFC 9901 §4.2.1, §4.2.2).
   public let name: String?
   /// The claim value, which may itself hold `_sd` digests (RFC 9901 §4.2.1, §4.2.6).
@@ -87,7 +87,7 @@ public struct Disclosure: Sendable, Hashable, CustomStringConvertible {
   package var isArrayElement: Bool { name == nil }
 
   /// base64url of the hash of the ASCII Disclosure text (RFC 9901 §4.2.3).
-  package func digest(_ algorithm: SDHashAlgorithm = .sha256) -> String {
+  public func digest(_ algorithm: SDHashAlgorithm = .sha256) -> String {
     algorithm.base64URLDigest(ofASCII: encoded)
   }
 

@@ -1,26 +1,26 @@
-package import DCCrypto
-package import DCJOSE
-package import DCJSON
-package import Foundation
+public import DCCrypto
+public import DCJOSE
+public import DCJSON
+public import Foundation
 
 /// What the holder signs into a Key Binding JWT (RFC 9901 §4.3; OpenID4VP 1.0 §8.4 for the
 /// transaction data hashes).
-package struct KeyBinding: Sendable {
+public struct KeyBinding: Sendable {
   /// The holder key named by the credential's `cnf.jwk` (RFC 9901 §4.3).
-  package var signer: any Signer
+  public var signer: any Signer
   /// `aud`: over the DC API this is `origin:<origin>` (OpenID4VP 1.0 Appendix A.4).
-  package var audience: String
+  public var audience: String
   /// `nonce` from the verifier's request (RFC 9901 §4.3).
-  package var nonce: String
+  public var nonce: String
   /// `iat`, the time of signing (RFC 9901 §4.3).
-  package var issuedAt: Date
+  public var issuedAt: Date
   /// `transaction_data_hashes`, when the request carried transaction data (OpenID4VP 1.0 §8.4).
-  package var transactionDataHashes: [String]?
+  public var transactionDataHashes: [String]?
   /// `transaction_data_hashes_alg`, when not the default `sha-256` (OpenID4VP 1.0 §8.4).
-  package var transactionDataHashesAlg: String?
+  public var transactionDataHashesAlg: String?
 
   /// Creates the Key Binding parameters (RFC 9901 §4.3).
-  package init(
+  public init(
     signer: any Signer, audience: String, nonce: String, issuedAt: Date,
     transactionDataHashes: [String]? = nil, transactionDataHashesAlg: String? = nil
   ) {
@@ -34,31 +34,31 @@ package struct KeyBinding: Sendable {
 }
 
 /// The checked claims of a Key Binding JWT (RFC 9901 §4.3, §7.3).
-package struct VerifiedKeyBinding: Sendable, Hashable {
+public struct VerifiedKeyBinding: Sendable, Hashable {
   /// The KB-JWT as received (RFC 9901 §4.3).
-  package let jwt: CompactJWS
+  public let jwt: CompactJWS
   /// `iat` (RFC 9901 §4.3).
-  package let issuedAt: Date
+  public let issuedAt: Date
   /// `aud` (RFC 9901 §4.3).
-  package let audience: String
+  public let audience: String
   /// `nonce` (RFC 9901 §4.3).
-  package let nonce: String
+  public let nonce: String
   /// `sd_hash` (RFC 9901 §4.3.1).
-  package let sdHash: String
+  public let sdHash: String
   /// `transaction_data_hashes` when present (OpenID4VP 1.0 §8.4).
-  package let transactionDataHashes: [String]?
+  public let transactionDataHashes: [String]?
   /// `transaction_data_hashes_alg` when present (OpenID4VP 1.0 §8.4).
-  package let transactionDataHashesAlg: String?
+  public let transactionDataHashesAlg: String?
 }
 
 /// A verified presentation: the credential and, when the holder signed one, the Key Binding
 /// (RFC 9901 §7.3).
-package struct VerifiedPresentation: Sendable, Hashable {
+public struct VerifiedPresentation: Sendable, Hashable {
   /// The credential with the presented claims (RFC 9901 §7.1).
-  package let credential: VerifiedSDJWT
+  public let credential: VerifiedSDJWT
   /// The Key Binding JWT's claims; nil only for a credential without `cnf` presented without
   /// one (RFC 9901 §7.3 step 3).
-  package let keyBinding: VerifiedKeyBinding?
+  public let keyBinding: VerifiedKeyBinding?
 }
 
 extension SDJWT {
@@ -68,7 +68,7 @@ extension SDJWT {
   ///
   /// - Throws: `claimNotFound` for a path that names nothing; `missingHolderBinding` when
   ///   `keyBinding`'s signer is not the credential's `cnf.jwk`; `signingFailed`.
-  package func present(disclosing paths: [ClaimPath], keyBinding: KeyBinding?) throws(SDJWTError)
+  public func present(disclosing paths: [ClaimPath], keyBinding: KeyBinding?) throws(SDJWTError)
     -> String
   {
     try present(disclosing: paths, keyBinding: keyBinding, processed: try process())
@@ -105,7 +105,7 @@ extension SDJWT {
   /// Builds a presentation of exactly the Disclosures whose claim path and content satisfy
   /// `predicate`, plus those of their enclosing claims; nested Disclosures below a chosen one
   /// are added only when chosen too (RFC 9901 §7.2).
-  package func present(
+  public func present(
     where predicate: (ClaimPath, Disclosure) -> Bool, keyBinding: KeyBinding?
   ) throws(SDJWTError) -> String {
     let processed = try process()

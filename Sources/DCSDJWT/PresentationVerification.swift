@@ -1,8 +1,8 @@
-package import DCCrypto
+public import DCCrypto
 import DCJOSE
 import DCJSON
-package import DCX509
-package import Foundation
+public import DCX509
+public import Foundation
 
 /// What a verifier expects of a presentation's Key Binding JWT (RFC 9901 §7.3 step 5).
 struct KeyBindingExpectation: Sendable, Hashable {
@@ -24,7 +24,7 @@ struct KeyBindingExpectation: Sendable, Hashable {
 extension SDJWT {
   /// Verifies a presentation with an issuer key the caller trusts: the issuer checks of
   /// ``SDJWT/verify(issuerKey:now:options:)``, then the Key Binding JWT (RFC 9901 §7.3).
-  package static func verifyPresentation(
+  public static func verifyPresentation(
     serialized: String, issuerKey: ECPublicKey, expectedAudience: String,
     expectedNonce: String, now: Date, maxKeyBindingAge: TimeInterval = 300,
     options: SDJWTVerificationOptions = .init()
@@ -40,7 +40,7 @@ extension SDJWT {
 
   /// Verifies a presentation whose issuer key comes from a validated `x5c` chain, then the Key
   /// Binding JWT (RFC 9901 §7.3, SD-JWT VC §3.5).
-  package static func verifyPresentation(
+  public static func verifyPresentation(
     serialized: String, trustAnchors: [Certificate], policies: [any CertificatePolicy] = [],
     expectedAudience: String, expectedNonce: String, now: Date,
     maxKeyBindingAge: TimeInterval = 300, options: SDJWTVerificationOptions = .init()

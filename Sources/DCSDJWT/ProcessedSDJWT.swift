@@ -11,7 +11,7 @@ public struct ProcessedSDJWT: Sendable, Hashable {
   /// Where each Disclosure landed in ``payload`` (RFC 9901 §7.2 selects by these paths).
   package let disclosuresByPath: [ClaimPath: Disclosure]
   /// The hash algorithm of the digests, from `_sd_alg` (RFC 9901 §4.1.1).
-  package let hashAlgorithm: SDHashAlgorithm
+  public let hashAlgorithm: SDHashAlgorithm
 
   /// The deepest nesting of objects, arrays and Disclosures accepted while processing.
   static let maximumDepth = 128
@@ -61,7 +61,7 @@ public struct ProcessedSDJWT: Sendable, Hashable {
   /// of every enclosing claim, without which the nested digests cannot be reached (RFC 9901 §7.2).
   ///
   /// - Throws: `claimNotFound` for a path that names nothing in ``payload``.
-  package func disclosures(for paths: [ClaimPath]) throws(SDJWTError) -> Set<Disclosure> {
+  public func disclosures(for paths: [ClaimPath]) throws(SDJWTError) -> Set<Disclosure> {
     var needed = Set<Disclosure>()
     try forEachDisclosure(for: paths) { needed.insert($0) }
     return needed
@@ -92,7 +92,7 @@ public struct ProcessedSDJWT: Sendable, Hashable {
 
   /// The chosen Disclosures plus those of every claim enclosing them, and nothing below them
   /// (RFC 9901 §7.2: a nested digest is only reachable through its parent's Disclosure).
-  package func disclosures(including chosen: Set<ClaimPath>) -> Set<Disclosure> {
+  public func disclosures(including chosen: Set<ClaimPath>) -> Set<Disclosure> {
     var needed = Set<Disclosure>()
     for (candidate, disclosure) in disclosuresByPath
     where chosen.contains(where: { $0.hasPrefix(candidate) }) {

@@ -1,5 +1,5 @@
-package import DCJOSE
-package import DCJSON
+public import DCJOSE
+public import DCJSON
 
 /// An SD-JWT in the compact serialization, `<Issuer-signed JWT>~<Disclosure>~...~[<KB-JWT>]`,
 /// parsed but not yet verified; every part keeps the exact text received (RFC 9901 §4, §7.1).
@@ -7,15 +7,15 @@ public struct SDJWT: Sendable, Hashable {
   /// The whole text parsed (RFC 9901 §4).
   public let serialized: String
   /// The Issuer-signed JWT, with its received signing input (RFC 9901 §4.1).
-  package let issuerSignedJWT: CompactJWS
+  public let issuerSignedJWT: CompactJWS
   /// The Issuer-signed JWT payload as received, with `_sd` digests (RFC 9901 §4.1).
-  package let issuerPayload: JSONValue
+  public let issuerPayload: JSONValue
   /// The Disclosures in the order received, each with its exact text (RFC 9901 §4.2).
-  package let disclosures: [Disclosure]
+  public let disclosures: [Disclosure]
   /// The Key Binding JWT when the text ends with one (RFC 9901 §4.3).
-  package let keyBindingJWT: CompactJWS?
+  public let keyBindingJWT: CompactJWS?
   /// The hash algorithm from `_sd_alg`, SHA-256 by default (RFC 9901 §4.1.1).
-  package let hashAlgorithm: SDHashAlgorithm
+  public let hashAlgorithm: SDHashAlgorithm
 
   /// Parses the compact serialization (RFC 9901 §4, §7.1 step 1).
   ///

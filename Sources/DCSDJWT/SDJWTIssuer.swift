@@ -1,13 +1,13 @@
-package import DCCrypto
+public import DCCrypto
 import DCEncoding
 import DCJOSE
-package import DCJSON
-package import DCX509
-package import Foundation
+public import DCJSON
+public import DCX509
+public import Foundation
 
 /// Issues SD-JWT VCs: makes the chosen claims selectively disclosable, adds decoys, and signs
 /// the Issuer-signed JWT (RFC 9901 §4, §5.1; SD-JWT VC §3).
-package enum SDJWTIssuer {
+public enum SDJWTIssuer {
   /// Salts carry 128 bits of randomness (RFC 9901 §9.3 recommends at least that).
   static let saltByteCount = 16
 
@@ -24,7 +24,7 @@ package enum SDJWTIssuer {
   ///   `forbiddenDisclosure` for a path at or below `iss`, `nbf`, `exp`, `cnf`, `vct`,
   ///   `vct#integrity`, `aka_vcts` or `status`;
   ///   `signingFailed`.
-  package static func issue(
+  public static func issue(
     claims: JSONValue,
     selectivelyDisclosable: [ClaimPath],
     decoys: Int = 0,

@@ -47,21 +47,21 @@ public struct VerifiedSDJWT: Sendable, Hashable {
   public let issuer: String?
   /// The holder's public key from `cnf.jwk`, when the credential is key-bound (RFC 7800 §3.2,
   /// RFC 9901 §4.1.2).
-  package let holderKey: ECPublicKey?
+  public let holderKey: ECPublicKey?
   /// Where each presented Disclosure landed in ``payload`` (RFC 9901 §7.2).
   package let disclosuresByPath: [ClaimPath: Disclosure]
   /// The `x5c` certificates, leaf first, when the header has them (RFC 7515 §4.1.6).
-  package let issuerCertificateChain: [Certificate]
+  public let issuerCertificateChain: [Certificate]
   /// How the issuer key was trusted (SD-JWT VC §3.5).
-  package let trust: IssuerTrust
+  public let trust: IssuerTrust
 }
 
 /// Checks shared by both ways of establishing the issuer key.
 public struct SDJWTVerificationOptions: Sendable, Hashable {
   /// The profile the Issuer-signed JWT must meet.
-  package var profile: SDJWTProfile
+  public var profile: SDJWTProfile
   /// Clock skew tolerated on `exp`, `nbf`, `iat`, in seconds (RFC 7519 §4.1.4).
-  package var leeway: TimeInterval
+  public var leeway: TimeInterval
 
   /// Creates options; SD-JWT VC and 60 seconds of leeway by default.
   public init(profile: SDJWTProfile = .sdJWTVC, leeway: TimeInterval = 60) {
@@ -214,7 +214,7 @@ extension SDJWT {
   /// The holder key from `cnf.jwk`; nil without `cnf` (RFC 7800 §3.2, RFC 9901 §4.1.2).
   ///
   /// - Throws: `missingHolderBinding` for a `cnf` without a usable public `jwk`.
-  package func holderKey() throws(SDJWTError) -> ECPublicKey? {
+  public func holderKey() throws(SDJWTError) -> ECPublicKey? {
     guard let cnf = issuerPayload["cnf"] else { return nil }
     guard case .object = cnf, let jwkValue = cnf["jwk"] else {
       throw SDJWTError(.missingHolderBinding, "cnf must be an object with a jwk")

@@ -4,7 +4,7 @@ public enum StatusListLimits {
   ///
   /// A 1,000,000-entry list of random 8-bit statuses compresses to about 1 MB; a third more as
   /// base64url. Real lists are mostly zero and compress to kilobytes.
-  package static let maximumTokenSize = 4 << 20
+  public static let maximumTokenSize = 4 << 20
   /// The largest decompressed Status List, in bytes: 16 MiB, 134,217,728 entries at 1 bit or
   /// 16,777,216 at 8 bits. Far below 1 GiB, so a decompression bomb costs at most 16 MiB of
   /// memory and about 50 ms of inflating before it is refused.
@@ -67,7 +67,7 @@ public struct StatusList: Sendable, Hashable {
   }
 
   /// The bits per status.
-  package let bits: Bits
+  public let bits: Bits
   /// The decompressed byte array (draft §4.1).
   public private(set) var bytes: [UInt8]
 
@@ -87,7 +87,7 @@ public struct StatusList: Sendable, Hashable {
   /// Reads the `bits` member (draft §4.1).
   ///
   /// - Throws: ``StatusListError/Code/unsupportedBits`` for anything but 1, 2, 4 or 8.
-  package static func bits(_ value: Int) throws(StatusListError) -> Bits {
+  public static func bits(_ value: Int) throws(StatusListError) -> Bits {
     guard let bits = Bits(rawValue: value) else {
       throw StatusListError(.unsupportedBits, "bits must be 1, 2, 4 or 8, not \(value)")
     }
@@ -109,7 +109,7 @@ public struct StatusList: Sendable, Hashable {
   public var count: Int { bytes.count * 8 / bits.rawValue }
 
   /// The byte array compressed with zlib, as `lst` carries it (draft §4.1).
-  package func compressed() throws(StatusListError) -> [UInt8] {
+  public func compressed() throws(StatusListError) -> [UInt8] {
     try Zlib.compress(bytes)
   }
 
@@ -129,7 +129,7 @@ public struct StatusList: Sendable, Hashable {
   ///
   /// - Throws: ``StatusListError/Code/indexOutOfRange``, or
   ///   ``StatusListError/Code/invalidStatus`` when the value does not fit in ``bits``.
-  package mutating func setStatus(_ status: Status, at index: Int) throws(StatusListError) {
+  public mutating func setStatus(_ status: Status, at index: Int) throws(StatusListError) {
     guard index >= 0, index < count else {
       throw StatusListError(
         .indexOutOfRange, "index \(index) is outside the list of \(count) entries")
@@ -146,7 +146,7 @@ public struct StatusList: Sendable, Hashable {
   }
 
   /// Every entry's status, in index order (for display; a long list gives a long array).
-  package var statuses: [Status] {
+  public var statuses: [Status] {
     (0..<count).map { Status(rawValue: rawStatus(at: $0)) }
   }
 

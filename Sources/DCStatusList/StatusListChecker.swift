@@ -175,13 +175,13 @@ public actor StatusListChecker {
     /// The reason reported.
     public let reason: StatusUnknownReason
     /// What failed, for logs.
-    package let detail: String
+    public let detail: String
   }
 
   /// The verified Status List Token for `reference`: offline, cached or fetched, checked for
   /// `sub`, `exp` and its signature and chain; with `issuer`, the chain must end at the
   /// Referenced Token's own anchor (``StatusListIssuer``), else `issuerMismatch`.
-  package func verifiedToken(
+  public func verifiedToken(
     for reference: StatusReference, format: StatusListToken.Format,
     issuer: StatusListIssuer? = nil
   ) async -> Result<StatusListToken, Failure> {

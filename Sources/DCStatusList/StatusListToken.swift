@@ -4,7 +4,7 @@ public import DCCrypto
 import DCEncoding
 import DCJOSE
 import DCJSON
-package import DCX509
+public import DCX509
 public import Foundation
 
 /// A Status List Token (draft-ietf-oauth-status-list §5): a Status List signed by its issuer,
@@ -25,7 +25,7 @@ public struct StatusListToken: Sendable, Hashable {
 
     /// The media type of the token, sent as `Accept` when fetching it (draft §8.1, §14.7):
     /// `application/statuslist+jwt` or `application/statuslist+cwt`.
-    package var mediaType: String {
+    public var mediaType: String {
       switch self {
       case .jwt: "application/statuslist+jwt"
       case .cwt: "application/statuslist+cwt"
@@ -58,19 +58,19 @@ public struct StatusListToken: Sendable, Hashable {
   /// `iss`, when present (optional in the draft).
   public let issuer: String?
   /// `iat`: when the token was issued (draft §5.1, required).
-  package let issuedAt: Date
+  public let issuedAt: Date
   /// `exp`: when the token expires (draft §5.1, recommended).
-  package let expiresAt: Date?
+  public let expiresAt: Date?
   /// `ttl`: the most seconds the token may be cached before fetching a new one (draft §5.1,
   /// recommended; a positive number).
-  package let timeToLive: Int?
+  public let timeToLive: Int?
   /// The Status List, decompressed.
   public let statusList: StatusList
   /// `status_list.aggregation_uri`, when present (draft §4.1, §9).
-  package let aggregationURI: String?
+  public let aggregationURI: String?
   /// The certificate chain from the JWT's `x5c` or the CWT's `x5chain` (33), DER, leaf first;
   /// empty when the token has none.
-  package let certificateChain: [[UInt8]]
+  public let certificateChain: [[UInt8]]
   /// The token as read or built: the JWT's ASCII text, or the CWT's COSE_Sign1 bytes.
   public let encoded: [UInt8]
 
@@ -324,7 +324,7 @@ public struct StatusListToken: Sendable, Hashable {
   /// - Throws: ``StatusListError/Code/untrusted`` when there is no chain or it does not validate;
   ///   ``StatusListError/Code/invalidSignature`` when the signature does not verify.
   @discardableResult
-  package func verifySignature(
+  public func verifySignature(
     trustAnchors: [Certificate], at time: Date, fallbackChain: [[UInt8]] = []
   ) throws(StatusListError) -> TrustedChain {
     let chain = certificateChain.isEmpty ? fallbackChain : certificateChain
@@ -348,7 +348,7 @@ public struct StatusListToken: Sendable, Hashable {
   /// Verifies the signature with a known public key (draft §8.3 step 3).
   ///
   /// - Throws: ``StatusListError/Code/invalidSignature``.
-  package func verifySignature(publicKey: ECPublicKey) throws(StatusListError) {
+  public func verifySignature(publicKey: ECPublicKey) throws(StatusListError) {
     switch signed {
     case .jwt(let jws):
       do {

@@ -20,7 +20,7 @@ public struct StatusReference: Sendable, Hashable {
 
   /// The `status` claim value of an SD-JWT VC (draft §6.2):
   /// `{"status_list": {"idx": ..., "uri": ...}}`.
-  package var sdJWTStatusClaim: JSONValue {
+  public var sdJWTStatusClaim: JSONValue {
     .object([
       (
         "status_list",
@@ -31,7 +31,7 @@ public struct StatusReference: Sendable, Hashable {
 
   /// The MSO `status` value of an mdoc (ISO 18013-5 2nd ed.; draft §6.3):
   /// `{"status_list": {"idx": uint, "uri": tstr, ? "certificate": bstr}}`.
-  package var msoStatus: CBOR {
+  public var msoStatus: CBOR {
     var list: CBORMap = ["idx": CBOR(index), "uri": .textString(uri)]
     if let certificate { list["certificate"] = .byteString(certificate) }
     return .map(["status_list": .map(list)])

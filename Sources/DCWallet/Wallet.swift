@@ -18,7 +18,7 @@ public final class Wallet: Sendable {
   /// Where the store and the key-encryption key live.
   package let home: WalletHome
   /// The credential store.
-  public let store: WalletStore
+  package let store: WalletStore
   /// Where device keys live.
   public let keys: any DeviceKeyStore
   /// The clock (injected so tests can pin time).

@@ -1,7 +1,7 @@
 /// An ASN.1 OBJECT IDENTIFIER, held as its arcs and written in dotted form (X.660, X.690 §8.19).
 public struct ASN1ObjectIdentifier: Sendable, Hashable, CustomStringConvertible {
   /// The arcs, such as `[2, 5, 29, 19]` for id-ce-basicConstraints.
-  package let arcs: [UInt64]
+  public let arcs: [UInt64]
 
   /// Creates an identifier from constant arcs; X.690 §8.19.4 needs at least two, the first at
   /// most 2 (use ``init(dotted:)`` for input, which checks).
@@ -32,7 +32,7 @@ public struct ASN1ObjectIdentifier: Sendable, Hashable, CustomStringConvertible 
   }
 
   /// The dotted form, such as `2.5.29.19`.
-  package var dotted: String { arcs.map(String.init).joined(separator: ".") }
+  public var dotted: String { arcs.map(String.init).joined(separator: ".") }
 
   /// The dotted form, or the RFC 5280 name when this library knows it.
   public var description: String {
@@ -45,13 +45,13 @@ extension ASN1ObjectIdentifier {
   /// id-ce-basicConstraints (RFC 5280 §4.2.1.9).
   package static let basicConstraints = ASN1ObjectIdentifier(arcs: [2, 5, 29, 19])
   /// id-ce-keyUsage (RFC 5280 §4.2.1.3).
-  package static let keyUsage = ASN1ObjectIdentifier(arcs: [2, 5, 29, 15])
+  public static let keyUsage = ASN1ObjectIdentifier(arcs: [2, 5, 29, 15])
   /// id-ce-extKeyUsage (RFC 5280 §4.2.1.12).
   package static let extendedKeyUsage = ASN1ObjectIdentifier(arcs: [2, 5, 29, 37])
   /// id-ce-subjectKeyIdentifier (RFC 5280 §4.2.1.2).
-  package static let subjectKeyIdentifier = ASN1ObjectIdentifier(arcs: [2, 5, 29, 14])
+  public static let subjectKeyIdentifier = ASN1ObjectIdentifier(arcs: [2, 5, 29, 14])
   /// id-ce-authorityKeyIdentifier (RFC 5280 §4.2.1.1).
-  package static let authorityKeyIdentifier = ASN1ObjectIdentifier(arcs: [2, 5, 29, 35])
+  public static let authorityKeyIdentifier = ASN1ObjectIdentifier(arcs: [2, 5, 29, 35])
   /// id-ce-subjectAltName (RFC 5280 §4.2.1.6).
   package static let subjectAlternativeName = ASN1ObjectIdentifier(arcs: [2, 5, 29, 17])
   /// id-ce-issuerAltName (RFC 5280 §4.2.1.7).

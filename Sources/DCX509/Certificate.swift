@@ -1,5 +1,5 @@
 import DCCrypto
-package import Foundation
+public import Foundation
 
 /// An X.509 v3 certificate (RFC 5280 §4.1), keeping the bytes it was read from.
 ///
@@ -9,7 +9,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   /// The whole certificate as received.
   public let derBytes: [UInt8]
   /// The TBSCertificate as received: the bytes the issuer signed (RFC 5280 §4.1.1.1).
-  package let tbsCertificateBytes: [UInt8]
+  public let tbsCertificateBytes: [UInt8]
   /// The outer signatureAlgorithm, equal to the TBS signature field (RFC 5280 §4.1.1.2).
   package let signatureAlgorithm: SignatureAlgorithm
   /// The signatureValue bits; for ECDSA a DER ECDSA-Sig-Value (RFC 5480 §2.2.3).
@@ -17,21 +17,21 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   /// The X.509 version number, 1 to 3 (the wire value plus one, RFC 5280 §4.1.2.1).
   public let version: Int
   /// The serialNumber INTEGER's content octets as encoded (RFC 5280 §4.1.2.2).
-  package let serialNumber: [UInt8]
+  public let serialNumber: [UInt8]
   /// The issuer name (RFC 5280 §4.1.2.4).
   public let issuer: DistinguishedName
   /// The subject name (RFC 5280 §4.1.2.6).
   public let subject: DistinguishedName
   /// The start of the validity period, inclusive (RFC 5280 §4.1.2.5).
-  package let notBefore: Date
+  public let notBefore: Date
   /// The end of the validity period, inclusive (RFC 5280 §4.1.2.5).
-  package let notAfter: Date
+  public let notAfter: Date
   /// The subject public key (RFC 5280 §4.1.2.7).
   public let publicKey: CertificatePublicKey
   /// The subjectPublicKey BIT STRING contents, which RFC 7093 key identifiers hash.
   package let subjectPublicKeyBytes: [UInt8]
   /// Every extension in encoding order (RFC 5280 §4.1.2.9).
-  package let extensions: [CertificateExtension]
+  public let extensions: [CertificateExtension]
   let decoded: DecodedExtensions
 
   /// Reads a DER certificate strictly: X.690 §10 encoding, the RFC 5280 §4.1 structure, no
@@ -72,10 +72,10 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The validity period (RFC 5280 §4.1.2.5).
-  package var validity: Validity { Validity(notBefore: notBefore, notAfter: notAfter) }
+  public var validity: Validity { Validity(notBefore: notBefore, notAfter: notAfter) }
 
   /// The subject public key with its exact key bits (RFC 5280 §4.1.2.7).
-  package var subjectPublicKeyInfo: SubjectPublicKeyInfo {
+  public var subjectPublicKeyInfo: SubjectPublicKeyInfo {
     SubjectPublicKeyInfo(publicKey: publicKey, subjectPublicKeyBytes: subjectPublicKeyBytes)
   }
 
@@ -113,7 +113,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The certificate as a PEM `CERTIFICATE` document (RFC 7468 §5).
-  package var pemString: String { PEMDocument(label: "CERTIFICATE", derBytes: derBytes).pemString }
+  public var pemString: String { PEMDocument(label: "CERTIFICATE", derBytes: derBytes).pemString }
 
   /// base64url without padding of the SHA-256 of ``derBytes``: the OpenID4VP 1.0 §5.9.3
   /// `x509_hash` client identifier value.
@@ -127,15 +127,15 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   /// basicConstraints (RFC 5280 §4.2.1.9), if present.
   package var basicConstraints: BasicConstraints? { decoded.basicConstraints }
   /// keyUsage (RFC 5280 §4.2.1.3), if present.
-  package var keyUsage: KeyUsage? { decoded.keyUsage }
+  public var keyUsage: KeyUsage? { decoded.keyUsage }
   /// extKeyUsage key purposes (RFC 5280 §4.2.1.12), if present.
   package var extendedKeyUsage: [ASN1ObjectIdentifier]? { decoded.extendedKeyUsage }
   /// subjectKeyIdentifier (RFC 5280 §4.2.1.2), if present.
-  package var subjectKeyIdentifier: [UInt8]? { decoded.subjectKeyIdentifier }
+  public var subjectKeyIdentifier: [UInt8]? { decoded.subjectKeyIdentifier }
   /// The keyIdentifier of authorityKeyIdentifier (RFC 5280 §4.2.1.1), if present.
-  package var authorityKeyIdentifier: [UInt8]? { decoded.authorityKeyIdentifier }
+  public var authorityKeyIdentifier: [UInt8]? { decoded.authorityKeyIdentifier }
   /// subjectAltName entries (RFC 5280 §4.2.1.6), if present.
-  package var subjectAlternativeNames: [GeneralName]? { decoded.subjectAlternativeNames }
+  public var subjectAlternativeNames: [GeneralName]? { decoded.subjectAlternativeNames }
   /// issuerAltName entries (RFC 5280 §4.2.1.7), if present.
   package var issuerAlternativeNames: [GeneralName]? { decoded.issuerAlternativeNames }
   /// Every fullName of every cRLDistributionPoints entry (RFC 5280 §4.2.1.13).
@@ -155,10 +155,10 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether issuer and subject are the same name (RFC 5280 §6.1 "self-issued").
-  package var isSelfIssued: Bool { issuer == subject }
+  public var isSelfIssued: Bool { issuer == subject }
 
   /// Whether date lies within notBefore...notAfter, both inclusive (RFC 5280 §4.1.2.5).
-  package func isValid(at date: Date) -> Bool { validity.contains(date) }
+  public func isValid(at date: Date) -> Bool { validity.contains(date) }
 
   /// The subject name, for messages.
   public var description: String { subject.description }

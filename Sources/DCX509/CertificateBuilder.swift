@@ -13,13 +13,13 @@ public struct CertificateBuilder: Sendable {
   /// The subject's public key (RFC 5280 §4.1.2.7).
   public var publicKey: ECPublicKey
   /// The serial number as unsigned big-endian bytes, at most 20 (RFC 5280 §4.1.2.2).
-  package var serialNumber: [UInt8]
+  public var serialNumber: [UInt8]
   /// The start of validity (RFC 5280 §4.1.2.5).
-  package var notBefore: Date
+  public var notBefore: Date
   /// The end of validity (RFC 5280 §4.1.2.5).
-  package var notAfter: Date
+  public var notAfter: Date
   /// Extensions in the order they will be encoded (RFC 5280 §4.2).
-  package var extensions: [CertificateExtension]
+  public var extensions: [CertificateExtension]
 
   /// Creates a builder; the serial defaults to 16 random bytes (RFC 5280 §4.1.2.2 uniqueness).
   public init(
@@ -47,7 +47,7 @@ public struct CertificateBuilder: Sendable {
   }
 
   /// The RFC 7093 §2 method 1 key identifier of ``publicKey`` (SHA-256, leftmost 160 bits).
-  package var subjectKeyIdentifier: [UInt8] { CertificateExtension.keyIdentifier(for: publicKey) }
+  public var subjectKeyIdentifier: [UInt8] { CertificateExtension.keyIdentifier(for: publicKey) }
 
   /// Signs a self-signed certificate; signer must hold the key matching ``publicKey``.
   public func selfSigned(signer: any Signer) throws(CertificateError) -> Certificate {
@@ -124,7 +124,7 @@ public struct CertificateBuilder: Sendable {
 extension CertificateBuilder {
   /// An IACA root (ISO 18013-5 Annex B.1.2): CA with pathLenConstraint 0, keyUsage keyCertSign
   /// and cRLSign, a subjectKeyIdentifier and optional CRL distribution point.
-  package static func iaca(
+  public static func iaca(
     commonName: String, country: String, organization: String? = nil,
     stateOrProvince: String? = nil, publicKey: ECPublicKey, notBefore: Date, notAfter: Date,
     crlDistributionPoint: String? = nil,
@@ -148,7 +148,7 @@ extension CertificateBuilder {
 
   /// A document signer (ISO 18013-5 Annex B.1.4): keyUsage digitalSignature and critical
   /// extKeyUsage id-mdl-kp-mdlDS; issue it with ``issued(by:signer:)`` from an IACA.
-  package static func documentSigner(
+  public static func documentSigner(
     commonName: String, country: String, organization: String? = nil,
     stateOrProvince: String? = nil, publicKey: ECPublicKey, notBefore: Date, notAfter: Date,
     crlDistributionPoint: String? = nil,
@@ -195,7 +195,7 @@ extension CertificateBuilder {
 
   /// An OpenID4VP verifier certificate for `x509_san_dns` (OpenID4VP 1.0 §5.9.3): the DNS name
   /// as a dNSName SAN and the common name, keyUsage digitalSignature.
-  package static func openID4VPVerifier(
+  public static func openID4VPVerifier(
     dnsName: String, organization: String? = nil, publicKey: ECPublicKey, notBefore: Date,
     notAfter: Date, serialNumber: [UInt8] = CertificateBuilder.randomSerialNumber()
   ) -> CertificateBuilder {

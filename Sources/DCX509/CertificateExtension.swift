@@ -1,12 +1,12 @@
-package import DCCrypto
+public import DCCrypto
 
 /// One certificate extension as encoded (RFC 5280 §4.1.2.9): its identifier, criticality and
 /// the DER inside its extnValue OCTET STRING.
 public struct CertificateExtension: Sendable, Hashable {
   /// The extension's identifier (extnID).
-  package let oid: ASN1ObjectIdentifier
+  public let oid: ASN1ObjectIdentifier
   /// Whether a verifier that does not understand the extension must reject the certificate.
-  package let critical: Bool
+  public let critical: Bool
   /// The DER value inside extnValue.
   public let value: [UInt8]
 
@@ -40,31 +40,31 @@ package struct BasicConstraints: Sendable, Hashable {
 }
 
 /// The keyUsage bits (RFC 5280 §4.2.1.3).
-package struct KeyUsage: OptionSet, Sendable, Hashable {
+public struct KeyUsage: OptionSet, Sendable, Hashable {
   /// Bit n of the BIT STRING is `1 << n` here.
-  package let rawValue: UInt16
+  public let rawValue: UInt16
 
   /// Creates a set from raw bits.
-  package init(rawValue: UInt16) { self.rawValue = rawValue }
+  public init(rawValue: UInt16) { self.rawValue = rawValue }
 
   /// digitalSignature (0): the key verifies signatures other than on certificates and CRLs.
-  package static let digitalSignature = KeyUsage(rawValue: 1 << 0)
+  public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
   /// nonRepudiation / contentCommitment (1).
-  package static let nonRepudiation = KeyUsage(rawValue: 1 << 1)
+  public static let nonRepudiation = KeyUsage(rawValue: 1 << 1)
   /// keyEncipherment (2).
-  package static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
+  public static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
   /// dataEncipherment (3).
-  package static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
+  public static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
   /// keyAgreement (4).
-  package static let keyAgreement = KeyUsage(rawValue: 1 << 4)
+  public static let keyAgreement = KeyUsage(rawValue: 1 << 4)
   /// keyCertSign (5): the key verifies certificate signatures.
-  package static let keyCertSign = KeyUsage(rawValue: 1 << 5)
+  public static let keyCertSign = KeyUsage(rawValue: 1 << 5)
   /// cRLSign (6): the key verifies CRL signatures.
-  package static let cRLSign = KeyUsage(rawValue: 1 << 6)
+  public static let cRLSign = KeyUsage(rawValue: 1 << 6)
   /// encipherOnly (7).
-  package static let encipherOnly = KeyUsage(rawValue: 1 << 7)
+  public static let encipherOnly = KeyUsage(rawValue: 1 << 7)
   /// decipherOnly (8).
-  package static let decipherOnly = KeyUsage(rawValue: 1 << 8)
+  public static let decipherOnly = KeyUsage(rawValue: 1 << 8)
 }
 
 extension CertificateExtension {
@@ -80,7 +80,7 @@ extension CertificateExtension {
   }
 
   /// keyUsage (RFC 5280 §4.2.1.3), a named bit list without trailing zero bits (X.690 §11.2.2).
-  package static func keyUsage(_ usage: KeyUsage, critical: Bool = true) -> CertificateExtension {
+  public static func keyUsage(_ usage: KeyUsage, critical: Bool = true) -> CertificateExtension {
     var bytes: [UInt8] = [0, 0]
     for bit in 0..<9 where usage.rawValue & (1 << bit) != 0 {
       bytes[bit / 8] |= 0x80 >> UInt8(bit % 8)
@@ -101,20 +101,20 @@ extension CertificateExtension {
   }
 
   /// subjectKeyIdentifier (RFC 5280 §4.2.1.2), never critical.
-  package static func subjectKeyIdentifier(_ identifier: [UInt8]) -> CertificateExtension {
+  public static func subjectKeyIdentifier(_ identifier: [UInt8]) -> CertificateExtension {
     CertificateExtension(
       oid: .subjectKeyIdentifier, critical: false, value: DER.octetString(identifier))
   }
 
   /// authorityKeyIdentifier with only keyIdentifier `[0]` (RFC 5280 §4.2.1.1), never critical.
-  package static func authorityKeyIdentifier(keyIdentifier: [UInt8]) -> CertificateExtension {
+  public static func authorityKeyIdentifier(keyIdentifier: [UInt8]) -> CertificateExtension {
     CertificateExtension(
       oid: .authorityKeyIdentifier, critical: false,
       value: DER.sequence([DER.encode(0x80, keyIdentifier)]))
   }
 
   /// subjectAltName (RFC 5280 §4.2.1.6); critical only when the subject name is empty.
-  package static func subjectAlternativeNames(_ names: [GeneralName], critical: Bool = false)
+  public static func subjectAlternativeNames(_ names: [GeneralName], critical: Bool = false)
     -> CertificateExtension
   {
     CertificateExtension(
@@ -137,7 +137,7 @@ extension CertificateExtension {
 
   /// The SKI this library derives for a key: the leftmost 160 bits of the SHA-256 of the
   /// subjectPublicKey BIT STRING contents, RFC 7093 §2 method 1 (SHA-1 is not available here).
-  package static func keyIdentifier(for publicKey: ECPublicKey) -> [UInt8] {
+  public static func keyIdentifier(for publicKey: ECPublicKey) -> [UInt8] {
     Array(SHA256.hash(data: publicKey.x963Representation).prefix(20))
   }
 }

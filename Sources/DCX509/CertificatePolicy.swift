@@ -185,12 +185,12 @@ private func asciiLower(_ byte: UInt8) -> UInt8 {
 
 extension CertificatePolicy where Self == MdocDocumentSignerPolicy {
   /// ISO 18013-5 Annex B.1.4 document signer policy.
-  package static var mdocDocumentSigner: MdocDocumentSignerPolicy { MdocDocumentSignerPolicy() }
+  public static var mdocDocumentSigner: MdocDocumentSignerPolicy { MdocDocumentSignerPolicy() }
 }
 
 extension CertificatePolicy where Self == MdocReaderAuthenticationPolicy {
   /// ISO 18013-5 Annex B.1.7 reader authentication policy.
-  package static var mdocReaderAuthentication: MdocReaderAuthenticationPolicy {
+  public static var mdocReaderAuthentication: MdocReaderAuthenticationPolicy {
     MdocReaderAuthenticationPolicy()
   }
 }

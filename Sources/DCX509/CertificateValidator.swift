@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 
 /// A path that validated: leaf first, ending with the trust anchor (RFC 5280 §6.1).
 public struct TrustedChain: Sendable, Hashable {
@@ -21,7 +21,7 @@ public struct TrustedChain: Sendable, Hashable {
 ///   unhandled critical extension, an unsupported algorithm), reaches no trust anchor, or fails a
 ///   policy. The reason names the certificate and the check.
 /// - `trusted`: the path holds and every policy is met.
-package enum ChainValidationResult: Sendable, Hashable {
+public enum ChainValidationResult: Sendable, Hashable {
   /// The chain reaches a trust anchor and meets every policy.
   case trusted(TrustedChain)
   /// The chain is well formed but fails a check or a policy, or reaches no anchor.
@@ -30,13 +30,13 @@ package enum ChainValidationResult: Sendable, Hashable {
   case malformed(reason: String)
 
   /// The validated path when trusted.
-  package var trustedChain: TrustedChain? {
+  public var trustedChain: TrustedChain? {
     if case .trusted(let chain) = self { return chain }
     return nil
   }
 
   /// The reason when not trusted.
-  package var reason: String? {
+  public var reason: String? {
     switch self {
     case .trusted: nil
     case .untrusted(let reason), .malformed(let reason): reason
@@ -55,29 +55,29 @@ package enum ChainValidationResult: Sendable, Hashable {
 /// intermediates below it (§6.1.4(l, m)); every certificate, the anchor included, is valid at
 /// the given time (§6.1.3(a)(2)) and has no critical extension this library does not process
 /// (§6.1.4(o)). Revocation is not checked.
-package struct CertificateValidator: Sendable {
+public struct CertificateValidator: Sendable {
   /// The longest chain accepted before it is reported malformed.
   package static let maximumChainLength = 10
 
   /// The configured anchors, matched by subject name and public key (RFC 5280 §6.1.1(d)).
-  package let trustAnchors: [Certificate]
+  public let trustAnchors: [Certificate]
   /// Policies every trusted path must also meet, in order.
-  package let policies: [any CertificatePolicy]
+  public let policies: [any CertificatePolicy]
 
   /// Creates a validator with one policy.
-  package init(trustAnchors: [Certificate], policy: some CertificatePolicy) {
+  public init(trustAnchors: [Certificate], policy: some CertificatePolicy) {
     self.trustAnchors = trustAnchors
     self.policies = [policy]
   }
 
   /// Creates a validator with any number of policies, all of which must be met.
-  package init(trustAnchors: [Certificate], policies: [any CertificatePolicy] = []) {
+  public init(trustAnchors: [Certificate], policies: [any CertificatePolicy] = []) {
     self.trustAnchors = trustAnchors
     self.policies = policies
   }
 
   /// Parses DER certificates (leaf first), then validates; a parse failure is `malformed`.
-  package func validate(chainDER: [[UInt8]], at time: Date) -> ChainValidationResult {
+  public func validate(chainDER: [[UInt8]], at time: Date) -> ChainValidationResult {
     var chain: [Certificate] = []
     for (index, der) in chainDER.enumerated() {
       do {
@@ -90,7 +90,7 @@ package struct CertificateValidator: Sendable {
   }
 
   /// Validates a chain presented leaf first, with or without the anchor, at the given time.
-  package func validate(chain: [Certificate], at time: Date) -> ChainValidationResult {
+  public func validate(chain: [Certificate], at time: Date) -> ChainValidationResult {
     guard !chain.isEmpty else { return .malformed(reason: "empty certificate chain") }
     guard chain.count <= CertificateValidator.maximumChainLength else {
       return .malformed(

@@ -60,7 +60,7 @@ public enum DER {
     let contentStart: Int
 
     /// The contents octets.
-    package var content: ArraySlice<UInt8> { encodedBytes[contentStart...] }
+    public var content: ArraySlice<UInt8> { encodedBytes[contentStart...] }
 
     /// The members of a constructed node, in order; empty for primitive nodes.
     package var children: [Node] {

@@ -133,7 +133,7 @@ extension DER {
   }
 
   /// An explicit context tag `[number]` wrapping an encoded value (X.690 §8.14.3).
-  package static func explicit(_ number: UInt8, _ encoded: [UInt8]) -> [UInt8] {
+  public static func explicit(_ number: UInt8, _ encoded: [UInt8]) -> [UInt8] {
     encode(Identifier.contextSpecific(number, constructed: true), encoded)
   }
 

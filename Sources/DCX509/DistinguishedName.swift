@@ -5,14 +5,14 @@
 /// by the §7.1 normalised comparison.
 public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
   /// One attribute of a relative distinguished name, such as CN=utopia iaca.
-  package struct Attribute: Sendable, Hashable {
+  public struct Attribute: Sendable, Hashable {
     /// The attribute type, such as id-at-commonName (RFC 5280 Appendix A.1).
-    package let type: ASN1ObjectIdentifier
+    public let type: ASN1ObjectIdentifier
     /// The attribute value as text (DirectoryString, RFC 5280 §4.1.2.4).
-    package let value: String
+    public let value: String
 
     /// Creates an attribute.
-    package init(type: ASN1ObjectIdentifier, value: String) {
+    public init(type: ASN1ObjectIdentifier, value: String) {
       self.type = type
       self.value = value
     }
@@ -21,7 +21,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
   /// The Name exactly as encoded.
   public let derBytes: [UInt8]
   /// The relative distinguished names in encoding order, each a set of attributes.
-  package let relativeDistinguishedNames: [[Attribute]]
+  public let relativeDistinguishedNames: [[Attribute]]
 
   /// Reads an RDNSequence (RFC 5280 §4.1.2.4).
   public init(derEncoded bytes: [UInt8]) throws(CertificateError) {
@@ -83,7 +83,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Every attribute, in encoding order.
-  package var attributes: [Attribute] { relativeDistinguishedNames.flatMap { $0 } }
+  public var attributes: [Attribute] { relativeDistinguishedNames.flatMap { $0 } }
 
   /// The first value of an attribute type, if present.
   public func first(_ type: ASN1ObjectIdentifier) -> String? {
@@ -93,15 +93,15 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
   /// The commonName attribute (RFC 5280 Appendix A.1).
   public var commonName: String? { first(.commonName) }
   /// The organizationName attribute (RFC 5280 Appendix A.1).
-  package var organization: String? { first(.organizationName) }
+  public var organization: String? { first(.organizationName) }
   /// The organizationalUnitName attribute (RFC 5280 Appendix A.1).
   package var organizationalUnit: String? { first(.organizationalUnitName) }
   /// The countryName attribute (RFC 5280 Appendix A.1).
-  package var country: String? { first(.countryName) }
+  public var country: String? { first(.countryName) }
   /// The stateOrProvinceName attribute (RFC 5280 Appendix A.1).
   package var stateOrProvince: String? { first(.stateOrProvinceName) }
   /// The localityName attribute (RFC 5280 Appendix A.1).
-  package var locality: String? { first(.localityName) }
+  public var locality: String? { first(.localityName) }
 
   /// The name as RFC 4514 §2.1 orders it, last RDN first: `CN=utopia iaca, C=US`.
   public var description: String {

@@ -1,6 +1,6 @@
 /// A GeneralName (RFC 5280 §4.2.1.6), as subjectAltName, issuerAltName and CRL distribution
 /// points carry it.
-package enum GeneralName: Sendable, Hashable {
+public enum GeneralName: Sendable, Hashable {
   /// rfc822Name `[1]`, an email address.
   case rfc822Name(String)
   /// dNSName `[2]`, the form OpenID4VP `x509_san_dns` matches (OpenID4VP 1.0 §5.9.3).

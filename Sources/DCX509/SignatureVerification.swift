@@ -25,7 +25,7 @@ extension Certificate {
   }
 
   /// Whether issuer's key verifies this certificate's ECDSA signature (RFC 5280 §6.1.3(a)(1)).
-  package func isSignatureValid(issuedBy issuer: Certificate) -> Bool {
+  public func isSignatureValid(issuedBy issuer: Certificate) -> Bool {
     checkSignature(issuedBy: issuer) == .valid
   }
 }

@@ -1,20 +1,20 @@
-package import Foundation
+public import Foundation
 
 /// The validity period of a certificate (RFC 5280 §4.1.2.5): both ends inclusive.
-package struct Validity: Sendable, Hashable {
+public struct Validity: Sendable, Hashable {
   /// The start of the validity period, inclusive.
-  package let notBefore: Date
+  public let notBefore: Date
   /// The end of the validity period, inclusive.
-  package let notAfter: Date
+  public let notAfter: Date
 
   /// Creates a validity period.
-  package init(notBefore: Date, notAfter: Date) {
+  public init(notBefore: Date, notAfter: Date) {
     self.notBefore = notBefore
     self.notAfter = notAfter
   }
 
   /// Whether date lies within notBefore...notAfter, both inclusive (RFC 5280 §4.1.2.5).
-  package func contains(_ date: Date) -> Bool { notBefore <= date && date <= notAfter }
+  public func contains(_ date: Date) -> Bool { notBefore <= date && date <= notAfter }
 
   /// Reads `Validity ::= SEQUENCE { notBefore Time, notAfter Time }` (RFC 5280 §4.1).
   init(node: DER.Node) throws(CertificateError) {
@@ -27,9 +27,9 @@ package struct Validity: Sendable, Hashable {
 }
 
 /// The subject's public key and the exact key bits it was read from (RFC 5280 §4.1.2.7).
-package struct SubjectPublicKeyInfo: Sendable, Hashable {
+public struct SubjectPublicKeyInfo: Sendable, Hashable {
   /// The key, as far as this library understands its algorithm.
-  package let publicKey: CertificatePublicKey
+  public let publicKey: CertificatePublicKey
   /// The subjectPublicKey BIT STRING contents, which RFC 7093 key identifiers hash.
   package let subjectPublicKeyBytes: [UInt8]
 

@@ -13,7 +13,7 @@ public struct HolderSession: Sendable {
   /// The engagement shown to the reader.
   public let deviceEngagement: DeviceEngagement
   /// The SessionTranscript's Handover: `Handover.qr` (null) or `Handover.nfc(...)`.
-  package let handover: CBOR
+  public let handover: CBOR
   /// The bounds on received messages.
   package let limits: SessionLimits
   /// Where the session is.

@@ -3,7 +3,7 @@ import DCEncoding
 import DCHTTP
 import DCJOSE
 public import DCJSON
-public import DCQL
+package import DCQL
 public import DCX509
 public import Foundation
 
@@ -94,7 +94,7 @@ public struct RedirectAuthorizationRequest: Sendable {
   /// `nonce` (OpenID4VP 1.0 §5.2).
   public let nonce: String
   /// `dcql_query`, parsed (OpenID4VP 1.0 §6).
-  public let dcqlQuery: DCQLQuery
+  package let dcqlQuery: DCQLQuery
   /// `dcql_query` as received.
   package let dcqlQueryJSON: JSONValue
   /// `client_metadata` (OpenID4VP 1.0 §5.1).
@@ -102,7 +102,7 @@ public struct RedirectAuthorizationRequest: Sendable {
   /// The key and `enc` for `direct_post.jwt`; nil for `direct_post` (OpenID4VP 1.0 §8.3).
   package let responseEncryption: ResponseEncryption?
   /// `transaction_data`, each entry checked and of a supported type (OpenID4VP 1.0 §5.1).
-  public let transactionData: [TransactionData]
+  package let transactionData: [TransactionData]
   /// `verifier_info`, kept as data for the UI (OpenID4VP 1.0 §5.1).
   package let verifierInfo: JSONValue?
 

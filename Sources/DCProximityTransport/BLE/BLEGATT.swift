@@ -1,18 +1,18 @@
 package import DCCrypto
 
 /// A 128-bit Bluetooth UUID, as the 16 bytes of its big-endian form.
-public struct BLEUUID: Hashable, Sendable, CustomStringConvertible {
+package struct BLEUUID: Hashable, Sendable, CustomStringConvertible {
   /// The 16 bytes, most significant first (the order of the canonical text form).
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
 
   /// A UUID from its 16 bytes; nil for any other count.
-  public init?(bytes: [UInt8]) {
+  package init?(bytes: [UInt8]) {
     guard bytes.count == 16 else { return nil }
     self.bytes = bytes
   }
 
   /// A UUID from its canonical text form (`8-4-4-4-12` hex digits, either case); nil otherwise.
-  public init?(_ text: String) {
+  package init?(_ text: String) {
     let groups = text.split(separator: "-", omittingEmptySubsequences: false)
     guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return nil }
     var bytes: [UInt8] = []
@@ -28,7 +28,7 @@ public struct BLEUUID: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The canonical text form in upper case, as ISO/IEC 18013-5 Tables 11 and 12 print them.
-  public var description: String {
+  package var description: String {
     let hex = bytes.map { byte in
       let digits = Array("0123456789ABCDEF")
       return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
@@ -95,7 +95,7 @@ public enum BLEMode: Sendable, Hashable {
   }
 
   /// The characteristic `uuid` names in this mode, or nil.
-  public func characteristic(for uuid: BLEUUID) -> BLECharacteristic? {
+  package func characteristic(for uuid: BLEUUID) -> BLECharacteristic? {
     characteristics.first { self.uuid(of: $0) == uuid }
   }
 }

@@ -19,9 +19,9 @@ public struct VerifierState: Sendable, Hashable {
   /// The private response encryption key for `dc_api.jwt`; nil for `dc_api`.
   package let encryptionKey: JWK?
   /// `dcql_query` as sent (OpenID4VP 1.0 §6).
-  public let dcqlQuery: JSONValue
+  package let dcqlQuery: JSONValue
   /// `transaction_data` entries as sent (OpenID4VP 1.0 §5.1).
-  public let transactionData: [String]
+  package let transactionData: [String]
 
   /// Creates a state; `encryptionKey` must be private for `dc_api.jwt`.
   public init(

@@ -42,7 +42,7 @@ public struct PresentationTransactionOptions: Sendable, Hashable {
   package var requestURIMethod: VerifierRequestURIMethod
   /// `transaction_data` entries (JSON objects with `type` and `credential_ids`), base64url-encoded
   /// into the request (§5.1, §8.4).
-  public var transactionData: [JSONValue]
+  package var transactionData: [JSONValue]
 
   /// Options; the defaults are a cross-device `x509_san_dns` request fetched with GET and
   /// answered with `direct_post.jwt`.
@@ -89,7 +89,7 @@ public struct PresentationTransaction: Sendable, Hashable {
   /// The frontend's handle on the result; never sent to the wallet.
   public let id: String
   /// The random path segment of `request_uri` and `response_uri`.
-  public let requestID: String
+  package let requestID: String
   /// `state` (OpenID4VP 1.0 §5.1): the wallet echoes it with the response.
   public let state: String
   /// `nonce` (§5.2).
@@ -103,9 +103,9 @@ public struct PresentationTransaction: Sendable, Hashable {
   /// The transaction's options.
   public let options: PresentationTransactionOptions
   /// `dcql_query` as sent.
-  public let dcqlQuery: JSONValue
+  package let dcqlQuery: JSONValue
   /// `transaction_data` entries as sent (base64url).
-  public let transactionData: [String]
+  package let transactionData: [String]
   /// The private response encryption key for `direct_post.jwt` (§8.3); nil for `direct_post`.
   package let encryptionKey: JWK?
   /// The `response_code` of a same-device transaction (§8.2); nil for cross-device.

@@ -71,11 +71,11 @@ public struct PresentationVerifier: Sendable {
   /// Signing material and policy.
   package let configuration: PresentationVerifierConfiguration
   /// Where transactions live.
-  public let store: any PresentationTransactionStore
+  package let store: any PresentationTransactionStore
   /// The clock.
-  public let now: @Sendable () -> Date
+  package let now: @Sendable () -> Date
   /// Where nonces, states, ids, response codes and keys come from.
-  public let random: any RandomSource
+  package let random: any RandomSource
 
   /// The most bytes a `response_uri` body may have (a `vp_token` with several mdocs fits).
   package static let maximumResponseBodyBytes = 1 << 20

@@ -20,7 +20,7 @@ public struct IssuanceResult: Sendable {
   /// re-issuance.
   package var refreshToken: String?
 
-  public init(
+  package init(
     credentialIssuer: String, issued: [IssuedCredentialOutcome] = [],
     deferred: [DeferredIssuance] = [], failed: [IssuanceFailure] = [],
     refreshToken: String? = nil

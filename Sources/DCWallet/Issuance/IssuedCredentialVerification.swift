@@ -152,7 +152,7 @@ public struct IssuanceRejection: CausedError {
 
     /// The credential does not parse (not base64url, not IssuerSigned, not an SD-JWT, or an
     /// SD-JWT carrying a key binding JWT).
-    package static let malformed = Code("malformed")
+    public static let malformed = Code("malformed")
     /// The credential's format is not the configuration's.
     package static let formatMismatch = Code("formatMismatch")
     /// The issuer signature does not verify.

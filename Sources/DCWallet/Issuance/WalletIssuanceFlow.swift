@@ -3,7 +3,7 @@ import DCHTTP
 import DCJOSE
 import DCJSON
 public import DCOpenID4VCI
-public import DCX509
+package import DCX509
 package import Foundation
 
 /// What one issuance left in the wallet: the credentials stored (each verified before storage),
@@ -176,7 +176,7 @@ public struct WalletIssuance: Sendable {
 
   /// Verifies and stores the credentials of `result`, keeps its deferred requests as pending
   /// entries, and notifies the issuer per credential response.
-  public func store(
+  package func store(
     _ result: IssuanceResult, iacas: [Certificate], storage: StorageOptions
   ) async -> WalletIssuanceResult {
     await store(result, iacas: iacas, storage: storage, renewing: nil)

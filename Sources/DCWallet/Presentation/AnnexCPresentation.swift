@@ -1,12 +1,12 @@
-public import DCAPI
+package import DCAPI
 import DCCBOR
-public import DCCrypto
+package import DCCrypto
 import DCJOSE
-public import DCJSON
+package import DCJSON
 public import DCMdoc
-public import DCOrgIsoMdoc
-public import DCX509
-public import Foundation
+package import DCOrgIsoMdoc
+package import DCX509
+package import Foundation
 
 /// A stored mdoc the wallet offers for matching.
 public struct StoredMdoc: Sendable {
@@ -55,25 +55,25 @@ public struct MdocConsent: Sendable, Hashable {
 /// the platform's origin, each doc request with the reader that signed it and the candidate
 /// credentials, ready for a consent screen (ISO/IEC TS 18013-7:2025 Annex C). The DeviceRequest
 /// part is a `ResolvedDeviceRequest`, shared with in-person presentation.
-public struct AnnexCPresentation: Sendable {
+package struct AnnexCPresentation: Sendable {
   /// One doc request of the DeviceRequest.
-  public typealias DocumentRequest = ResolvedDeviceRequest.DocumentRequest
+  package typealias DocumentRequest = ResolvedDeviceRequest.DocumentRequest
   /// A stored mdoc that can answer a doc request.
-  public typealias Candidate = ResolvedDeviceRequest.Candidate
+  package typealias Candidate = ResolvedDeviceRequest.Candidate
 
   /// The request as received.
-  public let request: AnnexCRequest
+  package let request: AnnexCRequest
   /// The origin the platform supplied (never one from the payload).
-  public let origin: WebOrigin
+  package let origin: WebOrigin
   /// The DeviceRequest resolved for this origin's transcript.
   package let resolved: ResolvedDeviceRequest
 
   /// The transcript both signatures and the HPKE seal are bound to.
-  public var sessionTranscript: SessionTranscript { resolved.sessionTranscript }
+  package var sessionTranscript: SessionTranscript { resolved.sessionTranscript }
   /// The doc requests, in request order.
   package var documentRequests: [DocumentRequest] { resolved.documentRequests }
   /// The DeviceRequestInfo use cases (alternatives over doc requests), empty when absent.
-  public var useCases: [UseCase] { resolved.useCases }
+  package var useCases: [UseCase] { resolved.useCases }
   /// Why reader authentication failed (see `ResolvedDeviceRequest.readerAuthenticationFailure`).
   package var readerAuthenticationFailure: MdocError? { resolved.readerAuthenticationFailure }
 
@@ -82,7 +82,7 @@ public struct AnnexCPresentation: Sendable {
   /// A reader signature that does not verify is recorded in `readerAuthenticationFailure`.
   ///
   /// - Throws: `invalidRequest` for malformed data, `invalidEncryptionInfo`.
-  public static func resolve(
+  package static func resolve(
     data: JSONValue, origin: WebOrigin, credentials: [StoredMdoc],
     readerTrustAnchors: [Certificate], now: Date
   ) throws(DigitalCredentialsError) -> AnnexCPresentation {
@@ -93,7 +93,7 @@ public struct AnnexCPresentation: Sendable {
 
   /// Resolves an already parsed request (for callers that read it first, for example to pick the
   /// credentials of the requested docTypes).
-  public static func resolve(
+  package static func resolve(
     request: AnnexCRequest, origin: WebOrigin, credentials: [StoredMdoc],
     readerTrustAnchors: [Certificate], now: Date
   ) throws(DigitalCredentialsError) -> AnnexCPresentation {
@@ -123,7 +123,7 @@ public struct AnnexCPresentation: Sendable {
   }
 
   /// A consent that shares the minimum (see `ResolvedDeviceRequest.proposedConsent()`).
-  public func proposedConsent() throws(DigitalCredentialsError) -> MdocConsent {
+  package func proposedConsent() throws(DigitalCredentialsError) -> MdocConsent {
     try resolved.proposedConsent()
   }
 
@@ -137,7 +137,7 @@ public struct AnnexCPresentation: Sendable {
   }
 
   /// Builds the DeviceResponse for a consent and seals it to the verifier (C.3.2.3).
-  public func respond(
+  package func respond(
     consent: MdocConsent, deviceKey: (String) throws -> any Signer
   ) throws(DigitalCredentialsError) -> EncryptedResponse {
     let response = try deviceResponse(consent: consent, deviceKey: deviceKey)

@@ -80,7 +80,7 @@ public struct InPersonHolder: Sendable {
     /// The DeviceResponse status sent (ISO 18013-5 §8.3.2.1.2.3, Table 8).
     public let status: Int
     /// The wallet's typed refusals, when the wallet refused (empty for a decline).
-    public let refusals: [Refusal]
+    package let refusals: [Refusal]
   }
 
   /// How a session ended without an error.

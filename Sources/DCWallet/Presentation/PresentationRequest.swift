@@ -20,7 +20,7 @@ import Foundation
 /// typed ``ConsentSelection`` (see ``consent(_:)``); ``kind`` keeps what only one protocol has.
 public struct PresentationRequest: Sendable {
   /// The protocol-specific part.
-  public enum Kind: Sendable {
+  package enum Kind: Sendable {
     /// `org-iso-mdoc` (ISO/IEC TS 18013-7 Annex C).
     case mdoc(AnnexCPresentation)
     /// OpenID4VP 1.0 over the DC API.
@@ -51,7 +51,7 @@ public struct PresentationRequest: Sendable {
   /// where the requester is the reader in radio range and no website is involved.
   public let origin: WebOrigin?
   /// The protocol-specific request, for what only one protocol has.
-  public let kind: Kind
+  package let kind: Kind
   /// Earlier requests of the envelope that could not be answered, each with a typed refusal.
   package let skipped: [Refusal]
 

@@ -1,32 +1,32 @@
-public import DCAPI
+package import DCAPI
 import DCCBOR
 import DCCrypto
-public import DCMdoc
-public import DCX509
-public import Foundation
+package import DCMdoc
+package import DCX509
+package import Foundation
 
 /// A DeviceRequest resolved against the wallet's mdocs for one SessionTranscript: each doc
 /// request with the reader that signed it and the candidate credentials, the use cases, and the
 /// checks and response building every mdoc presentation shares (ISO 18013-5 §8.3.2.1.2,
 /// §9.1.3, §9.1.4). `AnnexCPresentation` (ISO/IEC TS 18013-7 Annex C) and
 /// `ProximityPresentation` (ISO 18013-5 in person) each hold one.
-public struct ResolvedDeviceRequest: Sendable {
+package struct ResolvedDeviceRequest: Sendable {
   /// One doc request of the DeviceRequest.
-  public struct DocumentRequest: Sendable {
+  package struct DocumentRequest: Sendable {
     /// Its index in `docRequests`.
-    public let index: Int
+    package let index: Int
     /// What it asks for.
-    public let itemsRequest: ItemsRequest
+    package let itemsRequest: ItemsRequest
     /// Who signed it (its own readerAuth or readerAuthAll), nil when unsigned.
-    public let reader: ReaderIdentity?
+    package let reader: ReaderIdentity?
     /// Stored mdocs of the requested docType, with what each holds of the request.
-    public let candidates: [Candidate]
+    package let candidates: [Candidate]
   }
 
   /// A stored mdoc that can answer a doc request.
-  public struct Candidate: Sendable {
+  package struct Candidate: Sendable {
     /// The credential's identifier.
-    public let credentialID: String
+    package let credentialID: String
     /// Every requested element with the credential's value or nil.
     package let match: ItemsRequestMatch
   }
@@ -34,11 +34,11 @@ public struct ResolvedDeviceRequest: Sendable {
   /// The DeviceRequest as received.
   package let deviceRequest: DeviceRequest
   /// The transcript the reader signatures and the device authentication are bound to.
-  public let sessionTranscript: SessionTranscript
+  package let sessionTranscript: SessionTranscript
   /// The doc requests, in request order.
   package let documentRequests: [DocumentRequest]
   /// The DeviceRequestInfo use cases (alternatives over doc requests), empty when absent.
-  public let useCases: [UseCase]
+  package let useCases: [UseCase]
   /// Why reader authentication failed, when a readerAuth or readerAuthAll signature does not
   /// verify or carries no usable certificate (ISO 18013-5 §9.1.4): recorded, not thrown, so the
   /// wallet's policy decides. Every `DocumentRequest.reader` is then nil: no certificate name
@@ -50,7 +50,7 @@ public struct ResolvedDeviceRequest: Sendable {
   /// not verify is recorded in `readerAuthenticationFailure`), use cases, candidates.
   ///
   /// - Throws: `invalidRequest` when the use cases are malformed or name a missing doc request.
-  public static func resolve(
+  package static func resolve(
     deviceRequest: DeviceRequest, sessionTranscript transcript: SessionTranscript,
     credentials: [StoredMdoc], readerTrustAnchors: [Certificate], now: Date
   ) throws(DigitalCredentialsError) -> ResolvedDeviceRequest {
@@ -175,7 +175,7 @@ public struct ResolvedDeviceRequest: Sendable {
   /// A consent that shares the minimum (`docRequestsToAnswer()`): for each doc request to answer,
   /// the first candidate's requested elements that it holds (what a consent screen proposes
   /// before the user changes anything).
-  public func proposedConsent() throws(DigitalCredentialsError) -> MdocConsent {
+  package func proposedConsent() throws(DigitalCredentialsError) -> MdocConsent {
     guard let indices = docRequestsToAnswer() else {
       throw DigitalCredentialsError(.noMatchingCredential, "no stored mdoc can answer the request")
     }
