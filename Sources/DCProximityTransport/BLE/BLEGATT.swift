@@ -1,18 +1,18 @@
 package import DCCrypto
 
 /// A 128-bit Bluetooth UUID, as the 16 bytes of its big-endian form.
-package struct BLEUUID: Hashable, Sendable, CustomStringConvertible {
+public struct BLEUUID: Hashable, Sendable, CustomStringConvertible {
   /// The 16 bytes, most significant first (the order of the canonical text form).
-  package let bytes: [UInt8]
+  public let bytes: [UInt8]
 
   /// A UUID from its 16 bytes; nil for any other count.
-  package init?(bytes: [UInt8]) {
+  public init?(bytes: [UInt8]) {
     guard bytes.count == 16 else { return nil }
     self.bytes = bytes
   }
 
   /// A UUID from its canonical text form (`8-4-4-4-12` hex digits, either case); nil otherwise.
-  package init?(_ text: String) {
+  public init?(_ text: String) {
     let groups = text.split(separator: "-", omittingEmptySubsequences: false)
     guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return nil }
     var bytes: [UInt8] = []
@@ -28,7 +28,7 @@ package struct BLEUUID: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The canonical text form in upper case, as ISO/IEC 18013-5 Tables 11 and 12 print them.
-  package var description: String {
+  public var description: String {
     let hex = bytes.map { byte in
       let digits = Array("0123456789ABCDEF")
       return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])

@@ -76,13 +76,13 @@
   /// Tables 11 and 12: State notify + write without response, Client2Server write without
   /// response, Server2Client notify, and in central client mode Ident, read, with its value) and
   /// advertises the service UUID.
-  package final class CoreBluetoothPeripheralLink: NSObject, BLELink, CBPeripheralManagerDelegate,
+  public final class CoreBluetoothPeripheralLink: NSObject, BLELink, CBPeripheralManagerDelegate,
     @unchecked Sendable
   {
     /// The mode, whose characteristic UUIDs are used.
-    package let mode: BLEMode
+    public let mode: BLEMode
     /// The service UUID from the DeviceEngagement (option 10 or 11).
-    package let serviceUUID: BLEUUID
+    public let serviceUUID: BLEUUID
     private let identValue: [UInt8]?
     private let queue = DispatchQueue(label: "CoreBluetoothPeripheralLink")
     private let lock = NSLock()
@@ -95,7 +95,7 @@
 
     /// A link for `transport`'s mode and its service UUID; call ``start()`` before
     /// ``BLEGATTTransport/open()``.
-    package init(transport: BLEGATTTransport, serviceUUID: BLEUUID) {
+    public init(transport: BLEGATTTransport, serviceUUID: BLEUUID) {
       self.mode = transport.mode
       self.serviceUUID = serviceUUID
       self.identValue = transport.identValue
@@ -104,7 +104,7 @@
     }
 
     /// Waits for Bluetooth to be powered on, publishes the service and starts advertising.
-    package func start() async throws(TransportError) {
+    public func start() async throws(TransportError) {
       _ = try await waiters.wait("state") { [self] in
         queue.async { self.manager = CBPeripheralManager(delegate: self, queue: self.queue) }
       }
@@ -155,7 +155,7 @@
 
     /// Notifies `value` on State or Server2Client to the subscribed central, waiting while
     /// CoreBluetooth's transmit queue is full.
-    package func send(_ value: [UInt8], on characteristic: BLECharacteristic)
+    public func send(_ value: [UInt8], on characteristic: BLECharacteristic)
       async throws(TransportError)
     {
       guard lock.withLock({ characteristics[characteristic] }) != nil else {
@@ -185,22 +185,22 @@
     }
 
     /// Not used by a GATT server.
-    package func read(_ characteristic: BLECharacteristic) async throws(TransportError) -> [UInt8] {
+    public func read(_ characteristic: BLECharacteristic) async throws(TransportError) -> [UInt8] {
       throw TransportError(.protocolViolation, "the GATT server does not read characteristics")
     }
 
     /// Not used by a GATT server.
-    package func subscribe(to characteristic: BLECharacteristic) async throws(TransportError) {
+    public func subscribe(to characteristic: BLECharacteristic) async throws(TransportError) {
       throw TransportError(.protocolViolation, "the GATT server does not subscribe")
     }
 
     /// The subscribed central's `maximumUpdateValueLength` (ATT_MTU − 3), 20 before one subscribed.
-    package var maximumValueLength: Int {
+    public var maximumValueLength: Int {
       lock.withLock { central?.maximumUpdateValueLength ?? 20 }
     }
 
     /// Stops advertising and removes the service.
-    package func disconnect() async {
+    public func disconnect() async {
       queue.async {
         self.manager?.stopAdvertising()
         self.manager?.removeAllServices()
@@ -210,7 +210,7 @@
 
     // MARK: CBPeripheralManagerDelegate
 
-    package func peripheralManagerDidUpdateState(_ peripheral: CBPeripheralManager) {
+    public func peripheralManagerDidUpdateState(_ peripheral: CBPeripheralManager) {
       switch peripheral.state {
       case .poweredOn: waiters.resume("state", with: .success([]))
       case .unknown, .resetting: break
@@ -220,7 +220,7 @@
       }
     }
 
-    package func peripheralManager(
+    public func peripheralManager(
       _ peripheral: CBPeripheralManager, didAdd service: CBService, error: (any Error)?
     ) {
       waiters.resume(
@@ -228,7 +228,7 @@
         with: error.map { .failure(linkError("the service was not added", $0)) } ?? .success([]))
     }
 
-    package func peripheralManagerDidStartAdvertising(
+    public func peripheralManagerDidStartAdvertising(
       _ peripheral: CBPeripheralManager, error: (any Error)?
     ) {
       waiters.resume(
@@ -236,14 +236,14 @@
         with: error.map { .failure(linkError("advertising did not start", $0)) } ?? .success([]))
     }
 
-    package func peripheralManager(
+    public func peripheralManager(
       _ peripheral: CBPeripheralManager, central: CBCentral,
       didSubscribeTo characteristic: CBCharacteristic
     ) {
       lock.withLock { self.central = central }
     }
 
-    package func peripheralManager(
+    public func peripheralManager(
       _ peripheral: CBPeripheralManager, central: CBCentral,
       didUnsubscribeFrom characteristic: CBCharacteristic
     ) {
@@ -254,7 +254,7 @@
       }
     }
 
-    package func peripheralManager(
+    public func peripheralManager(
       _ peripheral: CBPeripheralManager, didReceiveWrite requests: [CBATTRequest]
     ) {
       for request in requests {
@@ -267,7 +267,7 @@
       if let first = requests.first { peripheral.respond(to: first, withResult: .success) }
     }
 
-    package func peripheralManagerIsReady(toUpdateSubscribers peripheral: CBPeripheralManager) {
+    public func peripheralManagerIsReady(toUpdateSubscribers peripheral: CBPeripheralManager) {
       waiters.resume("ready", with: .success([]))
     }
   }
@@ -276,13 +276,13 @@
   /// peripheral server mode, the mdoc in central client mode. It scans for the service UUID,
   /// connects and discovers the mode's characteristics; ``BLEGATTTransport/open()`` then reads
   /// Ident, subscribes and writes Start through it.
-  package final class CoreBluetoothCentralLink: NSObject, BLELink, CBCentralManagerDelegate,
+  public final class CoreBluetoothCentralLink: NSObject, BLELink, CBCentralManagerDelegate,
     CBPeripheralDelegate, @unchecked Sendable
   {
     /// The mode, whose characteristic UUIDs are used.
-    package let mode: BLEMode
+    public let mode: BLEMode
     /// The service UUID from the DeviceEngagement (option 10 or 11).
-    package let serviceUUID: BLEUUID
+    public let serviceUUID: BLEUUID
     private let queue = DispatchQueue(label: "CoreBluetoothCentralLink")
     private let lock = NSLock()
     private let waiters = CallbackWaiters()
@@ -293,7 +293,7 @@
 
     /// A link for `transport`'s mode and the service UUID to look for; call ``connect()``
     /// before ``BLEGATTTransport/open()``.
-    package init(transport: BLEGATTTransport, serviceUUID: BLEUUID) {
+    public init(transport: BLEGATTTransport, serviceUUID: BLEUUID) {
       self.mode = transport.mode
       self.serviceUUID = serviceUUID
       self.transport = transport
@@ -301,7 +301,7 @@
     }
 
     /// Waits for Bluetooth, scans for the service, connects, and discovers its characteristics.
-    package func connect() async throws(TransportError) {
+    public func connect() async throws(TransportError) {
       _ = try await waiters.wait("state") { [self] in
         queue.async { self.manager = CBCentralManager(delegate: self, queue: self.queue) }
       }
@@ -365,7 +365,7 @@
     /// Writes `value` without response, waiting while CoreBluetooth cannot take more (the
     /// waiter is registered before trying, and peripheralIsReady(toSendWriteWithoutResponse:)
     /// runs later on the same queue).
-    package func send(_ value: [UInt8], on which: BLECharacteristic) async throws(TransportError) {
+    public func send(_ value: [UInt8], on which: BLECharacteristic) async throws(TransportError) {
       try has(which)
       let data = Data(value)
       for _ in 0..<10_000 {
@@ -382,14 +382,14 @@
     }
 
     /// Reads the characteristic's value (the Ident).
-    package func read(_ which: BLECharacteristic) async throws(TransportError) -> [UInt8] {
+    public func read(_ which: BLECharacteristic) async throws(TransportError) -> [UInt8] {
       try has(which)
       return try await waiters.wait(
         "read", onQueue("read", which) { peripheral, target in peripheral.readValue(for: target) })
     }
 
     /// Enables notifications and waits for the server's confirmation.
-    package func subscribe(to which: BLECharacteristic) async throws(TransportError) {
+    public func subscribe(to which: BLECharacteristic) async throws(TransportError) {
       try has(which)
       _ = try await waiters.wait(
         "notify",
@@ -400,12 +400,12 @@
     }
 
     /// `maximumWriteValueLength(for: .withoutResponse)`: ATT_MTU − 3.
-    package var maximumValueLength: Int {
+    public var maximumValueLength: Int {
       lock.withLock { peripheral?.maximumWriteValueLength(for: .withoutResponse) ?? 20 }
     }
 
     /// Cancels the connection.
-    package func disconnect() async {
+    public func disconnect() async {
       queue.async {
         self.manager?.stopScan()
         if let peripheral = self.lock.withLock({ self.peripheral }) {
@@ -417,7 +417,7 @@
 
     // MARK: CBCentralManagerDelegate
 
-    package func centralManagerDidUpdateState(_ central: CBCentralManager) {
+    public func centralManagerDidUpdateState(_ central: CBCentralManager) {
       switch central.state {
       case .poweredOn: waiters.resume("state", with: .success([]))
       case .unknown, .resetting: break
@@ -427,7 +427,7 @@
       }
     }
 
-    package func centralManager(
+    public func centralManager(
       _ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
       advertisementData: [String: Any], rssi: NSNumber
     ) {
@@ -437,17 +437,17 @@
       central.connect(peripheral, options: nil)
     }
 
-    package func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
+    public func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
       waiters.resume("connect", with: .success([]))
     }
 
-    package func centralManager(
+    public func centralManager(
       _ central: CBCentralManager, didFailToConnect peripheral: CBPeripheral, error: (any Error)?
     ) {
       waiters.resume("connect", with: .failure(linkError("the connection failed", error)))
     }
 
-    package func centralManager(
+    public func centralManager(
       _ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral,
       error: (any Error)?
     ) {
@@ -457,13 +457,13 @@
 
     // MARK: CBPeripheralDelegate
 
-    package func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?) {
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: (any Error)?) {
       waiters.resume(
         "services",
         with: error.map { .failure(linkError("service discovery failed", $0)) } ?? .success([]))
     }
 
-    package func peripheral(
+    public func peripheral(
       _ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService,
       error: (any Error)?
     ) {
@@ -481,7 +481,7 @@
           ? .success([]) : .failure(linkError("the service lacks a characteristic", error)))
     }
 
-    package func peripheral(
+    public func peripheral(
       _ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic,
       error: (any Error)?
     ) {
@@ -498,7 +498,7 @@
       }
     }
 
-    package func peripheral(
+    public func peripheral(
       _ peripheral: CBPeripheral, didUpdateNotificationStateFor characteristic: CBCharacteristic,
       error: (any Error)?
     ) {
@@ -506,7 +506,7 @@
         "notify", with: error.map { .failure(linkError("subscribing failed", $0)) } ?? .success([]))
     }
 
-    package func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {
+    public func peripheralIsReady(toSendWriteWithoutResponse peripheral: CBPeripheral) {
       waiters.resume("ready", with: .success([]))
     }
   }
