@@ -30,6 +30,7 @@ let package = Package(
         .product(name: "DCCrypto", package: "DigitalCredentials"),
         .product(name: "DCX509", package: "DigitalCredentials"),
         .product(name: "DCMdoc", package: "DigitalCredentials"),
+        .product(name: "DCProximityTransport", package: "DigitalCredentials"),
       ]),
     .target(
       name: "IssuerApp",

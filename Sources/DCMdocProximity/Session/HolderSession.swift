@@ -186,7 +186,7 @@ public struct HolderSession: Sendable {
 
   /// Ends the session normally: `{"status": 20}` to send (§9.1.1.4), or nil when it had already
   /// ended.
-  package mutating func terminate() -> [UInt8]? {
+  public mutating func terminate() -> [UInt8]? {
     guard state != .closed else { return nil }
     state = .closed
     return SessionData(status: .sessionTermination).bytes

@@ -1,20 +1,20 @@
 import DCAPI
 import DCCrypto
-import DCErrors
-package import DCMdoc
-package import DCMdocProximity
-package import DCProximityTransport
-package import DCX509
-package import Foundation
+public import DCErrors
+public import DCMdoc
+public import DCMdocProximity
+public import DCProximityTransport
+public import DCX509
+public import Foundation
 
 /// An error of the reader's in-person session driver (``InPersonReader``).
-package struct InPersonReaderError: CausedError {
+public struct InPersonReaderError: CausedError {
   /// What kind of failure this is.
-  package struct Code: Hashable, Sendable, CustomStringConvertible {
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
     let name: String
     private init(_ name: String) { self.name = name }
     /// The code's name.
-    package var description: String { name }
+    public var description: String { name }
 
     /// The engagement (`mdoc:` URI) cannot be read, or no session can start from it.
     package static let invalidEngagement = Code("invalidEngagement")
@@ -31,15 +31,15 @@ package struct InPersonReaderError: CausedError {
   }
 
   /// What kind of failure this is.
-  package let code: Code
+  public let code: Code
   /// A human-readable explanation.
-  package let reason: String
+  public let reason: String
   /// The error this one wraps.
-  package let underlying: (any Error & Sendable)?
+  public let underlying: (any Error & Sendable)?
   /// The file (`#fileID`) where the error was created.
-  package let file: String
+  public let file: String
   /// The line where the error was created.
-  package let line: UInt
+  public let line: UInt
 
   /// Creates an error with a code and a reason.
   package init(
@@ -54,9 +54,9 @@ package struct InPersonReaderError: CausedError {
   }
 
   /// `InPersonReaderError.<code>: <reason>`.
-  package var description: String { causedDescription }
+  public var description: String { causedDescription }
   /// The description, the throw site, and the cause chain, one per line.
-  package var debugDescription: String { causedDebugDescription }
+  public var debugDescription: String { causedDebugDescription }
 }
 
 /// Runs the reader's side of an ISO 18013-5 in-person session over any ``SessionTransport``:
@@ -64,11 +64,11 @@ package struct InPersonReaderError: CausedError {
 /// SessionTranscript, sends each DeviceRequest (with reader authentication over this session's
 /// transcript when given), verifies each DeviceResponse with ``ProximityReader/verify(response:request:sessionTranscript:eReaderKey:issuerTrustAnchors:now:)``,
 /// and ends the session with status 20 (§9.1.1.4).
-package actor InPersonReader {
+public actor InPersonReader {
   /// The engagement read from the URI.
-  package nonisolated let deviceEngagement: DeviceEngagement
+  public nonisolated let deviceEngagement: DeviceEngagement
   /// This session's SessionTranscript (QR handover: null).
-  package nonisolated let sessionTranscript: SessionTranscript
+  public nonisolated let sessionTranscript: SessionTranscript
 
   private var session: ReaderSession
   private let eReaderKey: ECPrivateKey
@@ -79,7 +79,7 @@ package actor InPersonReader {
   /// A session with the mdoc whose `mdoc:` URI was read, over `transport` (already connected).
   ///
   /// - Throws: `invalidEngagement` for a URI that is not an ISO 18013-5 engagement.
-  package init(uri: String, transport: any SessionTransport) throws(InPersonReaderError) {
+  public init(uri: String, transport: any SessionTransport) throws(InPersonReaderError) {
     do throws(MdocProximityError) {
       let engagement = try DeviceEngagement(uri: uri)
       let key: ECPrivateKey
@@ -110,7 +110,7 @@ package actor InPersonReader {
   ///   response, or a message was refused), `verificationFailed` (the first failed check, or the
   ///   holder's refusal status; for a revoked or suspended document, or an unknown status under
   ///   a strict policy, its `underlying` error's cause is the `CredentialStatusError`).
-  package func request(
+  public func request(
     _ itemsRequests: [ItemsRequest], useCases: [UseCase] = [],
     reader: ProximityReader.ReaderCredentials? = nil,
     readerAuthentication: ProximityReader.ReaderAuthenticationMode = .perDocRequest,
@@ -183,7 +183,7 @@ package actor InPersonReader {
   }
 
   /// Ends the session: status 20 when it is still open (§9.1.1.4), then the transport closes.
-  package func terminate() async {
+  public func terminate() async {
     if !endedByHolder, let message = session.terminate() {
       try? await transport.send(message)
     }

@@ -1,21 +1,21 @@
-package import DCAPI
-package import DCCrypto
-package import DCMdoc
-package import DCX509
-package import Foundation
+public import DCAPI
+public import DCCrypto
+public import DCMdoc
+public import DCX509
+public import Foundation
 
 /// The reader's side of an ISO 18013-5 in-person presentation, given this session's
 /// SessionTranscript (the session layer builds it from the engagement, the EReaderKey and the
 /// handover): build the DeviceRequest with reader authentication, then verify the DeviceResponse
 /// against the same session. The report has the shapes `AnnexCVerifier` reports with.
-package enum ProximityReader {
+public enum ProximityReader {
   /// A reader key and its certificate chain (leaf first) for reader authentication.
-  package typealias ReaderCredentials = AnnexCVerifier.ReaderCredentials
+  public typealias ReaderCredentials = AnnexCVerifier.ReaderCredentials
   /// The verified documents and the checks that passed, in order.
-  package typealias Result = AnnexCVerifier.Result
+  public typealias Result = AnnexCVerifier.Result
 
   /// Where the reader signs (ISO 18013-5 §9.1.4).
-  package enum ReaderAuthenticationMode: Sendable, Hashable {
+  public enum ReaderAuthenticationMode: Sendable, Hashable {
     /// A readerAuth per doc request, over ReaderAuthentication with its ItemsRequestBytes.
     case perDocRequest
     /// One readerAuthAll over ReaderAuthenticationAll (all ItemsRequestBytes and the
@@ -29,7 +29,7 @@ package enum ProximityReader {
   ///
   /// - Throws: `invalidRequest` for no doc request or a use case naming a missing one,
   ///   `cryptoFailure` when the reader key cannot sign.
-  package static func makeRequest(
+  public static func makeRequest(
     itemsRequests: [ItemsRequest], useCases: [UseCase] = [],
     sessionTranscript: SessionTranscript, reader: ReaderCredentials? = nil,
     readerAuthentication: ReaderAuthenticationMode = .perDocRequest
@@ -88,7 +88,7 @@ package enum ProximityReader {
   /// `Result.documentErrors` and each document's `notReturned`.
   ///
   /// - Throws: `verificationFailed` naming the first check that failed.
-  package static func verify(
+  public static func verify(
     response bytes: [UInt8], request: DeviceRequest, sessionTranscript: SessionTranscript,
     eReaderKey: ECPrivateKey?, issuerTrustAnchors: [Certificate], now: Date
   ) throws(DigitalCredentialsError) -> Result {

@@ -1,7 +1,7 @@
 public import DCAPI
-package import DCCrypto
+public import DCCrypto
 public import DCJSON
-package import DCMdoc
+public import DCMdoc
 public import DCOpenID4VP
 import DCQL
 public import DCX509
@@ -113,7 +113,7 @@ extension ProximityReader {
   ///
   /// - Throws: `verificationFailed` naming the first check that failed, with a
   ///   `CredentialStatusError` as its `underlying` error for a status failure.
-  package static func verify(
+  public static func verify(
     response bytes: [UInt8], request: DeviceRequest, sessionTranscript: SessionTranscript,
     eReaderKey: ECPrivateKey?, issuerTrustAnchors: [Certificate], now: Date,
     status: StatusChecking

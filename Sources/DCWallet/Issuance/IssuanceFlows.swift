@@ -4,18 +4,18 @@ import DCHTTP
 import DCJOSE
 import DCJSON
 public import DCOpenID4VCI
-package import Foundation
+public import Foundation
 
 /// The first half of the authorization code flow, kept while the user is at the authorization
 /// server: open ``authorizationURL`` in ASWebAuthenticationSession or a Custom Tab, then pass
 /// the redirect URL it ends on to ``IssuanceClient/completeAuthorization(_:redirect:)``.
 ///
 /// It holds the PKCE verifier, `state` and the DPoP key in memory; it is not meant to be stored.
-package struct PendingAuthorization: Sendable {
+public struct PendingAuthorization: Sendable {
   /// The URL to open.
-  package let authorizationURL: URL
+  public let authorizationURL: URL
   /// `state`, for an app that routes redirects by it.
-  package let state: String
+  public let state: String
   let offer: CredentialOffer
   let issuer: IssuerContext
   let authorizationServer: AuthorizationServerMetadata
@@ -27,7 +27,7 @@ package struct PendingAuthorization: Sendable {
 }
 
 /// The answer of one deferred poll.
-package enum DeferredPollOutcome: Sendable {
+public enum DeferredPollOutcome: Sendable {
   /// The credentials are ready.
   case issued([IssuedCredentialOutcome])
   /// Not yet: poll again at ``DeferredIssuance/nextPollAt``.
@@ -103,7 +103,7 @@ extension IssuanceClient {
   /// Starts the authorization code flow: builds the request (PKCE S256, `state`,
   /// `authorization_details`, `issuer_state`), pushes it when the server offers PAR, and returns
   /// the URL to open with the values the second step needs.
-  package func beginAuthorization(
+  public func beginAuthorization(
     offer: CredentialOffer, issuer: IssuerContext? = nil, options: Options = Options()
   ) async throws(IssuanceError) -> PendingAuthorization {
     guard offer.authorizationCode != nil || offer.preAuthorizedCode == nil else {
@@ -178,7 +178,7 @@ extension IssuanceClient {
   /// Finishes the authorization code flow with the redirect URL the browser ended on: checks
   /// `state` and (RFC 9207) `iss`, redeems the code with the PKCE verifier, then requests the
   /// credentials.
-  package func completeAuthorization(_ pending: PendingAuthorization, redirect: URL)
+  public func completeAuthorization(_ pending: PendingAuthorization, redirect: URL)
     async throws(IssuanceError) -> IssuanceResult
   {
     let server = pending.authorizationServer
@@ -606,7 +606,7 @@ extension IssuanceClient {
 
   /// Polls the deferred credential endpoint once (§9.1) with the stored access token and DPoP
   /// key; a new response encryption key is sent each time when encryption is used.
-  package func pollDeferred(_ pending: DeferredIssuance) async -> DeferredPollOutcome {
+  public func pollDeferred(_ pending: DeferredIssuance) async -> DeferredPollOutcome {
     do {
       var session = IssuanceExchange(
         http: http, clock: configuration.clock, dpopKey: pending.dpopKey)

@@ -4,7 +4,7 @@ import DCJOSE
 import DCJSON
 public import DCOpenID4VCI
 package import DCX509
-package import Foundation
+public import Foundation
 
 /// What one issuance left in the wallet: the credentials stored (each verified before storage),
 /// the deferred requests stored as pending, and what failed with its reason.
@@ -137,7 +137,7 @@ public struct WalletIssuance: Sendable {
 
   /// The first half of the authorization code flow (see
   /// ``IssuanceClient/beginAuthorization(offer:issuer:options:)``).
-  package func beginAuthorization(offer: CredentialOffer, options: IssuanceClient.Options = .init())
+  public func beginAuthorization(offer: CredentialOffer, options: IssuanceClient.Options = .init())
     async throws(IssuanceError) -> PendingAuthorization
   {
     try await client.beginAuthorization(offer: offer, options: options)
@@ -145,7 +145,7 @@ public struct WalletIssuance: Sendable {
 
   /// Finishes the authorization code flow with the redirect URL the browser ended on and stores
   /// what it returns.
-  package func completeAuthorization(
+  public func completeAuthorization(
     _ pending: PendingAuthorization, redirect: URL, storage: StorageOptions = StorageOptions()
   ) async throws(IssuanceError) -> WalletIssuanceResult {
     let iacas = try await publishedIACAs(
@@ -375,7 +375,7 @@ public struct WalletIssuance: Sendable {
   ///
   /// - Throws: `WalletError` `.notFound` when `id` names no pending issuance, `.storage` when
   ///   the store cannot be read.
-  package func pollDeferred(id: String? = nil) async throws(WalletError) -> WalletIssuanceResult {
+  public func pollDeferred(id: String? = nil) async throws(WalletError) -> WalletIssuanceResult {
     let all = try await wallet.pendingDeferredIssuances()
     let chosen = id.map { wanted in all.filter { $0.id == wanted } } ?? all
     if let id, chosen.isEmpty { throw WalletError(.notFound, "no pending issuance \(id)") }
