@@ -124,9 +124,9 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
 ]
 
 /// What an app imports (docs/ARCHITECTURE.md, "Products"): one library per role, the Apple edge of
-/// the wallet role, and the format libraries a developer uses on their own. Every other module
-/// (protocols, HTTP, servers, stores, C shims) is built as a dependency of these and is not a
-/// product.
+/// the wallet role, the format libraries a developer uses on their own, and the protocol modules
+/// whose values an app of a role names. Every other module (OpenID4VP, Annex C, the HTTP server,
+/// errors, C shims) is built as a dependency of these and is not a product.
 let products = [
   // Roles.
   "DCWallet", "DCVerifier", "DCIssuer",
@@ -136,6 +136,11 @@ let products = [
   // Format libraries.
   "DCEncoding", "DCCBOR", "DCJSON", "DCCrypto", "DCHPKE", "DCX509", "DCCOSE", "DCJOSE", "DCMdoc",
   "DCSDJWT", "DCQL", "DCStatusList",
+  // What an app of a role names beside its role product (Tests/AppConsumer): the DC API request
+  // and response envelope and `WebOrigin`; the HTTP values, client and handler protocol the roles
+  // speak through; OpenID4VCI offers and metadata (an issuer's configuration, a wallet's offer);
+  // the ISO 18013-5 in-person session and its transports (engagement, BLE).
+  "DCAPI", "DCHTTP", "DCOpenID4VCI", "DCMdocProximity", "DCProximityTransport",
 ]
 
 /// One Swift Testing target per module, with its published vectors in `Vectors/`.

@@ -4,12 +4,12 @@
 // `fuzz/run.sh` (README, "Fuzzing").
 import PackageDescription
 
-// The products the fuzz targets need; the protocol modules they also import (DCAPI, DCHTTP,
-// DCMdocProximity, DCOpenID4VP, DCOrgIsoMdoc, DCProximityTransport) are built as dependencies of
-// the role products.
+// The products the fuzz targets need; the protocol modules they also import (DCOpenID4VP,
+// DCOrgIsoMdoc) are built as dependencies of the role products.
 let libraries = [
   "DCCBOR", "DCCOSE", "DCRegistration", "DCCrypto", "DCQL", "DCJOSE", "DCJSON", "DCMdoc",
-  "DCSDJWT", "DCStatusList", "DCX509", "DCWallet", "DCVerifier", "DCIssuer",
+  "DCSDJWT", "DCStatusList", "DCX509", "DCWallet", "DCVerifier", "DCIssuer", "DCAPI", "DCHTTP",
+  "DCOpenID4VCI", "DCMdocProximity", "DCProximityTransport",
 ]
 
 let package = Package(

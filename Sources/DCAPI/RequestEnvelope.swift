@@ -15,10 +15,10 @@ public struct ProtocolRequest: Sendable, Hashable {
   /// string, and both are accepted. `.null` for an entry with a ``problem``.
   public let data: JSONValue
   /// Why this entry cannot be answered as given; nil for a well-formed entry.
-  public let problem: String?
+  package let problem: String?
 
   /// The protocol, when this SDK answers it and the entry is well formed.
-  public var knownProtocol: DigitalCredentialProtocol? {
+  package var knownProtocol: DigitalCredentialProtocol? {
     problem == nil ? DigitalCredentialProtocol(rawValue: protocolIdentifier) : nil
   }
 

@@ -57,7 +57,7 @@ extension CBOR {
   }
 
   /// The item itself, or the decoded value of an `.encoded` item (RFC 8949 §3.4.5.1).
-  public var unwrapped: CBOR {
+  package var unwrapped: CBOR {
     var current = self
     while case .encoded(let inner) = current { current = inner.value }
     return current

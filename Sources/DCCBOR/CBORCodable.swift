@@ -17,20 +17,20 @@ package typealias CBORCodable = CBOREncodable & CBORDecodable
 
 /// A byte string model value; `[UInt8]` itself is not `CBORCodable`, since arrays of codable
 /// elements already map to CBOR arrays (RFC 8949 §3.1, major type 2).
-public struct ByteString: Sendable, Hashable, CBORCodable {
+package struct ByteString: Sendable, Hashable, CBORCodable {
   /// The bytes (RFC 8949 §3.1).
-  public var bytes: [UInt8]
+  package var bytes: [UInt8]
 
   /// Wraps bytes (RFC 8949 §3.1).
-  public init(_ bytes: [UInt8]) {
+  package init(_ bytes: [UInt8]) {
     self.bytes = bytes
   }
 
   /// Encodes as a byte string (RFC 8949 §3.1, major type 2).
-  public func cbor() -> CBOR { .byteString(bytes) }
+  package func cbor() -> CBOR { .byteString(bytes) }
 
   /// Decodes a byte string (RFC 8949 §3.1, major type 2).
-  public init(cbor: CBOR) throws(CBORError) {
+  package init(cbor: CBOR) throws(CBORError) {
     bytes = try cbor.requireBytes("")
   }
 }

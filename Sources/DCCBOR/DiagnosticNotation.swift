@@ -20,7 +20,7 @@ extension CBOR: CustomStringConvertible {
   /// as they are, so ordinary text reads unchanged.
   ///
   /// - Parameter keepingNewlines: keep line feeds as line breaks (for text of several lines).
-  public static func terminalSafe(_ text: String, keepingNewlines: Bool = false) -> String {
+  package static func terminalSafe(_ text: String, keepingNewlines: Bool = false) -> String {
     guard text.unicodeScalars.contains(where: Diagnostic.isControl) else { return text }
     var out = ""
     for scalar in text.unicodeScalars {

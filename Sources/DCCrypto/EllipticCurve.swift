@@ -23,7 +23,7 @@ public enum EllipticCurve: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The curve's name as JWK `crv` and COSE text use it ("P-256").
-  public var jwkName: String { rawValue }
+  package var jwkName: String { rawValue }
 
   /// Finds a curve from its JWK `crv` name.
   public init?(jwkName: String) { self.init(rawValue: jwkName) }

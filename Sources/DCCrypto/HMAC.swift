@@ -19,7 +19,7 @@ public enum HMAC {
 /// Compares two byte strings without an early exit on the first difference.
 ///
 /// Lengths are not secret: a length mismatch returns false at once.
-public func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+package func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
   guard a.count == b.count else { return false }
   var diff: UInt8 = 0
   for i in a.indices { diff |= a[i] ^ b[i] }

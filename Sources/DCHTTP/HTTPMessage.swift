@@ -16,13 +16,13 @@ public struct HTTPMethod: Hashable, Sendable, CustomStringConvertible {
   /// `GET` (RFC 9110 §9.3.1).
   public static let get = HTTPMethod("GET")
   /// `HEAD` (RFC 9110 §9.3.2).
-  public static let head = HTTPMethod("HEAD")
+  package static let head = HTTPMethod("HEAD")
   /// `POST` (RFC 9110 §9.3.3).
   public static let post = HTTPMethod("POST")
   /// `PUT` (RFC 9110 §9.3.4).
-  public static let put = HTTPMethod("PUT")
+  package static let put = HTTPMethod("PUT")
   /// `DELETE` (RFC 9110 §9.3.5).
-  public static let delete = HTTPMethod("DELETE")
+  package static let delete = HTTPMethod("DELETE")
   /// `OPTIONS` (RFC 9110 §9.3.7).
   public static let options = HTTPMethod("OPTIONS")
 }
@@ -63,7 +63,7 @@ public struct HTTPFields: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
   }
 
   /// Every value of the field `name` (case-insensitive), in order.
-  public func values(_ name: String) -> [String] {
+  package func values(_ name: String) -> [String] {
     fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
   }
 
@@ -79,7 +79,7 @@ public struct HTTPFields: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
 /// A request as a value: what a client sends and what a server handler receives.
 public struct HTTPRequest: Hashable, Sendable {
   /// The request method.
-  public var method: HTTPMethod
+  package var method: HTTPMethod
   /// The absolute request URL (a server rebuilds it from its origin and the request target).
   public var url: URL
   /// The header fields.

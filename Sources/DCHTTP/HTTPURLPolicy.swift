@@ -48,7 +48,7 @@ public struct HTTPURLPolicy: Sendable, Hashable {
   ///
   /// Only the canonical spellings count: `127.1`, octal or hexadecimal octets, `localhost.` and
   /// `::ffff:127.0.0.1` are not loopback here, so a resolver's lenient reading cannot widen it.
-  public static func isLoopbackHost(_ host: String) -> Bool {
+  package static func isLoopbackHost(_ host: String) -> Bool {
     let host = host.lowercased()
     if host == "localhost" || host == "::1" || host == "[::1]" { return true }
     let octets = host.split(separator: ".", omittingEmptySubsequences: false)

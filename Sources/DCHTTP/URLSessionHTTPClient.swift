@@ -37,11 +37,11 @@ public struct URLSessionHTTPClient: HTTPClient {
   /// What a client allows.
   public struct Configuration: Sendable, Hashable {
     /// The URLs the client may send to.
-    public var policy: HTTPURLPolicy
+    package var policy: HTTPURLPolicy
     /// The longest the whole exchange may take, in seconds.
-    public var timeout: TimeInterval
+    package var timeout: TimeInterval
     /// The largest response body accepted, in bytes.
-    public var maxResponseBytes: Int
+    package var maxResponseBytes: Int
 
     /// Creates a configuration; the defaults suit OpenID4VCI endpoints (JSON and credentials
     /// well under 1 MiB).
@@ -56,7 +56,7 @@ public struct URLSessionHTTPClient: HTTPClient {
   }
 
   /// The client's limits and policy.
-  public let configuration: Configuration
+  package let configuration: Configuration
 
   /// Creates a client.
   public init(configuration: Configuration = Configuration()) {

@@ -1,5 +1,5 @@
-public import DCHTTP
-public import Foundation
+package import DCHTTP
+package import Foundation
 
 #if canImport(CDCMicroHTTPD)
   internal import CDCMicroHTTPD
@@ -33,11 +33,11 @@ public import Foundation
   /// concurrency pool stall it; whatever it runs on an actor runs on that actor.
   ///
   /// For development and tests only: plain HTTP, no TLS, no authentication of clients.
-  public final class DevelopmentHTTPServer: @unchecked Sendable {
+  package final class DevelopmentHTTPServer: @unchecked Sendable {
     /// The server's limits and listening port.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
       /// The port on 127.0.0.1 to listen on; 0 picks an ephemeral port (see ``port``).
-      public var port: UInt16
+      package var port: UInt16
       /// The largest request body accepted, in bytes; a larger one gets 413.
       package var maxRequestBodyBytes: Int
       /// The most header fields a request may carry; more get 431.
@@ -56,7 +56,7 @@ public import Foundation
       package var maxConnections: UInt32
 
       /// Creates a configuration; the defaults suit OpenID4VCI endpoints.
-      public init(
+      package init(
         port: UInt16 = 0, maxRequestBodyBytes: Int = 1 << 20, maxHeaderCount: Int = 100,
         connectionMemoryLimit: Int = 32 * 1024, connectionTimeout: UInt32 = 30,
         handlerTimeout: TimeInterval = 30, maxConnections: UInt32 = 64
@@ -72,7 +72,7 @@ public import Foundation
     }
 
     /// The server's configuration.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let core: ServerCore
     private let lock = NSLock()
     // Guarded by `lock`.
@@ -80,7 +80,7 @@ public import Foundation
     private var boundPort: UInt16?
 
     /// Creates a server for `handler`; nothing listens until ``start()``.
-    public init(handler: any HTTPHandler, configuration: Configuration = Configuration()) {
+    package init(handler: any HTTPHandler, configuration: Configuration = Configuration()) {
       self.configuration = configuration
       self.core = ServerCore(handler: handler, configuration: configuration)
     }
@@ -88,7 +88,7 @@ public import Foundation
     deinit { stop() }
 
     /// The port the server listens on, once started; nil before ``start()`` and after ``stop()``.
-    public var port: UInt16? {
+    package var port: UInt16? {
       lock.lock()
       defer { lock.unlock() }
       return boundPort
@@ -98,7 +98,7 @@ public import Foundation
     var liveRequestCount: Int { core.liveRequests.value }
 
     /// `http://127.0.0.1:PORT` once started, the origin request URLs are rebuilt on.
-    public var baseURL: URL? {
+    package var baseURL: URL? {
       port.flatMap { URL(string: "http://127.0.0.1:\($0)") }
     }
 
@@ -108,7 +108,7 @@ public import Foundation
     /// - Throws: ``DCHTTP/HTTPErrorCode/serverStartFailed`` when libmicrohttpd cannot start (the port
     ///   is in use, no threads, ...); `underlying` carries `errno` as a `POSIXError` when set.
     @discardableResult
-    public func start() throws(HTTPError) -> UInt16 {
+    package func start() throws(HTTPError) -> UInt16 {
       lock.lock()
       defer { lock.unlock() }
       if let boundPort { return boundPort }
@@ -121,7 +121,7 @@ public import Foundation
     /// Stops the server and frees its port. Blocks until every connection thread has ended:
     /// requests waiting for their handler are answered 503 at once, their tasks cancelled.
     /// Stopping a stopped server does nothing.
-    public func stop() {
+    package func stop() {
       lock.lock()
       defer { lock.unlock() }
       guard let daemon else { return }

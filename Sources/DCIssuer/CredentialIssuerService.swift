@@ -14,9 +14,9 @@ public import Foundation
 /// State lives in an ``IssuerStateStore``; time and randomness are injected.
 public final class CredentialIssuerService: Sendable {
   /// What the issuer issues and demands.
-  public let configuration: IssuerConfiguration
+  package let configuration: IssuerConfiguration
   /// Where codes, tokens, nonces and transactions are kept.
-  public let store: any IssuerStateStore
+  package let store: any IssuerStateStore
   /// The endpoint URLs.
   public let endpoints: IssuerEndpoints
   /// The clock.
@@ -89,7 +89,7 @@ public final class CredentialIssuerService: Sendable {
 
   /// The authorization server metadata (RFC 8414 §2; OpenID4VCI 1.0 §12.3): the issuer is its
   /// own authorization server.
-  public var authorizationServerMetadata: AuthorizationServerMetadata {
+  package var authorizationServerMetadata: AuthorizationServerMetadata {
     AuthorizationServerMetadata(
       issuer: configuration.credentialIssuer,
       authorizationEndpoint: endpoints.url(.authorize), tokenEndpoint: endpoints.url(.token),

@@ -17,47 +17,47 @@ public struct IssuerConfiguration: Sendable {
   /// The credentials offered, in metadata order.
   public var credentials: [IssuableCredential]
   /// `batch_credential_issuance.batch_size` (§12.2.4, at least 2); nil for one proof per request.
-  public var batchSize: Int?
+  package var batchSize: Int?
   /// Whether the token and credential endpoints demand DPoP (RFC 9449); HAIP 1.0 requires it.
-  public var requireDPoP: Bool
+  package var requireDPoP: Bool
   /// How the server's DPoP nonces (RFC 9449 §8, §9) are used.
-  public var dpopNonces: DPoPNoncePolicy
+  package var dpopNonces: DPoPNoncePolicy
   /// How long a `c_nonce` from the nonce endpoint stays valid (§7), in seconds.
-  public var cNonceLifetime: TimeInterval
+  package var cNonceLifetime: TimeInterval
   /// How transaction codes for pre-authorized offers are made (§4.1.1 `tx_code`).
   public var transactionCode: TransactionCodeSettings
   /// The document signer / SD-JWT issuer key.
   public var signer: any Signer
   /// The signer's certificate chain, leaf first: mdoc `x5chain`, SD-JWT and signed metadata
   /// `x5c`.
-  public var certificateChain: [Certificate]
+  package var certificateChain: [Certificate]
   /// The key and chain SD-JWT VCs are signed with, when not ``signer`` and ``certificateChain``:
   /// an SD-JWT VC's `x5c` leaf must name the `iss` (the credential issuer identifier) as a URI
   /// SAN, or its https host as a dNSName (SD-JWT VC §3.5), which an mdoc document signer need not.
   public var sdJWTSigning: IssuerSigningIdentity?
   /// The IACAs published at `mdoc_iacas_uri` as `{"iacas": [{"certificate": "<base64 DER>"}]}`.
-  public var iacas: [Certificate]
+  package var iacas: [Certificate]
   /// Whether authorization requests are approved without showing the consent page.
-  public var autoApprove: Bool
+  package var autoApprove: Bool
   /// Credentials issued later through the deferred endpoint (§9); nil for none.
   public var deferred: DeferredIssuanceSettings?
   /// Client attestation (OAuth attestation-based client authentication) and key attestation
   /// (Appendix D) demands, with the wallet providers trusted for both.
   public var attestation: AttestationPolicy
   /// Credential response encryption (§8.3, §10); nil when not offered.
-  public var responseEncryption: ResponseEncryptionPolicy?
+  package var responseEncryption: ResponseEncryptionPolicy?
   /// Whether the well-known metadata is also served signed (§12.2.3) to a client that asks
   /// for `application/jwt`.
-  public var signsMetadata: Bool
+  package var signsMetadata: Bool
   /// `require_pushed_authorization_requests` (RFC 9126 §5).
-  public var requirePushedAuthorizationRequests: Bool
+  package var requirePushedAuthorizationRequests: Bool
   /// Lifetimes of codes, tokens and nonces.
-  public var lifetimes: IssuerLifetimes
+  package var lifetimes: IssuerLifetimes
   /// Token Status Lists (draft-ietf-oauth-status-list, issue 15): when set, every credential
   /// issued gets an index in a list kept in the store, carries a reference to it (SD-JWT VC
   /// `status.status_list`, mdoc MSO `status`), and the lists are published at
   /// `/status-lists/<id>`, signed by ``signer`` with ``certificateChain``; nil for none.
-  public var statusLists: StatusListSettings?
+  package var statusLists: StatusListSettings?
 
   /// Creates a configuration; the defaults are HAIP's (DPoP with nonces, no PAR requirement).
   public init(
@@ -104,7 +104,7 @@ public struct IssuerSigningIdentity: Sendable {
   /// The key that signs.
   public var signer: any Signer
   /// Its certificate chain, leaf first, sent as `x5c`.
-  public var certificateChain: [Certificate]
+  package var certificateChain: [Certificate]
 
   /// Creates an identity of `signer` certified by `certificateChain` (leaf first).
   public init(signer: any Signer, certificateChain: [Certificate]) {
@@ -137,9 +137,9 @@ public struct IssuableCredential: Sendable {
   /// names.
   package var claimDescriptions: [ClaimDescription]?
   /// `scope`, for authorization requests that use scopes.
-  public var scope: String?
+  package var scope: String?
   /// How long an issued credential is valid, in seconds.
-  public var validity: TimeInterval
+  package var validity: TimeInterval
 
   /// Creates a configuration.
   public init(
@@ -191,13 +191,13 @@ public enum DPoPNoncePolicy: Sendable, Hashable {
 /// How transaction codes are generated for pre-authorized offers (OpenID4VCI 1.0 §4.1.1).
 public struct TransactionCodeSettings: Sendable, Hashable {
   /// `input_mode`: digits, or letters and digits.
-  public var inputMode: TransactionCodeRequirement.InputMode
+  package var inputMode: TransactionCodeRequirement.InputMode
   /// `length`: the number of characters.
-  public var length: Int
+  package var length: Int
   /// `description`: how the user gets the code (at most 300 characters).
   public var description: String?
   /// Wrong codes accepted before the pre-authorized code is withdrawn (§13.6: limit guessing).
-  public var maximumAttempts: Int
+  package var maximumAttempts: Int
 
   /// Six digits, three attempts, by default.
   public init(
@@ -211,7 +211,7 @@ public struct TransactionCodeSettings: Sendable, Hashable {
   }
 
   /// The requirement published in the offer.
-  public var requirement: TransactionCodeRequirement {
+  package var requirement: TransactionCodeRequirement {
     TransactionCodeRequirement(inputMode: inputMode, length: length, description: description)
   }
 }
@@ -220,14 +220,14 @@ public struct TransactionCodeSettings: Sendable, Hashable {
 /// become ready.
 public struct DeferredIssuanceSettings: Sendable, Hashable {
   /// The configuration ids whose credential requests answer with a `transaction_id`.
-  public var configurationIDs: Set<String>
+  package var configurationIDs: Set<String>
   /// Seconds after the request at which the credential becomes ready; nil when only
   /// ``CredentialIssuerService/releaseDeferred(transactionID:)`` makes it ready.
-  public var delay: TimeInterval?
+  package var delay: TimeInterval?
   /// `interval`: the seconds a wallet waits before polling (§8.3).
-  public var interval: Int
+  package var interval: Int
   /// How long a transaction id stays valid, in seconds.
-  public var lifetime: TimeInterval
+  package var lifetime: TimeInterval
 
   /// Creates the settings.
   public init(
@@ -246,12 +246,12 @@ public struct DeferredIssuanceSettings: Sendable, Hashable {
 public struct AttestationPolicy: Sendable {
   /// Whether the PAR and token endpoints demand `OAuth-Client-Attestation` and
   /// `OAuth-Client-Attestation-PoP`; anonymous pre-authorized access is then refused.
-  public var requireClientAttestation: Bool
+  package var requireClientAttestation: Bool
   /// Whether every key proof must carry a `key_attestation` (§12.2.4
   /// `key_attestations_required`).
-  public var requireKeyAttestation: Bool
+  package var requireKeyAttestation: Bool
   /// The wallet providers' public keys: client and key attestations must be signed by one.
-  public var trustedWalletProviderKeys: [ECPublicKey]
+  package var trustedWalletProviderKeys: [ECPublicKey]
 
   /// Creates a policy; by default nothing is demanded and nothing trusted.
   public init(
@@ -276,19 +276,19 @@ public struct ResponseEncryptionPolicy: Sendable, Hashable {
 /// Lifetimes of what the issuer hands out, in seconds.
 public struct IssuerLifetimes: Sendable, Hashable {
   /// A pre-authorized code (§4.1.1: short lived).
-  public var preAuthorizedCode: TimeInterval
+  package var preAuthorizedCode: TimeInterval
   /// An `issuer_state` and an offer served by reference.
-  public var offer: TimeInterval
+  package var offer: TimeInterval
   /// A pushed authorization request's `request_uri` (RFC 9126 §2.2 `expires_in`).
-  public var pushedAuthorizationRequest: TimeInterval
+  package var pushedAuthorizationRequest: TimeInterval
   /// An authorization code (RFC 6749 §4.1.2: at most 10 minutes recommended).
   public var authorizationCode: TimeInterval
   /// An access token.
-  public var accessToken: TimeInterval
+  package var accessToken: TimeInterval
   /// A refresh token.
-  public var refreshToken: TimeInterval
+  package var refreshToken: TimeInterval
   /// The record of issued credentials, which the notification endpoint refers to.
-  public var issuedCredentials: TimeInterval
+  package var issuedCredentials: TimeInterval
 
   /// The defaults.
   public init(

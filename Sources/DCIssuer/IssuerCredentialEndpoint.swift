@@ -3,8 +3,8 @@ import DCEncoding
 public import DCHTTP
 import DCJOSE
 import DCJSON
-public import DCOpenID4VCI
-public import Foundation
+package import DCOpenID4VCI
+package import Foundation
 
 /// What the store holds for a deferred issuance (OpenID4VCI 1.0 §9).
 struct DeferredState {
@@ -76,15 +76,15 @@ package struct IssuedCredentialsRecord: Sendable, Hashable {
 }
 
 /// A notification the wallet sent (OpenID4VCI 1.0 §11.1).
-public struct ReceivedNotification: Sendable, Hashable {
+package struct ReceivedNotification: Sendable, Hashable {
   /// `notification_id`.
-  public let notificationID: String
+  package let notificationID: String
   /// `event`.
-  public let event: NotificationRequest.Event
+  package let event: NotificationRequest.Event
   /// `event_description`.
-  public let eventDescription: String?
+  package let eventDescription: String?
   /// When it arrived.
-  public let receivedAt: Date
+  package let receivedAt: Date
 }
 
 extension CredentialIssuerService {
@@ -405,7 +405,7 @@ extension CredentialIssuerService {
   }
 
   /// The notifications received, oldest first.
-  public func receivedNotifications() throws -> [ReceivedNotification] {
+  package func receivedNotifications() throws -> [ReceivedNotification] {
     try store.records(.notification, now: now).compactMap { record in
       guard let id = record.value["notification_id"]?.string,
         let event = record.value["event"]?.string.flatMap(

@@ -71,7 +71,7 @@ public struct IssuerEndpoints: Sendable, Hashable {
 
   /// The endpoint a request path names, and the id after the prefix for ``Endpoint/offer`` and
   /// ``Endpoint/statusList``; nil for an unknown path.
-  public func match(path: String) -> (endpoint: Endpoint, offerID: String?)? {
+  package func match(path: String) -> (endpoint: Endpoint, offerID: String?)? {
     for endpoint in Endpoint.allCases {
       let expected = Self.path(of: url(endpoint))
       if endpoint == .offer || endpoint == .statusList {

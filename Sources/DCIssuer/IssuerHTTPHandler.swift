@@ -9,7 +9,7 @@ public import Foundation
 /// an OAuth error object (RFC 6749 §5.2) and never carries a stack or an internal message.
 public struct IssuerHTTPHandler: HTTPHandler {
   /// The issuer the requests go to.
-  public let service: CredentialIssuerService
+  package let service: CredentialIssuerService
   /// How often expired state is deleted from the store, in seconds of the service's clock.
   package let purgeInterval: TimeInterval
   private let schedule = PurgeSchedule()

@@ -17,7 +17,7 @@ public enum OfferGrantKind: Sendable, Hashable {
 /// An offer the issuer made, with the secrets it handed out.
 public struct CreatedOffer: Sendable, Hashable {
   /// The offer object.
-  public let offer: CredentialOffer
+  package let offer: CredentialOffer
   /// The offer URI to show as a QR code or link: by value, or by reference to
   /// ``referenceURL``.
   public let uri: String

@@ -13,13 +13,13 @@ public struct StatusListSettings: Sendable, Hashable {
   /// Bits per entry: 1 or 2. One bit holds VALID (0x00) and INVALID (0x01) only; SUSPENDED
   /// (0x02) needs two (draft "Status List", the 2-bit example: "As the Status Type value for
   /// SUSPENDED is 0x02 and does not fit into 1 bit, the `bits` is required to be 2").
-  public var bits: Int
+  package var bits: Int
   /// Entries per list, a multiple of 8 (draft "Status List Size": "RECOMMENDED that the size of
   /// a Status List in bits is divisible in bytes"). A larger list gives more herd privacy
   /// ("Observability of Issuers") at the price of a larger token.
-  public var size: Int
+  package var size: Int
   /// `ttl` of the published tokens, in seconds (draft "Status List Update Interval and Caching").
-  public var timeToLive: Int
+  package var timeToLive: Int
   /// How long a published token is valid (`exp` − `iat`), in seconds.
   package var tokenLifetime: TimeInterval
 
@@ -36,7 +36,7 @@ public struct StatusListSettings: Sendable, Hashable {
 
   /// Refuses settings no list may have: bits other than 1 or 2, a size that is not a positive
   /// multiple of 8 or above 2^24 entries, a `ttl` or lifetime that is not positive.
-  public func validate() throws(IssuerStoreError) {
+  package func validate() throws(IssuerStoreError) {
     guard bits == 1 || bits == 2 else {
       throw IssuerStoreError(
         .invalidSettings, "a status list has 1 or 2 bits per entry, not \(bits)")
@@ -53,14 +53,14 @@ public struct StatusListSettings: Sendable, Hashable {
 }
 
 /// The status values the issuer sets (draft "Status Types Values").
-public enum IssuerStatusValue {
+package enum IssuerStatusValue {
   /// 0x00 "VALID"; also the value of every unused index (draft "Default Values and Double
   /// Allocation": an unused index cannot be told from a valid token).
-  public static let valid: UInt8 = 0x00
+  package static let valid: UInt8 = 0x00
   /// 0x01 "INVALID": revoked.
-  public static let invalid: UInt8 = 0x01
+  package static let invalid: UInt8 = 0x01
   /// 0x02 "SUSPENDED": temporarily invalid.
-  public static let suspended: UInt8 = 0x02
+  package static let suspended: UInt8 = 0x02
 }
 
 /// What `revoke`, `suspend` and `reinstate` do to a credential's status.
@@ -80,7 +80,7 @@ public enum CredentialStatusChange: String, Sendable, Hashable, CaseIterable {
   case reinstate
 
   /// The status after this change from `current` in a list of `bits` bits per entry.
-  public func apply(to current: UInt8, bits: Int) throws(IssuerStoreError) -> UInt8 {
+  package func apply(to current: UInt8, bits: Int) throws(IssuerStoreError) -> UInt8 {
     switch self {
     case .revoke:
       return IssuerStatusValue.invalid
@@ -117,13 +117,13 @@ public struct IssuedCredentialStatus: Sendable, Hashable {
   /// The current status value (``IssuerStatusValue``).
   public var status: UInt8
   /// When the index was assigned.
-  public var issuedAt: Date
+  package var issuedAt: Date
 
   /// The current status as the StatusList module's value.
   public var statusValue: Status { Status(rawValue: status) }
 
   /// Creates a record.
-  public init(
+  package init(
     credentialID: String, configurationID: String, listID: Int, index: Int, status: UInt8,
     issuedAt: Date
   ) {
@@ -141,14 +141,14 @@ public struct StoredStatusList: Sendable, Hashable {
   /// The list's id.
   public var id: Int
   /// Bits per entry.
-  public var bits: Int
+  package var bits: Int
   /// Number of entries.
-  public var size: Int
+  package var size: Int
   /// The entries whose status is not VALID (0x00), by index.
-  public var statuses: [Int: UInt8]
+  package var statuses: [Int: UInt8]
 
   /// Creates a list.
-  public init(id: Int, bits: Int, size: Int, statuses: [Int: UInt8]) {
+  package init(id: Int, bits: Int, size: Int, statuses: [Int: UInt8]) {
     self.id = id
     self.bits = bits
     self.size = size
@@ -156,7 +156,7 @@ public struct StoredStatusList: Sendable, Hashable {
   }
 
   /// Every entry's status, index 0 first (VALID where nothing is stored).
-  public var values: [UInt8] {
+  package var values: [UInt8] {
     var values = [UInt8](repeating: IssuerStatusValue.valid, count: size)
     for (index, status) in statuses where index >= 0 && index < size { values[index] = status }
     return values

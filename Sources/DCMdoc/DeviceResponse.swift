@@ -5,9 +5,9 @@ public import DCCrypto
 /// `DeviceAuthentication = ["DeviceAuthentication", SessionTranscript, DocType,
 /// DeviceNameSpacesBytes]`, signed as `DeviceAuthenticationBytes = #6.24(bstr .cbor ...)`
 /// (ISO 18013-5 §9.1.3.4).
-public enum DeviceAuthentication {
+package enum DeviceAuthentication {
   /// The detached payload of deviceSignature / deviceMac: the tag 24 item's encoding.
-  public static func bytes(
+  package static func bytes(
     sessionTranscript: SessionTranscript, docType: String, deviceNameSpaces: EncodedCBOR
   ) -> [UInt8] {
     // Written directly: the transcript and DeviceNameSpacesBytes are spliced as kept.
@@ -25,7 +25,7 @@ public enum DeviceAuthentication {
 
   /// EMacKey (§9.1.3.5): HKDF-SHA-256 over ECDH(device key, reader ephemeral key), salted with
   /// SHA-256 of SessionTranscriptBytes, info "EMacKey", 32 bytes.
-  public static func macKey(
+  package static func macKey(
     privateKey: ECPrivateKey, peerKey: ECPublicKey, sessionTranscript: SessionTranscript
   ) throws(MdocError) -> [UInt8] {
     try macKey(keyAgreement: privateKey, peerKey: peerKey, sessionTranscript: sessionTranscript)
@@ -34,7 +34,7 @@ public enum DeviceAuthentication {
   /// EMacKey (§9.1.3.5) with a key that agrees without handing out its scalar: the holder's
   /// device key (SDeviceKey) and the reader's EReaderKey, or the reader's EReaderKey and the
   /// MSO's device key. Both sides reach the same key.
-  public static func macKey(
+  package static func macKey(
     keyAgreement privateKey: any KeyAgreementKey, peerKey: ECPublicKey,
     sessionTranscript: SessionTranscript
   ) throws(MdocError) -> [UInt8] {
@@ -52,7 +52,7 @@ public enum DeviceAuthentication {
   /// The deviceMac (§9.1.3.5): a COSE_Mac0 with HMAC 256/256 (alg 5 in the protected header,
   /// RFC 9053 §3.1), an empty unprotected header and a detached payload (null), over
   /// DeviceAuthenticationBytes with EMacKey.
-  public static func mac(
+  package static func mac(
     sessionTranscript: SessionTranscript, docType: String, deviceNameSpaces: EncodedCBOR,
     macKey: [UInt8]
   ) -> COSEMac0 {

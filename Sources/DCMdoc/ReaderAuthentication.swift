@@ -49,7 +49,7 @@ public enum ReaderAuthentication {
 
   /// `ReaderAuthenticationAllBytes = #6.24(bstr .cbor ["ReaderAuthenticationAll",
   /// SessionTranscript, [+ ItemsRequestBytes], DeviceRequestInfoBytes / null])` (18013-5 2nd ed.).
-  public static func allBytes(
+  package static func allBytes(
     sessionTranscript: SessionTranscript, itemsRequests: [EncodedCBOR],
     deviceRequestInfo: EncodedCBOR?,
     includeInfoMember: Bool = true

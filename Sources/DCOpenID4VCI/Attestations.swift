@@ -7,7 +7,7 @@ public import Foundation
 
 /// How an attestation JWT names the key that signed it (OpenID4VCI 1.0 Appendix D.1: `x5c`,
 /// `kid` or `trust_chain`; this module writes the first two).
-public enum AttesterKeyHeader: Sendable, Hashable {
+package enum AttesterKeyHeader: Sendable, Hashable {
   /// `kid`: the verifier knows the attester's key by this identifier.
   case kid(String)
   /// `x5c`: the attester's certificate chain, leaf first, DER (RFC 7515 §4.1.6).
@@ -108,19 +108,19 @@ enum AttestationJWT {
 /// provider signs a Client Attestation JWT binding the wallet instance's key (`cnf.jwk`) to the
 /// `client_id` (`sub`); the instance proves possession per request with a Client Attestation PoP
 /// JWT. Both travel in headers.
-public enum ClientAttestation {
+package enum ClientAttestation {
   /// The `typ` of the Client Attestation JWT (§4).
-  public static let type = "oauth-client-attestation+jwt"
+  package static let type = "oauth-client-attestation+jwt"
   /// The `typ` of the Client Attestation PoP JWT (§5.1).
   package static let popType = "oauth-client-attestation-pop+jwt"
   /// The request header carrying the attestation (§4).
-  public static let headerName = "OAuth-Client-Attestation"
+  package static let headerName = "OAuth-Client-Attestation"
   /// The request header carrying the PoP (§5.1).
-  public static let popHeaderName = "OAuth-Client-Attestation-PoP"
+  package static let popHeaderName = "OAuth-Client-Attestation-PoP"
   /// The response header carrying a fresh challenge (§6.2).
-  public static let challengeHeaderName = "OAuth-Client-Attestation-Challenge"
+  package static let challengeHeaderName = "OAuth-Client-Attestation-Challenge"
   /// The `token_endpoint_auth_methods_supported` value of this method (§9).
-  public static let authenticationMethod = "attest_jwt_client_auth"
+  package static let authenticationMethod = "attest_jwt_client_auth"
 
   /// Creates a Client Attestation JWT (§4; OpenID4VCI 1.0 Appendix E).
   ///
@@ -132,7 +132,7 @@ public enum ClientAttestation {
   ///   - instanceKey: `cnf.jwk`, the wallet instance's public key.
   ///   - issuedAt: `iat`; `expiresAt`: `exp` (required).
   ///   - additionalClaims: e.g. `wallet_name`, `wallet_link` (Appendix E).
-  public static func attestation(
+  package static func attestation(
     signer: any Signer, keyHeader: AttesterKeyHeader?, issuer: String?, clientID: String,
     instanceKey: ECPublicKey, issuedAt: Date, expiresAt: Date,
     additionalClaims: [(String, JSONValue)] = []
@@ -156,7 +156,7 @@ public enum ClientAttestation {
   ///   - audience: `aud`, the authorization server's issuer identifier (§5.1).
   ///   - challenge: `challenge`, when the server provided one (§6).
   ///   - random: the source of the 128-bit `jti`.
-  public static func proofOfPossession(
+  package static func proofOfPossession(
     signer: any Signer, audience: String, issuedAt: Date = Date(), challenge: String? = nil,
     random: any RandomSource = SecureRandom()
   ) throws(OpenID4VCIError) -> String {
@@ -178,30 +178,30 @@ public struct VerifiedClientAttestation: Sendable, Hashable {
   /// `iss`, when present.
   public let issuer: String?
   /// `cnf.jwk`: the wallet instance key.
-  public let instanceKey: JWK
+  package let instanceKey: JWK
   /// `exp`.
-  public let expiresAt: Date
+  package let expiresAt: Date
   /// The attestation's claims, e.g. `wallet_name`.
   public let claims: JSONValue
   /// The PoP's `jti`, for replay detection.
-  public let popJTI: String
+  package let popJTI: String
 }
 
 /// The authorization server's check of a Client Attestation and its PoP
 /// (draft-ietf-oauth-attestation-based-client-auth §7.1, §7.2).
 public struct ClientAttestationVerifier: Sendable {
   /// The attesters (wallet providers) trusted.
-  public var trust: AttesterTrust
+  package var trust: AttesterTrust
   /// `client_attestation_signing_alg_values_supported` and `..._pop_...`.
-  public var allowedAlgorithms: Set<JWSAlgorithm>
+  package var allowedAlgorithms: Set<JWSAlgorithm>
   /// How old a PoP's `iat` may be, seconds.
-  public var popMaxAge: TimeInterval
+  package var popMaxAge: TimeInterval
   /// Clock skew allowed, seconds.
-  public var leeway: TimeInterval
+  package var leeway: TimeInterval
   /// The clock.
-  public var clock: @Sendable () -> Date
+  package var clock: @Sendable () -> Date
   /// Records PoP `jti` values; a second use is a replay (§10.1). Nil skips the check.
-  public var replayStore: (any DPoPReplayStore)?
+  package var replayStore: (any DPoPReplayStore)?
 
   public init(
     trust: AttesterTrust, allowedAlgorithms: Set<JWSAlgorithm> = [.es256],
@@ -315,20 +315,20 @@ public struct ClientAttestationVerifier: Sendable {
 /// Key attestations in JWT format (OpenID4VCI 1.0 Appendix D.1): a wallet provider (or the key
 /// storage itself) attests that `attested_keys` live in a key storage of a given attack
 /// potential resistance. The wallet puts one in a key proof's `key_attestation` header (§F.1).
-public enum KeyAttestation {
+package enum KeyAttestation {
   /// The `typ` (Appendix D.1).
-  public static let type = "key-attestation+jwt"
+  package static let type = "key-attestation+jwt"
 
   /// The attack potential resistance values of Appendix D.2.
-  public static let iso18045High = "iso_18045_high"
-  public static let iso18045Moderate = "iso_18045_moderate"
-  public static let iso18045EnhancedBasic = "iso_18045_enhanced-basic"
-  public static let iso18045Basic = "iso_18045_basic"
+  package static let iso18045High = "iso_18045_high"
+  package static let iso18045Moderate = "iso_18045_moderate"
+  package static let iso18045EnhancedBasic = "iso_18045_enhanced-basic"
+  package static let iso18045Basic = "iso_18045_basic"
 
   /// Creates a key attestation JWT (Appendix D.1). `expiresAt` is required when the
   /// attestation goes with `jwt` proofs (D.1: "MUST be present if ... used with the JWT proof
   /// type"), so it is required here.
-  public static func attestation(
+  package static func attestation(
     signer: any Signer, keyHeader: AttesterKeyHeader?, issuer: String?,
     attestedKeys: [ECPublicKey], issuedAt: Date, expiresAt: Date,
     keyStorage: [String]? = nil, userAuthentication: [String]? = nil,
@@ -356,15 +356,15 @@ public struct VerifiedKeyAttestation: Sendable, Hashable {
   /// `attested_keys`, public.
   public let attestedKeys: [JWK]
   /// `key_storage`.
-  public let keyStorage: [String]?
+  package let keyStorage: [String]?
   /// `user_authentication`.
-  public let userAuthentication: [String]?
+  package let userAuthentication: [String]?
   /// `nonce`.
   public let nonce: String?
   /// `iat`.
-  public let issuedAt: Date
+  package let issuedAt: Date
   /// `exp`.
-  public let expiresAt: Date?
+  package let expiresAt: Date?
   /// `iss`.
   public let issuer: String?
 }
@@ -372,15 +372,15 @@ public struct VerifiedKeyAttestation: Sendable, Hashable {
 /// The issuer's check of key attestations (OpenID4VCI 1.0 Appendix D.1); plug
 /// ``verifyKeys(_:)`` into ``KeyProofVerifier/keyAttestationVerifier``.
 public struct KeyAttestationVerifier: Sendable {
-  public var trust: AttesterTrust
-  public var allowedAlgorithms: Set<JWSAlgorithm>
+  package var trust: AttesterTrust
+  package var allowedAlgorithms: Set<JWSAlgorithm>
   /// Clock skew allowed, seconds.
-  public var leeway: TimeInterval
-  public var clock: @Sendable () -> Date
+  package var leeway: TimeInterval
+  package var clock: @Sendable () -> Date
   /// Whether `exp` must be present (D.1: for use with `jwt` proofs).
-  public var requireExpiry: Bool
+  package var requireExpiry: Bool
   /// Checks the attestation's `nonce`, when the issuer requires one to be fresh.
-  public var nonceCheck: (@Sendable (String?) -> Bool)?
+  package var nonceCheck: (@Sendable (String?) -> Bool)?
 
   public init(
     trust: AttesterTrust, allowedAlgorithms: Set<JWSAlgorithm> = [.es256],

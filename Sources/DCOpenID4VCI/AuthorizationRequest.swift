@@ -9,15 +9,15 @@ public struct CredentialAuthorizationDetail: Sendable, Hashable {
   public static let type = "openid_credential"
 
   /// `credential_configuration_id`: a key of `credential_configurations_supported`.
-  public var credentialConfigurationID: String
+  package var credentialConfigurationID: String
   /// `claims`: claims description objects (OpenID4VCI 1.0 Appendix B.1), kept as JSON.
   public var claims: JSONValue?
   /// `locations` (RFC 9396 §2.2): the Credential Issuer Identifier when the issuer metadata
   /// names `authorization_servers` (§5.1.1).
-  public var locations: [String]?
+  package var locations: [String]?
   /// `credential_identifiers` (token response only, §6.2): the datasets the access token may
   /// fetch; each goes in a credential request's `credential_identifier`.
-  public var credentialIdentifiers: [String]?
+  package var credentialIdentifiers: [String]?
 
   public init(
     credentialConfigurationID: String, claims: JSONValue? = nil, locations: [String]? = nil,
@@ -58,7 +58,7 @@ public struct CredentialAuthorizationDetail: Sendable, Hashable {
   }
 
   /// The `authorization_details` parameter value: a JSON array (RFC 9396 §2).
-  public static func parameter(_ details: [CredentialAuthorizationDetail]) -> String {
+  package static func parameter(_ details: [CredentialAuthorizationDetail]) -> String {
     JSONValue.array(details.map(\.json)).serialized()
   }
 
@@ -112,22 +112,22 @@ public struct AuthorizationRequest: Sendable, Hashable {
   /// `state` (RFC 6749 §4.1.1; required here, §10.12).
   public var state: String
   /// `code_challenge` (RFC 7636 §4.2); `code_challenge_method` is always `S256`.
-  public var codeChallenge: String
+  package var codeChallenge: String
   /// `scope` values (OpenID4VCI 1.0 §5.1.2), space-separated on the wire.
-  public var scope: [String]?
+  package var scope: [String]?
   /// `authorization_details` of type `openid_credential` (OpenID4VCI 1.0 §5.1.1).
-  public var authorizationDetails: [CredentialAuthorizationDetail]?
+  package var authorizationDetails: [CredentialAuthorizationDetail]?
   /// `issuer_state` from the credential offer (OpenID4VCI 1.0 §5.1.3).
-  public var issuerState: String?
+  package var issuerState: String?
   /// `resource` (RFC 8707): the Credential Issuer Identifier when the issuer names
   /// `authorization_servers` (OpenID4VCI 1.0 §5.1.2).
-  public var resource: String?
+  package var resource: String?
   /// `dpop_jkt` (RFC 9449 §10): the JWK SHA-256 thumbprint (RFC 7638) of the DPoP key the
   /// client will redeem the authorization code with; the server binds the code to it.
-  public var dpopJKT: String?
+  package var dpopJKT: String?
 
   /// The only `response_type` of the flow (RFC 6749 §4.1.1).
-  public static let responseType = "code"
+  package static let responseType = "code"
 
   public init(
     clientID: String, redirectURI: String, state: String, codeChallenge: String,
@@ -168,7 +168,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
   }
 
   /// The PAR request body (RFC 9126 §2.1): the same parameters, form-encoded.
-  public var pushedBody: [UInt8] { parameters.bodyBytes }
+  package var pushedBody: [UInt8] { parameters.bodyBytes }
 
   /// Reads a request from its parameters (the authorization endpoint's query, or a PAR body):
   /// `response_type=code`, `client_id`, `redirect_uri`, `state`, `code_challenge` with method
@@ -220,7 +220,7 @@ public enum AuthorizationEndpointRequest: Sendable, Hashable {
   case pushed(clientID: String, requestURI: String)
 
   /// The authorization endpoint URL for a pushed request (RFC 9126 §4).
-  public static func pushedURL(
+  package static func pushedURL(
     authorizationEndpoint: URL, clientID: String, requestURI: String
   ) throws(OpenID4VCIError) -> URL {
     try FormParameters([("client_id", clientID), ("request_uri", requestURI)])
@@ -248,9 +248,9 @@ public enum AuthorizationEndpointRequest: Sendable, Hashable {
 /// `expires_in`.
 public struct PushedAuthorizationResponse: Sendable, Hashable {
   /// `request_uri`: the reference to use at the authorization endpoint.
-  public var requestURI: String
+  package var requestURI: String
   /// `expires_in`: seconds, positive.
-  public var expiresIn: Int
+  package var expiresIn: Int
 
   /// The status of a successful response (RFC 9126 §2.2).
   public static let status = 201

@@ -24,7 +24,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
   }
 
   /// The redirect URL of an authorization error (RFC 6749 §4.1.2.1), with `state` and `iss`.
-  public static func errorRedirectURL(
+  package static func errorRedirectURL(
     _ error: OAuthErrorResponse, redirectURI: URL, state: String?, issuer: String?
   ) throws(OpenID4VCIError) -> URL {
     var parameters = error.parameters

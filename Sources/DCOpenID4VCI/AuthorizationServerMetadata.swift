@@ -8,31 +8,31 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
   /// `issuer`.
   public var issuer: IssuerIdentifier
   /// `authorization_endpoint`; absent on a server that only offers pre-authorized codes.
-  public var authorizationEndpoint: URL?
+  package var authorizationEndpoint: URL?
   /// `token_endpoint`.
-  public var tokenEndpoint: URL
+  package var tokenEndpoint: URL
   /// `pushed_authorization_request_endpoint` (RFC 9126 §5).
-  public var pushedAuthorizationRequestEndpoint: URL?
+  package var pushedAuthorizationRequestEndpoint: URL?
   /// `require_pushed_authorization_requests` (RFC 9126 §5); false when absent.
-  public var requirePushedAuthorizationRequests: Bool
+  package var requirePushedAuthorizationRequests: Bool
   /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1); empty when DPoP is not advertised.
-  public var dpopSigningAlgorithms: [String]
+  package var dpopSigningAlgorithms: [String]
   /// `code_challenge_methods_supported` (RFC 8414 §2); empty when absent.
-  public var codeChallengeMethods: [String]
+  package var codeChallengeMethods: [String]
   /// `grant_types_supported` (RFC 8414 §2); nil when absent (which means the RFC's default).
-  public var grantTypes: [String]?
+  package var grantTypes: [String]?
   /// `authorization_response_iss_parameter_supported` (RFC 9207 §3); false when absent.
-  public var authorizationResponseIssParameterSupported: Bool
+  package var authorizationResponseIssParameterSupported: Bool
   /// `pre-authorized_grant_anonymous_access_supported` (OpenID4VCI 1.0 §12.3); false when
   /// absent.
-  public var preAuthorizedGrantAnonymousAccessSupported: Bool
+  package var preAuthorizedGrantAnonymousAccessSupported: Bool
   /// `token_endpoint_auth_methods_supported` (RFC 8414 §2); nil when absent. With
   /// `attest_jwt_client_auth` the server takes OAuth attestation-based client authentication
   /// (draft-ietf-oauth-attestation-based-client-auth §9).
-  public var tokenEndpointAuthMethods: [String]?
+  package var tokenEndpointAuthMethods: [String]?
   /// `challenge_endpoint` (attestation-based client auth §6.1): where a fresh
   /// `attestation_challenge` is fetched for the Client Attestation PoP.
-  public var challengeEndpoint: URL?
+  package var challengeEndpoint: URL?
 
   /// Creates metadata (the issuer side publishes it with ``json``).
   public init(
@@ -109,11 +109,11 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
   }
 
   /// Whether the server advertises DPoP (RFC 9449 §5.1).
-  public var supportsDPoP: Bool { !dpopSigningAlgorithms.isEmpty }
+  package var supportsDPoP: Bool { !dpopSigningAlgorithms.isEmpty }
 
   /// Whether the server takes attestation-based client authentication with a Client
   /// Attestation PoP JWT (`attest_jwt_client_auth`, attestation-based client auth §9).
-  public var supportsClientAttestation: Bool {
+  package var supportsClientAttestation: Bool {
     tokenEndpointAuthMethods?.contains(ClientAttestation.authenticationMethod) ?? false
   }
 

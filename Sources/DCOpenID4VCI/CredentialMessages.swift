@@ -11,9 +11,9 @@ public struct CredentialResponseEncryption: Sendable, Hashable {
   /// encrypts with `ECDH-ES` only.
   public var jwk: JWK
   /// `enc`.
-  public var enc: JWEEncryption
+  package var enc: JWEEncryption
   /// `zip`; this module never compresses, so a request with `zip` fails at the issuer.
-  public var zip: String?
+  package var zip: String?
 
   public init(jwk: JWK, enc: JWEEncryption, zip: String? = nil) {
     self.jwk = jwk
@@ -51,7 +51,7 @@ public struct CredentialResponseEncryption: Sendable, Hashable {
 
   /// Encrypts a response payload to ``jwk`` (OpenID4VCI 1.0 §10): a JWE with `alg` the key's
   /// `alg`, `kid` the key's `kid`, and this `enc`; the plaintext is the JSON claims set.
-  public func encrypt(_ payload: JSONValue, random: any RandomSource = SecureRandom())
+  package func encrypt(_ payload: JSONValue, random: any RandomSource = SecureRandom())
     throws(OpenID4VCIError) -> String
   {
     guard zip == nil else {
@@ -69,7 +69,7 @@ public struct CredentialResponseEncryption: Sendable, Hashable {
 
   /// Decrypts a response with the private key of ``jwk`` and returns the payload bytes; the
   /// JWE's `enc` must be the requested one and its `kid` (if any) the key's.
-  public func decrypt(_ jwe: String, key: ECPrivateKey, maximumLength: Int)
+  package func decrypt(_ jwe: String, key: ECPrivateKey, maximumLength: Int)
     throws(OpenID4VCIError) -> [UInt8]
   {
     guard jwe.utf8.count <= maximumLength else {
@@ -109,7 +109,7 @@ public enum CredentialRequestProofs: Sendable, Hashable {
   case attestation(String)
 
   /// The most proofs a request may carry, whatever the issuer's `batch_size`.
-  public static let maximumCount = 100
+  package static let maximumCount = 100
 
   public var json: JSONValue {
     switch self {
@@ -157,11 +157,11 @@ public struct CredentialRequest: Sendable, Hashable {
     case credentialConfigurationID(String)
   }
 
-  public var target: Target
+  package var target: Target
   /// `proofs`.
-  public var proofs: CredentialRequestProofs?
+  package var proofs: CredentialRequestProofs?
   /// `credential_response_encryption`.
-  public var credentialResponseEncryption: CredentialResponseEncryption?
+  package var credentialResponseEncryption: CredentialResponseEncryption?
 
   public init(
     target: Target, proofs: CredentialRequestProofs? = nil,
@@ -221,10 +221,10 @@ public struct CredentialRequest: Sendable, Hashable {
 /// A deferred credential request (OpenID4VCI 1.0 §9.1).
 public struct DeferredCredentialRequest: Sendable, Hashable {
   /// `transaction_id`.
-  public var transactionID: String
+  package var transactionID: String
   /// `credential_response_encryption`: the key for this response (§9.1: may differ from the
   /// first request's).
-  public var credentialResponseEncryption: CredentialResponseEncryption?
+  package var credentialResponseEncryption: CredentialResponseEncryption?
 
   public init(
     transactionID: String, credentialResponseEncryption: CredentialResponseEncryption? = nil
@@ -292,7 +292,7 @@ public enum CredentialResponse: Sendable, Hashable {
   case deferred(transactionID: String, interval: Int)
 
   /// The most bytes of a (decrypted or plain) credential response: a batch of large mdocs.
-  public static let maximumLength = 4 * 1024 * 1024
+  package static let maximumLength = 4 * 1024 * 1024
 
   /// The HTTP status the response goes with (§8.3: 200 issued, 202 deferred).
   public var status: Int {
@@ -398,7 +398,7 @@ public enum CredentialResponse: Sendable, Hashable {
   }
 
   /// The media type of an encrypted response or request (§10).
-  public static let encryptedContentType = "application/jwt"
+  package static let encryptedContentType = "application/jwt"
 }
 
 /// A notification request (OpenID4VCI 1.0 §11.1).
@@ -414,10 +414,10 @@ public struct NotificationRequest: Sendable, Hashable {
   }
 
   /// `notification_id`.
-  public var notificationID: String
-  public var event: Event
+  package var notificationID: String
+  package var event: Event
   /// `event_description`: ASCII `%x20-21 / %x23-5B / %x5D-7E`.
-  public var eventDescription: String?
+  package var eventDescription: String?
 
   public init(notificationID: String, event: Event, eventDescription: String? = nil) {
     self.notificationID = notificationID

@@ -1,8 +1,8 @@
-public import DCCrypto
+package import DCCrypto
 import DCEncoding
 import DCJOSE
 import DCJSON
-public import Foundation
+package import Foundation
 
 /// Demonstrating Proof of Possession (RFC 9449): the client side, creating DPoP proofs.
 ///
@@ -26,7 +26,7 @@ public enum DPoP {
   ///     (RFC 9449 §4.2, §7).
   ///   - random: the source of the 128-bit `jti`.
   /// - Returns: the compact JWS for the `DPoP` header.
-  public static func proof(
+  package static func proof(
     signer: any Signer, method: String, uri: String, issuedAt: Date = Date(),
     nonce: String? = nil, accessToken: String? = nil, random: any RandomSource = SecureRandom()
   ) throws(OpenID4VCIError) -> String {
@@ -58,7 +58,7 @@ public enum DPoP {
 
   /// The `htu` for a request URI: the URI without query and fragment (RFC 9449 §4.2), or nil
   /// when it is not an absolute `http` or `https` URI with a host.
-  public static func htu(_ uri: String) -> String? {
+  package static func htu(_ uri: String) -> String? {
     guard var components = URLComponents(string: uri),
       let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
       let host = components.host, !host.isEmpty

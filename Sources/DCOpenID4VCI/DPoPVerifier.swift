@@ -8,11 +8,11 @@ public struct VerifiedDPoPProof: Sendable, Hashable {
   /// The public key the proof was signed with (`jwk`, RFC 9449 §4.2).
   public let key: JWK
   /// The key's RFC 7638 thumbprint, base64url: the `cnf.jkt` a token is bound to (RFC 9449 §6.1).
-  public let thumbprint: String
+  package let thumbprint: String
   /// The proof's `jti`.
-  public let jti: String
+  package let jti: String
   /// The proof's `iat`.
-  public let issuedAt: Date
+  package let issuedAt: Date
   /// The proof's `nonce`, when it carried one.
   public let nonce: String?
 }
@@ -21,15 +21,15 @@ public struct VerifiedDPoPProof: Sendable, Hashable {
 /// endpoint and at resource servers such as the credential endpoint.
 public struct DPoPVerifier: Sendable {
   /// The signature algorithms accepted (RFC 9449 §4.3 step 5; HAIP 1.0 requires ES256).
-  public var allowedAlgorithms: Set<JWSAlgorithm>
+  package var allowedAlgorithms: Set<JWSAlgorithm>
   /// How old a proof's `iat` may be, in seconds (RFC 9449 §11.1).
   package var maxAge: TimeInterval
   /// How far in the future `iat` may lie, for clock skew, in seconds.
-  public var leeway: TimeInterval
+  package var leeway: TimeInterval
   /// Where accepted `jti` values are remembered (RFC 9449 §11.1).
-  public var replayStore: any DPoPReplayStore
+  package var replayStore: any DPoPReplayStore
   /// The clock; tests inject a fixed one.
-  public var clock: @Sendable () -> Date
+  package var clock: @Sendable () -> Date
 
   /// A verifier; `maxAge` and `leeway` form the `iat` window.
   public init(

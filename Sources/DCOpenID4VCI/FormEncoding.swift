@@ -1,5 +1,5 @@
 import DCHTTP
-public import Foundation
+package import Foundation
 
 /// Parameters of an `application/x-www-form-urlencoded` body or a URL query, in order
 /// (RFC 6749 Appendix B; WHATWG URL §5): the form OAuth requests, PAR bodies and authorization
@@ -23,7 +23,7 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
   public private(set) var parameters: [Parameter]
 
   /// The most bytes a form body or query may have when decoded (far above any OAuth message).
-  public static let maximumLength = 64 * 1024
+  package static let maximumLength = 64 * 1024
   /// The most parameters a form may carry.
   package static let maximumCount = 128
 
@@ -42,7 +42,7 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
   }
 
   /// Sets `name` to `value` (appended when absent), or removes it when `value` is nil.
-  public mutating func set(_ name: String, _ value: String?) {
+  package mutating func set(_ name: String, _ value: String?) {
     if let index = parameters.firstIndex(where: { $0.name == name }) {
       if let value { parameters[index].value = value } else { parameters.remove(at: index) }
     } else if let value {
@@ -72,7 +72,7 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
 
   /// `url` with these parameters appended to its query (RFC 6749 §3.1: "MUST NOT" repeat a
   /// parameter, so a name already in the query fails).
-  public func appended(to url: URL) throws(OpenID4VCIError) -> URL {
+  package func appended(to url: URL) throws(OpenID4VCIError) -> URL {
     guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
       throw OpenID4VCIError(.invalidForm, "the endpoint is not a URL")
     }

@@ -12,30 +12,30 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   /// authorization server (see ``authorizationServerIdentifiers``).
   public var authorizationServers: [IssuerIdentifier]
   /// `credential_endpoint` (https; may have a port, path and query).
-  public var credentialEndpoint: URL
+  package var credentialEndpoint: URL
   /// `nonce_endpoint`; absent when the issuer does not use `c_nonce`.
-  public var nonceEndpoint: URL?
+  package var nonceEndpoint: URL?
   /// `deferred_credential_endpoint`.
-  public var deferredCredentialEndpoint: URL?
+  package var deferredCredentialEndpoint: URL?
   /// `notification_endpoint`.
-  public var notificationEndpoint: URL?
+  package var notificationEndpoint: URL?
   /// `credential_response_encryption`.
-  public var credentialResponseEncryption: CredentialResponseEncryptionMetadata?
+  package var credentialResponseEncryption: CredentialResponseEncryptionMetadata?
   /// `batch_credential_issuance.batch_size`: the most proofs in one credential request (≥ 2).
-  public var batchSize: Int?
+  package var batchSize: Int?
   /// `display`: the issuer's name and logo per language.
   public var display: [IssuerDisplay]
   /// `credential_configurations_supported`, in the order written.
-  public var credentialConfigurations: [CredentialConfiguration]
+  package var credentialConfigurations: [CredentialConfiguration]
   /// `mdoc_iacas_uri` (this project's issuer contract, issue 13): where the issuer publishes the
   /// IACAs it signs mdocs under, as `{"iacas": [{"certificate": "<base64 DER>"}]}`.
-  public var mdocIACAsURI: URL?
+  package var mdocIACAsURI: URL?
   /// `signed_metadata` (OpenID4VCI drafts 13–15), when present; verify it with
   /// ``SignedIssuerMetadata/verify(trustAnchors:at:expectedIssuer:policies:urlPolicy:)``.
-  public var signedMetadata: SignedIssuerMetadata?
+  package var signedMetadata: SignedIssuerMetadata?
 
   /// The most bytes of a metadata document this module reads.
-  public static let maximumLength = 1 << 20
+  package static let maximumLength = 1 << 20
 
   /// Creates metadata (the issuer side publishes it with ``json``).
   public init(
@@ -185,7 +185,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   }
 
   /// The configuration with this id.
-  public func configuration(id: String) -> CredentialConfiguration? {
+  package func configuration(id: String) -> CredentialConfiguration? {
     credentialConfigurations.first { $0.id == id }
   }
 
@@ -225,13 +225,13 @@ func checkUniqueLocales(_ locales: [String?], _ fields: Fields) throws(OpenID4VC
 /// `credential_response_encryption` (OpenID4VCI 1.0 §12.2.4).
 public struct CredentialResponseEncryptionMetadata: Sendable, Hashable {
   /// `alg_values_supported`: JWE `alg` values (non-empty).
-  public var algorithms: [String]
+  package var algorithms: [String]
   /// `enc_values_supported`: JWE `enc` values (non-empty).
-  public var encryptionMethods: [String]
+  package var encryptionMethods: [String]
   /// `zip_values_supported`: JWE `zip` values; nil when compression is not supported.
   package var compressionAlgorithms: [String]?
   /// `encryption_required`: whether every credential response must be encrypted.
-  public var encryptionRequired: Bool
+  package var encryptionRequired: Bool
 
   /// Creates the object.
   public init(
@@ -276,7 +276,7 @@ public struct DisplayImage: Sendable, Hashable {
   /// `uri`: where the wallet gets the image; the wallet decides whether to fetch it.
   public var uri: String
   /// `alt_text`.
-  public var altText: String?
+  package var altText: String?
 
   /// Creates the object.
   public init(uri: String, altText: String? = nil) {
@@ -301,9 +301,9 @@ public struct IssuerDisplay: Sendable, Hashable {
   /// `name`.
   public var name: String?
   /// `locale`: a BCP 47 language tag.
-  public var locale: String?
+  package var locale: String?
   /// `logo`.
-  public var logo: DisplayImage?
+  package var logo: DisplayImage?
 
   /// Creates the entry.
   public init(name: String? = nil, locale: String? = nil, logo: DisplayImage? = nil) {

@@ -7,15 +7,15 @@ public struct CredentialConfiguration: Sendable, Hashable {
   /// `format` with its type: `doctype` for `mso_mdoc`, `vct` for `dc+sd-jwt`.
   public var format: CredentialFormat
   /// `scope`.
-  public var scope: String?
+  package var scope: String?
   /// `cryptographic_binding_methods_supported` (`jwk`, `cose_key`, `did:…`); empty when the
   /// credential is not key-bound.
-  public var bindingMethods: [String]
+  package var bindingMethods: [String]
   /// `credential_signing_alg_values_supported`: JOSE names for `dc+sd-jwt`, COSE algorithm
   /// numbers for `mso_mdoc` (Appendix A.2.2, A.3.2).
-  public var signingAlgorithms: [CredentialSigningAlgorithm]
+  package var signingAlgorithms: [CredentialSigningAlgorithm]
   /// `proof_types_supported`, in the order written.
-  public var proofTypes: [ProofTypeMetadata]
+  package var proofTypes: [ProofTypeMetadata]
   /// `credential_metadata.display`.
   public var display: [CredentialDisplay]
   /// `credential_metadata.claims`.
@@ -78,7 +78,7 @@ public struct CredentialConfiguration: Sendable, Hashable {
   }
 
   /// The proof type named `name` (`jwt`, `attestation`), when supported.
-  public func proofType(_ name: String) -> ProofTypeMetadata? {
+  package func proofType(_ name: String) -> ProofTypeMetadata? {
     proofTypes.first { $0.name == name }
   }
 
@@ -180,9 +180,9 @@ public struct ProofTypeMetadata: Sendable, Hashable {
   /// The proof type: `jwt`, `di_vp`, `attestation` (Appendix F).
   public var name: String
   /// `proof_signing_alg_values_supported` (non-empty).
-  public var signingAlgorithms: [String]
+  package var signingAlgorithms: [String]
   /// `key_attestations_required`: nil when no key attestation is required.
-  public var keyAttestationsRequired: KeyAttestationRequirement?
+  package var keyAttestationsRequired: KeyAttestationRequirement?
 
   /// Creates the entry.
   public init(
@@ -224,7 +224,7 @@ public struct ProofTypeMetadata: Sendable, Hashable {
 /// resistance levels the issuer accepts; both nil means any key attestation.
 public struct KeyAttestationRequirement: Sendable, Hashable {
   /// `key_storage`, e.g. `iso_18045_moderate`.
-  public var keyStorage: [String]?
+  package var keyStorage: [String]?
   /// `user_authentication`.
   package var userAuthentication: [String]?
 
@@ -240,17 +240,17 @@ public struct CredentialDisplay: Sendable, Hashable {
   /// `name` (required).
   public var name: String
   /// `locale`.
-  public var locale: String?
+  package var locale: String?
   /// `logo`.
-  public var logo: DisplayImage?
+  package var logo: DisplayImage?
   /// `description`.
   public var description: String?
   /// `background_color` (CSS colour).
-  public var backgroundColor: String?
+  package var backgroundColor: String?
   /// `background_image`.
-  public var backgroundImage: DisplayImage?
+  package var backgroundImage: DisplayImage?
   /// `text_color` (CSS colour).
-  public var textColor: String?
+  package var textColor: String?
 
   /// Creates the entry.
   public init(
@@ -309,7 +309,7 @@ public struct ClaimDescription: Sendable, Hashable {
   /// `path` (non-empty).
   public var path: [PathElement]
   /// `mandatory`; nil when absent (which means false).
-  public var mandatory: Bool?
+  package var mandatory: Bool?
   /// `display`: the claim's name per language.
   public var display: [ClaimDisplay]
 
@@ -377,7 +377,7 @@ public struct ClaimDisplay: Sendable, Hashable {
   /// `name`.
   public var name: String?
   /// `locale`.
-  public var locale: String?
+  package var locale: String?
 
   /// Creates the entry.
   public init(name: String? = nil, locale: String? = nil) {

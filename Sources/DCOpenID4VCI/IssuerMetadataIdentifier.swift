@@ -93,11 +93,11 @@ public struct IssuerIdentifier: Sendable, Hashable, CustomStringConvertible {
 
   /// Where RFC 8414 authorization server metadata is: `/.well-known/oauth-authorization-server`
   /// inserted between the host and the path (RFC 8414 §3.1).
-  public var authorizationServerMetadataURL: URL { inserting("oauth-authorization-server") }
+  package var authorizationServerMetadataURL: URL { inserting("oauth-authorization-server") }
 
   /// Where OpenID Connect provider metadata is: `/.well-known/openid-configuration` appended to
   /// the identifier (OpenID Connect Discovery 1.0 §4.1), the fallback after RFC 8414's URL.
-  public var openIDConfigurationURL: URL {
+  package var openIDConfigurationURL: URL {
     var components = self.components
     components.percentEncodedPath = pathWithoutTrailingSlash + "/.well-known/openid-configuration"
     return components.url ?? url

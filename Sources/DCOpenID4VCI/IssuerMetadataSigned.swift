@@ -1,4 +1,4 @@
-public import DCJOSE
+package import DCJOSE
 public import DCJSON
 public import DCX509
 public import Foundation
@@ -12,7 +12,7 @@ public import Foundation
 /// ``verify(trustAnchors:at:expectedIssuer:policies:urlPolicy:)``.
 public struct SignedIssuerMetadata: Sendable, Hashable {
   /// The JWS as received.
-  public let jws: CompactJWS
+  package let jws: CompactJWS
   /// The payload claims.
   public let claims: JSONValue
   /// `sub`: the credential issuer identifier the metadata is about.
@@ -20,9 +20,9 @@ public struct SignedIssuerMetadata: Sendable, Hashable {
   /// `iss`: the party attesting to the metadata, when named.
   public let issuer: String?
   /// `iat`.
-  public let issuedAt: Date
+  package let issuedAt: Date
   /// `exp`, when present.
-  public let expiresAt: Date?
+  package let expiresAt: Date?
 
   /// The `typ` header value (§12.2.3).
   public static let type = "openidvci-issuer-metadata+jwt"

@@ -1,18 +1,18 @@
-public import DCCrypto
+package import DCCrypto
 import DCJOSE
 import DCJSON
-public import Foundation
+package import Foundation
 
 /// Key proofs of type `jwt` (OpenID4VCI 1.0 §8.2.1.1, Appendix F.1): the wallet's side.
 ///
 /// Each proof shows the issuer that the wallet holds the private key the credential is to be
 /// bound to; a batch request carries one proof per key (§8.2).
-public enum KeyProof {
+package enum KeyProof {
   /// The `typ` of a key proof JWT (OpenID4VCI 1.0 §F.1).
-  public static let type = "openid4vci-proof+jwt"
+  package static let type = "openid4vci-proof+jwt"
 
   /// How the proof names its key (OpenID4VCI 1.0 §F.1).
-  public enum KeyHeader: Sendable, Hashable {
+  package enum KeyHeader: Sendable, Hashable {
     /// The public key in the `jwk` header.
     case jwk
     /// A key attestation JWT (OpenID4VCI 1.0 Appendix D) in the `key_attestation` header, whose
@@ -30,7 +30,7 @@ public enum KeyProof {
   ///     `iss` must be omitted (§F.1).
   ///   - issuedAt: `iat`.
   ///   - keyHeader: `jwk` (the default) or a `key_attestation`.
-  public static func proof(
+  package static func proof(
     signer: any Signer, credentialIssuer: String, nonce: String?, clientID: String?,
     issuedAt: Date = Date(), keyHeader: KeyHeader = .jwk
   ) throws(OpenID4VCIError) -> String {
@@ -56,7 +56,7 @@ public enum KeyProof {
   /// (OpenID4VCI 1.0 §8.2: `proofs.jwt` is an array). With `keyAttestation` (Appendix D), each
   /// proof carries it in its `key_attestation` header instead of a `jwk` (§F.1); the attestation
   /// must list every signer's key.
-  public static func proofs(
+  package static func proofs(
     signers: [any Signer], credentialIssuer: String, nonce: String?, clientID: String?,
     issuedAt: Date = Date(), keyAttestation: String? = nil
   ) throws(OpenID4VCIError) -> [String] {

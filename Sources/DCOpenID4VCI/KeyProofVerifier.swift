@@ -10,7 +10,7 @@ public struct VerifiedKeyProof: Sendable, Hashable {
   /// The proof's `nonce` (the `c_nonce`), when it carried one.
   public let nonce: String?
   /// The proof's `iat`.
-  public let issuedAt: Date
+  package let issuedAt: Date
   /// The key attestation JWT the key came from, when the proof carried one (Appendix D).
   public let keyAttestation: String?
 }
@@ -20,16 +20,16 @@ public struct KeyProofVerifier: Sendable {
   /// The Credential Issuer Identifier; `aud` must equal it.
   public var credentialIssuer: String
   /// The signature algorithms accepted (`proof_signing_alg_values_supported`).
-  public var allowedAlgorithms: Set<JWSAlgorithm>
+  package var allowedAlgorithms: Set<JWSAlgorithm>
   /// How old `iat` may be, in seconds.
   package var maxAge: TimeInterval
   /// How far in the future `iat` may lie, for clock skew, in seconds.
-  public var leeway: TimeInterval
+  package var leeway: TimeInterval
   /// The clock; tests inject a fixed one.
-  public var clock: @Sendable () -> Date
+  package var clock: @Sendable () -> Date
   /// Verifies a `key_attestation` JWT (its signature by a trusted wallet provider, its nonce)
   /// and returns its `attested_keys`; nil when the issuer accepts no key attestations.
-  public var keyAttestationVerifier: (@Sendable (String) throws -> [JWK])?
+  package var keyAttestationVerifier: (@Sendable (String) throws -> [JWK])?
 
   /// A verifier for the issuer `credentialIssuer`.
   public init(

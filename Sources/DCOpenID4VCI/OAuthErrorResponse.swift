@@ -11,18 +11,18 @@ public struct OAuthErrorCode: Hashable, Sendable, CustomStringConvertible {
   public var description: String { rawValue }
 
   // RFC 6749
-  public static let invalidRequest = OAuthErrorCode("invalid_request")
-  public static let invalidClient = OAuthErrorCode("invalid_client")
-  public static let invalidGrant = OAuthErrorCode("invalid_grant")
-  public static let unauthorizedClient = OAuthErrorCode("unauthorized_client")
-  public static let unsupportedGrantType = OAuthErrorCode("unsupported_grant_type")
-  public static let invalidScope = OAuthErrorCode("invalid_scope")
+  package static let invalidRequest = OAuthErrorCode("invalid_request")
+  package static let invalidClient = OAuthErrorCode("invalid_client")
+  package static let invalidGrant = OAuthErrorCode("invalid_grant")
+  package static let unauthorizedClient = OAuthErrorCode("unauthorized_client")
+  package static let unsupportedGrantType = OAuthErrorCode("unsupported_grant_type")
+  package static let invalidScope = OAuthErrorCode("invalid_scope")
   public static let accessDenied = OAuthErrorCode("access_denied")
   package static let unsupportedResponseType = OAuthErrorCode("unsupported_response_type")
-  public static let serverError = OAuthErrorCode("server_error")
+  package static let serverError = OAuthErrorCode("server_error")
   package static let temporarilyUnavailable = OAuthErrorCode("temporarily_unavailable")
   // RFC 6750 §3.1
-  public static let invalidToken = OAuthErrorCode("invalid_token")
+  package static let invalidToken = OAuthErrorCode("invalid_token")
   package static let insufficientScope = OAuthErrorCode("insufficient_scope")
   // RFC 9396 §5
   package static let invalidAuthorizationDetails = OAuthErrorCode("invalid_authorization_details")
@@ -30,21 +30,21 @@ public struct OAuthErrorCode: Hashable, Sendable, CustomStringConvertible {
   package static let invalidDPoPProof = OAuthErrorCode("invalid_dpop_proof")
   public static let useDPoPNonce = OAuthErrorCode("use_dpop_nonce")
   // OpenID4VCI 1.0 §8.3.1.2, §9.3, §11.3
-  public static let invalidCredentialRequest = OAuthErrorCode("invalid_credential_request")
-  public static let unknownCredentialConfiguration = OAuthErrorCode(
+  package static let invalidCredentialRequest = OAuthErrorCode("invalid_credential_request")
+  package static let unknownCredentialConfiguration = OAuthErrorCode(
     "unknown_credential_configuration")
-  public static let unknownCredentialIdentifier = OAuthErrorCode("unknown_credential_identifier")
-  public static let invalidProof = OAuthErrorCode("invalid_proof")
-  public static let invalidNonce = OAuthErrorCode("invalid_nonce")
-  public static let invalidEncryptionParameters = OAuthErrorCode("invalid_encryption_parameters")
-  public static let credentialRequestDenied = OAuthErrorCode("credential_request_denied")
+  package static let unknownCredentialIdentifier = OAuthErrorCode("unknown_credential_identifier")
+  package static let invalidProof = OAuthErrorCode("invalid_proof")
+  package static let invalidNonce = OAuthErrorCode("invalid_nonce")
+  package static let invalidEncryptionParameters = OAuthErrorCode("invalid_encryption_parameters")
+  package static let credentialRequestDenied = OAuthErrorCode("credential_request_denied")
   package static let invalidTransactionID = OAuthErrorCode("invalid_transaction_id")
   package static let invalidNotificationID = OAuthErrorCode("invalid_notification_id")
   package static let invalidNotificationRequest = OAuthErrorCode("invalid_notification_request")
   // draft-ietf-oauth-attestation-based-client-auth §7.4
-  public static let useAttestationChallenge = OAuthErrorCode("use_attestation_challenge")
+  package static let useAttestationChallenge = OAuthErrorCode("use_attestation_challenge")
   package static let useFreshAttestation = OAuthErrorCode("use_fresh_attestation")
-  public static let invalidClientAttestation = OAuthErrorCode("invalid_client_attestation")
+  package static let invalidClientAttestation = OAuthErrorCode("invalid_client_attestation")
 }
 
 /// An OAuth error response: the JSON body of a token, PAR, credential, deferred or notification
@@ -60,7 +60,7 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
   /// `error_uri`.
   package var errorURI: String?
   /// The `DPoP-Nonce` header that came with the response (RFC 9449 §8.1, §9), if any.
-  public var dpopNonce: String?
+  package var dpopNonce: String?
   /// The HTTP status, when known.
   public var status: Int?
 

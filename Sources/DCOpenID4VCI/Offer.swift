@@ -9,19 +9,19 @@ public struct CredentialOffer: Sendable, Hashable {
   public var credentialIssuer: IssuerIdentifier
   /// `credential_configuration_ids`: keys of the issuer's `credential_configurations_supported`;
   /// non-empty and unique.
-  public var credentialConfigurationIDs: [String]
+  package var credentialConfigurationIDs: [String]
   /// The `authorization_code` grant, when offered.
   public var authorizationCode: AuthorizationCodeGrant?
   /// The `urn:ietf:params:oauth:grant-type:pre-authorized_code` grant, when offered.
-  public var preAuthorizedCode: PreAuthorizedCodeGrant?
+  package var preAuthorizedCode: PreAuthorizedCodeGrant?
 
   /// The grant type of the pre-authorized code flow (OpenID4VCI 1.0 §4.1.1, §6.1).
-  public static let preAuthorizedCodeGrantType =
+  package static let preAuthorizedCodeGrantType =
     "urn:ietf:params:oauth:grant-type:pre-authorized_code"
   /// The grant type of the authorization code flow (RFC 6749 §4.1.3).
-  public static let authorizationCodeGrantType = "authorization_code"
+  package static let authorizationCodeGrantType = "authorization_code"
   /// The most bytes read for an offer given as text (a URI or JSON); a QR code holds under 3 KB.
-  public static let maximumLength = 64 * 1024
+  package static let maximumLength = 64 * 1024
 
   /// Creates an offer, checking it as a parsed one is checked.
   public init(
@@ -245,7 +245,7 @@ public enum CredentialOfferSource: Sendable, Hashable {
 /// The `authorization_code` grant of an offer (OpenID4VCI 1.0 §4.1.1).
 public struct AuthorizationCodeGrant: Sendable, Hashable {
   /// `issuer_state`: sent back in the authorization request to bind it to this offer.
-  public var issuerState: String?
+  package var issuerState: String?
   /// `authorization_server`: which of the issuer's `authorization_servers` to use.
   public var authorizationServer: IssuerIdentifier?
 
@@ -259,9 +259,9 @@ public struct AuthorizationCodeGrant: Sendable, Hashable {
 /// The pre-authorized code grant of an offer (OpenID4VCI 1.0 §4.1.1).
 public struct PreAuthorizedCodeGrant: Sendable, Hashable {
   /// `pre-authorized_code`: short lived and single use; sent in the token request.
-  public var preAuthorizedCode: String
+  package var preAuthorizedCode: String
   /// `tx_code`: present when a transaction code is required, even when empty.
-  public var txCode: TransactionCodeRequirement?
+  package var txCode: TransactionCodeRequirement?
   /// `authorization_server`: which of the issuer's `authorization_servers` to use.
   public var authorizationServer: IssuerIdentifier?
 
@@ -295,9 +295,9 @@ public struct TransactionCodeRequirement: Sendable, Hashable {
   }
 
   /// `input_mode` as written; nil when absent (which means ``InputMode/numeric``).
-  public var inputMode: InputMode?
+  package var inputMode: InputMode?
   /// `length`: the code's length, to render the input screen.
-  public var length: Int?
+  package var length: Int?
   /// `description`: how to obtain the code; at most 300 characters.
   public var description: String?
 
@@ -312,11 +312,11 @@ public struct TransactionCodeRequirement: Sendable, Hashable {
   }
 
   /// The input mode in force: `input_mode`, or numeric by default.
-  public var effectiveInputMode: InputMode { inputMode ?? .numeric }
+  package var effectiveInputMode: InputMode { inputMode ?? .numeric }
 
   /// Whether `code` fits this requirement (§4.1.1): only the digits 0-9 when the input mode in
   /// force is ``InputMode/numeric``, and exactly `length` characters when `length` is given.
-  public func accepts(_ code: String) -> Bool {
+  package func accepts(_ code: String) -> Bool {
     if effectiveInputMode == .numeric,
       !code.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) })
     {

@@ -1,4 +1,4 @@
-public import DCCrypto
+package import DCCrypto
 import DCEncoding
 import DCHTTP
 import DCJSON
@@ -8,12 +8,12 @@ import DCJSON
 /// The client keeps ``verifier`` secret, sends ``challenge`` in the authorization request and
 /// the verifier in the token request; the server checks one against the other with
 /// ``PKCE/verify(verifier:challenge:method:)``.
-public struct PKCE: Sendable, Hashable {
+package struct PKCE: Sendable, Hashable {
   /// The `code_verifier` (RFC 7636 §4.1): 43-128 characters of `[A-Za-z0-9-._~]`.
-  public let verifier: String
+  package let verifier: String
 
   /// The `code_challenge_method` this type implements (RFC 7636 §4.2).
-  public static let method = "S256"
+  package static let method = "S256"
 
   /// The shortest and longest `code_verifier` (RFC 7636 §4.1).
   package static let verifierLengths = 43...128
@@ -23,7 +23,7 @@ public struct PKCE: Sendable, Hashable {
   ///
   /// 32 bytes (the default) give a 43-character verifier with 256 bits of entropy; `byteCount`
   /// must lie in 32...96 so that the verifier has 43-128 characters.
-  public init(byteCount: Int = 32, random: any RandomSource = SecureRandom())
+  package init(byteCount: Int = 32, random: any RandomSource = SecureRandom())
     throws(OpenID4VCIError)
   {
     guard (32...96).contains(byteCount) else {
@@ -39,16 +39,16 @@ public struct PKCE: Sendable, Hashable {
   }
 
   /// Wraps an existing verifier, checking its length and alphabet (RFC 7636 §4.1).
-  public init(verifier: String) throws(OpenID4VCIError) {
+  package init(verifier: String) throws(OpenID4VCIError) {
     try Self.checkVerifier(verifier)
     self.verifier = verifier
   }
 
   /// The `code_challenge`: `BASE64URL(SHA256(ASCII(code_verifier)))` (RFC 7636 §4.2).
-  public var challenge: String { Self.challenge(for: verifier) }
+  package var challenge: String { Self.challenge(for: verifier) }
 
   /// The S256 challenge of a verifier (RFC 7636 §4.2); the verifier is not checked.
-  public static func challenge(for verifier: String) -> String {
+  package static func challenge(for verifier: String) -> String {
     Base64URL.encode(SHA256.hash(data: Array(verifier.utf8)))
   }
 
@@ -59,7 +59,7 @@ public struct PKCE: Sendable, Hashable {
   /// about how much of the challenge matched.
   ///
   /// - Throws: `unsupportedCodeChallengeMethod`, `invalidCodeVerifier`, `codeChallengeMismatch`.
-  public static func verify(verifier: String, challenge: String, method: String = Self.method)
+  package static func verify(verifier: String, challenge: String, method: String = Self.method)
     throws(OpenID4VCIError)
   {
     guard method == Self.method else {

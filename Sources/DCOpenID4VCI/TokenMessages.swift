@@ -17,18 +17,18 @@ public struct TokenRequest: Sendable, Hashable {
   }
 
   /// The `grant_type` of the pre-authorized code flow (OpenID4VCI 1.0 §4.1.1, §6.1).
-  public static let preAuthorizedCodeGrantType =
+  package static let preAuthorizedCodeGrantType =
     "urn:ietf:params:oauth:grant-type:pre-authorized_code"
 
-  public var grant: Grant
+  package var grant: Grant
   /// `client_id` (RFC 6749 §4.1.3); nil for anonymous pre-authorized access (§6.1).
   public var clientID: String?
   /// `authorization_details` (OpenID4VCI 1.0 §6.1.1).
-  public var authorizationDetails: [CredentialAuthorizationDetail]?
+  package var authorizationDetails: [CredentialAuthorizationDetail]?
   /// `scope` (RFC 6749 §6 for a refresh; OpenID4VCI 1.0 §6.1).
-  public var scope: [String]?
+  package var scope: [String]?
   /// `resource` (RFC 8707).
-  public var resource: String?
+  package var resource: String?
 
   public init(
     grant: Grant, clientID: String? = nil,
@@ -136,24 +136,24 @@ public enum AccessTokenType: String, Sendable, Hashable {
   }
 
   /// The `Authorization` header value presenting `token` (RFC 6750 §2.1, RFC 9449 §7.1).
-  public func authorization(_ token: String) -> String { "\(rawValue) \(token)" }
+  package func authorization(_ token: String) -> String { "\(rawValue) \(token)" }
 }
 
 /// A successful token response (RFC 6749 §5.1; OpenID4VCI 1.0 §6.2).
 public struct TokenResponse: Sendable, Hashable {
   /// `access_token`.
-  public var accessToken: String
+  package var accessToken: String
   /// `token_type`.
-  public var tokenType: AccessTokenType
+  package var tokenType: AccessTokenType
   /// `expires_in`, seconds.
-  public var expiresIn: Int?
+  package var expiresIn: Int?
   /// `refresh_token`, kept for re-issuance (RFC 6749 §6).
-  public var refreshToken: String?
+  package var refreshToken: String?
   /// `scope`.
-  public var scope: [String]?
+  package var scope: [String]?
   /// The `openid_credential` entries of `authorization_details`, each with its
   /// `credential_identifiers` (OpenID4VCI 1.0 §6.2).
-  public var authorizationDetails: [CredentialAuthorizationDetail]?
+  package var authorizationDetails: [CredentialAuthorizationDetail]?
 
   public init(
     accessToken: String, tokenType: AccessTokenType, expiresIn: Int? = nil,

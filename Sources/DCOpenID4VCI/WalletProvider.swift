@@ -11,7 +11,7 @@ public struct ClientAttestationMaterial: Sendable {
   /// The Client Attestation JWT (`OAuth-Client-Attestation`).
   public var attestation: String
   /// The instance key: signs the PoPs.
-  public var instanceKey: any Signer
+  package var instanceKey: any Signer
 
   public init(attestation: String, instanceKey: any Signer) {
     self.attestation = attestation

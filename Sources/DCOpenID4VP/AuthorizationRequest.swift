@@ -1,7 +1,7 @@
 public import DCAPI
 import DCJOSE
 public import DCJSON
-public import DCQL
+package import DCQL
 public import DCX509
 public import Foundation
 
@@ -16,32 +16,32 @@ public struct AuthorizationRequest: Sendable {
   /// (OpenID4VP 1.0 §5.1).
   public let parameters: JSONValue
   /// `response_mode` (OpenID4VP 1.0 Appendix A.2).
-  public let responseMode: ResponseMode
+  package let responseMode: ResponseMode
   /// `nonce` (OpenID4VP 1.0 §5.2).
   public let nonce: String
   /// `dcql_query`, parsed (OpenID4VP 1.0 §6).
-  public let dcqlQuery: DCQLQuery
+  package let dcqlQuery: DCQLQuery
   /// `dcql_query` as received.
-  public let dcqlQueryJSON: JSONValue
+  package let dcqlQueryJSON: JSONValue
   /// `client_metadata` (OpenID4VP 1.0 §5.1).
   package let clientMetadata: ClientMetadata
   /// The key and `enc` for a `dc_api.jwt` response; nil for `dc_api` (OpenID4VP 1.0 §8.3).
-  public let responseEncryption: ResponseEncryption?
+  package let responseEncryption: ResponseEncryption?
   /// `transaction_data`, each entry checked and of a supported type (OpenID4VP 1.0 §5.1).
-  public let transactionData: [TransactionData]
+  package let transactionData: [TransactionData]
   /// `verifier_info`, kept as data for the UI (OpenID4VP 1.0 §5.1).
-  public let verifierInfo: JSONValue?
+  package let verifierInfo: JSONValue?
   /// `expected_origins` of a signed request (OpenID4VP 1.0 Appendix A.2).
-  public let expectedOrigins: [String]?
+  package let expectedOrigins: [String]?
   /// Why the request's signature did not verify, when the caller asked to record that instead
   /// of refusing (`recordingInvalidSignature`); the verifier is then only the origin.
-  public let signatureFailure: OpenID4VPError?
+  package let signatureFailure: OpenID4VPError?
 
   /// The origin the platform asserted (never read from the payload).
   public var origin: WebOrigin { verifier.origin }
 
   /// The `typ` of a signed request object (RFC 9101 §10.8, OpenID4VP 1.0 §5).
-  public static let requestObjectType = "oauth-authz-req+jwt"
+  package static let requestObjectType = "oauth-authz-req+jwt"
 
   /// Parses and checks a request from the DC API `data` for a protocol (OpenID4VP 1.0 Appendix A).
   ///

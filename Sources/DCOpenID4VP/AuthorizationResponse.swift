@@ -18,13 +18,13 @@ public struct AuthorizationResponse: Sendable, Hashable {
   /// for `dc_api.jwt` (OpenID4VP 1.0 Appendix A.2, §8.3).
   public let data: JSONValue
   /// How ``data`` was built.
-  public let responseMode: ResponseMode
+  package let responseMode: ResponseMode
 }
 
 extension AuthorizationRequest {
   /// The audience of SD-JWT Key Binding JWTs over the DC API, `origin:<origin>`, for signed
   /// requests too (OpenID4VP 1.0 Appendix A.4).
-  public static func keyBindingAudience(origin: String) -> String { "origin:" + origin }
+  package static func keyBindingAudience(origin: String) -> String { "origin:" + origin }
 
   /// Builds the response: one presentation per chosen credential, keyed by Credential Query id,
   /// bound to this origin and nonce, then encrypted for `dc_api.jwt` (OpenID4VP 1.0 §8.1, §8.3,

@@ -1,22 +1,22 @@
-public import DCCrypto
-public import DCJOSE
-public import DCJSON
+package import DCCrypto
+package import DCJOSE
+package import DCJSON
 
 /// The `client_metadata` request parameter, as far as the DC API flow uses it (OpenID4VP 1.0
 /// §5.1, §11.1).
-public struct ClientMetadata: Sendable, Hashable {
+package struct ClientMetadata: Sendable, Hashable {
   /// The object as received; empty when the request had none.
-  public let json: JSONValue
+  package let json: JSONValue
   /// The keys of `jwks` that parse as EC JWKs (RFC 7517); other keys are skipped (OpenID4VP 1.0
   /// §5.1: the set may hold keys for other purposes).
-  public let jwks: [JWK]
+  package let jwks: [JWK]
   /// `encrypted_response_enc_values_supported`, default `["A128GCM"]` (OpenID4VP 1.0 §5.1).
   package let encryptedResponseEncValuesSupported: [String]
   /// `vp_formats_supported`, when present (OpenID4VP 1.0 §11.1).
-  public let vpFormatsSupported: JSONValue?
+  package let vpFormatsSupported: JSONValue?
 
   /// Reads `client_metadata`; a wrongly typed member is `invalidRequest` (OpenID4VP 1.0 §5.1).
-  public init(json: JSONValue?) throws(OpenID4VPError) {
+  package init(json: JSONValue?) throws(OpenID4VPError) {
     let json = json ?? .object([])
     guard case .object = json else {
       throw OpenID4VPError(.invalidRequest, "client_metadata must be an object")
@@ -64,7 +64,7 @@ public struct ClientMetadata: Sendable, Hashable {
   /// module supports.
   ///
   /// - Throws: `noEncryptionKey`, `unsupportedEncryption`.
-  public func responseEncryption() throws(OpenID4VPError) -> ResponseEncryption {
+  package func responseEncryption() throws(OpenID4VPError) -> ResponseEncryption {
     guard
       let key = jwks.first(where: {
         $0.crv == .p256 && !$0.isPrivate && ($0.use == nil || $0.use == "enc")
@@ -94,15 +94,15 @@ public struct ClientMetadata: Sendable, Hashable {
 
 /// How a `dc_api.jwt` response is encrypted: the verifier's key and the content encryption
 /// (OpenID4VP 1.0 §8.3).
-public struct ResponseEncryption: Sendable, Hashable {
+package struct ResponseEncryption: Sendable, Hashable {
   /// The verifier's public encryption key from `client_metadata.jwks`.
-  public let key: JWK
+  package let key: JWK
   /// The content encryption algorithm (`enc`).
-  public let enc: JWEEncryption
+  package let enc: JWEEncryption
 
   /// ``key`` as a validated public key, converted once when the request is read.
-  public let publicKey: ECPublicKey
+  package let publicKey: ECPublicKey
   /// The RFC 7638 SHA-256 thumbprint of ``key``, bound into the mdoc handover (OpenID4VP 1.0
   /// §B.2.6.2); computed when asked, since only mdoc presentations need it.
-  public var jwkThumbprint: [UInt8] { key.thumbprint() }
+  package var jwkThumbprint: [UInt8] { key.thumbprint() }
 }

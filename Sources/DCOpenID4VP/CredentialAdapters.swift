@@ -1,31 +1,31 @@
 import DCCBOR
-public import DCCrypto
+package import DCCrypto
 import DCJOSE
-public import DCJSON
-public import DCMdoc
-public import DCQL
-public import DCSDJWT
+package import DCJSON
+package import DCMdoc
+package import DCQL
+package import DCSDJWT
 import DCX509
 
 /// An SD-JWT VC as DCQL sees it: its processed claims, `vct`, issuer AKIs and holder binding
 /// (OpenID4VP 1.0 §6.4, Appendix B.3).
-public struct SDJWTCredential: DCQLCredential, Sendable {
+package struct SDJWTCredential: DCQLCredential, Sendable {
   /// The wallet's identifier for the credential.
-  public let id: String
+  package let id: String
   /// The credential with all its Disclosures.
-  public let sdJWT: SDJWT
+  package let sdJWT: SDJWT
   /// `dc+sd-jwt` (OpenID4VP 1.0 Appendix B.3.1).
-  public var format: String { DCQLFormat.sdJWTVC }
+  package var format: String { DCQLFormat.sdJWTVC }
   /// Always nil: SD-JWT VCs have no doctype.
-  public var docType: String? { nil }
+  package var docType: String? { nil }
   /// `vct` (OpenID4VP 1.0 Appendix B.3.5).
-  public let vct: String?
+  package let vct: String?
   /// The Processed SD-JWT Payload with every Disclosure applied (RFC 9901 §7.1).
-  public let claims: ClaimValue
+  package let claims: ClaimValue
   /// The AKIs of the `x5c` certificates (OpenID4VP 1.0 §6.1.1.1).
-  public let authorityKeyIdentifiers: [[UInt8]]
+  package let authorityKeyIdentifiers: [[UInt8]]
   /// True when the credential has `cnf` (OpenID4VP 1.0 §6.1).
-  public let supportsHolderBinding: Bool
+  package let supportsHolderBinding: Bool
   /// ``sdJWT`` processed once (RFC 9901 §7.1), reused by every presentation of it.
   let processed: ProcessedSDJWT
   /// `cnf.jwk` converted once; nil when absent or invalid (then each presentation reports it).
@@ -34,7 +34,7 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
   /// Describes a stored SD-JWT VC (OpenID4VP 1.0 §6.4).
   ///
   /// - Throws: `malformed` when its Disclosures do not process.
-  public init(id: String, sdJWT: SDJWT) throws(OpenID4VPError) {
+  package init(id: String, sdJWT: SDJWT) throws(OpenID4VPError) {
     let processed: ProcessedSDJWT
     do {
       processed = try sdJWT.process()
@@ -60,7 +60,7 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
   ///
   /// With no claims (a Credential Query without `claims`), only what is mandatory to present:
   /// the issuer-signed JWT and the Key Binding JWT, no Disclosure (OpenID4VP 1.0 §6.4.1).
-  public func presentation(disclosing disclosed: [ClaimPath], holderKey: any Signer)
+  package func presentation(disclosing disclosed: [ClaimPath], holderKey: any Signer)
     -> CredentialPresentation
   {
     .sdJWT(
@@ -71,26 +71,26 @@ public struct SDJWTCredential: DCQLCredential, Sendable {
 
 /// An mdoc as DCQL sees it: its doctype, namespaces, issuer AKIs; always holder-bound
 /// (OpenID4VP 1.0 §6.4, Appendix B.2).
-public struct MdocCredential: DCQLCredential, Sendable {
+package struct MdocCredential: DCQLCredential, Sendable {
   /// The wallet's identifier for the credential.
-  public let id: String
+  package let id: String
   /// The mdoc as issued.
-  public let issuerSigned: IssuerSigned
+  package let issuerSigned: IssuerSigned
   /// `mso_mdoc` (OpenID4VP 1.0 Appendix B.2.1).
-  public var format: String { DCQLFormat.msoMdoc }
+  package var format: String { DCQLFormat.msoMdoc }
   /// The MSO's docType (OpenID4VP 1.0 Appendix B.2.3).
-  public var docType: String? { issuerSigned.docType }
+  package var docType: String? { issuerSigned.docType }
   /// Always nil: mdocs have no `vct`.
-  public var vct: String? { nil }
+  package var vct: String? { nil }
   /// `{namespace: {element: value}}` (OpenID4VP 1.0 Appendix B.2.4).
-  public let claims: ClaimValue
+  package let claims: ClaimValue
   /// The AKIs of the document signer chain (OpenID4VP 1.0 §6.1.1.1).
-  public let authorityKeyIdentifiers: [[UInt8]]
+  package let authorityKeyIdentifiers: [[UInt8]]
   /// True: the MSO binds every mdoc to its device key (ISO 18013-5 §9.1.3).
-  public var supportsHolderBinding: Bool { true }
+  package var supportsHolderBinding: Bool { true }
 
   /// Describes a stored mdoc (OpenID4VP 1.0 §6.4).
-  public init(id: String, issuerSigned: IssuerSigned) {
+  package init(id: String, issuerSigned: IssuerSigned) {
     self.id = id
     self.issuerSigned = issuerSigned
     claims = Self.claims(of: issuerSigned.nameSpaces)
@@ -115,7 +115,7 @@ public struct MdocCredential: DCQLCredential, Sendable {
 
   /// The elements, by namespace, for the claims DCQL selected: paths `[namespace, element]`
   /// (OpenID4VP 1.0 Appendix B.2.4).
-  public static func elements(for disclosed: [ClaimPath]) -> [String: Set<String>] {
+  package static func elements(for disclosed: [ClaimPath]) -> [String: Set<String>] {
     var elements: [String: Set<String>] = [:]
     for path in disclosed {
       guard path.components.count == 2, case .key(let nameSpace) = path.components[0],
@@ -133,7 +133,7 @@ public struct MdocCredential: DCQLCredential, Sendable {
   /// disclosable on request, so none is presented (OpenID4VP 1.0 §6.4.1): `IssuerSigned` carries
   /// no `nameSpaces` (optional, and non-empty when present, ISO 18013-5 §8.3.2.1.2.2) and the
   /// MSO, issuer signature and device signature still prove the document.
-  public func presentation(disclosing disclosed: [ClaimPath], deviceKey: any Signer)
+  package func presentation(disclosing disclosed: [ClaimPath], deviceKey: any Signer)
     -> CredentialPresentation
   {
     .mdoc(issuerSigned, disclosing: Self.elements(for: disclosed), deviceKey: deviceKey)

@@ -15,9 +15,9 @@ public struct OpenID4VPErrorResponse: Sendable, Hashable {
 
     /// The request is missing a parameter, has an invalid value, or is otherwise malformed
     /// (RFC 6749 §4.1.2.1, OpenID4VP 1.0 §8.5).
-    public static let invalidRequest = ErrorCode(rawValue: "invalid_request")
+    package static let invalidRequest = ErrorCode(rawValue: "invalid_request")
     /// The verifier could not be authenticated or its metadata is inconsistent (OpenID4VP 1.0 §8.5).
-    public static let invalidClient = ErrorCode(rawValue: "invalid_client")
+    package static let invalidClient = ErrorCode(rawValue: "invalid_client")
     /// The user declined or no credential satisfied the request (RFC 6749 §4.1.2.1,
     /// OpenID4VP 1.0 §8.5).
     public static let accessDenied = ErrorCode(rawValue: "access_denied")
@@ -27,7 +27,7 @@ public struct OpenID4VPErrorResponse: Sendable, Hashable {
     /// Queries that do not exist (OpenID4VP 1.0 §8.5).
     package static let invalidTransactionData = ErrorCode(rawValue: "invalid_transaction_data")
     /// The wallet failed unexpectedly (RFC 6749 §4.1.2.1 `server_error`).
-    public static let serverError = ErrorCode(rawValue: "server_error")
+    package static let serverError = ErrorCode(rawValue: "server_error")
   }
 
   /// `error` (OpenID4VP 1.0 §8.5).

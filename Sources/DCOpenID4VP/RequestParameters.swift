@@ -1,5 +1,5 @@
 import DCJOSE
-public import DCJSON
+package import DCJSON
 
 extension OpenID4VPProtocol {
   /// The authorization request parameters that a DC API `data` value carries under this
@@ -13,7 +13,7 @@ extension OpenID4VPProtocol {
   ///
   /// - Throws: `unsupportedProtocol` for the pre-1.0 `openid4vp` identifier, `malformed` when
   ///   the JWS or its payload cannot be read or the parameters are not a JSON object.
-  public func unverifiedRequestParameters(of data: JSONValue) throws(OpenID4VPError) -> JSONValue {
+  package func unverifiedRequestParameters(of data: JSONValue) throws(OpenID4VPError) -> JSONValue {
     let parameters: JSONValue
     switch self {
     case .draft:

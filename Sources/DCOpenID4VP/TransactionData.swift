@@ -2,26 +2,26 @@ import DCCrypto
 import DCEncoding
 import DCErrors
 import DCJOSE
-public import DCJSON
+package import DCJSON
 
 /// One `transaction_data` entry (OpenID4VP 1.0 §5.1, §8.4): base64url JSON with a `type` and the
 /// Credential Query ids it applies to, kept as received because its hash is what gets signed.
-public struct TransactionData: Sendable, Hashable {
+package struct TransactionData: Sendable, Hashable {
   /// The base64url string exactly as received.
-  public let encoded: String
+  package let encoded: String
   /// The decoded JSON object.
-  public let json: JSONValue
+  package let json: JSONValue
   /// `type`, the transaction data type.
-  public let type: String
+  package let type: String
   /// `credential_ids`: the Credential Queries whose presentations must bind this entry.
-  public let credentialIDs: [String]
+  package let credentialIDs: [String]
 
   /// Decodes and checks one entry (OpenID4VP 1.0 §5.1).
   ///
   /// - Throws: `unsupportedTransactionData` when it is not base64url JSON, lacks `type` or a
   ///   non-empty `credential_ids`, names an unknown Credential Query, or allows no `sha-256`
   ///   hashing (§8.4).
-  public init(encoded: String, credentialQueryIDs: Set<String>) throws(OpenID4VPError) {
+  package init(encoded: String, credentialQueryIDs: Set<String>) throws(OpenID4VPError) {
     func notBase64URLJSON(_ error: DCError<some DCErrorCode>) -> OpenID4VPError {
       OpenID4VPError(
         .unsupportedTransactionData,
@@ -61,8 +61,8 @@ public struct TransactionData: Sendable, Hashable {
   }
 
   /// The hash algorithm this module uses, the default (OpenID4VP 1.0 §8.4).
-  public static let hashAlgorithm = "sha-256"
+  package static let hashAlgorithm = "sha-256"
 
   /// base64url(SHA-256(the entry as received)), for `transaction_data_hashes` (OpenID4VP 1.0 §8.4).
-  public var hash: String { Base64URL.encode(SHA256.hash(data: Array(encoded.utf8))) }
+  package var hash: String { Base64URL.encode(SHA256.hash(data: Array(encoded.utf8))) }
 }

@@ -1,5 +1,5 @@
 public import DCAPI
-public import DCX509
+package import DCX509
 
 /// Who is asking, as far as the wallet could establish: the facts travel with the request to
 /// the UI (OpenID4VP 1.0 Appendix A.3).
@@ -33,10 +33,10 @@ public struct AuthenticatedVerifier: Sendable, Hashable {
   /// The client identifier that the certificate was checked against.
   public let clientID: ClientIdentifier
   /// The `x5c` leaf certificate.
-  public let leafCertificate: Certificate
+  package let leafCertificate: Certificate
   /// The validated path from the leaf to a configured verifier trust anchor.
-  public let trustedChain: TrustedChain
+  package let trustedChain: TrustedChain
   /// For a multisigned request, the index of the signature that authenticated the verifier
   /// (OpenID4VP 1.0 Appendix A.3.2); nil for a compact signed request.
-  public let signatureIndex: Int?
+  package let signatureIndex: Int?
 }

@@ -8,9 +8,9 @@ public import DCMdoc
 /// b64url(DeviceRequest), "encryptionInfo": b64url(EncryptionInfo)}`.
 public struct AnnexCRequest: Sendable, Hashable {
   /// The decoded DeviceRequest.
-  public let deviceRequest: DeviceRequest
+  package let deviceRequest: DeviceRequest
   /// The checked EncryptionInfo, with its text as received.
-  public let encryptionInfo: EncryptionInfo
+  package let encryptionInfo: EncryptionInfo
   /// `data.deviceRequest` as received.
   package let deviceRequestBase64URL: String
 

@@ -14,9 +14,9 @@ public struct EncryptedResponse: Sendable, Hashable {
   package static let ciphersuite = HPKE.Ciphersuite.p256SHA256AES128GCM
 
   /// The encapsulated key: a 65-byte uncompressed point.
-  public let enc: [UInt8]
+  package let enc: [UInt8]
   /// The ciphertext with its tag.
-  public let cipherText: [UInt8]
+  package let cipherText: [UInt8]
 
   /// Assembles a response from its parts.
   public init(enc: [UInt8], cipherText: [UInt8]) {

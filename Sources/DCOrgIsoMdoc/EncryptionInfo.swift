@@ -1,7 +1,7 @@
 public import DCAPI
 import DCCBOR
 import DCCOSE
-public import DCCrypto
+package import DCCrypto
 import DCEncoding
 import DCJOSE
 import DCJSON
@@ -14,11 +14,11 @@ public struct EncryptionInfo: Sendable, Hashable {
   package static let minimumNonceByteCount = 16
 
   /// The base64url text as received in `data.encryptionInfo`.
-  public let base64URL: String
+  package let base64URL: String
   /// The verifier's nonce.
   public let nonce: [UInt8]
   /// The verifier's HPKE recipient key: EC2 on P-256, validated on the curve.
-  public let recipientPublicKey: ECPublicKey
+  package let recipientPublicKey: ECPublicKey
 
   /// Reads and checks an EncryptionInfo from its base64url text.
   public init(base64URL text: String) throws(OrgIsoMdocError) {

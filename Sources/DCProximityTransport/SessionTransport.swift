@@ -42,7 +42,7 @@ public struct TransportLimits: Sendable, Hashable {
   /// adds no bytes, so the byte limit alone would not end a stream of them).
   public var maxChunksPerMessage: Int
   /// The most whole messages received and not yet taken by ``SessionTransport/receive()``.
-  public var maxQueuedMessages: Int
+  package var maxQueuedMessages: Int
 
   /// 2 MiB per message (a DeviceResponse with a portrait is tens to hundreds of kilobytes; the
   /// command line reads at most 2 MiB for a response, `InputLimit.response`), 131 072 chunks (a

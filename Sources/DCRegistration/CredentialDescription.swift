@@ -16,9 +16,9 @@ public struct CredentialDescription: Sendable, Hashable {
   /// The credential's format, type and claims.
   public var credential: RegisteredCredential
   /// Options only iOS uses.
-  public var ios: IOSRegistrationOptions
+  package var ios: IOSRegistrationOptions
   /// Options only Android uses.
-  public var android: AndroidRegistrationOptions
+  package var android: AndroidRegistrationOptions
 
   /// Creates a description; options default to "no gates, no expiry".
   public init(
@@ -42,7 +42,7 @@ public struct CredentialDisplayInfo: Sendable, Hashable {
   /// The main line, for example "Driving Licence".
   public var title: String
   /// The second line, for example the holder's name or the issuer.
-  public var subtitle: String
+  package var subtitle: String
   /// The icon as encoded image bytes (PNG or JPEG), or nil for none.
   package var icon: [UInt8]?
 
@@ -80,12 +80,12 @@ public enum RegisteredCredential: Sendable, Hashable {
 public struct IOSRegistrationOptions: Sendable, Hashable {
   /// Reader gate: AKIs of the reader roots whose requests the OS offers this credential to; empty
   /// offers it to every request (iOS 26.0).
-  public var supportedAuthorityKeyIdentifiers: [KeyIdentifier]
+  package var supportedAuthorityKeyIdentifiers: [KeyIdentifier]
   /// Key identifiers of the credential's issuer, matched against a request's
   /// `issuerKeyIdentifiers` (iOS 27.0; dropped with a warning on 26.x).
-  public var supportedIssuerKeyIdentifiers: [KeyIdentifier]
+  package var supportedIssuerKeyIdentifiers: [KeyIdentifier]
   /// When the OS stops offering the credential; must be in the future when planned.
-  public var invalidationDate: Date?
+  package var invalidationDate: Date?
 
   /// Creates iOS options; the defaults gate nothing and never expire.
   public init(
@@ -105,10 +105,10 @@ public struct AndroidRegistrationOptions: Sendable, Hashable {
   /// AKIs of every certificate in the credential's issuer chain, so verifiers that name accepted
   /// issuers (DCQL `trusted_authorities` of type `aki`) can match it. Only multipaz uses them;
   /// the other matchers ignore issuer constraints and they are left out.
-  public var issuerAuthorityKeyIdentifiers: [KeyIdentifier]
+  package var issuerAuthorityKeyIdentifiers: [KeyIdentifier]
   /// Reader gate: AKIs of the reader roots whose requests may match; empty matches every request.
   /// Only multipaz can gate; with the other matchers a non-empty gate is an error.
-  public var supportedAuthorityKeyIdentifiers: [KeyIdentifier]
+  package var supportedAuthorityKeyIdentifiers: [KeyIdentifier]
 
   /// Creates Android options; the defaults gate nothing.
   public init(

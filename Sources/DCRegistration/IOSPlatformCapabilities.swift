@@ -7,9 +7,9 @@ import DCErrors
 /// since 27.3.
 public struct IOSPlatformCapabilities: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The major version, 26 or later.
-  public let major: Int
+  package let major: Int
   /// The minor version.
-  public let minor: Int
+  package let minor: Int
 
   /// iOS 26.0: mdoc registrations with a reader gate.
   public static let iOS26 = IOSPlatformCapabilities(checkedMajor: 26, minor: 0)
@@ -80,9 +80,9 @@ public struct IOSPlatformCapabilities: Sendable, Hashable, Comparable, CustomStr
 /// (26.0) and `...document-provider.verifiable-credential-types` (27.3).
 public struct IOSEntitlements: Sendable, Hashable {
   /// The docTypes of the `mobile-document-types` entitlement.
-  public var mobileDocumentTypes: Set<String>
+  package var mobileDocumentTypes: Set<String>
   /// The SD-JWT VC types of the `verifiable-credential-types` entitlement.
-  public var verifiableCredentialTypes: Set<String>
+  package var verifiableCredentialTypes: Set<String>
 
   /// The only docTypes Apple grants in the `mobile-document-types` entitlement.
   package static let allowedMobileDocumentTypes: Set<String> = [

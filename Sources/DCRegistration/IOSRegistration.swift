@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// One registration to hand to `IdentityDocumentProviderRegistrationStore.addRegistration(_:)`,
 /// which replaces any registration with the same `documentIdentifier` (IdentityDocumentServices).
@@ -21,36 +21,36 @@ public enum IOSRegistration: Sendable, Hashable {
 /// key identifiers 27.0).
 public struct IOSMobileDocumentRegistration: Sendable, Hashable {
   /// `mobileDocumentType`: the mdoc docType.
-  public let mobileDocumentType: String
+  package let mobileDocumentType: String
   /// `supportedIssuerKeyIdentifiers`; always empty before iOS 27.0, where the initializer without
   /// it must be used.
-  public let supportedIssuerKeyIdentifiers: [KeyIdentifier]
+  package let supportedIssuerKeyIdentifiers: [KeyIdentifier]
   /// `supportedAuthorityKeyIdentifiers`: the reader gate, empty for every request.
-  public let supportedAuthorityKeyIdentifiers: [KeyIdentifier]
+  package let supportedAuthorityKeyIdentifiers: [KeyIdentifier]
   /// `documentIdentifier`.
   public let documentIdentifier: String
   /// `invalidationDate`.
-  public let invalidationDate: Date?
+  package let invalidationDate: Date?
 }
 
 /// The fields of Apple's `VerifiableCredentialRegistration` (IdentityDocumentServices, iOS 27.3).
 public struct IOSVerifiableCredentialRegistration: Sendable, Hashable {
   /// `verifiableCredentialTypes`: the SD-JWT VC `vct` values.
-  public let verifiableCredentialTypes: [String]
+  package let verifiableCredentialTypes: [String]
   /// `supportedIssuerKeyIdentifiers`.
-  public let supportedIssuerKeyIdentifiers: [KeyIdentifier]
+  package let supportedIssuerKeyIdentifiers: [KeyIdentifier]
   /// `supportedAuthorityKeyIdentifiers`: the reader gate, empty for every request.
-  public let supportedAuthorityKeyIdentifiers: [KeyIdentifier]
+  package let supportedAuthorityKeyIdentifiers: [KeyIdentifier]
   /// `documentIdentifier`.
   public let documentIdentifier: String
   /// `invalidationDate`.
-  public let invalidationDate: Date?
+  package let invalidationDate: Date?
 }
 
 /// A credential the plan leaves out because iOS cannot present it, and why.
-public struct IOSSkippedCredential: Sendable, Hashable {
+package struct IOSSkippedCredential: Sendable, Hashable {
   /// Why iOS cannot present a credential.
-  public enum Reason: String, Sendable, Hashable, CaseIterable {
+  package enum Reason: String, Sendable, Hashable, CaseIterable {
     /// The docType is outside the set Apple grants in the `mobile-document-types` entitlement.
     case docTypeNotAllowedByApple
     /// The docType is allowed but not in this app's `mobile-document-types` entitlement.
@@ -62,32 +62,32 @@ public struct IOSSkippedCredential: Sendable, Hashable {
   }
 
   /// The credential description's id.
-  public let id: String
+  package let id: String
   /// Why it is left out.
-  public let reason: Reason
+  package let reason: Reason
 
   /// Creates a skip record.
-  public init(id: String, reason: Reason) {
+  package init(id: String, reason: Reason) {
     self.id = id
     self.reason = reason
   }
 }
 
 /// Something the plan changed to make a credential registrable, reported so the wallet can log it.
-public struct IOSRegistrationWarning: Sendable, Hashable {
+package struct IOSRegistrationWarning: Sendable, Hashable {
   /// What was changed.
-  public enum Kind: String, Sendable, Hashable, CaseIterable {
+  package enum Kind: String, Sendable, Hashable, CaseIterable {
     /// `supportedIssuerKeyIdentifiers` were dropped because the OS is older than 27.0.
     case issuerKeyIdentifiersDropped
   }
 
   /// The credential description's id.
-  public let id: String
+  package let id: String
   /// What was changed.
-  public let kind: Kind
+  package let kind: Kind
 
   /// Creates a warning.
-  public init(id: String, kind: Kind) {
+  package init(id: String, kind: Kind) {
     self.id = id
     self.kind = kind
   }

@@ -1,6 +1,6 @@
 internal import DCCBOR
-public import DCJSON
-public import Foundation
+package import DCJSON
+package import Foundation
 
 /// The registration store changes that make the set iOS has registered equal the set the wallet
 /// wants: registrations to add (each replaces the one with its `documentIdentifier`), identifiers
@@ -8,23 +8,23 @@ public import Foundation
 ///
 /// Pure: the Apple bridge applies it with `removeRegistration(forDocumentIdentifier:)` and
 /// `addRegistration(_:)` (IdentityDocumentServices, `IdentityDocumentProviderRegistrationStore`).
-public struct IOSRegistrationPlan: Sendable, Hashable {
+package struct IOSRegistrationPlan: Sendable, Hashable {
   /// Registrations to add, in the order of the descriptions. Every wanted credential is added
   /// again, since the store cannot be compared field by field from identifiers alone and
   /// `addRegistration` replaces in place.
-  public let additions: [IOSRegistration]
+  package let additions: [IOSRegistration]
   /// Document identifiers to remove, sorted: registered but no longer wanted or no longer
   /// presentable.
-  public let removals: [String]
+  package let removals: [String]
   /// Credentials left out, in the order of the descriptions.
-  public let skipped: [IOSSkippedCredential]
+  package let skipped: [IOSSkippedCredential]
   /// Changes made to registrable credentials, in the order of the descriptions.
-  public let warnings: [IOSRegistrationWarning]
+  package let warnings: [IOSRegistrationWarning]
   /// The OS version planned for.
-  public let platform: IOSPlatformCapabilities
+  package let platform: IOSPlatformCapabilities
 
   /// At most this many key identifiers per list (Apple: `supportedIssuerKeyIdentifiers`).
-  public static let maximumKeyIdentifierCount = 1000
+  package static let maximumKeyIdentifierCount = 1000
   /// At most this many bytes per key identifier (Apple: `supportedIssuerKeyIdentifiers`).
   package static let maximumKeyIdentifierLength = 64
 
@@ -42,7 +42,7 @@ public struct IOSRegistrationPlan: Sendable, Hashable {
   /// - Throws: `RegistrationError` for a malformed description, a duplicate id, an
   ///   `invalidationDate` not after `now`, or key identifiers over Apple's limits. Nothing is
   ///   planned when one description is wrong, so a bad credential never half-syncs the store.
-  public static func make(
+  package static func make(
     descriptions: [CredentialDescription],
     currentlyRegistered: Set<String>,
     entitlements: IOSEntitlements,
@@ -63,7 +63,7 @@ public struct IOSRegistrationPlan: Sendable, Hashable {
   /// the stale registration is removed.
   ///
   /// - Throws: as `make(descriptions:currentlyRegistered:entitlements:platform:now:)`.
-  public static func make(
+  package static func make(
     adding description: CredentialDescription,
     currentlyRegistered: Set<String>,
     entitlements: IOSEntitlements,
@@ -191,7 +191,7 @@ public struct IOSRegistrationPlan: Sendable, Hashable {
 extension IOSRegistrationPlan {
   /// The plan as JSON (what the command line prints): members in a fixed order, key
   /// identifiers as standard base64, dates as RFC 3339 UTC.
-  public var json: JSONValue {
+  package var json: JSONValue {
     .object([
       ("platform", .string(platform.description)),
       ("additions", .array(additions.map(\.json))),

@@ -47,7 +47,7 @@ public struct KeyIdentifier: Sendable, Hashable, CustomStringConvertible {
 
   /// The identifier as standard padded base64 (RFC 4648 §4), the form `Data.base64EncodedString()`
   /// gives and SDK users pass in.
-  public var base64: String {
+  package var base64: String {
     var text = Base64URL.encode(bytes)
     text = String(
       text.map { character -> Character in

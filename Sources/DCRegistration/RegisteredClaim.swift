@@ -99,10 +99,10 @@ public struct RegisteredClaim: Sendable, Hashable {
   /// The value the matcher compares.
   public var value: RegisteredClaimValue
   /// The name the picker shows; nil shows the element identifier or last path component.
-  public var displayName: String?
+  package var displayName: String?
   /// The value the picker shows instead of `value` (a formatted date, "Yes" for `true`, "Photo"
   /// for a portrait); nil shows `value` as text, or nothing for `null`.
-  public var displayValue: String?
+  package var displayValue: String?
 
   /// Creates a claim from a comparable value.
   public init(

@@ -8,9 +8,9 @@ import DCErrors
 /// `notSupported`; the first `addRegistration` prompts and throws when declined; reading
 /// `registrations` throws `notAuthorized` until the first successful `addRegistration` (observed
 /// by peers), so "nothing registered yet" is never an empty set.
-public struct RegistrationStatusModel: Sendable, Hashable {
+package struct RegistrationStatusModel: Sendable, Hashable {
   /// Mirrors `IdentityDocumentProviderRegistrationStore.Status` (iOS 26.0).
-  public enum Status: String, Sendable, Hashable, CaseIterable {
+  package enum Status: String, Sendable, Hashable, CaseIterable {
     /// The user allowed the app to register documents.
     case authorized
     /// The user declined, or turned the app off in Settings.
@@ -22,7 +22,7 @@ public struct RegistrationStatusModel: Sendable, Hashable {
   }
 
   /// A registration store call.
-  public enum Operation: String, Sendable, Hashable, CaseIterable {
+  package enum Operation: String, Sendable, Hashable, CaseIterable {
     /// `addRegistration(_:)`.
     case addRegistration
     /// `removeRegistration(forDocumentIdentifier:)`.
@@ -32,7 +32,7 @@ public struct RegistrationStatusModel: Sendable, Hashable {
   }
 
   /// What a store call does in the current state.
-  public enum Outcome: Sendable, Hashable {
+  package enum Outcome: Sendable, Hashable {
     /// The call runs.
     case proceeds
     /// The OS asks the user first; report the answer with `promptAnswered(granted:)`.
@@ -43,7 +43,7 @@ public struct RegistrationStatusModel: Sendable, Hashable {
 
   /// Mirrors the `IdentityDocumentProviderRegistrationStore.RegistrationError` cases a state
   /// implies (iOS 26.0).
-  public enum StoreError: String, Error, Sendable, Hashable, CaseIterable {
+  package enum StoreError: String, Error, Sendable, Hashable, CaseIterable {
     /// `notAuthorized`.
     case notAuthorized
     /// `notSupported`.
@@ -54,18 +54,18 @@ public struct RegistrationStatusModel: Sendable, Hashable {
   public private(set) var status: Status
 
   /// Starts from a status read from the store (`status`).
-  public init(status: Status) {
+  package init(status: Status) {
     self.status = status
   }
 
   /// Starts a fresh install: `notDetermined` where document providers are supported, else
   /// `notSupported`.
-  public init(isSupported: Bool) {
+  package init(isSupported: Bool) {
     self.status = isSupported ? .notDetermined : .notSupported
   }
 
   /// What a store call does now.
-  public func outcome(of operation: Operation) -> Outcome {
+  package func outcome(of operation: Operation) -> Outcome {
     switch (status, operation) {
     case (.notSupported, _): .fails(.notSupported)
     case (.authorized, _): .proceeds

@@ -1,16 +1,16 @@
 /// The changes a registration plan asks of the platform's registration store, in a form that does
 /// not depend on the store's types: registrations to add by document identifier, identifiers to
 /// remove, and notes (credentials skipped, fields dropped) for the report.
-public struct RegistrationChanges<Registration: Sendable>: Sendable {
+package struct RegistrationChanges<Registration: Sendable>: Sendable {
   /// Registrations to add; each replaces the one with the same document identifier.
-  public let additions: [(documentIdentifier: String, registration: Registration)]
+  package let additions: [(documentIdentifier: String, registration: Registration)]
   /// Document identifiers to remove.
-  public let removals: [String]
+  package let removals: [String]
   /// What the plan left out or changed, as readable lines.
-  public let notes: [String]
+  package let notes: [String]
 
   /// Creates changes.
-  public init(
+  package init(
     additions: [(documentIdentifier: String, registration: Registration)], removals: [String],
     notes: [String] = []
   ) {
@@ -23,7 +23,7 @@ public struct RegistrationChanges<Registration: Sendable>: Sendable {
 /// What a registration sync did, document by document: one failure never hides the others.
 public struct RegistrationSyncReport: Sendable, Hashable {
   /// A store call or a step of the sync.
-  public enum Step: String, Sendable, Hashable, CaseIterable {
+  package enum Step: String, Sendable, Hashable, CaseIterable {
     /// Reading the registered document identifiers.
     case read
     /// Planning the changes.
@@ -39,7 +39,7 @@ public struct RegistrationSyncReport: Sendable, Hashable {
     /// The document identifier, nil for a step of the whole sync.
     public let documentIdentifier: String?
     /// The step.
-    public let step: Step
+    package let step: Step
     /// Why.
     public let reason: String
 
@@ -58,7 +58,7 @@ public struct RegistrationSyncReport: Sendable, Hashable {
   public fileprivate(set) var notes: [String] = []
 
   /// Whether every step succeeded.
-  public var isComplete: Bool { failures.isEmpty }
+  package var isComplete: Bool { failures.isEmpty }
 
   fileprivate mutating func fail(_ step: Step, _ id: String?, _ reason: String) {
     failures.append(Failure(documentIdentifier: id, step: step, reason: reason))
@@ -72,17 +72,17 @@ public struct RegistrationSyncReport: Sendable, Hashable {
 /// successful `addRegistration`, so before that the registered set is the documented empty set,
 /// not a failure; `addRegistration` replaces a registration with the same identifier; the first
 /// one prompts the user.
-public enum RegistrationSync {
+package enum RegistrationSync {
   /// What the store's status allows now (from the status model of the store).
-  public struct Access: Sendable, Hashable {
+  package struct Access: Sendable, Hashable {
     /// Whether `registrations` can be read. False before the first authorisation, when nothing
     /// is registered yet.
-    public let canReadRegistrations: Bool
+    package let canReadRegistrations: Bool
     /// Why writes fail in this status, or nil when they may proceed (the first may prompt).
-    public let writeRefusal: String?
+    package let writeRefusal: String?
 
     /// Creates an access description.
-    public init(canReadRegistrations: Bool, writeRefusal: String?) {
+    package init(canReadRegistrations: Bool, writeRefusal: String?) {
       self.canReadRegistrations = canReadRegistrations
       self.writeRefusal = writeRefusal
     }
@@ -100,7 +100,7 @@ public enum RegistrationSync {
   ///   every planned addition is reported as failed and the store is not called. When reading
   ///   fails, additions still run (they replace in place) but nothing is removed, since the stale
   ///   set is unknown.
-  public static func run<Registration: Sendable>(
+  package static func run<Registration: Sendable>(
     access: Access,
     readRegistered: @Sendable () async throws -> [String],
     plan: @Sendable (Set<String>) throws -> RegistrationChanges<Registration>,

@@ -30,7 +30,7 @@ extension Wallet {
   /// when it was never checked.
   ///
   /// - Throws: `notFound` when no credential has this id.
-  public func lastKnownStatus(credentialID id: String) async throws(WalletError)
+  package func lastKnownStatus(credentialID id: String) async throws(WalletError)
     -> CredentialStatusRecord?
   {
     try await storedCredential(id: id).lastKnownStatus

@@ -1,9 +1,9 @@
-public import DCMdoc
-public import DCSDJWT
+package import DCMdoc
+package import DCSDJWT
 
 /// A stored credential's issued form, decoded: the one place the wallet turns `issued` bytes
 /// back into an mdoc or an SD-JWT (for matching, registration and display).
-public enum DecodedCredential: Sendable {
+package enum DecodedCredential: Sendable {
   /// An ISO 18013-5 `IssuerSigned` structure.
   case mdoc(IssuerSigned)
   /// An SD-JWT VC as issued (compact serialization, no key binding).
@@ -15,7 +15,7 @@ extension StoredCredential {
   ///
   /// - Throws: `WalletError` `invalidInput` with the decoder's error as `underlying` when the
   ///   stored bytes no longer decode (a damaged row: the caller skips it).
-  public func decoded() throws(WalletError) -> DecodedCredential {
+  package func decoded() throws(WalletError) -> DecodedCredential {
     do {
       switch format {
       case .msoMdoc:

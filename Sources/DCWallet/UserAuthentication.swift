@@ -3,7 +3,7 @@ import DCQL
 /// When the holder must authenticate (biometrics or passcode) before the wallet shares anything.
 ///
 /// The app sets it; the request UI (another process on a phone) reads it from the shared store.
-public enum UserAuthenticationPolicy: String, Sendable, Hashable, CaseIterable {
+package enum UserAuthenticationPolicy: String, Sendable, Hashable, CaseIterable {
   /// Before every presentation.
   case always
   /// Before a presentation that uses a device key (every presentation today: mdoc and SD-JWT
@@ -16,7 +16,7 @@ public enum UserAuthenticationPolicy: String, Sendable, Hashable, CaseIterable {
   package static let settingKey = "user-authentication"
 
   /// The default when nothing was set: protect every signature.
-  public static let `default` = UserAuthenticationPolicy.whenKeyUsed
+  package static let `default` = UserAuthenticationPolicy.whenKeyUsed
 }
 
 /// The outcome of asking the holder to authenticate.

@@ -16,19 +16,19 @@ public import Foundation
 /// cover, and every answer or refusal is logged.
 public final class Wallet: Sendable {
   /// Where the store and the key-encryption key live.
-  public let home: WalletHome
+  package let home: WalletHome
   /// The credential store.
-  public let store: WalletStore
+  package let store: WalletStore
   /// Where device keys live.
   public let keys: any DeviceKeyStore
   /// The clock (injected so tests can pin time).
-  public let clock: @Sendable () -> Date
+  package let clock: @Sendable () -> Date
   /// Asks the holder to authenticate before sharing, as the policy requires.
-  public let authenticator: any UserAuthenticator
+  package let authenticator: any UserAuthenticator
   /// What the wallet refuses: unauthenticated requesters, unverified issuers, protocols.
-  public let policy: WalletPolicy
+  package let policy: WalletPolicy
   /// The titles stored with imported mdocs, by docType (the docType itself when absent).
-  public let documentTitles: [String: String]
+  package let documentTitles: [String: String]
   /// Tags and checks the rows that decide security (trust anchors, the policy).
   let settingsAuthentication: SettingsAuthentication
 
@@ -101,7 +101,7 @@ public final class Wallet: Sendable {
   /// The trust anchors of a role (or all), split into those that may be used and those that
   /// may not: a row whose authentication tag is missing or wrong (written without the
   /// key-encryption key) or whose certificate does not parse is reported, never trusted.
-  public func trustAnchorListing(role: TrustRole? = nil) async throws(WalletError)
+  package func trustAnchorListing(role: TrustRole? = nil) async throws(WalletError)
     -> TrustAnchorListing
   {
     let (anchors, _, problems) = try await checkedTrustAnchors(role: role)
@@ -109,7 +109,7 @@ public final class Wallet: Sendable {
   }
 
   /// The trusted certificates of a role: only authenticated rows (see `trustAnchorListing`).
-  public func trustAnchors(role: TrustRole) async throws(WalletError) -> [Certificate] {
+  package func trustAnchors(role: TrustRole) async throws(WalletError) -> [Certificate] {
     try await checkedTrustAnchors(role: role).certificates
   }
 
@@ -341,7 +341,7 @@ public final class Wallet: Sendable {
 
   /// The stored credentials that can be read, and a problem for each row that cannot: one
   /// damaged row neither hides the others nor blocks requests for its type.
-  public func credentialListing() async throws(WalletError) -> CredentialListing {
+  package func credentialListing() async throws(WalletError) -> CredentialListing {
     do {
       return try await store.credentialListing()
     } catch {
@@ -387,7 +387,7 @@ public final class Wallet: Sendable {
   }
 
   /// The activity log, newest first, with a problem for each entry that cannot be read.
-  public func activityListing(limit: Int = 100) async throws(WalletError) -> ActivityListing {
+  package func activityListing(limit: Int = 100) async throws(WalletError) -> ActivityListing {
     do {
       return try await store.activityListing(limit: limit)
     } catch {

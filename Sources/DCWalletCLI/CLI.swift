@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Exit codes: 0 success, 1 refused or failed (one line on standard error, nothing on standard
 /// output), 2 usage error.
-public enum DCWalletCLI {
+package enum DCWalletCLI {
   /// One top-level command: its name, one line for the help, and what runs it.
   package struct Command: Sendable {
     /// The word that selects it.
@@ -107,7 +107,7 @@ public enum DCWalletCLI {
 
   /// Runs the command line with the process's standard streams and environment; returns the
   /// exit code. The `dcwallet` executable's only entry point into this module.
-  public static func run(_ arguments: [String]) async -> Int32 {
+  package static func run(_ arguments: [String]) async -> Int32 {
     await run(arguments, console: .standard(), environment: ProcessInfo.processInfo.environment)
   }
 

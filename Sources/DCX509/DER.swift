@@ -4,7 +4,7 @@ import DCEncoding
 
 public enum DER {
   /// The deepest nesting the reader accepts; RFC 5280 certificates need fewer than 12 levels.
-  public static let maximumDepth = 32
+  package static let maximumDepth = 32
 
   /// Identifier octets (X.690 §8.1.2) for the universal types this library reads and writes.
   public enum Identifier {
@@ -37,9 +37,9 @@ public enum DER {
     /// BMPString, UTF-16BE (X.680 §41).
     package static let bmpString: UInt8 = 0x1E
     /// SEQUENCE and SEQUENCE OF, constructed (X.690 §8.9).
-    public static let sequence: UInt8 = 0x30
+    package static let sequence: UInt8 = 0x30
     /// SET and SET OF, constructed (X.690 §8.11).
-    public static let set: UInt8 = 0x31
+    package static let set: UInt8 = 0x31
 
     /// A context-specific tag `[number]` (X.690 §8.1.2.2); explicit tags are constructed.
     package static func contextSpecific(_ number: UInt8, constructed: Bool) -> UInt8 {
@@ -55,7 +55,7 @@ public enum DER {
     /// The single identifier octet (class, constructed bit and tag number).
     public let identifier: UInt8
     /// The whole TLV as it appeared in the input.
-    public let encodedBytes: ArraySlice<UInt8>
+    package let encodedBytes: ArraySlice<UInt8>
     /// Where the contents octets start in ``encodedBytes``' indices.
     let contentStart: Int
 
@@ -63,7 +63,7 @@ public enum DER {
     public var content: ArraySlice<UInt8> { encodedBytes[contentStart...] }
 
     /// The members of a constructed node, in order; empty for primitive nodes.
-    public var children: [Node] {
+    package var children: [Node] {
       var result: [Node] = []
       var cursor = firstChild
       while let node = cursor {
@@ -74,7 +74,7 @@ public enum DER {
     }
 
     /// Whether the constructed bit is set (X.690 §8.1.2.5).
-    public var isConstructed: Bool { identifier & 0x20 != 0 }
+    package var isConstructed: Bool { identifier & 0x20 != 0 }
 
     /// The first member of a constructed node, or nil.
     var firstChild: Node? {

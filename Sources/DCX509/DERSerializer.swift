@@ -1,5 +1,5 @@
 import DCErrors
-public import Foundation
+package import Foundation
 
 extension DER {
   /// A TLV with the given identifier and contents, with a minimal definite length (X.690 §10.1).
@@ -21,12 +21,12 @@ extension DER {
   }
 
   /// A SEQUENCE of already-encoded members (X.690 §8.9).
-  public static func sequence(_ members: [[UInt8]]) -> [UInt8] {
+  package static func sequence(_ members: [[UInt8]]) -> [UInt8] {
     encode(Identifier.sequence, members.flatMap { $0 })
   }
 
   /// A SET OF already-encoded members, sorted by encoding as DER requires (X.690 §11.6).
-  public static func set(_ members: [[UInt8]]) -> [UInt8] {
+  package static func set(_ members: [[UInt8]]) -> [UInt8] {
     let sorted = members.sorted { $0.lexicographicallyPrecedes($1) }
     return encode(Identifier.set, sorted.flatMap { $0 })
   }
@@ -128,7 +128,7 @@ extension DER {
   }
 
   /// The certificate `Time` choice: UTCTime through 2049, GeneralizedTime after (RFC 5280 §4.1.2.5).
-  public static func time(_ date: Date) -> [UInt8] {
+  package static func time(_ date: Date) -> [UInt8] {
     let year = CivilTime(date).year
     return (1950...2049).contains(year) ? utcTime(date) : generalizedTime(date)
   }

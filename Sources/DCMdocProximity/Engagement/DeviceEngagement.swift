@@ -31,7 +31,7 @@ public struct DeviceEngagement: Sendable, Hashable {
 
   /// The most bytes a DeviceEngagement may have (docs/LIMITS.md, "Proximity session"): one is a
   /// few hundred bytes, and a QR code holds under 3 KB of binary data.
-  public static let maxByteCount = 4096
+  package static let maxByteCount = 4096
 
   /// The version text, `"1.0"`, or `"1.1"` when OriginInfos are present.
   public let version: String
@@ -43,7 +43,7 @@ public struct DeviceEngagement: Sendable, Hashable {
   /// the Handover Select message).
   public let retrievalMethods: [DeviceRetrievalMethod]
   /// The OriginInfos (version 1.1 and later; ISO/IEC TS 18013-7).
-  public let originInfos: [OriginInfo]
+  package let originInfos: [OriginInfo]
   /// Every other entry (`* int => any`, keys 3 and 4 of the 2021 CDDL included, and key 5 in a
   /// version 1.0 engagement): kept, not interpreted.
   public let additionalEntries: CBORMap
@@ -183,10 +183,10 @@ public struct DeviceEngagement: Sendable, Hashable {
 
   /// `DeviceEngagementBytes = #6.24(bstr .cbor DeviceEngagement)`, the first member of the
   /// SessionTranscript (§9.1.5.1).
-  public var deviceEngagementBytes: CBOR { encoded.tag24 }
+  package var deviceEngagementBytes: CBOR { encoded.tag24 }
 
   /// `EDeviceKeyBytes = #6.24(bstr .cbor EDeviceKey)` as encoded in the engagement.
-  public var eDeviceKeyBytes: CBOR { eDeviceKeyEncoded.tag24 }
+  package var eDeviceKeyBytes: CBOR { eDeviceKeyEncoded.tag24 }
 
   /// The first BLE retrieval method's options, if any.
   public var bleOptions: BLEOptions? {

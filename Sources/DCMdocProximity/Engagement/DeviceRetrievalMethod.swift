@@ -17,7 +17,7 @@ public enum DeviceRetrievalMethod: Sendable, Hashable {
     /// Bluetooth Low Energy.
     public static let ble: UInt64 = 2
     /// Wi-Fi Aware.
-    public static let wifiAware: UInt64 = 3
+    package static let wifiAware: UInt64 = 3
   }
 
   /// The version of the BLE and NFC options this library reads and writes.
@@ -82,7 +82,7 @@ public struct BLEOptions: Sendable, Hashable {
   /// Whether mdoc central client mode is supported.
   package let supportsCentralClientMode: Bool
   /// The service UUID for peripheral server mode, 16 bytes in network (big-endian) order.
-  public let peripheralServerUUID: [UInt8]?
+  package let peripheralServerUUID: [UInt8]?
   /// The service UUID for central client mode, 16 bytes in network order.
   package let centralClientUUID: [UInt8]?
   /// The mdoc's BLE device address for peripheral server mode, 6 bytes.
@@ -182,9 +182,9 @@ public struct BLEOptions: Sendable, Hashable {
 /// handles (ISO 18013-5 §8.2.1.1).
 public struct NFCOptions: Sendable, Hashable {
   /// The maximum command data field length.
-  public let maxCommandDataLength: UInt64
+  package let maxCommandDataLength: UInt64
   /// The maximum response data field length.
-  public let maxResponseDataLength: UInt64
+  package let maxResponseDataLength: UInt64
 
   /// Options with the two lengths.
   public init(maxCommandDataLength: UInt64, maxResponseDataLength: UInt64) {

@@ -5,11 +5,11 @@ public import DCCBOR
 /// reads the website form (`cat` 1, `type` 1, `details` `{"domain": tstr}`) that multipaz writes.
 public struct OriginInfo: Sendable, Hashable {
   /// The category (`cat`).
-  public let category: UInt64
+  package let category: UInt64
   /// The type (`type`).
   public let type: UInt64
   /// The details, as given.
-  public let details: CBOR
+  package let details: CBOR
 
   /// An OriginInfo from its parts.
   public init(category: UInt64, type: UInt64, details: CBOR) {
@@ -19,12 +19,12 @@ public struct OriginInfo: Sendable, Hashable {
   }
 
   /// The website form: category 1, type 1, `{"domain": domain}`.
-  public static func website(domain: String) -> OriginInfo {
+  package static func website(domain: String) -> OriginInfo {
     OriginInfo(category: 1, type: 1, details: ["domain": .textString(domain)])
   }
 
   /// The domain of the website form, else nil.
-  public var domain: String? {
+  package var domain: String? {
     guard category == 1, type == 1 else { return nil }
     return details["domain"]?.text
   }

@@ -5,7 +5,7 @@ import DCErrors
 /// (Bluetooth Core v5 Vol 3 Part C §11), `[length][AD type][data]`, kept in order.
 public struct BLECarrierConfiguration: Sendable, Hashable {
   /// The media type of the record.
-  public static let mediaType = "application/vnd.bluetooth.le.oob"
+  package static let mediaType = "application/vnd.bluetooth.le.oob"
 
   /// One AD structure.
   public struct ADStructure: Sendable, Hashable {
@@ -25,13 +25,13 @@ public struct BLECarrierConfiguration: Sendable, Hashable {
   }
 
   /// The AD types read here (Bluetooth Assigned Numbers, "Common Data Types").
-  public enum ADType {
+  package enum ADType {
     /// Complete List of 128-bit Service Class UUIDs.
-    public static let completeServiceUUIDs128: UInt8 = 0x07
+    package static let completeServiceUUIDs128: UInt8 = 0x07
     /// LE Bluetooth Device Address (6 bytes little-endian, then the address type).
-    public static let leDeviceAddress: UInt8 = 0x1B
+    package static let leDeviceAddress: UInt8 = 0x1B
     /// LE Role.
-    public static let leRole: UInt8 = 0x1C
+    package static let leRole: UInt8 = 0x1C
   }
 
   /// The LE Role values (Core Specification Supplement §1.17).
@@ -47,7 +47,7 @@ public struct BLECarrierConfiguration: Sendable, Hashable {
   }
 
   /// The AD structures, in order.
-  public let structures: [ADStructure]
+  package let structures: [ADStructure]
 
   /// A configuration from AD structures.
   public init(structures: [ADStructure]) {
@@ -116,7 +116,7 @@ public struct BLECarrierConfiguration: Sendable, Hashable {
   }
 
   /// The LE device address structure's 7 bytes (address little-endian, then its type), if any.
-  public var deviceAddress: [UInt8]? {
+  package var deviceAddress: [UInt8]? {
     structures.first { $0.type == ADType.leDeviceAddress && $0.data.count == 7 }?.data
   }
 }

@@ -17,14 +17,14 @@ public struct AlternativeCarrier: Sendable, Hashable {
   }
 
   /// The well-known type `ac`.
-  public static let recordType = "ac"
+  package static let recordType = "ac"
 
   /// The carrier's power state.
-  public let powerState: PowerState
+  package let powerState: PowerState
   /// The id of the carrier configuration record (1 to 255 bytes).
-  public let carrierDataReference: [UInt8]
+  package let carrierDataReference: [UInt8]
   /// The ids of the auxiliary data records (each 1 to 255 bytes, at most 255 of them).
-  public let auxiliaryDataReferences: [[UInt8]]
+  package let auxiliaryDataReferences: [[UInt8]]
 
   /// An alternative carrier.
   public init(
@@ -123,7 +123,7 @@ public struct HandoverSelect: Sendable, Hashable {
   /// The alternative carriers, in order of the mdoc's preference.
   public let alternativeCarriers: [AlternativeCarrier]
   /// The local records of the `Hs` record that are not `ac` records (such as `err`), kept.
-  public let otherLocalRecords: [NDEFRecord]
+  package let otherLocalRecords: [NDEFRecord]
   /// The records after the `Hs` record: carrier configurations and auxiliary data.
   public let records: [NDEFRecord]
   /// The whole message.

@@ -20,7 +20,7 @@ public struct NDEFRecord: Sendable, Hashable {
   }
 
   /// The type name format.
-  public let typeNameFormat: TypeNameFormat
+  package let typeNameFormat: TypeNameFormat
   /// The type, at most 255 bytes.
   public let type: [UInt8]
   /// The id, at most 255 bytes (empty when absent).
@@ -60,7 +60,7 @@ public struct NDEFRecord: Sendable, Hashable {
   }
 
   /// Whether the record has this type name format and type.
-  public func hasType(_ typeNameFormat: TypeNameFormat, _ type: String) -> Bool {
+  package func hasType(_ typeNameFormat: TypeNameFormat, _ type: String) -> Bool {
     self.typeNameFormat == typeNameFormat && self.type == Array(type.utf8)
   }
 
@@ -109,7 +109,7 @@ public struct NDEFMessage: Sendable, Hashable {
 
   /// The most bytes a message may have: an NFC Forum Type 4 Tag's NDEF file holds at most
   /// 65,534 bytes (its 2-byte NLEN), and a handover message is a few hundred.
-  public static let maxByteCount = 65_535
+  package static let maxByteCount = 65_535
   /// The most records a message may have.
   package static let maxRecordCount = 64
 

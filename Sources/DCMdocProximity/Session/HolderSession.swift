@@ -15,7 +15,7 @@ public struct HolderSession: Sendable {
   /// The SessionTranscript's Handover: `Handover.qr` (null) or `Handover.nfc(...)`.
   public let handover: CBOR
   /// The bounds on received messages.
-  public let limits: SessionLimits
+  package let limits: SessionLimits
   /// Where the session is.
   public private(set) var state: SessionState = .awaitingEstablishment
   /// The SessionTranscript, once the SessionEstablishment has been read.
@@ -194,7 +194,7 @@ public struct HolderSession: Sendable {
 
   /// Ends the session with an error status (10 or 11) the caller decided on, such as a
   /// DeviceRequest that does not decode: the SessionData to send, or nil when it had already ended.
-  public mutating func abort(with status: SessionStatus) -> [UInt8]? {
+  package mutating func abort(with status: SessionStatus) -> [UInt8]? {
     guard state != .closed else { return nil }
     state = .closed
     return SessionData(status: status).bytes

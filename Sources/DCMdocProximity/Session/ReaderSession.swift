@@ -16,9 +16,9 @@ public struct ReaderSession: Sendable {
   /// The SessionTranscript of this session (§9.1.5.1).
   public let transcript: SessionTranscript
   /// The reader's ephemeral public key.
-  public let eReaderKey: ECPublicKey
+  package let eReaderKey: ECPublicKey
   /// The bounds on received messages.
-  public let limits: SessionLimits
+  package let limits: SessionLimits
   /// Where the session is: `awaitingEstablishment` until the first request is sent.
   public private(set) var state: SessionState = .awaitingEstablishment
 
@@ -150,7 +150,7 @@ public struct ReaderSession: Sendable {
 
   /// Ends the session with an error status (10 or 11) the caller decided on, such as a
   /// DeviceResponse that does not decode: the SessionData to send, or nil when it had already ended.
-  public mutating func abort(with status: SessionStatus) -> [UInt8]? {
+  package mutating func abort(with status: SessionStatus) -> [UInt8]? {
     guard state != .closed else { return nil }
     state = .closed
     return SessionData(status: status).bytes

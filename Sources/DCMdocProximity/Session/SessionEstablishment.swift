@@ -1,4 +1,4 @@
-public import DCCBOR
+package import DCCBOR
 import DCCOSE
 public import DCCrypto
 
@@ -12,10 +12,10 @@ public struct SessionEstablishment: Sendable, Hashable {
   }
 
   /// The reader's ephemeral public key.
-  public let eReaderKey: ECPublicKey
+  package let eReaderKey: ECPublicKey
   /// The COSE_Key of `eReaderKey` exactly as sent (the content of `EReaderKeyBytes`, which enters
   /// the SessionTranscript as it arrived).
-  public let eReaderKeyEncoded: EncodedCBOR
+  package let eReaderKeyEncoded: EncodedCBOR
   /// The encrypted DeviceRequest (AES-256-GCM ciphertext and tag, §9.1.1.5).
   public let data: [UInt8]
   /// The message's bytes.
@@ -76,5 +76,5 @@ public struct SessionEstablishment: Sendable, Hashable {
   }
 
   /// `EReaderKeyBytes = #6.24(bstr .cbor EReaderKey)` as received (ISO 18013-5 §9.1.5.1).
-  public var eReaderKeyBytes: CBOR { eReaderKeyEncoded.tag24 }
+  package var eReaderKeyBytes: CBOR { eReaderKeyEncoded.tag24 }
 }

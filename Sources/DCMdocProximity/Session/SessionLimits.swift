@@ -2,7 +2,7 @@
 public struct SessionLimits: Sendable, Hashable {
   /// The largest SessionEstablishment or SessionData accepted, in bytes. A larger message ends the
   /// session with status 11 before it is decoded.
-  public var maxMessageByteCount: Int
+  package var maxMessageByteCount: Int
 
   /// Creates limits.
   public init(maxMessageByteCount: Int = 4 << 20) {

@@ -32,12 +32,12 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
   /// The URI schemes of wallets (OpenID4VP 1.0 §13.1.2, HAIP 1.0 §5, the EUDI wallet's, and
   /// ETSI TS 119 472-2 §6.4.1's `eu-eaap` for EAA presentation), plus `https` for universal or
   /// app links.
-  public static let schemes: Set<String> = [
+  package static let schemes: Set<String> = [
     "openid4vp", "haip-vp", "eudi-openid4vp", "eu-eaap", "https",
   ]
   /// The longest URI read: a QR code holds at most 7,089 characters, a by-value request with a
   /// large query a few more (docs/LIMITS.md).
-  public static let maximumLength = 65_536
+  package static let maximumLength = 65_536
   /// The most query parameters read.
   package static let maximumParameters = 64
   /// The parameters whose value is JSON text in a by-value request (OpenID4VP 1.0 §5.1).
@@ -48,7 +48,7 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
   /// The URI as given.
   public let text: String
   /// The scheme, lowercased.
-  public let scheme: String
+  package let scheme: String
   /// `client_id`, as sent (OpenID4VP 1.0 §5.9: required in every request URI).
   public let clientID: ClientIdentifier
   /// Where the parameters are.
@@ -189,11 +189,11 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
 /// The fetch of a request object from `request_uri`, as a value (OpenID4VP 1.0 §5.10).
 public struct RequestObjectFetch: Sendable, Hashable {
   /// The media type of a request object (RFC 9101 §10.8), the `Accept` of the fetch.
-  public static let acceptedType = "application/oauth-authz-req+jwt"
+  package static let acceptedType = "application/oauth-authz-req+jwt"
   /// The media type of a POST body (OpenID4VP 1.0 §5.10.1).
   package static let formType = "application/x-www-form-urlencoded"
   /// The longest request object read (docs/LIMITS.md); the HTTP layer should stop reading there.
-  public static let maximumResponseLength = 512 * 1024
+  package static let maximumResponseLength = 512 * 1024
   /// The request to send.
   public let request: HTTPRequest
   /// The `wallet_nonce` sent with POST, which the request object must echo; nil for GET.
@@ -204,17 +204,17 @@ public struct RequestObjectFetch: Sendable, Hashable {
 /// RFC 8414-style names as deployed by the EUDI verifier).
 public struct WalletMetadata: Sendable, Hashable {
   /// `vp_formats_supported` (OpenID4VP 1.0 §10, Appendix B).
-  public var vpFormatsSupported: JSONValue
+  package var vpFormatsSupported: JSONValue
   /// `client_id_prefixes_supported` (OpenID4VP 1.0 §10).
-  public var clientIDPrefixesSupported: [ClientIdentifier.Prefix]
+  package var clientIDPrefixesSupported: [ClientIdentifier.Prefix]
   /// `request_object_signing_alg_values_supported` (RFC 8414 §2).
-  public var requestObjectSigningAlgValuesSupported: [String]
+  package var requestObjectSigningAlgValuesSupported: [String]
   /// `response_modes_supported` (RFC 8414 §2).
-  public var responseModesSupported: [RedirectResponseMode]
+  package var responseModesSupported: [RedirectResponseMode]
   /// `authorization_encryption_alg_values_supported` (JARM §4, as the EUDI verifier reads it).
-  public var encryptionAlgValuesSupported: [String]
+  package var encryptionAlgValuesSupported: [String]
   /// `authorization_encryption_enc_values_supported`.
-  public var encryptionEncValuesSupported: [String]
+  package var encryptionEncValuesSupported: [String]
 
   /// Creates metadata.
   public init(

@@ -3,7 +3,7 @@ import DCEncoding
 import DCHTTP
 import DCJOSE
 public import DCJSON
-public import DCQL
+package import DCQL
 public import DCX509
 public import Foundation
 
@@ -39,7 +39,7 @@ public enum RedirectVerifierIdentity: Sendable, Hashable {
   }
 
   /// Whether a trusted party vouched for the verifier.
-  public var isAuthenticated: Bool {
+  package var isAuthenticated: Bool {
     if case .redirectURI = self { return false }
     return true
   }
@@ -54,11 +54,11 @@ public struct VerifierAttestation: Sendable, Hashable {
   /// `sub`, the client identifier without its prefix.
   public let subject: String
   /// `exp`.
-  public let expiresAt: Date
+  package let expiresAt: Date
   /// `redirect_uris`, when present: the only response URIs the verifier may use.
-  public let redirectURIs: [String]?
+  package let redirectURIs: [String]?
   /// The validated path from the attestation's signing certificate to a trust anchor.
-  public let trustedChain: TrustedChain
+  package let trustedChain: TrustedChain
   /// The claims as received.
   public let claims: JSONValue
 }
@@ -69,7 +69,7 @@ public struct VerifierAttestation: Sendable, Hashable {
 /// §5.10, §8.2, §8.3.1).
 public struct RedirectAuthorizationRequest: Sendable {
   /// `aud` of a request object under static discovery (OpenID4VP 1.0 §5.8).
-  public static let staticDiscoveryAudience = "https://self-issued.me/v2"
+  package static let staticDiscoveryAudience = "https://self-issued.me/v2"
   /// The `typ` of a Verifier Attestation JWT (OpenID4VP 1.0 §12).
   package static let verifierAttestationType = "verifier-attestation+jwt"
   /// The longest request object read (docs/LIMITS.md).
@@ -80,31 +80,31 @@ public struct RedirectAuthorizationRequest: Sendable {
   /// Who is asking.
   public let verifier: RedirectVerifierIdentity
   /// Whether the parameters came in a signed request object.
-  public let isSigned: Bool
+  package let isSigned: Bool
   /// The request parameters: the request object's claims, or the URI's parameters.
   public let parameters: JSONValue
   /// `response_mode`.
-  public let responseMode: RedirectResponseMode
+  package let responseMode: RedirectResponseMode
   /// `response_uri`, checked: `https` or loopback `http`.
-  public let responseURI: URL
+  package let responseURI: URL
   /// `response_uri` exactly as sent (it goes into the mdoc handover, B.2.6.1).
-  public let responseURIText: String
+  package let responseURIText: String
   /// `state`, echoed in the response (OpenID4VP 1.0 §5.1, §8.2).
   public let state: String?
   /// `nonce` (OpenID4VP 1.0 §5.2).
   public let nonce: String
   /// `dcql_query`, parsed (OpenID4VP 1.0 §6).
-  public let dcqlQuery: DCQLQuery
+  package let dcqlQuery: DCQLQuery
   /// `dcql_query` as received.
-  public let dcqlQueryJSON: JSONValue
+  package let dcqlQueryJSON: JSONValue
   /// `client_metadata` (OpenID4VP 1.0 §5.1).
   package let clientMetadata: ClientMetadata
   /// The key and `enc` for `direct_post.jwt`; nil for `direct_post` (OpenID4VP 1.0 §8.3).
-  public let responseEncryption: ResponseEncryption?
+  package let responseEncryption: ResponseEncryption?
   /// `transaction_data`, each entry checked and of a supported type (OpenID4VP 1.0 §5.1).
-  public let transactionData: [TransactionData]
+  package let transactionData: [TransactionData]
   /// `verifier_info`, kept as data for the UI (OpenID4VP 1.0 §5.1).
-  public let verifierInfo: JSONValue?
+  package let verifierInfo: JSONValue?
 
   /// The client identifier, prefix included.
   public var clientID: ClientIdentifier { verifier.clientID }

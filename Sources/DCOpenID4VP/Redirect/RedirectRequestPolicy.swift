@@ -9,13 +9,13 @@ public struct RedirectRequestPolicy: Sendable, Hashable {
   /// The oldest a signed request object may be: `now - iat` at most this (plus ``clockSkew``).
   /// RFC 9101 §10.2 leaves replay protection of request objects to `iat` and `exp`; a request
   /// is fetched and answered within minutes.
-  public var maximumAge: TimeInterval
+  package var maximumAge: TimeInterval
   /// The longest a signed request object may claim to be valid: `exp - iat` at most this.
   package var maximumLifetime: TimeInterval
   /// Development only: an `x509_san_dns:localhost` verifier may receive the response at any
   /// loopback host (`127.0.0.1`, `[::1]`). Off by default, since OpenID4VP 1.0 §5.9.3 requires
   /// the `response_uri` host to be the client identifier's DNS name.
-  public var allowsLoopbackAliases: Bool
+  package var allowsLoopbackAliases: Bool
 
   /// Creates a policy; the defaults allow 60 s of skew, a request object issued at most five
   /// minutes ago and valid for at most ten, and no loopback aliases.

@@ -11,7 +11,7 @@ public struct ResponsePost: Sendable, Hashable {
   /// The media type of the body (OpenID4VP 1.0 §8.2).
   package static let formType = "application/x-www-form-urlencoded"
   /// `response_uri`.
-  public let responseURI: URL
+  package let responseURI: URL
   /// The fields in the order sent.
   public let fields: [Field]
   /// One form field.
@@ -43,7 +43,7 @@ public struct RedirectAuthorizationResponse: Sendable, Hashable {
   /// `vp_token`: Credential Query id to an array of presentations (OpenID4VP 1.0 §8.1).
   public let vpToken: JSONValue
   /// How it is sent.
-  public let responseMode: RedirectResponseMode
+  package let responseMode: RedirectResponseMode
   /// What to post.
   public let post: ResponsePost
 }
@@ -115,7 +115,7 @@ extension RedirectAuthorizationRequest {
   }
 
   /// A plain error form for ``errorDestination(uri:requestObject:)`` (OpenID4VP 1.0 §8.5).
-  public static func errorPost(
+  package static func errorPost(
     _ error: OpenID4VPErrorResponse, responseURI: URL, state: String?
   ) -> ResponsePost {
     var fields = (error.data.object ?? []).compactMap { member in
@@ -173,9 +173,9 @@ public enum DirectPostBody: Sendable, Hashable {
   case error(OpenID4VPErrorResponse, state: String?)
 
   /// The longest body read (docs/LIMITS.md).
-  public static let maximumLength = 4 * 1024 * 1024
+  package static let maximumLength = 4 * 1024 * 1024
   /// The most form fields read.
-  public static let maximumFields = 16
+  package static let maximumFields = 16
 
   /// Reads an `application/x-www-form-urlencoded` body.
   ///

@@ -57,7 +57,7 @@ public enum BLEMode: Sendable, Hashable {
   case mdocCentralClient
 
   /// Whether `side` is the GATT server in this mode.
-  public func isGATTServer(_ side: BLESide) -> Bool {
+  package func isGATTServer(_ side: BLESide) -> Bool {
     switch (self, side) {
     case (.mdocPeripheralServer, .mdoc), (.mdocCentralClient, .mdocReader): true
     default: false
@@ -66,7 +66,7 @@ public enum BLEMode: Sendable, Hashable {
 
   /// The characteristics of the mode's service: State, Client2Server, Server2Client, and in
   /// central client mode Ident.
-  public var characteristics: [BLECharacteristic] {
+  package var characteristics: [BLECharacteristic] {
     switch self {
     case .mdocPeripheralServer: [.state, .client2Server, .server2Client]
     case .mdocCentralClient: [.state, .client2Server, .server2Client, .ident]
@@ -75,7 +75,7 @@ public enum BLEMode: Sendable, Hashable {
 
   /// The UUID of `characteristic` in this mode (ISO/IEC 18013-5 Table 11 for peripheral server
   /// mode, Table 12 for central client mode), or nil for Ident in peripheral server mode.
-  public func uuid(of characteristic: BLECharacteristic) -> BLEUUID? {
+  package func uuid(of characteristic: BLECharacteristic) -> BLEUUID? {
     let first: UInt8
     switch (self, characteristic) {
     case (.mdocPeripheralServer, .state): first = 0x01
@@ -95,7 +95,7 @@ public enum BLEMode: Sendable, Hashable {
   }
 
   /// The characteristic `uuid` names in this mode, or nil.
-  public func characteristic(for uuid: BLEUUID) -> BLECharacteristic? {
+  package func characteristic(for uuid: BLEUUID) -> BLECharacteristic? {
     characteristics.first { self.uuid(of: $0) == uuid }
   }
 }

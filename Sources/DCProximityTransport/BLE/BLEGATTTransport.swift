@@ -20,7 +20,7 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
   public struct Timeouts: Sendable, Hashable {
     /// How long ``open()`` waits for the GATT client's Start (GATT server only); nil waits as long
     /// as the link stays up.
-    public var start: Duration?
+    package var start: Duration?
     /// How long one ``receive()`` waits for a whole message; nil waits as long as the link stays up.
     public var receive: Duration?
 
@@ -32,13 +32,13 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
   }
 
   /// Which device this is.
-  public let side: BLESide
+  package let side: BLESide
   /// Which device is the GATT server.
-  public let mode: BLEMode
+  package let mode: BLEMode
   /// The bounds on what the peer sends.
-  public let limits: TransportLimits
+  package let limits: TransportLimits
   /// The waits.
-  public let timeouts: Timeouts
+  package let timeouts: Timeouts
   /// In central client mode, the Ident: the value the mdoc reader serves on the Ident
   /// characteristic, and the value the mdoc expects to read there. Nil in peripheral server mode.
   package let identValue: [UInt8]?

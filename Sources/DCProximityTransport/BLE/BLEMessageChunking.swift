@@ -7,7 +7,7 @@ public enum BLEMessageChunker {
   /// The continuation byte of a chunk after which more follow.
   package static let moreFollows: UInt8 = 0x01
   /// The continuation byte of a message's last chunk.
-  public static let last: UInt8 = 0x00
+  package static let last: UInt8 = 0x00
 
   /// The chunks of `message` for values of at most `maximumValueLength` bytes (ATT_MTU − 3).
   ///
@@ -58,7 +58,7 @@ public enum BLEMessageChunker {
 /// bounded in the message's size and its number of chunks.
 public struct BLEMessageReassembler: Sendable {
   /// The bounds applied.
-  public let limits: TransportLimits
+  package let limits: TransportLimits
   /// The largest chunk accepted, in bytes (ATT_MTU − 3 of the link; a value cannot be longer).
   public let maximumValueLength: Int
   private var buffer: [UInt8] = []

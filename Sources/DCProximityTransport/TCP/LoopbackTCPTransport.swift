@@ -20,11 +20,11 @@ import Foundation
 /// Blocking POSIX socket calls, each bounded by `poll(2)` with the configured timeout, run on
 /// two serial dispatch queues of the connection (one reading, one writing), never on Swift's
 /// concurrency pool.
-public final class LoopbackTCPTransport: SessionTransport, @unchecked Sendable {
+package final class LoopbackTCPTransport: SessionTransport, @unchecked Sendable {
   /// Limits and waits of a connection.
-  public struct Configuration: Sendable, Hashable {
+  package struct Configuration: Sendable, Hashable {
     /// The bounds on messages (only `maxMessageBytes` applies to TCP).
-    public var limits: TransportLimits
+    package var limits: TransportLimits
     /// How long one ``receive()`` waits for a whole message; nil waits until the peer closes.
     package var receiveTimeout: Duration?
     /// How long one ``send(_:)`` may take to hand its frame to the socket.
@@ -33,7 +33,7 @@ public final class LoopbackTCPTransport: SessionTransport, @unchecked Sendable {
     package var connectTimeout: Duration
 
     /// Creates a configuration.
-    public init(
+    package init(
       limits: TransportLimits = .standard, receiveTimeout: Duration? = .seconds(300),
       sendTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(10)
     ) {
@@ -45,7 +45,7 @@ public final class LoopbackTCPTransport: SessionTransport, @unchecked Sendable {
   }
 
   /// The connection's configuration.
-  public let configuration: Configuration
+  package let configuration: Configuration
 
   private let fd: Int32
   private let readQueue = DispatchQueue(label: "LoopbackTCPTransport.read")
@@ -73,7 +73,7 @@ public final class LoopbackTCPTransport: SessionTransport, @unchecked Sendable {
   // MARK: SessionTransport
 
   /// Sends one framed message.
-  public func send(_ message: [UInt8]) async throws(TransportError) {
+  package func send(_ message: [UInt8]) async throws(TransportError) {
     let frame = try LengthPrefixedFrame.encode(
       message, maxMessageBytes: configuration.limits.maxMessageBytes)
     let result = await withCheckedContinuation {
@@ -87,7 +87,7 @@ public final class LoopbackTCPTransport: SessionTransport, @unchecked Sendable {
   }
 
   /// Reads the next whole frame.
-  public func receive() async throws(TransportError) -> [UInt8] {
+  package func receive() async throws(TransportError) -> [UInt8] {
     let result = await withCheckedContinuation {
       (continuation: CheckedContinuation<Result<[UInt8], TransportError>, Never>) in
       readQueue.async {
@@ -99,7 +99,7 @@ public final class LoopbackTCPTransport: SessionTransport, @unchecked Sendable {
 
   /// Shuts the socket down (waking a waiting receive or send, which then end with `closed`) and
   /// closes it once neither queue uses it.
-  public func close() async {
+  package func close() async {
     let first = lock.withLock { () -> Bool in
       guard !closing else { return false }
       closing = true
@@ -213,13 +213,13 @@ public final class LoopbackTCPTransport: SessionTransport, @unchecked Sendable {
 }
 
 /// A listening socket on a loopback address that accepts one peer.
-public final class LoopbackTCPListener: @unchecked Sendable {
+package final class LoopbackTCPListener: @unchecked Sendable {
   /// The port it listens on (the one the system picked when 0 was asked for).
-  public let port: UInt16
+  package let port: UInt16
   /// The address it listens on.
-  public let host: String
+  package let host: String
   /// What the accepted connection gets.
-  public let configuration: LoopbackTCPTransport.Configuration
+  package let configuration: LoopbackTCPTransport.Configuration
 
   private let fd: Int32
   private let queue = DispatchQueue(label: "LoopbackTCPListener.accept")
@@ -230,7 +230,7 @@ public final class LoopbackTCPListener: @unchecked Sendable {
   ///
   /// - Parameter host: an IPv4 address in 127.0.0.0/8 (never every interface).
   /// - Throws: `connectionFailed` for another address, or when the socket cannot be bound.
-  public init(
+  package init(
     host: String = "127.0.0.1", port: UInt16 = 0,
     configuration: LoopbackTCPTransport.Configuration = .init()
   ) throws(TransportError) {
@@ -268,7 +268,7 @@ public final class LoopbackTCPListener: @unchecked Sendable {
   /// Waits for one peer, at most `timeout` (nil: until ``close()``), then stops listening.
   ///
   /// - Throws: `timedOut`, `closed` after ``close()``, `connectionFailed`.
-  public func accept(timeout: Duration? = nil) async throws(TransportError)
+  package func accept(timeout: Duration? = nil) async throws(TransportError)
     -> LoopbackTCPTransport
   {
     let fd = self.fd
@@ -308,7 +308,7 @@ public final class LoopbackTCPListener: @unchecked Sendable {
   private var isClosed: Bool { lock.withLock { closed } }
 
   /// Stops listening; a waiting ``accept(timeout:)`` ends with `closed`.
-  public func close() {
+  package func close() {
     let first = lock.withLock { () -> Bool in
       guard !closed else { return false }
       closed = true
@@ -322,12 +322,12 @@ public final class LoopbackTCPListener: @unchecked Sendable {
 }
 
 /// Connects to a ``LoopbackTCPListener``.
-public enum LoopbackTCPConnector {
+package enum LoopbackTCPConnector {
   /// Connects to `host`:`port`, at most `configuration.connectTimeout`.
   ///
   /// - Parameter host: an IPv4 address in 127.0.0.0/8.
   /// - Throws: `connectionFailed` (refused, another address), `timedOut`.
-  public static func connect(
+  package static func connect(
     to host: String = "127.0.0.1", port: UInt16,
     configuration: LoopbackTCPTransport.Configuration = .init()
   ) async throws(TransportError) -> LoopbackTCPTransport {

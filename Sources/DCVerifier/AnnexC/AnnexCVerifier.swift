@@ -21,7 +21,7 @@ public enum AnnexCVerifier {
     /// The request data sent to the wallet.
     public let request: AnnexCRequest
     /// The HPKE recipient private key.
-    public let recipientPrivateKey: ECPrivateKey
+    package let recipientPrivateKey: ECPrivateKey
 
     /// Creates a state for an origin taken exactly as given.
     public init(origin: String, request: AnnexCRequest, recipientPrivateKey: ECPrivateKey) {
@@ -169,13 +169,13 @@ public enum AnnexCVerifier {
     /// The document signer, and the MSO's device key.
     public let issuer: IssuerVerification
     /// Why the issuer is trusted: a chain to an IACA, or the pinned document signer itself.
-    public let trustBasis: IssuerTrustBasis
+    package let trustBasis: IssuerTrustBasis
     /// Requested elements the holder did not return, by namespace, with their error code
     /// (the Document's `errors`, ISO 18013-5 §8.3.2.1.2.3: 0 = data not returned).
-    public var notReturned: [String: [String: Int]] = [:]
+    package var notReturned: [String: [String: Int]] = [:]
     /// Every element the doc request asked for that the document does not hold, in request
     /// order: the ones in ``notReturned`` and any the holder left out without saying so.
-    public var absentElements: [(nameSpace: String, identifier: String)] = []
+    package var absentElements: [(nameSpace: String, identifier: String)] = []
     /// The document's MSO, for its status reference (ISO 18013-5 second edition `status`).
     var mso: MobileSecurityObject? = nil
   }
@@ -187,12 +187,12 @@ public enum AnnexCVerifier {
     public let report: VerificationReport
     /// Requested documents the holder did not return, by docType, with their error code (the
     /// DeviceResponse's `documentErrors`, ISO 18013-5 §8.3.2.1.2.2).
-    public var documentErrors: [[String: Int]] = []
+    package var documentErrors: [[String: Int]] = []
 
     /// This result, or a `verificationFailed` error naming every requested element a document
     /// does not hold: the policy of a verifier that needs all it asked for (a holder may leave
     /// elements out, ISO 18013-5 §8.3.2.1.2.3, and the response still verifies).
-    public func requiringEveryRequestedElement() throws(VerifierError) -> Result {
+    package func requiringEveryRequestedElement() throws(VerifierError) -> Result {
       let absent = documents.filter { !$0.absentElements.isEmpty }.map { document in
         document.docType + " "
           + document.absentElements.map { "\($0.nameSpace)/\($0.identifier)" }
@@ -208,7 +208,7 @@ public enum AnnexCVerifier {
   }
 
   /// The meaning of a DeviceResponse `status` (ISO 18013-5 §8.3.2.1.2.3, Table 8).
-  public static func statusMeaning(_ status: Int) -> String {
+  package static func statusMeaning(_ status: Int) -> String {
     switch status {
     case 0: "OK"
     case 10: "general error"

@@ -21,7 +21,7 @@ public struct VerifiedClaim: Sendable, Hashable {
 /// One verified presentation in a `vp_token` (OpenID4VP 1.0 §8.1, §8.6).
 public struct VerifiedCredential: Sendable, Hashable {
   /// The Credential Query it answers.
-  public let credentialQueryID: String
+  package let credentialQueryID: String
   /// `dc+sd-jwt` or `mso_mdoc` (OpenID4VP 1.0 Appendix B).
   public let format: String
   /// The mdoc docType, for `mso_mdoc`.
@@ -32,7 +32,7 @@ public struct VerifiedCredential: Sendable, Hashable {
   /// `_sd_alg`), or every mdoc element.
   public let claims: [VerifiedClaim]
   /// The issuer's (document signer's) certificate, the `x5c` / x5chain leaf.
-  public let issuerCertificate: Certificate?
+  package let issuerCertificate: Certificate?
   /// The checks that passed for this presentation, in the order they ran.
   public let report: VerificationReport
   /// The mdoc's MSO, for its status reference (ISO 18013-5 second edition `status`).
@@ -41,7 +41,7 @@ public struct VerifiedCredential: Sendable, Hashable {
   var issuerAnchor: Certificate? = nil
 
   /// The value of the claim at `path`, if presented.
-  public func claim(_ path: [String]) -> JSONValue? {
+  package func claim(_ path: [String]) -> JSONValue? {
     claims.first { $0.path == ClaimPath(path.map { .key($0) }) }?.value
   }
 }

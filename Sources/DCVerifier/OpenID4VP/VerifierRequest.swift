@@ -12,7 +12,7 @@ public struct RequestSigner: Sendable {
   /// The full client identifier, prefix included, such as `x509_san_dns:verifier.example`.
   public var clientID: String
   /// The certificate chain, leaf first; a self-signed root at its end is not sent (HAIP 1.0).
-  public var certificateChain: [Certificate]
+  package var certificateChain: [Certificate]
   /// The leaf certificate's private key.
   public var signer: any Signer
 

@@ -15,13 +15,13 @@ public struct VerifierState: Sendable, Hashable {
   /// The request nonce (OpenID4VP 1.0 §5.2).
   public let nonce: String
   /// `response_mode` (OpenID4VP 1.0 Appendix A.2).
-  public let responseMode: ResponseMode
+  package let responseMode: ResponseMode
   /// The private response encryption key for `dc_api.jwt`; nil for `dc_api`.
-  public let encryptionKey: JWK?
+  package let encryptionKey: JWK?
   /// `dcql_query` as sent (OpenID4VP 1.0 §6).
-  public let dcqlQuery: JSONValue
+  package let dcqlQuery: JSONValue
   /// `transaction_data` entries as sent (OpenID4VP 1.0 §5.1).
-  public let transactionData: [String]
+  package let transactionData: [String]
 
   /// Creates a state; `encryptionKey` must be private for `dc_api.jwt`.
   public init(

@@ -18,17 +18,17 @@ public struct InPersonReaderErrorCode: DCErrorCode {
   public var description: String { name }
 
   /// The engagement (`mdoc:` URI) cannot be read, or no session can start from it.
-  public static let invalidEngagement = Self("invalidEngagement")
+  package static let invalidEngagement = Self("invalidEngagement")
   /// The request cannot be built (no document, a reader key that cannot sign).
-  public static let invalidRequest = Self("invalidRequest")
+  package static let invalidRequest = Self("invalidRequest")
   /// The transport failed, or the holder closed the connection without ending the session.
-  public static let transport = Self("transport")
+  package static let transport = Self("transport")
   /// The session layer refused a message (its status sent first), or the holder ended the
   /// session with an error status or without answering.
-  public static let session = Self("session")
+  package static let session = Self("session")
   /// The response did not verify (its `underlying` is the `VerifierError` naming
   /// the check), or the holder refused with a DeviceResponse status.
-  public static let verificationFailed = Self("verificationFailed")
+  package static let verificationFailed = Self("verificationFailed")
 }
 
 /// Runs the reader's side of an ISO 18013-5 in-person session over any ``SessionTransport``:

@@ -1,4 +1,4 @@
-public import DCHTTP
+package import DCHTTP
 import DCJSON
 
 /// Why a verifier endpoint of the redirect flows refused a request, as a value: the code names
@@ -49,7 +49,7 @@ public struct PresentationEndpointFailure: Error, Sendable, Hashable {
   public let reason: String
 
   /// A failure.
-  public init(_ code: Code, _ reason: String) {
+  package init(_ code: Code, _ reason: String) {
     self.code = code
     self.reason = reason
   }
@@ -80,7 +80,7 @@ public struct PresentationEndpointFailure: Error, Sendable, Hashable {
 
   /// `{"error", "error_description", "failure"}` as JSON with `Cache-Control: no-store`;
   /// `failure` is ``code``.
-  public var response: HTTPResponse {
+  package var response: HTTPResponse {
     let body = JSONValue.object([
       ("error", .string(error)), ("error_description", .string(reason)),
       ("failure", .string(code.rawValue)),

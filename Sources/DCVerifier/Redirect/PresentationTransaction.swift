@@ -32,17 +32,17 @@ public enum VerifierRequestURIMethod: String, Sendable, Hashable, CaseIterable {
 /// What a transaction asks for, besides the DCQL query.
 public struct PresentationTransactionOptions: Sendable, Hashable {
   /// Same-device or cross-device.
-  public var flow: PresentationFlow
+  package var flow: PresentationFlow
   /// The Client Identifier Prefix the request is sent under: `x509_san_dns`, `x509_hash`,
   /// `verifier_attestation` (signed, by reference) or `redirect_uri` (unsigned, by value).
-  public var clientIDPrefix: ClientIdentifier.Prefix
+  package var clientIDPrefix: ClientIdentifier.Prefix
   /// `direct_post` or `direct_post.jwt`.
-  public var responseMode: DirectPostMode
+  package var responseMode: DirectPostMode
   /// GET or POST at `request_uri`; ignored for `redirect_uri` (by value).
-  public var requestURIMethod: VerifierRequestURIMethod
+  package var requestURIMethod: VerifierRequestURIMethod
   /// `transaction_data` entries (JSON objects with `type` and `credential_ids`), base64url-encoded
   /// into the request (§5.1, §8.4).
-  public var transactionData: [JSONValue]
+  package var transactionData: [JSONValue]
 
   /// Options; the defaults are a cross-device `x509_san_dns` request fetched with GET and
   /// answered with `direct_post.jwt`.
@@ -89,7 +89,7 @@ public struct PresentationTransaction: Sendable, Hashable {
   /// The frontend's handle on the result; never sent to the wallet.
   public let id: String
   /// The random path segment of `request_uri` and `response_uri`.
-  public let requestID: String
+  package let requestID: String
   /// `state` (OpenID4VP 1.0 §5.1): the wallet echoes it with the response.
   public let state: String
   /// `nonce` (§5.2).
@@ -97,25 +97,25 @@ public struct PresentationTransaction: Sendable, Hashable {
   /// The full Client Identifier, prefix included (§5.9).
   public let clientID: String
   /// `response_uri` (§8.2).
-  public let responseURI: String
+  package let responseURI: String
   /// `request_uri`; nil for a request sent by value.
-  public let requestURI: String?
+  package let requestURI: String?
   /// The transaction's options.
   public let options: PresentationTransactionOptions
   /// `dcql_query` as sent.
-  public let dcqlQuery: JSONValue
+  package let dcqlQuery: JSONValue
   /// `transaction_data` entries as sent (base64url).
-  public let transactionData: [String]
+  package let transactionData: [String]
   /// The private response encryption key for `direct_post.jwt` (§8.3); nil for `direct_post`.
-  public let encryptionKey: JWK?
+  package let encryptionKey: JWK?
   /// The `response_code` of a same-device transaction (§8.2); nil for cross-device.
-  public let responseCode: String?
+  package let responseCode: String?
   /// When the transaction was made.
-  public let createdAt: Date
+  package let createdAt: Date
   /// When it expires: no request is served and no response accepted after.
-  public let expiresAt: Date
+  package let expiresAt: Date
   /// Its progress.
-  public var phase: Phase
+  package var phase: Phase
   /// Its result.
   public var result: PresentationResult
 

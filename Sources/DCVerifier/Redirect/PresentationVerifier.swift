@@ -1,8 +1,8 @@
 public import DCCrypto
 import DCEncoding
-public import DCHTTP
+package import DCHTTP
 package import DCJOSE
-public import DCJSON
+package import DCJSON
 import DCOpenID4VP
 import DCQL
 public import DCX509
@@ -12,7 +12,7 @@ public import Foundation
 public struct PresentationVerifierConfiguration: Sendable {
   /// The verifier's base URL, such as `http://127.0.0.1:8080` (no trailing `/`): `request_uri`
   /// is `BASE/request/ID`, `response_uri` `BASE/response/ID`.
-  public var baseURL: String
+  package var baseURL: String
   /// The frontend page a same-device wallet is sent back to; the verifier answers the response
   /// with `FRONTEND?transaction_id=ID#response_code=CODE` (§8.2). Default `BASE/done`.
   package var frontendURL: String?
@@ -23,13 +23,13 @@ public struct PresentationVerifierConfiguration: Sendable {
   /// The attestation and key for `verifier_attestation` requests.
   public var attestation: VerifierAttestationSigner?
   /// Trusted SD-JWT VC issuer anchors.
-  public var sdJWTIssuerAnchors: [Certificate]
+  package var sdJWTIssuerAnchors: [Certificate]
   /// Trusted mdoc issuer anchors (IACAs or pinned document signers).
-  public var mdocIssuerAnchors: [Certificate]
+  package var mdocIssuerAnchors: [Certificate]
   /// The credential status check run after every other check passed.
   public var status: StatusChecking
   /// How long a transaction lives, in seconds.
-  public var transactionLifetime: TimeInterval
+  package var transactionLifetime: TimeInterval
   /// How long a request object is valid after it is served (`exp` − `iat`), in seconds.
   package var requestObjectLifetime: TimeInterval
 
@@ -69,20 +69,20 @@ package struct CreatedPresentationTransaction: Sendable, Hashable {
 /// (OpenID4VP 1.0 §5, §8.2, §8.3). ``PresentationVerifierHTTPHandler`` mounts it on HTTP.
 public struct PresentationVerifier: Sendable {
   /// Signing material and policy.
-  public let configuration: PresentationVerifierConfiguration
+  package let configuration: PresentationVerifierConfiguration
   /// Where transactions live.
-  public let store: any PresentationTransactionStore
+  package let store: any PresentationTransactionStore
   /// The clock.
-  public let now: @Sendable () -> Date
+  package let now: @Sendable () -> Date
   /// Where nonces, states, ids, response codes and keys come from.
-  public let random: any RandomSource
+  package let random: any RandomSource
 
   /// The most bytes a `response_uri` body may have (a `vp_token` with several mdocs fits).
   package static let maximumResponseBodyBytes = 1 << 20
   /// The most bytes a `request_uri` POST body (`wallet_metadata`, `wallet_nonce`) may have.
   package static let maximumRequestFetchBodyBytes = 64 * 1024
   /// `aud` of a request object for static discovery (OpenID4VP 1.0 §5.8).
-  public static let staticDiscoveryAudience = "https://self-issued.me/v2"
+  package static let staticDiscoveryAudience = "https://self-issued.me/v2"
   /// The content encryptions the verifier decrypts, in preference order (§8.3).
   package static let supportedEncryptions: [JWEEncryption] = [.a128gcm, .a256gcm]
 
@@ -280,7 +280,7 @@ public struct PresentationVerifier: Sendable {
   ///   - walletNonce: the POSTed `wallet_nonce`, nil for GET.
   /// - Throws: `unknownTransaction`, `expired`, `requestAlreadyFetched`, `noCommonEncryption`,
   ///   `malformedBody`, `invalidOptions` (signing failed).
-  public func requestObject(
+  package func requestObject(
     requestID: String, method: HTTPMethod, walletMetadata: JSONValue? = nil,
     walletNonce: String? = nil
   ) async throws(PresentationEndpointFailure) -> String {

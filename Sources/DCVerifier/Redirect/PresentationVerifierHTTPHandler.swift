@@ -23,7 +23,7 @@ public struct PresentationVerifierHTTPHandler: HTTPHandler {
   /// The verifier the requests go to.
   public let verifier: PresentationVerifier
   /// Renders a verified response for the frontend's `result` member.
-  public let render: @Sendable (VerifiedAuthorizationResponse) -> JSONValue
+  package let render: @Sendable (VerifiedAuthorizationResponse) -> JSONValue
 
   /// The most bytes a `POST /transactions` body may have.
   package static let maximumCreateBodyBytes = 256 * 1024

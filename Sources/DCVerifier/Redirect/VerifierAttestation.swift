@@ -2,15 +2,15 @@ public import DCCrypto
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
-public import DCX509
-public import Foundation
+package import DCX509
+package import Foundation
 
 /// A verifier's key for the `verifier_attestation` Client Identifier Prefix (OpenID4VP 1.0
 /// §5.9.3, §12): a Verifier Attestation JWT whose `cnf.jwk` is the public key of `signer`, which
 /// signs the request objects; the attestation travels in the request object's `jwt` header.
 public struct VerifierAttestationSigner: Sendable {
   /// The Verifier Attestation JWT (`typ` `verifier-attestation+jwt`).
-  public let attestationJWT: String
+  package let attestationJWT: String
   /// Its `sub`: the Client Identifier without the prefix.
   public let subject: String
   /// The key whose public JWK is the attestation's `cnf.jwk`.
@@ -34,7 +34,7 @@ public struct VerifierAttestationSigner: Sendable {
   /// root left out), claims `iss`, `sub`, `iat`, `exp`, `cnf.jwk` and `redirect_uris` when given.
   ///
   /// - Throws: `JOSEError` when signing fails.
-  public static func issue(
+  package static func issue(
     issuer: String, subject: String, confirmationKey: ECPublicKey, issuerSigner: any Signer,
     issuerChain: [Certificate], issuedAt: Date, expiresAt: Date, redirectURIs: [String]? = nil
   ) throws -> String {

@@ -19,7 +19,7 @@ public struct StatusPolicy: Sendable, Hashable {
   /// Report an unknown status, do not fail on it.
   public static let `default` = StatusPolicy()
   /// Fail on an unknown status.
-  public static let strict = StatusPolicy(unknownFails: true)
+  package static let strict = StatusPolicy(unknownFails: true)
 }
 
 /// Whether a verification checks credential status, and through what.

@@ -17,7 +17,7 @@ public struct IssuanceClient: Sendable {
   /// What the client is configured with.
   public struct Configuration: Sendable {
     /// Which URLs are acceptable (https; loopback http in development).
-    public var urlPolicy: URLPolicy
+    package var urlPolicy: URLPolicy
     /// The `client_id` when no wallet provider supplies one.
     public var clientID: String
     /// The `redirect_uri` registered for the authorization code flow.
@@ -28,7 +28,7 @@ public struct IssuanceClient: Sendable {
     /// not checked and the plain JSON metadata is used.
     package var metadataTrustAnchors: [Certificate]
     /// The clock.
-    public var clock: @Sendable () -> Date
+    package var clock: @Sendable () -> Date
     /// Makes the device keys credentials are bound to, one per proof.
     package var makeDeviceKey: @Sendable () throws -> ECPrivateKey
     /// Encrypt credential responses even when the issuer does not require it.
@@ -58,10 +58,10 @@ public struct IssuanceClient: Sendable {
   /// What to ask for.
   public struct Options: Sendable, Hashable {
     /// The configurations to request; nil for every one the offer names.
-    public var configurationIDs: [String]?
+    package var configurationIDs: [String]?
     /// Credentials per configuration (one proof and one device key each), capped by the
     /// issuer's `batch_size` (§12.2.4).
-    public var batchSize: Int
+    package var batchSize: Int
 
     public init(configurationIDs: [String]? = nil, batchSize: Int = 1) {
       self.configurationIDs = configurationIDs
@@ -69,8 +69,8 @@ public struct IssuanceClient: Sendable {
     }
   }
 
-  public let http: any HTTPClient
-  public var configuration: Configuration
+  package let http: any HTTPClient
+  package var configuration: Configuration
 
   public init(http: any HTTPClient, configuration: Configuration = Configuration()) {
     self.http = http
@@ -157,7 +157,7 @@ public struct IssuanceClient: Sendable {
 
   /// The authorization server's metadata: RFC 8414's well-known URL, then OpenID Connect
   /// discovery's; the first answer must name `identifier` (RFC 8414 §3.3).
-  public func authorizationServerMetadata(_ identifier: IssuerIdentifier)
+  package func authorizationServerMetadata(_ identifier: IssuerIdentifier)
     async throws(IssuanceError) -> AuthorizationServerMetadata
   {
     var statuses: [Int] = []
@@ -206,9 +206,9 @@ public struct IssuanceClient: Sendable {
 
 /// An issuer's metadata as fetched and checked.
 public struct IssuerContext: Sendable, Hashable {
-  public var metadata: CredentialIssuerMetadata
+  package var metadata: CredentialIssuerMetadata
   /// Whether the metadata came from a signed metadata JWT verified against trust anchors.
-  public var signedMetadataVerified: Bool
+  package var signedMetadataVerified: Bool
 
   public init(metadata: CredentialIssuerMetadata, signedMetadataVerified: Bool) {
     self.metadata = metadata

@@ -737,7 +737,7 @@ extension IssuanceClient {
   // MARK: Notification (§11)
 
   /// Sends a notification (§11.1); any 2xx is success (§11.2).
-  public func notify(
+  package func notify(
     _ target: NotificationTarget, event: NotificationRequest.Event, description: String? = nil
   ) async throws(IssuanceError) {
     try await notify(target, event: event, description: description, signer: target.dpopKey)

@@ -1,4 +1,4 @@
-public import DCCrypto
+package import DCCrypto
 public import Foundation
 
 /// One `display` entry of a credential configuration, as the issuer gave it
@@ -8,19 +8,19 @@ public struct IssuerCredentialDisplay: Sendable, Hashable, Codable {
   /// `name`: the credential's display name.
   public var name: String
   /// `locale` (BCP 47), if the issuer gave one.
-  public var locale: String?
+  package var locale: String?
   /// `logo.uri`.
-  public var logoURI: String?
+  package var logoURI: String?
   /// `logo.alt_text`.
-  public var logoAltText: String?
+  package var logoAltText: String?
   /// `description`.
   public var description: String?
   /// `background_color` (a CSS colour, as given).
-  public var backgroundColor: String?
+  package var backgroundColor: String?
   /// `background_image.uri`.
-  public var backgroundImageURI: String?
+  package var backgroundImageURI: String?
   /// `text_color` (a CSS colour, as given).
-  public var textColor: String?
+  package var textColor: String?
 
   /// Creates a display entry.
   public init(
@@ -43,7 +43,7 @@ extension [IssuerCredentialDisplay] {
   /// The entry for the first of `locales` that has one (matching the language alone when no
   /// entry has the exact tag), else the first entry: OpenID4VCI 1.0 §12.2.4 gives one entry
   /// per language.
-  public func preferred(locales: [String] = []) -> IssuerCredentialDisplay? {
+  package func preferred(locales: [String] = []) -> IssuerCredentialDisplay? {
     for wanted in locales {
       if let exact = first(where: { $0.locale?.lowercased() == wanted.lowercased() }) {
         return exact
@@ -85,21 +85,21 @@ public struct IssuanceProvenance: Sendable, Hashable, Codable {
   /// The configuration's `credential_metadata.display`, as the issuer gave it.
   public var display: [IssuerCredentialDisplay]
   /// The issuer's `notification_id` from the credential response (§8.3), if any.
-  public var notificationID: String?
+  package var notificationID: String?
   /// The stored issuance session (access token, DPoP key) to notify the issuer with, if any.
-  public var sessionID: String?
+  package var sessionID: String?
   /// How the issuer was established at storage.
-  public var trustBasis: IssuanceTrustBasis
+  package var trustBasis: IssuanceTrustBasis
   /// The batch the credential was issued in (one credential request with several proofs):
   /// credentials of one batch are presented once each (see `Wallet.onePerBatch`).
-  public var batchID: String?
+  package var batchID: String?
   /// The DER of the IACA the issuer published that the credential's chain reached, for
   /// `trustBasis == .issuerPublishedIACA`: the anchor its status list must chain to as well
   /// (`Wallet.refreshStatus`). Nil otherwise, and for rows stored before it was recorded.
-  public var issuerPublishedAnchor: [UInt8]?
+  package var issuerPublishedAnchor: [UInt8]?
 
   /// Whether the issuer's own IACAs were trusted, by the holder's opt-in, to store it.
-  public var trustedIssuerPublishedIACAs: Bool { trustBasis == .issuerPublishedIACA }
+  package var trustedIssuerPublishedIACAs: Bool { trustBasis == .issuerPublishedIACA }
 
   /// Creates a provenance record.
   public init(
@@ -120,28 +120,28 @@ public struct IssuanceProvenance: Sendable, Hashable, Codable {
 
 /// What the wallet keeps of an issuance to talk to the issuer later: the tokens (sealed at
 /// rest, see `Wallet.storeIssuedCredentials`) and the DPoP key they are bound to.
-public struct IssuanceSession: Sendable, Hashable {
+package struct IssuanceSession: Sendable, Hashable {
   /// The session's identifier in this wallet.
-  public let id: String
+  package let id: String
   /// The Credential Issuer Identifier.
-  public let credentialIssuer: String
+  package let credentialIssuer: String
   /// The issuer's `notification_endpoint`, if it has one.
-  public let notificationEndpoint: URL?
+  package let notificationEndpoint: URL?
   /// The issuer's `deferred_credential_endpoint`, if it has one.
-  public let deferredCredentialEndpoint: URL?
+  package let deferredCredentialEndpoint: URL?
   /// The access token (RFC 6749 §5.1).
-  public let accessToken: String?
+  package let accessToken: String?
   /// The `token_type` the token endpoint returned (`DPoP` or `Bearer`).
-  public let tokenType: String?
+  package let tokenType: String?
   /// The refresh token, kept for re-issuance, if any.
-  public let refreshToken: String?
+  package let refreshToken: String?
   /// The device key store identifier of the DPoP key (RFC 9449) the token is bound to.
-  public let dpopKeyID: String?
+  package let dpopKeyID: String?
   /// When the session was stored.
-  public let createdAt: Date
+  package let createdAt: Date
 
   /// Creates a session.
-  public init(
+  package init(
     id: String = UUID().uuidString.lowercased(), credentialIssuer: String,
     notificationEndpoint: URL? = nil, deferredCredentialEndpoint: URL? = nil,
     accessToken: String? = nil, tokenType: String? = nil, refreshToken: String? = nil,
@@ -165,7 +165,7 @@ public struct PendingDeferredIssuance: Sendable, Hashable, Codable {
   /// The pending entry's identifier in this wallet.
   public let id: String
   /// The issuer's `transaction_id`.
-  public let transactionID: String
+  package let transactionID: String
   /// The Credential Issuer Identifier.
   public let credentialIssuer: String
   /// The configuration requested.
@@ -173,19 +173,19 @@ public struct PendingDeferredIssuance: Sendable, Hashable, Codable {
   /// The configuration's format.
   public let format: CredentialFormat
   /// The doctype or vct the configuration promises.
-  public let expectedType: String
+  package let expectedType: String
   /// The configuration's display entries.
   public let display: [IssuerCredentialDisplay]
   /// The `interval` (seconds) the issuer asked the wallet to wait between polls, if any.
-  public let interval: Int?
+  package let interval: Int?
   /// The device keys the proofs were made with, one per credential expected.
-  public let deviceKeyIDs: [String]
+  package let deviceKeyIDs: [String]
   /// The issuance session holding the access token and DPoP key.
-  public let sessionID: String
+  package let sessionID: String
   /// Whether the holder opted in to trusting the issuer's published IACAs for this issuance.
-  public let trustIssuerPublishedIACAs: Bool
+  package let trustIssuerPublishedIACAs: Bool
   /// When it was stored.
-  public let createdAt: Date
+  package let createdAt: Date
 
   /// Creates a pending entry.
   public init(
@@ -217,11 +217,11 @@ public struct CredentialDeletionNotice: Sendable {
   /// The Credential Issuer Identifier.
   public let credentialIssuer: String
   /// The `notification_id` the issuer gave.
-  public let notificationID: String
+  package let notificationID: String
   /// The issuance session: the notification endpoint, the access token and the DPoP key id.
-  public let session: IssuanceSession
+  package let session: IssuanceSession
   /// A signer for the DPoP key, taken before the key was deleted with the last credential
   /// of its session (nil without a DPoP key). With a hardware-backed key store, send the
   /// notification before removing (use `Wallet.deletionNotice(forCredential:)`).
-  public let dpopSigner: (any Signer)?
+  package let dpopSigner: (any Signer)?
 }

@@ -1,5 +1,5 @@
 public import DCCrypto
-public import DCJOSE
+package import DCJOSE
 public import DCJSON
 public import DCOpenID4VCI
 public import Foundation
@@ -18,9 +18,9 @@ public struct IssuanceResult: Sendable {
   public var failed: [IssuanceFailure]
   /// The refresh token, when the authorization server issued one (RFC 6749 §6), for later
   /// re-issuance.
-  public var refreshToken: String?
+  package var refreshToken: String?
 
-  public init(
+  package init(
     credentialIssuer: String, issued: [IssuedCredentialOutcome] = [],
     deferred: [DeferredIssuance] = [], failed: [IssuanceFailure] = [],
     refreshToken: String? = nil
@@ -45,11 +45,11 @@ public struct IssuedCredentialOutcome: Sendable {
   /// The device key the credential should be bound to: the key of the proof at the same
   /// position in the request (OpenID4VCI 1.0 §8.3: each key binds at most one credential). The
   /// verifier checks the binding; nil when the configuration takes no proofs.
-  public var deviceKey: ECPrivateKey?
+  package var deviceKey: ECPrivateKey?
   /// The configuration's display metadata (`credential_metadata.display`).
   public var display: [DCOpenID4VCI.CredentialDisplay]
   /// The issuer's display metadata.
-  public var issuerDisplay: [IssuerDisplay]
+  package var issuerDisplay: [IssuerDisplay]
   /// Where to send `credential_accepted` / `credential_failure` / `credential_deleted`, when
   /// the issuer has a notification endpoint and returned a `notification_id`. Credentials of one
   /// response share it.
@@ -74,12 +74,12 @@ public struct IssuanceFailure: Sendable {
 ///
 /// ``json`` holds the DPoP private key and the access token: store it as the secret it is.
 public struct NotificationTarget: Sendable, Hashable {
-  public var endpoint: URL
-  public var notificationID: String
-  public var accessToken: String
-  public var tokenType: AccessTokenType
+  package var endpoint: URL
+  package var notificationID: String
+  package var accessToken: String
+  package var tokenType: AccessTokenType
   /// The DPoP key, when the token is DPoP-bound.
-  public var dpopKey: ECPrivateKey?
+  package var dpopKey: ECPrivateKey?
 
   public init(
     endpoint: URL, notificationID: String, accessToken: String, tokenType: AccessTokenType,
@@ -125,25 +125,25 @@ public struct DeferredIssuance: Sendable, Hashable {
   public var configurationID: String
   public var format: DCOpenID4VCI.CredentialFormat
   public var display: [DCOpenID4VCI.CredentialDisplay]
-  public var issuerDisplay: [IssuerDisplay]
-  public var deferredEndpoint: URL
-  public var notificationEndpoint: URL?
+  package var issuerDisplay: [IssuerDisplay]
+  package var deferredEndpoint: URL
+  package var notificationEndpoint: URL?
   /// `transaction_id`.
-  public var transactionID: String
+  package var transactionID: String
   /// `interval`: seconds to wait before the next poll.
-  public var interval: Int
+  package var interval: Int
   /// When the last answer arrived: the next poll is due at `receivedAt + interval`.
-  public var receivedAt: Date
-  public var accessToken: String
-  public var tokenType: AccessTokenType
-  public var dpopKey: ECPrivateKey?
+  package var receivedAt: Date
+  package var accessToken: String
+  package var tokenType: AccessTokenType
+  package var dpopKey: ECPrivateKey?
   /// The device keys of the proofs, in order.
-  public var deviceKeys: [ECPrivateKey]
+  package var deviceKeys: [ECPrivateKey]
   /// Whether responses must be encrypted (`encryption_required`), and the `enc` to ask for.
-  public var encryption: JWEEncryption?
+  package var encryption: JWEEncryption?
 
   /// When the next poll is due.
-  public var nextPollAt: Date { receivedAt.addingTimeInterval(TimeInterval(interval)) }
+  package var nextPollAt: Date { receivedAt.addingTimeInterval(TimeInterval(interval)) }
 
   public static func == (lhs: Self, rhs: Self) -> Bool { lhs.json == rhs.json }
   public func hash(into hasher: inout Hasher) { hasher.combine(json) }

@@ -1,13 +1,13 @@
 import DCCOSE
-public import DCCrypto
+package import DCCrypto
 import DCEncoding
 @_exported public import DCErrors
 import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
-public import DCX509
-public import Foundation
+package import DCX509
+package import Foundation
 
 /// A credential as the credential endpoint (or the deferred credential endpoint) returned it
 /// (OpenID4VCI 1.0 §8.3, `credentials[].credential`), with the device key its proof was made by.
@@ -32,7 +32,7 @@ public struct IssuedCredential: Sendable, Hashable {
   public let payload: Payload
   /// The wallet's device key store identifier of the key the proof for it was made with: the
   /// key the credential must bind.
-  public let deviceKeyID: String
+  package let deviceKeyID: String
 
   /// Creates an issued credential from its decoded payload.
   public init(payload: Payload, deviceKeyID: String) {
@@ -65,21 +65,21 @@ public struct IssuedCredential: Sendable, Hashable {
 }
 
 /// What the wallet asked the issuer for, which an issued credential must match.
-public struct IssuanceExpectation: Sendable, Hashable {
+package struct IssuanceExpectation: Sendable, Hashable {
   /// The Credential Issuer Identifier.
-  public var credentialIssuer: String
+  package var credentialIssuer: String
   /// The configuration requested (`credential_configuration_id`).
-  public var configurationID: String
+  package var configurationID: String
   /// The configuration's format.
-  public var format: CredentialFormat
+  package var format: CredentialFormat
   /// The configuration's `doctype` (`mso_mdoc`) or `vct` (`dc+sd-jwt`), which the credential
   /// must carry (OpenID4VCI 1.0 Appendix A.2.2, A.3.2).
-  public var type: String
+  package var type: String
   /// The configuration's `credential_metadata.display`, kept with the credential.
-  public var display: [IssuerCredentialDisplay]
+  package var display: [IssuerCredentialDisplay]
 
   /// Creates an expectation.
-  public init(
+  package init(
     credentialIssuer: String, configurationID: String, format: CredentialFormat, type: String,
     display: [IssuerCredentialDisplay] = []
   ) {
@@ -94,39 +94,39 @@ public struct IssuanceExpectation: Sendable, Hashable {
 /// The keys an issuer publishes in its JWT VC issuer metadata (SD-JWT VC §5,
 /// `/.well-known/jwt-vc-issuer`), as the client fetched them, with the `issuer` they were
 /// published for.
-public struct JWTVCIssuerKeys: Sendable, Hashable {
+package struct JWTVCIssuerKeys: Sendable, Hashable {
   /// The metadata's `issuer`: only an SD-JWT whose `iss` is this value may use the keys.
-  public var issuer: String
+  package var issuer: String
   /// The metadata's keys (`jwks`), EC public keys.
-  public var keys: [ECPublicKey]
+  package var keys: [ECPublicKey]
 
   /// Creates the key set.
-  public init(issuer: String, keys: [ECPublicKey]) {
+  package init(issuer: String, keys: [ECPublicKey]) {
     self.issuer = issuer
     self.keys = keys
   }
 }
 
 /// What the wallet may trust an issued credential's issuer by, besides its own issuer anchors.
-public struct IssuanceTrustOptions: Sendable, Hashable {
+package struct IssuanceTrustOptions: Sendable, Hashable {
   /// The IACAs the issuer published at `mdoc_iacas_uri` (as fetched by the client).
-  public var issuerPublishedIACAs: [Certificate]
+  package var issuerPublishedIACAs: [Certificate]
   /// The holder's explicit opt-in to accept `issuerPublishedIACAs` as anchors for this
   /// issuance only, for an mdoc's `x5chain` and an SD-JWT VC's `x5c` alike; a credential stored
   /// that way records it (`IssuanceTrustBasis.issuerPublishedIACA`) and is labelled
   /// `IssuerTrust.issuerVouched`. Off by default: the issuer would otherwise vouch for itself.
-  public var trustIssuerPublishedIACAs: Bool
+  package var trustIssuerPublishedIACAs: Bool
   /// The issuer's JWT VC issuer metadata keys: with `trustIssuerMetadataKeys`, an SD-JWT whose
   /// `iss` is their issuer may verify with one of them when its `x5c` does not reach an anchor.
-  public var issuerMetadataKeys: JWTVCIssuerKeys?
+  package var issuerMetadataKeys: JWTVCIssuerKeys?
   /// The holder's explicit opt-in to accept `issuerMetadataKeys` (the issuer's own keys, from
   /// its own origin): a credential stored that way records it
   /// (`IssuanceTrustBasis.issuerMetadataKey`) and is labelled `IssuerTrust.issuerVouched`. Off
   /// by default, as for the published IACAs.
-  public var trustIssuerMetadataKeys: Bool
+  package var trustIssuerMetadataKeys: Bool
 
   /// Creates options; by default only the wallet's own anchors count.
-  public init(
+  package init(
     issuerPublishedIACAs: [Certificate] = [], trustIssuerPublishedIACAs: Bool = false,
     issuerMetadataKeys: JWTVCIssuerKeys? = nil, trustIssuerMetadataKeys: Bool = false
   ) {
@@ -158,17 +158,17 @@ public struct IssuanceRejectionCode: DCErrorCode {
   /// The credential's format is not the configuration's.
   package static let formatMismatch = Self("formatMismatch")
   /// The issuer signature does not verify.
-  public static let invalidSignature = Self("invalidSignature")
+  package static let invalidSignature = Self("invalidSignature")
   /// The issuer's chain reaches no anchor the wallet may use for this issuance.
-  public static let untrustedIssuer = Self("untrustedIssuer")
+  package static let untrustedIssuer = Self("untrustedIssuer")
   /// An IssuerSignedItem or a Disclosure does not match its digest.
-  public static let digestMismatch = Self("digestMismatch")
+  package static let digestMismatch = Self("digestMismatch")
   /// The credential is past its `validUntil` / `exp`.
-  public static let expired = Self("expired")
+  package static let expired = Self("expired")
   /// The credential is not valid yet (`validFrom` / `nbf`), or was signed in the future.
-  public static let notYetValid = Self("notYetValid")
+  package static let notYetValid = Self("notYetValid")
   /// The doctype or vct is not the configuration's.
-  public static let typeMismatch = Self("typeMismatch")
+  package static let typeMismatch = Self("typeMismatch")
   /// The key the credential binds (MSO `deviceKey`, SD-JWT `cnf.jwk`) is not the wallet's key
   /// for its proof, or it binds none.
   package static let deviceKeyMismatch = Self("deviceKeyMismatch")
@@ -178,7 +178,7 @@ public struct IssuanceRejectionCode: DCErrorCode {
   /// The device key named is not in the wallet's key store.
   package static let unknownDeviceKey = Self("unknownDeviceKey")
   /// Verification passed but storing failed.
-  public static let storage = Self("storage")
+  package static let storage = Self("storage")
 
   /// The device key the credential's proof was made with.
   public typealias Detail = String
@@ -202,37 +202,37 @@ extension DCError where Code == IssuanceRejectionCode {
 }
 
 /// An issued credential that passed every check, with what the wallet stores about it.
-public struct VerifiedIssuedCredential: Sendable {
+package struct VerifiedIssuedCredential: Sendable {
   /// The credential's format.
-  public let format: CredentialFormat
+  package let format: CredentialFormat
   /// Its doctype or vct.
-  public let type: String
+  package let type: String
   /// The bytes to store exactly as issued (IssuerSigned CBOR, or the SD-JWT as UTF-8).
-  public let issued: [UInt8]
+  package let issued: [UInt8]
   /// How the issuer was established.
-  public let trustBasis: IssuanceTrustBasis
+  package let trustBasis: IssuanceTrustBasis
   /// Start and end of validity, if any.
-  public let validFrom: Date?
+  package let validFrom: Date?
   /// End of validity, if any.
-  public let validUntil: Date?
+  package let validUntil: Date?
   /// The issuer's name from its certificate or `iss`, if any.
-  public let issuerName: String?
+  package let issuerName: String?
   /// A second line for lists (the holder's name), if any.
-  public let subtitle: String?
+  package let subtitle: String?
   /// Authority key identifiers of the issuer chain, leaf first.
-  public let issuerAuthorityKeyIdentifiers: [[UInt8]]
+  package let issuerAuthorityKeyIdentifiers: [[UInt8]]
   /// The trust anchor the issuer's chain reached (a wallet anchor, or the issuer's published
   /// IACA); nil for an SD-JWT verified with an issuer metadata key.
-  public let anchor: Certificate?
+  package let anchor: Certificate?
 }
 
 /// Verifies issued credentials before storage (OpenID4VCI 1.0 §8.3 leaves this to the wallet;
 /// HAIP requires it): values in, a typed result out; no HTTP and no store.
-public enum IssuedCredentialVerifier {
+package enum IssuedCredentialVerifier {
   /// Tolerated clock skew, in seconds, for a credential that starts (or was signed) a moment
   /// after the wallet's clock: an issuer that signs `validFrom = now` would otherwise be refused
   /// by a wallet whose clock is a second behind.
-  public static let defaultLeeway: TimeInterval = 60
+  package static let defaultLeeway: TimeInterval = 60
 
   /// Verifies one credential.
   ///
@@ -248,7 +248,7 @@ public enum IssuedCredentialVerifier {
   /// `trust.issuerMetadataKeys` for that `iss`), `typ`, every Disclosure referenced by a
   /// digest, `nbf`/`exp`/`iat` at `now`, `vct` equal to `expected.type`, and `cnf.jwk` equal to
   /// `deviceKey`.
-  public static func verify(
+  package static func verify(
     _ credential: IssuedCredential.Payload, deviceKey: ECPublicKey,
     expected: IssuanceExpectation, walletAnchors: [Certificate],
     trust: IssuanceTrustOptions = IssuanceTrustOptions(), at now: Date,

@@ -1,5 +1,5 @@
 import DCCOSE
-public import DCCrypto
+package import DCCrypto
 import DCJSON
 import DCMdoc
 import DCSDJWT
@@ -8,20 +8,20 @@ import Foundation
 
 /// The result of storing the credentials of one credential response: one outcome per
 /// credential, in the order given.
-public struct IssuanceStorageResult: Sendable {
+package struct IssuanceStorageResult: Sendable {
   /// For each credential given: what was stored, or why it was not.
-  public let outcomes: [Result<StoredCredential, IssuanceRejection>]
+  package let outcomes: [Result<StoredCredential, IssuanceRejection>]
 
   /// The credentials stored, in the order given.
-  public var stored: [StoredCredential] {
+  package var stored: [StoredCredential] {
     outcomes.compactMap { if case .success(let credential) = $0 { credential } else { nil } }
   }
 
   /// The ids of the credentials stored.
-  public var storedIDs: [String] { stored.map(\.id) }
+  package var storedIDs: [String] { stored.map(\.id) }
 
   /// Why each credential that was not stored was refused.
-  public var rejected: [IssuanceRejection] {
+  package var rejected: [IssuanceRejection] {
     outcomes.compactMap { if case .failure(let rejection) = $0 { rejection } else { nil } }
   }
 }
@@ -150,7 +150,7 @@ extension Wallet {
   /// - Returns: one outcome per credential.
   /// - Throws: `WalletError` `.invalidInput` for a wrong number of ids, `.storage` when the
   ///   store fails (then nothing is stored).
-  public func storeIssuedCredentials(
+  package func storeIssuedCredentials(
     _ credentials: [IssuedCredential], expected: IssuanceExpectation,
     notificationID: String? = nil, session: IssuanceSession? = nil,
     trust: IssuanceTrustOptions = IssuanceTrustOptions(), ids: [String]? = nil
@@ -168,7 +168,7 @@ extension Wallet {
   /// key it binds (MSO `deviceKey`, `cnf.jwk`) among `deviceKeyIDs`, each key used once. A
   /// credential that binds none of them is refused with `.deviceKeyMismatch` (and an empty
   /// `deviceKeyID`); a key no credential binds is left in the key store for the caller.
-  public func storeIssuedCredentials(
+  package func storeIssuedCredentials(
     _ credentials: [IssuedCredential.Payload], deviceKeyIDs: [String],
     expected: IssuanceExpectation, notificationID: String? = nil,
     session: IssuanceSession? = nil, trust: IssuanceTrustOptions = IssuanceTrustOptions(),
@@ -193,7 +193,7 @@ extension Wallet {
   /// that verify are stored together (or, when the store fails, none of them and this throws).
   /// A key no stored credential binds never reaches the key store, so a rejection's
   /// `deviceKeyID` is empty.
-  public func storeIssuedCredentials(
+  package func storeIssuedCredentials(
     _ credentials: [IssuedCredential.Payload], deviceKeys: [ECPrivateKey],
     expected: IssuanceExpectation, notificationID: String? = nil,
     session: IssuanceSession? = nil, trust: IssuanceTrustOptions = IssuanceTrustOptions(),
@@ -652,7 +652,7 @@ extension Wallet {
   /// What the client needs to send `credential_deleted` for a stored issued credential
   /// (OpenID4VCI 1.0 §11.1): nil for a credential that was not issued with a `notification_id`
   /// and a stored session.
-  public func deletionNotice(forCredential id: String) async throws(WalletError)
+  package func deletionNotice(forCredential id: String) async throws(WalletError)
     -> CredentialDeletionNotice?
   {
     let credential: StoredCredential?

@@ -3,7 +3,7 @@ import DCHTTP
 import DCJOSE
 import DCJSON
 public import DCOpenID4VCI
-public import DCX509
+package import DCX509
 public import Foundation
 
 /// What one issuance left in the wallet: the credentials stored (each verified before storage),
@@ -17,13 +17,13 @@ public struct WalletIssuanceResult: Sendable {
   public var failed: [WalletIssuanceFailure]
   /// Notifications (OpenID4VCI 1.0 §11) that could not be delivered; they never undo what was
   /// stored.
-  public var notificationFailures: [IssuanceError]
+  package var notificationFailures: [IssuanceError]
   /// The ids of the credentials a re-issuance replaced: removed once the new ones were stored
   /// (see ``WalletIssuance/reissue(credentialID:batchSize:storage:)``).
-  public var replaced: [String] = []
+  package var replaced: [String] = []
 
   /// An empty result.
-  public init(
+  package init(
     stored: [StoredCredential] = [], deferred: [PendingDeferredIssuance] = [],
     failed: [WalletIssuanceFailure] = [], notificationFailures: [IssuanceError] = []
   ) {
@@ -34,7 +34,7 @@ public struct WalletIssuanceResult: Sendable {
   }
 
   /// Whether everything asked for was stored or deferred.
-  public var isComplete: Bool { failed.isEmpty }
+  package var isComplete: Bool { failed.isEmpty }
 
   mutating func append(_ other: WalletIssuanceResult) {
     stored += other.stored
@@ -60,7 +60,7 @@ public struct WalletIssuanceFailure: Sendable {
   /// The credential configuration.
   public var configurationID: String
   /// Why it was not stored.
-  public var cause: Cause
+  package var cause: Cause
 
   /// Creates a failure.
   public init(configurationID: String, cause: Cause) {
@@ -103,9 +103,9 @@ public struct WalletIssuance: Sendable {
     /// The holder's explicit opt-in to trust the IACAs the issuer publishes at `mdoc_iacas_uri`
     /// as mdoc anchors, for this issuance only; each credential stored that way records it
     /// (``IssuanceTrustBasis/issuerPublishedIACA``).
-    public var trustIssuerPublishedIACAs: Bool
+    package var trustIssuerPublishedIACAs: Bool
     /// The ids to store the credentials under, in the order they arrive; the rest get UUIDs.
-    public var ids: [String]
+    package var ids: [String]
 
     /// Creates options; by default only the wallet's own issuer anchors count.
     public init(trustIssuerPublishedIACAs: Bool = false, ids: [String] = []) {
@@ -176,7 +176,7 @@ public struct WalletIssuance: Sendable {
 
   /// Verifies and stores the credentials of `result`, keeps its deferred requests as pending
   /// entries, and notifies the issuer per credential response.
-  public func store(
+  package func store(
     _ result: IssuanceResult, iacas: [Certificate], storage: StorageOptions
   ) async -> WalletIssuanceResult {
     await store(result, iacas: iacas, storage: storage, renewing: nil)

@@ -71,7 +71,7 @@ extension WalletIssuance {
   /// - Throws: `unknownCredential`, `noRefreshToken` (not issued by OpenID4VCI, or no refresh
   ///   token kept), `refreshRefused` (the server answered `invalid_grant`: a new issuance is
   ///   needed), `walletStorage`, `metadata`, `token`, `transport`.
-  public func reissue(
+  package func reissue(
     credentialID id: String, batchSize: Int? = nil, storage: StorageOptions = StorageOptions()
   ) async throws(IssuanceError) -> WalletIssuanceResult {
     let (old, all, issuance, session, refreshToken) = try await reissuable(id)

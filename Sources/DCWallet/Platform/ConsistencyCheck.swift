@@ -1,20 +1,20 @@
-public import DCAPI
+import DCAPI
 import DCJOSE
-public import DCJSON
+package import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
 import DCQL
-public import Foundation
+package import Foundation
 
 /// Before signing on iOS: the raw request the OS releases after consent must not ask for more
 /// than the parsed request the consent screen showed. Anything that cannot be decoded fails
 /// closed.
-public enum ConsistencyCheck {
+package enum ConsistencyCheck {
   /// Checks a raw `org-iso-mdoc` request (`{"deviceRequest", "encryptionInfo"}` JSON) against
   /// the request the consent screen showed: every docType, namespace and element must have been
   /// shown, and nothing shown as not retained may be retained.
-  public static func check(rawMobileDocumentRequest data: Data, shown: MobileDocumentRequest)
+  package static func check(rawMobileDocumentRequest data: Data, shown: MobileDocumentRequest)
     throws(PresentationError)
   {
     let raw: AnnexCRequest
@@ -47,7 +47,7 @@ public enum ConsistencyCheck {
   /// Checks a raw OpenID4VP request (iOS 27.3 `OpenID4VPRawRequestContext.requestData`) against
   /// the DCQL query the consent screen showed: every credential query must have been shown with
   /// the same format and type constraints, and ask for no claim that was not shown.
-  public static func check(
+  package static func check(
     rawOpenID4VPRequest data: Data, protocolIdentifier: String, shownQuery: JSONValue
   ) throws(PresentationError) {
     let rawQuery = try dcqlQuery(data, protocolIdentifier: protocolIdentifier)

@@ -12,12 +12,12 @@ public import Foundation
 /// IdentityDocumentServices hands the extension a request twice for `org-iso-mdoc`: parsed, for
 /// the consent screen, and raw, inside `sendResponse`, after consent. For OpenID4VP (iOS 27.3) it
 /// hands over the raw request once, with an exchange protocol identifier.
-public enum IOSProviderExchange {
+package enum IOSProviderExchange {
   /// The origin of the website that asked (`requestingWebsiteOrigin`), normalised.
   ///
   /// The OS sets it for every web request; a request without one is refused rather than answered
   /// for an origin taken from the payload.
-  public static func origin(requestingWebsiteOrigin text: String?) throws(DigitalCredentialsError)
+  package static func origin(requestingWebsiteOrigin text: String?) throws(DigitalCredentialsError)
     -> WebOrigin
   {
     guard let text else {
@@ -36,7 +36,7 @@ public enum IOSProviderExchange {
   /// - Throws: `unsupportedProtocol` when the raw request is not `org-iso-mdoc`;
   ///   a `PresentationError` `consentViolation` when it asks for more than was shown or cannot be
   ///   decoded (`ConsistencyCheck`); `invalidRequest` when its data is not a JSON object.
-  public static func mobileDocumentEnvelope(
+  package static func mobileDocumentEnvelope(
     rawRequestProtocol: String, rawRequestData: [UInt8], shown: MobileDocumentRequest
   ) throws -> RequestEnvelope {
     guard DigitalCredentialProtocol(rawValue: rawRequestProtocol) == .orgIsoMdoc else {
@@ -50,7 +50,7 @@ public enum IOSProviderExchange {
 
   /// The bytes for `ISO18013MobileDocumentResponse(responseData:)`: the CBOR `EncryptedResponse`
   /// (ISO/IEC TS 18013-7 C.3.2.2), without the `{"response": ...}` wrapper the OS adds.
-  public static func mobileDocumentResponseData(_ response: ProtocolResponse)
+  package static func mobileDocumentResponseData(_ response: ProtocolResponse)
     throws(DigitalCredentialsError) -> [UInt8]
   {
     guard response.protocolIdentifier == DigitalCredentialProtocol.orgIsoMdoc.rawValue else {
@@ -73,7 +73,7 @@ public enum IOSProviderExchange {
   ///
   /// - Throws: `invalidRequest` when the data is not a JSON object, or its `request` is neither a
   ///   string nor an object.
-  public static func openID4VPProtocol(requestData: [UInt8])
+  package static func openID4VPProtocol(requestData: [UInt8])
     throws(DigitalCredentialsError) -> DigitalCredentialProtocol
   {
     let value: JSONValue
@@ -102,7 +102,7 @@ public enum IOSProviderExchange {
   ///
   /// - Throws: `unsupportedProtocol` when the protocol is not OpenID4VP; `invalidRequest` when the
   ///   data is not a JSON object.
-  public static func openID4VPEnvelope(
+  package static func openID4VPEnvelope(
     requestData: [UInt8], protocol: DigitalCredentialProtocol
   ) throws(DigitalCredentialsError) -> RequestEnvelope {
     guard `protocol` != .orgIsoMdoc else {
@@ -114,7 +114,7 @@ public enum IOSProviderExchange {
 
   /// The bytes for `OpenID4VPRawRequestContext.Response(responseData:)`: the authorization
   /// response (OpenID4VP 1.0 Appendix A.2), the JSON of the response `data`.
-  public static func openID4VPResponseData(
+  package static func openID4VPResponseData(
     _ response: ProtocolResponse, protocol: DigitalCredentialProtocol
   ) throws(DigitalCredentialsError) -> [UInt8] {
     guard response.protocolIdentifier == `protocol`.rawValue, `protocol` != .orgIsoMdoc else {
@@ -149,12 +149,12 @@ public enum IOSProviderExchange {
 /// `ConsentSelection` that `PresentationRequest.consent(_:)` takes.
 public struct MobileDocumentSelection: Sendable, Hashable {
   /// The chosen credentials, in the order of the choices.
-  public let credentialIDs: [String]
+  package let credentialIDs: [String]
   /// The elements to disclose.
   package let disclosedElements: Set<ClaimReference>
 
   /// The selection to build the consent from.
-  public var consentSelection: ConsentSelection {
+  package var consentSelection: ConsentSelection {
     ConsentSelection(credentialIDs: credentialIDs, claims: disclosedElements)
   }
 
@@ -219,7 +219,7 @@ extension OfferableDocument {
   /// The offerable documents among stored mdocs (`IssuerSigned` bytes with the issuer key
   /// identifiers recorded on import), in order. One that no longer parses is left out: it could
   /// not be presented either.
-  public static func mobileDocuments(
+  package static func mobileDocuments(
     _ stored: [(id: String, issuerSigned: [UInt8], issuerKeyIdentifiers: [[UInt8]])]
   ) -> [OfferableDocument] {
     stored.compactMap { document in

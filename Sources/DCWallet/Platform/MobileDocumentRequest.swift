@@ -18,9 +18,9 @@ public struct MobileDocumentRequest: Sendable, Hashable {
   public struct DocumentRequest: Sendable, Hashable {
     public let documentType: String
     /// Elements by namespace.
-    public let namespaces: [String: [String: ElementInfo]]
+    package let namespaces: [String: [String: ElementInfo]]
     /// Document signer key identifiers the reader accepts (iOS 27.0); empty accepts any.
-    public let issuerKeyIdentifiers: [[UInt8]]
+    package let issuerKeyIdentifiers: [[UInt8]]
 
     /// Creates a document request.
     public init(
@@ -42,9 +42,9 @@ public struct MobileDocumentRequest: Sendable, Hashable {
 
   /// Alternatives of which exactly one set answers the request (`PresentmentRequest`).
   public struct PresentmentRequest: Sendable, Hashable {
-    public let documentRequestSets: [DocumentRequestSet]
+    package let documentRequestSets: [DocumentRequestSet]
     /// Whether it must be answered.
-    public let isMandatory: Bool
+    package let isMandatory: Bool
     /// Creates a presentment request.
     public init(documentRequestSets: [DocumentRequestSet], isMandatory: Bool) {
       self.documentRequestSets = documentRequestSets
@@ -52,9 +52,9 @@ public struct MobileDocumentRequest: Sendable, Hashable {
     }
   }
 
-  public let presentmentRequests: [PresentmentRequest]
+  package let presentmentRequests: [PresentmentRequest]
   /// Reader certificate chains (DER, leaf first), one per request authentication.
-  public let requestAuthentications: [[[UInt8]]]
+  package let requestAuthentications: [[[UInt8]]]
 
   /// Creates a request.
   public init(presentmentRequests: [PresentmentRequest], requestAuthentications: [[[UInt8]]] = []) {
@@ -127,7 +127,7 @@ public struct MobileDocumentRequest: Sendable, Hashable {
   /// One element as shown on a consent screen.
   public struct ShownElement: Sendable, Hashable, CustomStringConvertible {
     public let documentType: String
-    public let namespace: String
+    package let namespace: String
     public let element: String
     public var description: String { "\(documentType) \(namespace)/\(element)" }
   }
@@ -141,7 +141,7 @@ public struct OfferableDocument: Sendable, Hashable {
   /// Elements held, by namespace.
   public let elements: [String: Set<String>]
   /// AKIs of the issuer chain.
-  public let issuerKeyIdentifiers: [[UInt8]]
+  package let issuerKeyIdentifiers: [[UInt8]]
 
   /// Creates an offerable document.
   public init(
@@ -156,7 +156,7 @@ public struct OfferableDocument: Sendable, Hashable {
 
   /// Whether this document can answer a document request: same type, and an accepted issuer
   /// when the request restricts issuers (the elements it lacks are simply not returned).
-  public func answers(_ request: MobileDocumentRequest.DocumentRequest) -> Bool {
+  package func answers(_ request: MobileDocumentRequest.DocumentRequest) -> Bool {
     documentType == request.documentType
       && (request.issuerKeyIdentifiers.isEmpty
         || issuerKeyIdentifiers.contains { request.issuerKeyIdentifiers.contains($0) })
@@ -166,9 +166,9 @@ public struct OfferableDocument: Sendable, Hashable {
 /// The holder's choice for one presentment request: which set, and a document for each request
 /// of the set, in order.
 public struct PresentmentChoice: Sendable, Hashable {
-  public let presentmentIndex: Int
+  package let presentmentIndex: Int
   public let setIndex: Int
-  public let documentIDs: [String]
+  package let documentIDs: [String]
 
   /// Creates a choice.
   public init(presentmentIndex: Int, setIndex: Int, documentIDs: [String]) {
@@ -205,7 +205,7 @@ extension MobileDocumentRequest {
   /// Checks the holder's choices against the rules iOS states: every mandatory presentment
   /// request is answered, exactly one set per answered presentment request, every document of
   /// the chosen set, each by a document that can answer it.
-  public func validate(_ choices: [PresentmentChoice], documents: [OfferableDocument])
+  package func validate(_ choices: [PresentmentChoice], documents: [OfferableDocument])
     throws(PresentationError)
   {
     var answered = Set<Int>()

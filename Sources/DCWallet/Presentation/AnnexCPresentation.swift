@@ -1,19 +1,19 @@
-public import DCAPI
+package import DCAPI
 import DCCBOR
-public import DCCrypto
+package import DCCrypto
 import DCJOSE
-public import DCJSON
+package import DCJSON
 public import DCMdoc
-public import DCOrgIsoMdoc
-public import DCX509
-public import Foundation
+package import DCOrgIsoMdoc
+package import DCX509
+package import Foundation
 
 /// A stored mdoc the wallet offers for matching.
 public struct StoredMdoc: Sendable {
   /// The wallet's identifier for the credential.
   public let id: String
   /// The issued mdoc.
-  public let issuerSigned: IssuerSigned
+  package let issuerSigned: IssuerSigned
 
   /// Creates a stored mdoc.
   public init(id: String, issuerSigned: IssuerSigned) {
@@ -30,7 +30,7 @@ public struct MdocConsent: Sendable, Hashable {
   /// One document to present.
   public struct Document: Sendable, Hashable {
     /// The index of the answered doc request.
-    public let docRequestIndex: Int
+    package let docRequestIndex: Int
     /// The credential that answers it.
     public let credentialID: String
     /// The elements to disclose, by namespace.
@@ -55,25 +55,25 @@ public struct MdocConsent: Sendable, Hashable {
 /// the platform's origin, each doc request with the reader that signed it and the candidate
 /// credentials, ready for a consent screen (ISO/IEC TS 18013-7:2025 Annex C). The DeviceRequest
 /// part is a `ResolvedDeviceRequest`, shared with in-person presentation.
-public struct AnnexCPresentation: Sendable {
+package struct AnnexCPresentation: Sendable {
   /// One doc request of the DeviceRequest.
-  public typealias DocumentRequest = ResolvedDeviceRequest.DocumentRequest
+  package typealias DocumentRequest = ResolvedDeviceRequest.DocumentRequest
   /// A stored mdoc that can answer a doc request.
-  public typealias Candidate = ResolvedDeviceRequest.Candidate
+  package typealias Candidate = ResolvedDeviceRequest.Candidate
 
   /// The request as received.
-  public let request: AnnexCRequest
+  package let request: AnnexCRequest
   /// The origin the platform supplied (never one from the payload).
-  public let origin: WebOrigin
+  package let origin: WebOrigin
   /// The DeviceRequest resolved for this origin's transcript.
-  public let resolved: ResolvedDeviceRequest
+  package let resolved: ResolvedDeviceRequest
 
   /// The transcript both signatures and the HPKE seal are bound to.
-  public var sessionTranscript: SessionTranscript { resolved.sessionTranscript }
+  package var sessionTranscript: SessionTranscript { resolved.sessionTranscript }
   /// The doc requests, in request order.
-  public var documentRequests: [DocumentRequest] { resolved.documentRequests }
+  package var documentRequests: [DocumentRequest] { resolved.documentRequests }
   /// The DeviceRequestInfo use cases (alternatives over doc requests), empty when absent.
-  public var useCases: [UseCase] { resolved.useCases }
+  package var useCases: [UseCase] { resolved.useCases }
   /// Why reader authentication failed (see `ResolvedDeviceRequest.readerAuthenticationFailure`).
   package var readerAuthenticationFailure: MdocError? { resolved.readerAuthenticationFailure }
 
@@ -83,7 +83,7 @@ public struct AnnexCPresentation: Sendable {
   ///
   /// - Throws: `invalidRequest` for malformed data; its `underlying` is the `OrgIsoMdocError`
   ///   naming the check (`invalidRequest`, `invalidEncryptionInfo`).
-  public static func resolve(
+  package static func resolve(
     data: JSONValue, origin: WebOrigin, credentials: [StoredMdoc],
     readerTrustAnchors: [Certificate], now: Date
   ) throws(PresentationError) -> AnnexCPresentation {
@@ -100,7 +100,7 @@ public struct AnnexCPresentation: Sendable {
 
   /// Resolves an already parsed request (for callers that read it first, for example to pick the
   /// credentials of the requested docTypes).
-  public static func resolve(
+  package static func resolve(
     request: AnnexCRequest, origin: WebOrigin, credentials: [StoredMdoc],
     readerTrustAnchors: [Certificate], now: Date
   ) throws(PresentationError) -> AnnexCPresentation {
@@ -130,21 +130,21 @@ public struct AnnexCPresentation: Sendable {
   }
 
   /// A consent that shares the minimum (see `ResolvedDeviceRequest.proposedConsent()`).
-  public func proposedConsent() throws(PresentationError) -> MdocConsent {
+  package func proposedConsent() throws(PresentationError) -> MdocConsent {
     try resolved.proposedConsent()
   }
 
   /// Checks a consent against the request and the credentials, then builds the DeviceResponse:
   /// one document per consented doc request, only consented elements, each device-signed over
   /// this session's transcript. Nothing is signed unless the whole consent is valid.
-  public func deviceResponse(
+  package func deviceResponse(
     consent: MdocConsent, deviceKey: (String) throws -> any Signer
   ) throws(PresentationError) -> DeviceResponse {
     try resolved.deviceResponse(consent: consent) { id in .signature(try deviceKey(id)) }
   }
 
   /// Builds the DeviceResponse for a consent and seals it to the verifier (C.3.2.3).
-  public func respond(
+  package func respond(
     consent: MdocConsent, deviceKey: (String) throws -> any Signer
   ) throws(PresentationError) -> EncryptedResponse {
     let response = try deviceResponse(consent: consent, deviceKey: deviceKey)
@@ -160,7 +160,7 @@ public struct AnnexCPresentation: Sendable {
   /// Refuses a consent that names an unknown doc request twice, a credential that is not a
   /// candidate, an element that was not requested or that the credential lacks, or that leaves
   /// a mandatory use case unanswered.
-  public func validate(_ consent: MdocConsent) throws(PresentationError) {
+  package func validate(_ consent: MdocConsent) throws(PresentationError) {
     try resolved.validate(consent)
   }
 }

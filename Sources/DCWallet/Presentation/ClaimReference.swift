@@ -59,7 +59,7 @@ public enum ClaimReference: Sendable, Hashable {
 /// in every presented credential, only the requested claims it names.
 public struct ConsentSelection: Sendable, Hashable {
   /// The credentials to use, by wallet id; empty: the minimum the request allows.
-  public var credentialIDs: [String]
+  package var credentialIDs: [String]
   /// The claims to disclose among those requested; nil: everything requested that the chosen
   /// credentials hold.
   public var claims: Set<ClaimReference>?

@@ -24,11 +24,11 @@ public struct InPersonSessionErrorCode: DCErrorCode {
 
   /// The transport failed, or the peer closed the connection without ending the session
   /// (a closed socket alone is no termination, ISO 18013-5 §9.1.1.4).
-  public static let transport = Self("transport")
+  package static let transport = Self("transport")
   /// A message was refused by the session layer (its status, if any, was sent first).
-  public static let session = Self("session")
+  package static let session = Self("session")
   /// The other side sent more requests than the holder answers in one session.
-  public static let tooManyRequests = Self("tooManyRequests")
+  package static let tooManyRequests = Self("tooManyRequests")
 }
 
 /// Runs the holder's side of a whole ISO 18013-5 in-person session over any
@@ -52,7 +52,7 @@ public struct InPersonHolder: Sendable {
     /// The DeviceResponse status sent (ISO 18013-5 §8.3.2.1.2.3, Table 8).
     public let status: Int
     /// The wallet's typed refusals, when the wallet refused (empty for a decline).
-    public let refusals: [Refusal]
+    package let refusals: [Refusal]
   }
 
   /// How a session ended without an error.
@@ -63,13 +63,13 @@ public struct InPersonHolder: Sendable {
     public let refusal: RefusalSent?
     /// Whether the reader ended the session together with a request it then got no answer to
     /// (a SessionData with data and status 20).
-    public let lastRequestUnanswered: Bool
+    package let lastRequestUnanswered: Bool
   }
 
   /// The wallet that answers.
   public let wallet: Wallet
   /// The policy for every request of the session (nil: the wallet's).
-  public let policy: WalletPolicy?
+  package let policy: WalletPolicy?
   /// The most requests answered in one session; one more is refused with
   /// ``InPersonSessionErrorCode/tooManyRequests`` (every loop is bounded).
   package let maxRequests: Int

@@ -2,19 +2,19 @@ import DCAPI
 import DCJOSE
 public import DCJSON
 import DCMdoc
-public import DCOpenID4VP
-public import DCQL
+package import DCOpenID4VP
+package import DCQL
 import DCSDJWT
 import Foundation
 
 /// An OpenID4VP request resolved against the wallet: the checked authorization request (with
 /// the verifier's identity), the stored credentials offered to its DCQL query, and the
 /// evaluation.
-public struct OpenID4VPPresentation: Sendable {
+package struct OpenID4VPPresentation: Sendable {
   /// The checked request: one that arrived over the DC API, or one fetched from an
   /// authorization request URI (redirect flows, issue 16). The DCQL evaluation, consent and
   /// signing are the same for both; only the binding and the delivery differ.
-  public enum Request: Sendable {
+  package enum Request: Sendable {
     /// A request received over the W3C Digital Credentials API (OpenID4VP 1.0 Appendix A).
     case dcAPI(AuthorizationRequest)
     /// A request from an `openid4vp://` (or `haip-vp://`, `eudi-openid4vp://`, `eu-eaap://`)
@@ -22,7 +22,7 @@ public struct OpenID4VPPresentation: Sendable {
     case redirect(RedirectAuthorizationRequest)
 
     /// `dcql_query`, parsed (OpenID4VP 1.0 §6).
-    public var dcqlQuery: DCQLQuery {
+    package var dcqlQuery: DCQLQuery {
       switch self {
       case .dcAPI(let request): request.dcqlQuery
       case .redirect(let request): request.dcqlQuery
@@ -30,7 +30,7 @@ public struct OpenID4VPPresentation: Sendable {
     }
 
     /// `transaction_data`, each entry checked (OpenID4VP 1.0 §5.1, §8.4).
-    public var transactionData: [TransactionData] {
+    package var transactionData: [TransactionData] {
       switch self {
       case .dcAPI(let request): request.transactionData
       case .redirect(let request): request.transactionData
@@ -38,38 +38,38 @@ public struct OpenID4VPPresentation: Sendable {
     }
 
     /// The DC API request; nil for a redirect request.
-    public var dcAPI: AuthorizationRequest? {
+    package var dcAPI: AuthorizationRequest? {
       if case .dcAPI(let request) = self { return request }
       return nil
     }
 
     /// The redirect request; nil for a DC API request.
-    public var redirect: RedirectAuthorizationRequest? {
+    package var redirect: RedirectAuthorizationRequest? {
       if case .redirect(let request) = self { return request }
       return nil
     }
 
     /// Who is asking over the DC API (Appendix A.3); nil for a redirect request, whose verifier
     /// is its client identifier (``RedirectAuthorizationRequest/clientID``).
-    public var verifier: VerifierIdentity? { dcAPI?.verifier }
+    package var verifier: VerifierIdentity? { dcAPI?.verifier }
 
     /// Why a DC API request's signature did not verify, when that was recorded instead of
     /// refused; nil otherwise (a redirect request whose signature fails is refused).
-    public var signatureFailure: OpenID4VPError? { dcAPI?.signatureFailure }
+    package var signatureFailure: OpenID4VPError? { dcAPI?.signatureFailure }
 
     /// `expected_origins` of a signed DC API request; nil otherwise.
-    public var expectedOrigins: [String]? { dcAPI?.expectedOrigins }
+    package var expectedOrigins: [String]? { dcAPI?.expectedOrigins }
   }
 
   /// The checked request.
-  public let request: Request
+  package let request: Request
   /// The credentials offered to the query, in the order the evaluation indexes them.
-  public let credentials: [any DCQLCredential]
+  package let credentials: [any DCQLCredential]
   /// What the query matched.
-  public let evaluation: DCQLEvaluation
+  package let evaluation: DCQLEvaluation
 
   /// The wallet id of an evaluated credential.
-  public func credentialID(at index: Int) -> String? {
+  package func credentialID(at index: Int) -> String? {
     guard credentials.indices.contains(index) else { return nil }
     switch credentials[index] {
     case let sdJWT as SDJWTCredential: return sdJWT.id
@@ -79,7 +79,7 @@ public struct OpenID4VPPresentation: Sendable {
   }
 
   /// The candidates of a Credential Query with their wallet ids, in the evaluation's order.
-  public func candidates(of queryID: String) -> [(
+  package func candidates(of queryID: String) -> [(
     credentialID: String, candidate: DCQLMatch.Candidate
   )] {
     (evaluation.matches[queryID]?.candidates ?? []).compactMap { candidate in
@@ -101,7 +101,7 @@ public struct OpenID4VPConsent: Sendable, Hashable {
     public let credentialID: String
     /// The claims to disclose; empty presents only what is always presented (OpenID4VP 1.0
     /// §6.4.1).
-    public let disclosed: [ClaimPath]
+    package let disclosed: [ClaimPath]
     /// Creates an item.
     public init(credentialID: String, disclosed: [ClaimPath]) {
       self.credentialID = credentialID
@@ -122,18 +122,18 @@ public struct OpenID4VPConsent: Sendable, Hashable {
 /// What is not chosen takes the minimum: a required credential set answers the first option (in
 /// the query's order) that the chosen credentials satisfy, an optional set is not answered, and a
 /// query presents its first candidate only, even with `multiple`.
-public struct OpenID4VPChoice: Sendable, Hashable {
+package struct OpenID4VPChoice: Sendable, Hashable {
   /// The option the holder picked, by credential set index (`credential_sets` order).
-  public var options: [Int: Int]
+  package var options: [Int: Int]
   /// The credentials to present, by Credential Query id; an empty list means the holder picked
   /// none for that query (so no option that needs it can be answered).
-  public var credentials: [String: [String]]
+  package var credentials: [String: [String]]
   /// The claims the holder agrees to disclose, by credential id: a limit on what each query
   /// matched in the credential. A credential not named discloses everything its query matched.
-  public var claims: [String: Set<ClaimPath>]
+  package var claims: [String: Set<ClaimPath>]
 
   /// Creates a choice; the empty choice is the minimum the request allows.
-  public init(
+  package init(
     options: [Int: Int] = [:], credentials: [String: [String]] = [:],
     claims: [String: Set<ClaimPath>] = [:]
   ) {
@@ -372,7 +372,7 @@ extension OpenID4VPPresentation {
   ///
   /// - Throws: `refused` naming the credential set or query the choice cannot answer, or when a
   ///   claim limit leaves a credential that a query needs with nothing to disclose.
-  public func consent(for choice: OpenID4VPChoice) throws(WalletError) -> OpenID4VPConsent {
+  package func consent(for choice: OpenID4VPChoice) throws(WalletError) -> OpenID4VPConsent {
     let picks = try chosenCredentials(for: choice)
     let answered = try Self.answeredQueries(request.dcqlQuery, choice: choice, picks: picks)
     let consent = OpenID4VPConsent(

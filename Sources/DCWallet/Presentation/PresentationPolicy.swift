@@ -12,28 +12,28 @@ public struct WalletPolicy: Sendable, Hashable {
   /// protocol: Annex C doc requests signed by readers that chain to a reader anchor, and signed
   /// OpenID4VP requests whose verifier chains to a verifier anchor (an unsigned OpenID4VP request
   /// is not authenticated, OpenID4VP 1.0 Appendix A.3.1).
-  public var requireAuthenticatedRequester: Bool
+  package var requireAuthenticatedRequester: Bool
   /// Import a credential whose issuer cannot be established (no issuer anchor is configured);
   /// it is then stored with `issuerTrust == .unverified`. Off by default: without an anchor the
   /// import is refused. With anchors configured, the chain must reach one whatever this says.
-  public var acceptsUnverifiedIssuers: Bool
+  package var acceptsUnverifiedIssuers: Bool
   /// The protocol identifiers that may be answered; nil: every protocol the wallet implements.
-  public var allowedProtocols: Set<String>?
+  package var allowedProtocols: Set<String>?
   /// Answer a request whose requester authentication is `invalid` (an Annex C reader signature
   /// or a signed OpenID4VP request that does not verify), treating the requester as unverified:
   /// it is then known only by its origin, and the consent screen shows the failure. Off by
   /// default: such a request is refused (``Refusal/Code/invalidRequesterAuthentication``).
   /// `requireAuthenticatedRequester` refuses it whatever this says.
-  public var acceptsInvalidRequesterAuthentication: Bool
+  package var acceptsInvalidRequesterAuthentication: Bool
   /// How the holder authenticates an in-person (ISO 18013-5 proximity) response: a
   /// deviceSignature by default, or a deviceMac (see `InPersonDeviceAuthentication`).
-  public var inPersonDeviceAuthentication: InPersonDeviceAuthentication
+  package var inPersonDeviceAuthentication: InPersonDeviceAuthentication
   /// Present a credential whose last known Token Status List status is invalid (revoked) or
   /// suspended (see ``StoredCredential/lastKnownStatus``). Off by default: such a credential is
   /// not offered, and a request only it could answer is refused
   /// (``Refusal/Code/credentialInvalid``, ``Refusal/Code/credentialSuspended``). A credential
   /// whose status is unknown or was never checked is presented either way.
-  public var presentsInvalidOrSuspendedCredentials: Bool
+  package var presentsInvalidOrSuspendedCredentials: Bool
 
   /// A policy; every parameter defaults to the safe value.
   public init(
@@ -51,7 +51,7 @@ public struct WalletPolicy: Sendable, Hashable {
   }
 
   /// Whether a protocol may be answered under this policy.
-  public func allows(protocolIdentifier: String) -> Bool {
+  package func allows(protocolIdentifier: String) -> Bool {
     allowedProtocols?.contains(protocolIdentifier) ?? true
   }
 }
@@ -66,28 +66,28 @@ public struct Refusal: Error, Sendable, Hashable {
     public var description: String { name }
 
     /// The wallet does not implement the protocol.
-    public static let unsupportedProtocol = Code("unsupportedProtocol")
+    package static let unsupportedProtocol = Code("unsupportedProtocol")
     /// The policy does not allow the protocol (``WalletPolicy/allowedProtocols``).
     package static let protocolNotAllowed = Code("protocolNotAllowed")
     /// The request is malformed or fails a protocol check (signature, origin, encryption key).
-    public static let invalidRequest = Code("invalidRequest")
+    package static let invalidRequest = Code("invalidRequest")
     /// The requester's signature does not verify (``RequesterAuthentication/invalid(reason:)``)
     /// and the policy does not accept that (``WalletPolicy/acceptsInvalidRequesterAuthentication``).
     package static let invalidRequesterAuthentication = Code("invalidRequesterAuthentication")
     /// The policy requires an authenticated requester and this one is not.
     package static let requesterNotAuthenticated = Code("requesterNotAuthenticated")
     /// No stored credential can answer the request.
-    public static let noMatchingCredential = Code("noMatchingCredential")
+    package static let noMatchingCredential = Code("noMatchingCredential")
     /// The request's bytes do not decode as CBOR (ISO 18013-5 in person: answered with status
     /// 11, §8.3.2.1.2.3); a request that decodes but is not valid is `invalidRequest` (status 12).
     package static let undecodableRequest = Code("undecodableRequest")
     /// The only credentials that could answer are known to be revoked: their last known status
     /// is INVALID (draft-ietf-oauth-status-list §7.1) and the policy does not present them
     /// (``WalletPolicy/presentsInvalidOrSuspendedCredentials``).
-    public static let credentialInvalid = Code("credentialInvalid")
+    package static let credentialInvalid = Code("credentialInvalid")
     /// The only credentials that could answer are known to be suspended (status SUSPENDED,
     /// §7.1) and the policy does not present them.
-    public static let credentialSuspended = Code("credentialSuspended")
+    package static let credentialSuspended = Code("credentialSuspended")
   }
 
   /// The protocol identifier of the refused request.

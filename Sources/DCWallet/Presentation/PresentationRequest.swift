@@ -1,11 +1,11 @@
 public import DCAPI
 public import DCCBOR
 import DCCrypto
-public import DCJSON
+package import DCJSON
 import DCMdoc
 import DCOpenID4VP
 public import DCQL
-public import DCX509
+package import DCX509
 import Foundation
 
 /// A DC API request resolved against the wallet: what a consent screen shows, and what the
@@ -20,7 +20,7 @@ import Foundation
 /// typed ``ConsentSelection`` (see ``consent(_:)``); ``kind`` keeps what only one protocol has.
 public struct PresentationRequest: Sendable {
   /// The protocol-specific part.
-  public enum Kind: Sendable {
+  package enum Kind: Sendable {
     /// `org-iso-mdoc` (ISO/IEC TS 18013-7 Annex C).
     case mdoc(AnnexCPresentation)
     /// OpenID4VP 1.0 over the DC API.
@@ -51,9 +51,9 @@ public struct PresentationRequest: Sendable {
   /// where the requester is the reader in radio range and no website is involved.
   public let origin: WebOrigin?
   /// The protocol-specific request, for what only one protocol has.
-  public let kind: Kind
+  package let kind: Kind
   /// Earlier requests of the envelope that could not be answered, each with a typed refusal.
-  public let skipped: [Refusal]
+  package let skipped: [Refusal]
 
   /// How the requester was authenticated, recorded and never thrown: the policy decides whether
   /// it refuses (``WalletPolicy/requireAuthenticatedRequester``,
@@ -79,7 +79,7 @@ public struct PresentationRequest: Sendable {
   /// x5chain as presented (Annex C, the first signed doc request) or the verifier's validated path to its
   /// anchor (OpenID4VP Appendix A.3.2). Empty unless ``requesterAuthentication`` is `trusted`, so
   /// a UI never shows an unestablished certificate as the requester's.
-  public let requesterCertificates: [Certificate]
+  package let requesterCertificates: [Certificate]
 
   /// The doc requests (Annex C) or Credential Queries (OpenID4VP), in request order, each with
   /// its requested claims and candidate credentials; nothing in them is marked shared.
@@ -91,7 +91,7 @@ public struct PresentationRequest: Sendable {
   public let credentialSets: [ConsentScreen.CredentialSet]
 
   /// The types of the transaction data the response will be bound to (OpenID4VP §8.4).
-  public let transactionDataTypes: [String]
+  package let transactionDataTypes: [String]
 
   /// The resolving policy's ``WalletPolicy/presentsInvalidOrSuspendedCredentials``, applied
   /// again when the response is built.
@@ -215,7 +215,7 @@ public struct PresentationRequest: Sendable {
 
   /// Every claim the candidate credentials can disclose, in request order without repeats: the
   /// values a consent's claim limit (`ConsentSelection.claims`) is made of.
-  public var disclosableClaims: [ClaimReference] {
+  package var disclosableClaims: [ClaimReference] {
     var seen = Set<ClaimReference>()
     var claims: [ClaimReference] = []
     for document in documents {
@@ -228,7 +228,7 @@ public struct PresentationRequest: Sendable {
 
   /// Who asks, for logs: the verified name, else the origin; nil for an unverified reader in
   /// person, which has neither.
-  public var relyingParty: String? {
+  package var relyingParty: String? {
     requester.verifiedName ?? origin?.serialized ?? redirectClientID
   }
 
@@ -334,7 +334,7 @@ public struct PresentationRequest: Sendable {
   /// authentication, each doc request or Credential Query with its requested claims (intent to
   /// retain where the protocol has it) and candidate credentials, and the credential sets with
   /// their options and purposes. Nothing is marked shared or answered.
-  public var requested: ConsentScreen {
+  package var requested: ConsentScreen {
     var screen = ConsentScreen(
       origin: origin, protocolIdentifier: protocolIdentifier, requester: requester,
       requesterAuthentication: requesterAuthentication, documents: documents,
@@ -599,23 +599,23 @@ public struct ConsentScreen: Sendable {
   }
 
   /// One claim of a presented credential.
-  public struct Claim: Sendable, Hashable {
+  package struct Claim: Sendable, Hashable {
     /// Where the claim is (for mdoc, namespace and element identifier).
-    public let path: ClaimPath
+    package let path: ClaimPath
     /// Whether the verifier says it will retain the claim (mdoc), when it says.
-    public let intentToRetain: Bool?
+    package let intentToRetain: Bool?
     /// Whether the consent discloses it.
-    public let shared: Bool
+    package let shared: Bool
     /// The credential's value; nil when the credential does not hold the claim.
-    public let value: Value?
+    package let value: Value?
   }
 
   /// A credential the consent presents, with every requested claim of it.
-  public struct Presentation: Sendable, Hashable {
+  package struct Presentation: Sendable, Hashable {
     /// The wallet id of the credential.
-    public let credentialID: String
+    package let credentialID: String
     /// The requested claims the credential was matched on, in request order.
-    public let claims: [Claim]
+    package let claims: [Claim]
   }
 
   /// One doc request (Annex C) or Credential Query (OpenID4VP).
@@ -627,7 +627,7 @@ public struct ConsentScreen: Sendable {
     /// The requested docType, or the accepted `vct` values.
     public let types: [String]
     /// How the doc request was signed (Annex C); nil for OpenID4VP, where `requester` says it.
-    public let authentication: Authentication?
+    package let authentication: Authentication?
     /// The stored credentials that can answer it.
     package let candidateIDs: [String]
     /// The same candidates, each with the requested claims it holds.
@@ -635,7 +635,7 @@ public struct ConsentScreen: Sendable {
     /// The claims the verifier requested.
     package let requestedClaims: [RequestedClaim]
     /// What the consent presents; empty when it is not answered.
-    public let presentations: [Presentation]
+    package let presentations: [Presentation]
   }
 
   /// A credential set (OpenID4VP `credential_sets`) or use case (Annex C DeviceRequestInfo).
@@ -645,11 +645,11 @@ public struct ConsentScreen: Sendable {
     /// The options, each a list of document ids, in the verifier's order of preference.
     public let options: [[String]]
     /// The options the stored credentials can satisfy.
-    public let satisfiableOptions: [Int]
+    package let satisfiableOptions: [Int]
     /// The option the consent answers, nil when it answers none.
-    public let answeredOption: Int?
+    package let answeredOption: Int?
     /// The verifier's purpose text, if any.
-    public let purpose: String?
+    package let purpose: String?
   }
 
   /// The origin the platform reported; nil in person (ISO 18013-5).
@@ -665,7 +665,7 @@ public struct ConsentScreen: Sendable {
   /// The credential sets with their options; empty when the request has none.
   public let credentialSets: [CredentialSet]
   /// The types of the transaction data the response will be bound to (OpenID4VP §8.4).
-  public let transactionDataTypes: [String]
+  package let transactionDataTypes: [String]
   /// The client identifier of a request from an authorization request URI (redirect flows,
   /// where there is no origin), authenticated or not (``requester`` says which); nil otherwise.
   public internal(set) var clientID: String? = nil

@@ -1,9 +1,9 @@
 import DCAPI
 import DCCBOR
 import DCCrypto
-public import DCMdoc
-public import DCX509
-public import Foundation
+package import DCMdoc
+package import DCX509
+package import Foundation
 
 /// How the holder authenticates an in-person response (ISO 18013-5 §9.1.3), a value of
 /// ``WalletPolicy/inPersonDeviceAuthentication``.
@@ -27,27 +27,27 @@ public enum InPersonDeviceAuthentication: Sendable, Hashable {
 /// against the wallet's mdocs for this session's transcript: the same doc requests, reader
 /// authentication, candidates and consent checks as Annex C (`ResolvedDeviceRequest`), answered
 /// with an unencrypted DeviceResponse for the session layer to encrypt (§9.1.1.4).
-public struct ProximityPresentation: Sendable {
+package struct ProximityPresentation: Sendable {
   /// The protocol identifier of in-person presentation, as ``WalletPolicy/allowedProtocols``
   /// and the activity log name it. Not a DC API protocol: no web page can send it.
-  public static let protocolIdentifier = "iso-18013-5-proximity"
+  package static let protocolIdentifier = "iso-18013-5-proximity"
 
   /// The DeviceRequest resolved for this session's transcript.
-  public let resolved: ResolvedDeviceRequest
+  package let resolved: ResolvedDeviceRequest
   /// How the response will authenticate the device (from the policy at resolve time).
-  public let deviceAuthentication: InPersonDeviceAuthentication
+  package let deviceAuthentication: InPersonDeviceAuthentication
 
   /// The session's transcript: reader authentication and device authentication are bound to it.
-  public var sessionTranscript: SessionTranscript { resolved.sessionTranscript }
+  package var sessionTranscript: SessionTranscript { resolved.sessionTranscript }
   /// The DeviceRequest as received.
-  public var deviceRequest: DeviceRequest { resolved.deviceRequest }
+  package var deviceRequest: DeviceRequest { resolved.deviceRequest }
 
   /// Reads and resolves a decrypted DeviceRequest (versions 1.0 and 1.1, with DeviceRequestInfo
   /// use cases, readerAuth and readerAuthAll).
   ///
   /// - Throws: a `Refusal` with `undecodableRequest` when the bytes are not CBOR (status 11),
   ///   `invalidRequest` when they are not a valid DeviceRequest (status 12).
-  public static func resolve(
+  package static func resolve(
     deviceRequest bytes: [UInt8], sessionTranscript: SessionTranscript,
     credentials: [StoredMdoc], readerTrustAnchors: [Certificate], now: Date,
     deviceAuthentication: InPersonDeviceAuthentication = .signature
@@ -60,7 +60,7 @@ public struct ProximityPresentation: Sendable {
   }
 
   /// Resolves an already decoded DeviceRequest (see ``decode(_:)``).
-  public static func resolve(
+  package static func resolve(
     request: DeviceRequest, sessionTranscript: SessionTranscript,
     credentials: [StoredMdoc], readerTrustAnchors: [Certificate], now: Date,
     deviceAuthentication: InPersonDeviceAuthentication = .signature
@@ -80,7 +80,7 @@ public struct ProximityPresentation: Sendable {
 
   /// Decodes a DeviceRequest, telling undecodable bytes (§8.3.2.1.2.3 status 11) from a
   /// structure that is not a valid DeviceRequest (status 12).
-  public static func decode(_ bytes: [UInt8]) throws(Refusal) -> DeviceRequest {
+  package static func decode(_ bytes: [UInt8]) throws(Refusal) -> DeviceRequest {
     let cbor: CBOR
     do {
       cbor = try CBOR.decode(bytes)
@@ -102,7 +102,7 @@ public struct ProximityPresentation: Sendable {
   /// decoding error) for a request that is not CBOR, 12 (CBOR validation error) for one that is
   /// not a valid DeviceRequest, 10 (general error, no reason given) for anything else: a policy
   /// refusal, no matching credential, the holder declining.
-  public static func status(for refusals: [Refusal]) -> Int {
+  package static func status(for refusals: [Refusal]) -> Int {
     if refusals.contains(where: { $0.code == .undecodableRequest }) {
       return DeviceResponse.statusCBORDecodingError
     }
@@ -113,7 +113,7 @@ public struct ProximityPresentation: Sendable {
   }
 
   /// The status for a wallet error (see ``status(for:)-([Refusal])``).
-  public static func status(for error: WalletError) -> Int { status(for: error.refusals) }
+  package static func status(for error: WalletError) -> Int { status(for: error.refusals) }
 
   /// A DeviceResponse without documents, with a refusal status (§8.3.2.1.2.2): what the holder
   /// sends when it does not answer; the session layer encrypts it like any response.

@@ -26,15 +26,15 @@ public struct RedirectFlowConfiguration: Sendable {
   /// The URLs allowed for `request_uri`, `response_uri` and a returned `redirect_uri`: https,
   /// and plain http to a loopback host by default (so verifiers can be tested locally; the
   /// issue 16 contract).
-  public var urlPolicy: HTTPURLPolicy
+  package var urlPolicy: HTTPURLPolicy
   /// What the wallet POSTs as `wallet_metadata` with `request_uri_method=post` (§5.10.1).
-  public var walletMetadata: WalletMetadata
+  package var walletMetadata: WalletMetadata
   /// The randomness of `wallet_nonce` (OpenID4VP 1.0 §5.10.1) and the JWE of `direct_post.jwt`.
-  public var random: any RandomSource
+  package var random: any RandomSource
   /// How requests are read: clock skew, the age and lifetime of signed request objects (five
   /// and ten minutes at most by default), and whether an `x509_san_dns:localhost` verifier may
   /// take the answer at another loopback host (development only, off by default).
-  public var requestPolicy: RedirectRequestPolicy
+  package var requestPolicy: RedirectRequestPolicy
 
   /// Creates a configuration.
   public init(

@@ -14,10 +14,10 @@ public struct RedirectResponseOutcome: Sendable, Hashable {
   /// or plain http to a loopback host when the policy allows it); nil when it sent none.
   public let redirectURI: URL?
   /// What the wallet posted: a presentation, or an error response such as `access_denied`.
-  public let posted: Posted
+  package let posted: Posted
 
   /// What the wallet posted to the `response_uri`.
-  public enum Posted: Sendable, Hashable {
+  package enum Posted: Sendable, Hashable {
     /// A `vp_token` (`direct_post`) or its encryption (`direct_post.jwt`).
     case presentation
     /// An error response (OpenID4VP 1.0 §8.5), by its `error` code.
@@ -25,7 +25,7 @@ public struct RedirectResponseOutcome: Sendable, Hashable {
   }
 
   /// Creates an outcome.
-  public init(redirectURI: URL?, posted: Posted) {
+  package init(redirectURI: URL?, posted: Posted) {
     self.redirectURI = redirectURI
     self.posted = posted
   }

@@ -1,56 +1,56 @@
-public import DCAPI
+import DCAPI
 import DCCBOR
 import DCCrypto
-public import DCMdoc
-public import DCX509
-public import Foundation
+package import DCMdoc
+package import DCX509
+package import Foundation
 
 /// A DeviceRequest resolved against the wallet's mdocs for one SessionTranscript: each doc
 /// request with the reader that signed it and the candidate credentials, the use cases, and the
 /// checks and response building every mdoc presentation shares (ISO 18013-5 §8.3.2.1.2,
 /// §9.1.3, §9.1.4). `AnnexCPresentation` (ISO/IEC TS 18013-7 Annex C) and
 /// `ProximityPresentation` (ISO 18013-5 in person) each hold one.
-public struct ResolvedDeviceRequest: Sendable {
+package struct ResolvedDeviceRequest: Sendable {
   /// One doc request of the DeviceRequest.
-  public struct DocumentRequest: Sendable {
+  package struct DocumentRequest: Sendable {
     /// Its index in `docRequests`.
-    public let index: Int
+    package let index: Int
     /// What it asks for.
-    public let itemsRequest: ItemsRequest
+    package let itemsRequest: ItemsRequest
     /// Who signed it (its own readerAuth or readerAuthAll), nil when unsigned.
-    public let reader: ReaderIdentity?
+    package let reader: ReaderIdentity?
     /// Stored mdocs of the requested docType, with what each holds of the request.
-    public let candidates: [Candidate]
+    package let candidates: [Candidate]
   }
 
   /// A stored mdoc that can answer a doc request.
-  public struct Candidate: Sendable {
+  package struct Candidate: Sendable {
     /// The credential's identifier.
-    public let credentialID: String
+    package let credentialID: String
     /// Every requested element with the credential's value or nil.
-    public let match: ItemsRequestMatch
+    package let match: ItemsRequestMatch
   }
 
   /// The DeviceRequest as received.
-  public let deviceRequest: DeviceRequest
+  package let deviceRequest: DeviceRequest
   /// The transcript the reader signatures and the device authentication are bound to.
-  public let sessionTranscript: SessionTranscript
+  package let sessionTranscript: SessionTranscript
   /// The doc requests, in request order.
-  public let documentRequests: [DocumentRequest]
+  package let documentRequests: [DocumentRequest]
   /// The DeviceRequestInfo use cases (alternatives over doc requests), empty when absent.
-  public let useCases: [UseCase]
+  package let useCases: [UseCase]
   /// Why reader authentication failed, when a readerAuth or readerAuthAll signature does not
   /// verify or carries no usable certificate (ISO 18013-5 §9.1.4): recorded, not thrown, so the
   /// wallet's policy decides. Every `DocumentRequest.reader` is then nil: no certificate name
   /// of such a request is ever used.
-  public let readerAuthenticationFailure: MdocError?
+  package let readerAuthenticationFailure: MdocError?
   let credentials: [String: IssuerSigned]
 
   /// Resolves a DeviceRequest for a transcript: reader authentication (a signature that does
   /// not verify is recorded in `readerAuthenticationFailure`), use cases, candidates.
   ///
   /// - Throws: `invalidRequest` when the use cases are malformed or name a missing doc request.
-  public static func resolve(
+  package static func resolve(
     deviceRequest: DeviceRequest, sessionTranscript transcript: SessionTranscript,
     credentials: [StoredMdoc], readerTrustAnchors: [Certificate], now: Date
   ) throws(PresentationError) -> ResolvedDeviceRequest {
@@ -97,13 +97,13 @@ public struct ResolvedDeviceRequest: Sendable {
   }
 
   /// Whether every doc request is signed by a trusted reader.
-  public var isReaderTrusted: Bool {
+  package var isReaderTrusted: Bool {
     documentRequests.allSatisfy { $0.reader?.trust.isTrusted == true }
   }
 
   /// Refuses the request unless every doc request is signed by a trusted reader (what
   /// `WalletPolicy.requireAuthenticatedRequester` asks of an mdoc request).
-  public func requireTrustedReader() throws(PresentationError) {
+  package func requireTrustedReader() throws(PresentationError) {
     if let failure = readerAuthenticationFailure {
       throw PresentationError(.invalidReaderAuthentication, failure.reason)
     }
@@ -122,7 +122,7 @@ public struct ResolvedDeviceRequest: Sendable {
   /// The doc requests to answer: with use cases, the first satisfiable document set of each
   /// use case (mandatory ones must be satisfiable); without, every doc request that has a
   /// candidate. Nil when a mandatory use case, or every doc request, cannot be answered.
-  public var answerableDocRequests: [Int]? {
+  package var answerableDocRequests: [Int]? {
     let answerable = Set(documentRequests.filter { !$0.candidates.isEmpty }.map(\.index))
     guard !useCases.isEmpty else { return answerable.isEmpty ? nil : answerable.sorted() }
     var chosen = Set<Int>()
@@ -143,7 +143,7 @@ public struct ResolvedDeviceRequest: Sendable {
   /// request a chosen credential answers. When no use case is mandatory and none was chosen, the
   /// first satisfiable set of the first use case that has one, so that such a request can still
   /// be answered. Nil when a mandatory use case, or everything, is left unanswered.
-  public func docRequestsToAnswer(credentials chosen: Set<String> = []) -> [Int]? {
+  package func docRequestsToAnswer(credentials chosen: Set<String> = []) -> [Int]? {
     // Read in place: no DocumentRequest (with its candidates) is copied.
     var answerable = Set<Int>(minimumCapacity: documentRequests.count)
     for position in documentRequests.indices
@@ -175,7 +175,7 @@ public struct ResolvedDeviceRequest: Sendable {
   /// A consent that shares the minimum (`docRequestsToAnswer()`): for each doc request to answer,
   /// the first candidate's requested elements that it holds (what a consent screen proposes
   /// before the user changes anything).
-  public func proposedConsent() throws(PresentationError) -> MdocConsent {
+  package func proposedConsent() throws(PresentationError) -> MdocConsent {
     guard let indices = docRequestsToAnswer() else {
       throw PresentationError(.noMatchingCredential, "no stored mdoc can answer the request")
     }
@@ -206,7 +206,7 @@ public struct ResolvedDeviceRequest: Sendable {
   /// Checks a consent against the request and the credentials, then builds the DeviceResponse:
   /// one document per consented doc request, only consented elements, each device-signed (or
   /// MACed, as `authenticator` says per credential) over this session's transcript. Nothing is signed unless the whole consent is valid.
-  public func deviceResponse(
+  package func deviceResponse(
     consent: MdocConsent, authenticator: (String) throws -> DeviceAuthenticator
   ) throws(PresentationError) -> DeviceResponse {
     try validate(consent)
@@ -271,7 +271,7 @@ public struct ResolvedDeviceRequest: Sendable {
   /// Refuses a consent that names an unknown doc request twice, a credential that is not a
   /// candidate, an element that was not requested or that the credential lacks, or that leaves
   /// a mandatory use case unanswered.
-  public func validate(_ consent: MdocConsent) throws(PresentationError) {
+  package func validate(_ consent: MdocConsent) throws(PresentationError) {
     guard !consent.documents.isEmpty else {
       throw PresentationError(.consentViolation, "the consent shares no document")
     }

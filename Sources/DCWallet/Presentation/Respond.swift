@@ -201,7 +201,7 @@ extension Wallet {
   }
 
   /// Logs that a resolved request was refused (by policy or by the user).
-  public func logRefusal(_ request: PresentationRequest, reason: String) async {
+  package func logRefusal(_ request: PresentationRequest, reason: String) async {
     await log(
       NewActivity(
         timestamp: clock(), protocolIdentifier: request.protocolIdentifier,
