@@ -32,7 +32,7 @@ func isOver21(responseData: JSONValue, state: AnnexCVerifier.State, issuerRoots:
   let result = try AnnexCVerifier.verify(
     responseData: responseData, state: state, issuerTrustAnchors: issuerRoots, now: Date())
   return result.documents.contains { document in
-    document.elements.contains { $0.identifier == "age_over_21" && $0.value == .bool(true) }
+    document.elements.contains { $0.identifier == "age_over_21" && $0.value == true }
   }
 }
 
