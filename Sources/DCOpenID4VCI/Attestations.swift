@@ -370,7 +370,8 @@ public struct VerifiedKeyAttestation: Sendable, Hashable {
 }
 
 /// The issuer's check of key attestations (OpenID4VCI 1.0 Appendix D.1); plug
-/// ``verifyKeys(_:)`` into ``KeyProofVerifier/keyAttestationVerifier``.
+/// ``verifyKeys(_:)`` into the `keyAttestationVerifier` argument of ``KeyProofVerifier``'s
+/// initializer.
 public struct KeyAttestationVerifier: Sendable {
   package var trust: AttesterTrust
   package var allowedAlgorithms: Set<JWSAlgorithm>
@@ -440,6 +441,9 @@ public struct KeyAttestationVerifier: Sendable {
       expiresAt: claims.exp, issuer: claims.iss)
   }
 
-  /// The attested keys, for ``KeyProofVerifier/keyAttestationVerifier``.
+  /// The attested keys of a verified key attestation, the closure that
+  /// ``KeyProofVerifier``'s `keyAttestationVerifier` takes.
+  ///
+  /// - Throws: what ``verify(_:)`` throws.
   public func verifyKeys(_ compact: String) throws -> [JWK] { try verify(compact).attestedKeys }
 }

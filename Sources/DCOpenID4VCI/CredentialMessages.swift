@@ -319,8 +319,12 @@ public enum CredentialResponse: Sendable, Hashable {
   /// Reads a plain (JSON) response. `credentials` (non-empty, each with `credential`) and
   /// `transaction_id` exclude each other; `interval` comes with and only with
   /// `transaction_id`; `notification_id` only with `credentials` (§8.3).
-  /// - Parameter expectedTransactionID: for a deferred response, the `transaction_id` sent: a
-  ///   further deferral must repeat it (§9.2).
+  /// - Parameters:
+  ///   - jsonBytes: the response body, at most 4 MiB of UTF-8 JSON.
+  ///   - expectedTransactionID: for a deferred response, the `transaction_id` sent: a further
+  ///     deferral must repeat it (§9.2).
+  /// - Throws: `OpenID4VCIErrorCode.invalidCredentialResponse` for a body that is not JSON or
+  ///   breaks one of these rules.
   public init(jsonBytes: some Collection<UInt8>, expectedTransactionID: String? = nil)
     throws(OpenID4VCIError)
   {

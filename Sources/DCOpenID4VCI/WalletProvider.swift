@@ -24,8 +24,8 @@ public struct ClientAttestationMaterial: Sendable {
 /// client auth) and key attestations for the device keys credentials are bound to (Appendix D).
 ///
 /// A production provider asks its backend, which checks platform attestations (App Attest,
-/// Play Integrity) before signing; ``DevelopmentWalletProvider`` signs with a local key for
-/// tests, the demo and the CLI.
+/// Play Integrity) before signing; the package's `DevelopmentWalletProvider` signs with a local
+/// key for tests, the demo and the CLI.
 public protocol WalletProvider: Sendable {
   /// The `client_id` the attestations name (`sub` of the Client Attestation).
   var clientID: String { get }
