@@ -13,6 +13,12 @@ public struct ClientAttestationMaterial: Sendable {
   /// The instance key: signs the PoPs.
   package var instanceKey: any Signer
 
+  /// Pairs an attestation with its instance key.
+  ///
+  /// - Parameters:
+  ///   - attestation: the Client Attestation JWT the wallet provider issued.
+  ///   - instanceKey: the private key whose public key is the attestation's `cnf.jwk`; it signs
+  ///     the PoPs.
   public init(attestation: String, instanceKey: any Signer) {
     self.attestation = attestation
     self.instanceKey = instanceKey
