@@ -4,7 +4,7 @@ public import DCJSON
 /// legacy form, `{ "protocol": P, "request": D }`).
 ///
 /// An entry of a request list that cannot be read (no string `protocol`, no data, data that is
-/// not a JSON object) is kept in its place with the reason in ``problem``, so that the other
+/// not a JSON object) is kept in its place with the reason in ``skipReason``, so that the other
 /// entries can still be answered and the entry's position in the list is preserved (Android
 /// pickers report the index in the original list).
 public struct ProtocolRequest: Sendable, Hashable {
@@ -12,7 +12,8 @@ public struct ProtocolRequest: Sendable, Hashable {
   /// entry had no string `protocol`.
   public let protocolIdentifier: String
   /// The request data, always as a JSON object: browsers deliver it as an object or as a JSON
-  /// string, and both are accepted. `.null` for an entry with a ``problem``.
+  /// string, and both are accepted. `.null` for an entry that could not be read
+  /// (see ``skipReason``).
   public let data: JSONValue
   /// Why this entry cannot be answered as given; nil for a well-formed entry.
   package let problem: String?
@@ -22,7 +23,8 @@ public struct ProtocolRequest: Sendable, Hashable {
     problem == nil ? DigitalCredentialProtocol(rawValue: protocolIdentifier) : nil
   }
 
-  /// Why this entry will not be answered before its data is even read: its ``problem``, or an
+  /// Why this entry will not be answered before its data is even read: the reason the entry could
+  /// not be read, or an
   /// unsupported protocol. Nil for an entry of a protocol this SDK answers.
   public var skipReason: String? {
     if let problem { return problem }
@@ -55,8 +57,8 @@ public struct ProtocolRequest: Sendable, Hashable {
 ///   `{ "providers": [{ "protocol": P, "request": R }] }` or `{ "digital": { "providers": [...] } }`,
 ///   where `R` is the data as a JSON string or object.
 ///
-/// In a list, an entry that cannot be read becomes a ``ProtocolRequest`` with a
-/// ``ProtocolRequest/problem``; the envelope is refused only when no entry can be read.
+/// In a list, an entry that cannot be read becomes a ``ProtocolRequest`` whose
+/// ``ProtocolRequest/skipReason`` says why; the envelope is refused only when no entry can be read.
 public struct RequestEnvelope: Sendable, Hashable {
   /// The protocol requests, in the website's order of preference, unreadable entries included.
   public let requests: [ProtocolRequest]

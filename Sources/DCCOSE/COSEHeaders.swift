@@ -2,9 +2,13 @@ public import DCCBOR
 
 /// Header parameter labels used here (RFC 9052 §3.1; RFC 9360 §2 for x5chain).
 public enum COSEHeaderLabel {
+  /// `alg` (label 1): the algorithm of the signature or MAC, e.g. -7 for ES256 (RFC 9053 §2.1).
   public static let algorithm: CBOR = 1
+  /// `crit` (label 2): the labels a recipient must understand to process the message.
   public static let critical: CBOR = 2
+  /// `content type` (label 3): the payload's media type, as a text string or CoAP number.
   public static let contentType: CBOR = 3
+  /// `kid` (label 4): a byte string naming the key (the key ID).
   public static let keyID: CBOR = 4
   /// `x5chain` (RFC 9360 §2): one certificate as a bstr, or an array of bstr, leaf first.
   public static let x5chain: CBOR = 33

@@ -61,7 +61,17 @@ public struct COSESign1: Sendable, Hashable {
   /// Signs a payload. The algorithm follows the signer's curve and goes in the protected header.
   ///
   /// - Parameters:
+  ///   - payload: the bytes signed, as the `payload` of `Sig_structure` (RFC 9052 §4.4).
   ///   - detached: leave the payload out of the message (ISO 18013-5 DeviceAuth and ReaderAuth).
+  ///   - protected: protected header parameters; `alg` is added (or must already match the
+  ///     signer's curve).
+  ///   - unprotected: unprotected header parameters, e.g. `x5chain` (label 33).
+  ///   - externalAAD: application data signed but not carried (`external_aad`); empty in
+  ///     ISO 18013-5.
+  ///   - signer: the private key, or hardware key, that signs `Sig_structure`.
+  /// - Returns: the message, its signature in the fixed-size `r || s` form of RFC 9053 §2.1.
+  /// - Throws: `COSEError.algorithmKeyMismatch` when the protected `alg` does not fit the
+  ///   signer's curve; `COSEError.invalidKey` when the signer fails.
   public static func sign(
     payload: [UInt8], detached: Bool = false, protected: CBORMap = CBORMap(),
     unprotected: CBORMap = CBORMap(),
@@ -92,7 +102,9 @@ public struct COSESign1: Sendable, Hashable {
   /// Verifies the signature with a public key.
   ///
   /// - Parameters:
+  ///   - publicKey: the signer's public key, on the curve the protected `alg` names.
   ///   - detachedPayload: the payload when the message carries none; must be nil otherwise.
+  ///   - externalAAD: the `external_aad` the signer used; empty in ISO 18013-5.
   /// - Throws: `COSEError` saying which check failed; returns only when the signature verifies.
   public func verify(
     publicKey: ECPublicKey, detachedPayload: [UInt8]? = nil, externalAAD: [UInt8] = []

@@ -36,11 +36,13 @@ public enum AES {
     /// Encrypts and authenticates plaintext (SP 800-38D §7.1).
     ///
     /// - Parameters:
+    ///   - plaintext: the bytes to encrypt; any length, including empty.
     ///   - key: 16, 24 or 32 bytes.
     ///   - nonce: at least 12 bytes; 12 is the standard size (SP 800-38D §5.2.1.1).
+    ///   - authenticatedData: associated data, authenticated but not encrypted.
+    /// - Returns: the nonce, the ciphertext (as long as the plaintext) and the 16-byte tag.
     /// - Throws: `CryptoError.invalidParameter` for a key of another size or a nonce shorter
     ///   than 12 bytes.
-    ///   - authenticatedData: associated data, authenticated but not encrypted.
     public static func seal(
       _ plaintext: some Collection<UInt8>, key: some Collection<UInt8>,
       nonce: some Collection<UInt8>,

@@ -1,7 +1,10 @@
 /// The SHA-2 digests this library uses (FIPS 180-4).
 public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
+  /// SHA-256: a 32-byte digest (FIPS 180-4 §6.2).
   case sha256 = "SHA-256"
+  /// SHA-384: a 48-byte digest, SHA-512 truncated with its own initial value (FIPS 180-4 §6.5).
   case sha384 = "SHA-384"
+  /// SHA-512: a 64-byte digest (FIPS 180-4 §6.4).
   case sha512 = "SHA-512"
 
   /// The digest length in bytes.

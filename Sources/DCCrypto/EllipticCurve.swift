@@ -1,7 +1,10 @@
 /// The NIST prime curves this library supports (FIPS 186-5, SEC 2).
 public enum EllipticCurve: String, Sendable, Hashable, CaseIterable {
+  /// P-256 (secp256r1), 32-byte coordinates; the curve of ES256 and of ISO 18013-5 device keys.
   case p256 = "P-256"
+  /// P-384 (secp384r1), 48-byte coordinates; paired with SHA-384 (ES384).
   case p384 = "P-384"
+  /// P-521 (secp521r1), 66-byte coordinates; paired with SHA-512 (ES512).
   case p521 = "P-521"
 
   /// Bytes of one field element or scalar: 32, 48 or 66.

@@ -4,9 +4,13 @@ public import DCCrypto
 public enum HPKE {
   /// The HPKE mode (RFC 9180 §5, Table 1).
   public enum Mode: UInt8, Sendable, Hashable {
+    /// `mode_base`: to a recipient's public key, the sender unauthenticated.
     case base = 0x00
+    /// `mode_psk`: the sender also proves knowledge of a pre-shared key.
     case psk = 0x01
+    /// `mode_auth`: the sender is authenticated by its own KEM private key.
     case auth = 0x02
+    /// `mode_auth_psk`: both a sender key and a pre-shared key.
     case authPSK = 0x03
 
     /// The mode that the given inputs select (RFC 9180 §5: auth modes take a sender key, PSK
@@ -23,8 +27,11 @@ public enum HPKE {
 
   /// A Diffie-Hellman KEM over a NIST curve (RFC 9180 §7.1, Table 2).
   public enum KEM: UInt16, Sendable, Hashable, CaseIterable {
+    /// `DHKEM(P-256, HKDF-SHA256)`, KEM ID 0x0010.
     case p256HKDFSHA256 = 0x0010
+    /// `DHKEM(P-384, HKDF-SHA384)`, KEM ID 0x0011.
     case p384HKDFSHA384 = 0x0011
+    /// `DHKEM(P-521, HKDF-SHA512)`, KEM ID 0x0012.
     case p521HKDFSHA512 = 0x0012
 
     /// The curve of the KEM's keys.
@@ -54,8 +61,11 @@ public enum HPKE {
 
   /// An HKDF-based KDF (RFC 9180 §7.2, Table 3).
   public enum KDF: UInt16, Sendable, Hashable, CaseIterable {
+    /// HKDF-SHA256, KDF ID 0x0001.
     case hkdfSHA256 = 0x0001
+    /// HKDF-SHA384, KDF ID 0x0002.
     case hkdfSHA384 = 0x0002
+    /// HKDF-SHA512, KDF ID 0x0003.
     case hkdfSHA512 = 0x0003
 
     var digest: DigestAlgorithm {
@@ -69,7 +79,9 @@ public enum HPKE {
 
   /// An AEAD (RFC 9180 §7.3, Table 5).
   public enum AEAD: UInt16, Sendable, Hashable, CaseIterable {
+    /// AES-128-GCM, AEAD ID 0x0001: 16-byte key, 12-byte nonce, 16-byte tag.
     case aes128GCM = 0x0001
+    /// AES-256-GCM, AEAD ID 0x0002: 32-byte key, 12-byte nonce, 16-byte tag.
     case aes256GCM = 0x0002
     /// No encryption: the context can only export secrets.
     case exportOnly = 0xFFFF
@@ -89,8 +101,11 @@ public enum HPKE {
 
   /// A KEM, a KDF and an AEAD (RFC 9180 §5.1 `suite_id`).
   public struct Ciphersuite: Sendable, Hashable {
+    /// The key encapsulation mechanism, which fixes the curve of the keys.
     public let kem: KEM
+    /// The KDF of the key schedule (RFC 9180 §5.1).
     public let kdf: KDF
+    /// The AEAD that seals the messages.
     public let aead: AEAD
 
     /// Combines the three algorithms.

@@ -97,7 +97,9 @@ extension HPKE {
     ///   - recipientKey: pkR, on the KEM's curve.
     ///   - info: application context bound into every key (ISO 18013-7 Annex C: the
     ///     SessionTranscript bytes).
-    ///   - psk, pskID: for the PSK modes; both empty otherwise.
+    ///   - ciphersuite: the KEM, KDF and AEAD; the recipient must use the same.
+    ///   - psk: the pre-shared key, for the PSK modes; empty otherwise.
+    ///   - pskID: the identifier of `psk`, for the PSK modes; empty otherwise.
     ///   - senderKey: skS, for the auth modes.
     ///   - ephemeralKey: skE. Leave nil: a fresh key is generated. Tests pass a key from
     ///     `KEM.deriveKeyPair` to reproduce published vectors; reusing one breaks HPKE's security.

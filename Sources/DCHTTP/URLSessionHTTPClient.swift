@@ -8,13 +8,13 @@ public import Foundation
 
 /// An ``HTTPClient`` over `URLSession`, with the checks OpenID4VCI and OAuth clients need.
 ///
-/// - The request URL must pass ``Configuration/policy`` (`https`; loopback `http` only with
+/// - The request URL must pass the configuration's `policy` (`https`; loopback `http` only with
 ///   ``HTTPURLPolicy/development``), checked before anything is sent.
 /// - Redirects are never followed: a 3xx response is returned as is, with its `Location` and body,
 ///   and its target is neither checked nor fetched (OpenID4VCI 1.0 and RFC 9126 give no endpoint
 ///   that redirects; RFC 6749 §3.2 and RFC 8414 §3 forbid following some).
-/// - ``Configuration/timeout`` bounds the whole exchange, from sending to the last body byte.
-/// - ``Configuration/maxResponseBytes`` bounds the body while it arrives: a declared
+/// - The configuration's `timeout` bounds the whole exchange, from sending to the last body byte.
+/// - The configuration's `maxResponseBytes` bounds the body while it arrives: a declared
 ///   `Content-Length` above it, or the first chunk that would pass it, ends the exchange with
 ///   ``HTTPErrorCode/responseTooLarge`` and cancels the task; nothing beyond the limit is kept.
 /// - Request headers and body are sent as given; a header that could split the request (CR, LF

@@ -8,8 +8,8 @@ import DCX509
 public import Foundation
 
 /// An OpenID4VCI 1.0 credential issuer that is its own authorization server (HAIP 1.0 profile),
-/// as transport-independent handlers: each takes an ``HTTPRequest`` and returns an
-/// ``HTTPResponse``, so any server mounts them (``IssuerHTTPHandler`` routes by path).
+/// as transport-independent handlers: each takes an `HTTPRequest` and returns an
+/// `HTTPResponse` (DCHTTP), so any server mounts them (``IssuerHTTPHandler`` routes by path).
 ///
 /// State lives in an ``IssuerStateStore``; time and randomness are injected.
 public final class CredentialIssuerService: Sendable {

@@ -31,7 +31,7 @@ public struct IssuerConfiguration: Sendable {
   /// The signer's certificate chain, leaf first: mdoc `x5chain`, SD-JWT and signed metadata
   /// `x5c`.
   package var certificateChain: [Certificate]
-  /// The key and chain SD-JWT VCs are signed with, when not ``signer`` and ``certificateChain``:
+  /// The key and chain SD-JWT VCs are signed with, when not ``signer`` and its certificate chain:
   /// an SD-JWT VC's `x5c` leaf must name the `iss` (the credential issuer identifier) as a URI
   /// SAN, or its https host as a dNSName (SD-JWT VC §3.5), which an mdoc document signer need not.
   public var sdJWTSigning: IssuerSigningIdentity?

@@ -111,7 +111,7 @@ extension CredentialIssuerService {
   // MARK: Credential endpoint
 
   /// POST `credential_endpoint` (OpenID4VCI 1.0 §8): the DPoP-bound access token with its proof
-  /// (`ath`), the credential request, key proofs checked by ``KeyProofVerifier`` (`aud`, `iat`,
+  /// (`ath`), the credential request, key proofs checked by `KeyProofVerifier` (`aud`, `iat`,
   /// the single-use `c_nonce`, one key each, at most `batch_size`), then one credential per key,
   /// a `transaction_id` for a deferred configuration, and the response encrypted when asked or
   /// required (§10).
@@ -304,7 +304,7 @@ extension CredentialIssuerService {
 
   /// POST `deferred_credential_endpoint` (OpenID4VCI 1.0 §9): the `transaction_id` of the same
   /// grant; 202 with `interval` while pending, the credentials once ready (after the
-  /// configured delay, or ``releaseDeferred(transactionID:)``); a transaction is collected once.
+  /// configured delay, or when the package releases it early); a transaction is collected once.
   public func handleDeferredCredential(_ request: HTTPRequest) -> HTTPResponse {
     do {
       return try deferredCredential(request)

@@ -6,17 +6,33 @@ public import Foundation
 public struct IssuerEndpoints: Sendable, Hashable {
   /// Which endpoint a path names.
   public enum Endpoint: String, Sendable, Hashable, CaseIterable {
+    /// The credential issuer metadata: `/.well-known/openid-credential-issuer` inserted between
+    /// the identifier's host and path (OpenID4VCI 1.0 §12.2.2).
     case credentialIssuerMetadata
+    /// The authorization server metadata: `/.well-known/oauth-authorization-server` inserted
+    /// between the identifier's host and path (RFC 8414 §3.1).
     case authorizationServerMetadata
+    /// The same metadata at the OpenID Connect location, `/.well-known/openid-configuration`
+    /// appended to the identifier (OpenID Connect Discovery 1.0 §4.1).
     case openIDConfiguration
+    /// `/par`: the pushed authorization request endpoint (RFC 9126).
     case pushedAuthorization
+    /// `/authorize`: the authorization endpoint (RFC 6749 §3.1).
     case authorize
+    /// `/token`: the token endpoint (RFC 6749 §3.2, OpenID4VCI 1.0 §6).
     case token
+    /// `/nonce`: the nonce endpoint, which hands out `c_nonce` values (OpenID4VCI 1.0 §7).
     case nonce
+    /// `/credential`: the credential endpoint (OpenID4VCI 1.0 §8).
     case credential
+    /// `/deferred_credential`: the deferred credential endpoint (OpenID4VCI 1.0 §9).
     case deferredCredential
+    /// `/notification`: the notification endpoint (OpenID4VCI 1.0 §11).
     case notification
+    /// `/offers/<id>`: a credential offer passed by reference (OpenID4VCI 1.0 §4.1.3).
     case offer
+    /// `/iacas`: the issuer's IACA certificates as JSON, published as the metadata's
+    /// `mdoc_iacas_uri`.
     case iacas
     /// A Token Status List (draft-ietf-oauth-status-list), `/status-lists/<id>` (issue 15).
     case statusList

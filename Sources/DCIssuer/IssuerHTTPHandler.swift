@@ -3,7 +3,7 @@ import DCOpenID4VCI
 public import Foundation
 
 /// Routes HTTP requests to a ``CredentialIssuerService``'s handlers by path and method: the
-/// one ``HTTPHandler`` a server mounts for the whole issuer and authorization server.
+/// one `HTTPHandler` (DCHTTP) a server mounts for the whole issuer and authorization server.
 ///
 /// An unknown path is 404, a known path with another method 405 with `Allow`; every error is
 /// an OAuth error object (RFC 6749 §5.2) and never carries a stack or an internal message.
@@ -15,7 +15,7 @@ public struct IssuerHTTPHandler: HTTPHandler {
   private let schedule = PurgeSchedule()
 
   /// A router for `service`; every `purgeInterval` seconds a request first deletes the
-  /// expired codes, tokens, nonces and DPoP `jti`s (``CredentialIssuerService/purgeExpiredState()``).
+  /// expired codes, tokens, nonces and DPoP `jti`s from the service's store.
   public init(service: CredentialIssuerService, purgeInterval: TimeInterval = 60) {
     self.service = service
     self.purgeInterval = purgeInterval

@@ -19,7 +19,7 @@ public struct CreatedOffer: Sendable, Hashable {
   /// The offer object.
   package let offer: CredentialOffer
   /// The offer URI to show as a QR code or link: by value, or by reference to
-  /// ``referenceURL``.
+  /// the offer URL the issuer serves it at.
   public let uri: String
   /// Where the offer is served when passed by reference (§4.1.3).
   package let referenceURL: URL?
@@ -32,8 +32,14 @@ extension CredentialIssuerService {
   /// code (with a transaction code when asked) or an `issuer_state`.
   ///
   /// - Parameters:
+  ///   - configurationIDs: keys of the issuer's `credential_configurations_supported`, each
+  ///     once.
+  ///   - grant: a pre-authorized code (optionally with a transaction code) or an authorization
+  ///     code grant with `issuer_state`.
   ///   - byReference: serve the offer at an offer URI and put only that URI in the offer URI
   ///     (§4.1.3), rather than the whole offer (§4.1.2).
+  ///   - scheme: the offer URI's scheme: `openid-credential-offer://` or, for HAIP,
+  ///     `haip-vci://`.
   /// - Throws: `invalidOffer` for an unknown or repeated configuration id; a store error.
   public func createOffer(
     configurationIDs: [String], grant: OfferGrantKind, byReference: Bool = false,

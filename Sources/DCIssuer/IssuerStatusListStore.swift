@@ -114,7 +114,8 @@ public struct IssuedCredentialStatus: Sendable, Hashable {
   public var listID: Int
   /// The credential's index in the list (`idx`).
   public var index: Int
-  /// The current status value (``IssuerStatusValue``).
+  /// The current status value: 0x00 VALID, 0x01 INVALID (revoked) or 0x02 SUSPENDED (draft
+  /// "Status Types Values").
   public var status: UInt8
   /// When the index was assigned.
   package var issuedAt: Date
@@ -170,7 +171,7 @@ public protocol IssuerStatusListStore: Sendable {
   /// Assigns `credentialID` a random unused index in the newest list of `settings` that has
   /// room, opening a new list when none has; the status is VALID.
   ///
-  /// Throws ``IssuerStoreError/Code-swift.struct/duplicateCredential`` when the id already has
+  /// Throws ``IssuerStoreErrorCode/duplicateCredential`` when the id already has
   /// an index (nothing is changed then).
   func assignStatusIndex(
     credentialID: String, configurationID: String, settings: StatusListSettings, now: Date,
@@ -178,8 +179,8 @@ public protocol IssuerStatusListStore: Sendable {
   ) throws(IssuerStoreError) -> IssuedCredentialStatus
   /// Applies `change` to the credential's status and returns the record after it.
   ///
-  /// Throws ``IssuerStoreError/Code-swift.struct/unknownCredential`` or
-  /// ``IssuerStoreError/Code-swift.struct/transitionNotAllowed``.
+  /// Throws ``IssuerStoreErrorCode/unknownCredential`` or
+  /// ``IssuerStoreErrorCode/transitionNotAllowed``.
   func changeStatus(credentialID: String, _ change: CredentialStatusChange)
     throws(IssuerStoreError) -> IssuedCredentialStatus
   /// The credential's record, nil when the id is unknown.

@@ -66,8 +66,11 @@ public final class SQLiteIssuerStateStore: IssuerStateStore, @unchecked Sendable
 
   /// Opens (creating if needed, readable only by its owner) the store at `path`.
   ///
-  /// - Parameter busyTimeout: how long a statement waits for another process's lock, in
-  ///   milliseconds.
+  /// - Parameters:
+  ///   - path: the SQLite database file; created with mode 0600 when missing.
+  ///   - busyTimeout: how long a statement waits for another process's lock, in milliseconds.
+  /// - Throws: `cannotOpen` when the file cannot be opened or created; `databaseFailure` when the
+  ///   schema cannot be set up.
   public init(path: String, busyTimeout: Int32 = 5_000) throws(IssuerStoreError) {
     self.path = path
     do throws(IssuerStoreError) {

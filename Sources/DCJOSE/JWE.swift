@@ -35,7 +35,7 @@ public enum JWE {
   /// `b64(header)..b64(iv).b64(ciphertext).b64(tag)` (RFC 7516 §5.1, RFC 7518 §4.6, §5.3).
   ///
   /// An ephemeral key on the recipient's curve is drawn from `random` (by the backend's key
-  /// generation when `random` is ``SecureRandom``) and published as `epk`.
+  /// generation when `random` is `SecureRandom`) and published as `epk`.
   public static func encrypt(
     plaintext: [UInt8], recipient: ECPublicKey, enc: JWEEncryption, kid: String? = nil,
     apu: [UInt8]? = nil, apv: [UInt8]? = nil, additionalHeader: [(String, JSONValue)] = [],

@@ -191,8 +191,11 @@ public struct Document: Sendable, Hashable {
     static let clause = "ISO 18013-5 §8.3.2.1.2.2"
   }
 
+  /// `docType`: the document type, e.g. `org.iso.18013.5.1.mDL`.
   public let docType: String
+  /// `issuerSigned`: the disclosed items and the issuer's MSO signature (§9.1.2).
   public let issuerSigned: IssuerSigned
+  /// `deviceSigned`: the holder's signature or MAC over the session (§9.1.3).
   public let deviceSigned: DeviceSigned
   /// `errors`: elements requested but not returned, by namespace, with their error code
   /// (0 = data not returned, §8.3.2.1.2.3).
@@ -277,8 +280,12 @@ public struct Document: Sendable, Hashable {
   /// session's DeviceAuthentication with the device key.
   ///
   /// - Parameters:
+  ///   - issuerSigned: the mdoc as issued; its items not disclosed are left out.
   ///   - disclosing: the elements to reveal, by namespace; elements the mdoc lacks are ignored.
   ///   - notReturned: requested elements that are not returned, reported in `errors` with code 0.
+  ///   - sessionTranscript: this session's transcript, which the device signature covers.
+  ///   - deviceKey: the private key whose public key the MSO binds (`deviceKeyInfo`).
+  /// - Throws: `signingFailed` when the key cannot sign.
   public static func present(
     _ issuerSigned: IssuerSigned, disclosing: [String: Set<String>],
     notReturned: [String: [String]] = [:],
@@ -292,8 +299,12 @@ public struct Document: Sendable, Hashable {
   /// Presents an mdoc (§9.1.3) with a deviceSignature or a deviceMac, as `authenticator` says.
   ///
   /// - Parameters:
+  ///   - issuerSigned: the mdoc as issued; its items not disclosed are left out.
   ///   - disclosing: the elements to reveal, by namespace; elements the mdoc lacks are ignored.
   ///   - notReturned: requested elements that are not returned, reported in `errors` with code 0.
+  ///   - sessionTranscript: this session's transcript, which the signature or MAC covers.
+  ///   - authenticator: the device key, as a signer (deviceSignature) or as a key agreement key
+  ///     with the reader's ephemeral key (deviceMac).
   /// - Throws: `signingFailed` when the key cannot sign, or cannot agree with the reader key.
   public static func present(
     _ issuerSigned: IssuerSigned, disclosing: [String: Set<String>],
@@ -444,10 +455,13 @@ public struct DeviceResponse: Sendable, Hashable {
   /// DeviceRequest (§8.3.2.1.2.3).
   public static let statusCBORValidationError = 12
 
+  /// `version`: "1.0" for a response written here.
   public let version: String
+  /// `documents`: the returned documents, empty when none is returned.
   public let documents: [Document]
   /// Documents not returned, by docType, with their error code.
   public let documentErrors: [[String: Int]]
+  /// `status`: ``statusOK``, or one of the error codes of §8.3.2.1.2.3 (10, 11 or 12).
   public let status: Int
 
   /// Assembles a response.

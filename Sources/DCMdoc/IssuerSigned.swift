@@ -22,7 +22,9 @@ public struct IssuerSignedItem: Sendable, Hashable {
   package let digestID: UInt64
   /// The salt, at least 16 bytes when issued here (§9.1.2.5).
   public let random: [UInt8]
+  /// `elementIdentifier`: the data element's name within its namespace, e.g. `family_name`.
   public let elementIdentifier: String
+  /// `elementValue`: the data element's value, of the type its namespace defines.
   public let elementValue: CBOR
 
   /// Reads an item from its tag 24 wrapper.

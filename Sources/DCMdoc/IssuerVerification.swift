@@ -38,6 +38,7 @@ extension IssuerSigned {
   /// - Parameters:
   ///   - expectedDocType: the docType the document claims or was requested as.
   ///   - trustAnchors: trusted IACA certificates.
+  ///   - now: the time at which the chain and the MSO's validity window are checked.
   ///   - requireTrustedIssuer: when true (the default) an untrusted chain throws
   ///     `untrustedIssuer`; when false it is reported in the result.
   public func verify(
@@ -51,13 +52,20 @@ extension IssuerSigned {
 
   /// As ``verify(expectedDocType:trustAnchors:at:requireTrustedIssuer:)``, with the document
   /// signer chain already parsed from this document's x5chain (by ``documentSignerChain()`` or
-  /// a ``DocumentSignerChainMemo``, which parses the chain a batch shares once).
+  /// the package's `DocumentSignerChainMemo`, which parses the chain a batch shares once).
   ///
-  /// - Parameter expectedDeviceKey: the key the caller expects the MSO to bind (a wallet
-  ///   storing what it was issued knows its own key). When the MSO's COSE_Key has that key's
-  ///   curve and point bytes, the result's `deviceKey` is that key, without importing the
-  ///   COSE_Key again (equal bytes are that valid point); otherwise the COSE_Key is imported
-  ///   and checked as without it. The result is the same either way.
+  /// - Parameters:
+  ///   - expectedDocType: the docType the document claims or was requested as.
+  ///   - trustAnchors: trusted IACA certificates.
+  ///   - now: the time at which the chain and the MSO's validity window are checked.
+  ///   - requireTrustedIssuer: when true (the default) an untrusted chain throws
+  ///     `untrustedIssuer`; when false it is reported in the result.
+  ///   - chain: the certificates of this document's x5chain, leaf first.
+  ///   - expectedDeviceKey: the key the caller expects the MSO to bind (a wallet storing what it
+  ///     was issued knows its own key). When the MSO's COSE_Key has that key's curve and point
+  ///     bytes, the result's `deviceKey` is that key, without importing the COSE_Key again
+  ///     (equal bytes are that valid point); otherwise the COSE_Key is imported and checked as
+  ///     without it. The result is the same either way.
   public func verify(
     expectedDocType: String? = nil, trustAnchors: [Certificate], at now: Date,
     requireTrustedIssuer: Bool = true, documentSignerChain chain: [Certificate],

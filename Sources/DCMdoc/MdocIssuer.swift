@@ -25,11 +25,18 @@ public struct MdocIssuer: Sendable {
   /// Issues a signed mdoc bound to a device key.
   ///
   /// - Parameters:
+  ///   - docType: the document type, e.g. `org.iso.18013.5.1.mDL`.
   ///   - nameSpaces: the claims, by namespace, in presentation order.
+  ///   - deviceKey: the holder's public key, bound in the MSO's `deviceKeyInfo`.
+  ///   - validity: the MSO's `validityInfo`.
+  ///   - digestAlgorithm: the digest of the value digests (and the MSO's `digestAlgorithm`).
   ///   - decoyDigests: extra random digests per namespace, so the MSO does not reveal how many
   ///     elements exist (§9.1.2.5 allows them).
+  ///   - keyAuthorizations: what the device key may sign in DeviceSigned (§9.1.2.4); nil for
+  ///     none.
   ///   - status: the MSO's `status` (ISO 18013-5 second edition: a Token Status List
   ///     reference), nil for none.
+  /// - Throws: `signingFailed` when the document signer cannot sign the MSO.
   public func issue(
     docType: String,
     nameSpaces: [(nameSpace: String, elements: [(identifier: String, value: CBOR)])],

@@ -15,8 +15,11 @@ public struct ValidityInfo: Sendable, Hashable {
     static let all = [signed, validFrom, validUntil, expectedUpdate]
   }
 
+  /// `signed`: when the MSO was signed.
   public let signed: Date
+  /// `validFrom`: the MSO is not valid before this time.
   public let validFrom: Date
+  /// `validUntil`: the MSO is not valid after this time.
   public let validUntil: Date
   package let expectedUpdate: Date?
 
@@ -118,6 +121,7 @@ public struct MobileSecurityObject: Sendable, Hashable {
 
   /// The MSO's exact encoding (the content of `MobileSecurityObjectBytes`).
   public let encoded: EncodedCBOR
+  /// `version`: "1.0".
   public let version: String
   /// "SHA-256", "SHA-384" or "SHA-512".
   public let digestAlgorithm: String
@@ -125,8 +129,12 @@ public struct MobileSecurityObject: Sendable, Hashable {
   public let valueDigests: [String: [UInt64: [UInt8]]]
   /// The device key as a COSE_Key (`deviceKeyInfo.deviceKey`).
   public let deviceKey: COSEKey
+  /// `deviceKeyInfo.keyAuthorizations`: the namespaces and elements the device key may sign in
+  /// DeviceSigned (§9.1.2.4); nil when absent.
   public let keyAuthorizations: KeyAuthorizations?
+  /// `docType`: the document type the MSO is for.
   public let docType: String
+  /// `validityInfo`: when the MSO was signed and the window in which it is valid.
   public let validityInfo: ValidityInfo
   /// The `status` member (token status list or identifier list), kept as given.
   public let status: CBOR?

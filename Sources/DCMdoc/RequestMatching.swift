@@ -5,8 +5,11 @@ public import DCCBOR
 public struct ItemsRequestMatch: Sendable, Hashable {
   /// One requested element and what the mdoc has for it.
   public struct Element: Sendable, Hashable {
+    /// The namespace of the requested element, e.g. `org.iso.18013.5.1`.
     public let nameSpace: String
+    /// The requested element's identifier within its namespace.
     public let identifier: String
+    /// Whether the reader said it will retain the value (`IntentToRetain`, §8.3.2.1.2.1).
     public let intentToRetain: Bool
     /// The element's value, nil when the mdoc does not hold it.
     public let value: CBOR?

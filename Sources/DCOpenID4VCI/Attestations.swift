@@ -203,6 +203,17 @@ public struct ClientAttestationVerifier: Sendable {
   /// Records PoP `jti` values; a second use is a replay (§10.1). Nil skips the check.
   package var replayStore: (any DPoPReplayStore)?
 
+  /// A verifier for the authorization server's token and PAR endpoints.
+  ///
+  /// - Parameters:
+  ///   - trust: the wallet providers whose Client Attestations are accepted (their keys or X.509
+  ///     anchors).
+  ///   - allowedAlgorithms: the JWS algorithms accepted for the attestation and its PoP.
+  ///   - popMaxAge: how old a PoP's `iat` may be, in seconds.
+  ///   - leeway: the clock skew allowed on `iat` and `exp`, in seconds.
+  ///   - clock: the current time; tests inject a fixed one.
+  ///   - replayStore: records PoP `jti` values so that a PoP is accepted once (§10.1); nil skips
+  ///     the replay check.
   public init(
     trust: AttesterTrust, allowedAlgorithms: Set<JWSAlgorithm> = [.es256],
     popMaxAge: TimeInterval = 300, leeway: TimeInterval = 60,
@@ -370,7 +381,8 @@ public struct VerifiedKeyAttestation: Sendable, Hashable {
 }
 
 /// The issuer's check of key attestations (OpenID4VCI 1.0 Appendix D.1); plug
-/// ``verifyKeys(_:)`` into ``KeyProofVerifier/keyAttestationVerifier``.
+/// ``verifyKeys(_:)`` into the `keyAttestationVerifier` argument of ``KeyProofVerifier``'s
+/// initializer.
 public struct KeyAttestationVerifier: Sendable {
   package var trust: AttesterTrust
   package var allowedAlgorithms: Set<JWSAlgorithm>
@@ -382,6 +394,17 @@ public struct KeyAttestationVerifier: Sendable {
   /// Checks the attestation's `nonce`, when the issuer requires one to be fresh.
   package var nonceCheck: (@Sendable (String?) -> Bool)?
 
+  /// A verifier for the key attestations of the issuer's credential endpoint.
+  ///
+  /// - Parameters:
+  ///   - trust: the wallet providers (or key storages) whose attestations are accepted.
+  ///   - allowedAlgorithms: the JWS algorithms accepted for the attestation.
+  ///   - leeway: the clock skew allowed on `iat` and `exp`, in seconds.
+  ///   - clock: the current time; tests inject a fixed one.
+  ///   - requireExpiry: whether `exp` must be present (Appendix D.1 requires it when the
+  ///     attestation comes with `jwt` proofs).
+  ///   - nonceCheck: checks the attestation's `nonce` (nil when absent) against the nonces the
+  ///     issuer handed out; nil accepts any.
   public init(
     trust: AttesterTrust, allowedAlgorithms: Set<JWSAlgorithm> = [.es256],
     leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
@@ -395,6 +418,12 @@ public struct KeyAttestationVerifier: Sendable {
     self.nonceCheck = nonceCheck
   }
 
+  /// Verifies a `key-attestation+jwt` (Appendix D.1): the signature by a trusted attester, `iat`,
+  /// `exp`, the nonce, and a non-empty `attested_keys`.
+  ///
+  /// - Parameter compact: the attestation JWT, in compact serialization.
+  /// - Returns: the attested keys, with the claims that qualify them.
+  /// - Throws: `OpenID4VCIErrorCode.invalidKeyAttestation` naming the check that failed.
   public func verify(_ compact: String) throws(OpenID4VCIError) -> VerifiedKeyAttestation {
     let code = OpenID4VCIErrorCode.invalidKeyAttestation
     let now = clock()
@@ -440,6 +469,9 @@ public struct KeyAttestationVerifier: Sendable {
       expiresAt: claims.exp, issuer: claims.iss)
   }
 
-  /// The attested keys, for ``KeyProofVerifier/keyAttestationVerifier``.
+  /// The attested keys of a verified key attestation, the closure that
+  /// ``KeyProofVerifier``'s `keyAttestationVerifier` takes.
+  ///
+  /// - Throws: what ``verify(_:)`` throws.
   public func verifyKeys(_ compact: String) throws -> [JWK] { try verify(compact).attestedKeys }
 }

@@ -19,6 +19,14 @@ public struct CredentialAuthorizationDetail: Sendable, Hashable {
   /// fetch; each goes in a credential request's `credential_identifier`.
   package var credentialIdentifiers: [String]?
 
+  /// An `openid_credential` entry of `authorization_details` (OpenID4VCI 1.0 §5.1.1).
+  ///
+  /// - Parameters:
+  ///   - credentialConfigurationID: a key of the issuer's `credential_configurations_supported`.
+  ///   - claims: `claims`, the claims the wallet asks for; nil for all.
+  ///   - locations: `locations` (RFC 9396 §2.2): the credential issuer, when the authorization
+  ///     server serves more than one.
+  ///   - credentialIdentifiers: `credential_identifiers`, set only in a token response.
   public init(
     credentialConfigurationID: String, claims: JSONValue? = nil, locations: [String]? = nil,
     credentialIdentifiers: [String]? = nil
@@ -129,6 +137,20 @@ public struct AuthorizationRequest: Sendable, Hashable {
   /// The only `response_type` of the flow (RFC 6749 §4.1.1).
   package static let responseType = "code"
 
+  /// An authorization request of the authorization code flow (RFC 6749 §4.1.1, OpenID4VCI 1.0
+  /// §5.1), sent as is or pushed first (RFC 9126).
+  ///
+  /// - Parameters:
+  ///   - clientID: `client_id`.
+  ///   - redirectURI: `redirect_uri`, where the authorization response returns.
+  ///   - state: `state`, an unguessable value the response must echo.
+  ///   - codeChallenge: `code_challenge`, the S256 PKCE challenge (RFC 7636 §4.2).
+  ///   - scope: `scope` values naming credential configurations (§5.1.2).
+  ///   - authorizationDetails: `authorization_details` of type `openid_credential` (§5.1.1).
+  ///   - issuerState: `issuer_state` from the credential offer's authorization code grant.
+  ///   - resource: `resource` (RFC 8707), the credential issuer, when the authorization server
+  ///     serves several.
+  ///   - dpopJKT: `dpop_jkt` (RFC 9449 §10), the thumbprint of the DPoP key the code binds to.
   public init(
     clientID: String, redirectURI: String, state: String, codeChallenge: String,
     scope: [String]? = nil, authorizationDetails: [CredentialAuthorizationDetail]? = nil,
@@ -216,7 +238,10 @@ public struct AuthorizationRequest: Sendable, Hashable {
 /// What the authorization endpoint receives: a full request, or a reference to a pushed one
 /// (RFC 9126 §4: `client_id` and `request_uri` only).
 public enum AuthorizationEndpointRequest: Sendable, Hashable {
+  /// The whole request, in the query (RFC 6749 §4.1.1).
   case request(AuthorizationRequest)
+  /// A request pushed before (RFC 9126 §4): `client_id` and the `request_uri` the PAR endpoint
+  /// returned.
   case pushed(clientID: String, requestURI: String)
 
   /// The authorization endpoint URL for a pushed request (RFC 9126 §4).
@@ -255,15 +280,25 @@ public struct PushedAuthorizationResponse: Sendable, Hashable {
   /// The status of a successful response (RFC 9126 §2.2).
   public static let status = 201
 
+  /// A successful response of the PAR endpoint.
+  ///
+  /// - Parameters:
+  ///   - requestURI: `request_uri`, the reference the authorization endpoint accepts.
+  ///   - expiresIn: `expires_in`, how long the reference is valid, in seconds.
   public init(requestURI: String, expiresIn: Int) {
     self.requestURI = requestURI
     self.expiresIn = expiresIn
   }
 
+  /// The response body: `{"request_uri": ..., "expires_in": ...}`.
   public var json: JSONValue {
     .object([("request_uri", .string(requestURI)), ("expires_in", .integer(Int64(expiresIn)))])
   }
 
+  /// Reads a PAR response body (at most 64 KiB of JSON).
+  ///
+  /// - Throws: `OpenID4VCIErrorCode.invalidPushedAuthorizationResponse` for a body that is not a
+  ///   JSON object with a non-empty string `request_uri` and a positive integer `expires_in`.
   public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidPushedAuthorizationResponse
     let json: JSONValue

@@ -11,6 +11,13 @@ public struct AuthorizationResponse: Sendable, Hashable {
   /// `iss` (RFC 9207 §2): the authorization server's issuer identifier.
   public var issuer: String?
 
+  /// An authorization response.
+  ///
+  /// - Parameters:
+  ///   - code: `code`, the authorization code to redeem at the token endpoint.
+  ///   - state: `state`, as the request sent it.
+  ///   - issuer: `iss`, the authorization server's issuer identifier (RFC 9207 §2); nil when the
+  ///     server does not send it.
   public init(code: String, state: String, issuer: String? = nil) {
     self.code = code
     self.state = state

@@ -2,8 +2,9 @@ public import DCJSON
 public import Foundation
 
 /// What the issuance flows need of OAuth 2.0 authorization server metadata (RFC 8414 §2), read
-/// from ``IssuerIdentifier/authorizationServerMetadataURL`` or, failing that,
-/// ``IssuerIdentifier/openIDConfigurationURL``. Unknown members are ignored.
+/// from the first of ``IssuerIdentifier/authorizationServerMetadataURLs`` that answers (RFC 8414
+/// §3's `oauth-authorization-server`, then OpenID Connect's `openid-configuration`). Unknown
+/// members are ignored.
 public struct AuthorizationServerMetadata: Sendable, Hashable {
   /// `issuer`.
   public var issuer: IssuerIdentifier

@@ -15,12 +15,19 @@ public struct CredentialResponseEncryption: Sendable, Hashable {
   /// `zip`; this module never compresses, so a request with `zip` fails at the issuer.
   package var zip: String?
 
+  /// The encryption a wallet asks for.
+  ///
+  /// - Parameters:
+  ///   - jwk: the wallet's ephemeral public key, with `alg` set (`ECDH-ES`).
+  ///   - enc: the content encryption the issuer must use, one its metadata lists.
+  ///   - zip: `zip`, a compression algorithm; leave nil (this module does not decompress).
   public init(jwk: JWK, enc: JWEEncryption, zip: String? = nil) {
     self.jwk = jwk
     self.enc = enc
     self.zip = zip
   }
 
+  /// The `credential_response_encryption` object: `jwk`, `enc` and, when set, `zip`.
   public var json: JSONValue {
     var object = ObjectBuilder()
     object.set("jwk", jwk.json)
@@ -111,6 +118,7 @@ public enum CredentialRequestProofs: Sendable, Hashable {
   /// The most proofs a request may carry, whatever the issuer's `batch_size`.
   package static let maximumCount = 100
 
+  /// The `proofs` object: `{"jwt": [...]}` or `{"attestation": [...]}`.
   public var json: JSONValue {
     switch self {
     case .jwt(let proofs): .object([("jwt", .array(proofs.map { .string($0) }))])
@@ -163,6 +171,15 @@ public struct CredentialRequest: Sendable, Hashable {
   /// `credential_response_encryption`.
   package var credentialResponseEncryption: CredentialResponseEncryption?
 
+  /// A credential request.
+  ///
+  /// - Parameters:
+  ///   - target: the credential asked for, by `credential_identifier` or
+  ///     `credential_configuration_id`.
+  ///   - proofs: proofs of possession of the keys to bind, when the configuration binds keys
+  ///     (`proof_types_supported`).
+  ///   - credentialResponseEncryption: the key and algorithms to encrypt the response with
+  ///     (§10); nil for a plain JSON response.
   public init(
     target: Target, proofs: CredentialRequestProofs? = nil,
     credentialResponseEncryption: CredentialResponseEncryption? = nil
@@ -172,6 +189,7 @@ public struct CredentialRequest: Sendable, Hashable {
     self.credentialResponseEncryption = credentialResponseEncryption
   }
 
+  /// The request body: the target member, `proofs` and `credential_response_encryption`.
   public var json: JSONValue {
     var object = ObjectBuilder()
     switch target {
@@ -226,6 +244,12 @@ public struct DeferredCredentialRequest: Sendable, Hashable {
   /// first request's).
   package var credentialResponseEncryption: CredentialResponseEncryption?
 
+  /// A deferred credential request.
+  ///
+  /// - Parameters:
+  ///   - transactionID: the `transaction_id` of the deferred credential response (§8.3).
+  ///   - credentialResponseEncryption: the key for this response, which may differ from the first
+  ///     request's (§9.1); nil for a plain JSON response.
   public init(
     transactionID: String, credentialResponseEncryption: CredentialResponseEncryption? = nil
   ) {
@@ -233,6 +257,7 @@ public struct DeferredCredentialRequest: Sendable, Hashable {
     self.credentialResponseEncryption = credentialResponseEncryption
   }
 
+  /// The request body: `transaction_id` and, when set, `credential_response_encryption`.
   public var json: JSONValue {
     var object = ObjectBuilder()
     object.set("transaction_id", transactionID)
@@ -240,6 +265,10 @@ public struct DeferredCredentialRequest: Sendable, Hashable {
     return object.value
   }
 
+  /// Reads a deferred credential request body (the issuer's side), at most 64 KiB of JSON.
+  ///
+  /// - Throws: `OpenID4VCIErrorCode.invalidCredentialRequest` for a body that is not a JSON object
+  ///   with a non-empty `transaction_id`, or with a malformed `credential_response_encryption`.
   public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidCredentialRequest
     let json: JSONValue
@@ -263,6 +292,7 @@ public struct IssuedCredential: Sendable, Hashable {
   /// (base64url `IssuerSigned`, Appendix A.2.4), an object for some other formats.
   public var credential: JSONValue
 
+  /// Wraps the `credential` member as the issuer sends it.
   public init(_ credential: JSONValue) { self.credential = credential }
 
   /// The credential when it is a string.
@@ -302,6 +332,8 @@ public enum CredentialResponse: Sendable, Hashable {
     }
   }
 
+  /// The plain (unencrypted) response body: `credentials` and `notification_id`, or
+  /// `transaction_id` and `interval` (§8.3).
   public var json: JSONValue {
     var object = ObjectBuilder()
     switch self {
@@ -319,8 +351,12 @@ public enum CredentialResponse: Sendable, Hashable {
   /// Reads a plain (JSON) response. `credentials` (non-empty, each with `credential`) and
   /// `transaction_id` exclude each other; `interval` comes with and only with
   /// `transaction_id`; `notification_id` only with `credentials` (§8.3).
-  /// - Parameter expectedTransactionID: for a deferred response, the `transaction_id` sent: a
-  ///   further deferral must repeat it (§9.2).
+  /// - Parameters:
+  ///   - jsonBytes: the response body, at most 4 MiB of UTF-8 JSON.
+  ///   - expectedTransactionID: for a deferred response, the `transaction_id` sent: a further
+  ///     deferral must repeat it (§9.2).
+  /// - Throws: `OpenID4VCIErrorCode.invalidCredentialResponse` for a body that is not JSON or
+  ///   breaks one of these rules.
   public init(jsonBytes: some Collection<UInt8>, expectedTransactionID: String? = nil)
     throws(OpenID4VCIError)
   {
@@ -334,6 +370,10 @@ public enum CredentialResponse: Sendable, Hashable {
     try self.init(json: json, expectedTransactionID: expectedTransactionID)
   }
 
+  /// Reads a plain response already parsed as JSON, with the rules of
+  /// ``init(jsonBytes:expectedTransactionID:)``.
+  ///
+  /// - Throws: `OpenID4VCIErrorCode.invalidCredentialResponse` for a value that breaks them.
   public init(json: JSONValue, expectedTransactionID: String? = nil) throws(OpenID4VCIError) {
     let fields = try Fields(json, "credential response", .invalidCredentialResponse)
     let transactionID = try fields.optionalString("transaction_id")
@@ -419,12 +459,20 @@ public struct NotificationRequest: Sendable, Hashable {
   /// `event_description`: ASCII `%x20-21 / %x23-5B / %x5D-7E`.
   package var eventDescription: String?
 
+  /// A notification about issued credentials.
+  ///
+  /// - Parameters:
+  ///   - notificationID: the `notification_id` of the credential response.
+  ///   - event: what the wallet did with the credentials.
+  ///   - eventDescription: `event_description`, a human-readable note in ASCII without `"` or
+  ///     `\`.
   public init(notificationID: String, event: Event, eventDescription: String? = nil) {
     self.notificationID = notificationID
     self.event = event
     self.eventDescription = eventDescription
   }
 
+  /// The request body: `notification_id`, `event` and, when set, `event_description`.
   public var json: JSONValue {
     var object = ObjectBuilder()
     object.set("notification_id", notificationID)
@@ -433,6 +481,11 @@ public struct NotificationRequest: Sendable, Hashable {
     return object.value
   }
 
+  /// Reads a notification request body (the issuer's side), at most 64 KiB of JSON.
+  ///
+  /// - Throws: `OpenID4VCIErrorCode.invalidNotificationRequest` for a body without a non-empty
+  ///   `notification_id`, with an unknown `event`, or with an `event_description` outside the
+  ///   allowed characters.
   public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidNotificationRequest
     let json: JSONValue

@@ -49,7 +49,9 @@ public struct DPoPVerifier: Sendable {
   /// - Parameters:
   ///   - proof: the value of the request's single `DPoP` header.
   ///   - method: the request's method, compared with `htm` exactly (RFC 9110 §9.1).
-  ///   - uri: the request's target URI, compared with `htu` after ``DPoP/normalizedURI(_:)``.
+  ///   - uri: the request's target URI, compared with `htu` once both are normalized
+  ///     (RFC 9449 §4.3 step 9: query and fragment dropped, then RFC 3986 §6.2.2 and §6.2.3
+  ///     normalization).
   ///   - nonceCheck: nil when the server does not require a nonce; otherwise a check that the
   ///     proof's `nonce` is one the server issued and still accepts. A missing or refused nonce
   ///     throws `useDPoPNonce`, which the server answers with a fresh `DPoP-Nonce` (§8, §9).

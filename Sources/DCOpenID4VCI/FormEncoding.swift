@@ -11,8 +11,11 @@ package import Foundation
 public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
   /// One `name=value` pair, decoded.
   public struct Parameter: Sendable, Hashable {
+    /// The parameter name, percent-decoded.
     public var name: String
+    /// The parameter value, percent-decoded (`+` read as a space).
     public var value: String
+    /// A pair as given; encoding happens when the parameters are serialized.
     public init(name: String, value: String) {
       self.name = name
       self.value = value

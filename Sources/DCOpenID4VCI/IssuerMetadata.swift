@@ -9,7 +9,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   /// `credential_issuer`.
   public var credentialIssuer: IssuerIdentifier
   /// `authorization_servers`; empty when absent, which means the issuer is its own
-  /// authorization server (see ``authorizationServerIdentifiers``).
+  /// authorization server (OpenID4VCI 1.0 §12.2.4).
   public var authorizationServers: [IssuerIdentifier]
   /// `credential_endpoint` (https; may have a port, path and query).
   package var credentialEndpoint: URL

@@ -9,7 +9,7 @@ public import Foundation
 ///
 /// It arrives as the `application/jwt` body of the well-known URL, or (OpenID4VCI drafts 13–15)
 /// as the `signed_metadata` member. Parsing checks only the form; trust comes from
-/// ``verify(trustAnchors:at:expectedIssuer:policies:urlPolicy:)``.
+/// ``verify(trustAnchors:at:expectedIssuer:policies:urlPolicy:leeway:)``.
 public struct SignedIssuerMetadata: Sendable, Hashable {
   /// The JWS as received.
   package let jws: CompactJWS

@@ -7,6 +7,7 @@ import Foundation
 public struct OAuthErrorCode: Hashable, Sendable, CustomStringConvertible {
   /// The code as on the wire.
   public let rawValue: String
+  /// A code from its wire value; any string, so that codes not named here round-trip.
   public init(_ rawValue: String) { self.rawValue = rawValue }
   public var description: String { rawValue }
 
@@ -17,6 +18,8 @@ public struct OAuthErrorCode: Hashable, Sendable, CustomStringConvertible {
   package static let unauthorizedClient = OAuthErrorCode("unauthorized_client")
   package static let unsupportedGrantType = OAuthErrorCode("unsupported_grant_type")
   package static let invalidScope = OAuthErrorCode("invalid_scope")
+  /// `access_denied` (RFC 6749 §4.1.2.1): the user or the authorization server refused the
+  /// request.
   public static let accessDenied = OAuthErrorCode("access_denied")
   package static let unsupportedResponseType = OAuthErrorCode("unsupported_response_type")
   package static let serverError = OAuthErrorCode("server_error")
@@ -28,6 +31,8 @@ public struct OAuthErrorCode: Hashable, Sendable, CustomStringConvertible {
   package static let invalidAuthorizationDetails = OAuthErrorCode("invalid_authorization_details")
   // RFC 9449 §7.1, §8
   package static let invalidDPoPProof = OAuthErrorCode("invalid_dpop_proof")
+  /// `use_dpop_nonce` (RFC 9449 §8, §9): retry with the nonce of the response's `DPoP-Nonce`
+  /// header.
   public static let useDPoPNonce = OAuthErrorCode("use_dpop_nonce")
   // OpenID4VCI 1.0 §8.3.1.2, §9.3, §11.3
   package static let invalidCredentialRequest = OAuthErrorCode("invalid_credential_request")
@@ -64,6 +69,14 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
   /// The HTTP status, when known.
   public var status: Int?
 
+  /// An error response.
+  ///
+  /// - Parameters:
+  ///   - error: `error`, the code.
+  ///   - errorDescription: `error_description`, ASCII `%x20-21 / %x23-5B / %x5D-7E`.
+  ///   - errorURI: `error_uri`, a page about the error.
+  ///   - dpopNonce: the `DPoP-Nonce` header to send with it (RFC 9449 §8.1, §9).
+  ///   - status: the HTTP status, when known.
   public init(
     error: OAuthErrorCode, errorDescription: String? = nil, errorURI: String? = nil,
     dpopNonce: String? = nil, status: Int? = nil

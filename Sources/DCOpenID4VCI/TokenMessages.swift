@@ -30,6 +30,14 @@ public struct TokenRequest: Sendable, Hashable {
   /// `resource` (RFC 8707).
   package var resource: String?
 
+  /// A token request.
+  ///
+  /// - Parameters:
+  ///   - grant: the grant and its parameters.
+  ///   - clientID: `client_id`; nil for anonymous pre-authorized access (OpenID4VCI 1.0 §6.1).
+  ///   - authorizationDetails: `authorization_details` of type `openid_credential` (§6.1.1).
+  ///   - scope: `scope`, for a refresh or a scope-based request.
+  ///   - resource: `resource` (RFC 8707), the credential issuer the token is for.
   public init(
     grant: Grant, clientID: String? = nil,
     authorizationDetails: [CredentialAuthorizationDetail]? = nil, scope: [String]? = nil,
@@ -84,6 +92,10 @@ public struct TokenRequest: Sendable, Hashable {
     try self.init(parameters: parameters)
   }
 
+  /// Reads a token request from decoded form parameters, with the rules of ``init(body:)``.
+  ///
+  /// - Throws: `OpenID4VCIErrorCode.invalidTokenRequest` for an unknown `grant_type`, a missing
+  ///   parameter of the grant, or `tx_code` with a grant other than the pre-authorized code.
   public init(parameters: FormParameters) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidTokenRequest
     let grantType = try parameters.required("grant_type", code)
@@ -155,6 +167,16 @@ public struct TokenResponse: Sendable, Hashable {
   /// `credential_identifiers` (OpenID4VCI 1.0 §6.2).
   package var authorizationDetails: [CredentialAuthorizationDetail]?
 
+  /// A successful token response.
+  ///
+  /// - Parameters:
+  ///   - accessToken: `access_token`.
+  ///   - tokenType: `token_type`: `Bearer`, or `DPoP` for a DPoP-bound token (RFC 9449 §5).
+  ///   - expiresIn: `expires_in`, the token's lifetime in seconds.
+  ///   - refreshToken: `refresh_token`, for re-issuance (RFC 6749 §6).
+  ///   - scope: `scope`, when it differs from the request's.
+  ///   - authorizationDetails: the `openid_credential` entries with their
+  ///     `credential_identifiers` (OpenID4VCI 1.0 §6.2).
   public init(
     accessToken: String, tokenType: AccessTokenType, expiresIn: Int? = nil,
     refreshToken: String? = nil, scope: [String]? = nil,
@@ -168,6 +190,7 @@ public struct TokenResponse: Sendable, Hashable {
     self.authorizationDetails = authorizationDetails
   }
 
+  /// The response body, with only the members that are set.
   public var json: JSONValue {
     var object = ObjectBuilder()
     object.set("access_token", accessToken)
@@ -216,10 +239,16 @@ public struct NonceResponse: Sendable, Hashable {
   /// `c_nonce`.
   public var cNonce: String
 
+  /// A nonce response carrying `cNonce`, a fresh unpredictable value for key proofs.
   public init(cNonce: String) { self.cNonce = cNonce }
 
+  /// The response body: `{"c_nonce": ...}`.
   public var json: JSONValue { .object([("c_nonce", .string(cNonce))]) }
 
+  /// Reads a nonce response body, at most 64 KiB of JSON.
+  ///
+  /// - Throws: `OpenID4VCIErrorCode.invalidNonceResponse` for a body that is not a JSON object
+  ///   with a non-empty string `c_nonce`.
   public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidNonceResponse
     let json: JSONValue

@@ -13,6 +13,12 @@ public struct ClientAttestationMaterial: Sendable {
   /// The instance key: signs the PoPs.
   package var instanceKey: any Signer
 
+  /// Pairs an attestation with its instance key.
+  ///
+  /// - Parameters:
+  ///   - attestation: the Client Attestation JWT the wallet provider issued.
+  ///   - instanceKey: the private key whose public key is the attestation's `cnf.jwk`; it signs
+  ///     the PoPs.
   public init(attestation: String, instanceKey: any Signer) {
     self.attestation = attestation
     self.instanceKey = instanceKey
@@ -24,8 +30,8 @@ public struct ClientAttestationMaterial: Sendable {
 /// client auth) and key attestations for the device keys credentials are bound to (Appendix D).
 ///
 /// A production provider asks its backend, which checks platform attestations (App Attest,
-/// Play Integrity) before signing; ``DevelopmentWalletProvider`` signs with a local key for
-/// tests, the demo and the CLI.
+/// Play Integrity) before signing; the package's `DevelopmentWalletProvider` signs with a local
+/// key for tests, the demo and the CLI.
 public protocol WalletProvider: Sendable {
   /// The `client_id` the attestations name (`sub` of the Client Attestation).
   var clientID: String { get }

@@ -6,8 +6,8 @@ import DCErrors
 ///
 /// The session layer treats every transport alike: the BLE GATT message layer
 /// (``BLEGATTTransport``, §8.3.3.1.1) and the loopback TCP development transport
-/// (``LoopbackTCPTransport``, not part of ISO/IEC 18013-5) both conform. A transport neither
-/// reads nor checks the CBOR it carries; it only bounds its size (``TransportLimits``).
+/// (the package's `LoopbackTCPTransport`, not part of ISO/IEC 18013-5) both conform. A transport
+/// neither reads nor checks the CBOR it carries; it only bounds its size (``TransportLimits``).
 ///
 /// Errors are ``TransportError`` values: `peerClosed` when the peer ended the connection between
 /// messages, `truncatedMessage` when it ended inside one, `timedOut`, `messageTooLarge`,

@@ -86,7 +86,7 @@ extension SDJWT {
   /// ``verify(issuerKey:now:options:)``.
   ///
   /// Under the ``SDJWTProfile/sdJWTVC`` profile the path must also meet
-  /// ``SDJWTVCIssuerPolicy`` for the credential's `iss`: the leaf is an end entity with
+  /// `SDJWTVCIssuerPolicy` (DCX509) for the credential's `iss`: the leaf is an end entity with
   /// keyUsage digitalSignature, and a present `iss` is vouched for by a leaf SAN (its `https`
   /// host as a dNSName, or the whole value as a URI).
   ///

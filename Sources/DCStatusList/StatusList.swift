@@ -88,7 +88,7 @@ public struct StatusList: Sendable, Hashable {
 
   /// Reads the `bits` member (draft §4.1).
   ///
-  /// - Throws: ``StatusListErrorCode/unsupportedBits`` for anything but 1, 2, 4 or 8.
+  /// - Throws: `StatusListErrorCode.unsupportedBits` for anything but 1, 2, 4 or 8.
   public static func bits(_ value: Int) throws(StatusListError) -> Bits {
     guard let bits = Bits(rawValue: value) else {
       throw StatusListError(.unsupportedBits, "bits must be 1, 2, 4 or 8, not \(value)")
@@ -99,7 +99,7 @@ public struct StatusList: Sendable, Hashable {
   /// A list from its zlib-compressed byte array (draft §4.1 `lst`), decompressed under a cap.
   ///
   /// - Throws: ``StatusListErrorCode/tooLarge`` when it decompresses past `maximumSize`;
-  ///   ``StatusListErrorCode/decompressionFailed`` when it is not a zlib stream.
+  ///   `StatusListErrorCode.decompressionFailed` when it is not a zlib stream.
   public init(
     bits: Bits, compressed: [UInt8],
     maximumSize: Int = StatusListLimits.maximumDecompressedSize
@@ -130,7 +130,7 @@ public struct StatusList: Sendable, Hashable {
   /// Sets the status at `index`.
   ///
   /// - Throws: ``StatusListErrorCode/indexOutOfRange``, or
-  ///   ``StatusListErrorCode/invalidStatus`` when the value does not fit in ``bits``.
+  ///   `StatusListErrorCode.invalidStatus` when the value does not fit in ``bits``.
   public mutating func setStatus(_ status: Status, at index: Int) throws(StatusListError) {
     guard index >= 0, index < count else {
       throw StatusListError(

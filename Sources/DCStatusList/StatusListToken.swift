@@ -12,9 +12,10 @@ public import Foundation
 /// `application/statuslist+cwt`).
 ///
 /// Reading a token checks its structure and claims and decompresses the list under
-/// ``StatusListLimits``; it does not check the signature, which ``verifySignature(trustAnchors:at:)``
-/// (an `x5c` / `x5chain` chain to anchors) or ``verifySignature(publicKey:)`` does. The bytes read
-/// are kept: the signature is checked over them, never over a re-encoding.
+/// ``StatusListLimits``; it does not check the signature, which
+/// ``verifySignature(trustAnchors:at:fallbackChain:)`` (an `x5c` / `x5chain` chain to anchors) or
+/// ``verifySignature(publicKey:)`` does. The bytes read are kept: the signature is checked over
+/// them, never over a re-encoding.
 public struct StatusListToken: Sendable, Hashable {
   /// The two forms of a token.
   public enum Format: String, Sendable, Hashable, CaseIterable {
@@ -347,8 +348,12 @@ public struct StatusListToken: Sendable, Hashable {
   /// credential's issuer, so a token signed by the credential's document signer or another
   /// certificate under the same anchor is accepted and another issuer's is refused).
   ///
-  /// - Parameter fallbackChain: the chain to use when the token carries none (the mdoc `status`
-  ///   claim's `certificate`).
+  /// - Parameters:
+  ///   - trustAnchors: the roots the token's chain must validate to: those that anchor the
+  ///     credential's issuer.
+  ///   - time: the instant at which every certificate of the chain must be valid.
+  ///   - fallbackChain: the chain to use when the token carries none (the mdoc `status` claim's
+  ///     `certificate`).
   /// - Returns: the validated chain.
   /// - Throws: ``StatusListErrorCode/untrusted`` when there is no chain or it does not validate;
   ///   ``StatusListErrorCode/invalidSignature`` when the signature does not verify.

@@ -8,7 +8,7 @@ public enum Zlib {
   /// Compresses `bytes` into a zlib stream at the best compression level (draft §4.1 recommends
   /// the highest level).
   ///
-  /// - Throws: ``StatusListErrorCode/compressionFailed`` when zlib reports an error.
+  /// - Throws: `StatusListErrorCode.compressionFailed` when zlib reports an error.
   public static func compress(_ bytes: [UInt8]) throws(StatusListError) -> [UInt8] {
     var stream = z_stream()
     guard dc_zlib_deflate_init(&stream, Z_BEST_COMPRESSION) == Z_OK else {
@@ -40,7 +40,7 @@ public enum Zlib {
   /// that many bytes, whatever it claims to expand to.
   ///
   /// - Throws: ``StatusListErrorCode/tooLarge`` past `maximumSize`;
-  ///   ``StatusListErrorCode/decompressionFailed`` for input that is not one complete zlib
+  ///   `StatusListErrorCode.decompressionFailed` for input that is not one complete zlib
   ///   stream (a bad header or checksum, a preset dictionary, truncation, trailing bytes).
   public static func decompress(_ bytes: [UInt8], maximumSize: Int) throws(StatusListError)
     -> [UInt8]

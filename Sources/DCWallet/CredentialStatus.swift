@@ -42,7 +42,7 @@ extension Wallet {
   /// The reference is read from the stored credential: an SD-JWT VC's `status.status_list`
   /// claim (fetched as `application/statuslist+jwt`) or an mdoc MSO's `status` (fetched as
   /// `application/statuslist+cwt`). A stored status that is still fresh (younger than the list
-  /// token's `ttl` and `exp`, see ``CredentialStatusRecord/isFresh(at:)``) is returned without
+  /// token's `ttl` and `exp`, see ``CredentialStatusRecord/freshUntil``) is returned without
   /// fetching, unless `force`. A failure to learn the status (no reference, the list cannot be
   /// fetched or verified, the index is not in it) is `unknown` with the reason, never `invalid`,
   /// and is stored too; the default policy presents a credential whose status is unknown.
@@ -55,6 +55,7 @@ extension Wallet {
   /// `untrusted` (unknown) status.
   ///
   /// - Parameters:
+  ///   - id: the stored credential's id.
   ///   - checker: fetches and verifies the list; use ``statusListChecker(httpClient:urlPolicy:)``
   ///     so that the list is trusted as the credential is.
   ///   - force: fetch even when the stored status is fresh.

@@ -35,6 +35,7 @@ public final class Wallet: Sendable {
   /// Opens (and on first use creates) the wallet in a home directory.
   ///
   /// - Parameters:
+  ///   - home: the directory of the store, the key file and the key-encryption key.
   ///   - keys: where device keys live; by default `SoftwareKeyStore` with the home's
   ///     key-encryption key.
   ///   - settingsKey: the key that authenticates trust anchors and settings (see
@@ -42,8 +43,12 @@ public final class Wallet: Sendable {
   ///     (created on first use); with `KeychainKeyStore`, pass
   ///     `KeychainKeyStore.settingsAuthenticationKey()`.
   ///   - policy: what the wallet refuses; the defaults are the safe values (see `WalletPolicy`).
+  ///   - authenticator: asks the holder to authenticate before credentials are shared
+  ///     (LocalAuthentication on Apple platforms); the default, for contexts without a person,
+  ///     always says yes.
   ///   - documentTitles: the titles to store with imported mdocs, by docType (an app's localised
   ///     names); a docType without one is its own title.
+  ///   - clock: the current time, for validity and status checks; tests inject a fixed one.
   public init(
     home: WalletHome, keys: (any DeviceKeyStore)? = nil, settingsKey: [UInt8]? = nil,
     authenticator: any UserAuthenticator = ImplicitAuthenticator(),
@@ -333,8 +338,8 @@ public final class Wallet: Sendable {
     return notice ?? nil
   }
 
-  /// The stored credentials that can be read; a damaged row is skipped (see
-  /// ``credentialListing()``).
+  /// The stored credentials that can be read; a damaged row is skipped (the store's
+  /// ``WalletStore/credentialListing(format:)`` reports it).
   public func credentials() async throws(WalletError) -> [StoredCredential] {
     try await credentialListing().credentials
   }
@@ -380,8 +385,8 @@ public final class Wallet: Sendable {
     _ = try? await store.append(activity)
   }
 
-  /// The activity log, newest first; an entry that cannot be read is skipped (see
-  /// ``activityListing(limit:)``).
+  /// The activity log, newest first; an entry that cannot be read is skipped (the store's
+  /// ``WalletStore/activityListing(limit:)`` reports it).
   public func activity(limit: Int = 100) async throws(WalletError) -> [ActivityRecord] {
     try await activityListing(limit: limit).records
   }

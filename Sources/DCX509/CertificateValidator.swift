@@ -14,7 +14,7 @@ public struct TrustedChain: Sendable, Hashable {
 /// The outcome of validating a presented chain; travels with a request to whoever decides.
 ///
 /// - `malformed`: the input is not a certificate chain at all: empty, longer than
-///   ``CertificateValidator/maximumChainLength``, or a certificate that does not parse
+///   ten certificates, or a certificate that does not parse
 ///   (``CertificateValidator/validate(chainDER:at:)``).
 /// - `untrusted`: every certificate reads, but the path fails an RFC 5280 §6.1 check (a
 ///   signature, validity at the given time, names, CA flag, pathLen, keyUsage, AKI/SKI, an

@@ -1,7 +1,7 @@
-/// Distinguished Encoding Rules (X.690 §10): a strict reader and a serializer for the subset of
-/// ASN.1 that X.509 certificates use.
 import DCEncoding
 
+/// Distinguished Encoding Rules (X.690 §10): a strict reader and a serializer for the subset of
+/// ASN.1 that X.509 certificates use.
 public enum DER {
   /// The deepest nesting the reader accepts; RFC 5280 certificates need fewer than 12 levels.
   package static let maximumDepth = 32
@@ -114,7 +114,7 @@ public enum DER {
   /// Parses exactly one DER TLV that spans all of bytes, descending into every constructed node.
   ///
   /// Rejects indefinite and non-minimal lengths (X.690 §10.1), constructed strings (§10.2),
-  /// high tag numbers, nesting deeper than ``maximumDepth`` and trailing bytes.
+  /// high tag numbers, nesting deeper than 32 levels and trailing bytes.
   public static func parse(_ bytes: some Collection<UInt8>) throws(CertificateError) -> Node {
     let data = Array(bytes)[...]
     let (node, end) = try parseNode(data, at: data.startIndex, depth: 1)

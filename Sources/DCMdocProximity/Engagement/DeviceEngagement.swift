@@ -79,7 +79,7 @@ public struct DeviceEngagement: Sendable, Hashable {
 
   /// Reads an engagement, keeping its bytes.
   ///
-  /// - Throws: `tooLarge` past ``maxByteCount``; `malformed` for anything not the CDDL (a key that
+  /// - Throws: `tooLarge` past 4096 bytes; `malformed` for anything not the CDDL (a key that
   ///   is not an integer included); `unsupportedVersion` unless the version is 1.x;
   ///   `unsupportedCipherSuite`; `invalidKey` for an EDeviceKey that is not a point of P-256,
   ///   P-384 or P-521.

@@ -19,7 +19,8 @@ extension DeviceEngagement {
   /// The scheme is matched without regard to case (RFC 3986 §3.1); the rest must be unpadded
   /// base64url and nothing else (no whitespace, query or fragment).
   ///
-  /// - Throws: `tooLarge` past ``maxURILength``, `invalidURI`, or the engagement's own errors.
+  /// - Throws: `tooLarge` past the length of a 4096-byte engagement in base64url, `invalidURI`,
+  ///   or the engagement's own errors.
   public init(uri: String) throws(MdocProximityError) {
     let utf8 = Array(uri.utf8)
     guard utf8.count <= Self.maxURILength else {

@@ -96,7 +96,7 @@ public struct NDEFRecord: Sendable, Hashable {
 ///
 /// Reading is strict and bounded: chunked records (CF) are refused, as are TNF 6 and 7, a missing
 /// or misplaced MB/ME, lengths past the input, trailing bytes, and messages over
-/// ``maxByteCount`` bytes or ``maxRecordCount`` records.
+/// 65,535 bytes or 64 records.
 public struct NDEFMessage: Sendable, Hashable {
   enum Flag {
     static let messageBegin: UInt8 = 0x80

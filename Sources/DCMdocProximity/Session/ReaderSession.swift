@@ -29,9 +29,14 @@ public struct ReaderSession: Sendable {
   /// engagement's curve (or `eReaderKey`).
   ///
   /// - Parameters:
+  ///   - deviceEngagement: the mdoc's engagement, read from its QR code or NFC handover; its
+  ///     EDeviceKey and bytes enter the session keys and the SessionTranscript (§9.1.5.1).
   ///   - handover: `Handover.qr` for a QR engagement, `Handover.nfc(...)` for NFC.
+  ///   - eReaderKey: the reader's ephemeral private key; nil draws a fresh one on EDeviceKey's
+  ///     curve (tests pass a fixed key to reproduce vectors).
+  ///   - limits: the largest message accepted from the mdoc.
   /// - Throws: `invalidKey` when `eReaderKey` is on another curve than EDeviceKey (the ECDH of
-  ///   ``SessionKeys`` fails).
+  ///   the session key derivation fails).
   public init(
     deviceEngagement: DeviceEngagement, handover: CBOR, eReaderKey: ECPrivateKey? = nil,
     limits: SessionLimits = .default

@@ -110,13 +110,15 @@ public enum BLESide: Sendable, Hashable {
 
 /// A characteristic of the 18013-5 GATT service (§8.3.3.1.1.4, Tables 11 and 12).
 public enum BLECharacteristic: Sendable, Hashable, CaseIterable {
-  /// State: notify and write without response; carries ``BLEState`` values.
+  /// State: notify and write without response; carries the State values: 0x01 Start, 0x02 End
+  /// (§8.3.3.1.1.5).
   case state
   /// Client2Server: write without response; message chunks from the GATT client.
   case client2Server
   /// Server2Client: notify; message chunks from the GATT server.
   case server2Client
-  /// Ident (central client mode only): read; ``BLEIdent/value(eDeviceKeyBytes:)``.
+  /// Ident (central client mode only): read; the 16-byte Ident, HKDF-SHA256 of
+  /// EDeviceKeyBytes with info "BLEIdent" (§8.3.3.1.1.4).
   case ident
 }
 

@@ -14,7 +14,8 @@ import Foundation
 /// written by the client or notified by the server, ends the session (§8.3.3.1.1.5).
 ///
 /// Call ``open()`` once the link is connected, then ``send(_:)`` and ``receive()``; the link
-/// reports what arrives through ``linkDidReceive(_:)``, from any thread.
+/// reports what arrives through the transport's package-level `linkDidReceive(_:)`, from any
+/// thread.
 public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
   /// The times the transport waits.
   public struct Timeouts: Sendable, Hashable {
@@ -69,8 +70,15 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
 
   /// A transport for `side` in `mode` over `link`.
   ///
-  /// - Parameter eDeviceKeyBytes: the DeviceEngagement's EDeviceKeyBytes (tag 24 and its byte
-  ///   string, as shown); required in central client mode, where the Ident is derived from it.
+  /// - Parameters:
+  ///   - side: whether this device is the mdoc or the mdoc reader.
+  ///   - mode: which side is the GATT server: peripheral server mode (the mdoc) or central
+  ///     client mode (the mdoc reader), as the DeviceEngagement offered (§8.3.3.1.1.1).
+  ///   - link: the connected radio, which carries characteristic values both ways.
+  ///   - eDeviceKeyBytes: the DeviceEngagement's EDeviceKeyBytes (tag 24 and its byte string, as
+  ///     shown); required in central client mode, where the Ident is derived from it.
+  ///   - limits: the bounds on what the peer sends (message size, reassembly).
+  ///   - timeouts: how long ``open()`` waits for Start and ``receive()`` for a message.
   /// - Throws: `protocolViolation` when central client mode is asked for without
   ///   `eDeviceKeyBytes`; `connectionFailed` when the Ident cannot be derived.
   public init(
@@ -110,7 +118,7 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
 
   /// Sets the session up on a connected link. The GATT client checks the Ident (central client
   /// mode, the mdoc), subscribes to State and Server2Client and writes Start; the GATT server
-  /// waits for Start, at most ``Timeouts/start``.
+  /// waits for Start, at most the `start` of the ``Timeouts`` it was created with.
   ///
   /// - Throws: `identMismatch` (the connection is ended), `timedOut`, `protocolViolation`,
   ///   `peerClosed`, `closed`, or the link's error.

@@ -1,10 +1,11 @@
 import DCErrors
 
 /// What the BLE GATT message layer needs of the radio: characteristic writes and notifications
-/// out, and (through ``BLEGATTTransport/linkDidReceive(_:)``) writes and notifications in.
+/// out, and (through ``BLEGATTTransport``'s package-level `linkDidReceive(_:)`) writes and
+/// notifications in.
 ///
-/// The platform adapter implements it (``CoreBluetoothPeripheralLink`` and
-/// ``CoreBluetoothCentralLink`` on Apple platforms); tests use an in-memory pair. Everything the
+/// The platform adapter implements it (`CoreBluetoothPeripheralLink` and
+/// `CoreBluetoothCentralLink` on Apple platforms); tests use an in-memory pair. Everything the
 /// session needs decided (chunking, the State values, the Ident check, limits, ordering) is
 /// decided in ``BLEGATTTransport``, never in a link.
 public protocol BLELink: Sendable {

@@ -108,7 +108,9 @@ public enum AnnexCVerifier {
 
   /// A reader key and its certificate chain (leaf first) for reader authentication.
   public struct ReaderCredentials: Sendable {
+    /// The reader key that signs ReaderAuthentication; its public key is the chain's leaf.
     public let signer: any Signer
+    /// The reader certificate chain, leaf first, sent in readerAuth's `x5chain`.
     public let chain: [Certificate]
 
     /// Creates reader credentials.
@@ -163,6 +165,7 @@ public enum AnnexCVerifier {
 
   /// A verified document and what it disclosed.
   public struct VerifiedDocument: Sendable {
+    /// The verified document's type, e.g. `org.iso.18013.5.1.mDL`.
     public let docType: String
     /// Disclosed elements in response order.
     public let elements: [(nameSpace: String, identifier: String, value: CBOR)]
@@ -182,6 +185,7 @@ public enum AnnexCVerifier {
 
   /// The outcome of verifying a response.
   public struct Result: Sendable {
+    /// The documents that passed every check, in response order.
     public let documents: [VerifiedDocument]
     /// What was checked, in order.
     public let report: VerificationReport

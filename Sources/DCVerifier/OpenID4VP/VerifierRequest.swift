@@ -82,8 +82,12 @@ public struct VerifierRequest: Sendable {
   /// - Parameters:
   ///   - dcqlQuery: the DCQL query; it is validated before it is sent.
   ///   - origin: the verifier's own origin, as the browser will assert it.
+  ///   - responseMode: `dc_api`, or `dc_api.jwt` for a response encrypted to a fresh key (§8.3).
+  ///   - signing: whether the request goes unsigned, signed or multisigned (Appendix A.3).
+  ///   - expectedOrigins: `expected_origins` of a signed request; nil for `[origin]`.
   ///   - transactionData: JSON objects with `type` and `credential_ids`, base64url-encoded here.
   ///   - verifierInfo: `verifier_info`, when given.
+  ///   - random: the source of the nonce and of the encryption key.
   /// - Throws: `invalidRequest` for an invalid query or transaction data, `internalFailure`.
   public init(
     dcqlQuery: JSONValue, origin: String, responseMode: ResponseMode,

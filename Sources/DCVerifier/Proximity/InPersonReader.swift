@@ -31,10 +31,11 @@ public struct InPersonReaderErrorCode: DCErrorCode {
   package static let verificationFailed = Self("verificationFailed")
 }
 
-/// Runs the reader's side of an ISO 18013-5 in-person session over any ``SessionTransport``:
-/// from the `mdoc:` URI (QR engagement, §8.2.2.3) it makes the ephemeral EReaderKey and the
-/// SessionTranscript, sends each DeviceRequest (with reader authentication over this session's
-/// transcript when given), verifies each DeviceResponse with ``ProximityReader/verify(response:request:sessionTranscript:eReaderKey:issuerTrustAnchors:now:)``,
+/// Runs the reader's side of an ISO 18013-5 in-person session over any `SessionTransport` of
+/// DCProximityTransport: from the `mdoc:` URI (QR engagement, §8.2.2.3) it makes the ephemeral
+/// EReaderKey and the SessionTranscript, sends each DeviceRequest (with reader authentication
+/// over this session's transcript when given), verifies each DeviceResponse with
+/// ``ProximityReader/verify(response:request:sessionTranscript:eReaderKey:issuerTrustAnchors:now:)``,
 /// and ends the session with status 20 (§9.1.1.4).
 public actor InPersonReader {
   /// The engagement read from the URI.
@@ -73,11 +74,20 @@ public actor InPersonReader {
 
   /// Sends one DeviceRequest and verifies the answer.
   ///
-  /// - Parameter status: when given, each verified document's status (its MSO `status`, IETF
-  ///   Token Status List) is checked through it with `issuerTrustAnchors`, as
-  ///   ``ProximityReader/verify(response:request:sessionTranscript:eReaderKey:issuerTrustAnchors:now:status:)``
-  ///   does, and the report gains one `credentialStatus` check per document; nil: no status check
-  ///   and no such check in the report.
+  /// - Parameters:
+  ///   - itemsRequests: the documents and elements asked for, one doc request each.
+  ///   - useCases: `DeviceRequestInfo` use cases (second edition); given, the request is
+  ///     version 1.1.
+  ///   - reader: the reader key and its chain, to sign the request (reader authentication,
+  ///     §9.1.4); nil for an unauthenticated request.
+  ///   - readerAuthentication: one readerAuth per doc request, or one readerAuthAll.
+  ///   - issuerTrustAnchors: the IACA certificates a document's signer must chain to.
+  ///   - now: the time at which certificates and MSO validity are checked.
+  ///   - status: when given, each verified document's status (its MSO `status`, IETF Token
+  ///     Status List) is checked through it with `issuerTrustAnchors`, as
+  ///     ``ProximityReader/verify(response:request:sessionTranscript:eReaderKey:issuerTrustAnchors:now:status:)``
+  ///     does, and the report gains one `credentialStatus` check per document; nil: no status
+  ///     check and no such check in the report.
   /// - Throws: `invalidRequest`, `transport`, `session` (the holder ended the session without a
   ///   response, or a message was refused), `verificationFailed` (the first failed check, or the
   ///   holder's refusal status; for a revoked or suspended document, or an unknown status under

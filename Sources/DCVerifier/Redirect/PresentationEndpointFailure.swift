@@ -2,8 +2,8 @@ package import DCHTTP
 import DCJSON
 
 /// Why a verifier endpoint of the redirect flows refused a request, as a value: the code names
-/// the failed check, the reason says what was wrong (never key material). ``response`` is the
-/// HTTP answer: an OAuth-style error object (RFC 6749 §5.2).
+/// the failed check, the reason says what was wrong (never key material). Its HTTP answer
+/// (built inside the package) is an OAuth-style error object (RFC 6749 §5.2).
 public struct PresentationEndpointFailure: Error, Sendable, Hashable {
   /// The check that failed.
   public enum Code: String, Sendable, Hashable, CaseIterable {

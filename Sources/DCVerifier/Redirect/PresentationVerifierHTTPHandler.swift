@@ -4,8 +4,8 @@ public import DCJSON
 import DCOpenID4VP
 import Foundation
 
-/// Routes HTTP requests to a ``PresentationVerifier``: the one ``HTTPHandler`` a server mounts
-/// for a redirect-flow verifier (OpenID4VP 1.0 §5.10, §8.2) and its frontend API.
+/// Routes HTTP requests to a ``PresentationVerifier``: the one `HTTPHandler` (DCHTTP) a server
+/// mounts for a redirect-flow verifier (OpenID4VP 1.0 §5.10, §8.2) and its frontend API.
 ///
 /// - `POST /transactions` (frontend): a JSON body `{"dcql_query": {...}, "flow":
 ///   "same_device"|"cross_device", "client_id_prefix": "x509_san_dns"|"x509_hash"|

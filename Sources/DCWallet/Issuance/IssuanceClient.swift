@@ -6,7 +6,7 @@ public import DCOpenID4VCI
 public import DCX509
 public import Foundation
 
-/// The wallet side of OpenID4VCI 1.0 (HAIP 1.0 profile) over any ``HTTPClient``: resolves
+/// The wallet side of OpenID4VCI 1.0 (HAIP 1.0 profile) over any `HTTPClient` (DCHTTP): resolves
 /// offers, fetches metadata, runs the pre-authorized code and authorization code flows with
 /// PKCE, PAR, DPoP and client attestation, requests credentials (batches, deferred, encrypted
 /// responses) and sends notifications.
@@ -34,6 +34,22 @@ public struct IssuanceClient: Sendable {
     /// Encrypt credential responses even when the issuer does not require it.
     package var preferEncryptedResponses: Bool
 
+    /// A configuration; the defaults suit a development wallet against an `https` issuer.
+    ///
+    /// - Parameters:
+    ///   - urlPolicy: the URLs the client may fetch (`https`; loopback `http` only with the
+    ///     development policy).
+    ///   - clientID: the `client_id` when no wallet provider supplies one.
+    ///   - redirectURI: the `redirect_uri` registered for the authorization code flow.
+    ///   - walletProvider: supplies Client Attestations and key attestations; nil when the wallet
+    ///     has none.
+    ///   - metadataTrustAnchors: the anchors signed issuer metadata must chain to (§12.2.3); with
+    ///     none, signed metadata is not checked and the plain JSON metadata is used.
+    ///   - clock: the current time; tests inject a fixed one.
+    ///   - makeDeviceKey: makes each device key a credential is bound to (one per proof); a fresh
+    ///     P-256 key by default.
+    ///   - preferEncryptedResponses: ask for encrypted credential responses even when the issuer
+    ///     does not require them (§10).
     public init(
       urlPolicy: URLPolicy = .standard, clientID: String = "dcwallet",
       redirectURI: String = "https://wallet.invalid/callback",
@@ -63,6 +79,12 @@ public struct IssuanceClient: Sendable {
     /// issuer's `batch_size` (§12.2.4).
     package var batchSize: Int
 
+    /// Options for one issuance.
+    ///
+    /// - Parameters:
+    ///   - configurationIDs: the configurations to request; nil for every one the offer names.
+    ///   - batchSize: credentials per configuration (one proof and one device key each), capped by
+    ///     the issuer's `batch_size` (§12.2.4).
     public init(configurationIDs: [String]? = nil, batchSize: Int = 1) {
       self.configurationIDs = configurationIDs
       self.batchSize = batchSize
@@ -72,6 +94,11 @@ public struct IssuanceClient: Sendable {
   package let http: any HTTPClient
   package var configuration: Configuration
 
+  /// A client that makes its requests through `http`.
+  ///
+  /// - Parameters:
+  ///   - http: the HTTP client every request goes through.
+  ///   - configuration: identifiers, trust anchors, attestation and key making.
   public init(http: any HTTPClient, configuration: Configuration = Configuration()) {
     self.http = http
     self.configuration = configuration
@@ -108,7 +135,8 @@ public struct IssuanceClient: Sendable {
   }
 
   /// The issuer's metadata (§12.2.2), checked to name `identifier` (§12.2.4); signed metadata
-  /// (§12.2.3) is verified against ``Configuration/metadataTrustAnchors`` when any are set.
+  /// (§12.2.3) is verified against the configuration's `metadataTrustAnchors` when any are
+  /// set.
   public func issuerMetadata(_ identifier: IssuerIdentifier) async throws(IssuanceError)
     -> IssuerContext
   {
@@ -210,6 +238,12 @@ public struct IssuerContext: Sendable, Hashable {
   /// Whether the metadata came from a signed metadata JWT verified against trust anchors.
   package var signedMetadataVerified: Bool
 
+  /// An issuer context from metadata already fetched and checked.
+  ///
+  /// - Parameters:
+  ///   - metadata: the credential issuer metadata.
+  ///   - signedMetadataVerified: whether it came from signed metadata verified against trust
+  ///     anchors (§12.2.3).
   public init(metadata: CredentialIssuerMetadata, signedMetadataVerified: Bool) {
     self.metadata = metadata
     self.signedMetadataVerified = signedMetadataVerified

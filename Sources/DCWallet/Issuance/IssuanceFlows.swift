@@ -30,7 +30,7 @@ public struct PendingAuthorization: Sendable {
 public enum DeferredPollOutcome: Sendable {
   /// The credentials are ready.
   case issued([IssuedCredentialOutcome])
-  /// Not yet: poll again at ``DeferredIssuance/nextPollAt``.
+  /// Not yet: poll again with this value once the issuer's `interval` has passed (§9.2).
   case pending(DeferredIssuance)
   /// The issuer refused or the exchange failed; `pending` is kept when a later poll may work.
   case failed(IssuanceError)

@@ -40,7 +40,7 @@ public struct IssuedCredentialOutcome: Sendable {
   /// Its format (`mso_mdoc` with the doctype, `dc+sd-jwt` with the vct).
   public var format: DCOpenID4VCI.CredentialFormat
   /// The credential: for `dc+sd-jwt` the SD-JWT string, for `mso_mdoc` base64url
-  /// `IssuerSigned` (``OpenID4VCI/IssuedCredential/mdocIssuerSigned()``).
+  /// `IssuerSigned` (`IssuedCredential.mdocIssuerSigned()` decodes it).
   public var credential: DCOpenID4VCI.IssuedCredential
   /// The device key the credential should be bound to: the key of the proof at the same
   /// position in the request (OpenID4VCI 1.0 §8.3: each key binds at most one credential). The
@@ -63,6 +63,7 @@ public struct IssuanceFailure: Sendable {
   /// Why.
   public var error: IssuanceError
 
+  /// A failure of the configuration `configurationID`, for `error`.
   public init(configurationID: String, error: IssuanceError) {
     self.configurationID = configurationID
     self.error = error
@@ -81,6 +82,14 @@ public struct NotificationTarget: Sendable, Hashable {
   /// The DPoP key, when the token is DPoP-bound.
   package var dpopKey: ECPrivateKey?
 
+  /// A notification target.
+  ///
+  /// - Parameters:
+  ///   - endpoint: the issuer's `notification_endpoint`.
+  ///   - notificationID: the `notification_id` of the credential response.
+  ///   - accessToken: the access token the credentials were requested with.
+  ///   - tokenType: `Bearer` or `DPoP`.
+  ///   - dpopKey: the DPoP key the token is bound to; nil for a bearer token.
   public init(
     endpoint: URL, notificationID: String, accessToken: String, tokenType: AccessTokenType,
     dpopKey: ECPrivateKey?
@@ -105,6 +114,9 @@ public struct NotificationTarget: Sendable, Hashable {
     return .object(members)
   }
 
+  /// Reads a target stored as ``json``.
+  ///
+  /// - Throws: `unexpectedResponse` when a member is missing or malformed.
   public init(json: JSONValue) throws(IssuanceError) {
     let reader = StoredJSON(json, "notification target")
     endpoint = try reader.url("endpoint")
@@ -121,9 +133,13 @@ public struct NotificationTarget: Sendable, Hashable {
 /// ``json`` holds private keys (the device keys and the DPoP key) and the access token: store it
 /// as the secret it is.
 public struct DeferredIssuance: Sendable, Hashable {
+  /// The Credential Issuer Identifier of the issuer that deferred the request.
   public var credentialIssuer: String
+  /// The requested credential configuration's id.
   public var configurationID: String
+  /// The configuration's format (`mso_mdoc` with the doctype, `dc+sd-jwt` with the vct).
   public var format: DCOpenID4VCI.CredentialFormat
+  /// The configuration's display metadata, for the pending entry shown to the holder.
   public var display: [DCOpenID4VCI.CredentialDisplay]
   package var issuerDisplay: [IssuerDisplay]
   package var deferredEndpoint: URL
@@ -148,6 +164,8 @@ public struct DeferredIssuance: Sendable, Hashable {
   public static func == (lhs: Self, rhs: Self) -> Bool { lhs.json == rhs.json }
   public func hash(into hasher: inout Hasher) { hasher.combine(json) }
 
+  /// A JSON object to store and read back with ``init(json:)``; it holds private keys and the
+  /// access token.
   public var json: JSONValue {
     var members: [(key: String, value: JSONValue)] = [
       ("credential_issuer", .string(credentialIssuer)),
@@ -202,6 +220,9 @@ public struct DeferredIssuance: Sendable, Hashable {
     self.encryption = encryption
   }
 
+  /// Reads a deferred issuance stored as ``json``, in this process or a later one.
+  ///
+  /// - Throws: `unexpectedResponse` when a member is missing or malformed.
   public init(json: JSONValue) throws(IssuanceError) {
     let reader = StoredJSON(json, "pending deferred issuance")
     credentialIssuer = try reader.string("credential_issuer")

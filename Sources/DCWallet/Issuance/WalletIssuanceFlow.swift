@@ -80,7 +80,7 @@ public struct WalletIssuanceFailure: Sendable {
 
 /// The wallet's side of OpenID4VCI 1.0 from offer to storage: an ``IssuanceClient`` talks to the
 /// issuer, and every credential it receives is verified before it is stored
-/// (``Wallet/storeIssuedCredentials(_:expected:notificationID:session:trust:ids:)``), the issuer
+/// (by the same checks as an import, against the wallet's issuer anchors), the issuer
 /// is told `credential_accepted` or `credential_failure` (§11), deferred requests are kept as
 /// pending entries, and removing an issued credential tells the issuer `credential_deleted`.
 ///

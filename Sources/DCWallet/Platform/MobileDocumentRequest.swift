@@ -9,6 +9,8 @@ import Foundation
 public struct MobileDocumentRequest: Sendable, Hashable {
   /// An element the reader asks for and whether it will retain it (`ElementInfo`).
   public struct ElementInfo: Sendable, Hashable {
+    /// Whether the reader will retain the element after the transaction (ISO 18013-5
+    /// `IntentToRetain`).
     public let isRetaining: Bool
     /// Creates element information.
     public init(isRetaining: Bool) { self.isRetaining = isRetaining }
@@ -16,6 +18,7 @@ public struct MobileDocumentRequest: Sendable, Hashable {
 
   /// One requested document (`DocumentRequest`).
   public struct DocumentRequest: Sendable, Hashable {
+    /// The requested docType, e.g. `org.iso.18013.5.1.mDL`.
     public let documentType: String
     /// Elements by namespace.
     package let namespaces: [String: [String: ElementInfo]]
@@ -35,6 +38,7 @@ public struct MobileDocumentRequest: Sendable, Hashable {
 
   /// Documents that are answered together (`DocumentRequestSet`): every one of them.
   public struct DocumentRequestSet: Sendable, Hashable {
+    /// The document requests of the set, all answered together.
     public let requests: [DocumentRequest]
     /// Creates a set.
     public init(requests: [DocumentRequest]) { self.requests = requests }
@@ -126,8 +130,10 @@ public struct MobileDocumentRequest: Sendable, Hashable {
 
   /// One element as shown on a consent screen.
   public struct ShownElement: Sendable, Hashable, CustomStringConvertible {
+    /// The docType of the document the element belongs to.
     public let documentType: String
     package let namespace: String
+    /// The element identifier within its namespace, e.g. `portrait`.
     public let element: String
     public var description: String { "\(documentType) \(namespace)/\(element)" }
   }
@@ -136,7 +142,9 @@ public struct MobileDocumentRequest: Sendable, Hashable {
 /// A stored document the request UI can offer: its identifier, docType, the elements it holds
 /// and the authority key identifier of its document signer's issuer.
 public struct OfferableDocument: Sendable, Hashable {
+  /// The stored credential's id.
   public let id: String
+  /// The document's docType.
   public let documentType: String
   /// Elements held, by namespace.
   public let elements: [String: Set<String>]
@@ -167,6 +175,7 @@ public struct OfferableDocument: Sendable, Hashable {
 /// of the set, in order.
 public struct PresentmentChoice: Sendable, Hashable {
   package let presentmentIndex: Int
+  /// The index of the chosen set among the presentment request's alternative sets.
   public let setIndex: Int
   package let documentIDs: [String]
 

@@ -31,19 +31,19 @@ public struct InPersonSessionErrorCode: DCErrorCode {
   package static let tooManyRequests = Self("tooManyRequests")
 }
 
-/// Runs the holder's side of a whole ISO 18013-5 in-person session over any
-/// ``SessionTransport``: the engagement is already shown (`HolderSession.uri`); the driver reads
-/// the SessionEstablishment and each SessionData, resolves every DeviceRequest through the
-/// wallet's presentation model (``Wallet/resolveInPerson(deviceRequest:sessionTranscript:policy:)``),
-/// asks the consent callback, answers with ``Wallet/respondInPerson(to:consent:)``, and returns
-/// when the reader ends the session (status 20, §9.1.1.4).
+/// Runs the holder's side of a whole ISO 18013-5 in-person session over any `SessionTransport`
+/// (DCProximityTransport): the engagement is already shown (`HolderSession.uri`); the driver
+/// reads the SessionEstablishment and each SessionData, resolves every DeviceRequest through the
+/// wallet's presentation model (the same ``PresentationRequest`` as a DC API request), asks the
+/// consent callback, answers with the consented documents, and returns when the reader ends the
+/// session (status 20, §9.1.1.4).
 ///
 /// A refusal (the policy, no matching credential, a request that does not decode, the holder
 /// declining, a response that cannot be made) is always sent: a DeviceResponse without
 /// documents and with its status (§8.3.2.1.2.3: 10, 11 or 12), together with status 20, which
 /// ends the session; ``Outcome/refusal`` then says why. A message the session layer refuses is
-/// answered with its SessionData status (10 or 11), then ``InPersonSessionErrorCode/session``
-/// is thrown.
+/// answered with its SessionData status (10 or 11), then an ``InPersonSessionError`` with the
+/// code `session` is thrown.
 public struct InPersonHolder: Sendable {
   /// Why the holder did not answer a request; the status was sent to the reader.
   public struct RefusalSent: Sendable {

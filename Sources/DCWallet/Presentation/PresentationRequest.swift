@@ -17,7 +17,8 @@ import Foundation
 /// request or Credential Query with its requested claims, intent to retain, and candidate
 /// credentials with the claims each can disclose) and the ``credentialSets`` with their options
 /// and purposes. A consent screen is written against these alone, and the holder's answer is a
-/// typed ``ConsentSelection`` (see ``consent(_:)``); ``kind`` keeps what only one protocol has.
+/// typed ``ConsentSelection`` (see ``consent(_:)``); a package-internal part keeps what only one
+/// protocol has.
 public struct PresentationRequest: Sendable {
   /// The protocol-specific part.
   package enum Kind: Sendable {
@@ -56,8 +57,8 @@ public struct PresentationRequest: Sendable {
   package let skipped: [Refusal]
 
   /// How the requester was authenticated, recorded and never thrown: the policy decides whether
-  /// it refuses (``WalletPolicy/requireAuthenticatedRequester``,
-  /// ``WalletPolicy/acceptsInvalidRequesterAuthentication``), a consent screen shows it.
+  /// it refuses (``WalletPolicy``'s `requireAuthenticatedRequester` and
+  /// `acceptsInvalidRequesterAuthentication`), a consent screen shows it.
   ///
   /// Annex C: `invalid` when a readerAuth or readerAuthAll signature does not verify (ISO
   /// 18013-5 §9.1.4), `trusted` when every doc request is signed by a reader that chains to a

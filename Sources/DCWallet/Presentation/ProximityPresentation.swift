@@ -5,14 +5,14 @@ package import DCMdoc
 package import DCX509
 package import Foundation
 
-/// How the holder authenticates an in-person response (ISO 18013-5 §9.1.3), a value of
-/// ``WalletPolicy/inPersonDeviceAuthentication``.
+/// How the holder authenticates an in-person response (ISO 18013-5 §9.1.3), the
+/// `inPersonDeviceAuthentication` of a ``WalletPolicy``.
 ///
 /// A deviceMac (§9.1.3.5) needs ECDH with the device key and the reader's EReaderKey: a key
 /// store whose backend cannot agree with the key (`DeviceKeyStore.keyAgreement(for:)` is nil, as
 /// for an Apple Secure Enclave signing key), or a transcript without an EReaderKey, cannot make
 /// one. `.mac` then refuses the response with
-/// ``WalletErrorCode/unsupportedDeviceAuthentication`` (nothing is sent but the refusal status);
+/// `WalletErrorCode.unsupportedDeviceAuthentication` (nothing is sent but the refusal status);
 /// `.macElseSignature` signs instead.
 public enum InPersonDeviceAuthentication: Sendable, Hashable {
   /// A deviceSignature (§9.1.3.6), always possible: the default.

@@ -65,9 +65,10 @@ extension Wallet {
   /// Resolves an authorization request URI (OpenID4VP 1.0 §5): parses it, fetches the request
   /// object at its `request_uri` (GET, or with `request_uri_method=post` a POST of
   /// `wallet_metadata` and a fresh `wallet_nonce`, §5.10), verifies the request with the
-  /// wallet's verifier trust anchors and clock (``RedirectAuthorizationRequest``), then
+  /// wallet's verifier trust anchors and clock (DCOpenID4VP's `RedirectAuthorizationRequest`),
+  /// then
   /// evaluates its DCQL query against the stored credentials: the same ``PresentationRequest``
-  /// (``PresentationRequest/Kind/openID4VP(_:)``) a DC API request resolves to, with no origin.
+  /// an OpenID4VP DC API request resolves to, with no origin.
   ///
   /// `policy.requireAuthenticatedRequester` refuses a `redirect_uri` request (unauthenticated)
   /// and then posts nothing to it, nor to any request that fails its checks: an untrusted party
@@ -88,7 +89,7 @@ extension Wallet {
   ///   - httpClient: fetches the request object (`URLSessionHTTPClient` in an app).
   ///   - policy: by default the wallet's.
   ///   - configuration: URL policy, wallet metadata and randomness.
-  /// - Throws: `refused` with a typed ``Refusal`` (also in ``WalletError/refusals``) when the
+  /// - Throws: `refused` with a typed ``Refusal`` (also in the error's `refusals`) when the
   ///   request is invalid or cannot be answered; `transport` when the request object cannot be
   ///   fetched. The refusal is logged.
   public func resolve(
@@ -302,7 +303,12 @@ extension Wallet {
   /// its `state` to the `response_uri` (OpenID4VP 1.0 §8.5; encrypted for `direct_post.jwt`)
   /// and logs the refusal.
   ///
-  /// - Parameter reason: an `error_description` for the verifier; nil sends none.
+  /// - Parameters:
+  ///   - request: a request returned by
+  ///     ``resolve(authorizationRequestURI:httpClient:policy:configuration:)``.
+  ///   - reason: an `error_description` for the verifier; nil sends none.
+  ///   - httpClient: the client that posts the error response.
+  ///   - configuration: URL policy, wallet metadata and randomness, as for resolving.
   /// - Returns: the verifier's answer (it accepted the error response).
   /// - Throws: `transport` when the error response cannot be delivered or is not accepted.
   public func decline(

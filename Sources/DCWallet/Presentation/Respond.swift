@@ -13,7 +13,8 @@ extension Wallet {
   /// Resolves the first request of an envelope this wallet can answer, in the website's order.
   ///
   /// - Parameters:
-  ///   - origin: the origin the platform reported; the payload is never trusted for it.
+  ///   - envelope: the request as the platform handed it over, in any of its shapes.
+  ///   - originText: the origin the platform reported; the payload is never trusted for it.
   ///   - policy: what is refused; by default the wallet's `policy`. With
   ///     `requireAuthenticatedRequester`, only requesters authenticated through a trusted chain
   ///     are answered, for every protocol (see `WalletPolicy`).

@@ -13,7 +13,7 @@ internal import Foundation
 /// Local file-system paths made absolute and normal by string arithmetic alone.
 ///
 /// Every path a user gives (a wallet home, a file next to another) goes through
-/// ``absolute(_:currentDirectory:home:)`` before any arithmetic on it: Foundation's
+/// this type's absolute-path function before any arithmetic on it: Foundation's
 /// `NSString.deletingLastPathComponent` traps on relative paths such as `.`, `x/` and `~` on
 /// Linux (issue 32, item 18), so nothing here calls Foundation's path helpers.
 public enum LocalPath {

@@ -43,7 +43,7 @@ public enum IssuerTrust: String, Sendable, Hashable, CaseIterable {
   /// The issuer vouched for itself: the credential's chain reached an IACA the issuer itself
   /// published (`mdoc_iacas_uri`), or it verified with a key of the issuer's own JWT VC issuer
   /// metadata, which the holder accepted by an explicit opt-in at issuance
-  /// (``IssuanceTrustOptions``). No anchor of the wallet's vouched for it.
+  /// (``WalletIssuance/StorageOptions``). No anchor of the wallet's vouched for it.
   case issuerVouched = "issuer-vouched"
 }
 

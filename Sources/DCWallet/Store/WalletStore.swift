@@ -35,7 +35,7 @@ public actor WalletStore {
 
   /// Opens the store at path (made absolute: a relative path is under the current directory),
   /// creating the file (and its directory) if needed, and migrates the schema to
-  /// ``currentSchemaVersion`` in one transaction; a file whose credential rows predate their
+  /// the current version in one transaction; a file whose credential rows predate their
   /// authentication tags (version 6 and earlier) stays at version 6 until a `Wallet` opens it
   /// with its key and tags them. A store opened this way writes credential rows without tags and
   /// checks none: a wallet reads such rows as unauthenticated.

@@ -1,4 +1,4 @@
-// Generated from Sources/DCWallet/DCWallet.docc/WalletIssuance.md by .ci/extract-articles: its Swift snippets, in order,
+// Generated from Sources/DCWallet/DCWallet.docc/ReceivingCredentials.md by .ci/extract-articles: its Swift snippets, in order,
 // imports first. Do not edit: change the article and run the script.
 // swift-format-ignore-file
 import DCHTTP
