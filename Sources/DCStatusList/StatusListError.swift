@@ -16,17 +16,17 @@ public struct StatusListErrorCode: DCErrorCode {
   /// neither a JWS nor a COSE_Sign1).
   public static let malformed = Self("malformed")
   /// `bits` is not 1, 2, 4 or 8 (draft §4.1).
-  package static let unsupportedBits = Self("unsupportedBits")
+  public static let unsupportedBits = Self("unsupportedBits")
   /// The compressed list is not a complete, valid zlib stream (RFC 1950).
-  package static let decompressionFailed = Self("decompressionFailed")
+  public static let decompressionFailed = Self("decompressionFailed")
   /// zlib could not compress the list.
-  package static let compressionFailed = Self("compressionFailed")
+  public static let compressionFailed = Self("compressionFailed")
   /// The token, or the list once decompressed, is larger than the limit (``StatusListLimits``).
   public static let tooLarge = Self("tooLarge")
   /// The index is not in the list (draft §8.3 step 5).
   public static let indexOutOfRange = Self("indexOutOfRange")
   /// A status value does not fit in the list's `bits`.
-  package static let invalidStatus = Self("invalidStatus")
+  public static let invalidStatus = Self("invalidStatus")
   /// The token's signature does not verify (draft §8.3 step 3).
   public static let invalidSignature = Self("invalidSignature")
   /// The token's certificate chain is absent or does not validate to a trust anchor.

@@ -25,7 +25,7 @@ public struct WalletErrorCode: DCErrorCode {
   public static let authenticationCancelled = Self("authenticationCancelled")
   /// The policy asks for a device authentication the device key or the session cannot give
   /// (an ISO 18013-5 deviceMac with a key that cannot do key agreement); nothing was sent.
-  package static let unsupportedDeviceAuthentication = Self("unsupportedDeviceAuthentication")
+  public static let unsupportedDeviceAuthentication = Self("unsupportedDeviceAuthentication")
   /// An exchange with a verifier over HTTP failed (OpenID4VP redirect flows): a URL the policy
   /// does not allow, a connection failure, a time or size limit, or an answer of the wrong
   /// status or type.

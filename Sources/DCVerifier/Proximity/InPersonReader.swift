@@ -22,13 +22,13 @@ public struct InPersonReaderErrorCode: DCErrorCode {
   /// The request cannot be built (no document, a reader key that cannot sign).
   package static let invalidRequest = Self("invalidRequest")
   /// The transport failed, or the holder closed the connection without ending the session.
-  package static let transport = Self("transport")
+  public static let transport = Self("transport")
   /// The session layer refused a message (its status sent first), or the holder ended the
   /// session with an error status or without answering.
-  package static let session = Self("session")
+  public static let session = Self("session")
   /// The response did not verify (its `underlying` is the `VerifierError` naming
   /// the check), or the holder refused with a DeviceResponse status.
-  package static let verificationFailed = Self("verificationFailed")
+  public static let verificationFailed = Self("verificationFailed")
 }
 
 /// Runs the reader's side of an ISO 18013-5 in-person session over any `SessionTransport` of

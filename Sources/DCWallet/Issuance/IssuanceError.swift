@@ -20,7 +20,7 @@ public struct IssuanceErrorCode: DCErrorCode {
   /// The offer carries no grant the requested flow can use (§4.1.1).
   public static let grantNotOffered = Self("grantNotOffered")
   /// The offer requires a transaction code (`tx_code`, §4.1.1) and none was given.
-  package static let txCodeRequired = Self("txCodeRequired")
+  public static let txCodeRequired = Self("txCodeRequired")
   /// The transaction code given does not fit the offer's `tx_code` object: not digits where
   /// `input_mode` is `numeric` (the default), or not `length` characters long (§4.1.1).
   /// Refused before any request.
@@ -55,5 +55,5 @@ public struct IssuanceErrorCode: DCErrorCode {
   /// The HTTP exchange failed: connection, timeout, size limit, URL policy.
   public static let transport = Self("transport")
   /// A server answered with a status or body this client does not expect.
-  package static let unexpectedResponse = Self("unexpectedResponse")
+  public static let unexpectedResponse = Self("unexpectedResponse")
 }

@@ -159,7 +159,7 @@ public struct DeferredIssuance: Sendable, Hashable {
   package var encryption: JWEEncryption?
 
   /// When the next poll is due.
-  package var nextPollAt: Date { receivedAt.addingTimeInterval(TimeInterval(interval)) }
+  public var nextPollAt: Date { receivedAt.addingTimeInterval(TimeInterval(interval)) }
 
   public static func == (lhs: Self, rhs: Self) -> Bool { lhs.json == rhs.json }
   public func hash(into hasher: inout Hasher) { hasher.combine(json) }

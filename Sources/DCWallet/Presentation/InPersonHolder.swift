@@ -24,11 +24,11 @@ public struct InPersonSessionErrorCode: DCErrorCode {
 
   /// The transport failed, or the peer closed the connection without ending the session
   /// (a closed socket alone is no termination, ISO 18013-5 §9.1.1.4).
-  package static let transport = Self("transport")
+  public static let transport = Self("transport")
   /// A message was refused by the session layer (its status, if any, was sent first).
-  package static let session = Self("session")
+  public static let session = Self("session")
   /// The other side sent more requests than the holder answers in one session.
-  package static let tooManyRequests = Self("tooManyRequests")
+  public static let tooManyRequests = Self("tooManyRequests")
 }
 
 /// Runs the holder's side of a whole ISO 18013-5 in-person session over any `SessionTransport`
