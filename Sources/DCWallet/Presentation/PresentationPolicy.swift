@@ -12,28 +12,28 @@ public struct WalletPolicy: Sendable, Hashable {
   /// protocol: Annex C doc requests signed by readers that chain to a reader anchor, and signed
   /// OpenID4VP requests whose verifier chains to a verifier anchor (an unsigned OpenID4VP request
   /// is not authenticated, OpenID4VP 1.0 Appendix A.3.1).
-  package var requireAuthenticatedRequester: Bool
+  public var requireAuthenticatedRequester: Bool
   /// Import a credential whose issuer cannot be established (no issuer anchor is configured);
   /// it is then stored with `issuerTrust == .unverified`. Off by default: without an anchor the
   /// import is refused. With anchors configured, the chain must reach one whatever this says.
-  package var acceptsUnverifiedIssuers: Bool
+  public var acceptsUnverifiedIssuers: Bool
   /// The protocol identifiers that may be answered; nil: every protocol the wallet implements.
-  package var allowedProtocols: Set<String>?
+  public var allowedProtocols: Set<String>?
   /// Answer a request whose requester authentication is `invalid` (an Annex C reader signature
   /// or a signed OpenID4VP request that does not verify), treating the requester as unverified:
   /// it is then known only by its origin, and the consent screen shows the failure. Off by
   /// default: such a request is refused (``Refusal/Code/invalidRequesterAuthentication``).
   /// `requireAuthenticatedRequester` refuses it whatever this says.
-  package var acceptsInvalidRequesterAuthentication: Bool
+  public var acceptsInvalidRequesterAuthentication: Bool
   /// How the holder authenticates an in-person (ISO 18013-5 proximity) response: a
   /// deviceSignature by default, or a deviceMac (see `InPersonDeviceAuthentication`).
-  package var inPersonDeviceAuthentication: InPersonDeviceAuthentication
+  public var inPersonDeviceAuthentication: InPersonDeviceAuthentication
   /// Present a credential whose last known Token Status List status is invalid (revoked) or
   /// suspended (see ``StoredCredential/lastKnownStatus``). Off by default: such a credential is
   /// not offered, and a request only it could answer is refused
   /// (``Refusal/Code/credentialInvalid``, ``Refusal/Code/credentialSuspended``). A credential
   /// whose status is unknown or was never checked is presented either way.
-  package var presentsInvalidOrSuspendedCredentials: Bool
+  public var presentsInvalidOrSuspendedCredentials: Bool
 
   /// A policy; every parameter defaults to the safe value.
   public init(
@@ -66,28 +66,28 @@ public struct Refusal: Error, Sendable, Hashable {
     public var description: String { name }
 
     /// The wallet does not implement the protocol.
-    package static let unsupportedProtocol = Code("unsupportedProtocol")
+    public static let unsupportedProtocol = Code("unsupportedProtocol")
     /// The policy does not allow the protocol (``WalletPolicy/allowedProtocols``).
-    package static let protocolNotAllowed = Code("protocolNotAllowed")
+    public static let protocolNotAllowed = Code("protocolNotAllowed")
     /// The request is malformed or fails a protocol check (signature, origin, encryption key).
-    package static let invalidRequest = Code("invalidRequest")
+    public static let invalidRequest = Code("invalidRequest")
     /// The requester's signature does not verify (``RequesterAuthentication/invalid(reason:)``)
     /// and the policy does not accept that (``WalletPolicy/acceptsInvalidRequesterAuthentication``).
-    package static let invalidRequesterAuthentication = Code("invalidRequesterAuthentication")
+    public static let invalidRequesterAuthentication = Code("invalidRequesterAuthentication")
     /// The policy requires an authenticated requester and this one is not.
-    package static let requesterNotAuthenticated = Code("requesterNotAuthenticated")
+    public static let requesterNotAuthenticated = Code("requesterNotAuthenticated")
     /// No stored credential can answer the request.
-    package static let noMatchingCredential = Code("noMatchingCredential")
+    public static let noMatchingCredential = Code("noMatchingCredential")
     /// The request's bytes do not decode as CBOR (ISO 18013-5 in person: answered with status
     /// 11, §8.3.2.1.2.3); a request that decodes but is not valid is `invalidRequest` (status 12).
-    package static let undecodableRequest = Code("undecodableRequest")
+    public static let undecodableRequest = Code("undecodableRequest")
     /// The only credentials that could answer are known to be revoked: their last known status
     /// is INVALID (draft-ietf-oauth-status-list §7.1) and the policy does not present them
     /// (``WalletPolicy/presentsInvalidOrSuspendedCredentials``).
-    package static let credentialInvalid = Code("credentialInvalid")
+    public static let credentialInvalid = Code("credentialInvalid")
     /// The only credentials that could answer are known to be suspended (status SUSPENDED,
     /// §7.1) and the policy does not present them.
-    package static let credentialSuspended = Code("credentialSuspended")
+    public static let credentialSuspended = Code("credentialSuspended")
   }
 
   /// The protocol identifier of the refused request.
