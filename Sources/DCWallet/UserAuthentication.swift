@@ -3,7 +3,7 @@ import DCQL
 /// When the holder must authenticate (biometrics or passcode) before the wallet shares anything.
 ///
 /// The app sets it; the request UI (another process on a phone) reads it from the shared store.
-package enum UserAuthenticationPolicy: String, Sendable, Hashable, CaseIterable {
+public enum UserAuthenticationPolicy: String, Sendable, Hashable, CaseIterable {
   /// Before every presentation.
   case always
   /// Before a presentation that uses a device key (every presentation today: mdoc and SD-JWT
@@ -16,7 +16,7 @@ package enum UserAuthenticationPolicy: String, Sendable, Hashable, CaseIterable 
   package static let settingKey = "user-authentication"
 
   /// The default when nothing was set: protect every signature.
-  package static let `default` = UserAuthenticationPolicy.whenKeyUsed
+  public static let `default` = UserAuthenticationPolicy.whenKeyUsed
 }
 
 /// The outcome of asking the holder to authenticate.
@@ -107,8 +107,8 @@ package struct UserAuthenticationPolicyStatus: Sendable, Hashable {
 extension Wallet {
   /// The policy in force: the authenticated store setting, else the default. A setting whose
   /// row was written without the key-encryption key is refused and `.always` applies (see
-  /// ``userAuthenticationPolicyStatus()``).
-  package func userAuthenticationPolicy() async throws(WalletError) -> UserAuthenticationPolicy {
+  /// `userAuthenticationPolicyStatus()`).
+  public func userAuthenticationPolicy() async throws(WalletError) -> UserAuthenticationPolicy {
     try await userAuthenticationPolicyStatus().policy
   }
 
@@ -145,7 +145,7 @@ extension Wallet {
   }
 
   /// Sets the policy for the app and its request UI; the row is authenticated.
-  package func setUserAuthenticationPolicy(_ policy: UserAuthenticationPolicy)
+  public func setUserAuthenticationPolicy(_ policy: UserAuthenticationPolicy)
     async throws(WalletError)
   {
     let key = UserAuthenticationPolicy.settingKey

@@ -38,6 +38,12 @@ func answer(wallet: Wallet, requestJSON: [UInt8], origin: String) async throws -
 }
 
 // MARK: snippet 4
+func askBeforeEverySignature(wallet: Wallet) async throws -> UserAuthenticationPolicy {
+  try await wallet.setUserAuthenticationPolicy(.always)
+  return try await wallet.userAuthenticationPolicy()  // .always, from the authenticated setting
+}
+
+// MARK: snippet 5
 func strictWallet(directory: String) throws -> Wallet {
   try Wallet(
     home: WalletHome(directory: directory),
