@@ -352,8 +352,8 @@ let package = Package(
       .target(
         name: "DCWalletFixtureTestSupport",
         dependencies: [
-          "DCAPI", "DCCrypto", "DCEncoding", "DCHTTP", "DCJOSE", "DCJSON", "DCMdoc",
-          "DCOpenID4VCI", "DCOpenID4VP", "DCSDJWT", "DCTestSupport", "DCWallet",
+          "DCAPI", "DCCrypto", "DCEncoding", "DCHTTP", "DCHTTPServer", "DCJOSE", "DCJSON",
+          "DCMdoc", "DCOpenID4VCI", "DCOpenID4VP", "DCSDJWT", "DCTestSupport", "DCWallet",
           "DCWalletTestSupport", "DCX509",
         ],
         path: "Tests/DCWalletFixtureTestSupport",

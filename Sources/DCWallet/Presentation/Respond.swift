@@ -75,29 +75,10 @@ extension Wallet {
   private func resolveAnnexCKind(
     _ request: ProtocolRequest, origin: WebOrigin, policy: WalletPolicy
   ) async throws(WalletError) -> Result<PresentationRequest.Kind, Refusal> {
-    let protocolIdentifier = request.protocolIdentifier
     do {
       return .success(.mdoc(try await resolveAnnexC(request, origin: origin, policy: policy)))
-    } catch let refusal as Refusal {
-      return .failure(refusal)
-    } catch let error as PresentationError {
-      return .failure(
-        Refusal(
-          protocolIdentifier: protocolIdentifier,
-          code: error.code == .untrustedReader ? .requesterNotAuthenticated : .invalidRequest,
-          reason: error.reason, underlying: error))
-    } catch let error as OrgIsoMdocError {
-      return .failure(
-        Refusal(
-          protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: error.reason,
-          underlying: error))
-    } catch let error as WalletError {
-      throw error
     } catch {
-      return .failure(
-        Refusal(
-          protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: "\(error)",
-          underlying: error))
+      return .failure(try refusal(error, protocolIdentifier: request.protocolIdentifier))
     }
   }
 
@@ -105,24 +86,42 @@ extension Wallet {
   private func resolveOpenID4VPKind(
     _ request: ProtocolRequest, origin: WebOrigin, policy: WalletPolicy
   ) async throws(WalletError) -> Result<PresentationRequest.Kind, Refusal> {
-    let protocolIdentifier = request.protocolIdentifier
     do {
       return .success(
         .openID4VP(try await resolveOpenID4VP(request, origin: origin, policy: policy)))
-    } catch let refusal as Refusal {
-      return .failure(refusal)
-    } catch let error as OpenID4VPError {
-      return .failure(
-        Refusal(
-          protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: error.reason,
-          underlying: error))
-    } catch let error as WalletError {
-      throw error
     } catch {
-      return .failure(
-        Refusal(
-          protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: "\(error)",
-          underlying: error))
+      return .failure(try refusal(error, protocolIdentifier: request.protocolIdentifier))
+    }
+  }
+
+  /// The refusal that an error resolving one request of an envelope becomes: an untrusted
+  /// reader is not authenticated, anything the request's own checks refused is an invalid
+  /// request (the error kept as the cause). A wallet error (the store) ends the resolution.
+  private func refusal(_ error: any Error, protocolIdentifier: String) throws(WalletError)
+    -> Refusal
+  {
+    switch error {
+    case let refusal as Refusal:
+      return refusal
+    case let error as WalletError:
+      throw error
+    case let error as PresentationError:
+      return Refusal(
+        protocolIdentifier: protocolIdentifier,
+        code: error.code == .untrustedReader ? .requesterNotAuthenticated : .invalidRequest,
+        reason: error.reason, underlying: error)
+    case let error as OrgIsoMdocError:
+      return Refusal(
+        protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: error.reason,
+        underlying: error)
+    case let error as OpenID4VPError:
+      return Refusal(
+        protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: error.reason,
+        underlying: error)
+    default:
+      return Refusal(
+        protocolIdentifier: protocolIdentifier, code: .invalidRequest, reason: "\(error)",
+        underlying: error)
     }
   }
 
