@@ -431,7 +431,7 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
         "DCAPI", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc", "DCOrgIsoMdoc",
         "DCX509", "DCJSON", "DCProximityTransport", "DCWalletTestSupport", "DCTestSupport",
         // The guide's and the example's providers, whose bodies SceneAvailabilityTests checks.
-        "IntegrationGuideSnippets", "ExampleWalletProvider", "SwiftUI",
+        "IntegrationGuideSnippets", "DCExampleWalletProvider", "SwiftUI",
       ],
       path: "Tests/AppleShadowTests", swiftSettings: strictSettings),
     // The Swift snippets of Sources/DCWallet/DCWallet.docc/IOSProviderExtension.md (extracted by Tests/AppleShadow/extract-guide.sh).
@@ -448,7 +448,7 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
     // extension, compiled against the shadow SDK as the guide's snippets are. Each folder is one
     // Xcode target; Shared/ reaches both through symlinks. Examples/README.md.
     .executableTarget(
-      name: "ExampleWalletApp",
+      name: "DCExampleWalletApp",
       dependencies: [
         "DCIdentityDocumentServicesBridge", "DCIdentityDocumentServicesBridge27_3", "DCWallet",
         "DCRegistration", "DCAPI", "SwiftUI", "UIKit", "AppleShadowFoundation",
@@ -456,7 +456,7 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
       path: "Examples/WalletApp/WalletApp", exclude: ["WalletApp.entitlements"],
       swiftSettings: strictSettings),
     .executableTarget(
-      name: "ExampleWalletProvider",
+      name: "DCExampleWalletProvider",
       dependencies: [
         "DCIdentityDocumentServicesBridge", "DCIdentityDocumentServicesBridge27",
         "DCIdentityDocumentServicesBridge27_3", "IdentityDocumentServicesUI", "ExtensionKit",
@@ -485,7 +485,7 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
   // Only what the shadow targets need is built: the other test targets and the executables run
   // in the main configuration (this one rebuilds every module in its own scratch path).
   var needed: Set<String> = [
-    "AppleShadowTests", "IntegrationGuideSnippets", "ExampleWalletApp", "ExampleWalletProvider",
+    "AppleShadowTests", "IntegrationGuideSnippets", "DCExampleWalletApp", "DCExampleWalletProvider",
   ]
   var pending = Array(needed)
   let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })

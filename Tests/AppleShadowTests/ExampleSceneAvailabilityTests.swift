@@ -1,7 +1,7 @@
 import IdentityDocumentServicesUI
 import Testing
 
-@testable import ExampleWalletProvider
+@testable import DCExampleWalletProvider
 
 /// The example extension (Examples/WalletApp) under the same check as the guide: its iOS 26.0
 /// provider's body names no scene type newer than iOS 26.0 (SceneAvailabilityTests).
