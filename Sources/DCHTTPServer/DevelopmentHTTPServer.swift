@@ -34,10 +34,22 @@ package import Foundation
   ///
   /// For development and tests only: plain HTTP, no TLS, no authentication of clients.
   package final class DevelopmentHTTPServer: @unchecked Sendable {
-    /// The server's limits and listening port.
+    /// Where the server listens, the origin it answers for, and its limits.
     package struct Configuration: Sendable, Hashable {
-      /// The port on 127.0.0.1 to listen on; 0 picks an ephemeral port (see ``port``).
+      /// The port to listen on; 0 picks an ephemeral port (see ``port``).
       package var port: UInt16
+      /// The address to listen on: 127.0.0.1 unless told otherwise (never every interface by
+      /// default).
+      package var address: IPAddress
+      /// The one origin the server answers for (its public URL's): a request whose `Host` (or,
+      /// from a trusted proxy, `X-Forwarded-Host` and `X-Forwarded-Proto`) names another gets 421,
+      /// and request URLs are rebuilt on it. Nil: loopback development, where `Host` must name
+      /// 127.0.0.1, localhost or [::1].
+      package var publicOrigin: HTTPOrigin?
+      /// The reverse proxies whose `X-Forwarded-For`, `-Host` and `-Proto` are believed; from any
+      /// other peer they are ignored. Their connections are exempt from the per-client cap, which
+      /// counts their clients' requests instead.
+      package var trustedProxies: Set<IPAddress>
       /// The largest request body accepted, in bytes; a larger one gets 413.
       package var maxRequestBodyBytes: Int
       /// The most header fields a request may carry; more get 431.
@@ -49,25 +61,44 @@ package import Foundation
       /// Seconds of inactivity after which libmicrohttpd closes a connection
       /// (`MHD_OPTION_CONNECTION_TIMEOUT`).
       package var connectionTimeout: UInt32
+      /// Seconds a client has to send a whole request head (from the connection's start, or the
+      /// end of its previous request); then the connection is closed, however busy it is.
+      package var headDeadline: TimeInterval
+      /// Seconds a client has to send a whole body once its head arrived; then the connection is
+      /// closed.
+      package var bodyDeadline: TimeInterval
       /// The longest a handler may take, in seconds; then its task is cancelled and the client gets
       /// 503.
       package var handlerTimeout: TimeInterval
       /// The most connections served at once (`MHD_OPTION_CONNECTION_LIMIT`); each has a thread.
       package var maxConnections: UInt32
+      /// The most connections one client address may hold at once (further ones are closed as
+      /// they are accepted); behind a trusted proxy, the most requests in flight from one
+      /// forwarded client address (further ones get 429).
+      package var maxConnectionsPerClient: UInt32
 
-      /// Creates a configuration; the defaults suit OpenID4VCI endpoints.
+      /// Creates a configuration; the defaults suit OpenID4VCI endpoints on loopback.
       package init(
-        port: UInt16 = 0, maxRequestBodyBytes: Int = 1 << 20, maxHeaderCount: Int = 100,
-        connectionMemoryLimit: Int = 32 * 1024, connectionTimeout: UInt32 = 30,
-        handlerTimeout: TimeInterval = 30, maxConnections: UInt32 = 64
+        port: UInt16 = 0, address: IPAddress = .loopbackIPv4, publicOrigin: HTTPOrigin? = nil,
+        trustedProxies: Set<IPAddress> = [], maxRequestBodyBytes: Int = 1 << 20,
+        maxHeaderCount: Int = 100, connectionMemoryLimit: Int = 32 * 1024,
+        connectionTimeout: UInt32 = 30, headDeadline: TimeInterval = 10,
+        bodyDeadline: TimeInterval = 30, handlerTimeout: TimeInterval = 30,
+        maxConnections: UInt32 = 64, maxConnectionsPerClient: UInt32 = 16
       ) {
         self.port = port
+        self.address = address
+        self.publicOrigin = publicOrigin
+        self.trustedProxies = trustedProxies
         self.maxRequestBodyBytes = maxRequestBodyBytes
         self.maxHeaderCount = maxHeaderCount
         self.connectionMemoryLimit = connectionMemoryLimit
         self.connectionTimeout = connectionTimeout
+        self.headDeadline = headDeadline
+        self.bodyDeadline = bodyDeadline
         self.handlerTimeout = handlerTimeout
         self.maxConnections = maxConnections
+        self.maxConnectionsPerClient = maxConnectionsPerClient
       }
     }
 
