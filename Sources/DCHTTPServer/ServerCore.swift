@@ -178,7 +178,9 @@
         method: HTTPMethod(method), url: url, headers: request.headers, body: request.body)
       request.body = []
       var response = answer(httpRequest)
-      if let corsOrigin = request.corsOrigin {
+      if let corsOrigin = request.corsOrigin,
+        response.headers["Access-Control-Allow-Origin"] == nil
+      {
         // Fetch §3.2.3: the page at corsOrigin may read this response; caches key on Origin.
         response.headers.append(name: "Access-Control-Allow-Origin", value: corsOrigin)
         response.headers.append(name: "Vary", value: "Origin")
