@@ -16,7 +16,16 @@
       let arguments =
         ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "--data-binary", body]
         + headers.flatMap { ["-H", $0] } + [url]
-      return try runProcess(curl, arguments).out
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: curl)
+      process.arguments = arguments
+      let out = Pipe()
+      process.standardOutput = out
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let data = out.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return String(decoding: data, as: UTF8.self)
     }
 
     @Test(
