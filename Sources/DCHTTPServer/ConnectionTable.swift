@@ -34,7 +34,7 @@
     enum Phase { case head, body, answering }
 
     private let lock = NSLock()
-    private var open: [ObjectIdentifier: Entry] = [:]
+    private var entries: [ObjectIdentifier: Entry] = [:]
     private var perPeer: [IPAddress: Int] = [:]
     private var forwarded: [IPAddress: Int] = [:]
     private let perClient: Int
@@ -71,7 +71,7 @@
     func opened(socket: Int32, peer: IPAddress?) -> Entry {
       let entry = Entry(socket: socket, peer: peer)
       lock.withLock {
-        open[ObjectIdentifier(entry)] = entry
+        entries[ObjectIdentifier(entry)] = entry
         if let peer { perPeer[peer, default: 0] += 1 }
       }
       return entry
@@ -81,7 +81,7 @@
     /// so the sweep (under the same lock) never shuts a socket number that was reused.
     func closed(_ entry: Entry) {
       lock.withLock {
-        guard open.removeValue(forKey: ObjectIdentifier(entry)) != nil else { return }
+        guard entries.removeValue(forKey: ObjectIdentifier(entry)) != nil else { return }
         if let peer = entry.peer {
           let left = perPeer[peer, default: 1] - 1
           perPeer[peer] = left > 0 ? left : nil
@@ -121,7 +121,7 @@
     func sweep(now: ContinuousClock.Instant = .now) -> Int {
       lock.withLock {
         var cut = 0
-        for entry in open.values where !entry.cutOff {
+        for entry in entries.values where !entry.cutOff {
           let limit: Duration
           switch entry.phase {
           case .head: limit = headDeadline

@@ -77,7 +77,8 @@ enum ServeOptions {
       configuration.trustedProxies = Set(
         try args.all("trusted-proxy").map { text in
           guard let address = IPAddress(numeric: text) else {
-            throw UsageError("--trusted-proxy needs a numeric IP address, not \(text)", command: command)
+            throw UsageError(
+              "--trusted-proxy needs a numeric IP address, not \(text)", command: command)
           }
           return address
         })
@@ -90,7 +91,8 @@ enum ServeOptions {
       let failure = UsageError(
         "--listen needs ADDR:PORT with a numeric address (127.0.0.1:8080, [::1]:8080)",
         command: command)
-      guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...])
+      guard let colon = text.lastIndex(of: ":"),
+        let port = UInt16(text[text.index(after: colon)...])
       else { throw failure }
       var host = text[..<colon]
       if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
@@ -112,7 +114,8 @@ enum ServeOptions {
       func seconds(_ name: String) throws -> TimeInterval? {
         guard let text = args.value(name) else { return nil }
         guard let value = Double(text), value > 0, value <= 3600 else {
-          throw UsageError("--\(name) needs seconds, more than 0 and at most 3600", command: command)
+          throw UsageError(
+            "--\(name) needs seconds, more than 0 and at most 3600", command: command)
         }
         return value
       }

@@ -129,7 +129,10 @@
           let host = "Host: 127.0.0.1:\(port)"
           // A page elsewhere posting text/plain (a "simple" request: no preflight).
           let crossSite = Self.request(
-            ["POST /json HTTP/1.1", host, "Origin: https://evil.example", "Content-Type: text/plain"],
+            [
+              "POST /json HTTP/1.1", host, "Origin: https://evil.example",
+              "Content-Type: text/plain",
+            ],
             body: body)
           #expect(try await Self.status(port, crossSite) == 403)
           let nullOrigin = Self.request(
@@ -138,7 +141,10 @@
           #expect(try await Self.status(port, nullOrigin) == 403)
           // Our own origin, but text/plain: 415 (RFC 9110 §15.5.16).
           let textPlain = Self.request(
-            ["POST /json HTTP/1.1", host, "Origin: http://127.0.0.1:\(port)", "Content-Type: text/plain"],
+            [
+              "POST /json HTTP/1.1", host, "Origin: http://127.0.0.1:\(port)",
+              "Content-Type: text/plain",
+            ],
             body: body)
           #expect(try await Self.status(port, textPlain) == 415)
           let noType = Self.request(["POST /json HTTP/1.1", host], body: body)
@@ -146,7 +152,10 @@
           #expect(handler.inner.requests.isEmpty)
           // Same origin, the declared type (parameters and case ignored); a wallet sends no Origin.
           let good = Self.request(
-            ["POST /json HTTP/1.1", host, "Origin: http://127.0.0.1:\(port)", "Content-Type: Application/JSON; charset=utf-8"],
+            [
+              "POST /json HTTP/1.1", host, "Origin: http://127.0.0.1:\(port)",
+              "Content-Type: Application/JSON; charset=utf-8",
+            ],
             body: body)
           #expect(try await Self.status(port, good) == 200)
           let form = Self.request(
@@ -179,7 +188,10 @@
           #expect(try await Self.status(port, preflight("/json", "https://page.example")) == 403)
 
           let post = Self.request(
-            ["POST /page HTTP/1.1", host, "Origin: https://page.example", "Content-Type: application/json"],
+            [
+              "POST /page HTTP/1.1", host, "Origin: https://page.example",
+              "Content-Type: application/json",
+            ],
             body: "{}")
           let answer = String(
             decoding: try await RawSocket.exchange(port: port, sending: post), as: UTF8.self)
@@ -187,7 +199,10 @@
           #expect(answer.contains("Access-Control-Allow-Origin: https://page.example"))
           // Our own page gets no CORS headers: it needs none.
           let own = Self.request(
-            ["POST /page HTTP/1.1", host, "Origin: http://127.0.0.1:\(port)", "Content-Type: application/json"],
+            [
+              "POST /page HTTP/1.1", host, "Origin: http://127.0.0.1:\(port)",
+              "Content-Type: application/json",
+            ],
             body: "{}")
           let ownAnswer = String(
             decoding: try await RawSocket.exchange(port: port, sending: own), as: UTF8.self)
@@ -253,7 +268,10 @@
       -> TimeInterval
     {
       let started = Date()
-      let first = body ? "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n" : "GET / HTTP/1.1\r\n"
+      let first =
+        body
+        ? "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n"
+        : "GET / HTTP/1.1\r\n"
       guard let fd = try? RawSocket.open(port: port, sending: Array(first.utf8)) else { return 0 }
       defer { close(fd) }
       for line in 0..<lines {

@@ -30,7 +30,8 @@ struct ReverseProxyReadmeTests {
   func deploymentRuns() throws {
     try #require(
       Self.missing.isEmpty,
-      "CI needs \(Self.missing.joined(separator: ", ")): .ci/run installs nginx-light, openssl and curl")
+      "CI needs \(Self.missing.joined(separator: ", ")): .ci/run installs nginx-light, openssl and curl"
+    )
     let block = try ReadmeTourTests.shellBlock(under: Self.heading)
     let (status, out, err) = try ReadmeTourTests.runScript(
       block, named: "reverse-proxy", timeLimit: 90)

@@ -52,7 +52,11 @@
       // DNS rebinding: the attacker's name in Host, a text/plain body (no preflight).
       #expect(
         try Self.post(
-          url, ["Host: rebind.example:\(port)", "Origin: http://rebind.example:\(port)", "Content-Type: text/plain"],
+          url,
+          [
+            "Host: rebind.example:\(port)", "Origin: http://rebind.example:\(port)",
+            "Content-Type: text/plain",
+          ],
           body: body) == "421")
       #expect(
         try Self.post(
@@ -85,15 +89,17 @@
       #expect(try Self.post(url, ["Content-Type: text/plain"], body: form) == "415")
     }
 
-    @Test("serve refuses bad listen options", arguments: [
-      (["--listen", "0.0.0.0:0"], "--public-url"),
-      (["--listen", "localhost:80"], "--listen"),
-      (["--listen", "127.0.0.1:0", "--port", "0"], "not both"),
-      (["--port", "0", "--public-url", "ftp://x"], "--public-url"),
-      (["--port", "0", "--trusted-proxy", "proxy.example"], "--trusted-proxy"),
-      (["--port", "0", "--head-timeout", "0"], "--head-timeout"),
-      (["--port", "0", "--max-connections-per-client", "x"], "--max-connections-per-client"),
-    ])
+    @Test(
+      "serve refuses bad listen options",
+      arguments: [
+        (["--listen", "0.0.0.0:0"], "--public-url"),
+        (["--listen", "localhost:80"], "--listen"),
+        (["--listen", "127.0.0.1:0", "--port", "0"], "not both"),
+        (["--port", "0", "--public-url", "ftp://x"], "--public-url"),
+        (["--port", "0", "--trusted-proxy", "proxy.example"], "--trusted-proxy"),
+        (["--port", "0", "--head-timeout", "0"], "--head-timeout"),
+        (["--port", "0", "--max-connections-per-client", "x"], "--max-connections-per-client"),
+      ])
     func badListenOptions(arguments: [String], named: String) async throws {
       let cli = try DCWallet()
       let result = try await runDCWalletOffPool(cli, ["issuer", "serve"] + arguments)
