@@ -64,6 +64,10 @@
           == "403")
       #expect(try Self.post(url, ["Content-Type: text/plain"], body: body) == "415")
       #expect(try Self.post(url, ["Content-Type: application/json"], body: body) == "201")
+      // The URL it records for 'verifier transaction' is the owner's alone.
+      let recorded = try FileManager.default.attributesOfItem(
+        atPath: cli.home + "/verifier/verifier.json")
+      #expect((recorded[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
     @Test(
