@@ -18,7 +18,7 @@ public struct ReaderIdentity: Sendable, Hashable {
 
   /// The authority key identifier of the reader certificate (what iOS and Android reader gating
   /// match on).
-  public var authorityKeyIdentifier: [UInt8]? { certificate.authorityKeyIdentifier }
+  package var authorityKeyIdentifier: [UInt8]? { certificate.authorityKeyIdentifier }
 }
 
 /// Builds and checks reader authentication (ISO 18013-5 §9.1.4).
@@ -33,7 +33,7 @@ public enum ReaderAuthentication {
 
   /// `ReaderAuthenticationBytes = #6.24(bstr .cbor ["ReaderAuthentication", SessionTranscript,
   /// ItemsRequestBytes])`.
-  public static func bytes(sessionTranscript: SessionTranscript, itemsRequestBytes: EncodedCBOR)
+  package static func bytes(sessionTranscript: SessionTranscript, itemsRequestBytes: EncodedCBOR)
     -> [UInt8]
   {
     // Written directly: the transcript and ItemsRequestBytes are spliced as kept.
