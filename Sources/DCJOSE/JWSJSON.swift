@@ -10,7 +10,7 @@ public struct JWSJSON: Sendable, Hashable {
   /// One signature of a JSON-serialized JWS (RFC 7515 §7.2.1).
   public struct Signature: Sendable, Hashable {
     /// The integrity-protected header, a JSON object (`protected`, RFC 7515 §7.2.1).
-    public let protectedHeader: JSONValue
+    package let protectedHeader: JSONValue
     /// The protected header's UTF-8 bytes as decoded (RFC 7515 §7.2.1).
     package let protectedHeaderBytes: [UInt8]
     /// The unprotected header (`header`, RFC 7515 §7.2.1), if any.

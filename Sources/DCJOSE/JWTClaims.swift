@@ -80,7 +80,7 @@ public struct JWTClaims: Sendable, Hashable {
   ///
   /// - Throws: `expired` when `now` is at or after `exp + leeway`; `notYetValid` when `now + leeway`
   ///   is before `nbf`, or `iat` lies more than `leeway` in the future.
-  package func validateTimes(now: Date, leeway: TimeInterval = 0) throws(JOSEError) {
+  public func validateTimes(now: Date, leeway: TimeInterval = 0) throws(JOSEError) {
     if let exp, now >= exp.addingTimeInterval(leeway) {
       throw JOSEError(.expired, "JWT expired at \(exp.timeIntervalSince1970)")
     }
