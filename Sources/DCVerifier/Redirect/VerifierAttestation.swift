@@ -12,9 +12,9 @@ public struct VerifierAttestationSigner: Sendable {
   /// The Verifier Attestation JWT (`typ` `verifier-attestation+jwt`).
   package let attestationJWT: String
   /// Its `sub`: the Client Identifier without the prefix.
-  public let subject: String
+  package let subject: String
   /// The key whose public JWK is the attestation's `cnf.jwk`.
-  public let signer: any Signer
+  package let signer: any Signer
 
   /// Wraps an attestation and its confirmation key.
   public init(attestationJWT: String, subject: String, signer: any Signer) {
@@ -24,7 +24,7 @@ public struct VerifierAttestationSigner: Sendable {
   }
 
   /// `verifier_attestation:<sub>` (OpenID4VP 1.0 §5.9.3).
-  public var clientID: String { "verifier_attestation:" + subject }
+  package var clientID: String { "verifier_attestation:" + subject }
 
   /// The `typ` of a Verifier Attestation JWT (OpenID4VP 1.0 §12).
   package static let attestationType = "verifier-attestation+jwt"
