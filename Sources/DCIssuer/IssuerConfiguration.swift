@@ -94,7 +94,7 @@ public struct IssuerConfiguration: Sendable {
   }
 
   /// The credential configured under `id`.
-  public func credential(id: String) -> IssuableCredential? {
+  package func credential(id: String) -> IssuableCredential? {
     credentials.first { $0.id == id }
   }
 }
@@ -156,7 +156,7 @@ public struct IssuableCredential: Sendable {
   }
 
   /// The format with its type.
-  public var format: CredentialFormat {
+  package var format: CredentialFormat {
     switch content {
     case .mdoc(let doctype, _): .msoMdoc(doctype: doctype)
     case .sdJWT(let vct, _, _): .sdJWTVC(vct: vct)
@@ -164,7 +164,7 @@ public struct IssuableCredential: Sendable {
   }
 
   /// The claims described in metadata: the configured descriptions, or one per claim.
-  public var claims: [ClaimDescription] {
+  package var claims: [ClaimDescription] {
     if let claimDescriptions { return claimDescriptions }
     switch content {
     case .mdoc(_, let nameSpaces):
