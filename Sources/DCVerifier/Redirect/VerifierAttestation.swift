@@ -12,7 +12,7 @@ public struct VerifierAttestationSigner: Sendable {
   /// The Verifier Attestation JWT (`typ` `verifier-attestation+jwt`).
   package let attestationJWT: String
   /// Its `sub`: the Client Identifier without the prefix.
-  package let subject: String
+  public let subject: String
   /// The key whose public JWK is the attestation's `cnf.jwk`.
   package let signer: any Signer
 
@@ -24,7 +24,7 @@ public struct VerifierAttestationSigner: Sendable {
   }
 
   /// `verifier_attestation:<sub>` (OpenID4VP 1.0 §5.9.3).
-  package var clientID: String { "verifier_attestation:" + subject }
+  public var clientID: String { "verifier_attestation:" + subject }
 
   /// The `typ` of a Verifier Attestation JWT (OpenID4VP 1.0 §12).
   package static let attestationType = "verifier-attestation+jwt"
