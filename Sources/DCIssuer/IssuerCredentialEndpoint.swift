@@ -396,7 +396,11 @@ extension CredentialIssuerService {
           expiresAt: record.expiresAt))
       // In place, atomically: a record removed meanwhile is not written back.
       try store.update(.issuedCredentials, id, now: now) { stored in
-        stored = stored.map { var updated = $0; updated.value = $0.value.setting("last_event", to: last); return updated }
+        stored = stored.map {
+          var updated = $0
+          updated.value = $0.value.setting("last_event", to: last)
+          return updated
+        }
       }
     } catch {
       throw IssuerEndpointFailure("server_error", "the issuer's state is unavailable", status: 500)

@@ -136,7 +136,8 @@ package final class PostgreSQLConnection<Failure: PostgreSQLFailure> {
     case .text(let text): text
     case .integer(let number): String(number)
     // Swift's shortest round-tripping form, which `float8in` reads back to the same bits.
-    case .double(let number): number.isFinite ? "\(number)" : (number > 0 ? "Infinity" : "-Infinity")
+    case .double(let number):
+      number.isFinite ? "\(number)" : (number > 0 ? "Infinity" : "-Infinity")
     case .boolean(let flag): flag ? "t" : "f"
     }
   }
@@ -148,7 +149,7 @@ package final class PostgreSQLConnection<Failure: PostgreSQLFailure> {
       _ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> T
     ) -> T {
       let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0) } }
-      defer { copies.forEach { free($0) } }
+      defer { for copy in copies { free(copy) } }
       return body(copies.map { $0.map { UnsafePointer($0) } })
     }
 
@@ -157,7 +158,8 @@ package final class PostgreSQLConnection<Failure: PostgreSQLFailure> {
     private func check(_ result: OpaquePointer?, _ sql: String) throws(Failure) {
       let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
       guard status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK else { return }
-      let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }
+      let state =
+        result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }
         .map { String(cString: $0) } ?? ""
       let message =
         result.map { Self.message(PQresultErrorMessage($0)) }
