@@ -16,7 +16,7 @@ extension PostgreSQLIssuerStateStore {
     return try transaction { (connection) throws(IssuerStoreError) -> IssuedCredentialStatus in
       // One assignment at a time across instances (the lock ends with the transaction); the
       // unique constraints refuse a second credential at an index even without it.
-      try connection.execute("SELECT pg_advisory_xact_lock(4_342_018_226_577_172)")
+      try connection.execute("SELECT pg_advisory_xact_lock(4342018226577172)")
       if try !connection.execute(
         "SELECT 1 FROM issuer_status_entries WHERE credential_id = $1", [.text(credentialID)]
       ).rows.isEmpty {

@@ -76,6 +76,8 @@ package final class PostgreSQLConnection<Failure: PostgreSQLFailure> {
         PQfinish(connection)
         throw Failure(PostgreSQLError(.cannotConnect, "cannot connect: \(message)"))
       }
+      // Server notices (`... already exists, skipping`) are not errors and go to no terminal.
+      PQsetNoticeProcessor(connection, { _, _ in }, nil)
       handle = connection
     #else
       throw Failure(PostgreSQLError(.cannotConnect, "libpq is not available on this platform"))

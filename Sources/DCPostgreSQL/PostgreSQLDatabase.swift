@@ -112,7 +112,7 @@ package final class PostgreSQLDatabase<Failure: PostgreSQLFailure>: @unchecked S
     }
     return try transaction { (connection) throws(Failure) -> Int in
       // One lock for every component's migrations (the key is a constant of this code).
-      try connection.execute("SELECT pg_advisory_xact_lock(4_342_018_226_577_171)")
+      try connection.execute("SELECT pg_advisory_xact_lock(4342018226577171)")
       try connection.execute(
         """
         CREATE TABLE IF NOT EXISTS dc_schema_version (
