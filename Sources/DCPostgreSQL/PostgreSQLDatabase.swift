@@ -29,7 +29,7 @@ package final class PostgreSQLDatabase<Failure: PostgreSQLFailure>: @unchecked S
   private let wait: Duration
   private let condition = NSCondition()
   private var idle: [PostgreSQLConnection<Failure>] = []
-  private var open = 0
+  private var openCount = 0
 
   /// The most times a transaction runs when the server keeps rolling it back for a lost race.
   package static var transactionAttempts: Int { 8 }
@@ -46,7 +46,7 @@ package final class PostgreSQLDatabase<Failure: PostgreSQLFailure>: @unchecked S
     self.capacity = connections
     self.wait = wait
     idle = [try PostgreSQLConnection(url: url)]
-    open = 1
+    openCount = 1
   }
 
   /// Lends a connection to body, exclusively, and takes it back; a connection that broke is
@@ -145,7 +145,7 @@ package final class PostgreSQLDatabase<Failure: PostgreSQLFailure>: @unchecked S
     let deadline = Date().addingTimeInterval(
       Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
     condition.lock()
-    while idle.isEmpty && open >= capacity {
+    while idle.isEmpty && openCount >= capacity {
       guard condition.wait(until: deadline) else {
         condition.unlock()
         throw Failure(PostgreSQLError(.busy, "no database connection became free in time"))
@@ -155,13 +155,13 @@ package final class PostgreSQLDatabase<Failure: PostgreSQLFailure>: @unchecked S
       condition.unlock()
       return connection
     }
-    open += 1
+    openCount += 1
     condition.unlock()
     do throws(Failure) {
       return try PostgreSQLConnection(url: url)
     } catch {
       condition.lock()
-      open -= 1
+      openCount -= 1
       condition.signal()
       condition.unlock()
       throw error
