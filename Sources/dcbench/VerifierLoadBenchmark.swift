@@ -46,7 +46,7 @@ func verifierLoadBenchmark(_ h: inout Harness) async throws {
   for (name, makeStore) in backends {
     for count in [1, 2] {
       let instances = try (0..<count).map { _ in try LoadInstance(setup, store: makeStore()) }
-      defer { instances.forEach { $0.server.stop() } }
+      defer { for instance in instances { instance.server.stop() } }
       let run = try await LoadRun.run(setup, instances, clients: clients, seconds: seconds)
       print(
         "  "

@@ -59,7 +59,7 @@ struct IssuerMultiInstanceTests {
     for wallet in wallets { await wallet.primeDPoPNonce() }
     let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
       for wallet in wallets {
-        group.addTask {
+        group.addTask(executorPreference: BlockingTaskExecutor.shared) {
           let response = try await wallet.preAuthorized(offer)
           return (response.status, oauthError(response))
         }
@@ -90,7 +90,7 @@ struct IssuerMultiInstanceTests {
     for wallet in wallets { await wallet.primeDPoPNonce() }
     try await withThrowingTaskGroup(of: Void.self) { group in
       for wallet in wallets {
-        group.addTask {
+        group.addTask(executorPreference: BlockingTaskExecutor.shared) {
           let response = try await wallet.preAuthorized(offer, txCode: wrong)
           #expect(oauthError(response) == "invalid_grant")
         }

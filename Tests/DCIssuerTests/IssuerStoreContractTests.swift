@@ -73,7 +73,7 @@ enum IssuerStoreContract: String, CaseIterable, Sendable {
     try await withThrowingTaskGroup(of: Void.self) { group in
       for index in 0..<40 {
         let store = index.isMultiple(of: 2) ? a : b
-        group.addTask {
+        group.addTask(executorPreference: BlockingTaskExecutor.shared) {
           try store.update(.preAuthorizedCode, "p", now: now) { record in
             let count = record?.value["attempts"]?.int ?? 0
             record?.value = ["attempts": .integer(Int64(count + 1))]
@@ -100,7 +100,9 @@ enum IssuerStoreContract: String, CaseIterable, Sendable {
     let winners = try await withThrowingTaskGroup(of: Int.self) { group in
       for index in 0..<30 {
         let store = index.isMultiple(of: 2) ? a : b
-        group.addTask { try store.take(.cNonce, "once", now: now) == nil ? 0 : 1 }
+        group.addTask(executorPreference: BlockingTaskExecutor.shared) {
+          try store.take(.cNonce, "once", now: now) == nil ? 0 : 1
+        }
       }
       return try await group.reduce(0, +)
     }
@@ -114,7 +116,7 @@ enum IssuerStoreContract: String, CaseIterable, Sendable {
     let records = try await withThrowingTaskGroup(of: IssuedCredentialStatus.self) { group in
       for index in 0..<24 {
         let store = index.isMultiple(of: 2) ? a : b
-        group.addTask {
+        group.addTask(executorPreference: BlockingTaskExecutor.shared) {
           try store.assignStatusIndex(
             credentialID: "c\(index)", configurationID: "mDL", settings: settings, now: now,
             random: SecureRandom())

@@ -88,3 +88,17 @@ public enum PostgreSQLTestServer {
     return components.string ?? url
   }
 }
+
+/// Threads for test tasks that block (a database call, a lock wait): a `TaskExecutor` on a
+/// concurrent dispatch queue, as the HTTP server runs its handlers, so that many of them at once
+/// never hold Swift's cooperative pool, which the other tests of the process need.
+public final class BlockingTaskExecutor: TaskExecutor, @unchecked Sendable {
+  public static let shared = BlockingTaskExecutor()
+  private let queue = DispatchQueue(label: "tests.blocking", attributes: .concurrent)
+
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedTaskExecutor()
+    queue.async { job.runSynchronously(on: executor) }
+  }
+}

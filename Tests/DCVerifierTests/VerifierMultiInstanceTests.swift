@@ -107,7 +107,7 @@ enum VerifierStoreContract: String, CaseIterable, Sendable {
     let accepted = try await withThrowingTaskGroup(of: Int.self) { group in
       for index in 0..<10 {
         let instance = index.isMultiple(of: 2) ? a : b
-        group.addTask {
+        group.addTask(executorPreference: BlockingTaskExecutor.shared) {
           try await instance.post(racedBody, to: racedParameters).status == 200 ? 1 : 0
         }
       }
@@ -125,7 +125,7 @@ enum VerifierStoreContract: String, CaseIterable, Sendable {
     let served = try await withThrowingTaskGroup(of: Int.self) { group in
       for index in 0..<10 {
         let instance = index.isMultiple(of: 2) ? a : b
-        group.addTask {
+        group.addTask(executorPreference: BlockingTaskExecutor.shared) {
           (try? await instance.fetch(created.authorizationRequestURI)) == nil ? 0 : 1
         }
       }
