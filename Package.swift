@@ -82,6 +82,10 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCHTTP", "DCStatusList", "DCErrors",
     ]
   ),
+  // The wallet's store (issue 27): credentials, device keys, trust anchors, the activity log,
+  // settings and issuance state on the one SQLite layer, below the wallet role, which re-exports
+  // it (its values are the wallet's: an app imports DCWallet alone).
+  ("DCWalletStore", ["DCErrors", "DCEncoding", "DCJSON", "DCCrypto", "DCX509", "DCStore"]),
   (
     "DCWallet",
     [
@@ -91,7 +95,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCX509",
       "DCHTTP", "DCOpenID4VCI", "DCMdocProximity", "DCProximityTransport",
       // Issue 15: the last known Token Status List status of stored credentials.
-      "DCStatusList", "DCStore",
+      "DCStatusList", "DCWalletStore",
     ]
   ),
   // The issuer role: offers, authorization, tokens, nonces, minting, status publication, and its
@@ -259,6 +263,14 @@ let package = Package(
         path: "Tests/DCOpenID4VPTestSupport",
         swiftSettings: strictSettings
       ),
+      // What the store's tests and the wallet's share: a scratch directory, a sample credential,
+      // the multi-process probe.
+      .target(
+        name: "DCWalletStoreTestSupport",
+        dependencies: ["DCTestSupport", "DCWalletStore"],
+        path: "Tests/DCWalletStoreTestSupport",
+        swiftSettings: strictSettings
+      ),
       .target(
         name: "DCWalletTestSupport",
         dependencies: ["DCCBOR", "DCCrypto", "DCMdoc", "DCX509", "DCX509TestSupport"],
@@ -334,7 +346,7 @@ let package = Package(
           "DCCBOR", "DCWallet", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
           "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCWalletTestSupport", "dcwallet", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI",
-          "DCIssuer", "DCStatusList", "DCStore",
+          "DCIssuer", "DCStatusList", "DCStore", "DCWalletStore",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
@@ -354,11 +366,16 @@ let package = Package(
         dependencies: [
           "DCAPI", "DCCrypto", "DCEncoding", "DCHTTP", "DCHTTPServer", "DCJOSE", "DCJSON",
           "DCMdoc", "DCOpenID4VCI", "DCOpenID4VP", "DCSDJWT", "DCTestSupport", "DCWallet",
-          "DCWalletTestSupport", "DCX509",
+          "DCWalletStoreTestSupport", "DCWalletTestSupport", "DCX509",
         ],
         path: "Tests/DCWalletFixtureTestSupport",
         swiftSettings: strictSettings
       ),
+      // The store alone (the wallet home written before the shared SQLite layer, which a
+      // wallet opens with its key, is DCWalletTests').
+      testTarget(
+        "DCWalletStore",
+        ["DCCrypto", "DCStore", "DCWalletStoreTestSupport", "dcstore-probe"]),
       testTarget(
         "DCWallet",
         [
@@ -367,7 +384,8 @@ let package = Package(
           "DCAPI", "DCJOSE",
           "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCWalletTestSupport", "DCX509",
           "dcstore-probe", "DCHTTP", "DCOpenID4VCI", "DCCOSE",
-          "DCStatusList", "DCHTTPServer", "DCStore", "DCWalletFixtureTestSupport",
+          "DCStatusList", "DCHTTPServer", "DCStore", "DCWalletStore", "DCWalletFixtureTestSupport",
+          "DCWalletStoreTestSupport",
         ]),
       // Issue 27: the roles together (a wallet answering the verifier, a wallet against the
       // issuer's service, the command line's consent text over both), which no one module's
@@ -379,6 +397,7 @@ let package = Package(
           "DCIssuer", "DCJOSE", "DCJSON", "DCMdoc", "DCMdocProximity", "DCOpenID4VCI",
           "DCOpenID4VP", "DCOrgIsoMdoc", "DCProximityTransport", "DCQL", "DCSDJWT",
           "DCStatusList", "DCStore", "DCTestSupport", "DCVerifier", "DCWallet", "DCWalletCLI",
+          "DCWalletStore",
           "DCWalletFixtureTestSupport", "DCWalletTestSupport", "DCX509",
         ],
         swiftSettings: strictSettings
@@ -469,7 +488,8 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
   let shadowed: [String: [Target.Dependency]] = [
     // OpenSSL stays the backend of the real CryptoPrimitives (Backend_openssl.swift).
     "DCCrypto": [],
-    "DCWallet": ["Security", "CryptoKit"],
+    // KeychainKeyStore.
+    "DCWalletStore": ["Security", "CryptoKit"],
     "DCProximityTransport": ["CoreBluetooth"],
     "DCIdentityDocumentServicesBridge": [
       "IdentityDocumentServices", "IdentityDocumentServicesUI", "Security", "CryptoKit",

@@ -5,6 +5,9 @@ import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
+// The wallet's store is the wallet's data (credentials, trust anchors, the activity log): its
+// values are in this module's public API, so importing DCWallet is enough to name them.
+@_exported public import DCWalletStore
 public import DCX509
 public import Foundation
 
@@ -71,7 +74,7 @@ public final class Wallet: Sendable {
       // Credential rows are authenticated under the same key (issue 32).
       store = try WalletStore(
         path: home.databasePath, schemaVersion: Schema.currentVersion,
-        settings: settingsAuthentication)
+        settings: settingsAuthentication, issuerChainCheck: Self.issuerChainCheck)
       self.keys =
         try keys ?? SoftwareKeyStore(store: store, keyEncryptionKeyPath: home.keyEncryptionKeyPath)
     } catch let error as WalletStoreError {
@@ -82,6 +85,12 @@ public final class Wallet: Sendable {
       throw WalletError(
         .storage, "cannot open the wallet in \(home.directory): \(error)", underlying: error)
     }
+  }
+
+  /// Whether a stored credential's issuer chain validates to one of the anchors: what the store
+  /// asks when it adopts a credential row written before rows carried tags.
+  static let issuerChainCheck: IssuerChainCheck = { credential, anchors, now in
+    credential.issuerAnchor(among: anchors, at: now) != nil
   }
 
   // MARK: - Trust anchors
@@ -291,9 +300,10 @@ public final class Wallet: Sendable {
   /// Writes the device key and the credential as one step of the key store (see
   /// `DeviceKeyStore.importKey(_:storing:in:)`): a failed import leaves nothing behind.
   private func storeCredential(
-    id: String?, format: CredentialFormat, type: String, issued: [UInt8],
+    id: String?, format: DCWalletStore.CredentialFormat, type: String, issued: [UInt8],
     display: CredentialDisplay, validFrom: Date?,
-    validUntil: Date?, deviceKey: ECPrivateKey, identifiers: [[UInt8]], issuerTrust: IssuerTrust
+    validUntil: Date?, deviceKey: ECPrivateKey, identifiers: [[UInt8]],
+    issuerTrust: DCWalletStore.IssuerTrust
   ) async throws(WalletError) -> StoredCredential {
     let id = id ?? UUID().uuidString.lowercased()
     let createdAt = clock()

@@ -314,7 +314,7 @@ public struct WalletIssuance: Sendable {
   /// The payloads of a response's credentials in `format`, and why each of the others was
   /// refused (not a string, or not readable).
   private static func payloads(
-    of group: [IssuedCredentialOutcome], format: CredentialFormat
+    of group: [IssuedCredentialOutcome], format: DCWalletStore.CredentialFormat
   ) -> ([IssuedCredential.Payload], [WalletIssuanceFailure.Cause]) {
     var payloads: [IssuedCredential.Payload] = []
     var refused: [WalletIssuanceFailure.Cause] = []
@@ -601,7 +601,9 @@ public struct WalletIssuance: Sendable {
 
   /// The wallet's format and type for a configuration's format; nil for formats the wallet does
   /// not store.
-  static func walletFormat(_ format: DCOpenID4VCI.CredentialFormat) -> (CredentialFormat, String)? {
+  static func walletFormat(_ format: DCOpenID4VCI.CredentialFormat) -> (
+    DCWalletStore.CredentialFormat, String
+  )? {
     switch format {
     case .msoMdoc(let doctype): (.msoMdoc, doctype)
     case .sdJWTVC(let vct): (.sdJWT, vct)

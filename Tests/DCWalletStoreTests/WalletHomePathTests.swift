@@ -1,8 +1,8 @@
-import DCWalletFixtureTestSupport
+import DCWalletStoreTestSupport
 import Foundation
 import Testing
 
-@testable import DCWallet
+@testable import DCWalletStore
 
 /// Issue 32, item 18: relative wallet homes crashed in Foundation's path arithmetic.
 @Suite("WalletHome paths")

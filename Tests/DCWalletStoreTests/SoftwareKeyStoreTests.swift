@@ -1,10 +1,10 @@
 import DCCrypto
 import DCStore
-import DCWalletFixtureTestSupport
+import DCWalletStoreTestSupport
 import Foundation
 import Testing
 
-@testable import DCWallet
+@testable import DCWalletStore
 
 @Suite("SoftwareKeyStore")
 struct SoftwareKeyStoreTests {

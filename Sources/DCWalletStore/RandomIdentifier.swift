@@ -1,5 +1,5 @@
-import DCCrypto
-import Foundation
+package import DCCrypto
+package import Foundation
 
 /// Random identifiers for stored rows (credentials, device keys, batches).
 ///
@@ -9,11 +9,11 @@ import Foundation
 /// closes `/dev/urandom` for each one, three system calls per identifier, and an issued batch
 /// of ten needs twenty-one. Rows use version 7 (``timeOrderedUUID(at:using:)``); version 4
 /// (``uuid(using:)``) stays for identifiers that should not carry a time.
-enum RandomIdentifier {
+package enum RandomIdentifier {
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
   /// A new random UUID, lowercase, with hyphens (8-4-4-4-12).
-  static func uuid(using random: some RandomSource = SecureRandom()) -> String {
+  package static func uuid(using random: some RandomSource = SecureRandom()) -> String {
     var bytes = random.bytes(count: 16)
     // RFC 9562 §5.4: version 4 in the high nibble of octet 6, variant 10 in octet 8.
     bytes[6] = (bytes[6] & 0x0F) | 0x40
@@ -27,7 +27,7 @@ enum RandomIdentifier {
   /// sort later, so the SQLite indexes keyed by them grow at their right edge and an issued batch
   /// dirties a few index pages instead of one page per id (each page is written to the WAL and
   /// synced at commit). The time is no secret: every row also stores when it was made.
-  static func timeOrderedUUID(
+  package static func timeOrderedUUID(
     at date: Date = Date(), using random: some RandomSource = SecureRandom()
   )
     -> String

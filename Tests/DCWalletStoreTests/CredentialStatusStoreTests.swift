@@ -1,9 +1,9 @@
 import DCStore
-import DCWalletFixtureTestSupport
+import DCWalletStoreTestSupport
 import Foundation
 import Testing
 
-@testable import DCWallet
+@testable import DCWalletStore
 
 /// Schema version 6: each credential's last known Token Status List status.
 @Suite("Credential status store")

@@ -1,16 +1,30 @@
 import DCStore
-internal import Foundation
+package import Foundation
 
 /// A row of `issuance_sessions`: the tokens stay sealed here (see `IssuanceSecrets`).
-struct IssuanceSessionRow: Sendable, Hashable {
-  var id: String
-  var credentialIssuer: String
-  var notificationEndpoint: String?
-  var deferredEndpoint: String?
+package struct IssuanceSessionRow: Sendable, Hashable {
+  package var id: String
+  package var credentialIssuer: String
+  package var notificationEndpoint: String?
+  package var deferredEndpoint: String?
   /// nonce || ciphertext || tag of the tokens' JSON, or nil when the session has none.
-  var sealedTokens: [UInt8]?
-  var dpopKeyID: String?
-  var createdAt: Date
+  package var sealedTokens: [UInt8]?
+  package var dpopKeyID: String?
+  package var createdAt: Date
+
+  /// Creates a session row.
+  package init(
+    id: String, credentialIssuer: String, notificationEndpoint: String?,
+    deferredEndpoint: String?, sealedTokens: [UInt8]?, dpopKeyID: String?, createdAt: Date
+  ) {
+    self.id = id
+    self.credentialIssuer = credentialIssuer
+    self.notificationEndpoint = notificationEndpoint
+    self.deferredEndpoint = deferredEndpoint
+    self.sealedTokens = sealedTokens
+    self.dpopKeyID = dpopKeyID
+    self.createdAt = createdAt
+  }
 }
 
 // Issuance (schema version 5): sessions, pending deferred issuances, issued credentials
@@ -22,7 +36,7 @@ extension WalletStore {
   /// `keys` are device keys wrapped by `SoftwareKeyStore.wrap(_:)` for this store, written first
   /// in the same transaction: one durable commit for a batch's keys, session and credentials,
   /// and a key is stored only with the credential that binds it.
-  func insertIssued(
+  package func insertIssued(
     _ credentials: [StoredCredential], keys: [WrappedDeviceKey] = [], session: IssuanceSessionRow?
   ) throws(WalletStoreError) {
     try database.write { () throws(WalletStoreError) in
@@ -39,7 +53,7 @@ extension WalletStore {
   /// it returns no write). A caller that would read the anchors, verify, then write saves a
   /// round trip to this queue (two thread wake-ups) per batch. `plan` is synchronous and does
   /// no I/O; other callers of this store wait for it.
-  func insertIssued<T: Sendable>(
+  package func insertIssued<T: Sendable>(
     anchorsOf role: TrustRole,
     plan: @Sendable ([TrustAnchorRecord]) -> (write: IssuedBatchWrite?, value: T)
   ) throws(WalletStoreError) -> T {
@@ -52,7 +66,7 @@ extension WalletStore {
   }
 
   /// Which of these device keys a stored credential names (one query for a batch).
-  func usedDeviceKeys(_ keyIDs: [String]) throws(WalletStoreError) -> Set<String> {
+  package func usedDeviceKeys(_ keyIDs: [String]) throws(WalletStoreError) -> Set<String> {
     guard !keyIDs.isEmpty else { return [] }
     let unique = Array(Set(keyIDs))
     return try database.retrying { () throws(WalletStoreError) -> Set<String> in
@@ -72,7 +86,7 @@ extension WalletStore {
   }
 
   /// The session row with this id, or nil.
-  func issuanceSessionRow(id: String) throws(WalletStoreError) -> IssuanceSessionRow? {
+  package func issuanceSessionRow(id: String) throws(WalletStoreError) -> IssuanceSessionRow? {
     try database.retrying { () throws(WalletStoreError) in
       try database.connection.issuanceSession(id: id)
     }
@@ -80,7 +94,9 @@ extension WalletStore {
 
   /// Removes a session that no credential and no pending issuance names any more; returns the
   /// removed row (whose DPoP key the caller deletes), or nil when it is still used or absent.
-  func removeIssuanceSessionIfUnused(id: String) throws(WalletStoreError) -> IssuanceSessionRow? {
+  package func removeIssuanceSessionIfUnused(id: String) throws(WalletStoreError)
+    -> IssuanceSessionRow?
+  {
     try database.write { () throws(WalletStoreError) -> IssuanceSessionRow? in
       let connection = database.connection
       guard let row = try connection.issuanceSession(id: id) else { return nil }
@@ -95,7 +111,7 @@ extension WalletStore {
   }
 
   /// Adds one to the presentation count of each credential (one transaction).
-  func markPresented(ids: [String]) throws(WalletStoreError) {
+  package func markPresented(ids: [String]) throws(WalletStoreError) {
     guard !ids.isEmpty else { return }
     try database.write { () throws(WalletStoreError) in
       for id in Set(ids) {
@@ -107,7 +123,7 @@ extension WalletStore {
   }
 
   /// Stores a pending deferred issuance with its session, in one transaction.
-  func insertDeferred(_ pending: PendingDeferredIssuance, session: IssuanceSessionRow)
+  package func insertDeferred(_ pending: PendingDeferredIssuance, session: IssuanceSessionRow)
     throws(WalletStoreError)
   {
     let json = try StoreJSON.encode(pending)
@@ -127,7 +143,7 @@ extension WalletStore {
   }
 
   /// The pending deferred issuances, oldest first; one that cannot be read is reported.
-  func pendingDeferred() throws(WalletStoreError)
+  package func pendingDeferred() throws(WalletStoreError)
     -> [Result<PendingDeferredIssuance, StoreProblem>]
   {
     try database.retrying { () throws(WalletStoreError) in
@@ -147,7 +163,7 @@ extension WalletStore {
   }
 
   /// Removes a pending deferred issuance; false when none has this id.
-  func removeDeferred(id: String) throws(WalletStoreError) -> Bool {
+  package func removeDeferred(id: String) throws(WalletStoreError) -> Bool {
     try database.write { () throws(WalletStoreError) -> Bool in
       try database.connection.run("DELETE FROM deferred_issuances WHERE id = ?", [.text(id)])
       return database.connection.changes > 0
@@ -156,7 +172,9 @@ extension WalletStore {
 
   /// Removes a pending deferred issuance and stores the credentials it became, in one
   /// transaction (so a poll that succeeded is never both pending and stored).
-  func completeDeferred(id: String, with credentials: [StoredCredential]) throws(WalletStoreError) {
+  package func completeDeferred(id: String, with credentials: [StoredCredential])
+    throws(WalletStoreError)
+  {
     try database.write { () throws(WalletStoreError) in
       try database.connection.run("DELETE FROM deferred_issuances WHERE id = ?", [.text(id)])
       try database.connection.insertCredentials(credentials)
@@ -206,8 +224,17 @@ extension WalletConnection {
 
 /// What an issued batch writes in one transaction: its wrapped device keys, its issuance
 /// session and its credentials.
-struct IssuedBatchWrite: Sendable {
-  var credentials: [StoredCredential]
-  var keys: [WrappedDeviceKey]
-  var session: IssuanceSessionRow?
+package struct IssuedBatchWrite: Sendable {
+  package var credentials: [StoredCredential]
+  package var keys: [WrappedDeviceKey]
+  package var session: IssuanceSessionRow?
+
+  /// Creates a batch write.
+  package init(
+    credentials: [StoredCredential], keys: [WrappedDeviceKey], session: IssuanceSessionRow?
+  ) {
+    self.credentials = credentials
+    self.keys = keys
+    self.session = session
+  }
 }

@@ -54,10 +54,12 @@ public actor WalletStore {
   /// Opens the store and migrates only up to schemaVersion (tests build old files with it);
   /// with `settings` (the wallet's key), credential rows are tagged as they are written and
   /// checked as they are read, and rows written before tags existed are adopted once (issue 32,
-  /// `LegacyCredentialAdoption`).
-  init(
+  /// `LegacyCredentialAdoption`, which asks `issuerChainCheck` whether a legacy row's issuer chain
+  /// still validates to an issuer anchor: the wallet decodes credentials, the store does not).
+  package init(
     path: String, busyTimeout: Duration = .seconds(5), schemaVersion: Int,
-    settings: SettingsAuthentication? = nil
+    settings: SettingsAuthentication? = nil,
+    issuerChainCheck: @escaping IssuerChainCheck = { _, _, _ in false }
   ) throws(WalletStoreError) {
     // The path made absolute and normal (a relative one is under the current directory; `~` is
     // a name), so the directory made and the file opened are the same.
@@ -70,7 +72,7 @@ public actor WalletStore {
     let adoption = try settings.map { (settings) throws(WalletStoreError) in
       LegacyCredentialAdoption(
         settings: settings, authentication: try CredentialAuthentication(settings: settings),
-        now: Date())
+        issuerChainCheck: issuerChainCheck, now: Date())
     }
     let database = try WalletDatabase(
       path: absolute, busyTimeout: busyTimeout, targetVersion: schemaVersion, adoption: adoption)

@@ -139,19 +139,21 @@ public struct StoredCredential: Sendable, Hashable {
 }
 
 /// Dates in the store: INTEGER milliseconds since 1970.
-enum StoreTime {
+package enum StoreTime {
   /// About 31,000 years either side of 1970: far beyond any validity period, and exact in a Double.
   private static let limit: Double = 1e15
 
-  static func milliseconds(_ date: Date) -> Int64 {
+  package static func milliseconds(_ date: Date) -> Int64 {
     let value = (date.timeIntervalSince1970 * 1000).rounded()
     guard value.isFinite else { return value > 0 ? Int64(limit) : -Int64(limit) }
     return Int64(min(max(value, -limit), limit))
   }
 
-  static func date(milliseconds: Int64) -> Date {
+  package static func date(milliseconds: Int64) -> Date {
     Date(timeIntervalSince1970: Double(milliseconds) / 1000)
   }
 
-  static func normalized(_ date: Date) -> Date { self.date(milliseconds: milliseconds(date)) }
+  package static func normalized(_ date: Date) -> Date {
+    self.date(milliseconds: milliseconds(date))
+  }
 }

@@ -7,9 +7,9 @@ import DCStore
 /// old file at once migrate it once. Steps are never edited once shipped: a change is a new step.
 ///
 /// Dates are INTEGER milliseconds since 1970 (UTC). Lists are JSON arrays of strings.
-enum Schema {
+package enum Schema {
   /// The version this code writes.
-  static let currentVersion = 7
+  package static let currentVersion = 7
 
   /// Every step, 1 to `currentVersion`; with `adoption` (the wallet's key), step 7 also tags the
   /// credential rows written before it.

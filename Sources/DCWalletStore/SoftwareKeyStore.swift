@@ -65,7 +65,7 @@ public struct SoftwareKeyStore: DeviceKeyStore {
 
   /// Whether this key store keeps its keys in `store`, so that a key wrapped here can be
   /// written in one of that store's transactions.
-  func keepsKeys(in store: WalletStore) -> Bool { store === self.store }
+  package func keepsKeys(in store: WalletStore) -> Bool { store === self.store }
 
   /// Unwraps the key and returns a signer for it.
   ///

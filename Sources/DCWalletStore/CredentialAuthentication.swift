@@ -1,7 +1,7 @@
 internal import DCCrypto
 import DCStore
-internal import DCX509
-internal import Foundation
+package import DCX509
+package import Foundation
 
 /// Which of a stored credential's authenticated columns did not verify when it was read
 /// (issue 32): the row is still listed, and reported as a `StoreProblem`, but what the failed
@@ -80,6 +80,11 @@ extension WalletConnection {
   }
 }
 
+/// Whether a stored credential's own issuer chain (mdoc `x5chain`, SD-JWT `x5c`) validates at a
+/// time to one of the anchors. The wallet answers it (it decodes credentials; the store keeps
+/// their bytes and does not read them).
+package typealias IssuerChainCheck = @Sendable (StoredCredential, [Certificate], Date) -> Bool
+
 /// The migration of the credential rows written before rows carried tags (schema version 6 and
 /// earlier; issue 32): run once, with the wallet's key, in the transaction that adds the tag
 /// columns. Anyone could have written a legacy row, so nothing it claims about trust or status
@@ -97,6 +102,7 @@ extension WalletConnection {
 struct LegacyCredentialAdoption {
   let settings: SettingsAuthentication
   let authentication: CredentialAuthentication
+  let issuerChainCheck: IssuerChainCheck
   let now: Date
 
   func adopt(_ connection: WalletConnection) throws(WalletStoreError) {
@@ -128,7 +134,7 @@ struct LegacyCredentialAdoption {
     case .issuerPublishedIACA?, .issuerMetadataKey?: return .issuerVouched
     case .walletAnchor?, nil:
       guard credential.issuerTrust != .unverified,
-        credential.issuerAnchor(among: anchors, at: now) != nil
+        issuerChainCheck(credential, anchors, now)
       else { return .unverified }
       return .trusted
     }

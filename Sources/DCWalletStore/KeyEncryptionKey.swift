@@ -18,11 +18,11 @@ internal import Foundation
 /// Created once with `O_EXCL` semantics (written to a private temporary file, then linked into
 /// place, so a second process never reads a half-written key); refused when the file is group-
 /// or world-accessible, is not owned by this user, or is not a regular file of exactly 32 bytes.
-enum KeyEncryptionKey {
-  static let byteCount = 32
+package enum KeyEncryptionKey {
+  package static let byteCount = 32
 
   /// Reads the key at path, creating it first when the file does not exist.
-  static func loadOrCreate(at path: String) throws(WalletStoreError) -> [UInt8] {
+  package static func loadOrCreate(at path: String) throws(WalletStoreError) -> [UInt8] {
     if let key = try load(at: path) { return key }
     try create(at: path)
     guard let key = try load(at: path) else {

@@ -42,7 +42,7 @@ public struct TrustAnchorRecord: Sendable, Hashable {
 
 extension TrustAnchorRecord {
   /// This record with an authentication tag.
-  func tagged(_ tag: [UInt8]) -> TrustAnchorRecord {
+  package func tagged(_ tag: [UInt8]) -> TrustAnchorRecord {
     TrustAnchorRecord(
       id: id, role: role, certificateDER: certificateDER, subject: subject, addedAt: addedAt,
       authenticationTag: tag)
@@ -57,4 +57,10 @@ public struct TrustAnchorListing: Sendable, Hashable {
   /// tampered, or written before schema version 4) or `.corruptRecord` (the certificate does not
   /// parse).
   public let problems: [StoreProblem]
+
+  /// Creates a listing.
+  package init(anchors: [TrustAnchorRecord], problems: [StoreProblem]) {
+    self.anchors = anchors
+    self.problems = problems
+  }
 }

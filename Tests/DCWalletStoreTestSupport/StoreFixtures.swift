@@ -1,11 +1,9 @@
-import DCTestSupport
-import DCWallet
+package import DCWalletStore
 import Dispatch
-import Foundation
-import Testing
+package import Foundation
 
 /// A credential with recognizable contents.
-func sampleCredential(
+package func sampleCredential(
   id: String, format: CredentialFormat = .msoMdoc, createdAt: Date = Date(),
   deviceKeyID: String? = nil
 ) -> StoredCredential {
@@ -23,18 +21,19 @@ func sampleCredential(
 }
 
 /// Runs the `dcstore-probe` executable that SwiftPM builds next to the test bundle.
-enum StoreProbe {
-  struct NotFound: Error, CustomStringConvertible {
-    let searched: [String]
-    var description: String { "dcstore-probe not found; searched \(searched)" }
+package enum StoreProbe {
+  package struct NotFound: Error, CustomStringConvertible {
+    package let searched: [String]
+    package var description: String { "dcstore-probe not found; searched \(searched)" }
   }
 
   /// The probe binary: `$STORE_PROBE`, else the build directory of this test bundle.
-  static func executable() throws -> URL {
+  package static func executable() throws -> URL {
     if let explicit = ProcessInfo.processInfo.environment["STORE_PROBE"] {
       return URL(fileURLWithPath: explicit)
     }
-    var starts = [Bundle.module.bundleURL, Bundle.main.bundleURL]
+    // The test bundle this code is linked into (on Linux, the main bundle).
+    var starts = [Bundle(for: BundleMarker.self).bundleURL, Bundle.main.bundleURL]
     if let executable = Bundle.main.executableURL { starts.append(executable) }
     if let first = CommandLine.arguments.first { starts.append(URL(fileURLWithPath: first)) }
     var searched = [String]()
@@ -52,7 +51,7 @@ enum StoreProbe {
   }
 
   /// Starts a probe; its standard output is readable from the returned pipe.
-  static func start(_ arguments: [String]) throws -> (Process, Pipe) {
+  package static func start(_ arguments: [String]) throws -> (Process, Pipe) {
     let process = Process()
     process.executableURL = try executable()
     process.arguments = arguments
@@ -63,7 +62,7 @@ enum StoreProbe {
   }
 
   /// The probe's next chunk of output (a line it printed), read off the cooperative pool.
-  static func output(_ pipe: Pipe) async -> String {
+  package static func output(_ pipe: Pipe) async -> String {
     await withCheckedContinuation { continuation in
       DispatchQueue.global().async {
         let data = pipe.fileHandleForReading.availableData
@@ -73,8 +72,11 @@ enum StoreProbe {
   }
 
   /// Waits for a probe to exit without blocking the cooperative pool's threads.
-  static func wait(_ process: Process) async -> Int32 {
+  package static func wait(_ process: Process) async -> Int32 {
     while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
     return process.terminationStatus
   }
 }
+
+/// A class of this module, whose bundle is the test bundle it is linked into.
+private final class BundleMarker {}

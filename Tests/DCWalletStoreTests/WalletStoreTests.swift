@@ -1,9 +1,9 @@
 import DCStore
-import DCWalletFixtureTestSupport
+import DCWalletStoreTestSupport
 import Foundation
 import Testing
 
-@testable import DCWallet
+@testable import DCWalletStore
 
 @Suite("WalletStore")
 struct WalletStoreTests {

@@ -1,9 +1,9 @@
 import DCCrypto
-import DCWalletFixtureTestSupport
+import DCWalletStoreTestSupport
 import Foundation
 import Testing
 
-@testable import DCWallet
+@testable import DCWalletStore
 
 /// Issue 13's store side: the ids of issued rows are version 7 UUIDs (time first, so a batch
 /// writes at the right edge of each index), the batch's JSON columns are encoded once, and the

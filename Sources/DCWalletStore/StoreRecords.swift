@@ -473,8 +473,8 @@ struct CredentialJSONMemo {
   }
 }
 
-enum StoreJSON {
-  static func encode(_ value: some Encodable) throws(WalletStoreError) -> String {
+package enum StoreJSON {
+  package static func encode(_ value: some Encodable) throws(WalletStoreError) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     do {
@@ -484,7 +484,7 @@ enum StoreJSON {
     }
   }
 
-  static func decode<T: Decodable>(_ type: T.Type, _ text: String?, what: String)
+  package static func decode<T: Decodable>(_ type: T.Type, _ text: String?, what: String)
     throws(WalletStoreError) -> T
   {
     do {

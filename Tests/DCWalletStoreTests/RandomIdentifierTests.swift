@@ -2,7 +2,7 @@ import DCCrypto
 import Foundation
 import Testing
 
-@testable import DCWallet
+@testable import DCWalletStore
 
 /// `RandomIdentifier.uuid()` makes the ids of stored credentials, device keys and batches from
 /// the system generator (perf1314) in place of Foundation's `UUID()`; the text must be what

@@ -1,8 +1,8 @@
-import DCWalletFixtureTestSupport
+import DCWalletStoreTestSupport
 import Foundation
 import Testing
 
-@testable import DCWallet
+@testable import DCWalletStore
 
 #if canImport(Glibc)
   import Glibc

@@ -26,7 +26,7 @@ public struct SettingsAuthentication: Sendable {
   /// output length).
   public static let keyByteCount = 32
 
-  let key: [UInt8]
+  package let key: [UInt8]
 
   /// Uses a tag key kept outside the database (a keychain item): at least 32 random bytes.
   public init(key: [UInt8]) throws(WalletStoreError) {
@@ -40,7 +40,7 @@ public struct SettingsAuthentication: Sendable {
 
   /// Derives the tag key from the wallet's key-encryption key:
   /// HKDF-SHA256(IKM = KEK, salt = empty, info = "dcwallet settings authentication v1", L = 32).
-  init(keyEncryptionKey: [UInt8]) throws(WalletStoreError) {
+  package init(keyEncryptionKey: [UInt8]) throws(WalletStoreError) {
     let derived: [UInt8]
     do {
       derived = try HKDF.deriveKey(
@@ -53,23 +53,23 @@ public struct SettingsAuthentication: Sendable {
   }
 
   /// The tag for a trust anchor row.
-  func tag(for anchor: TrustAnchorRecord) -> [UInt8] {
+  package func tag(for anchor: TrustAnchorRecord) -> [UInt8] {
     HMAC.authenticationCode(.sha256, for: Self.encoding(anchor), key: key)
   }
 
   /// The tag for a setting row.
-  func tag(forSetting key: String, value: String) -> [UInt8] {
+  package func tag(forSetting key: String, value: String) -> [UInt8] {
     HMAC.authenticationCode(.sha256, for: Self.encoding(setting: key, value: value), key: self.key)
   }
 
   /// Whether a trust anchor row carries its tag.
-  func verifies(_ anchor: TrustAnchorRecord) -> Bool {
+  package func verifies(_ anchor: TrustAnchorRecord) -> Bool {
     guard let tag = anchor.authenticationTag else { return false }
     return constantTimeEquals(tag, self.tag(for: anchor))
   }
 
   /// Whether a setting row carries its tag.
-  func verifies(_ setting: SettingRecord) -> Bool {
+  package func verifies(_ setting: SettingRecord) -> Bool {
     guard let tag = setting.authenticationTag else { return false }
     return constantTimeEquals(tag, self.tag(forSetting: setting.key, value: setting.value))
   }
