@@ -115,11 +115,25 @@ public final class Wallet: Sendable {
   /// The trust anchors of a role (or all), split into those that may be used and those that
   /// may not: a row whose authentication tag is missing or wrong (written without the
   /// key-encryption key) or whose certificate does not parse is reported, never trusted.
-  package func trustAnchorListing(role: TrustRole? = nil) async throws(WalletError)
+  public func trustAnchorListing(role: TrustRole? = nil) async throws(WalletError)
     -> TrustAnchorListing
   {
     let (anchors, _, problems) = try await checkedTrustAnchors(role: role)
     return TrustAnchorListing(anchors: anchors, problems: problems)
+  }
+
+  /// Removes a trust anchor (one of ``trustAnchorListing(role:)``, usable or not).
+  ///
+  /// - Throws: `WalletError` with `.notFound` when no anchor has this id, `.storage` when the
+  ///   store cannot be written.
+  public func removeTrustAnchor(id: String) async throws(WalletError) {
+    let removed: Bool
+    do {
+      removed = try await store.removeTrustAnchor(id: id)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+    guard removed else { throw WalletError(.notFound, "no trust anchor \(id)") }
   }
 
   /// The trusted certificates of a role: only authenticated rows (see `trustAnchorListing`).
@@ -348,10 +362,22 @@ public final class Wallet: Sendable {
     return notice ?? nil
   }
 
-  /// The stored credentials that can be read; a damaged row is skipped (the store's
-  /// ``WalletStore/credentialListing(format:)`` reports it).
+  /// The stored credentials that can be read, in the order they were stored; a damaged row is
+  /// skipped.
   public func credentials() async throws(WalletError) -> [StoredCredential] {
     try await credentialListing().credentials
+  }
+
+  /// The stored credential with this id, or nil when there is none.
+  ///
+  /// - Throws: `WalletError` with `.storage` when the store cannot be read, or the row cannot
+  ///   be read back.
+  public func credential(id: String) async throws(WalletError) -> StoredCredential? {
+    do {
+      return try await store.credential(id: id)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
   }
 
   /// The stored credentials that can be read, and a problem for each row that cannot: one
@@ -395,8 +421,7 @@ public final class Wallet: Sendable {
     _ = try? await store.append(activity)
   }
 
-  /// The activity log, newest first; an entry that cannot be read is skipped (the store's
-  /// ``WalletStore/activityListing(limit:)`` reports it).
+  /// The activity log, newest first; an entry that cannot be read is skipped.
   public func activity(limit: Int = 100) async throws(WalletError) -> [ActivityRecord] {
     try await activityListing(limit: limit).records
   }

@@ -11,26 +11,26 @@ public enum ActivityOutcome: String, Sendable, Hashable, CaseIterable {
 }
 
 /// An entry to add to the activity log: what was shared, with whom, when.
-public struct NewActivity: Sendable, Hashable {
+package struct NewActivity: Sendable, Hashable {
   /// When it happened (millisecond precision).
-  public var timestamp: Date
+  package var timestamp: Date
   /// The DC API protocol identifier (`org-iso-mdoc`, `openid4vp-v1-signed`, ...).
-  public var protocolIdentifier: String
+  package var protocolIdentifier: String
   /// The web origin the request came from, if any.
-  public var origin: String?
+  package var origin: String?
   /// The reader or verifier as identified by its certificate or client identifier, if any.
-  public var relyingParty: String?
+  package var relyingParty: String?
   /// How it ended.
-  public var outcome: ActivityOutcome
+  package var outcome: ActivityOutcome
   /// The identifiers of the credentials involved.
-  public var credentialIDs: [String]
+  package var credentialIDs: [String]
   /// The elements or claims disclosed (`"org.iso.18013.5.1/family_name"`); empty unless shared.
-  public var sharedItems: [String]
+  package var sharedItems: [String]
   /// A free-form note (a refusal reason, an error).
-  public var detail: String
+  package var detail: String
 
   /// Creates an activity entry.
-  public init(
+  package init(
     timestamp: Date = Date(), protocolIdentifier: String, origin: String? = nil,
     relyingParty: String? = nil, outcome: ActivityOutcome, credentialIDs: [String] = [],
     sharedItems: [String] = [], detail: String = ""

@@ -16,7 +16,7 @@ public struct CredentialStatusRecord: Sendable, Hashable {
   public let freshUntil: Date?
 
   /// Creates a record. Dates keep millisecond precision, the precision stored.
-  public init(outcome: CredentialStatusOutcome, checkedAt: Date, freshUntil: Date? = nil) {
+  package init(outcome: CredentialStatusOutcome, checkedAt: Date, freshUntil: Date? = nil) {
     self.outcome = outcome
     self.checkedAt = StoreTime.normalized(checkedAt)
     self.freshUntil = freshUntil.map(StoreTime.normalized)
@@ -48,7 +48,7 @@ public enum CredentialStatusOutcome: Sendable, Hashable {
   case unknown(CredentialStatusUnknownReason)
 
   /// The outcome of a status value read from a list (§7.1).
-  public init(statusValue: UInt8) {
+  package init(statusValue: UInt8) {
     switch statusValue {
     case 0: self = .valid
     case 1: self = .invalid
@@ -86,7 +86,7 @@ public struct CredentialStatusUnknownReason: Sendable, Hashable {
     /// The stable identifier, as stored and as `dcwallet status --json` prints it.
     public let rawValue: String
     /// A code with an identifier (for codes read back from the store).
-    public init(rawValue: String) { self.rawValue = rawValue }
+    package init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
     /// The credential references no status list, so there is nothing to check.
@@ -97,27 +97,27 @@ public struct CredentialStatusUnknownReason: Sendable, Hashable {
     /// The list could not be fetched (network, HTTP status).
     public static let unreachable = Code(rawValue: "unreachable")
     /// The list's `uri` is not https (plain http only to a loopback host) or not a URL.
-    public static let urlNotAllowed = Code(rawValue: "url_not_allowed")
+    package static let urlNotAllowed = Code(rawValue: "url_not_allowed")
     /// The token's signature does not verify.
-    public static let badSignature = Code(rawValue: "bad_signature")
+    package static let badSignature = Code(rawValue: "bad_signature")
     /// The token's certificate chain does not reach the issuer's trust anchors, or the
     /// credential's own issuer is not established under an anchor.
     public static let untrusted = Code(rawValue: "untrusted")
     /// The token is signed under another anchor than the credential's own issuer
     /// (draft-ietf-oauth-status-list, "Key Resolution and Trust Management").
-    public static let issuerMismatch = Code(rawValue: "issuer_mismatch")
+    package static let issuerMismatch = Code(rawValue: "issuer_mismatch")
     /// The token's `sub` is not the URI the credential references.
-    public static let subjectMismatch = Code(rawValue: "sub_mismatch")
+    package static let subjectMismatch = Code(rawValue: "sub_mismatch")
     /// The token has expired.
-    public static let expired = Code(rawValue: "expired")
+    package static let expired = Code(rawValue: "expired")
     /// The credential's index is beyond the end of the list.
-    public static let indexOutOfRange = Code(rawValue: "index_out_of_range")
+    package static let indexOutOfRange = Code(rawValue: "index_out_of_range")
     /// The list is larger than the wallet accepts (compressed or decompressed).
-    public static let tooLarge = Code(rawValue: "too_large")
+    package static let tooLarge = Code(rawValue: "too_large")
     /// The token, or the credential's `status` claim, cannot be parsed.
-    public static let malformed = Code(rawValue: "malformed")
+    package static let malformed = Code(rawValue: "malformed")
     /// The stored credential itself cannot be read.
-    public static let unreadableCredential = Code(rawValue: "unreadable_credential")
+    package static let unreadableCredential = Code(rawValue: "unreadable_credential")
     /// The stored status does not carry the wallet's authentication tag (changed by someone
     /// without the key-encryption key, or written before tags existed): it is not used.
     public static let unauthenticated = Code(rawValue: "unauthenticated")
@@ -129,7 +129,7 @@ public struct CredentialStatusUnknownReason: Sendable, Hashable {
   public let detail: String
 
   /// Creates a reason.
-  public init(_ code: Code, detail: String = "") {
+  package init(_ code: Code, detail: String = "") {
     self.code = code
     self.detail = detail
   }

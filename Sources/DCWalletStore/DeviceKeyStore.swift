@@ -34,25 +34,6 @@ public protocol DeviceKeyStore: Sendable {
 
   /// Deletes a key. Fails while a stored credential still names it.
   func deleteKey(id: String) async throws
-
-  /// Stores an existing private key and the credential that names it as one step: either both
-  /// are kept or neither. `credential` builds the record from the key's identifier.
-  ///
-  /// The default stores the key, then the credential, and deletes the key again when the
-  /// credential cannot be written; a key store that keeps its keys in `store` writes both in one
-  /// transaction.
-  func importKey(
-    _ key: ECPrivateKey, storing credential: @Sendable (String) -> StoredCredential,
-    in store: WalletStore
-  ) async throws -> StoredCredential
-
-  /// Removes a stored credential and the device key it names as one step, so that a process
-  /// killed in between leaves no key that no credential names. Returns false when `store` holds
-  /// no credential with this id.
-  ///
-  /// The default removes the credential, then deletes its key (a key another credential still
-  /// names is kept); a key store that keeps its keys in `store` removes both in one transaction.
-  func removeCredential(id: String, from store: WalletStore) async throws -> Bool
 }
 
 extension DeviceKeyStore {
@@ -71,12 +52,19 @@ extension DeviceKeyStore {
     return ids
   }
 
-  /// Stores the key, then the credential; deletes the key again when the credential cannot be
-  /// written (the error of the write is thrown).
-  public func importKey(
+  /// Stores an existing private key and the credential that names it as one step: either both
+  /// are kept or neither. `credential` builds the record from the key's identifier.
+  ///
+  /// A `SoftwareKeyStore` that keeps its keys in `store` writes both in one transaction; any
+  /// other key store stores the key, then the credential, and deletes the key again when the
+  /// credential cannot be written (the error of the write is thrown).
+  package func importKey(
     _ key: ECPrivateKey, storing credential: @Sendable (String) -> StoredCredential,
     in store: WalletStore
   ) async throws -> StoredCredential {
+    if let software = self as? SoftwareKeyStore, software.keepsKeys(in: store) {
+      return try await software.importKeyInOneTransaction(key, storing: credential)
+    }
     let keyID = try await importKey(key)
     let stored = credential(keyID)
     do {
@@ -88,10 +76,18 @@ extension DeviceKeyStore {
     return stored
   }
 
-  /// Removes the credential, then deletes its key; a failure to delete the key (another
-  /// credential still names it) is not an error.
-  public func removeCredential(id: String, from store: WalletStore) async throws -> Bool {
-    try await removeCredentialThenKey(id: id, from: store, keys: self)
+  /// Removes a stored credential and the device key it names as one step, so that a process
+  /// killed in between leaves no key that no credential names; false when `store` holds no
+  /// credential with this id.
+  ///
+  /// A `SoftwareKeyStore` that keeps its keys in `store` removes both in one transaction; any
+  /// other key store removes the credential, then deletes its key (a failure to delete it,
+  /// because another credential still names it, is not an error).
+  package func removeCredential(id: String, from store: WalletStore) async throws -> Bool {
+    if let software = self as? SoftwareKeyStore, software.keepsKeys(in: store) {
+      return try await store.removeCredentialAndDeviceKey(id: id)
+    }
+    return try await removeCredentialThenKey(id: id, from: store, keys: self)
   }
 }
 

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// One `display` entry of a credential configuration, as the issuer gave it
 /// (OpenID4VCI 1.0 §12.2.4, `credential_metadata.display`): kept with the credential so the
@@ -22,7 +22,7 @@ public struct IssuerCredentialDisplay: Sendable, Hashable, Codable {
   package var textColor: String?
 
   /// Creates a display entry.
-  public init(
+  package init(
     name: String, locale: String? = nil, logoURI: String? = nil, logoAltText: String? = nil,
     description: String? = nil, backgroundColor: String? = nil, backgroundImageURI: String? = nil,
     textColor: String? = nil
@@ -61,7 +61,7 @@ extension [IssuerCredentialDisplay] {
 }
 
 /// How the issuer of an issued credential was established when it was stored.
-public enum IssuanceTrustBasis: String, Sendable, Hashable, Codable, CaseIterable {
+package enum IssuanceTrustBasis: String, Sendable, Hashable, Codable, CaseIterable {
   /// The issuer's chain reached one of the wallet's own issuer trust anchors.
   case walletAnchor = "wallet-anchor"
   /// The credential's chain (mdoc `x5chain`, SD-JWT VC `x5c`) reached an IACA that the issuer
@@ -101,7 +101,7 @@ public struct IssuanceProvenance: Sendable, Hashable, Codable {
   package var trustedIssuerPublishedIACAs: Bool { trustBasis == .issuerPublishedIACA }
 
   /// Creates a provenance record.
-  public init(
+  package init(
     credentialIssuer: String, configurationID: String, display: [IssuerCredentialDisplay] = [],
     notificationID: String? = nil, sessionID: String? = nil, trustBasis: IssuanceTrustBasis,
     batchID: String? = nil, issuerPublishedAnchor: [UInt8]? = nil
@@ -146,7 +146,7 @@ public struct PendingDeferredIssuance: Sendable, Hashable, Codable {
   package let createdAt: Date
 
   /// Creates a pending entry.
-  public init(
+  package init(
     id: String = UUID().uuidString.lowercased(), transactionID: String, credentialIssuer: String,
     configurationID: String, format: CredentialFormat, expectedType: String,
     display: [IssuerCredentialDisplay] = [], interval: Int? = nil, deviceKeyIDs: [String],

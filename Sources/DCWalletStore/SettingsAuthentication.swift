@@ -19,17 +19,17 @@ internal import Foundation
 /// On Apple platforms with `KeychainKeyStore` there is no key-encryption key file: the tag key
 /// is a random 32-byte secret in a keychain item of its own
 /// (`KeychainKeyStore.settingsAuthenticationKey()`), passed to `Wallet.init(settingsKey:)`.
-public struct SettingsAuthentication: Sendable {
+package struct SettingsAuthentication: Sendable {
   /// The HKDF `info` that separates this key from every other use of the key-encryption key.
   static let derivationLabel = Array("dcwallet settings authentication v1".utf8)
   /// The tag key's length, and the shortest key accepted (RFC 2104 §3: at least the hash's
   /// output length).
-  public static let keyByteCount = 32
+  package static let keyByteCount = 32
 
   package let key: [UInt8]
 
   /// Uses a tag key kept outside the database (a keychain item): at least 32 random bytes.
-  public init(key: [UInt8]) throws(WalletStoreError) {
+  package init(key: [UInt8]) throws(WalletStoreError) {
     guard key.count >= Self.keyByteCount else {
       throw WalletStoreError(
         .invalidArgument,

@@ -108,7 +108,7 @@ public struct SoftwareKeyStore: DeviceKeyStore {
   ///   try tx.insert(StoredCredential(..., deviceKeyID: key.id))
   /// }
   /// ```
-  public func wrap(_ key: ECPrivateKey) throws(WalletStoreError) -> WrappedDeviceKey {
+  package func wrap(_ key: ECPrivateKey) throws(WalletStoreError) -> WrappedDeviceKey {
     let id = RandomIdentifier.timeOrderedUUID()
     let box: AES.GCM.SealedBox
     do {
@@ -126,23 +126,11 @@ public struct SoftwareKeyStore: DeviceKeyStore {
         createdAt: Date()))
   }
 
-  /// Wraps the key and writes it with the credential in one transaction of `store` when that is
-  /// the store this key store keeps its keys in; otherwise as `DeviceKeyStore`'s default does.
-  public func importKey(
-    _ key: ECPrivateKey, storing credential: @Sendable (String) -> StoredCredential,
-    in store: WalletStore
+  /// Wraps the key and writes it with the credential in one transaction of the store this key
+  /// store keeps its keys in.
+  func importKeyInOneTransaction(
+    _ key: ECPrivateKey, storing credential: @Sendable (String) -> StoredCredential
   ) async throws -> StoredCredential {
-    guard store === self.store else {
-      let keyID = try await importKey(key)
-      let stored = credential(keyID)
-      do {
-        try await store.insert(stored)
-      } catch {
-        try? await deleteKey(id: keyID)
-        throw error
-      }
-      return stored
-    }
     let wrapped = try wrap(key)
     let stored = credential(wrapped.id)
     try await store.transaction { transaction in
@@ -150,16 +138,6 @@ public struct SoftwareKeyStore: DeviceKeyStore {
       try transaction.insert(stored)
     }
     return stored
-  }
-
-  /// Removes the credential and the key it names in one transaction of `store` when that is the
-  /// store this key store keeps its keys in (a killed process leaves both or neither); otherwise
-  /// as `DeviceKeyStore`'s default does.
-  public func removeCredential(id: String, from store: WalletStore) async throws -> Bool {
-    guard store === self.store else {
-      return try await removeCredentialThenKey(id: id, from: store, keys: self)
-    }
-    return try await store.removeCredentialAndDeviceKey(id: id)
   }
 
   private func wrapAndStore(_ key: ECPrivateKey) async throws(WalletStoreError) -> String {
@@ -236,10 +214,10 @@ private struct UnwrappedKey: Signer, KeyAgreementKey {
 
 /// A device key wrapped by ``SoftwareKeyStore/wrap(_:)``, not yet stored: insert it with
 /// `WalletStore.Transaction.insert(_:)` next to the credential that names it.
-public struct WrappedDeviceKey: Sendable, Hashable {
+package struct WrappedDeviceKey: Sendable, Hashable {
   /// The identifier the key will have in the store.
-  public var id: String { row.id }
+  package var id: String { row.id }
   /// The key's public half.
-  public let publicKey: ECPublicKey
+  package let publicKey: ECPublicKey
   let row: DeviceKeyRow
 }

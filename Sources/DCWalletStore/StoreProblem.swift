@@ -22,7 +22,7 @@ public struct StoreProblem: Error, Sendable, Hashable, CustomStringConvertible {
   public let error: WalletStoreError
 
   /// Creates a problem report.
-  public init(record: Record, error: WalletStoreError) {
+  package init(record: Record, error: WalletStoreError) {
     self.record = record
     self.error = error
   }
@@ -32,14 +32,14 @@ public struct StoreProblem: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The readable credentials and a report for each row that is not.
-public struct CredentialListing: Sendable, Hashable {
+package struct CredentialListing: Sendable, Hashable {
   /// The credentials that could be read, in creation order.
-  public let credentials: [StoredCredential]
+  package let credentials: [StoredCredential]
   /// One entry per row that could not be read.
-  public let problems: [StoreProblem]
+  package let problems: [StoreProblem]
 
   /// Creates a listing.
-  public init(credentials: [StoredCredential], problems: [StoreProblem]) {
+  package init(credentials: [StoredCredential], problems: [StoreProblem]) {
     self.credentials = credentials
     self.problems = problems
   }
@@ -83,16 +83,16 @@ extension CredentialListing {
 typealias CredentialRow = Result<StoredCredential, StoreProblem>
 
 /// A setting as stored: its value and the tag that authenticates it, if any.
-public struct SettingRecord: Sendable, Hashable {
+package struct SettingRecord: Sendable, Hashable {
   /// The setting's name.
-  public let key: String
+  package let key: String
   /// Its value.
-  public let value: String
+  package let value: String
   /// HMAC-SHA256 over the row (see `SettingsAuthentication`); nil when written without one.
-  public let authenticationTag: [UInt8]?
+  package let authenticationTag: [UInt8]?
 
   /// Creates a setting record.
-  public init(key: String, value: String, authenticationTag: [UInt8]? = nil) {
+  package init(key: String, value: String, authenticationTag: [UInt8]? = nil) {
     self.key = key
     self.value = value
     self.authenticationTag = authenticationTag
@@ -100,9 +100,9 @@ public struct SettingRecord: Sendable, Hashable {
 }
 
 /// The activity entries that can be read and a report for each that cannot.
-public struct ActivityListing: Sendable, Hashable {
+package struct ActivityListing: Sendable, Hashable {
   /// Readable entries, newest first.
-  public let records: [ActivityRecord]
+  package let records: [ActivityRecord]
   /// One entry per row that could not be read.
-  public let problems: [StoreProblem]
+  package let problems: [StoreProblem]
 }

@@ -21,7 +21,7 @@ public struct CredentialDisplay: Sendable, Hashable, Codable {
   package var claimNames: [String: String]
 
   /// Creates display metadata.
-  public init(
+  package init(
     title: String, subtitle: String? = nil, issuerName: String? = nil,
     claimNames: [String: String] = [:]
   ) {
@@ -78,10 +78,10 @@ public struct StoredCredential: Sendable, Hashable {
   /// End of validity (the MSO's `validUntil`, the SD-JWT's `exp`), if any.
   public let validUntil: Date?
   /// The identifier of the device key in a `DeviceKeyStore` that proves possession, if any.
-  public let deviceKeyID: String?
+  package let deviceKeyID: String?
   /// Authority key identifiers of the issuer's certificate chain, leaf first, for matching a
   /// request's trusted authorities and for platform registration.
-  public let issuerAuthorityKeyIdentifiers: [[UInt8]]
+  package let issuerAuthorityKeyIdentifiers: [[UInt8]]
   /// When the credential was stored.
   public let createdAt: Date
   /// Whether an issuer anchor vouched for the issuer at import (`issuerVouched`: only the
@@ -113,7 +113,7 @@ public struct StoredCredential: Sendable, Hashable {
 
   /// Creates a credential record. Dates keep millisecond precision, the precision stored, so a
   /// record read back equals the one written.
-  public init(
+  package init(
     id: String = UUID().uuidString.lowercased(), format: CredentialFormat, type: String,
     issued: [UInt8], display: CredentialDisplay, validFrom: Date? = nil, validUntil: Date? = nil,
     deviceKeyID: String? = nil, issuerAuthorityKeyIdentifiers: [[UInt8]] = [],

@@ -24,10 +24,10 @@ public struct TrustAnchorRecord: Sendable, Hashable {
   public let addedAt: Date
   /// HMAC-SHA256 over the row under the settings authentication key (see
   /// `SettingsAuthentication`); nil on rows written before schema version 4 or without the key.
-  public let authenticationTag: [UInt8]?
+  package let authenticationTag: [UInt8]?
 
   /// Creates a trust anchor record.
-  public init(
+  package init(
     id: String = UUID().uuidString.lowercased(), role: TrustRole, certificateDER: [UInt8],
     subject: String, addedAt: Date = Date(), authenticationTag: [UInt8]? = nil
   ) {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 #if canImport(Glibc)
   internal import Glibc
@@ -38,7 +38,7 @@ public struct WalletHome: Sendable, Hashable {
   /// - Throws: `WalletStoreError` with `.invalidArgument` for the root directory (the wallet's
   ///   files would lie loose in `/`), `.fileSystemFailure` when a relative path meets an unknown
   ///   current directory or the directory cannot be created.
-  public static func resolve(
+  package static func resolve(
     explicit: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     currentDirectory: String? = LocalPath.currentDirectory
@@ -75,7 +75,7 @@ public struct WalletHome: Sendable, Hashable {
   ///
   /// A relative directory (`~` included, as the store's files will be opened) is under the
   /// process's current directory.
-  public func create() throws(WalletStoreError) {
+  package func create() throws(WalletStoreError) {
     guard let absolute = LocalPath.absoluteLiteral(directory) else {
       throw WalletStoreError(
         .fileSystemFailure, "\(directory) is relative and the current directory is unknown")

@@ -127,21 +127,21 @@ public actor WalletStore {
 
   /// Stores a credential. A duplicate id fails with `.duplicateID`, a `deviceKeyID` not in
   /// `device_keys` with `.constraintViolation`; either way nothing is written.
-  public func insert(_ credential: StoredCredential) throws(WalletStoreError) {
+  package func insert(_ credential: StoredCredential) throws(WalletStoreError) {
     try database.write { () throws(WalletStoreError) in
       try database.connection.insertCredential(credential)
     }
   }
 
   /// Stores several credentials in one transaction: all of them, or none.
-  public func insert(contentsOf credentials: [StoredCredential]) throws(WalletStoreError) {
+  package func insert(contentsOf credentials: [StoredCredential]) throws(WalletStoreError) {
     try database.write { () throws(WalletStoreError) in
       for credential in credentials { try database.connection.insertCredential(credential) }
     }
   }
 
   /// The credential with this id, or nil.
-  public func credential(id: String) throws(WalletStoreError) -> StoredCredential? {
+  package func credential(id: String) throws(WalletStoreError) -> StoredCredential? {
     try database.retrying { () throws(WalletStoreError) in
       try database.connection.credential(id: id)
     }
@@ -149,7 +149,7 @@ public actor WalletStore {
 
   /// All readable credentials, or those of one format, ordered by `createdAt` then `id`. A row
   /// that cannot be read is skipped; ``credentialListing(format:)`` reports it.
-  public func credentials(format: CredentialFormat? = nil) throws(WalletStoreError)
+  package func credentials(format: CredentialFormat? = nil) throws(WalletStoreError)
     -> [StoredCredential]
   {
     try credentialListing(format: format).credentials
@@ -157,7 +157,7 @@ public actor WalletStore {
 
   /// The readable credentials, or those of one format, and a problem for each row that cannot
   /// be read (an unknown format, malformed JSON): one bad row hides no other.
-  public func credentialListing(format: CredentialFormat? = nil) throws(WalletStoreError)
+  package func credentialListing(format: CredentialFormat? = nil) throws(WalletStoreError)
     -> CredentialListing
   {
     try database.retrying { () throws(WalletStoreError) in
@@ -169,14 +169,14 @@ public actor WalletStore {
   /// creation order; only these rows are read, so matching a request does not load the whole
   /// wallet. A row that cannot be read is skipped (see ``credentialListing(format:types:)``), so
   /// it does not block requests for its type.
-  public func credentials(format: CredentialFormat, types: [String]) throws(WalletStoreError)
+  package func credentials(format: CredentialFormat, types: [String]) throws(WalletStoreError)
     -> [StoredCredential]
   {
     try credentialListing(format: format, types: types).credentials
   }
 
   /// As ``credentials(format:types:)``, with a problem for each row that cannot be read.
-  public func credentialListing(format: CredentialFormat, types: [String])
+  package func credentialListing(format: CredentialFormat, types: [String])
     throws(WalletStoreError) -> CredentialListing
   {
     try database.retrying { () throws(WalletStoreError) in
@@ -206,7 +206,7 @@ public actor WalletStore {
   }
 
   /// Removes a credential; false when no credential has this id.
-  public func removeCredential(id: String) throws(WalletStoreError) -> Bool {
+  package func removeCredential(id: String) throws(WalletStoreError) -> Bool {
     try database.write { () throws(WalletStoreError) in
       try database.connection.removeCredential(id: id)
     }
@@ -236,21 +236,22 @@ public actor WalletStore {
   // MARK: Trust anchors
 
   /// Adds a trust anchor; a duplicate id fails with `.duplicateID`.
-  public func addTrustAnchor(_ anchor: TrustAnchorRecord) throws(WalletStoreError) {
+  package func addTrustAnchor(_ anchor: TrustAnchorRecord) throws(WalletStoreError) {
     try database.write { () throws(WalletStoreError) in
       try database.connection.insertTrustAnchor(anchor)
     }
   }
 
   /// All trust anchors, or those of one role, ordered by `addedAt` then `id`.
-  public func trustAnchors(role: TrustRole? = nil) throws(WalletStoreError) -> [TrustAnchorRecord] {
+  package func trustAnchors(role: TrustRole? = nil) throws(WalletStoreError) -> [TrustAnchorRecord]
+  {
     try database.retrying { () throws(WalletStoreError) in
       try database.connection.trustAnchors(role: role)
     }
   }
 
   /// Removes a trust anchor; false when no anchor has this id.
-  public func removeTrustAnchor(id: String) throws(WalletStoreError) -> Bool {
+  package func removeTrustAnchor(id: String) throws(WalletStoreError) -> Bool {
     try database.write { () throws(WalletStoreError) in
       try database.connection.removeTrustAnchor(id: id)
     }
@@ -260,7 +261,7 @@ public actor WalletStore {
 
   /// Appends an entry to the activity log and returns its id.
   @discardableResult
-  public func append(_ activity: NewActivity) throws(WalletStoreError) -> Int64 {
+  package func append(_ activity: NewActivity) throws(WalletStoreError) -> Int64 {
     try database.write { () throws(WalletStoreError) in
       try database.connection.appendActivity(activity)
     }
@@ -268,13 +269,13 @@ public actor WalletStore {
 
   /// The most recent activity entries, newest first (by timestamp, then id).
   /// Entries that cannot be read are skipped; ``activityListing(limit:)`` reports them.
-  public func activities(limit: Int = 100) throws(WalletStoreError) -> [ActivityRecord] {
+  package func activities(limit: Int = 100) throws(WalletStoreError) -> [ActivityRecord] {
     try activityListing(limit: limit).records
   }
 
   /// The most recent entries that can be read, newest first, and a problem for each of the
   /// `limit` newest rows that cannot.
-  public func activityListing(limit: Int = 100) throws(WalletStoreError) -> ActivityListing {
+  package func activityListing(limit: Int = 100) throws(WalletStoreError) -> ActivityListing {
     try database.retrying { () throws(WalletStoreError) in
       var records: [ActivityRecord] = []
       var problems: [StoreProblem] = []
@@ -291,12 +292,12 @@ public actor WalletStore {
   // MARK: Settings
 
   /// The value of a setting, or nil.
-  public func setting(_ key: String) throws(WalletStoreError) -> String? {
+  package func setting(_ key: String) throws(WalletStoreError) -> String? {
     try database.retrying { () throws(WalletStoreError) in try database.connection.setting(key) }
   }
 
   /// Sets a setting; nil removes it.
-  public func setSetting(_ key: String, _ value: String?) throws(WalletStoreError) {
+  package func setSetting(_ key: String, _ value: String?) throws(WalletStoreError) {
     try database.write { () throws(WalletStoreError) in
       try database.connection.setSetting(key, value)
     }
@@ -310,7 +311,7 @@ public actor WalletStore {
   }
 
   /// Sets a setting with the tag that authenticates it (see `SettingsAuthentication`).
-  public func setSetting(_ record: SettingRecord) throws(WalletStoreError) {
+  package func setSetting(_ record: SettingRecord) throws(WalletStoreError) {
     try database.write { () throws(WalletStoreError) in
       try database.connection.setSetting(
         record.key, record.value, tag: record.authenticationTag)
@@ -330,7 +331,7 @@ public actor WalletStore {
   ///   try tx.append(NewActivity(protocolIdentifier: "import", outcome: .shared))
   /// }
   /// ```
-  public func transaction<T: Sendable>(
+  package func transaction<T: Sendable>(
     _ body: @Sendable (WalletStore.Transaction) throws -> T
   ) throws -> T {
     try database.begin()
@@ -349,7 +350,7 @@ public actor WalletStore {
 
   /// The writes and reads available inside ``WalletStore/transaction(_:)``; valid only until
   /// the transaction ends.
-  public final class Transaction {
+  package final class Transaction {
     private var connection: WalletConnection?
 
     init(connection: WalletConnection) { self.connection = connection }
@@ -364,39 +365,39 @@ public actor WalletStore {
     }
 
     /// Stores a credential (see ``WalletStore/insert(_:)``).
-    public func insert(_ credential: StoredCredential) throws(WalletStoreError) {
+    package func insert(_ credential: StoredCredential) throws(WalletStoreError) {
       try open().insertCredential(credential)
     }
 
     /// The credential with this id, as this transaction sees it.
-    public func credential(id: String) throws(WalletStoreError) -> StoredCredential? {
+    package func credential(id: String) throws(WalletStoreError) -> StoredCredential? {
       try open().credential(id: id)
     }
 
     /// Removes a credential; false when no credential has this id.
-    public func removeCredential(id: String) throws(WalletStoreError) -> Bool {
+    package func removeCredential(id: String) throws(WalletStoreError) -> Bool {
       try open().removeCredential(id: id)
     }
 
     /// Adds a trust anchor.
-    public func addTrustAnchor(_ anchor: TrustAnchorRecord) throws(WalletStoreError) {
+    package func addTrustAnchor(_ anchor: TrustAnchorRecord) throws(WalletStoreError) {
       try open().insertTrustAnchor(anchor)
     }
 
     /// Appends an activity entry and returns its id.
     @discardableResult
-    public func append(_ activity: NewActivity) throws(WalletStoreError) -> Int64 {
+    package func append(_ activity: NewActivity) throws(WalletStoreError) -> Int64 {
       try open().appendActivity(activity)
     }
 
     /// Sets a setting; nil removes it.
-    public func setSetting(_ key: String, _ value: String?) throws(WalletStoreError) {
+    package func setSetting(_ key: String, _ value: String?) throws(WalletStoreError) {
       try open().setSetting(key, value)
     }
 
     /// Stores a device key wrapped by `SoftwareKeyStore.wrap(_:)`, so that a credential
     /// inserted in the same transaction can name it.
-    public func insert(_ key: WrappedDeviceKey) throws(WalletStoreError) {
+    package func insert(_ key: WrappedDeviceKey) throws(WalletStoreError) {
       try open().insertDeviceKey(key.row)
     }
   }

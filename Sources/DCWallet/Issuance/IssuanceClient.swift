@@ -244,7 +244,7 @@ public struct IssuerContext: Sendable, Hashable {
   ///   - metadata: the credential issuer metadata.
   ///   - signedMetadataVerified: whether it came from signed metadata verified against trust
   ///     anchors (§12.2.3).
-  public init(metadata: CredentialIssuerMetadata, signedMetadataVerified: Bool) {
+  package init(metadata: CredentialIssuerMetadata, signedMetadataVerified: Bool) {
     self.metadata = metadata
     self.signedMetadataVerified = signedMetadataVerified
   }

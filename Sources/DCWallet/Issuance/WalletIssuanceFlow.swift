@@ -48,7 +48,7 @@ public struct WalletIssuanceResult: Sendable {
 /// A configuration, or one credential of it, that was not stored.
 public struct WalletIssuanceFailure: Sendable {
   /// Why, by stage.
-  public enum Cause: Sendable {
+  package enum Cause: Sendable {
     /// The exchange with the issuer failed (token, credential request, deferred poll, ...).
     case issuance(IssuanceError)
     /// The credential arrived and failed verification before storage.
@@ -63,7 +63,7 @@ public struct WalletIssuanceFailure: Sendable {
   package var cause: Cause
 
   /// Creates a failure.
-  public init(configurationID: String, cause: Cause) {
+  package init(configurationID: String, cause: Cause) {
     self.configurationID = configurationID
     self.cause = cause
   }
