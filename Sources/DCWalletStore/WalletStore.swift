@@ -8,12 +8,15 @@ internal import Foundation
 /// On a phone the app and its request UI (an iOS app extension, an Android `:dcapi` process)
 /// share the store, so every write is a short `BEGIN IMMEDIATE` transaction in WAL mode, waiting
 /// up to a busy timeout for another process's lock; a committed write survives a process killed
-/// at any point. Each call is one transaction: it commits whole or leaves nothing written. Use
-/// ``transaction(_:)`` to make several writes one. Before the process is suspended, call
-/// ``suspend()``: it interrupts the running transaction and closes the file, so the process
-/// holds no lock while suspended (see ``suspend()``); ``resume()`` opens it again.
+/// at any point. Each call is one transaction: it commits whole or leaves nothing written.
+/// Before the process is suspended, call ``suspend()``: it interrupts the running transaction
+/// and closes the file, so the process holds no lock while suspended (see ``suspend()``);
+/// ``resume()`` opens it again.
 ///
-/// The store stores; it does not verify. Check a credential before calling ``insert(_:)``.
+/// An app reads and changes the wallet's data through `Wallet`, which verifies what it stores
+/// (the store stores; it does not verify). It opens a `WalletStore` of its own only for a device
+/// key store's connection (`KeychainKeyStore(store:)`, `SoftwareKeyStore(store:)`), on
+/// `WalletHome.databasePath`.
 ///
 /// SQLite calls block, so the actor runs on a serial dispatch queue of its own rather than on
 /// Swift's cooperative pool.

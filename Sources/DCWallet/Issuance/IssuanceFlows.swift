@@ -8,7 +8,7 @@ public import Foundation
 
 /// The first half of the authorization code flow, kept while the user is at the authorization
 /// server: open ``authorizationURL`` in ASWebAuthenticationSession or a Custom Tab, then pass
-/// the redirect URL it ends on to ``IssuanceClient/completeAuthorization(_:redirect:)``.
+/// the redirect URL it ends on to ``WalletIssuance/completeAuthorization(_:redirect:storage:)``.
 ///
 /// It holds the PKCE verifier, `state` and the DPoP key in memory; it is not meant to be stored.
 public struct PendingAuthorization: Sendable {

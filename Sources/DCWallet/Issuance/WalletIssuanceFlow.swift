@@ -118,9 +118,9 @@ public struct WalletIssuance: Sendable {
 
   /// Runs the pre-authorized code flow for `offer` and stores what it returns.
   ///
-  /// - Throws: what ``IssuanceClient/issuePreAuthorized(offer:txCode:issuer:options:)`` throws
-  ///   (no credential was requested then), and `metadata` when the IACA opt-in is given and the
-  ///   issuer publishes none.
+  /// - Throws: `IssuanceError` when the exchange with the issuer fails before any credential is
+  ///   requested (the offer, the metadata, the token; `metadata` too when the IACA opt-in is given
+  ///   and the issuer publishes none); what fails after is in the result's `failed`.
   public func issuePreAuthorized(
     offer: CredentialOffer, txCode: String?, options: IssuanceClient.Options = .init(),
     storage: StorageOptions = StorageOptions()
@@ -135,8 +135,8 @@ public struct WalletIssuance: Sendable {
     return await store(result, iacas: iacas, storage: storage)
   }
 
-  /// The first half of the authorization code flow (see
-  /// ``IssuanceClient/beginAuthorization(offer:issuer:options:)``).
+  /// The first half of the authorization code flow: the authorization URL to open in a browser;
+  /// finish with ``completeAuthorization(_:redirect:storage:)``.
   public func beginAuthorization(offer: CredentialOffer, options: IssuanceClient.Options = .init())
     async throws(IssuanceError) -> PendingAuthorization
   {
