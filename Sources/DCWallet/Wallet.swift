@@ -41,9 +41,9 @@ public final class Wallet: Sendable {
   ///   - home: the directory of the store, the key file and the key-encryption key.
   ///   - keys: where device keys live; by default `SoftwareKeyStore` with the home's
   ///     key-encryption key.
-  ///   - settingsKey: the key that authenticates trust anchors and settings (see
-  ///     `SettingsAuthentication`). By default it is derived from the home's key-encryption key
-  ///     (created on first use); with `KeychainKeyStore`, pass
+  ///   - settingsKey: the key (at least 32 bytes) whose HMAC-SHA256 tags authenticate the rows
+  ///     of trust anchors, settings and credentials. By default it is derived from the home's
+  ///     key-encryption key (created on first use); with `KeychainKeyStore`, pass
   ///     `KeychainKeyStore.settingsAuthenticationKey()`.
   ///   - policy: what the wallet refuses; the defaults are the safe values (see `WalletPolicy`).
   ///   - authenticator: asks the holder to authenticate before credentials are shared
@@ -96,7 +96,7 @@ public final class Wallet: Sendable {
   // MARK: - Trust anchors
 
   /// Adds a trusted certificate for a role (issuer IACA, mdoc reader, OpenID4VP verifier); the
-  /// row is authenticated (see `SettingsAuthentication`).
+  /// row is authenticated with the wallet's settings key (see `init(home:keys:settingsKey:...)`).
   public func addTrustAnchor(_ certificate: Certificate, role: TrustRole) async throws(WalletError)
     -> TrustAnchorRecord
   {

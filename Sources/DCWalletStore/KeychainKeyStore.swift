@@ -120,8 +120,8 @@
       }
     }
 
-    /// The key that authenticates trust anchors and settings (see `SettingsAuthentication`)
-    /// when device keys live here. There is no key-encryption key file on this path, so the key
+    /// The key that authenticates trust anchors, settings and credential rows when device keys
+    /// live here. There is no key-encryption key file on this path, so the key
     /// is 32 random bytes in a keychain item of its own (account `settings-authentication` under
     /// this service and access group, this device only), created on first use; the app and its
     /// extensions share it through the access group. Pass it to `Wallet.init(settingsKey:)`.

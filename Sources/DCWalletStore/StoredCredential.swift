@@ -60,8 +60,8 @@ public enum CredentialValidity: String, Sendable, Hashable, CaseIterable {
 /// A credential as the wallet keeps it: the issued bytes exactly as imported, plus what the
 /// wallet needs to list, match and present it without parsing them again.
 ///
-/// Verify a credential before building this value: `WalletStore.insert(_:)` stores what it is
-/// given and checks only the store's own rules.
+/// The wallet makes it when it imports a credential or is issued one, after verifying it
+/// (`Wallet.importMdoc`, `Wallet.importSDJWT`, `WalletIssuance`).
 public struct StoredCredential: Sendable, Hashable {
   /// The credential's identifier in this wallet: chosen by the caller, or a random UUID.
   public let id: String
