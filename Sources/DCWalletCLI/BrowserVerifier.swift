@@ -15,13 +15,13 @@ enum BrowserVerifier {
     _ args: ParsedArguments, origin: WebOrigin,
     signers: (san: RequestSigner?, hash: RequestSigner?), crossDevice: PresentationVerifier,
     redirect: PresentationVerifierHTTPHandler, status: StatusChecking,
-    anchors: (mdoc: [Certificate], sdJWT: [Certificate])
+    anchors: (mdoc: [Certificate], sdJWT: [Certificate]), _ context: CommandContext
   ) throws -> DigitalCredentialVerifierHTTPHandler {
     let protocols = try dcAPIProtocols(args)
     let configuration = DigitalCredentialVerifierConfiguration(
       origin: origin, protocols: protocols, signer: signers.san ?? signers.hash,
       multisigners: [signers.san, signers.hash].compactMap { $0 },
-      reader: try reader(args, needed: protocols.contains(.orgIsoMdoc)),
+      reader: try reader(args, needed: protocols.contains(.orgIsoMdoc), context),
       sdJWTIssuerAnchors: anchors.sdJWT, mdocIssuerAnchors: anchors.mdoc, status: status)
     var page: String? = nil
     if let path = args.value("page") {
@@ -52,8 +52,9 @@ enum BrowserVerifier {
   }
 
   /// `--reader-key` and `--reader-cert`, else `reader-key.pem` and `reader.pem` beside the
-  /// signer key when both are there (what `dcwallet dev files` writes); nil without them.
-  static func reader(_ args: ParsedArguments, needed: Bool) throws
+  /// signer key (without `--signer-key`: in the wallet home, else the current directory) when
+  /// both are there, as `dcwallet dev files` writes them; nil without them.
+  static func reader(_ args: ParsedArguments, needed: Bool, _ context: CommandContext) throws
     -> AnnexCVerifier.ReaderCredentials?
   {
     guard needed else { return nil }
@@ -65,14 +66,18 @@ enum BrowserVerifier {
       return AnnexCVerifier.ReaderCredentials(
         signer: try Inputs.privateKey(key), chain: try Inputs.certificates([cert]))
     }
-    guard let signerKey = args.value("signer-key") else { return nil }
-    let directory = LocalPath.parent(of: try Files.absolute(signerKey))
-    let key = LocalPath.appending("reader-key.pem", to: directory)
-    let cert = LocalPath.appending("reader.pem", to: directory)
-    guard FileManager.default.fileExists(atPath: key), FileManager.default.fileExists(atPath: cert)
-    else { return nil }
-    return AnnexCVerifier.ReaderCredentials(
-      signer: try Inputs.privateKey(key), chain: try Inputs.certificates([cert]))
+    let directories =
+      try args.value("signer-key").map { [LocalPath.parent(of: try Files.absolute($0))] }
+      ?? [try context.home().directory, FileManager.default.currentDirectoryPath]
+    for directory in directories {
+      let key = LocalPath.appending("reader-key.pem", to: directory)
+      let cert = LocalPath.appending("reader.pem", to: directory)
+      if FileManager.default.fileExists(atPath: key), FileManager.default.fileExists(atPath: cert) {
+        return AnnexCVerifier.ReaderCredentials(
+          signer: try Inputs.privateKey(key), chain: try Inputs.certificates([cert]))
+      }
+    }
+    return nil
   }
 }
 

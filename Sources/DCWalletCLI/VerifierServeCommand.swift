@@ -150,7 +150,7 @@ enum VerifierServeCommand {
       router.set(
         try BrowserVerifier.handler(
           args, origin: origin, signers: (sanSigner, hashSigner), crossDevice: verifier,
-          redirect: redirect, status: status, anchors: (mdocAnchors, sdJWTAnchors)))
+          redirect: redirect, status: status, anchors: (mdocAnchors, sdJWTAnchors), context))
       try recordURL(base, context)
       context.console.out(base)
       if args.flag("open") { context.console.out(origin.serialized + "/") }
