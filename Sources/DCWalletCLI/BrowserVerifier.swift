@@ -57,7 +57,7 @@ enum BrowserVerifier {
   static func reader(_ args: ParsedArguments, needed: Bool, _ context: CommandContext) throws
     -> AnnexCVerifier.ReaderCredentials?
   {
-    guard needed else { return nil }
+    guard needed, !args.flag("no-reader-auth") else { return nil }
     if let key = args.value("reader-key") {
       guard let cert = args.value("reader-cert") else {
         throw UsageError(

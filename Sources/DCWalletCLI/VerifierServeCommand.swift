@@ -63,6 +63,7 @@ enum VerifierServeCommand {
         "the org-iso-mdoc reader key (PEM); default reader-key.pem beside the signer key, if there"),
       .value(
         "reader-cert", "FILE", "its certificate chain, leaf first (default reader.pem beside it)"),
+      .flag("no-reader-auth", "send org-iso-mdoc requests without readerAuth"),
       .value("page", "FILE", "serve this HTML page at / instead of the built-in verifier page"),
       .flag("open", "also print the web page's URL (the second line)"),
     ],

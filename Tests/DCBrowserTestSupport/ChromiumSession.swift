@@ -17,10 +17,11 @@ public final class ChromiumSession: @unchecked Sendable {
   public static let browserPath = "/usr/bin/chromium"
   public static let driverPath = "/usr/bin/chromedriver"
 
-  /// Whether both are installed.
+  /// Whether both are installed (and curl, which sends the WebDriver commands).
   public static var isAvailable: Bool {
-    FileManager.default.isExecutableFile(atPath: browserPath)
-      && FileManager.default.isExecutableFile(atPath: driverPath)
+    [browserPath, driverPath, "/usr/bin/curl"].allSatisfy {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
   }
 
   /// Whether a missing browser fails the tests instead of skipping them (`.ci/run` sets
@@ -42,8 +43,7 @@ public final class ChromiumSession: @unchecked Sendable {
   private let driver = Process()
   private let base: String
   private let session: String
-  private let client = URLSessionHTTPClient(
-    configuration: .init(policy: .development, timeout: 60, maxResponseBytes: 32 << 20))
+  private let client = Client(timeout: 60)
 
   /// Starts the driver and a headless browser with a phone-sized window, installs
   /// `initScripts` (each runs before any script of every page loaded later) and opens `url`.
@@ -52,7 +52,7 @@ public final class ChromiumSession: @unchecked Sendable {
   {
     guard Self.isAvailable else {
       throw Failure(
-        "\(Self.browserPath) and \(Self.driverPath) are required: apt-get install chromium chromium-driver"
+        "\(Self.browserPath) and \(Self.driverPath) are required: apt-get install chromium chromium-driver curl"
       )
     }
     let port = Int.random(in: 20_000..<60_000)
@@ -110,44 +110,76 @@ public final class ChromiumSession: @unchecked Sendable {
       }
       _ = try await Self.call(client, .post, session + "/url", .object([("url", .string(url))]))
     } catch {
-      if started == nil, driver.isRunning {
-        driver.terminate()
-        driver.waitUntilExit()
-      }
+      if started == nil { Self.end(driver) }
+      FileHandle.standardError.write(Data("ChromiumSession: \(error)\n".utf8))
       throw error
     }
   }
 
   deinit { closeDriver() }
 
-  private static func waitForDriver(_ client: URLSessionHTTPClient, _ base: String) async throws {
+  private static func waitForDriver(_ client: Client, _ base: String) async throws {
     let deadline = Date().addingTimeInterval(20)
+    var last: (any Error)? = nil
     while Date() < deadline {
-      if let status = try? await call(client, .get, base + "/status"),
-        status["ready"]?.bool == true
-      {
-        return
+      do {
+        if try await call(client, .get, base + "/status")["ready"]?.bool == true { return }
+      } catch {
+        last = error
       }
       try await Task.sleep(nanoseconds: 100_000_000)
     }
-    throw Failure("chromedriver did not start within 20 seconds")
+    throw Failure("chromedriver did not start within 20 seconds: \(last.map { "\($0)" } ?? "")")
   }
 
-  /// One WebDriver command; its `value`.
+  /// One WebDriver command; its `value`. Sent with curl: chromedriver writes `Content-Length:N`
+  /// without the space, which Foundation's URLSession on Linux fails to read (URLError -1).
   private static func call(
-    _ client: URLSessionHTTPClient, _ method: HTTPMethod, _ url: String, _ body: JSONValue? = nil
+    _ client: Client, _ method: HTTPMethod, _ url: String, _ body: JSONValue? = nil
   ) async throws -> JSONValue {
-    guard let target = URL(string: url) else { throw Failure("\(url) is not a URL") }
-    let response = try await client.send(
-      HTTPRequest(
-        method: method, url: target,
-        headers: body == nil ? [:] : ["Content-Type": "application/json"],
-        body: body?.serializedBytes() ?? []))
-    let json = try JSONValue(parsing: response.body)
-    guard response.status == 200 else {
-      throw Failure("WebDriver \(method) \(url): HTTP \(response.status) \(json.serialized())")
+    let (status, bytes) = try await client.send(method.rawValue, url, body?.serializedBytes())
+    let json = try JSONValue(parsing: bytes)
+    guard status == 200 else {
+      throw Failure("WebDriver \(method) \(url): HTTP \(status) \(json.serialized())")
     }
     return json["value"] ?? .null
+  }
+
+  /// `curl` (Debian's), one process per command, bounded by `--max-time`.
+  struct Client: Sendable {
+    let timeout: Int
+
+    func send(_ method: String, _ url: String, _ body: [UInt8]?) async throws -> (Int, [UInt8]) {
+      try await withCheckedThrowingContinuation { continuation in
+        Thread {
+          continuation.resume(with: Result { try run(method, url, body) })
+        }.start()
+      }
+    }
+
+    private func run(_ method: String, _ url: String, _ body: [UInt8]?) throws -> (Int, [UInt8]) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+      process.arguments =
+        ["-s", "-X", method, "--max-time", "\(timeout)", "-w", "\n%{http_code}"]
+        + (body == nil ? [] : ["-H", "Content-Type: application/json", "--data-binary", "@-"])
+        + [url]
+      let input = Pipe()
+      let output = Pipe()
+      process.standardInput = input
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      input.fileHandleForWriting.write(Data(body ?? []))
+      try input.fileHandleForWriting.close()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      guard process.terminationStatus == 0, let newline = data.lastIndex(of: 0x0A) else {
+        throw Failure("curl \(method) \(url) failed (exit \(process.terminationStatus))")
+      }
+      let status = Int(String(decoding: data[data.index(after: newline)...], as: UTF8.self)) ?? 0
+      return (status, Array(data[..<newline]))
+    }
   }
 
   /// The value of `script` (a function body: `return ...;`), run in the page.
@@ -193,9 +225,12 @@ public final class ChromiumSession: @unchecked Sendable {
     closeDriver()
   }
 
-  private func closeDriver() {
+  /// chromedriver does not always end on SIGTERM while it starts a browser: SIGKILL, then reap.
+  private func closeDriver() { Self.end(driver) }
+
+  private static func end(_ driver: Process) {
     if driver.isRunning {
-      driver.terminate()
+      kill(driver.processIdentifier, SIGKILL)
       driver.waitUntilExit()
     }
   }

@@ -54,9 +54,11 @@ package enum DigitalCredentialReport {
                 if case .key(let key) = component { return key }
                 return nil
               }
-              // mdoc byte strings arrive as base64url (Appendix B.2.4).
+              // mdoc byte strings arrive as base64url (Appendix B.2.4), as text does: only the
+              // portrait is known to be bytes.
               let bytes =
-                item.format == "mso_mdoc" ? claim.value.string.flatMap(Base64URL.decodeOrNil) : nil
+                item.format == "mso_mdoc" && names.last == "portrait"
+                ? claim.value.string.flatMap(Base64URL.decodeOrNil) : nil
               return (names, claim.value, bytes)
             }, checks: item.report.checks, checkText: checkText))
       }
