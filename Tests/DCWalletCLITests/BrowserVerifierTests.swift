@@ -184,7 +184,10 @@
       let png = try await browser.screenshot()
       #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
       #expect(png.count > 10_000)
-      try Data(png).write(to: URL(fileURLWithPath: setup.cli.home + "-result.png"))
+      // DCWALLET_BROWSER_SCREENSHOTS=DIR keeps it for a person to look at.
+      let directory = ProcessInfo.processInfo.environment["DCWALLET_BROWSER_SCREENSHOTS"]
+      try Data(png).write(
+        to: URL(fileURLWithPath: (directory ?? setup.cli.home) + "/verifier-result.png"))
       // A PID has no mdoc: no org-iso-mdoc request; age over 18 from either credential.
       for (ask, claim) in [("pid", "given_name"), ("age", "age_over_18")] {
         _ = try await browser.evaluate("location.reload(); return true;")
