@@ -40,7 +40,7 @@ public final class ChromiumSession: @unchecked Sendable {
     init(_ description: String) { self.description = description }
   }
 
-  private let driver = Process()
+  private let driver: Process
   private let base: String
   private let session: String
   private let client = Client(timeout: 60)
@@ -55,16 +55,9 @@ public final class ChromiumSession: @unchecked Sendable {
         "\(Self.browserPath) and \(Self.driverPath) are required: apt-get install chromium chromium-driver curl"
       )
     }
-    let port = Int.random(in: 20_000..<60_000)
-    base = "http://127.0.0.1:\(port)"
-    driver.executableURL = URL(fileURLWithPath: Self.driverPath)
-    driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
-    driver.standardOutput = FileHandle.nullDevice
-    driver.standardError = FileHandle.nullDevice
-    try driver.run()
+    (driver, base) = try await Self.startDriver(client)
     var started: String? = nil
     do {
-      try await Self.waitForDriver(client, base)
       let capabilities: JSONValue = .object([
         (
           "capabilities",
@@ -118,18 +111,33 @@ public final class ChromiumSession: @unchecked Sendable {
 
   deinit { closeDriver() }
 
-  private static func waitForDriver(_ client: Client, _ base: String) async throws {
-    let deadline = Date().addingTimeInterval(20)
+  /// chromedriver on a free port: a port taken by another process makes it exit, then the
+  /// next of at most five random ports is tried; each start is given 20 seconds.
+  private static func startDriver(_ client: Client) async throws -> (Process, String) {
     var last: (any Error)? = nil
-    while Date() < deadline {
-      do {
-        if try await call(client, .get, base + "/status")["ready"]?.bool == true { return }
-      } catch {
-        last = error
+    for _ in 0..<5 {
+      let port = Int.random(in: 20_000..<60_000)
+      let driver = Process()
+      driver.executableURL = URL(fileURLWithPath: driverPath)
+      driver.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
+      driver.standardOutput = FileHandle.nullDevice
+      driver.standardError = FileHandle.nullDevice
+      try driver.run()
+      let base = "http://127.0.0.1:\(port)"
+      let deadline = Date().addingTimeInterval(20)
+      while Date() < deadline, driver.isRunning {
+        do {
+          if try await call(client, .get, base + "/status")["ready"]?.bool == true {
+            return (driver, base)
+          }
+        } catch {
+          last = error
+        }
+        try await Task.sleep(nanoseconds: 100_000_000)
       }
-      try await Task.sleep(nanoseconds: 100_000_000)
+      end(driver)
     }
-    throw Failure("chromedriver did not start within 20 seconds: \(last.map { "\($0)" } ?? "")")
+    throw Failure("chromedriver did not start: \(last.map { "\($0)" } ?? "")")
   }
 
   /// One WebDriver command; its `value`. Sent with curl: chromedriver writes `Content-Length:N`
