@@ -15,7 +15,7 @@ public import Foundation
 public struct DigitalCredentialVerifierConfiguration: Sendable {
   /// The page's origin: every request is bound to it and every response verified for it. It is
   /// configured here, never read from what the page posts.
-  public var origin: WebOrigin
+  package var origin: WebOrigin
   /// The protocols of the requests in each call, in this order; the wallet picks one.
   package var protocols: [DigitalCredentialProtocol]
   /// The signer of `openid4vp-v1-signed` requests.

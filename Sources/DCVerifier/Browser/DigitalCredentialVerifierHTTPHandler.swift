@@ -20,7 +20,7 @@ import Foundation
 ///   device answered the cross-device link, then as the response above.
 public struct DigitalCredentialVerifierHTTPHandler: HTTPHandler {
   /// The verifier the requests go to.
-  public let verifier: DigitalCredentialVerifier
+  package let verifier: DigitalCredentialVerifier
   /// The redirect-flow handler the other paths go to (`/transactions`, `/request`, `/response`).
   package let redirect: PresentationVerifierHTTPHandler?
   /// The HTML served at `/`.
