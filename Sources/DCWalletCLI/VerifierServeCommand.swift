@@ -21,9 +21,8 @@ enum VerifierServeCommand {
   static let serveSpec = CommandSpec(
     path: "dcwallet verifier serve",
     summary:
-      "Run a development verifier on 127.0.0.1 until interrupted: a web page and browser module for the Digital Credentials API, and OpenID4VP openid4vp:// links (direct_post); prints its URL.",
-    options: [
-      .value("port", "PORT", required: true, "the port on 127.0.0.1 (0: any free port)"),
+      "Run a verifier (loopback by default) until interrupted: a web page and browser module for the Digital Credentials API, and OpenID4VP openid4vp:// links (direct_post); prints its URL.",
+    options: ServeOptions.options + [
       .value(
         "signer-key", "FILE",
         "the request signing key (PEM); default verifier.pem in the wallet home, else in the current directory"
@@ -44,16 +43,8 @@ enum VerifierServeCommand {
       .value(
         "sd-jwt-issuer-anchor", "FILE", repeating: true,
         "a trusted SD-JWT VC issuer anchor (PEM or DER)"),
-      .value(
-        "package-url", "URL",
-        "the base URL wallets reach the server at (default http://localhost:PORT when the signer is x509_san_dns:localhost, else http://127.0.0.1:PORT)"
-      ),
       .value("lifetime", "SECONDS", "how long a transaction lives (default 600)"),
       .flag("no-status-check", "do not check credential status (the report says it was skipped)"),
-      .value(
-        "origin", "ORIGIN",
-        "the web page's origin, which DC API responses are verified for (default http://127.0.0.1:PORT)"
-      ),
       .value(
         "dc-api-protocol", "P", repeating: true,
         "offer this protocol to the page: org-iso-mdoc, openid4vp-v1-signed, openid4vp-v1-multisigned, openid4vp-v1-unsigned (default: all four)"
@@ -67,11 +58,15 @@ enum VerifierServeCommand {
       .value("page", "FILE", "serve this HTML page at / instead of the built-in verifier page"),
       .flag("open", "also print the web page's URL (the second line)"),
     ],
-    discussion: """
+    discussion: ServeOptions.discussion + "\n" + """
+      Without --public-url the base URL is http://localhost:PORT when the signer is
+      x509_san_dns:localhost, else http://127.0.0.1:PORT. The web page is at / of the public URL,
+      else of http://127.0.0.1:PORT: DC API answers are verified for that origin.
       The page at / asks for a credential with navigator.credentials.get through the browser
       module /dc-verifier.js (POST /dc-api/transactions, POST /dc-api/transactions/ID/response),
       and shows a QR code of an openid4vp:// link where the browser has no Digital Credentials API
-      (GET /dc-api/transactions/ID polls it). Redirect-flow endpoints: POST /transactions and GET /transactions/ID[?response_code=C] (frontend),
+      (GET /dc-api/transactions/ID polls it). Redirect-flow endpoints: POST /transactions and
+      GET /transactions/ID[?response_code=C] (frontend),
       GET|POST /request/ID (request_uri), POST /response/ID (response_uri, direct_post and
       direct_post.jwt). The signing certificate's DNS name gives x509_san_dns:NAME; make one for
       loopback with 'dcwallet dev files --origin-host localhost'. x509_hash uses the same key;
@@ -110,9 +105,10 @@ enum VerifierServeCommand {
   // MARK: serve
 
   static func serve(_ args: ParsedArguments, _ context: CommandContext) async throws {
-    guard let portText = args.value("port"), let port = UInt16(portText) else {
-      throw UsageError("--port needs a number from 0 to 65535", command: serveSpec.path)
-    }
+    #if os(Linux)
+      let (configuration, publicURL) = try ServeOptions.configuration(
+        args, command: serveSpec.path)
+    #endif
     var lifetime: TimeInterval = 600
     if let text = args.value("lifetime") {
       guard let seconds = Int(text), seconds > 0 else {
@@ -133,10 +129,10 @@ enum VerifierServeCommand {
     let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor"))
     let status: StatusChecking = try VerifierStatusCheck.checking(args, command: serveSpec.path)
     #if os(Linux)
-      let loopback = try LoopbackServer(port: port, what: "the verifier")
+      let loopback = try LoopbackServer(configuration: configuration, what: "the verifier")
       let (server, router, bound) = (loopback.server, loopback.router, loopback.port)
       let host = dnsName == "localhost" ? "localhost" : "127.0.0.1"
-      let base = args.value("package-url") ?? "http://\(host):\(bound)"
+      let base = publicURL ?? "http://\(host):\(bound)"
       let attestation = try attestationSigner(
         args, subject: dnsName ?? "localhost")
       let verifier = PresentationVerifier(
@@ -147,7 +143,8 @@ enum VerifierServeCommand {
       let redirect = PresentationVerifierHTTPHandler(verifier: verifier) {
         OpenID4VPVerifierCommands.json($0)
       }
-      let origin = try WebOrigin(args.value("origin") ?? "http://127.0.0.1:\(bound)")
+      // The page's origin: the one the server answers for (DC API answers are bound to it).
+      let origin = try WebOrigin(publicURL ?? "http://127.0.0.1:\(bound)")
       router.set(
         try BrowserVerifier.handler(
           args, origin: origin, signers: (sanSigner, hashSigner), crossDevice: verifier,
@@ -158,7 +155,7 @@ enum VerifierServeCommand {
       await IssuerCommand.waitForInterrupt()
       server.stop()
     #else
-      _ = (port, lifetime, sanSigner, hashSigner, mdocAnchors, sdJWTAnchors, status)
+      _ = (lifetime, sanSigner, hashSigner, mdocAnchors, sdJWTAnchors, status)
       throw CommandFailure("the development HTTP server needs libmicrohttpd (Linux)")
     #endif
   }
@@ -236,7 +233,7 @@ enum VerifierServeCommand {
     } catch {
       throw CommandFailure("cannot create the verifier directory: \(error.localizedDescription)")
     }
-    try Files.write(JSONValue.object([("url", .string(url))]).serializedBytes(), to: path)
+    try SecretFile.create(JSONValue.object([("url", .string(url))]).serializedBytes(), to: path)
   }
 
   // MARK: transaction

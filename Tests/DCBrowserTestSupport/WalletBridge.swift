@@ -82,15 +82,18 @@ public final class WalletBridge: @unchecked Sendable {
     var calls: [Call] { lock.withLock { entries } }
   }
 
-  struct Handler: HTTPHandler {
+  struct Handler: HTTPHandler, HTTPEndpointPolicyProviding {
     let answer: @Sendable (Call) async -> Answer
     let log: CallLog
 
+    /// The page's origin differs from the bridge's: a `text/plain` POST from any origin, which
+    /// the server answers with CORS headers so the page can read the answer.
+    func endpointPolicy(method: HTTPMethod, path: String) -> HTTPEndpointPolicy? {
+      HTTPEndpointPolicy(acceptedMediaTypes: ["text/plain"], crossOrigins: .any)
+    }
+
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
-      // The page's origin differs from the bridge's: a simple request, readable with CORS.
-      let headers: HTTPFields = [
-        "Content-Type": "application/json", "Access-Control-Allow-Origin": "*",
-      ]
+      let headers: HTTPFields = ["Content-Type": "application/json"]
       guard request.method == .post, let body = try? JSONValue(parsing: request.body),
         let kind = body["kind"]?.string, let origin = body["origin"]?.string,
         let digital = body["digital"]

@@ -167,3 +167,15 @@ public struct DigitalCredentialVerifierHTTPHandler: HTTPHandler {
     }
   }
 }
+
+extension DigitalCredentialVerifierHTTPHandler: HTTPEndpointPolicyProviding {
+  /// Each endpoint's media type and origins: the DC API endpoints take JSON from the page's own
+  /// origin only (a page elsewhere must neither start transactions nor post answers); the page
+  /// and the module are plain GETs; the redirect flow's paths keep their own policy.
+  package func endpointPolicy(method: HTTPMethod, path: String) -> HTTPEndpointPolicy? {
+    let segments = path.split(separator: "/")
+    if segments.first == "dc-api" { return method == .get ? HTTPEndpointPolicy() : .json }
+    if segments.isEmpty || segments == ["dc-verifier.js"] { return HTTPEndpointPolicy() }
+    return redirect?.endpointPolicy(method: method, path: path)
+  }
+}
