@@ -171,4 +171,16 @@ struct DigitalCredentialVerifierTests {
     #expect(try await send(.get, "/dc-api/transactions/\(id)").status == 404)
     #expect(try await send(.get, "/request/x").status == 404)
   }
+
+  @Test("the DC API endpoints take JSON from the page's own origin only; the page is a plain GET")
+  func endpointPolicies() throws {
+    let handler = DigitalCredentialVerifierHTTPHandler(verifier: try verifier([.openID4VPUnsigned]))
+    for path in ["/dc-api/transactions", "/dc-api/transactions/ID/response"] {
+      let policy = try #require(handler.endpointPolicy(method: .post, path: path))
+      #expect(policy.acceptedMediaTypes == ["application/json"])
+      #expect(policy.crossOrigins == .none)
+      #expect(!policy.crossOrigins.allows("https://attacker.example"))
+    }
+    #expect(handler.endpointPolicy(method: .get, path: "/")?.acceptedMediaTypes == [])
+  }
 }
