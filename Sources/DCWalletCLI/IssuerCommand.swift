@@ -27,6 +27,7 @@ enum IssuerCommand {
       "Run an OpenID4VCI issuer (loopback by default) until interrupted; prints its URL.",
     options: ServeOptions.options + [
       .value("config", "FILE", "issuer settings (JSON); its directory holds the issuer's state"),
+      StoreLocation.option(defaultFile: "state.sqlite in the state directory"),
       .flag("auto-approve", "approve authorization requests without the consent page"),
     ],
     discussion: ServeOptions.discussion + "\n" + """
@@ -50,6 +51,7 @@ enum IssuerCommand {
       .flag("tx-code", "with --pre-authorized: demand a transaction code"),
       .flag("by-reference", "put only a credential_offer_uri in the offer URI"),
       .value("config", "FILE", "the same --config the server was started with"),
+      StoreLocation.option(defaultFile: "state.sqlite in the state directory"),
     ],
     discussion: """
       Prints the offer URI on one line; with --tx-code, the transaction code on the next line
@@ -89,7 +91,7 @@ enum IssuerCommand {
       let (configuration, publicURL) = try ServeOptions.configuration(
         args, command: serveSpec.path)
     #endif
-    let state = try StateDirectory(config: args.value("config"), context: context)
+    let state = try StateDirectory(args, context: context)
     var settings = try state.settings()
     if args.flag("auto-approve") { settings.autoApprove = true }
     #if os(Linux)
@@ -126,7 +128,7 @@ enum IssuerCommand {
   // MARK: offer
 
   static func offer(_ args: ParsedArguments, _ context: CommandContext) throws {
-    let state = try StateDirectory(config: args.value("config"), context: context)
+    let state = try StateDirectory(args, context: context)
     guard let url = state.recordedURL() else {
       throw CommandFailure(
         "no issuer URL recorded in \(state.directory): start 'dcwallet issuer serve' first")
@@ -213,8 +215,16 @@ struct DevelopmentIssuerSettings {
 struct StateDirectory {
   let directory: String
   let configPath: String?
+  /// `--store`, nil for the SQLite file in the directory.
+  let storeURL: String?
 
-  init(config: String?, context: CommandContext) throws {
+  /// The state directory of a command's `--config` and `--store`.
+  init(_ args: ParsedArguments, context: CommandContext) throws {
+    try self.init(config: args.value("config"), store: args.value("store"), context: context)
+  }
+
+  init(config: String?, store: String? = nil, context: CommandContext) throws {
+    storeURL = store
     if let config {
       configPath = config
       directory = LocalPath.parent(of: try Files.absolute(config))
@@ -295,12 +305,7 @@ struct StateDirectory {
       throw CommandFailure("\(url) is not an issuer URL: \(error.reason)")
     }
     let pki = try pki()
-    let store: SQLiteIssuerStateStore
-    do {
-      store = try SQLiteIssuerStateStore(path: path("state.sqlite"))
-    } catch {
-      throw CommandFailure(error.reason)
-    }
+    let store = try store()
     let configuration: IssuerConfiguration
     do {
       configuration = try DevelopmentIssuerCatalog.configuration(

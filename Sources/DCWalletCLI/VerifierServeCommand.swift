@@ -44,6 +44,7 @@ enum VerifierServeCommand {
         "sd-jwt-issuer-anchor", "FILE", repeating: true,
         "a trusted SD-JWT VC issuer anchor (PEM or DER)"),
       .value("lifetime", "SECONDS", "how long a transaction lives (default 600)"),
+      StoreLocation.option(defaultFile: "verifier/transactions.sqlite in the wallet home"),
       .flag("no-status-check", "do not check credential status (the report says it was skipped)"),
       .value(
         "dc-api-protocol", "P", repeating: true,
@@ -128,6 +129,9 @@ enum VerifierServeCommand {
     let mdocAnchors = try Inputs.certificates(args.all("issuer-anchor"))
     let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor"))
     let status: StatusChecking = try VerifierStatusCheck.checking(args, command: serveSpec.path)
+    let store = try StoreLocation(
+      args.value("store"), defaultPath: try transactionsFile(context), command: serveSpec.path
+    ).verifierStore()
     #if os(Linux)
       let loopback = try LoopbackServer(configuration: configuration, what: "the verifier")
       let (server, router, bound) = (loopback.server, loopback.router, loopback.port)
@@ -139,7 +143,7 @@ enum VerifierServeCommand {
         configuration: PresentationVerifierConfiguration(
           baseURL: base, x509SANDNS: sanSigner, x509Hash: hashSigner, attestation: attestation,
           sdJWTIssuerAnchors: sdJWTAnchors, mdocIssuerAnchors: mdocAnchors, status: status,
-          transactionLifetime: lifetime))
+          transactionLifetime: lifetime), store: store)
       let redirect = PresentationVerifierHTTPHandler(verifier: verifier) {
         OpenID4VPVerifierCommands.json($0)
       }
@@ -155,7 +159,7 @@ enum VerifierServeCommand {
       await IssuerCommand.waitForInterrupt()
       server.stop()
     #else
-      _ = (lifetime, sanSigner, hashSigner, mdocAnchors, sdJWTAnchors, status)
+      _ = (lifetime, sanSigner, hashSigner, mdocAnchors, sdJWTAnchors, status, store)
       throw CommandFailure("the development HTTP server needs libmicrohttpd (Linux)")
     #endif
   }
@@ -224,8 +228,21 @@ enum VerifierServeCommand {
     try context.home().directory + "/verifier/verifier.json"
   }
 
+  /// The default transaction store, `verifier/transactions.sqlite` in the wallet home (its
+  /// directory made, owner only).
+  static func transactionsFile(_ context: CommandContext) throws -> String {
+    let path = try context.home().directory + "/verifier/transactions.sqlite"
+    try makeDirectory(of: path)
+    return path
+  }
+
   static func recordURL(_ url: String, _ context: CommandContext) throws {
     let path = try stateFile(context)
+    try makeDirectory(of: path)
+    try SecretFile.create(JSONValue.object([("url", .string(url))]).serializedBytes(), to: path)
+  }
+
+  private static func makeDirectory(of path: String) throws {
     do {
       try FileManager.default.createDirectory(
         atPath: LocalPath.parent(of: path), withIntermediateDirectories: true,
@@ -233,7 +250,6 @@ enum VerifierServeCommand {
     } catch {
       throw CommandFailure("cannot create the verifier directory: \(error.localizedDescription)")
     }
-    try SecretFile.create(JSONValue.object([("url", .string(url))]).serializedBytes(), to: path)
   }
 
   // MARK: transaction
