@@ -283,6 +283,14 @@ let package = Package(
         path: "Tests/DCWalletStoreTestSupport",
         swiftSettings: strictSettings
       ),
+      // Issue 30: headless Chromium from Debian driven through chromium-driver, and the wallet
+      // hand-off a browser test replaces (an init script answering navigator.credentials).
+      .target(
+        name: "DCBrowserTestSupport",
+        dependencies: ["DCEncoding", "DCHTTP", "DCHTTPServer", "DCJSON"],
+        path: "Tests/DCBrowserTestSupport",
+        swiftSettings: strictSettings
+      ),
       .target(
         name: "DCWalletTestSupport",
         dependencies: ["DCCBOR", "DCCrypto", "DCMdoc", "DCX509", "DCX509TestSupport"],
@@ -358,7 +366,7 @@ let package = Package(
           "DCCBOR", "DCWallet", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
           "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCWalletTestSupport", "dcwallet", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI",
-          "DCIssuer", "DCStatusList", "DCStore", "DCWalletStore",
+          "DCIssuer", "DCStatusList", "DCStore", "DCWalletStore", "DCBrowserTestSupport",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(

@@ -23,6 +23,14 @@ public struct VerifierErrorCode: DCErrorCode {
   public static let verificationFailed = Self("verificationFailed")
   /// A signing or key step failed.
   public static let cryptoFailure = Self("cryptoFailure")
+  /// No open DC API transaction has this id (never made, expired, or purged).
+  public static let unknownTransaction = Self("unknownTransaction")
+  /// The DC API transaction already took a response: each takes one.
+  public static let alreadyAnswered = Self("alreadyAnswered")
+  /// The response names a protocol the transaction did not request.
+  public static let unsupportedProtocol = Self("unsupportedProtocol")
+  /// The wallet answered with an error response (OpenID4VP 1.0 §8.5), such as `access_denied`.
+  public static let walletError = Self("walletError")
 }
 
 extension DCError where Code == VerifierErrorCode {

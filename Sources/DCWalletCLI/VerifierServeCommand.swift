@@ -1,3 +1,4 @@
+import DCAPI
 import DCCrypto
 import DCHTTP
 import DCJSON
@@ -20,7 +21,7 @@ enum VerifierServeCommand {
   static let serveSpec = CommandSpec(
     path: "dcwallet verifier serve",
     summary:
-      "Run an OpenID4VP verifier (openid4vp:// links, direct_post; loopback by default) until interrupted; prints its URL.",
+      "Run a verifier (loopback by default) until interrupted: a web page and browser module for the Digital Credentials API, and OpenID4VP openid4vp:// links (direct_post); prints its URL.",
     options: ServeOptions.options + [
       .value(
         "signer-key", "FILE",
@@ -45,11 +46,28 @@ enum VerifierServeCommand {
       .value("lifetime", "SECONDS", "how long a transaction lives (default 600)"),
       StoreLocation.option(defaultFile: "verifier/transactions.sqlite in the wallet home"),
       .flag("no-status-check", "do not check credential status (the report says it was skipped)"),
+      .value(
+        "dc-api-protocol", "P", repeating: true,
+        "offer this protocol to the page: org-iso-mdoc, openid4vp-v1-signed, openid4vp-v1-multisigned, openid4vp-v1-unsigned (default: all four)"
+      ),
+      .value(
+        "reader-key", "FILE",
+        "the org-iso-mdoc reader key (PEM); default reader-key.pem beside the signer key, if there"),
+      .value(
+        "reader-cert", "FILE", "its certificate chain, leaf first (default reader.pem beside it)"),
+      .flag("no-reader-auth", "send org-iso-mdoc requests without readerAuth"),
+      .value("page", "FILE", "serve this HTML page at / instead of the built-in verifier page"),
+      .flag("open", "also print the web page's URL (the second line)"),
     ],
     discussion: ServeOptions.discussion + "\n" + """
       Without --public-url the base URL is http://localhost:PORT when the signer is
-      x509_san_dns:localhost, else http://127.0.0.1:PORT.
-      Endpoints: POST /transactions and GET /transactions/ID[?response_code=C] (frontend),
+      x509_san_dns:localhost, else http://127.0.0.1:PORT. The web page is at / of the public URL,
+      else of http://127.0.0.1:PORT: DC API answers are verified for that origin.
+      The page at / asks for a credential with navigator.credentials.get through the browser
+      module /dc-verifier.js (POST /dc-api/transactions, POST /dc-api/transactions/ID/response),
+      and shows a QR code of an openid4vp:// link where the browser has no Digital Credentials API
+      (GET /dc-api/transactions/ID polls it). Redirect-flow endpoints: POST /transactions and
+      GET /transactions/ID[?response_code=C] (frontend),
       GET|POST /request/ID (request_uri), POST /response/ID (response_uri, direct_post and
       direct_post.jwt). The signing certificate's DNS name gives x509_san_dns:NAME; make one for
       loopback with 'dcwallet dev files --origin-host localhost'. x509_hash uses the same key;
@@ -126,12 +144,18 @@ enum VerifierServeCommand {
           baseURL: base, x509SANDNS: sanSigner, x509Hash: hashSigner, attestation: attestation,
           sdJWTIssuerAnchors: sdJWTAnchors, mdocIssuerAnchors: mdocAnchors, status: status,
           transactionLifetime: lifetime), store: store)
+      let redirect = PresentationVerifierHTTPHandler(verifier: verifier) {
+        OpenID4VPVerifierCommands.json($0)
+      }
+      // The page's origin: the one the server answers for (DC API answers are bound to it).
+      let origin = try WebOrigin(publicURL ?? "http://127.0.0.1:\(bound)")
       router.set(
-        PresentationVerifierHTTPHandler(verifier: verifier) {
-          OpenID4VPVerifierCommands.json($0)
-        })
+        try BrowserVerifier.handler(
+          args, origin: origin, signers: (sanSigner, hashSigner), crossDevice: verifier,
+          redirect: redirect, status: status, anchors: (mdocAnchors, sdJWTAnchors), context))
       try recordURL(base, context)
       context.console.out(base)
+      if args.flag("open") { context.console.out(origin.serialized + "/") }
       await IssuerCommand.waitForInterrupt()
       server.stop()
     #else

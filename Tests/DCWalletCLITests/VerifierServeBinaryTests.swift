@@ -68,6 +68,19 @@ import Testing
       throw CancellationError()
     }
 
+    /// Line `index` of standard output, waiting at most `timeout` seconds.
+    func line(_ index: Int, timeout: TimeInterval = 60) async throws -> String {
+      let deadline = Date().addingTimeInterval(timeout)
+      while Date() < deadline {
+        if let line = lock.withLock({ outLines.count > index ? outLines[index] : nil }) {
+          return line
+        }
+        if lock.withLock({ outDone }) { break }
+        try await Task.sleep(nanoseconds: 20_000_000)
+      }
+      throw CancellationError()
+    }
+
     func writeLine(_ text: String) {
       stdin.fileHandleForWriting.write(Data((text + "\n").utf8))
     }

@@ -71,6 +71,41 @@ func verifyPID(responseData: JSONValue, state: VerifierState, issuerRoots: [Cert
 }
 
 // MARK: snippet 4
+func pageVerifier(
+  origin: WebOrigin, signer: RequestSigner, reader: AnnexCVerifier.ReaderCredentials,
+  issuerRoots: [Certificate]
+) -> DigitalCredentialVerifier {
+  DigitalCredentialVerifier(
+    configuration: DigitalCredentialVerifierConfiguration(
+      origin: origin,
+      protocols: [.orgIsoMdoc, .openID4VPSigned, .openID4VPUnsigned],
+      signer: signer, reader: reader,
+      sdJWTIssuerAnchors: issuerRoots, mdocIssuerAnchors: issuerRoots))
+}
+
+/// The argument for `navigator.credentials.get`, and the id the page posts the answer with.
+func startTransaction(_ verifier: DigitalCredentialVerifier, dcql: JSONValue) async throws
+  -> (id: String, options: JSONValue)
+{
+  let transaction = try await verifier.makeTransaction(dcqlQuery: dcql)
+  return (transaction.id, transaction.credentialRequestOptions)
+}
+
+/// The page posted `{"protocol", "data"}`: the protocol the wallet picked, and its claims.
+func finish(_ verifier: DigitalCredentialVerifier, id: String, credential: JSONValue)
+  async throws -> String
+{
+  switch try await verifier.verify(transactionID: id, credential: credential) {
+  case .mdoc(let result):
+    return "org-iso-mdoc: \(result.documents.map(\.docType))"
+  case .openID4VP(let protocolID, let verified):
+    return "\(protocolID.rawValue): \(verified.credentials.keys.sorted())"
+  case .crossDevice(let verified):
+    return "another device: \(verified.credentials.keys.sorted())"
+  }
+}
+
+// MARK: snippet 5
 func reverify(
   sentRequest: JSONValue, responseData: JSONValue, origin: String, key: ECPrivateKey,
   at time: Date, issuerRoots: [Certificate]
