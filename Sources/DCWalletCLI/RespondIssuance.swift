@@ -23,9 +23,12 @@ enum RespondIssuance {
         "--\(option) answers a presentation request, not an offer",
         command: RespondCommand.spec.path)
     }
-    // Plain http only for a page and issuer on loopback (development), as `dcwallet issue`.
-    let development =
-      URL(string: origin)?.host.map { HTTPURLPolicy.isLoopbackHost($0) } ?? false
+    // Plain http only for an issuer on loopback (development), as `dcwallet issue` decides.
+    let development = envelope.requests.contains {
+      $0.issuanceProtocol != nil
+        && ($0.data["credential_issuer"]?.string.flatMap(URL.init(string:))?.host)
+          .map(HTTPURLPolicy.isLoopbackHost) ?? false
+    }
     let request: DigitalCredentialOffer
     do {
       request = try DigitalCredentialOffer(
