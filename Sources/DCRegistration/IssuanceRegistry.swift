@@ -22,7 +22,7 @@ extension AndroidRegistry {
   ///
   /// `preferred_protocols` is the field that says which issuance protocols the wallet takes:
   /// the registered identifier first, then the historical aliases this SDK reads
-  /// (``DigitalCredentialIssuanceProtocol``), so an early page's request matches too. The filter
+  /// (`DigitalCredentialIssuanceProtocol`), so an early page's request matches too. The filter
   /// passes every offer: the wallet decides about the issuer once it has the request.
   ///
   /// - Parameters:

@@ -26,12 +26,12 @@ public struct DigitalCredentialOffer: Sendable {
   /// The website that asked, as the platform reported it.
   public let origin: WebOrigin
   /// The protocol identifier as the request named it: the response echoes it, so a page that
-  /// used a historical alias (``DigitalCredentialIssuanceProtocol``) recognises the answer.
+  /// used a historical alias (`DigitalCredentialIssuanceProtocol`) recognises the answer.
   package let protocolIdentifier: String
 
   /// Reads the first OpenID4VCI entry of a create request: the whole argument of
   /// `navigator.credentials.create`, its `digital` member, or one `{protocol, data}` entry
-  /// (every shape ``RequestEnvelope`` reads), with `data` an object or a JSON string.
+  /// (every shape `RequestEnvelope` reads), with `data` an object or a JSON string.
   ///
   /// - Parameters:
   ///   - json: the request as the platform delivered it.
