@@ -387,6 +387,22 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
+// Issue 12: the libFuzzer harness (fuzz/Sources/dcfuzz), built only by fuzz/run.sh with
+// DCWALLET_FUZZ=1 (release, AddressSanitizer, its own scratch path fuzz/.build). It is a target
+// of this package, like a test target, so it reaches the wire parsers an app never calls
+// directly (`package` declarations) as well as the public entry points (README, "Fuzzing").
+if Context.environment["DCWALLET_FUZZ"] == "1" {
+  package.targets.append(
+    .executableTarget(
+      name: "dcfuzz",
+      dependencies: [
+        "DCAPI", "DCCBOR", "DCCOSE", "DCCrypto", "DCHTTP", "DCIssuer", "DCJOSE", "DCJSON", "DCMdoc",
+        "DCMdocProximity", "DCOpenID4VCI", "DCOpenID4VP", "DCOrgIsoMdoc", "DCProximityTransport",
+        "DCQL", "DCRegistration", "DCSDJWT", "DCStatusList", "DCWallet", "DCVerifier", "DCX509",
+      ],
+      path: "fuzz/Sources/dcfuzz"))
+}
+
 // Issue 17: the Apple shadow SDK (test only). With DCWALLET_APPLE_SHADOW=1 the package also
 // builds Swift modules named after Apple's frameworks (Tests/AppleShadow/<Framework>), which
 // declare the parts of IdentityDocumentServices, CryptoKit, Security, LocalAuthentication,

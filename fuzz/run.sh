@@ -47,7 +47,10 @@ if [ "${DCWALLET_WARNINGS_AS_ERRORS:-1}" = 1 ]; then
 fi
 mkdir -p .build
 echo "building the fuzz targets (release, AddressSanitizer; log in fuzz/.build/build.log)"
-if ! swift build -c release "${flags[@]}" \
+# dcfuzz is a target of the main package, declared only with DCWALLET_FUZZ=1 (Package.swift).
+export DCWALLET_FUZZ=1
+build=(swift build -c release --package-path .. --scratch-path "$here/.build" --product dcfuzz)
+if ! "${build[@]}" "${flags[@]}" \
   -Xswiftc -sanitize=address \
   -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
   -Xswiftc -parse-as-library \
@@ -58,7 +61,7 @@ if ! swift build -c release "${flags[@]}" \
   echo "the fuzz build failed" >&2
   exit 1
 fi
-binary="$(swift build -c release "${flags[@]}" --show-bin-path)/dcfuzz"
+binary="$("${build[@]}" "${flags[@]}" --show-bin-path)/dcfuzz"
 if [ "$(FUZZ_LIST=1 "$binary")" != "$(targets)" ]; then
   echo "fuzz/run.sh --list and the binary disagree on the targets" >&2
   exit 1

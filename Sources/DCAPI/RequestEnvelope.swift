@@ -39,7 +39,7 @@ public struct ProtocolRequest: Sendable, Hashable {
   }
 
   /// Creates the placeholder of an entry that cannot be read.
-  public init(protocolIdentifier: String, problem: String) {
+  package init(protocolIdentifier: String, problem: String) {
     self.protocolIdentifier = protocolIdentifier
     self.data = .null
     self.problem = problem

@@ -1,13 +1,13 @@
 import DCErrors
 
 /// A type that turns itself into a CBOR data item (RFC 8949 §5, CBOR-based protocols).
-public protocol CBOREncodable {
+package protocol CBOREncodable {
   /// The data item that represents this value (RFC 8949 §2).
   func cbor() -> CBOR
 }
 
 /// A type that reads itself from a CBOR data item, throwing `CBORError` (RFC 8949 §5.3).
-public protocol CBORDecodable {
+package protocol CBORDecodable {
   /// Reads the value, naming the offending field on failure (RFC 8949 §5.3).
   init(cbor: CBOR) throws(CBORError)
 }
@@ -37,58 +37,58 @@ package struct ByteString: Sendable, Hashable, CBORCodable {
 
 extension CBOR: CBORCodable {
   /// Returns the item itself (RFC 8949 §2).
-  public func cbor() -> CBOR { self }
+  package func cbor() -> CBOR { self }
 
   /// Takes the item as it is (RFC 8949 §2).
-  public init(cbor: CBOR) throws(CBORError) { self = cbor }
+  package init(cbor: CBOR) throws(CBORError) { self = cbor }
 }
 
 extension String: CBORCodable {
   /// Encodes as a text string (RFC 8949 §3.1, major type 3).
-  public func cbor() -> CBOR { .textString(self) }
+  package func cbor() -> CBOR { .textString(self) }
 
   /// Decodes a text string (RFC 8949 §3.1, major type 3).
-  public init(cbor: CBOR) throws(CBORError) {
+  package init(cbor: CBOR) throws(CBORError) {
     self = try cbor.requireText("")
   }
 }
 
 extension Int: CBORCodable {
   /// Encodes as an unsigned or negative integer (RFC 8949 §3.1, major types 0 and 1).
-  public func cbor() -> CBOR { CBOR(self) }
+  package func cbor() -> CBOR { CBOR(self) }
 
   /// Decodes an integer that fits in `Int` (RFC 8949 §3.1, major types 0 and 1).
-  public init(cbor: CBOR) throws(CBORError) {
+  package init(cbor: CBOR) throws(CBORError) {
     self = try cbor.requireInt("")
   }
 }
 
 extension UInt64: CBORCodable {
   /// Encodes as an unsigned integer (RFC 8949 §3.1, major type 0).
-  public func cbor() -> CBOR { .unsigned(self) }
+  package func cbor() -> CBOR { .unsigned(self) }
 
   /// Decodes an unsigned integer (RFC 8949 §3.1, major type 0).
-  public init(cbor: CBOR) throws(CBORError) {
+  package init(cbor: CBOR) throws(CBORError) {
     self = try cbor.requireUInt64("")
   }
 }
 
 extension Bool: CBORCodable {
   /// Encodes as false or true (RFC 8949 §3.3).
-  public func cbor() -> CBOR { .boolean(self) }
+  package func cbor() -> CBOR { .boolean(self) }
 
   /// Decodes false or true (RFC 8949 §3.3).
-  public init(cbor: CBOR) throws(CBORError) {
+  package init(cbor: CBOR) throws(CBORError) {
     self = try cbor.requireBool("")
   }
 }
 
 extension Double: CBORCodable {
   /// Encodes as a float in its shortest exact width (RFC 8949 §3.3, §4.1).
-  public func cbor() -> CBOR { .double(self) }
+  package func cbor() -> CBOR { .double(self) }
 
   /// Decodes a float of any width, or an integer exactly representable as a double (RFC 8949 §3.3).
-  public init(cbor: CBOR) throws(CBORError) {
+  package init(cbor: CBOR) throws(CBORError) {
     if let double = cbor.double {
       self = double
     } else if let int = cbor.int, let exact = Double(exactly: int) {
@@ -101,10 +101,10 @@ extension Double: CBORCodable {
 
 extension EncodedCBOR: CBORCodable {
   /// Encodes as the kept bytes, spliced verbatim (RFC 8949 §3.4.5.1).
-  public func cbor() -> CBOR { .encoded(self) }
+  package func cbor() -> CBOR { .encoded(self) }
 
   /// Keeps an `.encoded` item, or encodes any other item deterministically (RFC 8949 §4.2.1).
-  public init(cbor: CBOR) throws(CBORError) {
+  package init(cbor: CBOR) throws(CBORError) {
     if case .encoded(let encoded) = cbor {
       self = encoded
     } else {
@@ -115,10 +115,10 @@ extension EncodedCBOR: CBORCodable {
 
 extension FullDate: CBORCodable {
   /// Encodes as tag 1004 full-date text (RFC 8943 §3).
-  public func cbor() -> CBOR { CBOR.fullDate(self) }
+  package func cbor() -> CBOR { CBOR.fullDate(self) }
 
   /// Decodes tag 1004 full-date text or a tag 100 day count (RFC 8943 §3).
-  public init(cbor: CBOR) throws(CBORError) {
+  package init(cbor: CBOR) throws(CBORError) {
     switch cbor.unwrapped {
     case .tagged(1004, let content):
       guard let text = content.text else {
@@ -138,12 +138,12 @@ extension FullDate: CBORCodable {
 
 extension Array: CBOREncodable where Element: CBOREncodable {
   /// Encodes as an array of the elements' items (RFC 8949 §3.1, major type 4).
-  public func cbor() -> CBOR { .array(map { $0.cbor() }) }
+  package func cbor() -> CBOR { .array(map { $0.cbor() }) }
 }
 
 extension Array: CBORDecodable where Element: CBORDecodable {
   /// Decodes every member of an array item, naming the failing index (RFC 8949 §3.1, major type 4).
-  public init(cbor: CBOR) throws(CBORError) {
+  package init(cbor: CBOR) throws(CBORError) {
     let items = try cbor.requireArray("")
     var result: [Element] = []
     result.reserveCapacity(items.count)
@@ -160,14 +160,14 @@ extension Array: CBORDecodable where Element: CBORDecodable {
 
 extension Dictionary: CBOREncodable where Key: CBOREncodable, Value: CBOREncodable {
   /// Encodes as a map; the deterministic encoder orders the keys (RFC 8949 §3.1, §4.2.1).
-  public func cbor() -> CBOR {
+  package func cbor() -> CBOR {
     .map(CBORMap(map { ($0.key.cbor(), $0.value.cbor()) }))
   }
 }
 
 extension Dictionary: CBORDecodable where Key: CBORDecodable, Value: CBORDecodable {
   /// Decodes a map whose keys are unique after conversion (RFC 8949 §3.1, §5.6).
-  public init(cbor: CBOR) throws(CBORError) {
+  package init(cbor: CBOR) throws(CBORError) {
     let map = try cbor.requireMap("")
     var result: [Key: Value] = [:]
     for (key, value) in map {
@@ -191,12 +191,12 @@ extension Dictionary: CBORDecodable where Key: CBORDecodable, Value: CBORDecodab
 
 extension Optional: CBOREncodable where Wrapped: CBOREncodable {
   /// Encodes nil as null (RFC 8949 §3.3).
-  public func cbor() -> CBOR { self?.cbor() ?? .null }
+  package func cbor() -> CBOR { self?.cbor() ?? .null }
 }
 
 extension Optional: CBORDecodable where Wrapped: CBORDecodable {
   /// Decodes null as nil (RFC 8949 §3.3).
-  public init(cbor: CBOR) throws(CBORError) {
+  package init(cbor: CBOR) throws(CBORError) {
     self = cbor.isNull ? nil : try Wrapped(cbor: cbor)
   }
 }

@@ -74,7 +74,7 @@ public struct CBORDecoder: Sendable {
 
 extension CBOR {
   /// Decodes exactly one data item with the default limits (RFC 8949 §5.3).
-  public init(decoding bytes: [UInt8]) throws(CBORError) {
+  package init(decoding bytes: [UInt8]) throws(CBORError) {
     self = try CBORDecoder().decode(bytes)
   }
 

@@ -60,7 +60,7 @@ public struct CBORErrorCode: DCErrorCode {
 
 extension DCError where Code == CBORErrorCode {
   /// Creates an error (RFC 8949 §5.3).
-  public init(
+  package init(
     _ code: CBORErrorCode, offset: Int? = nil, reason: String,
     underlying: (any Error & Sendable)? = nil, file: String = #fileID, line: UInt = #line
   ) {

@@ -45,12 +45,12 @@ extension CBOR {
 
 extension Date: CBORCodable {
   /// Encodes as a tag 0 date/time string (RFC 8949 §3.4.1).
-  public func cbor() -> CBOR {
+  package func cbor() -> CBOR {
     CBOR.dateTime(self)
   }
 
   /// Decodes a tag 0 date/time string or a tag 1 epoch time (RFC 8949 §3.4.1, §3.4.2).
-  public init(cbor: CBOR) throws(CBORError) {
+  package init(cbor: CBOR) throws(CBORError) {
     switch cbor.unwrapped {
     case .tagged(0, let content):
       guard let text = content.text else {

@@ -24,7 +24,7 @@ public struct EncodedCBOR: Sendable, Hashable {
 
   /// Encodes a value with the given encoder and keeps both, for protocols whose maps keep the
   /// order they were built in rather than the deterministic order (ISO 18013-5 structures).
-  public init(encoding value: CBOR, with encoder: CBOREncoder) {
+  package init(encoding value: CBOR, with encoder: CBOREncoder) {
     self.bytes = encoder.encode(value)
     self.value = value.unwrapped
   }

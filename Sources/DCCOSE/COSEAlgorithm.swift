@@ -23,7 +23,7 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, CaseIterable {
   }
 
   /// The digest the algorithm hashes with.
-  public var digest: DigestAlgorithm {
+  package var digest: DigestAlgorithm {
     switch self {
     case .es256, .hmac256: .sha256
     case .es384: .sha384
@@ -32,7 +32,7 @@ public enum COSEAlgorithm: Int, Sendable, Hashable, CaseIterable {
   }
 
   /// The ECDSA algorithm for a curve.
-  public init(signingWith curve: EllipticCurve) {
+  package init(signingWith curve: EllipticCurve) {
     switch curve {
     case .p256: self = .es256
     case .p384: self = .es384

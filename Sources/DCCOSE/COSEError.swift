@@ -17,7 +17,7 @@ public struct COSEErrorCode: DCErrorCode {
   /// The algorithm is absent, unknown, or not allowed here.
   public static let unsupportedAlgorithm = Self("unsupportedAlgorithm")
   /// The algorithm does not fit the key (ES256 needs P-256, and so on).
-  public static let algorithmKeyMismatch = Self("algorithmKeyMismatch")
+  package static let algorithmKeyMismatch = Self("algorithmKeyMismatch")
   /// The signature or MAC does not verify.
   public static let invalidSignature = Self("invalidSignature")
   /// The payload is detached but none was supplied, or is attached and one was supplied.

@@ -11,11 +11,11 @@ public struct COSEKey: Sendable, Hashable {
   /// The curve identifier (`crv`, label -1): 1 = P-256, 2 = P-384, 3 = P-521 (RFC 9053 Table 18).
   package let curveIdentifier: Int
   /// The x coordinate (label -2).
-  public let x: [UInt8]
+  package let x: [UInt8]
   /// The y coordinate (label -3); compressed points (a bool) are not supported.
-  public let y: [UInt8]
+  package let y: [UInt8]
   /// The private scalar (label -4), if present.
-  public let d: [UInt8]?
+  package let d: [UInt8]?
   /// The key identifier (label 2).
   public let keyID: [UInt8]?
   /// The algorithm the key is restricted to (label 3).
@@ -43,7 +43,7 @@ public struct COSEKey: Sendable, Hashable {
   }
 
   /// A structural COSE_Key from raw parts; nothing is validated until a key is extracted.
-  public init(curveIdentifier: Int, x: [UInt8], y: [UInt8], d: [UInt8]? = nil) {
+  package init(curveIdentifier: Int, x: [UInt8], y: [UInt8], d: [UInt8]? = nil) {
     self.curveIdentifier = curveIdentifier
     self.x = x
     self.y = y
@@ -105,7 +105,7 @@ public struct COSEKey: Sendable, Hashable {
   /// size equal to `key`'s (RFC 9053 §7.1.1 keeps leading zeros). Then ``publicKey()`` would
   /// give `key`; comparing the bytes spares importing and checking the point again. Private
   /// parts and other members are not looked at.
-  public func isEncoding(of key: ECPublicKey) -> Bool {
+  package func isEncoding(of key: ECPublicKey) -> Bool {
     guard curve == key.curve else { return false }
     let point = key.x963Representation
     let size = key.curve.coordinateByteCount

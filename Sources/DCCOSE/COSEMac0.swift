@@ -6,7 +6,7 @@ import DCCrypto
 /// ISO 18013-5 §9.1.3.5 authenticates devices this way (`deviceMac`) with a key from ECDH.
 public struct COSEMac0: Sendable, Hashable {
   /// The CBOR tag of a COSE_Mac0 (RFC 9052 §2).
-  public static let tag: UInt64 = 17
+  package static let tag: UInt64 = 17
 
   /// The header buckets.
   public let headers: COSEHeaders
@@ -16,7 +16,7 @@ public struct COSEMac0: Sendable, Hashable {
   public let mac: [UInt8]
 
   /// Assembles a message from its parts.
-  public init(headers: COSEHeaders, payload: [UInt8]?, mac: [UInt8]) {
+  package init(headers: COSEHeaders, payload: [UInt8]?, mac: [UInt8]) {
     self.headers = headers
     self.payload = payload
     self.mac = mac

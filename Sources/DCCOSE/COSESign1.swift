@@ -7,7 +7,7 @@ public import DCCrypto
 /// checked over a `Sig_structure` built from them (never from a re-encoding).
 public struct COSESign1: Sendable, Hashable {
   /// The CBOR tag of a COSE_Sign1 (RFC 9052 §2).
-  public static let tag: UInt64 = 18
+  package static let tag: UInt64 = 18
 
   /// The header buckets.
   public let headers: COSEHeaders
@@ -17,7 +17,7 @@ public struct COSESign1: Sendable, Hashable {
   public let signature: [UInt8]
 
   /// Assembles a message from its parts.
-  public init(headers: COSEHeaders, payload: [UInt8]?, signature: [UInt8]) {
+  package init(headers: COSEHeaders, payload: [UInt8]?, signature: [UInt8]) {
     self.headers = headers
     self.payload = payload
     self.signature = signature

@@ -55,7 +55,7 @@ public struct ECPublicKey: Sendable, Hashable, CustomStringConvertible {
   /// Builds a key from affine coordinates, as JWK (`x`, `y`) and COSE_Key (-2, -3) carry them.
   ///
   /// Coordinates must be exactly the curve's field size (RFC 7518 §6.2.1.2, RFC 9053 §7.1.1).
-  public init(x: some Collection<UInt8>, y: some Collection<UInt8>, curve: EllipticCurve)
+  package init(x: some Collection<UInt8>, y: some Collection<UInt8>, curve: EllipticCurve)
     throws(CryptoError)
   {
     let x = Array(x)
@@ -93,10 +93,10 @@ public struct ECPublicKey: Sendable, Hashable, CustomStringConvertible {
   public var rawRepresentation: [UInt8] { Array(backing.uncompressed.dropFirst()) }
 
   /// The affine x coordinate, left-padded to the field size.
-  public var x: [UInt8] { Array(backing.uncompressed[1...curve.coordinateByteCount]) }
+  package var x: [UInt8] { Array(backing.uncompressed[1...curve.coordinateByteCount]) }
 
   /// The affine y coordinate, left-padded to the field size.
-  public var y: [UInt8] { Array(backing.uncompressed[(1 + curve.coordinateByteCount)...]) }
+  package var y: [UInt8] { Array(backing.uncompressed[(1 + curve.coordinateByteCount)...]) }
 
   /// The SEC1 compressed point `02|03 || X` (SEC1 §2.3.3: the prefix carries y's parity).
   package var compressedRepresentation: [UInt8] {

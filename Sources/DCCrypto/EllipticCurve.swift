@@ -29,8 +29,8 @@ public enum EllipticCurve: String, Sendable, Hashable, CaseIterable {
   package var jwkName: String { rawValue }
 
   /// Finds a curve from its JWK `crv` name.
-  public init?(jwkName: String) { self.init(rawValue: jwkName) }
+  package init?(jwkName: String) { self.init(rawValue: jwkName) }
 
   /// Length of the SEC1 uncompressed point `04 || X || Y`.
-  public var uncompressedPointByteCount: Int { 1 + 2 * coordinateByteCount }
+  package var uncompressedPointByteCount: Int { 1 + 2 * coordinateByteCount }
 }

@@ -1,4 +1,4 @@
-public import DCCrypto
+package import DCCrypto
 
 /// Hybrid Public Key Encryption (RFC 9180), composed from the primitives of `CryptoPrimitives`.
 public enum HPKE {
@@ -35,7 +35,7 @@ public enum HPKE {
     case p521HKDFSHA512 = 0x0012
 
     /// The curve of the KEM's keys.
-    public var curve: EllipticCurve {
+    package var curve: EllipticCurve {
       switch self {
       case .p256HKDFSHA256: .p256
       case .p384HKDFSHA384: .p384
@@ -56,7 +56,7 @@ public enum HPKE {
     var sharedSecretByteCount: Int { digest.byteCount }
 
     /// Nenc: the length of an encapsulated key (an uncompressed point, RFC 9180 §7.1.1).
-    public var encapsulatedKeyByteCount: Int { curve.uncompressedPointByteCount }
+    package var encapsulatedKeyByteCount: Int { curve.uncompressedPointByteCount }
   }
 
   /// An HKDF-based KDF (RFC 9180 §7.2, Table 3).

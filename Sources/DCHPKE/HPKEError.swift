@@ -21,9 +21,9 @@ public struct HPKEErrorCode: DCErrorCode {
   /// The context's sequence number is exhausted (RFC 9180 §5.2 MessageLimitReachedError).
   public static let messageLimitReached = Self("messageLimitReached")
   /// DeriveKeyPair found no valid scalar in 256 candidates (RFC 9180 §7.1.3).
-  public static let deriveKeyPairFailed = Self("deriveKeyPairFailed")
+  package static let deriveKeyPairFailed = Self("deriveKeyPairFailed")
   /// Seal or open was called on an export-only suite (RFC 9180 §5.3).
   public static let exportOnly = Self("exportOnly")
   /// A parameter is out of range (export length, for example).
-  public static let invalidParameter = Self("invalidParameter")
+  package static let invalidParameter = Self("invalidParameter")
 }

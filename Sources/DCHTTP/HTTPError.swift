@@ -20,7 +20,7 @@ public struct HTTPErrorCode: DCErrorCode {
   /// The response body exceeds the client's size limit.
   public static let responseTooLarge = Self("responseTooLarge")
   /// The server could not start (port in use, bad address, ...).
-  public static let serverStartFailed = Self("serverStartFailed")
+  package static let serverStartFailed = Self("serverStartFailed")
   /// The request cannot be sent as given (a header name that is not an RFC 9110 token, a value
   /// with CR, LF or NUL, a method that is not a token).
   public static let invalidRequest = Self("invalidRequest")

@@ -43,7 +43,7 @@ public struct HTTPFields: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
   }
 
   /// The field lines, in order.
-  public private(set) var fields: [Field]
+  package private(set) var fields: [Field]
 
   /// Fields from lines, in order.
   public init(_ fields: [Field] = []) { self.fields = fields }

@@ -1,5 +1,5 @@
 import DCErrors
-public import Foundation
+package import Foundation
 
 /// Which request URLs an ``HTTPClient`` may send to.
 ///
@@ -22,7 +22,7 @@ public struct HTTPURLPolicy: Sendable, Hashable {
   /// Checks that `url` is absolute, has a host, and uses a scheme this policy allows.
   ///
   /// - Throws: ``HTTPErrorCode/urlNotAllowed`` naming what is wrong.
-  public func check(_ url: URL) throws(HTTPError) {
+  package func check(_ url: URL) throws(HTTPError) {
     guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
       let host = components.host, !host.isEmpty
     else {

@@ -53,7 +53,7 @@
 
     /// Reads a request context, taking each document request's issuer key identifiers from
     /// `issuerKeyIdentifiers` (the iOS 27.0 property lives in IdentityDocumentServicesBridge27).
-    public init(
+    package init(
       context: ISO18013MobileDocumentRequestContext,
       issuerKeyIdentifiers: (ISO18013MobileDocumentRequest.DocumentRequest) -> [Data]
     ) throws(DigitalCredentialsError) {

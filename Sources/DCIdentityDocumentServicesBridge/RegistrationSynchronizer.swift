@@ -20,10 +20,10 @@
     /// The newest iOS whose registration API `make` uses.
     public let sdkFloor: IOSPlatformCapabilities
     /// Builds Apple's registration for a planned one.
-    public let make: @Sendable (IOSRegistration) throws -> any IdentityDocumentRegistration
+    package let make: @Sendable (IOSRegistration) throws -> any IdentityDocumentRegistration
 
     /// A builder for an SDK floor.
-    public init(
+    package init(
       sdkFloor: IOSPlatformCapabilities,
       make: @escaping @Sendable (IOSRegistration) throws -> any IdentityDocumentRegistration
     ) {

@@ -94,7 +94,7 @@ public struct IssuerConfiguration: Sendable {
   }
 
   /// The credential configured under `id`.
-  public func credential(id: String) -> IssuableCredential? {
+  package func credential(id: String) -> IssuableCredential? {
     credentials.first { $0.id == id }
   }
 }
@@ -156,7 +156,7 @@ public struct IssuableCredential: Sendable {
   }
 
   /// The format with its type.
-  public var format: CredentialFormat {
+  package var format: CredentialFormat {
     switch content {
     case .mdoc(let doctype, _): .msoMdoc(doctype: doctype)
     case .sdJWT(let vct, _, _): .sdJWTVC(vct: vct)
@@ -164,7 +164,7 @@ public struct IssuableCredential: Sendable {
   }
 
   /// The claims described in metadata: the configured descriptions, or one per claim.
-  public var claims: [ClaimDescription] {
+  package var claims: [ClaimDescription] {
     if let claimDescriptions { return claimDescriptions }
     switch content {
     case .mdoc(_, let nameSpaces):
@@ -220,12 +220,12 @@ public struct TransactionCodeSettings: Sendable, Hashable {
 /// become ready.
 public struct DeferredIssuanceSettings: Sendable, Hashable {
   /// The configuration ids whose credential requests answer with a `transaction_id`.
-  package var configurationIDs: Set<String>
+  public var configurationIDs: Set<String>
   /// Seconds after the request at which the credential becomes ready; nil when only
   /// ``CredentialIssuerService/releaseDeferred(transactionID:)`` makes it ready.
   package var delay: TimeInterval?
   /// `interval`: the seconds a wallet waits before polling (§8.3).
-  package var interval: Int
+  public var interval: Int
   /// How long a transaction id stays valid, in seconds.
   package var lifetime: TimeInterval
 
@@ -246,10 +246,10 @@ public struct DeferredIssuanceSettings: Sendable, Hashable {
 public struct AttestationPolicy: Sendable {
   /// Whether the PAR and token endpoints demand `OAuth-Client-Attestation` and
   /// `OAuth-Client-Attestation-PoP`; anonymous pre-authorized access is then refused.
-  package var requireClientAttestation: Bool
+  public var requireClientAttestation: Bool
   /// Whether every key proof must carry a `key_attestation` (§12.2.4
   /// `key_attestations_required`).
-  package var requireKeyAttestation: Bool
+  public var requireKeyAttestation: Bool
   /// The wallet providers' public keys: client and key attestations must be signed by one.
   package var trustedWalletProviderKeys: [ECPublicKey]
 

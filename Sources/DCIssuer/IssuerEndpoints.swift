@@ -42,7 +42,7 @@ public struct IssuerEndpoints: Sendable, Hashable {
   public let issuer: IssuerIdentifier
 
   /// The endpoints of `issuer`.
-  public init(issuer: IssuerIdentifier) { self.issuer = issuer }
+  package init(issuer: IssuerIdentifier) { self.issuer = issuer }
 
   /// The endpoint path appended to the identifier.
   static func suffix(_ endpoint: Endpoint) -> String? {

@@ -13,11 +13,11 @@ public struct StatusListSettings: Sendable, Hashable {
   /// Bits per entry: 1 or 2. One bit holds VALID (0x00) and INVALID (0x01) only; SUSPENDED
   /// (0x02) needs two (draft "Status List", the 2-bit example: "As the Status Type value for
   /// SUSPENDED is 0x02 and does not fit into 1 bit, the `bits` is required to be 2").
-  package var bits: Int
+  public var bits: Int
   /// Entries per list, a multiple of 8 (draft "Status List Size": "RECOMMENDED that the size of
   /// a Status List in bits is divisible in bytes"). A larger list gives more herd privacy
   /// ("Observability of Issuers") at the price of a larger token.
-  package var size: Int
+  public var size: Int
   /// `ttl` of the published tokens, in seconds (draft "Status List Update Interval and Caching").
   package var timeToLive: Int
   /// How long a published token is valid (`exp` − `iat`), in seconds.

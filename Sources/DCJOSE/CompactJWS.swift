@@ -72,7 +72,7 @@ public struct CompactJWS: Sendable, Hashable {
   /// The payload bytes (RFC 7515 §5.2 step 6).
   public let payload: [UInt8]
   /// The raw `R || S` signature bytes (RFC 7518 §3.4).
-  public let signature: [UInt8]
+  package let signature: [UInt8]
   /// The signature algorithm from `alg` (RFC 7515 §4.1.1).
   public let algorithm: JWSAlgorithm
   /// The certificate chain from `x5c`, DER, leaf first (RFC 7515 §4.1.6); checked by the caller.

@@ -18,11 +18,11 @@ public struct JOSEErrorCode: DCErrorCode {
   /// Text is not strict base64url (RFC 7515 §2, RFC 4648 §5) or base64 (RFC 4648 §4).
   package static let invalidBase64URL = Self("invalidBase64URL")
   /// Text is not JSON under RFC 8259 and this module's limits (depth, length, duplicate keys).
-  public static let invalidJSON = Self("invalidJSON")
+  package static let invalidJSON = Self("invalidJSON")
   /// An `alg`, `enc`, `kty` or `crv` value this module does not implement (RFC 7518 §3.1).
   public static let unsupportedAlgorithm = Self("unsupportedAlgorithm")
   /// The algorithm names a curve other than the key's (RFC 7518 §3.4).
-  public static let algorithmKeyMismatch = Self("algorithmKeyMismatch")
+  package static let algorithmKeyMismatch = Self("algorithmKeyMismatch")
   /// A JWS signature does not verify, or has the wrong length (RFC 7515 §5.2).
   public static let invalidSignature = Self("invalidSignature")
   /// A JWS is not well formed (RFC 7515 §5.2, §7).
@@ -34,7 +34,7 @@ public struct JOSEErrorCode: DCErrorCode {
   /// A JWK is malformed, off its curve, or its private part does not match (RFC 7517 §4).
   public static let invalidKey = Self("invalidKey")
   /// A header parameter is missing, mistyped or not understood (RFC 7515 §4.1, §4.1.11).
-  public static let invalidHeader = Self("invalidHeader")
+  package static let invalidHeader = Self("invalidHeader")
   /// The JWT has expired (RFC 7519 §4.1.4).
   public static let expired = Self("expired")
   /// The JWT is not valid yet (RFC 7519 §4.1.5, §4.1.6).
@@ -42,9 +42,9 @@ public struct JOSEErrorCode: DCErrorCode {
   /// A required JWT claim is absent (RFC 7519 §4.1).
   public static let missingClaim = Self("missingClaim")
   /// A JWT claim has the wrong type (RFC 7519 §4.1).
-  public static let invalidClaim = Self("invalidClaim")
+  package static let invalidClaim = Self("invalidClaim")
   /// No key in a JWK Set matches the requested `kid` (RFC 7517 §5).
   package static let keyNotFound = Self("keyNotFound")
   /// The signer or the crypto backend failed while producing a JWS or JWE.
-  public static let cryptoFailure = Self("cryptoFailure")
+  package static let cryptoFailure = Self("cryptoFailure")
 }

@@ -144,9 +144,9 @@ public struct CompactJWE: Sendable, Hashable {
   /// The 96-bit initialization vector (RFC 7518 §5.3).
   package let initializationVector: [UInt8]
   /// The ciphertext (RFC 7516 §2).
-  public let ciphertext: [UInt8]
+  package let ciphertext: [UInt8]
   /// The 128-bit authentication tag (RFC 7518 §5.3).
-  public let authenticationTag: [UInt8]
+  package let authenticationTag: [UInt8]
 
   /// Parses `header.encryptedKey.iv.ciphertext.tag` (RFC 7516 §5.2 steps 1-4, §7.1).
   ///

@@ -10,11 +10,11 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
   /// The curve (`crv`, RFC 7518 §6.2.1.1).
   public var crv: EllipticCurve
   /// The x coordinate, field-size bytes (`x`, RFC 7518 §6.2.1.2).
-  public var x: [UInt8]
+  package var x: [UInt8]
   /// The y coordinate, field-size bytes (`y`, RFC 7518 §6.2.1.3).
-  public var y: [UInt8]
+  package var y: [UInt8]
   /// The private scalar, field-size bytes, for private keys (`d`, RFC 7518 §6.2.2.1).
-  public var d: [UInt8]?
+  package var d: [UInt8]?
   /// The key ID (`kid`, RFC 7517 §4.5).
   public var kid: String?
   /// The intended use, `sig` or `enc` (`use`, RFC 7517 §4.2).
@@ -29,7 +29,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
   private var checkedKey: ECPublicKey?
 
   /// The key type, always `EC` here (`kty`, RFC 7517 §4.1, RFC 7518 §6.1).
-  public var kty: String { "EC" }
+  package var kty: String { "EC" }
 
   /// A public JWK for a key (RFC 7518 §6.2.1).
   public init(publicKey: ECPublicKey, kid: String? = nil, use: String? = nil, alg: String? = nil) {
@@ -142,7 +142,7 @@ public struct JWK: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// True when the key carries a private scalar (RFC 7518 §6.2.2).
-  public var isPrivate: Bool { d != nil }
+  package var isPrivate: Bool { d != nil }
 
   /// The public key; the point must be on `crv` (RFC 7518 §6.2.1, SEC 1 §3.2.2.1).
   public func publicKey() throws(JOSEError) -> ECPublicKey {

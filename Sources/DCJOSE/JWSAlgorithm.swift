@@ -13,7 +13,7 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable {
   case es512 = "ES512"
 
   /// The algorithm RFC 7518 §3.4 pairs with a curve.
-  public init(curve: EllipticCurve) {
+  package init(curve: EllipticCurve) {
     switch curve {
     case .p256: self = .es256
     case .p384: self = .es384
@@ -22,7 +22,7 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable {
   }
 
   /// Reads an `alg` value, refusing anything but ES256/384/512 (RFC 7515 §4.1.1).
-  public init(name: String) throws(JOSEError) {
+  package init(name: String) throws(JOSEError) {
     guard let algorithm = JWSAlgorithm(rawValue: name) else {
       throw JOSEError(.unsupportedAlgorithm, "JWS alg \(name) is not supported")
     }
@@ -39,7 +39,7 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The digest the algorithm hashes with (RFC 7518 §3.4).
-  public var digest: DigestAlgorithm { curve.defaultDigest }
+  package var digest: DigestAlgorithm { curve.defaultDigest }
 
   /// The length of the raw `R || S` signature, twice the scalar size (RFC 7518 §3.4).
   package var signatureByteCount: Int { 2 * curve.coordinateByteCount }

@@ -10,7 +10,7 @@ public struct JWSJSON: Sendable, Hashable {
   /// One signature of a JSON-serialized JWS (RFC 7515 §7.2.1).
   public struct Signature: Sendable, Hashable {
     /// The integrity-protected header, a JSON object (`protected`, RFC 7515 §7.2.1).
-    public let protectedHeader: JSONValue
+    package let protectedHeader: JSONValue
     /// The protected header's UTF-8 bytes as decoded (RFC 7515 §7.2.1).
     package let protectedHeaderBytes: [UInt8]
     /// The unprotected header (`header`, RFC 7515 §7.2.1), if any.
@@ -18,7 +18,7 @@ public struct JWSJSON: Sendable, Hashable {
     /// The received ASCII `protected.payload` the signature covers (RFC 7515 §5.2 step 8).
     package let signingInput: [UInt8]
     /// The raw `R || S` signature (RFC 7518 §3.4).
-    public let signature: [UInt8]
+    package let signature: [UInt8]
     /// The algorithm from the protected `alg` (RFC 7515 §4.1.1).
     public let algorithm: JWSAlgorithm
     /// The chain from `x5c` in either header, DER, leaf first (RFC 7515 §4.1.6).
@@ -83,7 +83,7 @@ public struct JWSJSON: Sendable, Hashable {
   public let signatures: [Signature]
 
   /// Reads the general (`signatures`) or flattened (`signature`) form (RFC 7515 §7.2.1, §7.2.2).
-  public init(json: JSONValue) throws(JOSEError) {
+  package init(json: JSONValue) throws(JOSEError) {
     guard case .object = json else {
       throw JOSEError(.malformedJWS, "a JSON JWS must be a JSON object")
     }
@@ -129,11 +129,11 @@ public struct JWSJSON: Sendable, Hashable {
   /// header, and the key (RFC 7515 §7.2.1).
   public struct SignerEntry: Sendable {
     /// The header to protect; `alg` is added from the signer's curve if absent.
-    public var protectedHeader: JSONValue
+    package var protectedHeader: JSONValue
     /// Header parameters left unprotected, such as `kid` (RFC 7515 §7.2.1).
     package var unprotectedHeader: JSONValue?
     /// The signing key.
-    public var signer: any Signer
+    package var signer: any Signer
 
     /// Creates an entry.
     public init(
@@ -166,7 +166,7 @@ public struct JWSJSON: Sendable, Hashable {
 
   /// Signs with tuples of (protected header, unprotected header, signer); see `SignerEntry`
   /// (RFC 7515 §7.2.1).
-  public static func sign(
+  package static func sign(
     payload: [UInt8],
     signers: [(protectedHeader: JSONValue, unprotectedHeader: JSONValue?, signer: any Signer)]
   ) throws(JOSEError) -> JSONValue {

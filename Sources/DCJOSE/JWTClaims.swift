@@ -67,9 +67,9 @@ public struct JWTClaims: Sendable, Hashable {
   /// The issued-at time, `iat` (RFC 7519 §4.1.6).
   public var iat: Date? { date("iat") }
   /// The JWT ID, `jti` (RFC 7519 §4.1.7).
-  public var jti: String? { json["jti"]?.string }
+  package var jti: String? { json["jti"]?.string }
   /// The `nonce` claim (OpenID Connect Core §2, registered in the IANA JWT Claims registry).
-  public var nonce: String? { json["nonce"]?.string }
+  package var nonce: String? { json["nonce"]?.string }
 
   private func date(_ name: String) -> Date? {
     json[name]?.double.map { Date(timeIntervalSince1970: $0) }
@@ -80,7 +80,7 @@ public struct JWTClaims: Sendable, Hashable {
   ///
   /// - Throws: `expired` when `now` is at or after `exp + leeway`; `notYetValid` when `now + leeway`
   ///   is before `nbf`, or `iat` lies more than `leeway` in the future.
-  package func validateTimes(now: Date, leeway: TimeInterval = 0) throws(JOSEError) {
+  public func validateTimes(now: Date, leeway: TimeInterval = 0) throws(JOSEError) {
     if let exp, now >= exp.addingTimeInterval(leeway) {
       throw JOSEError(.expired, "JWT expired at \(exp.timeIntervalSince1970)")
     }

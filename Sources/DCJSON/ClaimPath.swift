@@ -73,12 +73,12 @@ public struct ClaimPath: Sendable, Hashable, CustomStringConvertible, Expressibl
   public var description: String { json.serialized() }
 
   /// This path with one more component (RFC 9901 §7.2).
-  public func appending(_ component: Component) -> ClaimPath {
+  package func appending(_ component: Component) -> ClaimPath {
     ClaimPath(components + [component])
   }
 
   /// True when `prefix` is this path or one of its ancestors (RFC 9901 §7.2).
-  public func hasPrefix(_ prefix: ClaimPath) -> Bool {
+  package func hasPrefix(_ prefix: ClaimPath) -> Bool {
     prefix.components.count <= components.count
       && zip(prefix.components, components).allSatisfy { $0 == $1 }
   }

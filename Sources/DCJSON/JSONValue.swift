@@ -121,7 +121,7 @@ extension JSONValue {
   }
 
   /// The object's keys in order, or empty for a non-object (RFC 8259 §4).
-  public var keys: [String] { object?.map(\.key) ?? [] }
+  package var keys: [String] { object?.map(\.key) ?? [] }
 
   /// Returns this object with `key` set to `value`: replaced in place if present, else appended.
   ///

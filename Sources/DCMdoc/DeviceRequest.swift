@@ -46,7 +46,7 @@ public struct ItemsRequest: Sendable, Hashable {
   }
 
   /// Reads an ItemsRequest map.
-  public init(cbor: CBOR) throws(MdocError) {
+  package init(cbor: CBOR) throws(MdocError) {
     // Error text is only built when something is wrong: the success path reads plain values.
     let (docType, spaces, requestInfo) = try reading("ItemsRequest") {
       () throws(CBORError) -> (String, CBORMap, CBORMap?) in
@@ -97,7 +97,7 @@ public struct ItemsRequest: Sendable, Hashable {
   }
 
   /// The map, in CDDL order.
-  public var cbor: CBOR {
+  package var cbor: CBOR {
     var map: CBORMap = [.textString(Keys.docType): .textString(docType)]
     var spaces = CBORMap()
     for (ns, elements) in nameSpaces {
@@ -136,7 +136,7 @@ public struct DocRequest: Sendable, Hashable {
   }
 
   /// `ItemsRequestBytes`: the items request with its exact bytes (they are signed by readerAuth).
-  public let itemsRequestBytes: EncodedCBOR
+  package let itemsRequestBytes: EncodedCBOR
   /// The decoded items request.
   public let itemsRequest: ItemsRequest
   /// Reader authentication over `ReaderAuthenticationBytes`, detached (§9.1.4).
@@ -156,7 +156,7 @@ public struct DocRequest: Sendable, Hashable {
   }
 
   /// Reads a DocRequest map.
-  public init(cbor: CBOR) throws(MdocError) {
+  package init(cbor: CBOR) throws(MdocError) {
     let (bytes, readerAuthItem) = try reading("DocRequest") {
       () throws(CBORError) -> (EncodedCBOR, CBOR?) in
       let map = try CBORMapReader(
@@ -177,7 +177,7 @@ public struct DocRequest: Sendable, Hashable {
   }
 
   /// The map, in CDDL order, with the items request's original bytes.
-  public var cbor: CBOR {
+  package var cbor: CBOR {
     var map: CBORMap = [.textString(Keys.itemsRequest): itemsRequestBytes.tag24]
     if let readerAuth { map[Keys.readerAuth] = readerAuth.cbor() }
     return .map(map)
@@ -250,11 +250,11 @@ public struct DeviceRequest: Sendable, Hashable {
   }
 
   /// "1.0" or "1.1".
-  public let version: String
+  package let version: String
   /// The document requests, in order.
   public let docRequests: [DocRequest]
   /// `DeviceRequestInfoBytes`, kept exactly (it is signed by readerAuthAll).
-  public let deviceRequestInfo: EncodedCBOR?
+  package let deviceRequestInfo: EncodedCBOR?
   /// Signatures over all doc requests at once (`ReaderAuthenticationAll`).
   public let readerAuthAll: [COSESign1]
 
@@ -269,7 +269,7 @@ public struct DeviceRequest: Sendable, Hashable {
   }
 
   /// Builds a request from already encoded parts.
-  public init(
+  package init(
     docRequests: [DocRequest], deviceRequestInfo: EncodedCBOR?, readerAuthAll: [COSESign1]
   ) {
     self.version = deviceRequestInfo == nil && readerAuthAll.isEmpty ? "1.0" : "1.1"
@@ -285,7 +285,7 @@ public struct DeviceRequest: Sendable, Hashable {
   }
 
   /// Reads a DeviceRequest map.
-  public init(cbor: CBOR) throws(MdocError) {
+  package init(cbor: CBOR) throws(MdocError) {
     let (version, docItems, info, authAll) = try reading("DeviceRequest") {
       () throws(CBORError) -> (String, [CBOR], EncodedCBOR?, [CBOR]?) in
       let map = try CBORMapReader(
@@ -348,7 +348,7 @@ public struct DeviceRequest: Sendable, Hashable {
   }
 
   /// The map, in CDDL order, keeping every signed part's original bytes.
-  public var cbor: CBOR {
+  package var cbor: CBOR {
     var map: CBORMap = [
       .textString(Keys.version): .textString(version),
       .textString(Keys.docRequests): .array(docRequests.map(\.cbor)),

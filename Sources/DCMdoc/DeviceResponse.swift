@@ -1,5 +1,5 @@
 public import DCCBOR
-public import DCCOSE
+package import DCCOSE
 public import DCCrypto
 
 /// `DeviceAuthentication = ["DeviceAuthentication", SessionTranscript, DocType,
@@ -88,7 +88,7 @@ public struct DeviceSigned: Sendable, Hashable {
   }
 
   /// How the device authenticated the document.
-  public enum Authentication: Sendable, Hashable {
+  package enum Authentication: Sendable, Hashable {
     /// ECDSA over DeviceAuthenticationBytes (§9.1.3.6).
     case signature(COSESign1)
     /// HMAC with EMacKey over DeviceAuthenticationBytes (§9.1.3.5).
@@ -96,18 +96,18 @@ public struct DeviceSigned: Sendable, Hashable {
   }
 
   /// `DeviceNameSpacesBytes`, kept exactly (they are signed).
-  public let nameSpaces: EncodedCBOR
+  package let nameSpaces: EncodedCBOR
   /// The device authentication.
-  public let deviceAuth: Authentication
+  package let deviceAuth: Authentication
 
   /// Assembles a DeviceSigned.
-  public init(nameSpaces: EncodedCBOR, deviceAuth: Authentication) {
+  package init(nameSpaces: EncodedCBOR, deviceAuth: Authentication) {
     self.nameSpaces = nameSpaces
     self.deviceAuth = deviceAuth
   }
 
   /// Reads a DeviceSigned map.
-  public init(cbor: CBOR) throws(MdocError) {
+  package init(cbor: CBOR) throws(MdocError) {
     let ctx = "DeviceSigned"
     let (spaces, signatureItem, macItem) = try reading(ctx) {
       () throws(CBORError) -> (EncodedCBOR, CBOR?, CBOR?) in
@@ -142,7 +142,7 @@ public struct DeviceSigned: Sendable, Hashable {
   }
 
   /// The map in CDDL order.
-  public var cbor: CBOR {
+  package var cbor: CBOR {
     let auth: CBOR =
       switch deviceAuth {
       case .signature(let sign1): [.textString(Keys.deviceSignature): sign1.cbor()]
@@ -202,7 +202,7 @@ public struct Document: Sendable, Hashable {
   public let errors: [String: [String: Int]]
 
   /// Assembles a document.
-  public init(
+  package init(
     docType: String, issuerSigned: IssuerSigned, deviceSigned: DeviceSigned,
     errors: [String: [String: Int]] = [:]
   ) {
@@ -213,7 +213,7 @@ public struct Document: Sendable, Hashable {
   }
 
   /// Reads a Document map.
-  public init(cbor: CBOR) throws(MdocError) {
+  package init(cbor: CBOR) throws(MdocError) {
     let ctx = "Document"
     let (docType, issuerItem, deviceItem, errors) = try reading(ctx) {
       () throws(CBORError) -> (String, CBOR, CBOR, [String: [String: Int]]) in
@@ -232,7 +232,7 @@ public struct Document: Sendable, Hashable {
   }
 
   /// The map in CDDL order.
-  public var cbor: CBOR {
+  package var cbor: CBOR {
     var map: CBORMap = [
       .textString(Keys.docType): .textString(docType),
       .textString(Keys.issuerSigned): issuerSigned.cbor,
@@ -286,7 +286,7 @@ public struct Document: Sendable, Hashable {
   ///   - sessionTranscript: this session's transcript, which the device signature covers.
   ///   - deviceKey: the private key whose public key the MSO binds (`deviceKeyInfo`).
   /// - Throws: `signingFailed` when the key cannot sign.
-  public static func present(
+  package static func present(
     _ issuerSigned: IssuerSigned, disclosing: [String: Set<String>],
     notReturned: [String: [String]] = [:],
     sessionTranscript: SessionTranscript, deviceKey: any Signer
@@ -456,7 +456,7 @@ public struct DeviceResponse: Sendable, Hashable {
   public static let statusCBORValidationError = 12
 
   /// `version`: "1.0" for a response written here.
-  public let version: String
+  package let version: String
   /// `documents`: the returned documents, empty when none is returned.
   public let documents: [Document]
   /// Documents not returned, by docType, with their error code.
@@ -482,7 +482,7 @@ public struct DeviceResponse: Sendable, Hashable {
   }
 
   /// Reads a DeviceResponse map.
-  public init(cbor: CBOR) throws(MdocError) {
+  package init(cbor: CBOR) throws(MdocError) {
     let ctx = "DeviceResponse"
     let (version, docs, errors, status) = try reading(ctx) {
       () throws(CBORError) -> (String, [CBOR], [[String: Int]], Int) in
@@ -512,7 +512,7 @@ public struct DeviceResponse: Sendable, Hashable {
   }
 
   /// The map in CDDL order.
-  public var cbor: CBOR {
+  package var cbor: CBOR {
     var map: CBORMap = [.textString(Keys.version): .textString(version)]
     if !documents.isEmpty { map[Keys.documents] = .array(documents.map(\.cbor)) }
     if !documentErrors.isEmpty {

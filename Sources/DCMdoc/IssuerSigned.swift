@@ -1,6 +1,6 @@
 public import DCCBOR
 public import DCCOSE
-public import DCCrypto
+package import DCCrypto
 public import DCX509
 import Foundation
 
@@ -18,17 +18,17 @@ public struct IssuerSignedItem: Sendable, Hashable {
   }
 
   /// The item's encoding: the content of `IssuerSignedItemBytes = #6.24(bstr .cbor ...)`.
-  public let encoded: EncodedCBOR
+  package let encoded: EncodedCBOR
   package let digestID: UInt64
   /// The salt, at least 16 bytes when issued here (§9.1.2.5).
-  public let random: [UInt8]
+  package let random: [UInt8]
   /// `elementIdentifier`: the data element's name within its namespace, e.g. `family_name`.
   public let elementIdentifier: String
   /// `elementValue`: the data element's value, of the type its namespace defines.
   public let elementValue: CBOR
 
   /// Reads an item from its tag 24 wrapper.
-  public init(taggedItem: CBOR) throws(MdocError) {
+  package init(taggedItem: CBOR) throws(MdocError) {
     let encoded = try reading("IssuerSignedItemBytes") { () throws(CBORError) in
       try taggedItem.requireTag24("IssuerSignedItemBytes")
     }
@@ -48,7 +48,7 @@ public struct IssuerSignedItem: Sendable, Hashable {
   }
 
   /// Builds and encodes an item (issuer side), members in CDDL order.
-  public init(digestID: UInt64, random: [UInt8], elementIdentifier: String, elementValue: CBOR) {
+  package init(digestID: UInt64, random: [UInt8], elementIdentifier: String, elementValue: CBOR) {
     self.digestID = digestID
     self.random = random
     self.elementIdentifier = elementIdentifier
@@ -65,7 +65,7 @@ public struct IssuerSignedItem: Sendable, Hashable {
   package var taggedItem: CBOR { encoded.tag24 }
 
   /// The digest the MSO holds for this item: over the encoded `IssuerSignedItemBytes` (§9.1.2.5).
-  public func digest(_ algorithm: DigestAlgorithm) -> [UInt8] {
+  package func digest(_ algorithm: DigestAlgorithm) -> [UInt8] {
     algorithm.hash(Self.taggedItemBytes(encoded.bytes))
   }
 
@@ -103,7 +103,7 @@ public struct IssuerSigned: Sendable, Hashable {
   private var issuerAuthFirst = false
 
   /// Assembles an IssuerSigned; the MSO is read from issuerAuth's payload.
-  public init(nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])], issuerAuth: COSESign1)
+  package init(nameSpaces: [(nameSpace: String, items: [IssuerSignedItem])], issuerAuth: COSESign1)
     throws(MdocError)
   {
     guard let payload = issuerAuth.payload else {
@@ -117,7 +117,7 @@ public struct IssuerSigned: Sendable, Hashable {
   }
 
   /// Reads an IssuerSigned map.
-  public init(cbor: CBOR) throws(MdocError) {
+  package init(cbor: CBOR) throws(MdocError) {
     let ctx = "IssuerSigned"
     let (spaces, authItem, authFirst) = try reading(ctx) {
       () throws(CBORError) -> ([(String, [CBOR])], CBOR, Bool) in
@@ -163,7 +163,7 @@ public struct IssuerSigned: Sendable, Hashable {
   }
 
   /// The map, with every item's and the MSO's original bytes.
-  public var cbor: CBOR {
+  package var cbor: CBOR {
     var map = CBORMap()
     if issuerAuthFirst { map[Keys.issuerAuth] = issuerAuth.cbor() }
     if !nameSpaces.isEmpty {

@@ -66,7 +66,7 @@ extension IssuerSigned {
   ///     bytes, the result's `deviceKey` is that key, without importing the COSE_Key again
   ///     (equal bytes are that valid point); otherwise the COSE_Key is imported and checked as
   ///     without it. The result is the same either way.
-  public func verify(
+  package func verify(
     expectedDocType: String? = nil, trustAnchors: [Certificate], at now: Date,
     requireTrustedIssuer: Bool = true, documentSignerChain chain: [Certificate],
     expectedDeviceKey: ECPublicKey? = nil

@@ -28,9 +28,9 @@ public struct MdocErrorCode: DCErrorCode {
   /// The MSO has expired (validUntil is in the past).
   public static let expired = Self("expired")
   /// The device signature or MAC over DeviceAuthentication does not verify (§9.1.3).
-  package static let invalidDeviceSignature = Self("invalidDeviceSignature")
+  public static let invalidDeviceSignature = Self("invalidDeviceSignature")
   /// A reader authentication signature does not verify (§9.1.4).
-  package static let invalidReaderSignature = Self("invalidReaderSignature")
+  public static let invalidReaderSignature = Self("invalidReaderSignature")
   /// The MSO uses a digest algorithm this library does not support.
   package static let unsupportedDigestAlgorithm = Self("unsupportedDigestAlgorithm")
   /// A device-signed element is not authorized by the MSO's keyAuthorizations (§9.1.2.4).

@@ -7,11 +7,11 @@ import Foundation
 /// Issues mdocs (ISO 18013-5 §9.1.2): for tests, the demo and development issuers.
 public struct MdocIssuer: Sendable {
   /// The document signer's key.
-  public let signer: any Signer
+  package let signer: any Signer
   /// The document signer certificate chain, leaf first, placed in issuerAuth's x5chain.
-  public let certificateChain: [Certificate]
+  package let certificateChain: [Certificate]
   /// Where the salts, decoys and digest ID order come from.
-  public let random: any RandomSource
+  package let random: any RandomSource
 
   /// Creates an issuer.
   public init(

@@ -1,6 +1,6 @@
 public import DCCBOR
 public import DCCOSE
-public import DCCrypto
+package import DCCrypto
 public import Foundation
 
 /// `ValidityInfo` (ISO 18013-5 §9.1.2.4): when the MSO was signed and when it may be used.
@@ -120,13 +120,13 @@ public struct MobileSecurityObject: Sendable, Hashable {
   }
 
   /// The MSO's exact encoding (the content of `MobileSecurityObjectBytes`).
-  public let encoded: EncodedCBOR
+  package let encoded: EncodedCBOR
   /// `version`: "1.0".
-  public let version: String
+  package let version: String
   /// "SHA-256", "SHA-384" or "SHA-512".
-  public let digestAlgorithm: String
+  package let digestAlgorithm: String
   /// Digests by namespace and digest ID.
-  public let valueDigests: [String: [UInt64: [UInt8]]]
+  package let valueDigests: [String: [UInt64: [UInt8]]]
   /// The device key as a COSE_Key (`deviceKeyInfo.deviceKey`).
   public let deviceKey: COSEKey
   /// `deviceKeyInfo.keyAuthorizations`: the namespaces and elements the device key may sign in
@@ -140,7 +140,7 @@ public struct MobileSecurityObject: Sendable, Hashable {
   public let status: CBOR?
 
   /// The digest algorithm as a value.
-  public var digest: DigestAlgorithm {
+  package var digest: DigestAlgorithm {
     get throws(MdocError) {
       switch digestAlgorithm {
       case "SHA-256": return .sha256
@@ -154,7 +154,7 @@ public struct MobileSecurityObject: Sendable, Hashable {
   }
 
   /// Reads an MSO from `MobileSecurityObjectBytes` (the tag 24 item).
-  public init(taggedBytes item: CBOR) throws(MdocError) {
+  package init(taggedBytes item: CBOR) throws(MdocError) {
     let encoded = try reading("MobileSecurityObjectBytes") { () throws(CBORError) in
       try item.requireTag24("MobileSecurityObjectBytes")
     }
@@ -162,7 +162,7 @@ public struct MobileSecurityObject: Sendable, Hashable {
   }
 
   /// Reads an MSO from its encoding.
-  public init(encoded: EncodedCBOR) throws(MdocError) {
+  package init(encoded: EncodedCBOR) throws(MdocError) {
     self.encoded = encoded
     let parsed = try reading("MobileSecurityObject") {
       () throws(CBORError) -> (
@@ -258,7 +258,7 @@ public struct MobileSecurityObject: Sendable, Hashable {
   }
 
   /// Builds and encodes an MSO (issuer side), maps in CDDL order.
-  public init(
+  package init(
     digestAlgorithm: DigestAlgorithm,
     valueDigests: [(nameSpace: String, digests: [(UInt64, [UInt8])])],
     deviceKey: COSEKey, keyAuthorizations: KeyAuthorizations? = nil, docType: String,

@@ -1,5 +1,5 @@
 public import DCCBOR
-public import DCCOSE
+package import DCCOSE
 public import DCCrypto
 public import DCX509
 public import Foundation
@@ -18,11 +18,11 @@ public struct ReaderIdentity: Sendable, Hashable {
 
   /// The authority key identifier of the reader certificate (what iOS and Android reader gating
   /// match on).
-  public var authorityKeyIdentifier: [UInt8]? { certificate.authorityKeyIdentifier }
+  package var authorityKeyIdentifier: [UInt8]? { certificate.authorityKeyIdentifier }
 }
 
 /// Builds and checks reader authentication (ISO 18013-5 §9.1.4).
-public enum ReaderAuthentication {
+package enum ReaderAuthentication {
 
   /// The context strings that open the signed arrays, named once (ISO 18013-5 §9.1.4; the
   /// second edition adds `ReaderAuthenticationAll`).
@@ -33,7 +33,7 @@ public enum ReaderAuthentication {
 
   /// `ReaderAuthenticationBytes = #6.24(bstr .cbor ["ReaderAuthentication", SessionTranscript,
   /// ItemsRequestBytes])`.
-  public static func bytes(sessionTranscript: SessionTranscript, itemsRequestBytes: EncodedCBOR)
+  package static func bytes(sessionTranscript: SessionTranscript, itemsRequestBytes: EncodedCBOR)
     -> [UInt8]
   {
     // Written directly: the transcript and ItemsRequestBytes are spliced as kept.
@@ -63,7 +63,7 @@ public enum ReaderAuthentication {
   }
 
   /// Signs a detached payload as a reader, with the chain in x5chain (unprotected, §9.1.4).
-  public static func sign(payload: [UInt8], signer: any Signer, chain: [Certificate])
+  package static func sign(payload: [UInt8], signer: any Signer, chain: [Certificate])
     throws(MdocError) -> COSESign1
   {
     do {
@@ -81,7 +81,7 @@ public enum ReaderAuthentication {
   /// - Returns: the reader identity, trusted or untrusted.
   /// - Throws: `invalidReaderSignature` when the signature does not verify or has no usable
   ///   certificate: such a request must be refused.
-  public static func verify(
+  package static func verify(
     _ readerAuth: COSESign1, payload: [UInt8], trustAnchors: [Certificate], at now: Date
   ) throws(MdocError) -> ReaderIdentity {
     let chain = try readerAuth.x5chainCertificates(
@@ -105,6 +105,31 @@ public enum ReaderAuthentication {
     case .untrusted(let reason), .malformed(let reason): trust = .untrusted(reason: reason)
     }
     return ReaderIdentity(certificate: chain[0], chain: chain, trust: trust)
+  }
+}
+
+extension DocRequest {
+  /// A doc request signed by a reader for one session: `readerAuth` is a COSE_Sign1 with a
+  /// detached payload, the ReaderAuthenticationBytes over `sessionTranscript` and this request's
+  /// ItemsRequestBytes, with `readerChain` in the unprotected x5chain (ISO 18013-5 §9.1.4).
+  ///
+  /// - Parameters:
+  ///   - itemsRequest: the elements requested.
+  ///   - sessionTranscript: the session the signature is bound to.
+  ///   - readerKey: the reader's private key, or hardware key.
+  ///   - readerChain: the reader certificate first, then any intermediates.
+  /// - Throws: `signingFailed` when the key cannot sign.
+  public init(
+    itemsRequest: ItemsRequest, sessionTranscript: SessionTranscript, readerKey: any Signer,
+    readerChain: [Certificate]
+  ) throws(MdocError) {
+    let itemsRequestBytes = DocRequest(itemsRequest: itemsRequest).itemsRequestBytes
+    let readerAuth = try ReaderAuthentication.sign(
+      payload: ReaderAuthentication.bytes(
+        sessionTranscript: sessionTranscript, itemsRequestBytes: itemsRequestBytes),
+      signer: readerKey, chain: readerChain)
+    self.init(
+      itemsRequestBytes: itemsRequestBytes, itemsRequest: itemsRequest, readerAuth: readerAuth)
   }
 }
 

@@ -17,7 +17,7 @@ public struct SessionTranscript: Sendable, Hashable {
   }
 
   /// The transcript's encoding and value.
-  public let encoded: EncodedCBOR
+  package let encoded: EncodedCBOR
 
   /// Builds a transcript. Online presentations (ISO/IEC TS 18013-7 Annex C, OpenID4VP) use
   /// null for the first two members.
@@ -34,7 +34,7 @@ public struct SessionTranscript: Sendable, Hashable {
   }
 
   /// Reads `SessionTranscriptBytes = #6.24(bstr .cbor SessionTranscript)`.
-  public init(taggedBytes: [UInt8]) throws(MdocError) {
+  package init(taggedBytes: [UInt8]) throws(MdocError) {
     let encoded = try reading("SessionTranscriptBytes") { () throws(CBORError) in
       try EncodedCBOR(tag24: CBOR.decode(taggedBytes))
     }
@@ -50,20 +50,20 @@ public struct SessionTranscript: Sendable, Hashable {
   }
 
   /// The transcript as a CBOR item that re-encodes to exactly its bytes.
-  public var cbor: CBOR { .encoded(encoded) }
+  package var cbor: CBOR { .encoded(encoded) }
 
   /// The transcript's bytes (the HPKE `info` of ISO/IEC TS 18013-7 Annex C).
   public var bytes: [UInt8] { encoded.bytes }
 
   /// `SessionTranscriptBytes`: the transcript wrapped in tag 24 (ISO 18013-5 §9.1.5.1).
-  public var taggedBytes: [UInt8] { encoded.tag24.encoded() }
+  package var taggedBytes: [UInt8] { encoded.tag24.encoded() }
 
   /// The HKDF salt of every key this session derives, `SHA-256(SessionTranscriptBytes)`: the
   /// session keys SKReader / SKDevice (ISO 18013-5 §9.1.1.5) and EMacKey (§9.1.3.5).
-  public var keyDerivationSalt: [UInt8] { SHA256.hash(data: taggedBytes) }
+  package var keyDerivationSalt: [UInt8] { SHA256.hash(data: taggedBytes) }
 
   /// The third member.
-  public var handover: CBOR { encoded.value.array?[Keys.handover] ?? .null }
+  package var handover: CBOR { encoded.value.array?[Keys.handover] ?? .null }
 
   /// The reader's ephemeral key in person: the second member, `EReaderKeyBytes =
   /// #6.24(bstr .cbor EReaderKey)` with `EReaderKey = COSE_Key` (§9.1.5.1); nil when the member

@@ -50,7 +50,7 @@ public struct MdocProximityErrorCode: DCErrorCode {
 
 extension DCError where Code == MdocProximityErrorCode {
   /// Creates an error with a code, a reason and the status the session answers it with.
-  public init(
+  package init(
     _ code: MdocProximityErrorCode, _ reason: String, status: SessionStatus?,
     underlying: (any Error & Sendable)? = nil, file: String = #fileID, line: UInt = #line
   ) {

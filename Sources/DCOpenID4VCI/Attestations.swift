@@ -1,9 +1,9 @@
-public import DCCrypto
+package import DCCrypto
 import DCEncoding
-public import DCJOSE
-public import DCJSON
-public import DCX509
-public import Foundation
+package import DCJOSE
+package import DCJSON
+package import DCX509
+package import Foundation
 
 /// How an attestation JWT names the key that signed it (OpenID4VCI 1.0 Appendix D.1: `x5c`,
 /// `kid` or `trust_chain`; this module writes the first two).
@@ -15,7 +15,7 @@ package enum AttesterKeyHeader: Sendable, Hashable {
 }
 
 /// Which attesters a verifier trusts: their keys, or X.509 anchors their `x5c` must chain to.
-public enum AttesterTrust: Sendable {
+package enum AttesterTrust: Sendable {
   /// Any of these public keys (matched by signature; `kid` is not needed).
   case keys([ECPublicKey])
   /// An `x5c` chain reaching one of these anchors at the verification time.
@@ -172,24 +172,24 @@ package enum ClientAttestation {
 }
 
 /// A Client Attestation and its PoP that passed every check of §7.1 and §7.2.
-public struct VerifiedClientAttestation: Sendable, Hashable {
+package struct VerifiedClientAttestation: Sendable, Hashable {
   /// `sub`: the authenticated `client_id`.
-  public let clientID: String
+  package let clientID: String
   /// `iss`, when present.
-  public let issuer: String?
+  package let issuer: String?
   /// `cnf.jwk`: the wallet instance key.
   package let instanceKey: JWK
   /// `exp`.
   package let expiresAt: Date
   /// The attestation's claims, e.g. `wallet_name`.
-  public let claims: JSONValue
+  package let claims: JSONValue
   /// The PoP's `jti`, for replay detection.
   package let popJTI: String
 }
 
 /// The authorization server's check of a Client Attestation and its PoP
 /// (draft-ietf-oauth-attestation-based-client-auth §7.1, §7.2).
-public struct ClientAttestationVerifier: Sendable {
+package struct ClientAttestationVerifier: Sendable {
   /// The attesters (wallet providers) trusted.
   package var trust: AttesterTrust
   /// `client_attestation_signing_alg_values_supported` and `..._pop_...`.
@@ -214,7 +214,7 @@ public struct ClientAttestationVerifier: Sendable {
   ///   - clock: the current time; tests inject a fixed one.
   ///   - replayStore: records PoP `jti` values so that a PoP is accepted once (§10.1); nil skips
   ///     the replay check.
-  public init(
+  package init(
     trust: AttesterTrust, allowedAlgorithms: Set<JWSAlgorithm> = [.es256],
     popMaxAge: TimeInterval = 300, leeway: TimeInterval = 60,
     clock: @escaping @Sendable () -> Date = { Date() }, replayStore: (any DPoPReplayStore)? = nil
@@ -235,7 +235,7 @@ public struct ClientAttestationVerifier: Sendable {
   ///   - audience: this server's issuer identifier; the PoP's `aud` must equal it.
   ///   - clientID: the request's `client_id`, when it has one: it must equal `sub` (§7.1).
   ///   - challenge: the challenge this server handed out, when it did: the PoP must carry it.
-  public func verify(
+  package func verify(
     attestation: String, pop: String, audience: String, clientID: String?,
     challenge: String? = nil
   ) throws(OpenID4VCIError) -> VerifiedClientAttestation {
@@ -248,7 +248,7 @@ public struct ClientAttestationVerifier: Sendable {
   }
 
   /// Checks a Client Attestation JWT alone (§7.1); `popJTI` of the result is empty.
-  public func verifyAttestation(_ attestation: String, clientID: String?)
+  package func verifyAttestation(_ attestation: String, clientID: String?)
     throws(OpenID4VCIError) -> VerifiedClientAttestation
   {
     let now = clock()
@@ -283,7 +283,7 @@ public struct ClientAttestationVerifier: Sendable {
 
   /// Checks a Client Attestation PoP JWT (§7.2) against the attested instance key; returns its
   /// `jti`.
-  public func verifyProofOfPossession(
+  package func verifyProofOfPossession(
     _ pop: String, instanceKey: JWK, audience: String, challenge: String?
   ) throws(OpenID4VCIError) -> String {
     let now = clock()
@@ -363,27 +363,27 @@ package enum KeyAttestation {
 }
 
 /// A key attestation that passed the checks of Appendix D.1.
-public struct VerifiedKeyAttestation: Sendable, Hashable {
+package struct VerifiedKeyAttestation: Sendable, Hashable {
   /// `attested_keys`, public.
-  public let attestedKeys: [JWK]
+  package let attestedKeys: [JWK]
   /// `key_storage`.
   package let keyStorage: [String]?
   /// `user_authentication`.
   package let userAuthentication: [String]?
   /// `nonce`.
-  public let nonce: String?
+  package let nonce: String?
   /// `iat`.
   package let issuedAt: Date
   /// `exp`.
   package let expiresAt: Date?
   /// `iss`.
-  public let issuer: String?
+  package let issuer: String?
 }
 
 /// The issuer's check of key attestations (OpenID4VCI 1.0 Appendix D.1); plug
 /// ``verifyKeys(_:)`` into the `keyAttestationVerifier` argument of ``KeyProofVerifier``'s
 /// initializer.
-public struct KeyAttestationVerifier: Sendable {
+package struct KeyAttestationVerifier: Sendable {
   package var trust: AttesterTrust
   package var allowedAlgorithms: Set<JWSAlgorithm>
   /// Clock skew allowed, seconds.
@@ -405,7 +405,7 @@ public struct KeyAttestationVerifier: Sendable {
   ///     attestation comes with `jwt` proofs).
   ///   - nonceCheck: checks the attestation's `nonce` (nil when absent) against the nonces the
   ///     issuer handed out; nil accepts any.
-  public init(
+  package init(
     trust: AttesterTrust, allowedAlgorithms: Set<JWSAlgorithm> = [.es256],
     leeway: TimeInterval = 60, clock: @escaping @Sendable () -> Date = { Date() },
     requireExpiry: Bool = true, nonceCheck: (@Sendable (String?) -> Bool)? = nil
@@ -424,7 +424,7 @@ public struct KeyAttestationVerifier: Sendable {
   /// - Parameter compact: the attestation JWT, in compact serialization.
   /// - Returns: the attested keys, with the claims that qualify them.
   /// - Throws: `OpenID4VCIErrorCode.invalidKeyAttestation` naming the check that failed.
-  public func verify(_ compact: String) throws(OpenID4VCIError) -> VerifiedKeyAttestation {
+  package func verify(_ compact: String) throws(OpenID4VCIError) -> VerifiedKeyAttestation {
     let code = OpenID4VCIErrorCode.invalidKeyAttestation
     let now = clock()
     let parsed = try AttestationJWT.parse(
@@ -473,5 +473,5 @@ public struct KeyAttestationVerifier: Sendable {
   /// ``KeyProofVerifier``'s `keyAttestationVerifier` takes.
   ///
   /// - Throws: what ``verify(_:)`` throws.
-  public func verifyKeys(_ compact: String) throws -> [JWK] { try verify(compact).attestedKeys }
+  package func verifyKeys(_ compact: String) throws -> [JWK] { try verify(compact).attestedKeys }
 }

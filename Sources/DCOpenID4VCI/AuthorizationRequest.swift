@@ -1,17 +1,17 @@
-public import DCJSON
-public import Foundation
+package import DCJSON
+package import Foundation
 
 /// One `authorization_details` entry of type `openid_credential` (OpenID4VCI 1.0 §5.1.1,
 /// RFC 9396 §2), as sent in an authorization or token request and returned, with
 /// `credential_identifiers`, in the token response (§6.2).
-public struct CredentialAuthorizationDetail: Sendable, Hashable {
+package struct CredentialAuthorizationDetail: Sendable, Hashable {
   /// The `type` value this struct stands for.
-  public static let type = "openid_credential"
+  package static let type = "openid_credential"
 
   /// `credential_configuration_id`: a key of `credential_configurations_supported`.
   package var credentialConfigurationID: String
   /// `claims`: claims description objects (OpenID4VCI 1.0 Appendix B.1), kept as JSON.
-  public var claims: JSONValue?
+  package var claims: JSONValue?
   /// `locations` (RFC 9396 §2.2): the Credential Issuer Identifier when the issuer metadata
   /// names `authorization_servers` (§5.1.1).
   package var locations: [String]?
@@ -27,7 +27,7 @@ public struct CredentialAuthorizationDetail: Sendable, Hashable {
   ///   - locations: `locations` (RFC 9396 §2.2): the credential issuer, when the authorization
   ///     server serves more than one.
   ///   - credentialIdentifiers: `credential_identifiers`, set only in a token response.
-  public init(
+  package init(
     credentialConfigurationID: String, claims: JSONValue? = nil, locations: [String]? = nil,
     credentialIdentifiers: [String]? = nil
   ) {
@@ -38,7 +38,7 @@ public struct CredentialAuthorizationDetail: Sendable, Hashable {
   }
 
   /// The JSON object.
-  public var json: JSONValue {
+  package var json: JSONValue {
     var object = ObjectBuilder()
     object.set("type", Self.type)
     object.set("credential_configuration_id", credentialConfigurationID)
@@ -112,13 +112,13 @@ public struct CredentialAuthorizationDetail: Sendable, Hashable {
 /// An authorization request of the authorization code flow (RFC 6749 §4.1.1; OpenID4VCI 1.0
 /// §5.1), with PKCE S256 (RFC 7636 §4.3) and `state`; sent as the query of the authorization
 /// endpoint URL or, pushed, as the body of a PAR request (RFC 9126 §2.1).
-public struct AuthorizationRequest: Sendable, Hashable {
+package struct AuthorizationRequest: Sendable, Hashable {
   /// `client_id` (RFC 6749 §2.2).
-  public var clientID: String
+  package var clientID: String
   /// `redirect_uri` (RFC 6749 §3.1.2).
-  public var redirectURI: String
+  package var redirectURI: String
   /// `state` (RFC 6749 §4.1.1; required here, §10.12).
-  public var state: String
+  package var state: String
   /// `code_challenge` (RFC 7636 §4.2); `code_challenge_method` is always `S256`.
   package var codeChallenge: String
   /// `scope` values (OpenID4VCI 1.0 §5.1.2), space-separated on the wire.
@@ -151,7 +151,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
   ///   - resource: `resource` (RFC 8707), the credential issuer, when the authorization server
   ///     serves several.
   ///   - dpopJKT: `dpop_jkt` (RFC 9449 §10), the thumbprint of the DPoP key the code binds to.
-  public init(
+  package init(
     clientID: String, redirectURI: String, state: String, codeChallenge: String,
     scope: [String]? = nil, authorizationDetails: [CredentialAuthorizationDetail]? = nil,
     issuerState: String? = nil, resource: String? = nil, dpopJKT: String? = nil
@@ -168,7 +168,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
   }
 
   /// The request parameters.
-  public var parameters: FormParameters {
+  package var parameters: FormParameters {
     FormParameters([
       ("response_type", Self.responseType),
       ("client_id", clientID),
@@ -185,7 +185,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
   }
 
   /// The authorization endpoint URL carrying the request in its query (RFC 6749 §4.1.1).
-  public func url(authorizationEndpoint: URL) throws(OpenID4VCIError) -> URL {
+  package func url(authorizationEndpoint: URL) throws(OpenID4VCIError) -> URL {
     try parameters.appended(to: authorizationEndpoint)
   }
 
@@ -197,7 +197,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
   /// `S256`, and `scope` or `authorization_details` are required (HAIP 1.0 requires PKCE S256;
   /// this profile requires `state`). A `request_uri` is refused here (RFC 9126 §2.1: a pushed
   /// request cannot itself reference one).
-  public init(parameters: FormParameters) throws(OpenID4VCIError) {
+  package init(parameters: FormParameters) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidAuthorizationRequest
     guard parameters["request_uri"] == nil else {
       throw OpenID4VCIError(code, "request_uri is not allowed in a full request")
@@ -237,7 +237,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
 
 /// What the authorization endpoint receives: a full request, or a reference to a pushed one
 /// (RFC 9126 §4: `client_id` and `request_uri` only).
-public enum AuthorizationEndpointRequest: Sendable, Hashable {
+package enum AuthorizationEndpointRequest: Sendable, Hashable {
   /// The whole request, in the query (RFC 6749 §4.1.1).
   case request(AuthorizationRequest)
   /// A request pushed before (RFC 9126 §4): `client_id` and the `request_uri` the PAR endpoint
@@ -253,13 +253,13 @@ public enum AuthorizationEndpointRequest: Sendable, Hashable {
   }
 
   /// Reads the query of a request to the authorization endpoint.
-  public init(url: URL) throws(OpenID4VCIError) {
+  package init(url: URL) throws(OpenID4VCIError) {
     let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
     try self.init(parameters: FormParameters(query: query))
   }
 
   /// Reads the parameters of a request to the authorization endpoint.
-  public init(parameters: FormParameters) throws(OpenID4VCIError) {
+  package init(parameters: FormParameters) throws(OpenID4VCIError) {
     if let requestURI = parameters.optional("request_uri") {
       let clientID = try parameters.required("client_id", .invalidAuthorizationRequest)
       self = .pushed(clientID: clientID, requestURI: requestURI)
@@ -271,27 +271,27 @@ public enum AuthorizationEndpointRequest: Sendable, Hashable {
 
 /// The pushed authorization response (RFC 9126 §2.2): HTTP 201 with `request_uri` and
 /// `expires_in`.
-public struct PushedAuthorizationResponse: Sendable, Hashable {
+package struct PushedAuthorizationResponse: Sendable, Hashable {
   /// `request_uri`: the reference to use at the authorization endpoint.
   package var requestURI: String
   /// `expires_in`: seconds, positive.
   package var expiresIn: Int
 
   /// The status of a successful response (RFC 9126 §2.2).
-  public static let status = 201
+  package static let status = 201
 
   /// A successful response of the PAR endpoint.
   ///
   /// - Parameters:
   ///   - requestURI: `request_uri`, the reference the authorization endpoint accepts.
   ///   - expiresIn: `expires_in`, how long the reference is valid, in seconds.
-  public init(requestURI: String, expiresIn: Int) {
+  package init(requestURI: String, expiresIn: Int) {
     self.requestURI = requestURI
     self.expiresIn = expiresIn
   }
 
   /// The response body: `{"request_uri": ..., "expires_in": ...}`.
-  public var json: JSONValue {
+  package var json: JSONValue {
     .object([("request_uri", .string(requestURI)), ("expires_in", .integer(Int64(expiresIn)))])
   }
 
@@ -299,7 +299,7 @@ public struct PushedAuthorizationResponse: Sendable, Hashable {
   ///
   /// - Throws: `OpenID4VCIErrorCode.invalidPushedAuthorizationResponse` for a body that is not a
   ///   JSON object with a non-empty string `request_uri` and a positive integer `expires_in`.
-  public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
+  package init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidPushedAuthorizationResponse
     let json: JSONValue
     do {

@@ -1,15 +1,15 @@
 import DCCrypto
-public import Foundation
+package import Foundation
 
 /// A successful authorization response (RFC 6749 §4.1.2): the `code`, with `state` and, under
 /// RFC 9207, `iss`, as the query of the redirect to the client's `redirect_uri`.
-public struct AuthorizationResponse: Sendable, Hashable {
+package struct AuthorizationResponse: Sendable, Hashable {
   /// `code`.
-  public var code: String
+  package var code: String
   /// `state`, echoed from the request.
-  public var state: String
+  package var state: String
   /// `iss` (RFC 9207 §2): the authorization server's issuer identifier.
-  public var issuer: String?
+  package var issuer: String?
 
   /// An authorization response.
   ///
@@ -18,14 +18,14 @@ public struct AuthorizationResponse: Sendable, Hashable {
   ///   - state: `state`, as the request sent it.
   ///   - issuer: `iss`, the authorization server's issuer identifier (RFC 9207 §2); nil when the
   ///     server does not send it.
-  public init(code: String, state: String, issuer: String? = nil) {
+  package init(code: String, state: String, issuer: String? = nil) {
     self.code = code
     self.state = state
     self.issuer = issuer
   }
 
   /// The redirect URL the server sends the user agent to (RFC 6749 §4.1.2, RFC 9207 §2).
-  public func redirectURL(redirectURI: URL) throws(OpenID4VCIError) -> URL {
+  package func redirectURL(redirectURI: URL) throws(OpenID4VCIError) -> URL {
     try FormParameters([("code", code), ("state", state), ("iss", issuer)])
       .appended(to: redirectURI)
   }
@@ -53,7 +53,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
   /// - Throws: `invalidAuthorizationResponse`, `stateMismatch`, `authorizationResponseIssuer`,
   ///   or `errorResponse` (with the ``OAuthErrorResponse`` underlying) when the server sent an
   ///   error whose `state` and `iss` pass the same checks.
-  public init(
+  package init(
     redirect url: URL, redirectURI: String, expectedState: String, expectedIssuer: String,
     issuerRequired: Bool
   ) throws(OpenID4VCIError) {

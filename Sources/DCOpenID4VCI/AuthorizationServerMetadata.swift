@@ -1,13 +1,13 @@
-public import DCJSON
-public import Foundation
+package import DCJSON
+package import Foundation
 
 /// What the issuance flows need of OAuth 2.0 authorization server metadata (RFC 8414 §2), read
 /// from the first of ``IssuerIdentifier/authorizationServerMetadataURLs`` that answers (RFC 8414
 /// §3's `oauth-authorization-server`, then OpenID Connect's `openid-configuration`). Unknown
 /// members are ignored.
-public struct AuthorizationServerMetadata: Sendable, Hashable {
+package struct AuthorizationServerMetadata: Sendable, Hashable {
   /// `issuer`.
-  public var issuer: IssuerIdentifier
+  package var issuer: IssuerIdentifier
   /// `authorization_endpoint`; absent on a server that only offers pre-authorized codes.
   package var authorizationEndpoint: URL?
   /// `token_endpoint`.
@@ -36,7 +36,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
   package var challengeEndpoint: URL?
 
   /// Creates metadata (the issuer side publishes it with ``json``).
-  public init(
+  package init(
     issuer: IssuerIdentifier, authorizationEndpoint: URL? = nil, tokenEndpoint: URL,
     pushedAuthorizationRequestEndpoint: URL? = nil,
     requirePushedAuthorizationRequests: Bool = false, dpopSigningAlgorithms: [String] = [],
@@ -60,7 +60,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
   }
 
   /// Reads metadata from JSON bytes.
-  public init(jsonBytes: some Collection<UInt8>, policy: URLPolicy = .standard)
+  package init(jsonBytes: some Collection<UInt8>, policy: URLPolicy = .standard)
     throws(OpenID4VCIError)
   {
     try self.init(
@@ -71,7 +71,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
   }
 
   /// Reads a metadata object (RFC 8414 §2).
-  public init(json: JSONValue, policy: URLPolicy = .standard) throws(OpenID4VCIError) {
+  package init(json: JSONValue, policy: URLPolicy = .standard) throws(OpenID4VCIError) {
     let fields = try Fields(json, "authorization server metadata", .invalidMetadata)
     issuer = try fields.identifier("issuer", policy)
     authorizationEndpoint = try fields.optionalURL("authorization_endpoint", policy)
@@ -100,7 +100,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
   /// The metadata when its `issuer` is exactly `expected`, the identifier the URL was built
   /// from (RFC 8414 §3.3: otherwise "the data contained in the response MUST NOT be used";
   /// OpenID Connect Discovery 1.0 §4.3).
-  public func validated(for expected: IssuerIdentifier) throws(OpenID4VCIError) -> Self {
+  package func validated(for expected: IssuerIdentifier) throws(OpenID4VCIError) -> Self {
     guard issuer.string == expected.string else {
       throw OpenID4VCIError(
         .issuerMismatch,
@@ -119,7 +119,7 @@ public struct AuthorizationServerMetadata: Sendable, Hashable {
   }
 
   /// The metadata object (RFC 8414 §2), as the issuer side publishes it.
-  public var json: JSONValue {
+  package var json: JSONValue {
     var object = ObjectBuilder()
     object.set("issuer", issuer.string)
     object.set("authorization_endpoint", authorizationEndpoint?.absoluteString)

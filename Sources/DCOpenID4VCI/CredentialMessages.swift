@@ -1,15 +1,15 @@
 public import DCCrypto
 import DCEncoding
-public import DCJOSE
+package import DCJOSE
 public import DCJSON
 import Foundation
 
 /// `credential_response_encryption` of a credential or deferred credential request
 /// (OpenID4VCI 1.0 §8.2, §10): the wallet's public key and the `enc` (and `zip`) to use.
-public struct CredentialResponseEncryption: Sendable, Hashable {
+package struct CredentialResponseEncryption: Sendable, Hashable {
   /// `jwk`: a public key with `alg` (§10: "The `alg` parameter MUST be present"); this module
   /// encrypts with `ECDH-ES` only.
-  public var jwk: JWK
+  package var jwk: JWK
   /// `enc`.
   package var enc: JWEEncryption
   /// `zip`; this module never compresses, so a request with `zip` fails at the issuer.
@@ -21,14 +21,14 @@ public struct CredentialResponseEncryption: Sendable, Hashable {
   ///   - jwk: the wallet's ephemeral public key, with `alg` set (`ECDH-ES`).
   ///   - enc: the content encryption the issuer must use, one its metadata lists.
   ///   - zip: `zip`, a compression algorithm; leave nil (this module does not decompress).
-  public init(jwk: JWK, enc: JWEEncryption, zip: String? = nil) {
+  package init(jwk: JWK, enc: JWEEncryption, zip: String? = nil) {
     self.jwk = jwk
     self.enc = enc
     self.zip = zip
   }
 
   /// The `credential_response_encryption` object: `jwk`, `enc` and, when set, `zip`.
-  public var json: JSONValue {
+  package var json: JSONValue {
     var object = ObjectBuilder()
     object.set("jwk", jwk.json)
     object.set("enc", enc.rawValue)
@@ -109,7 +109,7 @@ public struct CredentialResponseEncryption: Sendable, Hashable {
 
 /// The key proofs of a credential request (OpenID4VCI 1.0 §8.2 `proofs`, Appendix F): exactly
 /// one proof type, a non-empty array.
-public enum CredentialRequestProofs: Sendable, Hashable {
+package enum CredentialRequestProofs: Sendable, Hashable {
   /// `jwt`: one key proof JWT per key (§F.1).
   case jwt([String])
   /// `attestation`: exactly one key attestation JWT (§F.3).
@@ -119,7 +119,7 @@ public enum CredentialRequestProofs: Sendable, Hashable {
   package static let maximumCount = 100
 
   /// The `proofs` object: `{"jwt": [...]}` or `{"attestation": [...]}`.
-  public var json: JSONValue {
+  package var json: JSONValue {
     switch self {
     case .jwt(let proofs): .object([("jwt", .array(proofs.map { .string($0) }))])
     case .attestation(let jwt): .object([("attestation", .array([.string(jwt)]))])
@@ -156,9 +156,9 @@ public enum CredentialRequestProofs: Sendable, Hashable {
 
 /// A credential request (OpenID4VCI 1.0 §8.2), JSON in the body of a POST to the credential
 /// endpoint with the access token.
-public struct CredentialRequest: Sendable, Hashable {
+package struct CredentialRequest: Sendable, Hashable {
   /// Which credential: exactly one of the two (§8.2).
-  public enum Target: Sendable, Hashable {
+  package enum Target: Sendable, Hashable {
     /// `credential_identifier`, from the token response's `credential_identifiers`.
     case credentialIdentifier(String)
     /// `credential_configuration_id`, when the token response had no `credential_identifiers`.
@@ -180,7 +180,7 @@ public struct CredentialRequest: Sendable, Hashable {
   ///     (`proof_types_supported`).
   ///   - credentialResponseEncryption: the key and algorithms to encrypt the response with
   ///     (§10); nil for a plain JSON response.
-  public init(
+  package init(
     target: Target, proofs: CredentialRequestProofs? = nil,
     credentialResponseEncryption: CredentialResponseEncryption? = nil
   ) {
@@ -190,7 +190,7 @@ public struct CredentialRequest: Sendable, Hashable {
   }
 
   /// The request body: the target member, `proofs` and `credential_response_encryption`.
-  public var json: JSONValue {
+  package var json: JSONValue {
     var object = ObjectBuilder()
     switch target {
     case .credentialIdentifier(let id): object.set("credential_identifier", id)
@@ -202,7 +202,7 @@ public struct CredentialRequest: Sendable, Hashable {
   }
 
   /// Reads a request body (the issuer's side).
-  public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
+  package init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidCredentialRequest
     let json: JSONValue
     do {
@@ -214,7 +214,7 @@ public struct CredentialRequest: Sendable, Hashable {
   }
 
   /// Reads a request object (for a decrypted, JWT-encoded request too).
-  public init(json: JSONValue) throws(OpenID4VCIError) {
+  package init(json: JSONValue) throws(OpenID4VCIError) {
     let fields = try Fields(json, "credential request", .invalidCredentialRequest)
     let identifier = try fields.optionalString("credential_identifier")
     let configuration = try fields.optionalString("credential_configuration_id")
@@ -237,7 +237,7 @@ public struct CredentialRequest: Sendable, Hashable {
 }
 
 /// A deferred credential request (OpenID4VCI 1.0 §9.1).
-public struct DeferredCredentialRequest: Sendable, Hashable {
+package struct DeferredCredentialRequest: Sendable, Hashable {
   /// `transaction_id`.
   package var transactionID: String
   /// `credential_response_encryption`: the key for this response (§9.1: may differ from the
@@ -250,7 +250,7 @@ public struct DeferredCredentialRequest: Sendable, Hashable {
   ///   - transactionID: the `transaction_id` of the deferred credential response (§8.3).
   ///   - credentialResponseEncryption: the key for this response, which may differ from the first
   ///     request's (§9.1); nil for a plain JSON response.
-  public init(
+  package init(
     transactionID: String, credentialResponseEncryption: CredentialResponseEncryption? = nil
   ) {
     self.transactionID = transactionID
@@ -258,7 +258,7 @@ public struct DeferredCredentialRequest: Sendable, Hashable {
   }
 
   /// The request body: `transaction_id` and, when set, `credential_response_encryption`.
-  public var json: JSONValue {
+  package var json: JSONValue {
     var object = ObjectBuilder()
     object.set("transaction_id", transactionID)
     object.set("credential_response_encryption", credentialResponseEncryption?.json)
@@ -269,7 +269,7 @@ public struct DeferredCredentialRequest: Sendable, Hashable {
   ///
   /// - Throws: `OpenID4VCIErrorCode.invalidCredentialRequest` for a body that is not a JSON object
   ///   with a non-empty `transaction_id`, or with a malformed `credential_response_encryption`.
-  public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
+  package init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidCredentialRequest
     let json: JSONValue
     do {
@@ -293,7 +293,7 @@ public struct IssuedCredential: Sendable, Hashable {
   public var credential: JSONValue
 
   /// Wraps the `credential` member as the issuer sends it.
-  public init(_ credential: JSONValue) { self.credential = credential }
+  package init(_ credential: JSONValue) { self.credential = credential }
 
   /// The credential when it is a string.
   public var text: String? { credential.string }
@@ -315,7 +315,7 @@ public struct IssuedCredential: Sendable, Hashable {
 
 /// A credential response (OpenID4VCI 1.0 §8.3) or deferred credential response (§9.2): the
 /// credentials (HTTP 200) or a `transaction_id` to poll with (HTTP 202).
-public enum CredentialResponse: Sendable, Hashable {
+package enum CredentialResponse: Sendable, Hashable {
   /// `credentials` with an optional `notification_id`.
   case issued([IssuedCredential], notificationID: String?)
   /// `transaction_id` and `interval` (seconds, positive).
@@ -325,7 +325,7 @@ public enum CredentialResponse: Sendable, Hashable {
   package static let maximumLength = 4 * 1024 * 1024
 
   /// The HTTP status the response goes with (§8.3: 200 issued, 202 deferred).
-  public var status: Int {
+  package var status: Int {
     switch self {
     case .issued: 200
     case .deferred: 202
@@ -334,7 +334,7 @@ public enum CredentialResponse: Sendable, Hashable {
 
   /// The plain (unencrypted) response body: `credentials` and `notification_id`, or
   /// `transaction_id` and `interval` (§8.3).
-  public var json: JSONValue {
+  package var json: JSONValue {
     var object = ObjectBuilder()
     switch self {
     case .issued(let credentials, let notificationID):
@@ -357,7 +357,7 @@ public enum CredentialResponse: Sendable, Hashable {
   ///     deferral must repeat it (§9.2).
   /// - Throws: `OpenID4VCIErrorCode.invalidCredentialResponse` for a body that is not JSON or
   ///   breaks one of these rules.
-  public init(jsonBytes: some Collection<UInt8>, expectedTransactionID: String? = nil)
+  package init(jsonBytes: some Collection<UInt8>, expectedTransactionID: String? = nil)
     throws(OpenID4VCIError)
   {
     let code = OpenID4VCIErrorCode.invalidCredentialResponse
@@ -374,7 +374,7 @@ public enum CredentialResponse: Sendable, Hashable {
   /// ``init(jsonBytes:expectedTransactionID:)``.
   ///
   /// - Throws: `OpenID4VCIErrorCode.invalidCredentialResponse` for a value that breaks them.
-  public init(json: JSONValue, expectedTransactionID: String? = nil) throws(OpenID4VCIError) {
+  package init(json: JSONValue, expectedTransactionID: String? = nil) throws(OpenID4VCIError) {
     let fields = try Fields(json, "credential response", .invalidCredentialResponse)
     let transactionID = try fields.optionalString("transaction_id")
     let interval = try fields.optionalInteger("interval")
@@ -420,7 +420,7 @@ public enum CredentialResponse: Sendable, Hashable {
   }
 
   /// The encrypted form (§10): a JWE to the wallet's key, media type `application/jwt`.
-  public func encrypted(
+  package func encrypted(
     to encryption: CredentialResponseEncryption, random: any RandomSource = SecureRandom()
   )
     throws(OpenID4VCIError) -> String
@@ -429,7 +429,7 @@ public enum CredentialResponse: Sendable, Hashable {
   }
 
   /// Reads an encrypted response: decrypts with the wallet's key, then reads the JSON payload.
-  public init(
+  package init(
     encrypted jwe: String, encryption: CredentialResponseEncryption, key: ECPrivateKey,
     expectedTransactionID: String? = nil
   ) throws(OpenID4VCIError) {
@@ -442,9 +442,9 @@ public enum CredentialResponse: Sendable, Hashable {
 }
 
 /// A notification request (OpenID4VCI 1.0 §11.1).
-public struct NotificationRequest: Sendable, Hashable {
+package struct NotificationRequest: Sendable, Hashable {
   /// `event` (§11.1).
-  public enum Event: String, Sendable, Hashable, CaseIterable {
+  package enum Event: String, Sendable, Hashable, CaseIterable {
     /// The credentials were stored.
     case credentialAccepted = "credential_accepted"
     /// Issuance failed for a reason other than the user's action.
@@ -466,14 +466,14 @@ public struct NotificationRequest: Sendable, Hashable {
   ///   - event: what the wallet did with the credentials.
   ///   - eventDescription: `event_description`, a human-readable note in ASCII without `"` or
   ///     `\`.
-  public init(notificationID: String, event: Event, eventDescription: String? = nil) {
+  package init(notificationID: String, event: Event, eventDescription: String? = nil) {
     self.notificationID = notificationID
     self.event = event
     self.eventDescription = eventDescription
   }
 
   /// The request body: `notification_id`, `event` and, when set, `event_description`.
-  public var json: JSONValue {
+  package var json: JSONValue {
     var object = ObjectBuilder()
     object.set("notification_id", notificationID)
     object.set("event", event.rawValue)
@@ -486,7 +486,7 @@ public struct NotificationRequest: Sendable, Hashable {
   /// - Throws: `OpenID4VCIErrorCode.invalidNotificationRequest` for a body without a non-empty
   ///   `notification_id`, with an unknown `event`, or with an `event_description` outside the
   ///   allowed characters.
-  public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
+  package init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidNotificationRequest
     let json: JSONValue
     do {

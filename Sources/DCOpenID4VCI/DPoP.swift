@@ -9,9 +9,9 @@ package import Foundation
 /// A proof is a JWT signed by the client's DPoP key and sent in the `DPoP` header of one HTTP
 /// request: to the token endpoint (binding the tokens to the key) and with every request that
 /// presents the access token (then with `ath`).
-public enum DPoP {
+package enum DPoP {
   /// The `typ` of a DPoP proof (RFC 9449 §4.2).
-  public static let type = "dpop+jwt"
+  package static let type = "dpop+jwt"
 
   /// Creates a DPoP proof (RFC 9449 §4.2).
   ///

@@ -16,24 +16,24 @@ public protocol DPoPReplayStore: Sendable {
 /// accepted window needs remembering. When the store is full of unexpired entries it evicts the
 /// oldest one: a proof older than the evicted one could then be replayed, so size `capacity`
 /// above the number of proofs the server accepts within the window.
-public final class InMemoryDPoPReplayStore: DPoPReplayStore, @unchecked Sendable {
+package final class InMemoryDPoPReplayStore: DPoPReplayStore, @unchecked Sendable {
   private let lock = NSLock()
   private var expiries: [String: Date] = [:]
   private var order: [String] = []
   private var orderStart = 0
 
   /// The most entries kept.
-  public let capacity: Int
+  package let capacity: Int
 
   /// A store for at most `capacity` entries (at least 1).
-  public init(capacity: Int = 100_000) { self.capacity = max(1, capacity) }
+  package init(capacity: Int = 100_000) { self.capacity = max(1, capacity) }
 
   /// The number of entries held, expired or not.
-  public var count: Int { lock.withLock { expiries.count } }
+  package var count: Int { lock.withLock { expiries.count } }
 
   /// Records `key` until `expiry` unless it is held and unexpired; purges expired entries and
   /// then evicts the oldest when full.
-  public func insertIfAbsent(_ key: String, expiry: Date, now: Date) -> Bool {
+  package func insertIfAbsent(_ key: String, expiry: Date, now: Date) -> Bool {
     lock.withLock {
       if let existing = expiries[key], existing > now { return false }
       if expiries.count >= capacity { purge(now: now) }

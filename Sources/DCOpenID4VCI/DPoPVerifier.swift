@@ -1,12 +1,12 @@
 import DCCrypto
-public import DCJOSE
+package import DCJOSE
 import DCJSON
-public import Foundation
+package import Foundation
 
 /// A DPoP proof that passed every check of RFC 9449 §4.3.
-public struct VerifiedDPoPProof: Sendable, Hashable {
+package struct VerifiedDPoPProof: Sendable, Hashable {
   /// The public key the proof was signed with (`jwk`, RFC 9449 §4.2).
-  public let key: JWK
+  package let key: JWK
   /// The key's RFC 7638 thumbprint, base64url: the `cnf.jkt` a token is bound to (RFC 9449 §6.1).
   package let thumbprint: String
   /// The proof's `jti`.
@@ -14,12 +14,12 @@ public struct VerifiedDPoPProof: Sendable, Hashable {
   /// The proof's `iat`.
   package let issuedAt: Date
   /// The proof's `nonce`, when it carried one.
-  public let nonce: String?
+  package let nonce: String?
 }
 
 /// The server's check of DPoP proofs (RFC 9449 §4.3), at the authorization server's token
 /// endpoint and at resource servers such as the credential endpoint.
-public struct DPoPVerifier: Sendable {
+package struct DPoPVerifier: Sendable {
   /// The signature algorithms accepted (RFC 9449 §4.3 step 5; HAIP 1.0 requires ES256).
   package var allowedAlgorithms: Set<JWSAlgorithm>
   /// How old a proof's `iat` may be, in seconds (RFC 9449 §11.1).
@@ -32,7 +32,7 @@ public struct DPoPVerifier: Sendable {
   package var clock: @Sendable () -> Date
 
   /// A verifier; `maxAge` and `leeway` form the `iat` window.
-  public init(
+  package init(
     replayStore: any DPoPReplayStore, allowedAlgorithms: Set<JWSAlgorithm> = [.es256],
     maxAge: TimeInterval = 300, leeway: TimeInterval = 60,
     clock: @escaping @Sendable () -> Date = { Date() }
@@ -59,7 +59,7 @@ public struct DPoPVerifier: Sendable {
   ///   - boundThumbprint: the `cnf.jkt` of the presented token; the proof's key must match it.
   /// - Returns: the proof's key and its thumbprint, for `cnf.jkt`.
   /// - Throws: `OpenID4VCIError` whose code names the failed check.
-  public func verify(
+  package func verify(
     proof: String, method: String, uri: String,
     nonceCheck: (@Sendable (String) -> Bool)? = nil,
     accessToken: String? = nil, boundThumbprint: String? = nil

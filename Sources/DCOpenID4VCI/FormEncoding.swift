@@ -8,22 +8,22 @@ package import Foundation
 /// Decoding is strict: a malformed percent-encoding, bytes that are not UTF-8, an empty name or
 /// a name that repeats fail, since "request and response parameters MUST NOT be included more
 /// than once" (RFC 6749 §3.1, §3.2).
-public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+package struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
   /// One `name=value` pair, decoded.
-  public struct Parameter: Sendable, Hashable {
+  package struct Parameter: Sendable, Hashable {
     /// The parameter name, percent-decoded.
-    public var name: String
+    package var name: String
     /// The parameter value, percent-decoded (`+` read as a space).
-    public var value: String
+    package var value: String
     /// A pair as given; encoding happens when the parameters are serialized.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
       self.name = name
       self.value = value
     }
   }
 
   /// The parameters in order.
-  public private(set) var parameters: [Parameter]
+  package private(set) var parameters: [Parameter]
 
   /// The most bytes a form body or query may have when decoded (far above any OAuth message).
   package static let maximumLength = 64 * 1024
@@ -31,16 +31,16 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
   package static let maximumCount = 128
 
   /// Parameters from pairs; a nil value leaves the parameter out.
-  public init(_ pairs: [(String, String?)] = []) {
+  package init(_ pairs: [(String, String?)] = []) {
     parameters = pairs.compactMap { name, value in value.map { Parameter(name: name, value: $0) } }
   }
 
-  public init(dictionaryLiteral elements: (String, String)...) {
+  package init(dictionaryLiteral elements: (String, String)...) {
     parameters = elements.map { Parameter(name: $0.0, value: $0.1) }
   }
 
   /// The value of `name`, or nil.
-  public subscript(name: String) -> String? {
+  package subscript(name: String) -> String? {
     parameters.first { $0.name == name }?.value
   }
 
@@ -53,7 +53,7 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
     }
   }
 
-  public func makeIterator() -> IndexingIterator<[Parameter]> { parameters.makeIterator() }
+  package func makeIterator() -> IndexingIterator<[Parameter]> { parameters.makeIterator() }
 
   // MARK: Encoding
 
@@ -63,15 +63,15 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
   static func encode(_ text: String) -> String { FormEncoding.encode(text) }
 
   /// `name=value&...` (RFC 6749 Appendix B).
-  public var encoded: String {
+  package var encoded: String {
     parameters.map { Self.encode($0.name) + "=" + Self.encode($0.value) }.joined(separator: "&")
   }
 
   /// The encoded form as UTF-8 bytes, for a request body.
-  public var bodyBytes: [UInt8] { Array(encoded.utf8) }
+  package var bodyBytes: [UInt8] { Array(encoded.utf8) }
 
   /// The media type of a form body.
-  public static let contentType = "application/x-www-form-urlencoded"
+  package static let contentType = "application/x-www-form-urlencoded"
 
   /// `url` with these parameters appended to its query (RFC 6749 §3.1: "MUST NOT" repeat a
   /// parameter, so a name already in the query fails).
@@ -97,7 +97,7 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
 
   /// Decodes a form body (RFC 6749 Appendix B).
   /// The size limit is checked by ``init(query:)``.
-  public init(body: some Collection<UInt8>) throws(OpenID4VCIError) {
+  package init(body: some Collection<UInt8>) throws(OpenID4VCIError) {
     guard let text = String(validating: Array(body), as: UTF8.self) else {
       throw OpenID4VCIError(.invalidForm, "the form is not UTF-8")
     }
@@ -106,7 +106,7 @@ public struct FormParameters: Sendable, Hashable, Sequence, ExpressibleByDiction
 
   /// Decodes a query or body text: `&`-separated `name=value` pairs, `+` as space, then
   /// percent-decoding (a malformed escape or non-UTF-8 bytes are refused).
-  public init(query text: String) throws(OpenID4VCIError) {
+  package init(query text: String) throws(OpenID4VCIError) {
     guard text.utf8.count <= Self.maximumLength else {
       throw OpenID4VCIError(.invalidForm, "the form is larger than \(Self.maximumLength) bytes")
     }

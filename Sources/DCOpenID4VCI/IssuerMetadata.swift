@@ -1,6 +1,6 @@
 import DCJOSE
-public import DCJSON
-public import Foundation
+package import DCJSON
+package import Foundation
 
 /// Credential issuer metadata (OpenID4VCI 1.0 §12.2.4), read and checked; unknown members are
 /// ignored. Fetch it from ``IssuerIdentifier/credentialIssuerMetadataURL`` and check it with
@@ -10,7 +10,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   public var credentialIssuer: IssuerIdentifier
   /// `authorization_servers`; empty when absent, which means the issuer is its own
   /// authorization server (OpenID4VCI 1.0 §12.2.4).
-  public var authorizationServers: [IssuerIdentifier]
+  package var authorizationServers: [IssuerIdentifier]
   /// `credential_endpoint` (https; may have a port, path and query).
   package var credentialEndpoint: URL
   /// `nonce_endpoint`; absent when the issuer does not use `c_nonce`.
@@ -26,7 +26,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   /// `display`: the issuer's name and logo per language.
   public var display: [IssuerDisplay]
   /// `credential_configurations_supported`, in the order written.
-  package var credentialConfigurations: [CredentialConfiguration]
+  public var credentialConfigurations: [CredentialConfiguration]
   /// `mdoc_iacas_uri` (this project's issuer contract, issue 13): where the issuer publishes the
   /// IACAs it signs mdocs under, as `{"iacas": [{"certificate": "<base64 DER>"}]}`.
   package var mdocIACAsURI: URL?
@@ -38,7 +38,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   package static let maximumLength = 1 << 20
 
   /// Creates metadata (the issuer side publishes it with ``json``).
-  public init(
+  package init(
     credentialIssuer: IssuerIdentifier, authorizationServers: [IssuerIdentifier] = [],
     credentialEndpoint: URL, nonceEndpoint: URL? = nil, deferredCredentialEndpoint: URL? = nil,
     notificationEndpoint: URL? = nil,
@@ -60,7 +60,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   }
 
   /// Reads metadata from JSON bytes.
-  public init(jsonBytes: some Collection<UInt8>, policy: URLPolicy = .standard)
+  package init(jsonBytes: some Collection<UInt8>, policy: URLPolicy = .standard)
     throws(OpenID4VCIError)
   {
     try self.init(
@@ -70,7 +70,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   }
 
   /// Reads a metadata object (OpenID4VCI 1.0 §12.2.4).
-  public init(json: JSONValue, policy: URLPolicy = .standard) throws(OpenID4VCIError) {
+  package init(json: JSONValue, policy: URLPolicy = .standard) throws(OpenID4VCIError) {
     let fields = try Fields(json, "credential issuer metadata", .invalidMetadata)
     credentialIssuer = try fields.identifier("credential_issuer", policy)
     authorizationServers = try Self.readAuthorizationServers(fields, policy)
@@ -155,7 +155,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   /// The metadata when its `credential_issuer` is exactly `expected`, the identifier whose
   /// well-known URL was fetched; compared as strings with no normalisation (OpenID4VCI 1.0
   /// §12.2.4: otherwise "the data contained in the response MUST NOT be used").
-  public func validated(for expected: IssuerIdentifier) throws(OpenID4VCIError) -> Self {
+  package func validated(for expected: IssuerIdentifier) throws(OpenID4VCIError) -> Self {
     guard credentialIssuer.string == expected.string else {
       throw OpenID4VCIError(
         .issuerMismatch,
@@ -172,7 +172,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
 
   /// The authorization server for a grant: the offer's `authorization_server` hint, which must be
   /// one of `authorization_servers` (§4.1.1, §12.2.4), or else the first one.
-  public func authorizationServer(hint: IssuerIdentifier?) throws(OpenID4VCIError)
+  package func authorizationServer(hint: IssuerIdentifier?) throws(OpenID4VCIError)
     -> IssuerIdentifier
   {
     guard let hint else { return authorizationServerIdentifiers[0] }
@@ -190,7 +190,7 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   }
 
   /// The metadata object (§12.2.4), as the issuer publishes it.
-  public var json: JSONValue {
+  package var json: JSONValue {
     var object = ObjectBuilder()
     object.set("credential_issuer", credentialIssuer.string)
     object.set(
@@ -223,7 +223,7 @@ func checkUniqueLocales(_ locales: [String?], _ fields: Fields) throws(OpenID4VC
 }
 
 /// `credential_response_encryption` (OpenID4VCI 1.0 §12.2.4).
-public struct CredentialResponseEncryptionMetadata: Sendable, Hashable {
+package struct CredentialResponseEncryptionMetadata: Sendable, Hashable {
   /// `alg_values_supported`: JWE `alg` values (non-empty).
   package var algorithms: [String]
   /// `enc_values_supported`: JWE `enc` values (non-empty).
@@ -234,7 +234,7 @@ public struct CredentialResponseEncryptionMetadata: Sendable, Hashable {
   package var encryptionRequired: Bool
 
   /// Creates the object.
-  public init(
+  package init(
     algorithms: [String], encryptionMethods: [String], compressionAlgorithms: [String]? = nil,
     encryptionRequired: Bool
   ) {
@@ -276,7 +276,7 @@ public struct DisplayImage: Sendable, Hashable {
   /// `uri`: where the wallet gets the image; the wallet decides whether to fetch it.
   public var uri: String
   /// `alt_text`.
-  package var altText: String?
+  public var altText: String?
 
   /// Creates the object.
   public init(uri: String, altText: String? = nil) {
@@ -301,9 +301,9 @@ public struct IssuerDisplay: Sendable, Hashable {
   /// `name`.
   public var name: String?
   /// `locale`: a BCP 47 language tag.
-  package var locale: String?
+  public var locale: String?
   /// `logo`.
-  package var logo: DisplayImage?
+  public var logo: DisplayImage?
 
   /// Creates the entry.
   public init(name: String? = nil, locale: String? = nil, logo: DisplayImage? = nil) {

@@ -22,7 +22,7 @@ public struct CredentialConfiguration: Sendable, Hashable {
   public var claims: [ClaimDescription]
 
   /// Creates a configuration.
-  public init(
+  package init(
     id: String, format: CredentialFormat, scope: String? = nil, bindingMethods: [String] = [],
     signingAlgorithms: [CredentialSigningAlgorithm] = [], proofTypes: [ProofTypeMetadata] = [],
     display: [CredentialDisplay] = [], claims: [ClaimDescription] = []
@@ -161,7 +161,7 @@ public enum CredentialFormat: Sendable, Hashable {
 }
 
 /// One `credential_signing_alg_values_supported` value.
-public enum CredentialSigningAlgorithm: Sendable, Hashable {
+package enum CredentialSigningAlgorithm: Sendable, Hashable {
   /// A JOSE algorithm name, as for `dc+sd-jwt` (Appendix A.3.2).
   case jose(String)
   /// A COSE algorithm number, as for `mso_mdoc` (Appendix A.2.2; `-7` is ES256).
@@ -176,16 +176,16 @@ public enum CredentialSigningAlgorithm: Sendable, Hashable {
 }
 
 /// One entry of `proof_types_supported` (OpenID4VCI 1.0 §12.2.4).
-public struct ProofTypeMetadata: Sendable, Hashable {
+package struct ProofTypeMetadata: Sendable, Hashable {
   /// The proof type: `jwt`, `di_vp`, `attestation` (Appendix F).
-  public var name: String
+  package var name: String
   /// `proof_signing_alg_values_supported` (non-empty).
   package var signingAlgorithms: [String]
   /// `key_attestations_required`: nil when no key attestation is required.
   package var keyAttestationsRequired: KeyAttestationRequirement?
 
   /// Creates the entry.
-  public init(
+  package init(
     name: String, signingAlgorithms: [String],
     keyAttestationsRequired: KeyAttestationRequirement? = nil
   ) {
@@ -222,14 +222,14 @@ public struct ProofTypeMetadata: Sendable, Hashable {
 
 /// `key_attestations_required` (OpenID4VCI 1.0 §12.2.4, Appendix D.2): the attack potential
 /// resistance levels the issuer accepts; both nil means any key attestation.
-public struct KeyAttestationRequirement: Sendable, Hashable {
+package struct KeyAttestationRequirement: Sendable, Hashable {
   /// `key_storage`, e.g. `iso_18045_moderate`.
   package var keyStorage: [String]?
   /// `user_authentication`.
   package var userAuthentication: [String]?
 
   /// Creates the requirement.
-  public init(keyStorage: [String]? = nil, userAuthentication: [String]? = nil) {
+  package init(keyStorage: [String]? = nil, userAuthentication: [String]? = nil) {
     self.keyStorage = keyStorage
     self.userAuthentication = userAuthentication
   }
@@ -240,17 +240,17 @@ public struct CredentialDisplay: Sendable, Hashable {
   /// `name` (required).
   public var name: String
   /// `locale`.
-  package var locale: String?
+  public var locale: String?
   /// `logo`.
-  package var logo: DisplayImage?
+  public var logo: DisplayImage?
   /// `description`.
   public var description: String?
   /// `background_color` (CSS colour).
-  package var backgroundColor: String?
+  public var backgroundColor: String?
   /// `background_image`.
-  package var backgroundImage: DisplayImage?
+  public var backgroundImage: DisplayImage?
   /// `text_color` (CSS colour).
-  package var textColor: String?
+  public var textColor: String?
 
   /// Creates the entry.
   public init(
@@ -377,7 +377,7 @@ public struct ClaimDisplay: Sendable, Hashable {
   /// `name`.
   public var name: String?
   /// `locale`.
-  package var locale: String?
+  public var locale: String?
 
   /// Creates the entry.
   public init(name: String? = nil, locale: String? = nil) {

@@ -89,7 +89,7 @@ public struct IssuerIdentifier: Sendable, Hashable, CustomStringConvertible {
 
   /// Where the credential issuer metadata is: `/.well-known/openid-credential-issuer` inserted
   /// between the host and the path (OpenID4VCI 1.0 §12.2.2).
-  public var credentialIssuerMetadataURL: URL { inserting("openid-credential-issuer") }
+  package var credentialIssuerMetadataURL: URL { inserting("openid-credential-issuer") }
 
   /// Where RFC 8414 authorization server metadata is: `/.well-known/oauth-authorization-server`
   /// inserted between the host and the path (RFC 8414 §3.1).
@@ -104,7 +104,7 @@ public struct IssuerIdentifier: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The RFC 8414 URL, then the OpenID Connect one: the order a wallet tries them in.
-  public var authorizationServerMetadataURLs: [URL] {
+  package var authorizationServerMetadataURLs: [URL] {
     [authorizationServerMetadataURL, openIDConfigurationURL]
   }
 

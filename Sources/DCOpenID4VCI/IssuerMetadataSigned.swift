@@ -1,7 +1,7 @@
 package import DCJOSE
-public import DCJSON
-public import DCX509
-public import Foundation
+package import DCJSON
+package import DCX509
+package import Foundation
 
 /// Signed credential issuer metadata (OpenID4VCI 1.0 §12.2.3): a JWS of type
 /// `openidvci-issuer-metadata+jwt` whose payload holds every metadata parameter as a top-level
@@ -10,25 +10,25 @@ public import Foundation
 /// It arrives as the `application/jwt` body of the well-known URL, or (OpenID4VCI drafts 13–15)
 /// as the `signed_metadata` member. Parsing checks only the form; trust comes from
 /// ``verify(trustAnchors:at:expectedIssuer:policies:urlPolicy:leeway:)``.
-public struct SignedIssuerMetadata: Sendable, Hashable {
+package struct SignedIssuerMetadata: Sendable, Hashable {
   /// The JWS as received.
   package let jws: CompactJWS
   /// The payload claims.
-  public let claims: JSONValue
+  package let claims: JSONValue
   /// `sub`: the credential issuer identifier the metadata is about.
-  public let subject: String
+  package let subject: String
   /// `iss`: the party attesting to the metadata, when named.
-  public let issuer: String?
+  package let issuer: String?
   /// `iat`.
   package let issuedAt: Date
   /// `exp`, when present.
   package let expiresAt: Date?
 
   /// The `typ` header value (§12.2.3).
-  public static let type = "openidvci-issuer-metadata+jwt"
+  package static let type = "openidvci-issuer-metadata+jwt"
 
   /// Parses the compact JWS and checks `typ`, `sub` and `iat` (§12.2.3).
-  public init(compact: String) throws(OpenID4VCIError) {
+  package init(compact: String) throws(OpenID4VCIError) {
     guard compact.utf8.count <= CredentialIssuerMetadata.maximumLength else {
       throw OpenID4VCIError(.invalidSignedMetadata, "signed metadata is too large")
     }
@@ -68,7 +68,7 @@ public struct SignedIssuerMetadata: Sendable, Hashable {
   /// under `policies` (X509Certificates' validator); the signature must verify with it, `iat`
   /// must not be after `now` + `leeway` and `exp` (if any) not before `now` − `leeway`; `sub`
   /// and the payload's `credential_issuer` must both equal `expectedIssuer` (§12.2.3, §12.2.4).
-  public func verify(
+  package func verify(
     trustAnchors: [Certificate], at now: Date, expectedIssuer: IssuerIdentifier,
     policies: [any CertificatePolicy] = [], urlPolicy: URLPolicy = .standard,
     leeway: TimeInterval = 60

@@ -1,24 +1,24 @@
 import DCCrypto
-public import DCJOSE
+package import DCJOSE
 import DCJSON
-public import Foundation
+package import Foundation
 
 /// A key proof that passed every check of OpenID4VCI 1.0 §F.4.
-public struct VerifiedKeyProof: Sendable, Hashable {
+package struct VerifiedKeyProof: Sendable, Hashable {
   /// The proven public key: the credential is bound to it.
-  public let key: JWK
+  package let key: JWK
   /// The proof's `nonce` (the `c_nonce`), when it carried one.
-  public let nonce: String?
+  package let nonce: String?
   /// The proof's `iat`.
   package let issuedAt: Date
   /// The key attestation JWT the key came from, when the proof carried one (Appendix D).
-  public let keyAttestation: String?
+  package let keyAttestation: String?
 }
 
 /// The issuer's check of `jwt` key proofs (OpenID4VCI 1.0 §8.2.1.1, Appendix F.1, F.4).
-public struct KeyProofVerifier: Sendable {
+package struct KeyProofVerifier: Sendable {
   /// The Credential Issuer Identifier; `aud` must equal it.
-  public var credentialIssuer: String
+  package var credentialIssuer: String
   /// The signature algorithms accepted (`proof_signing_alg_values_supported`).
   package var allowedAlgorithms: Set<JWSAlgorithm>
   /// How old `iat` may be, in seconds.
@@ -32,7 +32,7 @@ public struct KeyProofVerifier: Sendable {
   package var keyAttestationVerifier: (@Sendable (String) throws -> [JWK])?
 
   /// A verifier for the issuer `credentialIssuer`.
-  public init(
+  package init(
     credentialIssuer: String, allowedAlgorithms: Set<JWSAlgorithm> = [.es256],
     maxAge: TimeInterval = 300, leeway: TimeInterval = 60,
     clock: @escaping @Sendable () -> Date = { Date() },
@@ -56,7 +56,7 @@ public struct KeyProofVerifier: Sendable {
   ///     `nonce` is a `c_nonce` the issuer issued and still accepts (`invalid_nonce`, §8.3.1.2).
   /// - Returns: the proven key.
   /// - Throws: `OpenID4VCIError` whose code names the failed check.
-  public func verify(
+  package func verify(
     _ proof: String, clientID: String?, nonceCheck: (@Sendable (String) -> Bool)?
   ) throws(OpenID4VCIError) -> VerifiedKeyProof {
     let (verified, _) = try verifyExceptNonce(proof, clientID: clientID)
@@ -71,7 +71,7 @@ public struct KeyProofVerifier: Sendable {
   /// Checks the proofs of a batch request (OpenID4VCI 1.0 §8.2): each as ``verify(_:clientID:nonceCheck:)``,
   /// all with the same nonce (checked once, so a single-use `c_nonce` serves the whole batch),
   /// each for a different key, at most `maxCount` (the issuer's `batch_size`).
-  public func verifyBatch(
+  package func verifyBatch(
     _ proofs: [String], clientID: String?, nonceCheck: (@Sendable (String) -> Bool)?,
     maxCount: Int
   ) throws(OpenID4VCIError) -> [VerifiedKeyProof] {

@@ -1,4 +1,4 @@
-public import DCJSON
+package import DCJSON
 import Foundation
 
 /// An OAuth error code (RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3.1; RFC 9449 §7.1, §8;
@@ -67,7 +67,7 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
   /// The `DPoP-Nonce` header that came with the response (RFC 9449 §8.1, §9), if any.
   package var dpopNonce: String?
   /// The HTTP status, when known.
-  public var status: Int?
+  package var status: Int?
 
   /// An error response.
   ///
@@ -77,7 +77,7 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
   ///   - errorURI: `error_uri`, a page about the error.
   ///   - dpopNonce: the `DPoP-Nonce` header to send with it (RFC 9449 §8.1, §9).
   ///   - status: the HTTP status, when known.
-  public init(
+  package init(
     error: OAuthErrorCode, errorDescription: String? = nil, errorURI: String? = nil,
     dpopNonce: String? = nil, status: Int? = nil
   ) {
@@ -93,10 +93,10 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
   }
 
   /// Whether the server asks for a retry with its `DPoP-Nonce` (RFC 9449 §8, §9).
-  public var isUseDPoPNonce: Bool { error == .useDPoPNonce && dpopNonce != nil }
+  package var isUseDPoPNonce: Bool { error == .useDPoPNonce && dpopNonce != nil }
 
   /// The JSON body (RFC 6749 §5.2).
-  public var json: JSONValue {
+  package var json: JSONValue {
     var object = ObjectBuilder()
     object.set("error", error.rawValue)
     object.set("error_description", errorDescription)
@@ -106,7 +106,7 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
 
   /// The error parameters for an authorization error redirect (RFC 6749 §4.1.2.1); `state` and
   /// `iss` (RFC 9207 §2) are added by the caller.
-  public var parameters: FormParameters {
+  package var parameters: FormParameters {
     FormParameters([
       ("error", error.rawValue), ("error_description", errorDescription),
       ("error_uri", errorURI),
@@ -115,7 +115,7 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
 
   /// The `WWW-Authenticate` value of a protected resource's error (RFC 6750 §3, RFC 9449 §7.1):
   /// `scheme error="...", error_description="..."`.
-  public func wwwAuthenticate(scheme: String) -> String {
+  package func wwwAuthenticate(scheme: String) -> String {
     var value = "\(scheme) error=\"\(error.rawValue)\""
     if let errorDescription { value += ", error_description=\"\(errorDescription)\"" }
     return value
@@ -130,7 +130,7 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
   }
 
   /// Reads a JSON error body (RFC 6749 §5.2).
-  public init(jsonBytes: some Collection<UInt8>, dpopNonce: String? = nil, status: Int? = nil)
+  package init(jsonBytes: some Collection<UInt8>, dpopNonce: String? = nil, status: Int? = nil)
     throws(OpenID4VCIError)
   {
     let json: JSONValue
@@ -148,7 +148,7 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
 
   /// Reads the error parameters of an authorization error redirect (RFC 6749 §4.1.2.1); nil
   /// when the parameters carry no `error`.
-  public init?(parameters: FormParameters) throws(OpenID4VCIError) {
+  package init?(parameters: FormParameters) throws(OpenID4VCIError) {
     guard let error = parameters.optional("error") else { return nil }
     try self.init(
       error: error, description: parameters.optional("error_description"),
@@ -167,7 +167,7 @@ public struct OAuthErrorResponse: Error, Sendable, Hashable, CustomStringConvert
 
   /// Reads a `WWW-Authenticate` challenge (RFC 9110 §11.6.1, RFC 6750 §3): the first challenge
   /// of scheme `DPoP` or `Bearer` that carries an `error` parameter; nil when there is none.
-  public init?(wwwAuthenticate value: String, dpopNonce: String? = nil, status: Int? = nil)
+  package init?(wwwAuthenticate value: String, dpopNonce: String? = nil, status: Int? = nil)
     throws(OpenID4VCIError)
   {
     guard let parameters = try Self.challengeParameters(value), let error = parameters["error"]

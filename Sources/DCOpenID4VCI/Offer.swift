@@ -9,11 +9,11 @@ public struct CredentialOffer: Sendable, Hashable {
   public var credentialIssuer: IssuerIdentifier
   /// `credential_configuration_ids`: keys of the issuer's `credential_configurations_supported`;
   /// non-empty and unique.
-  package var credentialConfigurationIDs: [String]
+  public var credentialConfigurationIDs: [String]
   /// The `authorization_code` grant, when offered.
   public var authorizationCode: AuthorizationCodeGrant?
   /// The `urn:ietf:params:oauth:grant-type:pre-authorized_code` grant, when offered.
-  package var preAuthorizedCode: PreAuthorizedCodeGrant?
+  public var preAuthorizedCode: PreAuthorizedCodeGrant?
 
   /// The grant type of the pre-authorized code flow (OpenID4VCI 1.0 §4.1.1, §6.1).
   package static let preAuthorizedCodeGrantType =
@@ -24,7 +24,7 @@ public struct CredentialOffer: Sendable, Hashable {
   package static let maximumLength = 64 * 1024
 
   /// Creates an offer, checking it as a parsed one is checked.
-  public init(
+  package init(
     credentialIssuer: IssuerIdentifier, credentialConfigurationIDs: [String],
     authorizationCode: AuthorizationCodeGrant? = nil,
     preAuthorizedCode: PreAuthorizedCodeGrant? = nil
@@ -38,7 +38,7 @@ public struct CredentialOffer: Sendable, Hashable {
   }
 
   /// Reads an offer object (OpenID4VCI 1.0 §4.1.1). Unknown members and grant types are ignored.
-  public init(json: JSONValue, policy: URLPolicy = .standard) throws(OpenID4VCIError) {
+  package init(json: JSONValue, policy: URLPolicy = .standard) throws(OpenID4VCIError) {
     let fields = try Fields(json, "credential offer", .invalidOffer)
     let issuer = try fields.identifier("credential_issuer", policy)
     guard let ids = json["credential_configuration_ids"]?.array else {
@@ -84,7 +84,7 @@ public struct CredentialOffer: Sendable, Hashable {
   }
 
   /// Reads an offer object from JSON bytes (the body fetched from a `credential_offer_uri`).
-  public init(jsonBytes: some Collection<UInt8>, policy: URLPolicy = .standard)
+  package init(jsonBytes: some Collection<UInt8>, policy: URLPolicy = .standard)
     throws(OpenID4VCIError)
   {
     try self.init(
@@ -93,7 +93,7 @@ public struct CredentialOffer: Sendable, Hashable {
   }
 
   /// The offer object (OpenID4VCI 1.0 §4.1.1), members in the specification's order.
-  public var json: JSONValue {
+  package var json: JSONValue {
     var object = ObjectBuilder()
     object.set("credential_issuer", credentialIssuer.string)
     object.set("credential_configuration_ids", strings: credentialConfigurationIDs)
@@ -129,7 +129,7 @@ public struct CredentialOffer: Sendable, Hashable {
 
   /// An offer passed by reference: `<scheme>://?credential_offer_uri=<percent-encoded URL>`
   /// (OpenID4VCI 1.0 §4.1.3).
-  public static func uri(
+  package static func uri(
     reference: URL, scheme: CredentialOfferScheme = .openIDCredentialOffer
   ) -> String {
     scheme.rawValue + "://?credential_offer_uri=" + percentEncode(reference.absoluteString)
@@ -250,7 +250,7 @@ public struct AuthorizationCodeGrant: Sendable, Hashable {
   public var authorizationServer: IssuerIdentifier?
 
   /// Creates the grant.
-  public init(issuerState: String? = nil, authorizationServer: IssuerIdentifier? = nil) {
+  package init(issuerState: String? = nil, authorizationServer: IssuerIdentifier? = nil) {
     self.issuerState = issuerState
     self.authorizationServer = authorizationServer
   }
@@ -261,12 +261,12 @@ public struct PreAuthorizedCodeGrant: Sendable, Hashable {
   /// `pre-authorized_code`: short lived and single use; sent in the token request.
   package var preAuthorizedCode: String
   /// `tx_code`: present when a transaction code is required, even when empty.
-  package var txCode: TransactionCodeRequirement?
+  public var txCode: TransactionCodeRequirement?
   /// `authorization_server`: which of the issuer's `authorization_servers` to use.
   public var authorizationServer: IssuerIdentifier?
 
   /// Creates the grant; an empty code or a bad `tx_code` is refused when the offer is made.
-  public init(
+  package init(
     preAuthorizedCode: String, txCode: TransactionCodeRequirement? = nil,
     authorizationServer: IssuerIdentifier? = nil
   ) {
@@ -295,9 +295,9 @@ public struct TransactionCodeRequirement: Sendable, Hashable {
   }
 
   /// `input_mode` as written; nil when absent (which means ``InputMode/numeric``).
-  package var inputMode: InputMode?
+  public var inputMode: InputMode?
   /// `length`: the code's length, to render the input screen.
-  package var length: Int?
+  public var length: Int?
   /// `description`: how to obtain the code; at most 300 characters.
   public var description: String?
 
@@ -305,7 +305,7 @@ public struct TransactionCodeRequirement: Sendable, Hashable {
   package static let maximumDescriptionLength = 300
 
   /// Creates a requirement; an empty one says only that a code is required.
-  public init(inputMode: InputMode? = nil, length: Int? = nil, description: String? = nil) {
+  package init(inputMode: InputMode? = nil, length: Int? = nil, description: String? = nil) {
     self.inputMode = inputMode
     self.length = length
     self.description = description

@@ -33,7 +33,7 @@ public struct OpenID4VCIErrorCode: DCErrorCode {
   /// The DPoP proof's `alg` is not in the allowed set (RFC 9449 §4.3 step 5).
   package static let dpopAlgorithm = Self("dpopAlgorithm")
   /// The DPoP proof's `jwk` is missing, invalid or carries private key members (§4.3 step 7).
-  public static let dpopKey = Self("dpopKey")
+  package static let dpopKey = Self("dpopKey")
   /// The DPoP proof's signature does not verify with its `jwk` (RFC 9449 §4.3 step 6).
   package static let dpopSignature = Self("dpopSignature")
   /// `htm` is not the request's method (RFC 9449 §4.3 step 8).
@@ -44,7 +44,7 @@ public struct OpenID4VCIErrorCode: DCErrorCode {
   package static let dpopIssuedAt = Self("dpopIssuedAt")
   /// The server requires a nonce and the proof has none or a stale one: the client retries
   /// with the `DPoP-Nonce` the server sends, error `use_dpop_nonce` (RFC 9449 §8, §9).
-  public static let useDPoPNonce = Self("useDPoPNonce")
+  package static let useDPoPNonce = Self("useDPoPNonce")
   /// `ath` is missing or is not the hash of the presented access token (RFC 9449 §4.3 step 12).
   package static let dpopAccessTokenHash = Self("dpopAccessTokenHash")
   /// The proof's key is not the key the access token is bound to, `cnf.jkt` (RFC 9449 §6, §7.1).
@@ -57,7 +57,7 @@ public struct OpenID4VCIErrorCode: DCErrorCode {
   /// A key proof is not a well-formed JWT or lacks a required claim (OpenID4VCI 1.0 §F.1).
   package static let proofMalformed = Self("proofMalformed")
   /// The key proof's `typ` is not `openid4vci-proof+jwt` (OpenID4VCI 1.0 §F.1).
-  public static let proofType = Self("proofType")
+  package static let proofType = Self("proofType")
   /// The key proof's `alg` is not in the allowed set (OpenID4VCI 1.0 §F.1, §F.4).
   package static let proofAlgorithm = Self("proofAlgorithm")
   /// The key proof's key header is missing, ambiguous, private or not verifiable (§F.1).
@@ -73,7 +73,7 @@ public struct OpenID4VCIErrorCode: DCErrorCode {
   package static let proofIssuer = Self("proofIssuer")
   /// The `nonce` is missing or is not a fresh c_nonce: error `invalid_nonce`
   /// (OpenID4VCI 1.0 §8.3.1.2).
-  public static let invalidNonce = Self("invalidNonce")
+  package static let invalidNonce = Self("invalidNonce")
   /// A batch of proofs is inconsistent: two proofs for one key, or different nonces
   /// (OpenID4VCI 1.0 §8.2).
   package static let proofBatch = Self("proofBatch")
@@ -81,7 +81,7 @@ public struct OpenID4VCIErrorCode: DCErrorCode {
   // MARK: Shared
 
   /// The signer or the crypto backend failed while producing a proof.
-  public static let signingFailed = Self("signingFailed")
+  package static let signingFailed = Self("signingFailed")
 
   // MARK: Offers and metadata (OpenID4VCI 1.0 §4, §12; RFC 8414)
 
@@ -123,7 +123,7 @@ public struct OpenID4VCIErrorCode: DCErrorCode {
   package static let invalidAuthorizationResponse = Self("invalidAuthorizationResponse")
   /// The authorization response's `state` is missing or not the one sent (RFC 6749 §4.1.2,
   /// §10.12).
-  public static let stateMismatch = Self("stateMismatch")
+  package static let stateMismatch = Self("stateMismatch")
   /// The authorization response's `iss` is missing where the server advertises it, or is not
   /// the authorization server's issuer identifier (RFC 9207 §2.4).
   package static let authorizationResponseIssuer = Self("authorizationResponseIssuer")
@@ -139,12 +139,12 @@ public struct OpenID4VCIErrorCode: DCErrorCode {
   /// A nonce response lacks `c_nonce` (OpenID4VCI 1.0 §7.2).
   package static let invalidNonceResponse = Self("invalidNonceResponse")
   /// A credential or deferred credential request breaks OpenID4VCI 1.0 §8.2 or §9.1.
-  public static let invalidCredentialRequest = Self("invalidCredentialRequest")
+  package static let invalidCredentialRequest = Self("invalidCredentialRequest")
   /// A credential or deferred credential response breaks OpenID4VCI 1.0 §8.3 or §9.2.
   package static let invalidCredentialResponse = Self("invalidCredentialResponse")
   /// An encrypted response does not decrypt with the wallet's key, uses other parameters than
   /// requested, or arrived unencrypted when encryption was requested (OpenID4VCI 1.0 §10).
-  public static let responseEncryption = Self("responseEncryption")
+  package static let responseEncryption = Self("responseEncryption")
   /// A notification request breaks OpenID4VCI 1.0 §11.1.
   package static let invalidNotificationRequest = Self("invalidNotificationRequest")
 
@@ -152,11 +152,11 @@ public struct OpenID4VCIErrorCode: DCErrorCode {
 
   /// A client (wallet) attestation JWT is malformed, of the wrong `typ`, untrusted, expired, or
   /// names another client (attestation-based client auth §4, §7.1; OpenID4VCI 1.0 App. E).
-  public static let invalidClientAttestation = Self("invalidClientAttestation")
+  package static let invalidClientAttestation = Self("invalidClientAttestation")
   /// A client attestation PoP JWT is malformed, of the wrong `typ`, not signed by the `cnf`
   /// key, for another audience, stale, or without the expected challenge (§5.1, §7.2).
   package static let invalidClientAttestationPoP = Self("invalidClientAttestationPoP")
   /// A key attestation JWT is malformed, of the wrong `typ`, untrusted, expired, or carries
   /// no usable `attested_keys` (OpenID4VCI 1.0 Appendix D.1).
-  public static let invalidKeyAttestation = Self("invalidKeyAttestation")
+  package static let invalidKeyAttestation = Self("invalidKeyAttestation")
 }

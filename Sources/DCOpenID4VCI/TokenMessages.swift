@@ -1,11 +1,11 @@
-public import DCJSON
+package import DCJSON
 import Foundation
 
 /// A token request (RFC 6749 §4.1.3, §6; OpenID4VCI 1.0 §6.1), form-encoded in the body of a
 /// POST to the token endpoint.
-public struct TokenRequest: Sendable, Hashable {
+package struct TokenRequest: Sendable, Hashable {
   /// The grant and its parameters.
-  public enum Grant: Sendable, Hashable {
+  package enum Grant: Sendable, Hashable {
     /// `authorization_code` with `code`, the PKCE `code_verifier` (RFC 7636 §4.5) and the
     /// `redirect_uri` of the authorization request (RFC 6749 §4.1.3).
     case authorizationCode(code: String, codeVerifier: String, redirectURI: String)
@@ -22,7 +22,7 @@ public struct TokenRequest: Sendable, Hashable {
 
   package var grant: Grant
   /// `client_id` (RFC 6749 §4.1.3); nil for anonymous pre-authorized access (§6.1).
-  public var clientID: String?
+  package var clientID: String?
   /// `authorization_details` (OpenID4VCI 1.0 §6.1.1).
   package var authorizationDetails: [CredentialAuthorizationDetail]?
   /// `scope` (RFC 6749 §6 for a refresh; OpenID4VCI 1.0 §6.1).
@@ -38,7 +38,7 @@ public struct TokenRequest: Sendable, Hashable {
   ///   - authorizationDetails: `authorization_details` of type `openid_credential` (§6.1.1).
   ///   - scope: `scope`, for a refresh or a scope-based request.
   ///   - resource: `resource` (RFC 8707), the credential issuer the token is for.
-  public init(
+  package init(
     grant: Grant, clientID: String? = nil,
     authorizationDetails: [CredentialAuthorizationDetail]? = nil, scope: [String]? = nil,
     resource: String? = nil
@@ -51,7 +51,7 @@ public struct TokenRequest: Sendable, Hashable {
   }
 
   /// The request parameters.
-  public var parameters: FormParameters {
+  package var parameters: FormParameters {
     var pairs: [(String, String?)]
     switch grant {
     case .authorizationCode(let code, let verifier, let redirectURI):
@@ -77,12 +77,12 @@ public struct TokenRequest: Sendable, Hashable {
   }
 
   /// The form body.
-  public var body: [UInt8] { parameters.bodyBytes }
+  package var body: [UInt8] { parameters.bodyBytes }
 
   /// Reads a token request body (the token endpoint's side). Unknown parameters are ignored
   /// (OpenID4VCI 1.0 §6.1); `tx_code` with any grant but the pre-authorized one fails (§6.1:
   /// "MUST only be used if the grant_type is ...pre-authorized_code").
-  public init(body: some Collection<UInt8>) throws(OpenID4VCIError) {
+  package init(body: some Collection<UInt8>) throws(OpenID4VCIError) {
     let parameters: FormParameters
     do {
       parameters = try FormParameters(body: body)
@@ -96,7 +96,7 @@ public struct TokenRequest: Sendable, Hashable {
   ///
   /// - Throws: `OpenID4VCIErrorCode.invalidTokenRequest` for an unknown `grant_type`, a missing
   ///   parameter of the grant, or `tx_code` with a grant other than the pre-authorized code.
-  public init(parameters: FormParameters) throws(OpenID4VCIError) {
+  package init(parameters: FormParameters) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidTokenRequest
     let grantType = try parameters.required("grant_type", code)
     if grantType != Self.preAuthorizedCodeGrantType, parameters["tx_code"] != nil {
@@ -131,7 +131,7 @@ public struct TokenRequest: Sendable, Hashable {
 }
 
 /// The `token_type` of an access token (RFC 6749 §7.1; RFC 9449 §5).
-public enum AccessTokenType: String, Sendable, Hashable {
+package enum AccessTokenType: String, Sendable, Hashable {
   /// `DPoP`: the token is bound to the DPoP key and presented as `Authorization: DPoP ...`.
   case dpop = "DPoP"
   /// `Bearer` (RFC 6750).
@@ -139,7 +139,7 @@ public enum AccessTokenType: String, Sendable, Hashable {
 
   /// The type from its wire value, case-insensitively (RFC 6749 §5.1: "The value is case
   /// insensitive").
-  public init?(wireValue: String) {
+  package init?(wireValue: String) {
     switch wireValue.lowercased() {
     case "dpop": self = .dpop
     case "bearer": self = .bearer
@@ -152,7 +152,7 @@ public enum AccessTokenType: String, Sendable, Hashable {
 }
 
 /// A successful token response (RFC 6749 §5.1; OpenID4VCI 1.0 §6.2).
-public struct TokenResponse: Sendable, Hashable {
+package struct TokenResponse: Sendable, Hashable {
   /// `access_token`.
   package var accessToken: String
   /// `token_type`.
@@ -177,7 +177,7 @@ public struct TokenResponse: Sendable, Hashable {
   ///   - scope: `scope`, when it differs from the request's.
   ///   - authorizationDetails: the `openid_credential` entries with their
   ///     `credential_identifiers` (OpenID4VCI 1.0 §6.2).
-  public init(
+  package init(
     accessToken: String, tokenType: AccessTokenType, expiresIn: Int? = nil,
     refreshToken: String? = nil, scope: [String]? = nil,
     authorizationDetails: [CredentialAuthorizationDetail]? = nil
@@ -191,7 +191,7 @@ public struct TokenResponse: Sendable, Hashable {
   }
 
   /// The response body, with only the members that are set.
-  public var json: JSONValue {
+  package var json: JSONValue {
     var object = ObjectBuilder()
     object.set("access_token", accessToken)
     object.set("token_type", tokenType.rawValue)
@@ -205,7 +205,7 @@ public struct TokenResponse: Sendable, Hashable {
   /// Reads a token response. `access_token` and a known `token_type` are required
   /// (RFC 6749 §5.1); `expires_in` is a positive integer; each `openid_credential` entry of
   /// `authorization_details` needs `credential_identifiers` (OpenID4VCI 1.0 §6.2).
-  public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
+  package init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidTokenResponse
     let json: JSONValue
     do {
@@ -235,21 +235,21 @@ public struct TokenResponse: Sendable, Hashable {
 }
 
 /// The nonce response (OpenID4VCI 1.0 §7.2): `c_nonce`.
-public struct NonceResponse: Sendable, Hashable {
+package struct NonceResponse: Sendable, Hashable {
   /// `c_nonce`.
-  public var cNonce: String
+  package var cNonce: String
 
   /// A nonce response carrying `cNonce`, a fresh unpredictable value for key proofs.
-  public init(cNonce: String) { self.cNonce = cNonce }
+  package init(cNonce: String) { self.cNonce = cNonce }
 
   /// The response body: `{"c_nonce": ...}`.
-  public var json: JSONValue { .object([("c_nonce", .string(cNonce))]) }
+  package var json: JSONValue { .object([("c_nonce", .string(cNonce))]) }
 
   /// Reads a nonce response body, at most 64 KiB of JSON.
   ///
   /// - Throws: `OpenID4VCIErrorCode.invalidNonceResponse` for a body that is not a JSON object
   ///   with a non-empty string `c_nonce`.
-  public init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
+  package init(jsonBytes: some Collection<UInt8>) throws(OpenID4VCIError) {
     let code = OpenID4VCIErrorCode.invalidNonceResponse
     let json: JSONValue
     do {

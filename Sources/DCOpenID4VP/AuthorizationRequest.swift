@@ -1,24 +1,24 @@
-public import DCAPI
+package import DCAPI
 import DCJOSE
-public import DCJSON
+package import DCJSON
 package import DCQL
-public import DCX509
-public import Foundation
+package import DCX509
+package import Foundation
 
 /// An OpenID4VP Authorization Request received over the W3C Digital Credentials API, checked and
 /// with its verifier authenticated (OpenID4VP 1.0 §5, Appendix A).
-public struct AuthorizationRequest: Sendable {
+package struct AuthorizationRequest: Sendable {
   /// The DC API protocol it arrived under (OpenID4VP 1.0 Appendix A.1).
-  public let protocolID: OpenID4VPProtocol
+  package let protocolID: OpenID4VPProtocol
   /// Who is asking (OpenID4VP 1.0 Appendix A.3).
-  public let verifier: VerifierIdentity
+  package let verifier: VerifierIdentity
   /// The request parameters as authenticated: the JWS payload, or `data` for unsigned requests
   /// (OpenID4VP 1.0 §5.1).
-  public let parameters: JSONValue
+  package let parameters: JSONValue
   /// `response_mode` (OpenID4VP 1.0 Appendix A.2).
   package let responseMode: ResponseMode
   /// `nonce` (OpenID4VP 1.0 §5.2).
-  public let nonce: String
+  package let nonce: String
   /// `dcql_query`, parsed (OpenID4VP 1.0 §6).
   package let dcqlQuery: DCQLQuery
   /// `dcql_query` as received.
@@ -38,7 +38,7 @@ public struct AuthorizationRequest: Sendable {
   package let signatureFailure: OpenID4VPError?
 
   /// The origin the platform asserted (never read from the payload).
-  public var origin: WebOrigin { verifier.origin }
+  package var origin: WebOrigin { verifier.origin }
 
   /// The `typ` of a signed request object (RFC 9101 §10.8, OpenID4VP 1.0 §5).
   package static let requestObjectType = "oauth-authz-req+jwt"
@@ -69,7 +69,7 @@ public struct AuthorizationRequest: Sendable {
   ///     verifier is only the origin; `client_id` and `expected_origins` are dropped) and the
   ///     failure is kept in ``signatureFailure`` for the caller's policy.
   /// - Throws: `OpenID4VPError`; its ``OpenID4VPError/errorResponse`` says what to report.
-  public init(
+  package init(
     protocol protocolID: OpenID4VPProtocol, data: JSONValue, origin: WebOrigin,
     verifierTrustAnchors: [Certificate], now: Date,
     supportedTransactionDataTypes: Set<String> = [], recordingInvalidSignature: Bool = false

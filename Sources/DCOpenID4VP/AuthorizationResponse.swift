@@ -1,22 +1,22 @@
-public import DCAPI
+package import DCAPI
 import DCCBOR
-public import DCCrypto
+package import DCCrypto
 import DCEncoding
 import DCJOSE
-public import DCJSON
+package import DCJSON
 package import DCMdoc
 package import DCQL
 import DCSDJWT
-public import Foundation
+package import Foundation
 
 /// The wallet's answer to an Authorization Request over the DC API (OpenID4VP 1.0 §8.1,
 /// Appendix A.2).
-public struct AuthorizationResponse: Sendable, Hashable {
+package struct AuthorizationResponse: Sendable, Hashable {
   /// `vp_token`: Credential Query id to an array of presentations (OpenID4VP 1.0 §8.1).
-  public let vpToken: JSONValue
+  package let vpToken: JSONValue
   /// The response `data` for the DC API: `{"vp_token": ...}` for `dc_api`, `{"response": <JWE>}`
   /// for `dc_api.jwt` (OpenID4VP 1.0 Appendix A.2, §8.3).
-  public let data: JSONValue
+  package let data: JSONValue
   /// How ``data`` was built.
   package let responseMode: ResponseMode
 }
@@ -42,7 +42,7 @@ extension AuthorizationRequest {
   ///   - random: the JWE's ephemeral key and IV.
   /// - Throws: `invalidRequest` for a mismatched origin, an unknown id, a format the query did
   ///   not ask for, or several presentations where `multiple` is false; `presentationFailed`.
-  public func respond(
+  package func respond(
     origin: WebOrigin, presentations: [String: [CredentialPresentation]], now: Date,
     random: any RandomSource = SecureRandom()
   ) throws(OpenID4VPError) -> AuthorizationResponse {
@@ -81,7 +81,7 @@ extension AuthorizationRequest {
 
   /// An error response for the verifier, such as ``OpenID4VPErrorResponse/accessDenied(_:)``
   /// when the user declines (OpenID4VP 1.0 §8.5, Appendix A.2: errors are returned in the clear).
-  public func errorResponse(_ error: OpenID4VPErrorResponse) -> JSONValue { error.data }
+  package func errorResponse(_ error: OpenID4VPErrorResponse) -> JSONValue { error.data }
 
   /// Builds a `vp_token`: per Credential Query id (in the query's order), the presentations
   /// bound to one audience, nonce and mdoc SessionTranscript (OpenID4VP 1.0 §8.1, §8.4, §8.6,

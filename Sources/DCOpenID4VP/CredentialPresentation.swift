@@ -1,11 +1,11 @@
-public import DCCrypto
-public import DCJSON
-public import DCMdoc
-public import DCSDJWT
+package import DCCrypto
+package import DCJSON
+package import DCMdoc
+package import DCSDJWT
 
 /// One credential the user chose to present, with what to disclose and the key that proves
 /// possession (OpenID4VP 1.0 §8.1, Appendix B.2, B.3).
-public struct CredentialPresentation: Sendable {
+package struct CredentialPresentation: Sendable {
   enum Kind: Sendable {
     case sdJWT(
       SDJWT, paths: [ClaimPath], holderKey: any Signer, processed: ProcessedSDJWT?,
@@ -17,7 +17,7 @@ public struct CredentialPresentation: Sendable {
 
   /// An SD-JWT VC presenting the claims at `paths`, with a Key Binding JWT signed by
   /// `holderKey`, the credential's `cnf` key (OpenID4VP 1.0 Appendix B.3.6).
-  public static func sdJWT(
+  package static func sdJWT(
     _ credential: SDJWT, disclosing paths: [ClaimPath], holderKey: any Signer
   ) -> CredentialPresentation {
     CredentialPresentation(
@@ -38,7 +38,7 @@ public struct CredentialPresentation: Sendable {
 
   /// An mdoc presenting `elements` (namespace to element identifiers), device-signed with
   /// `deviceKey`, the MSO's device key (OpenID4VP 1.0 Appendix B.2.6).
-  public static func mdoc(
+  package static func mdoc(
     _ issuerSigned: IssuerSigned, disclosing elements: [String: Set<String>],
     deviceKey: any Signer
   ) -> CredentialPresentation {
@@ -47,7 +47,7 @@ public struct CredentialPresentation: Sendable {
   }
 
   /// The Credential format identifier (OpenID4VP 1.0 Appendix B).
-  public var format: String {
+  package var format: String {
     switch kind {
     case .sdJWT: "dc+sd-jwt"
     case .mdoc: "mso_mdoc"

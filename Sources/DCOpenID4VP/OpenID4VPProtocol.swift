@@ -8,7 +8,7 @@ public enum OpenID4VPProtocol: String, Sendable, Hashable, CaseIterable {
   /// general form (OpenID4VP 1.0 Appendix A.3.2).
   case multisigned = "openid4vp-v1-multisigned"
   /// `openid4vp`, the identifier of the drafts before 1.0. Recognised so that it can be named,
-  /// never answered: ``AuthorizationRequest`` refuses it with
+  /// never answered: `AuthorizationRequest` refuses it with
   /// ``OpenID4VPErrorCode/unsupportedProtocol``, because the drafts bound the response
   /// (audience, mdoc handover) differently from each other and from 1.0.
   case draft = "openid4vp"

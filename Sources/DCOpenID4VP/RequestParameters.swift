@@ -9,7 +9,7 @@ extension OpenID4VPProtocol {
   /// text (multisigned, A.3.2).
   ///
   /// For what a request asks, not whether it may ask: the wallet authenticates requests with
-  /// ``AuthorizationRequest``, and a verifier reads its own sent request with this.
+  /// `AuthorizationRequest`, and a verifier reads its own sent request with this.
   ///
   /// - Throws: `unsupportedProtocol` for the pre-1.0 `openid4vp` identifier, `malformed` when
   ///   the JWS or its payload cannot be read or the parameters are not a JSON object.

@@ -1,9 +1,9 @@
-public import DCAPI
+package import DCAPI
 package import DCX509
 
 /// Who is asking, as far as the wallet could establish: the facts travel with the request to
 /// the UI (OpenID4VP 1.0 Appendix A.3).
-public enum VerifierIdentity: Sendable, Hashable {
+package enum VerifierIdentity: Sendable, Hashable {
   /// An unsigned request: the verifier is known only by the origin the platform asserted
   /// (OpenID4VP 1.0 Appendix A.3.1).
   case origin(WebOrigin)
@@ -12,7 +12,7 @@ public enum VerifierIdentity: Sendable, Hashable {
   case authenticated(AuthenticatedVerifier)
 
   /// The origin the platform asserted.
-  public var origin: WebOrigin {
+  package var origin: WebOrigin {
     switch self {
     case .origin(let origin): origin
     case .authenticated(let verifier): verifier.origin
@@ -20,18 +20,18 @@ public enum VerifierIdentity: Sendable, Hashable {
   }
 
   /// The authenticated client identifier, nil for an unsigned request.
-  public var clientID: ClientIdentifier? {
+  package var clientID: ClientIdentifier? {
     if case .authenticated(let verifier) = self { return verifier.clientID }
     return nil
   }
 }
 
 /// A verifier authenticated through a signed request (OpenID4VP 1.0 §5.9.3, Appendix A.3.2).
-public struct AuthenticatedVerifier: Sendable, Hashable {
+package struct AuthenticatedVerifier: Sendable, Hashable {
   /// The origin the platform asserted, found in `expected_origins`.
-  public let origin: WebOrigin
+  package let origin: WebOrigin
   /// The client identifier that the certificate was checked against.
-  public let clientID: ClientIdentifier
+  package let clientID: ClientIdentifier
   /// The `x5c` leaf certificate.
   package let leafCertificate: Certificate
   /// The validated path from the leaf to a configured verifier trust anchor.

@@ -1,8 +1,8 @@
-public import DCAPI
+package import DCAPI
 import DCEncoding
 import DCJOSE
 public import DCJSON
-public import DCMdoc
+package import DCMdoc
 
 /// An `org-iso-mdoc` request (ISO/IEC TS 18013-7:2025 Annex C): `data = {"deviceRequest":
 /// b64url(DeviceRequest), "encryptionInfo": b64url(EncryptionInfo)}`.
@@ -15,7 +15,7 @@ public struct AnnexCRequest: Sendable, Hashable {
   package let deviceRequestBase64URL: String
 
   /// Reads the request data object.
-  public init(data: JSONValue) throws(OrgIsoMdocError) {
+  package init(data: JSONValue) throws(OrgIsoMdocError) {
     guard let deviceRequestText = data["deviceRequest"]?.string else {
       throw OrgIsoMdocError(
         .invalidRequest, "org-iso-mdoc data needs a string \"deviceRequest\"")
@@ -42,7 +42,7 @@ public struct AnnexCRequest: Sendable, Hashable {
   }
 
   /// Builds a request (verifier side).
-  public init(deviceRequest: DeviceRequest, encryptionInfo: EncryptionInfo) {
+  package init(deviceRequest: DeviceRequest, encryptionInfo: EncryptionInfo) {
     self.deviceRequest = deviceRequest
     self.encryptionInfo = encryptionInfo
     deviceRequestBase64URL = Base64URL.encode(deviceRequest.bytes)
@@ -58,7 +58,7 @@ public struct AnnexCRequest: Sendable, Hashable {
 
   /// `SessionTranscript = [null, null, ["dcapi", SHA-256(CBOR([encryptionInfoB64, origin]))]]`
   /// (C.3.2.2), for the origin the platform supplied.
-  public func sessionTranscript(origin: WebOrigin) -> SessionTranscript {
+  package func sessionTranscript(origin: WebOrigin) -> SessionTranscript {
     SessionTranscript(
       handover: Handover.dcapi(
         encryptionInfoBase64: encryptionInfo.base64URL, origin: origin.serialized))

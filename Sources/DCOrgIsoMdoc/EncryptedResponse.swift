@@ -1,15 +1,15 @@
-public import DCAPI
+import DCAPI
 import DCCBOR
-public import DCCrypto
+package import DCCrypto
 import DCEncoding
 package import DCHPKE
 import DCJOSE
-public import DCJSON
-public import DCMdoc
+package import DCJSON
+package import DCMdoc
 
 /// `EncryptedResponse = ["dcapi", {"enc": bstr, "cipherText": bstr}]` (ISO/IEC TS 18013-7:2025
 /// C.3.2.3): the DeviceResponse sealed with HPKE to the verifier.
-public struct EncryptedResponse: Sendable, Hashable {
+package struct EncryptedResponse: Sendable, Hashable {
   /// DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM, base mode (C.3.2.3).
   package static let ciphersuite = HPKE.Ciphersuite.p256SHA256AES128GCM
 
@@ -19,13 +19,13 @@ public struct EncryptedResponse: Sendable, Hashable {
   package let cipherText: [UInt8]
 
   /// Assembles a response from its parts.
-  public init(enc: [UInt8], cipherText: [UInt8]) {
+  package init(enc: [UInt8], cipherText: [UInt8]) {
     self.enc = enc
     self.cipherText = cipherText
   }
 
   /// Seals a DeviceResponse: `info` is the SessionTranscript bytes, the AAD is empty.
-  public static func seal(
+  package static func seal(
     _ deviceResponse: DeviceResponse, to recipient: ECPublicKey,
     sessionTranscript: SessionTranscript
   ) throws(OrgIsoMdocError) -> EncryptedResponse {
@@ -42,7 +42,7 @@ public struct EncryptedResponse: Sendable, Hashable {
   /// Opens the response with the verifier's private key and the transcript it expects.
   ///
   /// A different origin gives a different transcript, so the message does not open.
-  public func open(privateKey: ECPrivateKey, sessionTranscript: SessionTranscript)
+  package func open(privateKey: ECPrivateKey, sessionTranscript: SessionTranscript)
     throws(OrgIsoMdocError) -> [UInt8]
   {
     do {
@@ -56,14 +56,14 @@ public struct EncryptedResponse: Sendable, Hashable {
   }
 
   /// The CBOR encoding (what iOS passes to `ISO18013MobileDocumentResponse(responseData:)`).
-  public var bytes: [UInt8] {
+  package var bytes: [UInt8] {
     CBOREncoder(mapOrder: .preserved).encode([
       "dcapi", ["enc": .byteString(enc), "cipherText": .byteString(cipherText)],
     ])
   }
 
   /// Reads an EncryptedResponse from its CBOR bytes.
-  public init(bytes: [UInt8]) throws(OrgIsoMdocError) {
+  package init(bytes: [UInt8]) throws(OrgIsoMdocError) {
     guard let item = try? CBOR.decode(bytes), let members = item.array, members.count == 2,
       members[0].text == "dcapi",
       let map = members[1].map, let enc = map["enc"]?.bytes,
@@ -76,10 +76,10 @@ public struct EncryptedResponse: Sendable, Hashable {
   }
 
   /// The response `data` for the website: `{"response": b64url(EncryptedResponse)}`.
-  public var data: JSONValue { .object([("response", .string(Base64URL.encode(bytes)))]) }
+  package var data: JSONValue { .object([("response", .string(Base64URL.encode(bytes)))]) }
 
   /// Reads the response `data` object.
-  public init(data: JSONValue) throws(OrgIsoMdocError) {
+  package init(data: JSONValue) throws(OrgIsoMdocError) {
     guard let text = data["response"]?.string else {
       throw OrgIsoMdocError(
         .invalidRequest, "org-iso-mdoc response data needs a string \"response\"")

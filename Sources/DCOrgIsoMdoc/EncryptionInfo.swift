@@ -1,4 +1,4 @@
-public import DCAPI
+import DCAPI
 import DCCBOR
 import DCCOSE
 package import DCCrypto
@@ -9,19 +9,19 @@ import DCJSON
 /// `EncryptionInfo = ["dcapi", {"nonce": bstr, "recipientPublicKey": COSE_Key}]`
 /// (ISO/IEC TS 18013-7:2025 C.3.2.1), with the base64url text exactly as received: the session
 /// transcript hashes that text, not a re-encoding.
-public struct EncryptionInfo: Sendable, Hashable {
+package struct EncryptionInfo: Sendable, Hashable {
   /// The smallest nonce accepted, in bytes.
   package static let minimumNonceByteCount = 16
 
   /// The base64url text as received in `data.encryptionInfo`.
   package let base64URL: String
   /// The verifier's nonce.
-  public let nonce: [UInt8]
+  package let nonce: [UInt8]
   /// The verifier's HPKE recipient key: EC2 on P-256, validated on the curve.
   package let recipientPublicKey: ECPublicKey
 
   /// Reads and checks an EncryptionInfo from its base64url text.
-  public init(base64URL text: String) throws(OrgIsoMdocError) {
+  package init(base64URL text: String) throws(OrgIsoMdocError) {
     let bytes: [UInt8]
     do {
       bytes = try Base64URL.decode(text)

@@ -2,14 +2,14 @@
 
 /// An error of the org-iso-mdoc protocol (ISO/IEC TS 18013-7:2025 Annex C): its request or
 /// response data cannot be read, its EncryptionInfo is malformed, or its HPKE sealing fails.
-public typealias OrgIsoMdocError = DCError<OrgIsoMdocErrorCode>
+package typealias OrgIsoMdocError = DCError<OrgIsoMdocErrorCode>
 
 /// What kind of failure an ``OrgIsoMdocError`` is.
-public struct OrgIsoMdocErrorCode: DCErrorCode {
+package struct OrgIsoMdocErrorCode: DCErrorCode {
   let name: String
   private init(_ name: String) { self.name = name }
   /// The code's name.
-  public var description: String { name }
+  package var description: String { name }
 
   /// The request `data` or the response `data` cannot be read (ISO/IEC TS 18013-7 C.3.2).
   package static let invalidRequest = Self("invalidRequest")

@@ -1,5 +1,5 @@
 public import DCJSON
-public import Foundation
+package import Foundation
 
 /// A JSON value as a credential exposes its claims or a query carries its values (OpenID4VP 1.0 §6.3, §7).
 ///
@@ -22,7 +22,7 @@ public enum ClaimValue: Sendable, Hashable {
 
   /// Parses JSON text, top-level scalars included, with the strict parser of the `JSON` module
   /// (RFC 8259): integers stay integers, other numbers are doubles.
-  public init(jsonData: Data) throws(DCQLError) {
+  package init(jsonData: Data) throws(DCQLError) {
     let value: JSONValue
     do {
       value = try JSONValue(parsing: jsonData, limits: JSONLimits(maxDepth: Self.maximumDepth))

@@ -1,4 +1,4 @@
-public import DCJSON
+package import DCJSON
 
 /// One component of a claims path pointer (OpenID4VP 1.0 §7).
 public enum ClaimPathComponent: Sendable, Hashable {
@@ -16,7 +16,7 @@ public struct ClaimsPathPointer: Sendable, Hashable, CustomStringConvertible {
   public let components: [ClaimPathComponent]
 
   /// Creates a pointer; an empty list or a negative index throws `invalidPath` (OpenID4VP 1.0 §7).
-  public init(_ components: [ClaimPathComponent]) throws(DCQLError) {
+  package init(_ components: [ClaimPathComponent]) throws(DCQLError) {
     guard !components.isEmpty else {
       throw DCQLError(.invalidPath, "a claims path pointer is non-empty")
     }
@@ -33,7 +33,7 @@ public struct ClaimsPathPointer: Sendable, Hashable, CustomStringConvertible {
   private let concreteComponents: [ClaimPath.Component]?
 
   /// Parses a pointer from its JSON form: strings, non-negative integers and nulls (OpenID4VP 1.0 §7).
-  public init(json: ClaimValue) throws(DCQLError) {
+  package init(json: ClaimValue) throws(DCQLError) {
     guard case .array(let elements) = json else {
       throw DCQLError(.invalidPath, "a claims path pointer is an array")
     }
@@ -56,7 +56,7 @@ public struct ClaimsPathPointer: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The pointer in its JSON form.
-  public var json: ClaimValue {
+  package var json: ClaimValue {
     .array(
       components.map {
         switch $0 {
@@ -74,7 +74,7 @@ public struct ClaimsPathPointer: Sendable, Hashable, CustomStringConvertible {
   ///
   /// Where §7.2 says to abort with an error (a key applied to a non-object, an index or `null` to a
   /// non-array, or an empty selection), the result is empty: the credential does not match.
-  public func select(in root: ClaimValue) -> [SelectedClaim] {
+  package func select(in root: ClaimValue) -> [SelectedClaim] {
     if let concrete = concreteComponents { return selectOne(concrete, in: root) }
     var current: [(value: ClaimValue, path: [ClaimPath.Component])] = [(root, [])]
     for component in components {
@@ -141,11 +141,11 @@ extension ClaimsPathPointer {
 }
 
 /// One claim a claims path pointer selected: where it is and its value (OpenID4VP 1.0 §7.2).
-public struct SelectedClaim: Sendable, Hashable {
+package struct SelectedClaim: Sendable, Hashable {
   /// The concrete path of the claim.
-  public let path: ClaimPath
+  package let path: ClaimPath
   /// The claim's value.
-  public let value: ClaimValue
+  package let value: ClaimValue
 }
 
 extension ClaimValue: CustomStringConvertible {

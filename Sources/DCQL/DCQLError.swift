@@ -19,13 +19,13 @@ public struct DCQLErrorCode: DCErrorCode {
   /// A member is missing, has the wrong type or breaks a structural rule (OpenID4VP 1.0 §6.1–§6.3).
   public static let invalidQuery = Self("invalidQuery")
   /// An identifier has characters outside `[A-Za-z0-9_-]` or is not unique (OpenID4VP 1.0 §6.1, §6.3).
-  public static let invalidIdentifier = Self("invalidIdentifier")
+  package static let invalidIdentifier = Self("invalidIdentifier")
   /// `claim_sets` or `credential_sets` names an id that does not exist (OpenID4VP 1.0 §6.1, §6.2).
-  public static let unknownReference = Self("unknownReference")
+  package static let unknownReference = Self("unknownReference")
   /// A claims path pointer is empty or has a component that is not a string, index or null (OpenID4VP 1.0 §7).
-  public static let invalidPath = Self("invalidPath")
+  package static let invalidPath = Self("invalidPath")
   /// A `values` entry, `meta` member or trusted authority value has the wrong type or encoding (OpenID4VP 1.0 §6.1.1, §6.3).
-  public static let invalidValue = Self("invalidValue")
+  package static let invalidValue = Self("invalidValue")
 
   /// Where in the query the problem is, a path such as `credentials[0].claims[1]`.
   public typealias Detail = String
@@ -40,7 +40,7 @@ public struct DCQLErrorCode: DCErrorCode {
 
 extension DCError where Code == DCQLErrorCode {
   /// Creates an error at a location in the query, such as `credentials[0].claims[1]`.
-  public init(
+  package init(
     _ code: DCQLErrorCode, at location: String, _ reason: String,
     underlying: (any Error & Sendable)? = nil, file: String = #fileID, line: UInt = #line
   ) {

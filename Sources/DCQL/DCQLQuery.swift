@@ -19,7 +19,7 @@ public struct DCQLQuery: Sendable, Hashable {
   }
 
   /// Parses and validates a query from a JSON value (OpenID4VP 1.0 §6).
-  public init(_ value: ClaimValue) throws(DCQLError) {
+  package init(_ value: ClaimValue) throws(DCQLError) {
     self = try QueryParser.query(value)
   }
 
@@ -64,11 +64,11 @@ public struct CredentialQueryMeta: Sendable, Hashable {
   /// The SD-JWT VC types one of which the Credential must have (`vct_values`, OpenID4VP 1.0 Appendix B.3).
   public let vctValues: [String]?
   /// Every member as received, known or not.
-  public let raw: [String: ClaimValue]
+  package let raw: [String: ClaimValue]
   /// Whether the Credential Query carried `meta` at all. It is REQUIRED (OpenID4VP 1.0 §6.1): a
   /// query without it is kept, so that `credential_sets` naming it still parse, but no
   /// Credential matches it (as in Google's CMWallet matcher).
-  public let isPresent: Bool
+  package let isPresent: Bool
 }
 
 /// One accepted issuer or trust framework for a Credential (OpenID4VP 1.0 §6.1.1).

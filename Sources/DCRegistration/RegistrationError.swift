@@ -56,7 +56,7 @@ public struct RegistrationErrorCode: DCErrorCode {
 
 extension DCError where Code == RegistrationErrorCode {
   /// Creates an error with a code, a reason and the credential at fault.
-  public init(
+  package init(
     _ code: RegistrationErrorCode, _ reason: String, credentialID: String?,
     underlying: (any Error & Sendable)? = nil, file: String = #fileID, line: UInt = #line
   ) {

@@ -10,7 +10,7 @@ public struct Disclosure: Sendable, Hashable, CustomStringConvertible {
   /// The base64url text as received or created (RFC 9901 §4.2.1).
   public let encoded: String
   /// The salt (RFC 9901 §4.2.1).
-  public let salt: String
+  package let salt: String
   /// The claim name for an object property, nil for an array element (RFC 9901 §4.2.1, §4.2.2).
   public let name: String?
   /// The claim value, which may itself hold `_sd` digests (RFC 9901 §4.2.1, §4.2.6).
@@ -65,7 +65,7 @@ public struct Disclosure: Sendable, Hashable, CustomStringConvertible {
   /// in base64url (RFC 9901 §4.2.1, §4.2.2).
   ///
   /// - Throws: `invalidDisclosure` when the name is `_sd` or `...` (RFC 9901 §4.2.1).
-  public init(salt: String, name: String?, value: JSONValue) throws(SDJWTError) {
+  package init(salt: String, name: String?, value: JSONValue) throws(SDJWTError) {
     if let name { try Self.checkName(name) }
     var elements: [JSONValue] = [.string(salt)]
     if let name { elements.append(.string(name)) }
@@ -87,7 +87,7 @@ public struct Disclosure: Sendable, Hashable, CustomStringConvertible {
   package var isArrayElement: Bool { name == nil }
 
   /// base64url of the hash of the ASCII Disclosure text (RFC 9901 §4.2.3).
-  public func digest(_ algorithm: SDHashAlgorithm = .sha256) -> String {
+  package func digest(_ algorithm: SDHashAlgorithm = .sha256) -> String {
     algorithm.base64URLDigest(ofASCII: encoded)
   }
 

@@ -1,5 +1,5 @@
 public import DCCrypto
-public import DCJOSE
+package import DCJOSE
 public import DCJSON
 public import Foundation
 
@@ -7,17 +7,17 @@ public import Foundation
 /// transaction data hashes).
 public struct KeyBinding: Sendable {
   /// The holder key named by the credential's `cnf.jwk` (RFC 9901 §4.3).
-  public var signer: any Signer
+  package var signer: any Signer
   /// `aud`: over the DC API this is `origin:<origin>` (OpenID4VP 1.0 Appendix A.4).
-  public var audience: String
+  package var audience: String
   /// `nonce` from the verifier's request (RFC 9901 §4.3).
-  public var nonce: String
+  package var nonce: String
   /// `iat`, the time of signing (RFC 9901 §4.3).
-  public var issuedAt: Date
+  package var issuedAt: Date
   /// `transaction_data_hashes`, when the request carried transaction data (OpenID4VP 1.0 §8.4).
-  public var transactionDataHashes: [String]?
+  package var transactionDataHashes: [String]?
   /// `transaction_data_hashes_alg`, when not the default `sha-256` (OpenID4VP 1.0 §8.4).
-  public var transactionDataHashesAlg: String?
+  package var transactionDataHashesAlg: String?
 
   /// Creates the Key Binding parameters (RFC 9901 §4.3).
   public init(
@@ -36,7 +36,7 @@ public struct KeyBinding: Sendable {
 /// The checked claims of a Key Binding JWT (RFC 9901 §4.3, §7.3).
 public struct VerifiedKeyBinding: Sendable, Hashable {
   /// The KB-JWT as received (RFC 9901 §4.3).
-  public let jwt: CompactJWS
+  package let jwt: CompactJWS
   /// `iat` (RFC 9901 §4.3).
   public let issuedAt: Date
   /// `aud` (RFC 9901 §4.3).
@@ -44,11 +44,11 @@ public struct VerifiedKeyBinding: Sendable, Hashable {
   /// `nonce` (RFC 9901 §4.3).
   public let nonce: String
   /// `sd_hash` (RFC 9901 §4.3.1).
-  public let sdHash: String
+  package let sdHash: String
   /// `transaction_data_hashes` when present (OpenID4VP 1.0 §8.4).
   public let transactionDataHashes: [String]?
   /// `transaction_data_hashes_alg` when present (OpenID4VP 1.0 §8.4).
-  public let transactionDataHashesAlg: String?
+  package let transactionDataHashesAlg: String?
 }
 
 /// A verified presentation: the credential and, when the holder signed one, the Key Binding

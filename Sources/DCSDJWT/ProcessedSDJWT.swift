@@ -11,7 +11,7 @@ public struct ProcessedSDJWT: Sendable, Hashable {
   /// Where each Disclosure landed in ``payload`` (RFC 9901 §7.2 selects by these paths).
   package let disclosuresByPath: [ClaimPath: Disclosure]
   /// The hash algorithm of the digests, from `_sd_alg` (RFC 9901 §4.1.1).
-  public let hashAlgorithm: SDHashAlgorithm
+  package let hashAlgorithm: SDHashAlgorithm
 
   /// The deepest nesting of objects, arrays and Disclosures accepted while processing.
   static let maximumDepth = 128
@@ -22,7 +22,7 @@ public struct ProcessedSDJWT: Sendable, Hashable {
   ///   of strings, `unsupportedHashAlgorithm`, `duplicateDisclosure`, `duplicateDigest`,
   ///   `invalidDisclosure` for an object Disclosure found in an array or the reverse,
   ///   `claimNameConflict`, `unreferencedDisclosure`.
-  public init(issuerPayload: JSONValue, disclosures: [Disclosure]) throws(SDJWTError) {
+  package init(issuerPayload: JSONValue, disclosures: [Disclosure]) throws(SDJWTError) {
     guard case .object = issuerPayload else {
       throw SDJWTError(.malformed, "the issuer-signed JWT payload must be a JSON object")
     }
@@ -92,7 +92,7 @@ public struct ProcessedSDJWT: Sendable, Hashable {
 
   /// The chosen Disclosures plus those of every claim enclosing them, and nothing below them
   /// (RFC 9901 §7.2: a nested digest is only reachable through its parent's Disclosure).
-  public func disclosures(including chosen: Set<ClaimPath>) -> Set<Disclosure> {
+  package func disclosures(including chosen: Set<ClaimPath>) -> Set<Disclosure> {
     var needed = Set<Disclosure>()
     for (candidate, disclosure) in disclosuresByPath
     where chosen.contains(where: { $0.hasPrefix(candidate) }) {

@@ -1,4 +1,4 @@
-public import DCCrypto
+package import DCCrypto
 import DCEncoding
 import DCJOSE
 import DCJSON
@@ -14,7 +14,7 @@ public enum SDHashAlgorithm: String, Sendable, Hashable, CaseIterable {
   case sha512 = "sha-512"
 
   /// Reads an `_sd_alg` value, refusing names this module does not implement (RFC 9901 §4.1.1).
-  public init(name: String) throws(SDJWTError) {
+  package init(name: String) throws(SDJWTError) {
     guard let algorithm = SDHashAlgorithm(rawValue: name) else {
       throw SDJWTError(.unsupportedHashAlgorithm, "_sd_alg \(name) is not supported")
     }
@@ -22,7 +22,7 @@ public enum SDHashAlgorithm: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The underlying SHA-2 function (FIPS 180-4).
-  public var digestAlgorithm: DigestAlgorithm {
+  package var digestAlgorithm: DigestAlgorithm {
     switch self {
     case .sha256: .sha256
     case .sha384: .sha384
@@ -31,7 +31,7 @@ public enum SDHashAlgorithm: String, Sendable, Hashable, CaseIterable {
   }
 
   /// base64url of the hash of the ASCII text, as digests and `sd_hash` are formed (RFC 9901 §4.2.3, §4.3.1).
-  public func base64URLDigest(ofASCII text: String) -> String {
+  package func base64URLDigest(ofASCII text: String) -> String {
     Base64URL.encode(digestAlgorithm.hash(Array(text.utf8)))
   }
 }

@@ -1,5 +1,5 @@
 public import DCJOSE
-public import DCJSON
+package import DCJSON
 
 /// An SD-JWT in the compact serialization, `<Issuer-signed JWT>~<Disclosure>~...~[<KB-JWT>]`,
 /// parsed but not yet verified; every part keeps the exact text received (RFC 9901 §4, §7.1).
@@ -9,13 +9,13 @@ public struct SDJWT: Sendable, Hashable {
   /// The Issuer-signed JWT, with its received signing input (RFC 9901 §4.1).
   public let issuerSignedJWT: CompactJWS
   /// The Issuer-signed JWT payload as received, with `_sd` digests (RFC 9901 §4.1).
-  public let issuerPayload: JSONValue
+  package let issuerPayload: JSONValue
   /// The Disclosures in the order received, each with its exact text (RFC 9901 §4.2).
   public let disclosures: [Disclosure]
   /// The Key Binding JWT when the text ends with one (RFC 9901 §4.3).
   public let keyBindingJWT: CompactJWS?
   /// The hash algorithm from `_sd_alg`, SHA-256 by default (RFC 9901 §4.1.1).
-  public let hashAlgorithm: SDHashAlgorithm
+  package let hashAlgorithm: SDHashAlgorithm
 
   /// Parses the compact serialization (RFC 9901 §4, §7.1 step 1).
   ///

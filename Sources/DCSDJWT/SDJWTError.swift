@@ -20,15 +20,15 @@ public struct SDJWTErrorCode: DCErrorCode {
   /// `...` (RFC 9901 §4.2, §7.1 step 3).
   public static let invalidDisclosure = Self("invalidDisclosure")
   /// The same Disclosure was presented twice (RFC 9901 §7.1 step 4).
-  public static let duplicateDisclosure = Self("duplicateDisclosure")
+  package static let duplicateDisclosure = Self("duplicateDisclosure")
   /// A digest appears more than once in the payload or in Disclosures (RFC 9901 §7.1 step 4).
-  public static let duplicateDigest = Self("duplicateDigest")
+  package static let duplicateDigest = Self("duplicateDigest")
   /// A Disclosure is referenced by no digest (RFC 9901 §7.1 step 5).
-  public static let unreferencedDisclosure = Self("unreferencedDisclosure")
+  package static let unreferencedDisclosure = Self("unreferencedDisclosure")
   /// A disclosed claim name already exists in its object (RFC 9901 §7.1 step 3.2.2.3).
   package static let claimNameConflict = Self("claimNameConflict")
   /// `_sd_alg` names a hash algorithm this module does not support (RFC 9901 §4.1.1).
-  public static let unsupportedHashAlgorithm = Self("unsupportedHashAlgorithm")
+  package static let unsupportedHashAlgorithm = Self("unsupportedHashAlgorithm")
   /// The issuer-signed JWT's signature does not verify, or its algorithm is refused (RFC 9901 §7.1 step 2).
   public static let invalidIssuerSignature = Self("invalidIssuerSignature")
   /// The `x5c` chain is missing or does not validate against the trust anchors (SD-JWT VC §3.5).
@@ -38,7 +38,7 @@ public struct SDJWTErrorCode: DCErrorCode {
   /// A required claim is absent (SD-JWT VC §3.2.2, "Registered JWT Claims").
   public static let missingClaim = Self("missingClaim")
   /// A claim has the wrong type or value (RFC 7519 §4.1, SD-JWT VC §3.2.2).
-  public static let invalidClaim = Self("invalidClaim")
+  package static let invalidClaim = Self("invalidClaim")
   /// A claim that must stay in the clear arrived through a Disclosure (SD-JWT VC §3.2.2, "Registered JWT Claims").
   package static let forbiddenDisclosure = Self("forbiddenDisclosure")
   /// `exp` has passed (RFC 7519 §4.1.4).

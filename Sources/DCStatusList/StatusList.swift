@@ -89,7 +89,7 @@ public struct StatusList: Sendable, Hashable {
   /// Reads the `bits` member (draft §4.1).
   ///
   /// - Throws: `StatusListErrorCode.unsupportedBits` for anything but 1, 2, 4 or 8.
-  public static func bits(_ value: Int) throws(StatusListError) -> Bits {
+  package static func bits(_ value: Int) throws(StatusListError) -> Bits {
     guard let bits = Bits(rawValue: value) else {
       throw StatusListError(.unsupportedBits, "bits must be 1, 2, 4 or 8, not \(value)")
     }

@@ -48,7 +48,7 @@ public enum StatusCheckResult: Sendable, Hashable {
   case unknown(StatusUnknownReason, detail: String)
 
   /// The result that a status read from a verified list gives.
-  public init(_ status: Status) {
+  package init(_ status: Status) {
     switch status {
     case .valid: self = .valid
     case .invalid: self = .invalid

@@ -82,5 +82,5 @@ public struct VerificationReport: Sendable, Hashable {
   public let checks: [VerificationCheck]
 
   /// A report of `checks`.
-  public init(checks: [VerificationCheck]) { self.checks = checks }
+  package init(checks: [VerificationCheck]) { self.checks = checks }
 }

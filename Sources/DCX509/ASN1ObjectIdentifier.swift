@@ -47,13 +47,13 @@ extension ASN1ObjectIdentifier {
   /// id-ce-basicConstraints (RFC 5280 §4.2.1.9).
   package static let basicConstraints = ASN1ObjectIdentifier(arcs: [2, 5, 29, 19])
   /// id-ce-keyUsage (RFC 5280 §4.2.1.3).
-  public static let keyUsage = ASN1ObjectIdentifier(arcs: [2, 5, 29, 15])
+  package static let keyUsage = ASN1ObjectIdentifier(arcs: [2, 5, 29, 15])
   /// id-ce-extKeyUsage (RFC 5280 §4.2.1.12).
   package static let extendedKeyUsage = ASN1ObjectIdentifier(arcs: [2, 5, 29, 37])
   /// id-ce-subjectKeyIdentifier (RFC 5280 §4.2.1.2).
-  public static let subjectKeyIdentifier = ASN1ObjectIdentifier(arcs: [2, 5, 29, 14])
+  package static let subjectKeyIdentifier = ASN1ObjectIdentifier(arcs: [2, 5, 29, 14])
   /// id-ce-authorityKeyIdentifier (RFC 5280 §4.2.1.1).
-  public static let authorityKeyIdentifier = ASN1ObjectIdentifier(arcs: [2, 5, 29, 35])
+  package static let authorityKeyIdentifier = ASN1ObjectIdentifier(arcs: [2, 5, 29, 35])
   /// id-ce-subjectAltName (RFC 5280 §4.2.1.6).
   package static let subjectAlternativeName = ASN1ObjectIdentifier(arcs: [2, 5, 29, 17])
   /// id-ce-issuerAltName (RFC 5280 §4.2.1.7).
@@ -82,7 +82,7 @@ extension ASN1ObjectIdentifier {
   package static let serialNumberAttribute = ASN1ObjectIdentifier(arcs: [2, 5, 4, 5])
 
   /// id-ecPublicKey (RFC 5480 §2.1.1).
-  public static let ecPublicKey = ASN1ObjectIdentifier(arcs: [1, 2, 840, 10045, 2, 1])
+  package static let ecPublicKey = ASN1ObjectIdentifier(arcs: [1, 2, 840, 10045, 2, 1])
   /// rsaEncryption (RFC 3279 §2.3.1).
   package static let rsaEncryption = ASN1ObjectIdentifier(arcs: [1, 2, 840, 113549, 1, 1, 1])
   /// secp256r1 (RFC 5480 §2.1.1.1).

@@ -3,17 +3,17 @@ public import Foundation
 
 /// An X.509 v3 certificate (RFC 5280 §4.1), keeping the bytes it was read from.
 ///
-/// Signatures are checked over ``tbsCertificateBytes`` exactly as received, never a re-encoding
+/// Signatures are checked over the TBSCertificate bytes exactly as received, never a re-encoding
 /// (RFC 5280 §4.1.1.3). Equality and hashing use ``derBytes``.
 public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   /// The whole certificate as received.
   public let derBytes: [UInt8]
   /// The TBSCertificate as received: the bytes the issuer signed (RFC 5280 §4.1.1.1).
-  public let tbsCertificateBytes: [UInt8]
+  package let tbsCertificateBytes: [UInt8]
   /// The outer signatureAlgorithm, equal to the TBS signature field (RFC 5280 §4.1.1.2).
   package let signatureAlgorithm: SignatureAlgorithm
   /// The signatureValue bits; for ECDSA a DER ECDSA-Sig-Value (RFC 5480 §2.2.3).
-  public let signature: [UInt8]
+  package let signature: [UInt8]
   /// The X.509 version number, 1 to 3 (the wire value plus one, RFC 5280 §4.1.2.1).
   public let version: Int
   /// The serialNumber INTEGER's content octets as encoded (RFC 5280 §4.1.2.2).
@@ -72,10 +72,10 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The validity period (RFC 5280 §4.1.2.5).
-  public var validity: Validity { Validity(notBefore: notBefore, notAfter: notAfter) }
+  package var validity: Validity { Validity(notBefore: notBefore, notAfter: notAfter) }
 
   /// The subject public key with its exact key bits (RFC 5280 §4.1.2.7).
-  public var subjectPublicKeyInfo: SubjectPublicKeyInfo {
+  package var subjectPublicKeyInfo: SubjectPublicKeyInfo {
     SubjectPublicKeyInfo(publicKey: publicKey, subjectPublicKeyBytes: subjectPublicKeyBytes)
   }
 

@@ -47,7 +47,7 @@ public struct CertificateBuilder: Sendable {
   }
 
   /// The RFC 7093 §2 method 1 key identifier of ``publicKey`` (SHA-256, leftmost 160 bits).
-  public var subjectKeyIdentifier: [UInt8] { CertificateExtension.keyIdentifier(for: publicKey) }
+  package var subjectKeyIdentifier: [UInt8] { CertificateExtension.keyIdentifier(for: publicKey) }
 
   /// Signs a self-signed certificate; signer must hold the key matching ``publicKey``.
   public func selfSigned(signer: any Signer) throws(CertificateError) -> Certificate {
@@ -79,7 +79,7 @@ public struct CertificateBuilder: Sendable {
 
   /// Signs with an arbitrary issuer name and signer, without checks tying them together; for
   /// building deliberately broken chains in tests.
-  public func sign(issuerName: DistinguishedName, signer: any Signer) throws(CertificateError)
+  package func sign(issuerName: DistinguishedName, signer: any Signer) throws(CertificateError)
     -> Certificate
   {
     try sign(issuerName: issuerName, extensions: extensions, signer: signer)

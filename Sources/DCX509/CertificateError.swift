@@ -19,13 +19,13 @@ public struct CertificateErrorCode: DCErrorCode {
   /// The DER is well formed but is not the ASN.1 structure RFC 5280 §4.1 requires.
   public static let invalidCertificate = Self("invalidCertificate")
   /// An extension value does not decode as its RFC 5280 §4.2 syntax, or appears twice.
-  public static let invalidExtension = Self("invalidExtension")
+  package static let invalidExtension = Self("invalidExtension")
   /// The subject public key is malformed (RFC 5480 §2.2), such as a point off its curve.
-  public static let invalidPublicKey = Self("invalidPublicKey")
+  package static let invalidPublicKey = Self("invalidPublicKey")
   /// The text is not a PEM `CERTIFICATE` document (RFC 7468 §5).
   public static let invalidPEM = Self("invalidPEM")
   /// An object identifier in dotted form cannot be encoded (X.690 §8.19).
-  public static let invalidObjectIdentifier = Self("invalidObjectIdentifier")
+  package static let invalidObjectIdentifier = Self("invalidObjectIdentifier")
   /// A builder input cannot form a valid certificate (RFC 5280 §4.1.2).
   public static let invalidBuilderInput = Self("invalidBuilderInput")
   /// The signer failed to produce a signature for a certificate being built.

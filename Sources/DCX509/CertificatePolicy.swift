@@ -60,7 +60,7 @@ public struct MdocReaderAuthenticationPolicy: CertificatePolicy {
 /// compared without regard to ASCII case (DNS names are case-insensitive, RFC 4343).
 public struct OpenID4VPSANDNSPolicy: CertificatePolicy {
   /// The client identifier without its `x509_san_dns:` prefix.
-  public let clientID: String
+  package let clientID: String
 
   /// Creates the policy for a client identifier given without its prefix.
   public init(clientID: String) { self.clientID = clientID }
@@ -68,7 +68,7 @@ public struct OpenID4VPSANDNSPolicy: CertificatePolicy {
   /// `openID4VPSANDNS`.
   public var name: String { "openID4VPSANDNS" }
 
-  /// Requires a dNSName SAN in the leaf equal to ``clientID``, ignoring ASCII letter case as
+  /// Requires a dNSName SAN in the leaf equal to the policy's client ID, ignoring ASCII letter case as
   /// DNS does (RFC 4343 §3, RFC 5280 §7.2).
   public func check(chain: [Certificate]) -> PolicyResult {
     guard let leaf = chain.first else { return .failsToMeetPolicy(reason: "empty path") }
@@ -85,7 +85,7 @@ public struct OpenID4VPSANDNSPolicy: CertificatePolicy {
 /// OpenID4VP 1.0 §5.9.3 `x509_hash`: the leaf's SHA-256 hash matches the client identifier.
 public struct OpenID4VPX509HashPolicy: CertificatePolicy {
   /// The base64url (unpadded) SHA-256 of the leaf DER, without the `x509_hash:` prefix.
-  public let hash: String
+  package let hash: String
 
   /// Creates the policy for a hash given without its prefix.
   public init(hash: String) { self.hash = hash }
@@ -93,7 +93,7 @@ public struct OpenID4VPX509HashPolicy: CertificatePolicy {
   /// `openID4VPX509Hash`.
   public var name: String { "openID4VPX509Hash" }
 
-  /// Requires ``Certificate/x509Hash`` of the leaf to equal ``hash``.
+  /// Requires ``Certificate/x509Hash`` of the leaf to equal the policy's hash.
   public func check(chain: [Certificate]) -> PolicyResult {
     guard let leaf = chain.first else { return .failsToMeetPolicy(reason: "empty path") }
     guard leaf.x509Hash == hash else {
@@ -116,7 +116,7 @@ public struct OpenID4VPX509HashPolicy: CertificatePolicy {
 /// unestablished issuer before the user, so it fails this policy.
 public struct SDJWTVCIssuerPolicy: CertificatePolicy {
   /// The credential's `iss`, nil when it has none.
-  public let issuer: String?
+  package let issuer: String?
 
   /// Creates the policy for a credential's `iss` (nil: only the certificate profile is checked).
   public init(issuer: String?) { self.issuer = issuer }
@@ -125,7 +125,7 @@ public struct SDJWTVCIssuerPolicy: CertificatePolicy {
   public var name: String { "sdJWTVCIssuer" }
 
   /// Requires an end-entity leaf (no basicConstraints cA), keyUsage with digitalSignature, and
-  /// a SAN that matches ``issuer`` when there is one.
+  /// a SAN that matches the policy's issuer when there is one.
   public func check(chain: [Certificate]) -> PolicyResult {
     guard let leaf = chain.first else { return .failsToMeetPolicy(reason: "empty path") }
     // RFC 5280 §4.2.1.9: a CA certificate is not an end entity and does not sign credentials.

@@ -60,12 +60,12 @@ public struct CertificateValidator: Sendable {
   package static let maximumChainLength = 10
 
   /// The configured anchors, matched by subject name and public key (RFC 5280 §6.1.1(d)).
-  public let trustAnchors: [Certificate]
+  package let trustAnchors: [Certificate]
   /// Policies every trusted path must also meet, in order.
-  public let policies: [any CertificatePolicy]
+  package let policies: [any CertificatePolicy]
 
   /// Creates a validator with one policy.
-  public init(trustAnchors: [Certificate], policy: some CertificatePolicy) {
+  package init(trustAnchors: [Certificate], policy: some CertificatePolicy) {
     self.trustAnchors = trustAnchors
     self.policies = [policy]
   }

@@ -7,17 +7,17 @@ public enum DER {
   package static let maximumDepth = 32
 
   /// Identifier octets (X.690 §8.1.2) for the universal types this library reads and writes.
-  public enum Identifier {
+  package enum Identifier {
     /// BOOLEAN (X.690 §8.2).
-    public static let boolean: UInt8 = 0x01
+    package static let boolean: UInt8 = 0x01
     /// INTEGER (X.690 §8.3).
-    public static let integer: UInt8 = 0x02
+    package static let integer: UInt8 = 0x02
     /// BIT STRING, primitive as DER requires (X.690 §10.2).
     package static let bitString: UInt8 = 0x03
     /// OCTET STRING, primitive as DER requires (X.690 §10.2).
     package static let octetString: UInt8 = 0x04
     /// NULL (X.690 §8.8).
-    public static let null: UInt8 = 0x05
+    package static let null: UInt8 = 0x05
     /// OBJECT IDENTIFIER (X.690 §8.19).
     package static let objectIdentifier: UInt8 = 0x06
     /// UTF8String (X.680 §41).
@@ -356,7 +356,7 @@ extension DER.Node {
   }
 
   /// Any of the character string types a DirectoryString or GeneralName may use (RFC 5280 §4.1.2.4).
-  public func stringValue() throws(CertificateError) -> String {
+  package func stringValue() throws(CertificateError) -> String {
     let bytes = Array(content)
     switch identifier {
     case DER.Identifier.utf8String:

@@ -3,7 +3,7 @@ package import Foundation
 
 extension DER {
   /// A TLV with the given identifier and contents, with a minimal definite length (X.690 §10.1).
-  public static func encode(_ identifier: UInt8, _ content: [UInt8]) -> [UInt8] {
+  package static func encode(_ identifier: UInt8, _ content: [UInt8]) -> [UInt8] {
     var out: [UInt8] = [identifier]
     if content.count < 0x80 {
       out.append(UInt8(content.count))
@@ -32,7 +32,7 @@ extension DER {
   }
 
   /// An INTEGER from unsigned big-endian magnitude bytes, made minimal (X.690 §8.3.2).
-  public static func integer(unsignedBytes bytes: [UInt8]) -> [UInt8] {
+  package static func integer(unsignedBytes bytes: [UInt8]) -> [UInt8] {
     var magnitude = Array(bytes.drop(while: { $0 == 0 }))
     if magnitude.isEmpty { magnitude = [0] }
     if magnitude[0] & 0x80 != 0 { magnitude.insert(0, at: 0) }
@@ -40,7 +40,7 @@ extension DER {
   }
 
   /// An INTEGER from a Swift integer (X.690 §8.3).
-  public static func integer(_ value: Int) -> [UInt8] {
+  package static func integer(_ value: Int) -> [UInt8] {
     var bytes: [UInt8] = []
     var remaining = value
     repeat {
@@ -54,12 +54,12 @@ extension DER {
   }
 
   /// A BOOLEAN, 0xFF for true (X.690 §11.1).
-  public static func boolean(_ value: Bool) -> [UInt8] {
+  package static func boolean(_ value: Bool) -> [UInt8] {
     encode(Identifier.boolean, [value ? 0xFF : 0x00])
   }
 
   /// NULL (X.690 §8.8).
-  public static var null: [UInt8] { [Identifier.null, 0x00] }
+  package static var null: [UInt8] { [Identifier.null, 0x00] }
 
   /// An OBJECT IDENTIFIER (X.690 §8.19).
   package static func objectIdentifier(_ oid: ASN1ObjectIdentifier) -> [UInt8] {
@@ -134,7 +134,7 @@ extension DER {
   }
 
   /// An explicit context tag `[number]` wrapping an encoded value (X.690 §8.14.3).
-  public static func explicit(_ number: UInt8, _ encoded: [UInt8]) -> [UInt8] {
+  package static func explicit(_ number: UInt8, _ encoded: [UInt8]) -> [UInt8] {
     encode(Identifier.contextSpecific(number, constructed: true), encoded)
   }
 

@@ -14,7 +14,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     public let value: String
 
     /// Creates an attribute.
-    public init(type: ASN1ObjectIdentifier, value: String) {
+    package init(type: ASN1ObjectIdentifier, value: String) {
       self.type = type
       self.value = value
     }
@@ -23,7 +23,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
   /// The Name exactly as encoded.
   public let derBytes: [UInt8]
   /// The relative distinguished names in encoding order, each a set of attributes.
-  public let relativeDistinguishedNames: [[Attribute]]
+  package let relativeDistinguishedNames: [[Attribute]]
 
   /// Reads an RDNSequence (RFC 5280 §4.1.2.4).
   public init(derEncoded bytes: [UInt8]) throws(CertificateError) {

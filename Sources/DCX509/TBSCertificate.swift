@@ -1,21 +1,21 @@
 import DCErrors
-public import Foundation
+package import Foundation
 
 /// The validity period of a certificate (RFC 5280 §4.1.2.5): both ends inclusive.
-public struct Validity: Sendable, Hashable {
+package struct Validity: Sendable, Hashable {
   /// The start of the validity period, inclusive.
-  public let notBefore: Date
+  package let notBefore: Date
   /// The end of the validity period, inclusive.
-  public let notAfter: Date
+  package let notAfter: Date
 
   /// Creates a validity period.
-  public init(notBefore: Date, notAfter: Date) {
+  package init(notBefore: Date, notAfter: Date) {
     self.notBefore = notBefore
     self.notAfter = notAfter
   }
 
   /// Whether date lies within notBefore...notAfter, both inclusive (RFC 5280 §4.1.2.5).
-  public func contains(_ date: Date) -> Bool { notBefore <= date && date <= notAfter }
+  package func contains(_ date: Date) -> Bool { notBefore <= date && date <= notAfter }
 
   /// Reads `Validity ::= SEQUENCE { notBefore Time, notAfter Time }` (RFC 5280 §4.1).
   init(node: DER.Node) throws(CertificateError) {
@@ -28,9 +28,9 @@ public struct Validity: Sendable, Hashable {
 }
 
 /// The subject's public key and the exact key bits it was read from (RFC 5280 §4.1.2.7).
-public struct SubjectPublicKeyInfo: Sendable, Hashable {
+package struct SubjectPublicKeyInfo: Sendable, Hashable {
   /// The key, as far as this library understands its algorithm.
-  public let publicKey: CertificatePublicKey
+  package let publicKey: CertificatePublicKey
   /// The subjectPublicKey BIT STRING contents, which RFC 7093 key identifiers hash.
   package let subjectPublicKeyBytes: [UInt8]
 

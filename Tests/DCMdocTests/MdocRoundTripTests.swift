@@ -127,6 +127,31 @@ struct MdocRoundTripTests {
     #expect(error?.code == .invalidReaderSignature)
   }
 
+  @Test("A DocRequest signed for a session authenticates its reader in that session only")
+  func signedDocRequest() throws {
+    let pki = try TestPKI()
+    let transcript = SessionTranscript(
+      handover: Handover.dcapi(encryptionInfoBase64: "e", origin: "https://verifier.example"))
+    let items = ItemsRequest(
+      docType: "org.iso.18013.5.1.mDL",
+      nameSpaces: [("org.iso.18013.5.1", [.init("family_name", intentToRetain: false)])])
+    let signed = try DocRequest(
+      itemsRequest: items, sessionTranscript: transcript, readerKey: pki.readerKey,
+      readerChain: [pki.reader])
+    let request = try DeviceRequest(bytes: DeviceRequest(docRequests: [signed]).bytes)
+    #expect(request.docRequests[0].itemsRequest == items)
+    let auth = try request.authenticateReader(
+      sessionTranscript: transcript, trustAnchors: [pki.readerRoot], at: TestPKI.now)
+    #expect(auth.perDocRequest[0]?.trust.isTrusted == true)
+    #expect(auth.perDocRequest[0]?.name == "Test Reader")
+    let error = #expect(throws: MdocError.self) {
+      try request.authenticateReader(
+        sessionTranscript: SessionTranscript(handover: .null), trustAnchors: [pki.readerRoot],
+        at: TestPKI.now)
+    }
+    #expect(error?.code == .invalidReaderSignature)
+  }
+
   @Test("Matching a request against an mdoc")
   func matching() throws {
     let pki = try TestPKI()

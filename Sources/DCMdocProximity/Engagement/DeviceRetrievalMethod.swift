@@ -11,20 +11,20 @@ public enum DeviceRetrievalMethod: Sendable, Hashable {
   case other(type: UInt64, version: UInt64, options: CBOR)
 
   /// The type numbers of §8.2.1.1.
-  public enum MethodType {
+  package enum MethodType {
     /// NFC.
-    public static let nfc: UInt64 = 1
+    package static let nfc: UInt64 = 1
     /// Bluetooth Low Energy.
-    public static let ble: UInt64 = 2
+    package static let ble: UInt64 = 2
     /// Wi-Fi Aware.
     package static let wifiAware: UInt64 = 3
   }
 
   /// The version of the BLE and NFC options this library reads and writes.
-  public static let version: UInt64 = 1
+  package static let version: UInt64 = 1
 
   /// The method as CBOR.
-  public var cbor: CBOR {
+  package var cbor: CBOR {
     switch self {
     case .ble(let options): [.unsigned(MethodType.ble), .unsigned(Self.version), options.cbor]
     case .nfc(let options): [.unsigned(MethodType.nfc), .unsigned(Self.version), options.cbor]
@@ -159,7 +159,7 @@ public struct BLEOptions: Sendable, Hashable {
   }
 
   /// The options as CBOR, keys in ascending order.
-  public var cbor: CBOR {
+  package var cbor: CBOR {
     var map: CBORMap = [
       CBOR(Keys.peripheralServerMode): .boolean(supportsPeripheralServerMode),
       CBOR(Keys.centralClientMode): .boolean(supportsCentralClientMode),
@@ -200,7 +200,7 @@ public struct NFCOptions: Sendable, Hashable {
   }
 
   /// The options as CBOR.
-  public var cbor: CBOR {
+  package var cbor: CBOR {
     [0: .unsigned(maxCommandDataLength), 1: .unsigned(maxResponseDataLength)]
   }
 }

@@ -40,7 +40,7 @@ public struct OriginInfo: Sendable, Hashable {
   }
 
   /// The OriginInfo as CBOR.
-  public var cbor: CBOR {
+  package var cbor: CBOR {
     ["cat": .unsigned(category), "type": .unsigned(type), "details": details]
   }
 }

@@ -2,7 +2,7 @@ import DCCBOR
 
 /// `SessionData = {? "data": bstr, ? "status": uint}`: every message after the
 /// SessionEstablishment, in both directions (ISO 18013-5 §9.1.1.4).
-public struct SessionData: Sendable, Hashable {
+package struct SessionData: Sendable, Hashable {
   enum Keys {
     static let data = "data"
     static let status = "status"
@@ -10,19 +10,19 @@ public struct SessionData: Sendable, Hashable {
   }
 
   /// The encrypted DeviceRequest or DeviceResponse (§9.1.1.5), if any.
-  public let data: [UInt8]?
+  package let data: [UInt8]?
   /// The status (Table 20), if any; each one ends the session.
-  public let status: SessionStatus?
+  package let status: SessionStatus?
   /// The message's bytes.
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
 
   /// An encrypted message, with a status when the same message ends the session.
-  public init(data: [UInt8], status: SessionStatus? = nil) {
+  package init(data: [UInt8], status: SessionStatus? = nil) {
     self.init(data: .some(data), status: status)
   }
 
   /// A status alone, not encrypted (§9.1.1.4): `{"status": 20}` ends the session.
-  public init(status: SessionStatus) {
+  package init(status: SessionStatus) {
     self.init(data: nil, status: .some(status))
   }
 
@@ -53,7 +53,7 @@ public struct SessionData: Sendable, Hashable {
   /// Reads a received message. A message that is not the CDDL, or has neither `data` nor
   /// `status`, answers status 11; a status outside Table 20 is `unknownStatus` and is not answered
   /// (whatever it means, the sender has ended the session).
-  public init(bytes: [UInt8], limits: SessionLimits = .default) throws(MdocProximityError) {
+  package init(bytes: [UInt8], limits: SessionLimits = .default) throws(MdocProximityError) {
     guard bytes.count <= limits.maxMessageByteCount else {
       throw MdocProximityError(
         .tooLarge,

@@ -1,10 +1,10 @@
 package import DCCBOR
 import DCCOSE
-public import DCCrypto
+package import DCCrypto
 
 /// `SessionEstablishment = {"eReaderKey": EReaderKeyBytes, "data": bstr}`: the reader's first
 /// message, its ephemeral key and the encrypted DeviceRequest (ISO 18013-5 §9.1.1.4).
-public struct SessionEstablishment: Sendable, Hashable {
+package struct SessionEstablishment: Sendable, Hashable {
   enum Keys {
     static let eReaderKey = "eReaderKey"
     static let data = "data"
@@ -17,12 +17,12 @@ public struct SessionEstablishment: Sendable, Hashable {
   /// the SessionTranscript as it arrived).
   package let eReaderKeyEncoded: EncodedCBOR
   /// The encrypted DeviceRequest (AES-256-GCM ciphertext and tag, §9.1.1.5).
-  public let data: [UInt8]
+  package let data: [UInt8]
   /// The message's bytes.
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
 
   /// Builds the message (preferred serialization, keys in CDDL order).
-  public init(eReaderKey: ECPublicKey, data: [UInt8]) {
+  package init(eReaderKey: ECPublicKey, data: [UInt8]) {
     self.init(
       eReaderKey: eReaderKey,
       eReaderKeyEncoded: EncodedCBOR(encoding: COSEKey(publicKey: eReaderKey).cbor), data: data)
@@ -41,7 +41,7 @@ public struct SessionEstablishment: Sendable, Hashable {
 
   /// Reads a received message, keeping `EReaderKeyBytes` exactly. A message that is not the CDDL
   /// answers status 11; a key that is not a valid point of a supported curve answers status 10.
-  public init(bytes: [UInt8], limits: SessionLimits = .default) throws(MdocProximityError) {
+  package init(bytes: [UInt8], limits: SessionLimits = .default) throws(MdocProximityError) {
     guard bytes.count <= limits.maxMessageByteCount else {
       throw MdocProximityError(
         .tooLarge,

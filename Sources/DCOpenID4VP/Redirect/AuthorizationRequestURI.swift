@@ -1,16 +1,16 @@
-public import DCCrypto
+package import DCCrypto
 import DCEncoding
-public import DCHTTP
-public import DCJSON
-public import Foundation
+package import DCHTTP
+package import DCJSON
+package import Foundation
 
 /// An OpenID4VP Authorization Request as a link or QR code outside the DC API: `openid4vp://`,
 /// `haip-vp://`, `eudi-openid4vp://`, `eu-eaap://`, or an `https` universal link with the same
 /// query (OpenID4VP 1.0 §5, §5.10, HAIP 1.0 §5, ETSI TS 119 472-2 §6.4.1). Reading it does no
 /// I/O.
-public struct AuthorizationRequestURI: Sendable, Hashable {
+package struct AuthorizationRequestURI: Sendable, Hashable {
   /// How `request_uri` is fetched (OpenID4VP 1.0 §5.10).
-  public enum RequestURIMethod: String, Sendable, Hashable, CaseIterable {
+  package enum RequestURIMethod: String, Sendable, Hashable, CaseIterable {
     /// A plain GET (the default).
     case get
     /// A POST with `wallet_metadata` and `wallet_nonce` (OpenID4VP 1.0 §5.10.1).
@@ -18,7 +18,7 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
   }
 
   /// Where the request parameters are.
-  public enum Form: Sendable, Hashable {
+  package enum Form: Sendable, Hashable {
     /// `request_uri`: the request object is fetched from this URL (RFC 9101 §5.2, OpenID4VP 1.0
     /// §5.10).
     case byReference(requestURI: URL, method: RequestURIMethod)
@@ -46,13 +46,13 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
   ]
 
   /// The URI as given.
-  public let text: String
+  package let text: String
   /// The scheme, lowercased.
   package let scheme: String
   /// `client_id`, as sent (OpenID4VP 1.0 §5.9: required in every request URI).
-  public let clientID: ClientIdentifier
+  package let clientID: ClientIdentifier
   /// Where the parameters are.
-  public let form: Form
+  package let form: Form
 
   /// Reads a request URI.
   ///
@@ -61,7 +61,7 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
   ///   `invalidRequest` for a missing `client_id`, both `request` and `request_uri`, an unknown
   ///   `request_uri_method` (or one without `request_uri`), or a `request_uri` that is neither
   ///   `https` nor loopback `http`.
-  public init(_ text: String) throws(OpenID4VPError) {
+  package init(_ text: String) throws(OpenID4VPError) {
     guard text.utf8.count <= Self.maximumLength else {
       throw OpenID4VPError(
         .malformed, "the request URI is longer than \(Self.maximumLength) bytes")
@@ -158,13 +158,13 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
   /// URI; nil for the other forms (OpenID4VP 1.0 §5.10, RFC 9101 §5.2.3).
   ///
   /// GET asks with `Accept: application/oauth-authz-req+jwt`; POST also sends the form
-  /// `wallet_metadata=<JSON>&wallet_nonce=<nonce>` (§5.10.1). Keep ``RequestObjectFetch/walletNonce``
-  /// and hand it to ``RedirectAuthorizationRequest`` with the fetched object.
+  /// `wallet_metadata=<JSON>&wallet_nonce=<nonce>` (§5.10.1). Keep `RequestObjectFetch.walletNonce`
+  /// and hand it to `RedirectAuthorizationRequest` with the fetched object.
   ///
   /// - Parameters:
   ///   - walletMetadata: what the wallet supports, sent with POST.
   ///   - random: the source of the fresh `wallet_nonce` (128 bits, base64url).
-  public func requestObjectFetch(
+  package func requestObjectFetch(
     walletMetadata: WalletMetadata = .standard, random: any RandomSource = SecureRandom()
   ) -> RequestObjectFetch? {
     guard case .byReference(let url, let method) = form else { return nil }
@@ -187,7 +187,7 @@ public struct AuthorizationRequestURI: Sendable, Hashable {
 }
 
 /// The fetch of a request object from `request_uri`, as a value (OpenID4VP 1.0 §5.10).
-public struct RequestObjectFetch: Sendable, Hashable {
+package struct RequestObjectFetch: Sendable, Hashable {
   /// The media type of a request object (RFC 9101 §10.8), the `Accept` of the fetch.
   package static let acceptedType = "application/oauth-authz-req+jwt"
   /// The media type of a POST body (OpenID4VP 1.0 §5.10.1).
@@ -195,9 +195,9 @@ public struct RequestObjectFetch: Sendable, Hashable {
   /// The longest request object read (docs/LIMITS.md); the HTTP layer should stop reading there.
   package static let maximumResponseLength = 512 * 1024
   /// The request to send.
-  public let request: HTTPRequest
+  package let request: HTTPRequest
   /// The `wallet_nonce` sent with POST, which the request object must echo; nil for GET.
-  public let walletNonce: String?
+  package let walletNonce: String?
 }
 
 /// The wallet's metadata, sent with a `request_uri` POST (OpenID4VP 1.0 §5.10.1, §10,
@@ -217,7 +217,7 @@ public struct WalletMetadata: Sendable, Hashable {
   package var encryptionEncValuesSupported: [String]
 
   /// Creates metadata.
-  public init(
+  package init(
     vpFormatsSupported: JSONValue, clientIDPrefixesSupported: [ClientIdentifier.Prefix],
     requestObjectSigningAlgValuesSupported: [String],
     responseModesSupported: [RedirectResponseMode], encryptionAlgValuesSupported: [String],
@@ -232,7 +232,7 @@ public struct WalletMetadata: Sendable, Hashable {
   }
 
   /// What this module supports: SD-JWT VC and mdoc with ES256, the four prefixes of
-  /// ``RedirectAuthorizationRequest``, both response modes, ECDH-ES with A128GCM / A256GCM.
+  /// `RedirectAuthorizationRequest`, both response modes, ECDH-ES with A128GCM / A256GCM.
   public static let standard = WalletMetadata(
     vpFormatsSupported: .object([
       (
@@ -250,7 +250,7 @@ public struct WalletMetadata: Sendable, Hashable {
     encryptionAlgValuesSupported: ["ECDH-ES"], encryptionEncValuesSupported: ["A128GCM", "A256GCM"])
 
   /// The JSON object sent as `wallet_metadata`.
-  public var json: JSONValue {
+  package var json: JSONValue {
     .object([
       ("response_types_supported", ["vp_token"]),
       ("response_modes_supported", .array(responseModesSupported.map { .string($0.rawValue) })),

@@ -2,13 +2,13 @@ import DCCrypto
 import DCEncoding
 import DCHTTP
 import DCJOSE
-public import DCJSON
+package import DCJSON
 package import DCQL
-public import DCX509
-public import Foundation
+package import DCX509
+package import Foundation
 
 /// `response_mode` of the redirect-based flows (OpenID4VP 1.0 §8.2, §8.3.1).
-public enum RedirectResponseMode: String, Sendable, Hashable, CaseIterable {
+package enum RedirectResponseMode: String, Sendable, Hashable, CaseIterable {
   /// `direct_post`: `vp_token` and `state` posted as a form to `response_uri` (§8.2).
   case directPost = "direct_post"
   /// `direct_post.jwt`: the response encrypted to the verifier, posted as `response` (§8.3.1).
@@ -17,7 +17,7 @@ public enum RedirectResponseMode: String, Sendable, Hashable, CaseIterable {
 
 /// Who is asking in a redirect-based request, as far as the wallet could establish (OpenID4VP
 /// 1.0 §5.9.3).
-public enum RedirectVerifierIdentity: Sendable, Hashable {
+package enum RedirectVerifierIdentity: Sendable, Hashable {
   /// `x509_san_dns` or `x509_hash`: the request object is signed with the `x5c` leaf, which
   /// chains to a trusted verifier anchor and matches the client identifier.
   case certificate(
@@ -30,7 +30,7 @@ public enum RedirectVerifierIdentity: Sendable, Hashable {
   case redirectURI(ClientIdentifier)
 
   /// The client identifier, prefix included.
-  public var clientID: ClientIdentifier {
+  package var clientID: ClientIdentifier {
     switch self {
     case .certificate(let clientID, _, _): clientID
     case .attestation(let attestation): attestation.clientID
@@ -46,13 +46,13 @@ public enum RedirectVerifierIdentity: Sendable, Hashable {
 }
 
 /// A checked Verifier Attestation JWT (OpenID4VP 1.0 §5.9.3 `verifier_attestation`, §12).
-public struct VerifierAttestation: Sendable, Hashable {
+package struct VerifierAttestation: Sendable, Hashable {
   /// The client identifier it was checked against.
-  public let clientID: ClientIdentifier
+  package let clientID: ClientIdentifier
   /// `iss`, the attestation issuer.
-  public let issuer: String?
+  package let issuer: String?
   /// `sub`, the client identifier without its prefix.
-  public let subject: String
+  package let subject: String
   /// `exp`.
   package let expiresAt: Date
   /// `redirect_uris`, when present: the only response URIs the verifier may use.
@@ -60,14 +60,14 @@ public struct VerifierAttestation: Sendable, Hashable {
   /// The validated path from the attestation's signing certificate to a trust anchor.
   package let trustedChain: TrustedChain
   /// The claims as received.
-  public let claims: JSONValue
+  package let claims: JSONValue
 }
 
 /// An OpenID4VP Authorization Request received outside the DC API, from an
 /// ``AuthorizationRequestURI`` and, for `request_uri`, the fetched request object: checked, and
 /// its verifier authenticated per client identifier prefix (OpenID4VP 1.0 §5, §5.8, §5.9.3,
 /// §5.10, §8.2, §8.3.1).
-public struct RedirectAuthorizationRequest: Sendable {
+package struct RedirectAuthorizationRequest: Sendable {
   /// `aud` of a request object under static discovery (OpenID4VP 1.0 §5.8).
   package static let staticDiscoveryAudience = "https://self-issued.me/v2"
   /// The `typ` of a Verifier Attestation JWT (OpenID4VP 1.0 §12).
@@ -76,13 +76,13 @@ public struct RedirectAuthorizationRequest: Sendable {
   package static let maximumRequestObjectLength = RequestObjectFetch.maximumResponseLength
 
   /// The URI the request came in.
-  public let uri: AuthorizationRequestURI
+  package let uri: AuthorizationRequestURI
   /// Who is asking.
-  public let verifier: RedirectVerifierIdentity
+  package let verifier: RedirectVerifierIdentity
   /// Whether the parameters came in a signed request object.
   package let isSigned: Bool
   /// The request parameters: the request object's claims, or the URI's parameters.
-  public let parameters: JSONValue
+  package let parameters: JSONValue
   /// `response_mode`.
   package let responseMode: RedirectResponseMode
   /// `response_uri`, checked: `https` or loopback `http`.
@@ -90,9 +90,9 @@ public struct RedirectAuthorizationRequest: Sendable {
   /// `response_uri` exactly as sent (it goes into the mdoc handover, B.2.6.1).
   package let responseURIText: String
   /// `state`, echoed in the response (OpenID4VP 1.0 §5.1, §8.2).
-  public let state: String?
+  package let state: String?
   /// `nonce` (OpenID4VP 1.0 §5.2).
-  public let nonce: String
+  package let nonce: String
   /// `dcql_query`, parsed (OpenID4VP 1.0 §6).
   package let dcqlQuery: DCQLQuery
   /// `dcql_query` as received.
@@ -107,7 +107,7 @@ public struct RedirectAuthorizationRequest: Sendable {
   package let verifierInfo: JSONValue?
 
   /// The client identifier, prefix included.
-  public var clientID: ClientIdentifier { verifier.clientID }
+  package var clientID: ClientIdentifier { verifier.clientID }
 
   /// Reads and checks a request.
   ///
@@ -134,7 +134,7 @@ public struct RedirectAuthorizationRequest: Sendable {
   ///   - policy: clock skew, request object age and lifetime, loopback aliases.
   ///   - supportedTransactionDataTypes: transaction data types this wallet can bind.
   /// - Throws: `OpenID4VPError`; its ``OpenID4VPError/errorResponse`` says what to report.
-  public init(
+  package init(
     uri: AuthorizationRequestURI, requestObject: String?, verifierTrustAnchors: [Certificate],
     walletNonce: String?, walletIssuer: String? = nil, now: Date,
     policy: RedirectRequestPolicy = .standard, supportedTransactionDataTypes: Set<String> = []

@@ -2,7 +2,7 @@ public import Foundation
 
 /// What a wallet accepts in a request received outside the DC API, beyond what OpenID4VP 1.0
 /// fixes: how old and how long-lived a signed request object may be, the clock skew allowed,
-/// and one development allowance. ``RedirectAuthorizationRequest`` reads a request under it.
+/// and one development allowance. `RedirectAuthorizationRequest` reads a request under it.
 public struct RedirectRequestPolicy: Sendable, Hashable {
   /// The seconds `iat` and `exp` may be off the wallet's clock.
   package var clockSkew: TimeInterval

@@ -1,25 +1,25 @@
-public import DCCrypto
+package import DCCrypto
 import DCEncoding
-public import DCHTTP
+package import DCHTTP
 import DCJOSE
-public import DCJSON
-public import Foundation
+package import DCJSON
+package import Foundation
 
 /// A form to post to the verifier's `response_uri` (OpenID4VP 1.0 §8.2): the wallet sends
 /// ``request`` and hands the verifier's answer to its own flow.
-public struct ResponsePost: Sendable, Hashable {
+package struct ResponsePost: Sendable, Hashable {
   /// The media type of the body (OpenID4VP 1.0 §8.2).
   package static let formType = "application/x-www-form-urlencoded"
   /// `response_uri`.
   package let responseURI: URL
   /// The fields in the order sent.
-  public let fields: [Field]
+  package let fields: [Field]
   /// One form field.
-  public struct Field: Sendable, Hashable {
+  package struct Field: Sendable, Hashable {
     /// The name.
-    public let name: String
+    package let name: String
     /// The value, not encoded.
-    public let value: String
+    package let value: String
   }
 
   init(responseURI: URL, fields: [(String, String)]) {
@@ -28,10 +28,10 @@ public struct ResponsePost: Sendable, Hashable {
   }
 
   /// The `application/x-www-form-urlencoded` body.
-  public var body: String { FormEncoding.encode(fields.map { ($0.name, $0.value) }) }
+  package var body: String { FormEncoding.encode(fields.map { ($0.name, $0.value) }) }
 
   /// The POST to `response_uri`.
-  public var request: HTTPRequest {
+  package var request: HTTPRequest {
     HTTPRequest(
       method: .post, url: responseURI, headers: ["Content-Type": Self.formType],
       body: Array(body.utf8))
@@ -39,13 +39,13 @@ public struct ResponsePost: Sendable, Hashable {
 }
 
 /// The wallet's answer to a redirect-based request (OpenID4VP 1.0 §8.2, §8.3.1).
-public struct RedirectAuthorizationResponse: Sendable, Hashable {
+package struct RedirectAuthorizationResponse: Sendable, Hashable {
   /// `vp_token`: Credential Query id to an array of presentations (OpenID4VP 1.0 §8.1).
-  public let vpToken: JSONValue
+  package let vpToken: JSONValue
   /// How it is sent.
   package let responseMode: RedirectResponseMode
   /// What to post.
-  public let post: ResponsePost
+  package let post: ResponsePost
 }
 
 extension RedirectAuthorizationRequest {
@@ -61,7 +61,7 @@ extension RedirectAuthorizationRequest {
   ///
   /// - Throws: `invalidRequest` for an unknown Credential Query id, a format the query did not
   ///   ask for, or several presentations where `multiple` is false; `presentationFailed`.
-  public func respond(
+  package func respond(
     presentations: [String: [CredentialPresentation]], now: Date,
     random: any RandomSource = SecureRandom()
   ) throws(OpenID4VPError) -> RedirectAuthorizationResponse {
@@ -85,7 +85,7 @@ extension RedirectAuthorizationRequest {
   /// for `direct_post.jwt` (JARM §2.3.1: error responses of the `.jwt` modes are JWTs too).
   ///
   /// - Throws: `presentationFailed` when encryption fails.
-  public func errorResponse(
+  package func errorResponse(
     _ error: OpenID4VPErrorResponse, random: any RandomSource = SecureRandom()
   ) throws(OpenID4VPError) -> ResponsePost {
     var members = error.data.object ?? []
@@ -97,7 +97,7 @@ extension RedirectAuthorizationRequest {
   /// from the URI or request object, to post an error response to (OpenID4VP 1.0 §8.5); nil
   /// when there is no usable `response_uri` (not `https` or loopback `http`). The verifier is
   /// not authenticated: post only an error, never credentials.
-  public static func errorDestination(uri: AuthorizationRequestURI, requestObject: String?)
+  package static func errorDestination(uri: AuthorizationRequestURI, requestObject: String?)
     -> (responseURI: URL, state: String?)?
   {
     let parameters: JSONValue?
@@ -163,7 +163,7 @@ extension RedirectAuthorizationRequest {
 
 /// A body posted to a verifier's `response_uri`, read (OpenID4VP 1.0 §8.2, §8.3.1, §8.5): what
 /// a verifier's response endpoint parses before it checks anything.
-public enum DirectPostBody: Sendable, Hashable {
+package enum DirectPostBody: Sendable, Hashable {
   /// `direct_post`: `vp_token` (a JSON object) and `state`.
   case vpToken(JSONValue, state: String?)
   /// `direct_post.jwt`: the JWE in `response`, to decrypt and read with
@@ -182,7 +182,7 @@ public enum DirectPostBody: Sendable, Hashable {
   /// - Throws: `invalidResponse` for an oversized or undecodable body, a repeated field, a
   ///   body with none or several of `vp_token`, `response` and `error`, a `vp_token` that is
   ///   not a JSON object, or an empty `response`.
-  public init(formBody: [UInt8]) throws(OpenID4VPError) {
+  package init(formBody: [UInt8]) throws(OpenID4VPError) {
     guard formBody.count <= Self.maximumLength else {
       throw OpenID4VPError(.invalidResponse, "the body is longer than \(Self.maximumLength) bytes")
     }
@@ -233,7 +233,7 @@ public enum DirectPostBody: Sendable, Hashable {
   ///
   /// - Throws: `invalidResponse` when it is neither, `state` is not a string, or `vp_token` is
   ///   not a JSON object.
-  public init(decryptedPayload payload: JSONValue) throws(OpenID4VPError) {
+  package init(decryptedPayload payload: JSONValue) throws(OpenID4VPError) {
     var state: String? = nil
     if let value = payload["state"] {
       guard let text = value.string else {
@@ -258,7 +258,7 @@ public enum DirectPostBody: Sendable, Hashable {
   }
 
   /// `state`, nil for ``encrypted(_:)`` (inside the JWE) or when absent.
-  public var state: String? {
+  package var state: String? {
     switch self {
     case .vpToken(_, let state), .error(_, let state): state
     case .encrypted: nil

@@ -75,7 +75,7 @@ public enum BLEMode: Sendable, Hashable {
 
   /// The UUID of `characteristic` in this mode (ISO/IEC 18013-5 Table 11 for peripheral server
   /// mode, Table 12 for central client mode), or nil for Ident in peripheral server mode.
-  package func uuid(of characteristic: BLECharacteristic) -> BLEUUID? {
+  public func uuid(of characteristic: BLECharacteristic) -> BLEUUID? {
     let first: UInt8
     switch (self, characteristic) {
     case (.mdocPeripheralServer, .state): first = 0x01

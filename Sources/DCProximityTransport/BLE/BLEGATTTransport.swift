@@ -14,8 +14,7 @@ import Foundation
 /// written by the client or notified by the server, ends the session (§8.3.3.1.1.5).
 ///
 /// Call ``open()`` once the link is connected, then ``send(_:)`` and ``receive()``; the link
-/// reports what arrives through the transport's package-level `linkDidReceive(_:)`, from any
-/// thread.
+/// reports what arrives through ``linkDidReceive(_:)``, from any thread (``BLELink``).
 public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
   /// The times the transport waits.
   public struct Timeouts: Sendable, Hashable {
@@ -34,15 +33,15 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
 
   /// Which device this is.
   package let side: BLESide
-  /// Which device is the GATT server.
-  package let mode: BLEMode
+  /// Which device is the GATT server: the link's characteristics are this mode's.
+  public let mode: BLEMode
   /// The bounds on what the peer sends.
   package let limits: TransportLimits
   /// The waits.
   package let timeouts: Timeouts
   /// In central client mode, the Ident: the value the mdoc reader serves on the Ident
   /// characteristic, and the value the mdoc expects to read there. Nil in peripheral server mode.
-  package let identValue: [UInt8]?
+  public let identValue: [UInt8]?
 
   private let link: any BLELink
   private let lock = NSLock()
@@ -74,7 +73,8 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
   ///   - side: whether this device is the mdoc or the mdoc reader.
   ///   - mode: which side is the GATT server: peripheral server mode (the mdoc) or central
   ///     client mode (the mdoc reader), as the DeviceEngagement offered (§8.3.3.1.1.1).
-  ///   - link: the connected radio, which carries characteristic values both ways.
+  ///   - link: the radio, which carries characteristic values both ways; the initialiser
+  ///     attaches the transport to it (``BLELink/attach(_:)``).
   ///   - eDeviceKeyBytes: the DeviceEngagement's EDeviceKeyBytes (tag 24 and its byte string, as
   ///     shown); required in central client mode, where the Ident is derived from it.
   ///   - limits: the bounds on what the peer sends (message size, reassembly).
@@ -107,6 +107,7 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
         throw TransportError(.connectionFailed, "the Ident could not be derived", underlying: error)
       }
     }
+    link.attach(self)
   }
 
   /// Whether this device is the GATT server.
@@ -258,7 +259,7 @@ public final class BLEGATTTransport: SessionTransport, @unchecked Sendable {
   // MARK: What the link reports
 
   /// Takes one event from the link: call it, in the order they happen, from any thread.
-  package func linkDidReceive(_ event: BLELinkEvent) {
+  public func linkDidReceive(_ event: BLELinkEvent) {
     let disconnect = lock.withLock { () -> Bool in
       if case .ended = phase { return false }
       do throws(TransportError) {

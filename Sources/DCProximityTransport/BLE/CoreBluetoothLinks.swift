@@ -85,7 +85,7 @@ import DCErrors
     public let mode: BLEMode
     /// The service UUID from the DeviceEngagement (option 10 or 11).
     public let serviceUUID: BLEUUID
-    private let identValue: [UInt8]?
+    private var identValue: [UInt8]? { attached?.identValue }
     private let queue = DispatchQueue(label: "CoreBluetoothPeripheralLink")
     private let lock = NSLock()
     private let waiters = CallbackWaiters()
@@ -95,15 +95,21 @@ import DCErrors
     private var service: CBMutableService?
     private weak var transport: BLEGATTTransport?
 
-    /// A link for `transport`'s mode and its service UUID; call ``start()`` before
-    /// ``BLEGATTTransport/open()``.
-    public init(transport: BLEGATTTransport, serviceUUID: BLEUUID) {
-      self.mode = transport.mode
+    /// A link publishing the service of `mode` (the transport's) under `serviceUUID`; make the
+    /// ``BLEGATTTransport`` over it, then call ``start()`` before ``BLEGATTTransport/open()``.
+    public init(mode: BLEMode, serviceUUID: BLEUUID) {
+      self.mode = mode
       self.serviceUUID = serviceUUID
-      self.identValue = transport.identValue
-      self.transport = transport
       super.init()
     }
+
+    /// Reports to `transport` from now on (``BLELink/attach(_:)``).
+    public func attach(_ transport: BLEGATTTransport) {
+      lock.withLock { self.transport = transport }
+    }
+
+    /// The transport reported to.
+    private var attached: BLEGATTTransport? { lock.withLock { transport } }
 
     /// Waits for Bluetooth to be powered on, publishes the service and starts advertising.
     public func start() async throws(TransportError) {
@@ -218,7 +224,7 @@ import DCErrors
       case .unknown, .resetting: break
       default:
         waiters.resume("state", with: .failure(linkError("Bluetooth is not available", nil)))
-        transport?.linkDidReceive(.disconnected)
+        attached?.linkDidReceive(.disconnected)
       }
     }
 
@@ -252,7 +258,7 @@ import DCErrors
       // A peripheral manager is not told of disconnections; the central unsubscribing from
       // Server2Client is the end of the link.
       if BLEUUID(characteristic.uuid).flatMap(mode.characteristic(for:)) == .server2Client {
-        transport?.linkDidReceive(.disconnected)
+        attached?.linkDidReceive(.disconnected)
       }
     }
 
@@ -264,7 +270,7 @@ import DCErrors
           let characteristic = BLEUUID(request.characteristic.uuid).flatMap(
             mode.characteristic(for:))
         else { continue }
-        transport?.linkDidReceive(.value([UInt8](request.value ?? Data()), on: characteristic))
+        attached?.linkDidReceive(.value([UInt8](request.value ?? Data()), on: characteristic))
       }
       if let first = requests.first { peripheral.respond(to: first, withResult: .success) }
     }
@@ -293,14 +299,21 @@ import DCErrors
     private var characteristics: [BLECharacteristic: CBCharacteristic] = [:]
     private weak var transport: BLEGATTTransport?
 
-    /// A link for `transport`'s mode and the service UUID to look for; call ``connect()``
-    /// before ``BLEGATTTransport/open()``.
-    public init(transport: BLEGATTTransport, serviceUUID: BLEUUID) {
-      self.mode = transport.mode
+    /// A link for the service of `mode` (the transport's) under `serviceUUID`; make the
+    /// ``BLEGATTTransport`` over it, then call ``connect()`` before ``BLEGATTTransport/open()``.
+    public init(mode: BLEMode, serviceUUID: BLEUUID) {
+      self.mode = mode
       self.serviceUUID = serviceUUID
-      self.transport = transport
       super.init()
     }
+
+    /// Reports to `transport` from now on (``BLELink/attach(_:)``).
+    public func attach(_ transport: BLEGATTTransport) {
+      lock.withLock { self.transport = transport }
+    }
+
+    /// The transport reported to.
+    private var attached: BLEGATTTransport? { lock.withLock { transport } }
 
     /// Waits for Bluetooth, scans for the service, connects, and discovers its characteristics.
     public func connect() async throws(TransportError) {
@@ -425,7 +438,7 @@ import DCErrors
       case .unknown, .resetting: break
       default:
         waiters.resume("state", with: .failure(linkError("Bluetooth is not available", nil)))
-        transport?.linkDidReceive(.disconnected)
+        attached?.linkDidReceive(.disconnected)
       }
     }
 
@@ -454,7 +467,7 @@ import DCErrors
       error: (any Error)?
     ) {
       waiters.failAll(linkError("the peripheral disconnected", error))
-      transport?.linkDidReceive(.disconnected)
+      attached?.linkDidReceive(.disconnected)
     }
 
     // MARK: CBPeripheralDelegate
@@ -496,7 +509,7 @@ import DCErrors
           "read",
           with: error.map { .failure(linkError("reading Ident failed", $0)) } ?? .success(value))
       } else if error == nil {
-        transport?.linkDidReceive(.value(value, on: which))
+        attached?.linkDidReceive(.value(value, on: which))
       }
     }
 

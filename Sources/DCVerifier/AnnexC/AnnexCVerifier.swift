@@ -24,14 +24,14 @@ public enum AnnexCVerifier {
     package let recipientPrivateKey: ECPrivateKey
 
     /// Creates a state for an origin taken exactly as given.
-    public init(origin: String, request: AnnexCRequest, recipientPrivateKey: ECPrivateKey) {
+    package init(origin: String, request: AnnexCRequest, recipientPrivateKey: ECPrivateKey) {
       self.origin = origin
       self.request = request
       self.recipientPrivateKey = recipientPrivateKey
     }
 
     /// Creates a state for a web origin, in its serialization.
-    public init(origin: WebOrigin, request: AnnexCRequest, recipientPrivateKey: ECPrivateKey) {
+    package init(origin: WebOrigin, request: AnnexCRequest, recipientPrivateKey: ECPrivateKey) {
       self.init(
         origin: origin.serialized, request: request, recipientPrivateKey: recipientPrivateKey)
     }

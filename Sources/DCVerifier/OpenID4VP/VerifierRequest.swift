@@ -14,7 +14,7 @@ public struct RequestSigner: Sendable {
   /// The certificate chain, leaf first; a self-signed root at its end is not sent (HAIP 1.0).
   package var certificateChain: [Certificate]
   /// The leaf certificate's private key.
-  public var signer: any Signer
+  package var signer: any Signer
 
   /// Creates a signer for any client identifier.
   public init(clientID: String, certificateChain: [Certificate], signer: any Signer) {

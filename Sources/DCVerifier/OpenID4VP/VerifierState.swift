@@ -24,7 +24,7 @@ public struct VerifierState: Sendable, Hashable {
   package let transactionData: [String]
 
   /// Creates a state; `encryptionKey` must be private for `dc_api.jwt`.
-  public init(
+  package init(
     protocolID: OpenID4VPProtocol, origin: String, nonce: String, responseMode: ResponseMode,
     encryptionKey: JWK?, dcqlQuery: JSONValue, transactionData: [String] = []
   ) {

@@ -32,12 +32,12 @@ public enum VerifierRequestURIMethod: String, Sendable, Hashable, CaseIterable {
 /// What a transaction asks for, besides the DCQL query.
 public struct PresentationTransactionOptions: Sendable, Hashable {
   /// Same-device or cross-device.
-  package var flow: PresentationFlow
+  public var flow: PresentationFlow
   /// The Client Identifier Prefix the request is sent under: `x509_san_dns`, `x509_hash`,
   /// `verifier_attestation` (signed, by reference) or `redirect_uri` (unsigned, by value).
-  package var clientIDPrefix: ClientIdentifier.Prefix
+  public var clientIDPrefix: ClientIdentifier.Prefix
   /// `direct_post` or `direct_post.jwt`.
-  package var responseMode: DirectPostMode
+  public var responseMode: DirectPostMode
   /// GET or POST at `request_uri`; ignored for `redirect_uri` (by value).
   package var requestURIMethod: VerifierRequestURIMethod
   /// `transaction_data` entries (JSON objects with `type` and `credential_ids`), base64url-encoded

@@ -2,7 +2,7 @@ public import DCCrypto
 import DCEncoding
 package import DCHTTP
 package import DCJOSE
-package import DCJSON
+public import DCJSON
 import DCOpenID4VP
 import DCQL
 public import DCX509
@@ -56,12 +56,14 @@ public struct PresentationVerifierConfiguration: Sendable {
 }
 
 /// A transaction just made: the frontend's id and the URI for the wallet.
-package struct CreatedPresentationTransaction: Sendable, Hashable {
-  /// The frontend's handle on the result.
-  package let transactionID: String
+public struct CreatedPresentationTransaction: Sendable, Hashable {
+  /// The frontend's handle on the result: pass it to
+  /// ``PresentationVerifier/result(transactionID:responseCode:)``.
+  public let transactionID: String
   /// `openid4vp://?client_id=...&request_uri=...[&request_uri_method=post]`, or the whole
-  /// request by value for `redirect_uri` (OpenID4VP 1.0 §5.1, §5.10).
-  package let authorizationRequestURI: String
+  /// request by value for `redirect_uri` (OpenID4VP 1.0 §5.1, §5.10): show it as a QR code
+  /// (cross-device) or open it (same-device).
+  public let authorizationRequestURI: String
 }
 
 /// The verifier of the redirect-based flows, transport-independent: it makes transactions,
@@ -102,12 +104,19 @@ public struct PresentationVerifier: Sendable {
 
   // MARK: Transactions
 
-  /// Makes a transaction for `dcqlQuery`: a fresh 256-bit nonce, state, transaction id, request
-  /// id, a `response_code` for same-device, and a fresh P-256 key for `direct_post.jwt`.
+  /// Starts a presentation: makes a transaction for `dcqlQuery` (a fresh 256-bit nonce, state,
+  /// transaction id, request id, a `response_code` for same-device, and a fresh P-256 key for
+  /// `direct_post.jwt`) and stores it. This is what `POST /transactions` of
+  /// ``PresentationVerifierHTTPHandler`` does, for a backend that starts transactions itself.
   ///
+  /// - Parameters:
+  ///   - dcqlQuery: the `dcql_query` object (OpenID4VP 1.0 §6).
+  ///   - options: the flow, Client Identifier Prefix, response mode and transaction data.
+  /// - Returns: the transaction id for ``result(transactionID:responseCode:)`` and the
+  ///   authorization request URI for the wallet.
   /// - Throws: `invalidOptions` for an invalid query or transaction data, or a prefix without
   ///   configured signing material; `storeFull`.
-  package func createTransaction(
+  public func createTransaction(
     dcqlQuery: JSONValue, options: PresentationTransactionOptions = .init()
   ) async throws(PresentationEndpointFailure) -> CreatedPresentationTransaction {
     let query: DCQLQuery

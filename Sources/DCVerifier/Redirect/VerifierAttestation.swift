@@ -14,7 +14,7 @@ public struct VerifierAttestationSigner: Sendable {
   /// Its `sub`: the Client Identifier without the prefix.
   public let subject: String
   /// The key whose public JWK is the attestation's `cnf.jwk`.
-  public let signer: any Signer
+  package let signer: any Signer
 
   /// Wraps an attestation and its confirmation key.
   public init(attestationJWT: String, subject: String, signer: any Signer) {

@@ -90,7 +90,7 @@ public struct NotificationTarget: Sendable, Hashable {
   ///   - accessToken: the access token the credentials were requested with.
   ///   - tokenType: `Bearer` or `DPoP`.
   ///   - dpopKey: the DPoP key the token is bound to; nil for a bearer token.
-  public init(
+  package init(
     endpoint: URL, notificationID: String, accessToken: String, tokenType: AccessTokenType,
     dpopKey: ECPrivateKey?
   ) {

@@ -16,7 +16,7 @@ internal import Foundation
 /// this type's absolute-path function before any arithmetic on it: Foundation's
 /// `NSString.deletingLastPathComponent` traps on relative paths such as `.`, `x/` and `~` on
 /// Linux (issue 32, item 18), so nothing here calls Foundation's path helpers.
-public enum LocalPath {
+@usableFromInline package enum LocalPath {
   /// `path` made absolute and normal, or nil when it needs a directory that is not absolute.
   ///
   /// `~` and `~/…` are under home; any other relative path (`.`, `..`, `x`, `./x`, `x/`) is under
@@ -63,7 +63,7 @@ public enum LocalPath {
   }
 
   /// The process's current directory (`getcwd`), or nil when it is unknown (removed, too long).
-  public static var currentDirectory: String? {
+  @usableFromInline package static var currentDirectory: String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     guard getcwd(&buffer, buffer.count) != nil else { return nil }
     let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }

@@ -32,7 +32,7 @@ public struct WalletHome: Sendable, Hashable {
   /// Finds the wallet home — explicit (the caller's choice), else `$DCWALLET_HOME`, else
   /// `~/.dcwallet` — and creates it, mode 0700, when it does not exist.
   ///
-  /// The directory is made absolute first (by ``LocalPath``):
+  /// The directory is made absolute first:
   /// a relative one is under currentDirectory, `~` and `~/…` under `$HOME`. An existing directory
   /// is used as it is; the key file's own mode is what `SoftwareKeyStore` checks.
   /// - Throws: `WalletStoreError` with `.invalidArgument` for the root directory (the wallet's

@@ -146,4 +146,24 @@ struct RelyingParty {
     print("show as a QR code:", json["authorization_request_uri"]?.string ?? "")
     return try await handler.verifier.result(transactionID: id)
   }
+
+  /// The backend starts a same-device transaction itself (no HTTP round trip to its own
+  /// `/transactions`) and sends the browser to the wallet; the wallet's redirect brings back the
+  /// `response_code` the result is released with.
+  func sameDeviceTransaction(_ verifier: PresentationVerifier, dcql: JSONValue) async throws
+    -> CreatedPresentationTransaction
+  {
+    let created = try await verifier.createTransaction(
+      dcqlQuery: dcql, options: PresentationTransactionOptions(flow: .sameDevice))
+    print("open:", created.authorizationRequestURI)
+    return created
+  }
+
+  /// The result of a same-device transaction, with the `response_code` of the wallet's redirect.
+  func sameDeviceResult(
+    _ verifier: PresentationVerifier, _ created: CreatedPresentationTransaction,
+    responseCode: String
+  ) async throws -> PresentationResult {
+    try await verifier.result(transactionID: created.transactionID, responseCode: responseCode)
+  }
 }
