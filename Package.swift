@@ -27,6 +27,10 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
   // The one SQLite layer (issue 27): connection, kept statements, transactions, migrations,
   // authenticated rows; the wallet's store and the issuer's state are built on it.
   ("DCStore", ["DCErrors", "DCCrypto", .target(name: "CDCSQLite", condition: linuxOnly)]),
+  // The PostgreSQL layer (issue 31) over libpq: pooled connections, bound parameters only,
+  // transactions, numbered migrations; the servers' shared state when they run as several
+  // instances.
+  ("DCPostgreSQL", ["DCErrors", .target(name: "CDCPostgreSQL", condition: linuxOnly)]),
   ("DCCrypto", ["DCErrors", "DCEncoding", .target(name: "CDCOpenSSLShim", condition: linuxOnly)]),
   ("DCHPKE", ["DCErrors", "DCCrypto"]),
   ("DCX509", ["DCErrors", "DCEncoding", "DCCrypto"]),
@@ -80,6 +84,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCOrgIsoMdoc", "DCSDJWT",
       "DCX509", "DCMdocProximity", "DCProximityTransport",
       "DCHTTP", "DCStatusList", "DCErrors",
+      // Issue 31: transactions in SQLite or PostgreSQL, so they outlive an instance.
+      "DCStore", "DCPostgreSQL",
     ]
   ),
   (
@@ -100,7 +106,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
     "DCIssuer",
     [
       "DCErrors", "DCEncoding", "DCJSON", "DCCBOR", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
-      "DCMdoc", "DCSDJWT", "DCStatusList", "DCOpenID4VCI", "DCStore",
+      "DCMdoc", "DCSDJWT", "DCStatusList", "DCOpenID4VCI", "DCStore", "DCPostgreSQL",
     ]
   ),
   // The Apple edge, one target per iOS SDK floor (`#available` guards only at run time; a
@@ -175,6 +181,12 @@ let package = Package(
     // The C helpers over libcrypto (bodies in src/*.c, declarations in include/dc_openssl.h).
     .target(
       name: "CDCOpenSSLShim", dependencies: [.target(name: "CDCOpenSSL", condition: linuxOnly)]),
+    // libpq (issue 31) for the servers' state on PostgreSQL.
+    .systemLibrary(
+      name: "CDCPostgreSQL",
+      pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"])]
+    ),
     .systemLibrary(
       name: "CDCSQLite",
       pkgConfig: "sqlite3",

@@ -17,6 +17,9 @@
   final class ServerCore: @unchecked Sendable {
     let handler: any HTTPHandler
     let configuration: DevelopmentHTTPServer.Configuration
+    let gate: RequestGate
+    let connections: ConnectionTable
+    private var sweeper: DeadlineSweeper?
 
     /// Held while the daemon starts, so a request accepted before the port is known waits for it.
     private let originLock = NSLock()
@@ -33,51 +36,74 @@
     init(handler: any HTTPHandler, configuration: DevelopmentHTTPServer.Configuration) {
       self.handler = handler
       self.configuration = configuration
+      gate = RequestGate(
+        publicOrigin: configuration.publicOrigin, trustedProxies: configuration.trustedProxies,
+        policies: handler as? any HTTPEndpointPolicyProviding)
+      connections = ConnectionTable(
+        perClient: configuration.maxConnectionsPerClient,
+        trustedProxies: configuration.trustedProxies, headDeadline: configuration.headDeadline,
+        bodyDeadline: configuration.bodyDeadline)
     }
 
     // MARK: Start and stop
 
-    /// Starts a daemon on 127.0.0.1:`port` and returns it with its bound port.
+    /// Starts a daemon on the configured address and `port` and returns it with its bound port.
     func start(port: UInt16) throws(HTTPError) -> (daemon: OpaquePointer, port: UInt16) {
       pendingLock.lock()
       stopping = false
       pendingLock.unlock()
 
       originLock.lock()
-      // Never INADDR_ANY: the development server is reachable from this machine only.
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = port.bigEndian
-      address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-
+      let listen = configuration.address
       let retained = Unmanaged.passRetained(self)
-      let flags =
+      var flags =
         MHD_USE_AUTO.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
         | MHD_USE_THREAD_PER_CONNECTION.rawValue
+      if listen.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
       errno = 0
-      let daemon = withUnsafeMutablePointer(to: &address) { address in
-        let options = self.options(
-          cls: retained.toOpaque(), address: UnsafeMutableRawPointer(address))
+      let daemon = Self.withSocketAddress(listen, port: port) { address in
+        let options = self.options(cls: retained.toOpaque(), address: address)
         return options.withUnsafeBufferPointer { options in
-          dc_mhd_start(flags, accessHandler, retained.toOpaque(), options.baseAddress)
+          dc_mhd_start(
+            flags, acceptPolicy, accessHandler, retained.toOpaque(), options.baseAddress)
         }
       }
       let startErrno = errno
+      let shown = listen.isIPv6 ? "[\(listen)]" : "\(listen)"
       guard let daemon else {
         originLock.unlock()
         retained.release()
         throw HTTPError(
-          .serverStartFailed, "libmicrohttpd could not listen on 127.0.0.1:\(port)",
+          .serverStartFailed, "libmicrohttpd could not listen on \(shown):\(port)",
           underlying: POSIXErrorCode(rawValue: startErrno).map { POSIXError($0) })
       }
       let bound = dc_mhd_bound_port(daemon)
-      origin = "http://127.0.0.1:\(bound)"
+      origin = configuration.publicOrigin?.description ?? "http://\(shown):\(bound)"
       originLock.unlock()
       guard bound != 0 else {
         stop(daemon)
         throw HTTPError(.serverStartFailed, "libmicrohttpd did not report the bound port")
       }
+      sweeper = DeadlineSweeper(connections)
       return (daemon, bound)
+    }
+
+    /// Runs `body` with a `sockaddr_in` or `sockaddr_in6` for `address`:`port`.
+    private static func withSocketAddress<T>(
+      _ address: IPAddress, port: UInt16, _ body: (UnsafeMutableRawPointer) -> T
+    ) -> T {
+      if address.isIPv6 {
+        var socket = sockaddr_in6()
+        socket.sin6_family = sa_family_t(AF_INET6)
+        socket.sin6_port = port.bigEndian
+        withUnsafeMutableBytes(of: &socket.sin6_addr) { $0.copyBytes(from: address.bytes) }
+        return withUnsafeMutablePointer(to: &socket) { body(UnsafeMutableRawPointer($0)) }
+      }
+      var socket = sockaddr_in()
+      socket.sin_family = sa_family_t(AF_INET)
+      socket.sin_port = port.bigEndian
+      withUnsafeMutableBytes(of: &socket.sin_addr) { $0.copyBytes(from: address.bytes) }
+      return withUnsafeMutablePointer(to: &socket) { body(UnsafeMutableRawPointer($0)) }
     }
 
     /// libmicrohttpd's options for this server (`MHD_OPTION_ARRAY`, ending with `MHD_OPTION_END`).
@@ -98,6 +124,7 @@
         item(.STRICT_FOR_CLIENT, 1),
         item(.URI_LOG_CALLBACK, unsafeBitCast(requestStarted, to: Int.self), cls),
         item(.NOTIFY_COMPLETED, unsafeBitCast(requestCompleted, to: Int.self), cls),
+        item(.NOTIFY_CONNECTION, unsafeBitCast(connectionChanged, to: Int.self), cls),
         item(.END, 0),
       ]
     }
@@ -111,6 +138,8 @@
       pendingLock.unlock()
       for answer in waiting { answer.abandon() }
       MHD_stop_daemon(daemon)
+      sweeper?.stop()
+      sweeper = nil
       Unmanaged.passUnretained(self).release()
     }
 
@@ -124,19 +153,7 @@
     ) -> MHD_Result {
       if !request.headSeen {
         request.headSeen = true
-        let count = MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil)
-        if count > configuration.maxHeaderCount {
-          return reject(431, request, connection)
-        }
-        if let declared = MHD_lookup_connection_value(
-          connection, .HEADER_KIND, "Content-Length"),
-          let length = UInt64(String(cString: declared)),
-          length > UInt64(max(configuration.maxRequestBodyBytes, 0))
-        {
-          // Queued before the body is read: libmicrohttpd closes the read side and never reads it.
-          return reject(413, request, connection)
-        }
-        return .YES
+        return admitHead(connection, request, method: method)
       }
 
       if let uploadSize, uploadSize.pointee > 0 {
@@ -153,13 +170,62 @@
         return .YES
       }
 
+      request.connection.map { connections.enter($0, .answering) }
       guard let url = requestURL(request.target) else {
         return queue(HTTPResponse(status: 400), on: connection)
       }
       let httpRequest = HTTPRequest(
-        method: HTTPMethod(method), url: url, headers: headers(of: connection), body: request.body)
+        method: HTTPMethod(method), url: url, headers: request.headers, body: request.body)
       request.body = []
-      return queue(answer(httpRequest), on: connection)
+      var response = answer(httpRequest)
+      if let corsOrigin = request.corsOrigin,
+        response.headers["Access-Control-Allow-Origin"] == nil
+      {
+        // Fetch §3.2.3: the page at corsOrigin may read this response; caches key on Origin.
+        response.headers.append(name: "Access-Control-Allow-Origin", value: corsOrigin)
+        response.headers.append(name: "Vary", value: "Origin")
+      }
+      return queue(response, on: connection)
+    }
+
+    /// The request head is in: limits, framing, `Host`, origin and media type are checked before
+    /// a byte of the body is read (``RequestGate``); then the body's deadline starts.
+    private func admitHead(_ connection: OpaquePointer, _ request: RequestState, method: String)
+      -> MHD_Result
+    {
+      let count = MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil)
+      if count > configuration.maxHeaderCount {
+        return reject(431, request, connection)
+      }
+      request.headers = headers(of: connection)
+      let path = String(request.target.prefix { $0 != "?" })
+      let head = RequestHead(
+        method: HTTPMethod(method), path: path, headers: request.headers,
+        peer: request.connection?.peer)
+      switch gate.decide(head) {
+      case .refuse(let refusal):
+        return reject(refusal.status, request, connection)
+      case .preflight(let response):
+        request.connection.map { connections.enter($0, .answering) }
+        return queue(response, on: connection)
+      case .proceed(let client, _, let corsOrigin):
+        if let client {
+          guard connections.acquire(forwarded: client) else {
+            return reject(HTTPRefusal.tooManyFromClient.status, request, connection)
+          }
+          request.onEnd = { [connections] in connections.release(forwarded: client) }
+        }
+        request.corsOrigin = corsOrigin
+      }
+      if let declared = request.headers["Content-Length"],
+        let length = UInt64(declared.trimmingSpaces),
+        length > UInt64(max(configuration.maxRequestBodyBytes, 0))
+      {
+        // Queued before the body is read: libmicrohttpd closes the read side and never reads it.
+        return reject(413, request, connection)
+      }
+      request.connection.map { connections.enter($0, .body) }
+      return .YES
     }
 
     /// Answers `status` before the request ends and forgets its body.
@@ -169,6 +235,7 @@
       -> MHD_Result
     {
       request.body = []
+      request.connection.map { connections.enter($0, .answering) }
       return queue(HTTPResponse(status: status), on: connection)
     }
 
@@ -277,16 +344,27 @@
   final class RequestState {
     private let live: LiveCount
     let target: String
+    /// The connection's entry in the server's table (nil if libmicrohttpd reported none).
+    let connection: ConnectionTable.Entry?
     var headSeen = false
+    var headers = HTTPFields()
     var body: [UInt8] = []
+    /// The other origin the response lets read it (CORS), if any.
+    var corsOrigin: String?
+    /// Run when the request ends (releases its count in the per-client cap).
+    var onEnd: (() -> Void)?
 
-    init(target: String, live: LiveCount) {
+    init(target: String, connection: ConnectionTable.Entry?, live: LiveCount) {
       self.target = target
+      self.connection = connection
       self.live = live
       live.add(1)
     }
 
-    deinit { live.add(-1) }
+    deinit {
+      onEnd?()
+      live.add(-1)
+    }
   }
 
   /// A count shared across threads.
@@ -359,20 +437,62 @@
   private let requestStarted:
     @convention(c) (
       UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?
-    ) -> UnsafeMutableRawPointer? = { cls, uri, _ in
+    ) -> UnsafeMutableRawPointer? = { cls, uri, connection in
       guard let cls else { return nil }
       let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
       let target = uri.map { String(cString: $0) } ?? ""
-      return Unmanaged.passRetained(RequestState(target: target, live: core.liveRequests))
-        .toOpaque()
+      let entry = connection.flatMap(connectionEntry)
+      return Unmanaged.passRetained(
+        RequestState(target: target, connection: entry, live: core.liveRequests)
+      ).toOpaque()
     }
 
   /// `MHD_OPTION_NOTIFY_COMPLETED`: releases the request's context. libmicrohttpd calls it for
   /// every request whose target it reported (the URI log callback marks the connection).
-  private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+  /// The connection's head deadline starts again: the next request's head is due.
+  private let requestCompleted: MHD_RequestCompletedCallback = {
+    cls, connection, requestContext, _ in
+    if let cls, let entry = connection.flatMap(connectionEntry) {
+      Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().connections.enter(entry, .head)
+    }
     guard let requestContext, let context = requestContext.pointee else { return }
     requestContext.pointee = nil
     Unmanaged<RequestState>.fromOpaque(context).release()
+  }
+
+  /// The table entry libmicrohttpd keeps as the connection's socket context.
+  private func connectionEntry(_ connection: OpaquePointer) -> ConnectionTable.Entry? {
+    dc_mhd_socket_context(connection).map {
+      Unmanaged<ConnectionTable.Entry>.fromOpaque($0).takeUnretainedValue()
+    }
+  }
+
+  /// `MHD_AcceptPolicyCallback`: refuses a connection past the per-client cap.
+  private let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
+    guard let cls else { return .NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    return core.connections.admits(address.flatMap(IPAddress.init(socketAddress:))) ? .YES : .NO
+  }
+
+  /// `MHD_NotifyConnectionCallback`: records a connection in the table when it starts (its
+  /// entry, retained, becomes the socket context) and forgets it when it closes.
+  private let connectionChanged: MHD_NotifyConnectionCallback = {
+    cls, connection, socketContext, event in
+    guard let cls, let connection, let socketContext else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    switch event.rawValue {
+    case 0:  // MHD_CONNECTION_NOTIFY_STARTED
+      let peer = dc_mhd_client_address(connection).flatMap(IPAddress.init(socketAddress:))
+      let entry = core.connections.opened(
+        socket: dc_mhd_connection_socket(connection), peer: peer)
+      socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
+    default:
+      guard let context = socketContext.pointee else { return }
+      socketContext.pointee = nil
+      let entry = Unmanaged<ConnectionTable.Entry>.fromOpaque(context)
+      core.connections.closed(entry.takeUnretainedValue())
+      entry.release()
+    }
   }
 
   /// `MHD_KeyValueIteratorN`: appends one header field line to the collector.

@@ -10,8 +10,8 @@
 #if ((os(iOS) && !targetEnvironment(macCatalyst)) || DCWALLET_APPLE_SHADOW) && canImport(IdentityDocumentServices) && canImport(IdentityDocumentServicesUI) && canImport(Security)
   public import DCWallet
   public import DCAPI
-  public import Foundation
-  public import IdentityDocumentServices
+  package import Foundation
+  package import IdentityDocumentServices
   public import IdentityDocumentServicesUI
   public import DCMdoc
   internal import Security

@@ -8,7 +8,7 @@
 #if ((os(iOS) && !targetEnvironment(macCatalyst)) || DCWALLET_APPLE_SHADOW) && canImport(IdentityDocumentServices)
   public import DCRegistration
   public import Foundation
-  public import IdentityDocumentServices
+  package import IdentityDocumentServices
 
   /// Turns a planned registration into Apple's, using the registration API of one SDK.
   ///

@@ -342,14 +342,13 @@ extension CredentialIssuerService {
 
   /// Makes a pending deferred issuance ready; false when the transaction is unknown.
   package func releaseDeferred(transactionID: String) throws -> Bool {
-    guard let record = try store.find(.deferredTransaction, transactionID, now: now),
-      var state = DeferredState(record.value)
-    else { return false }
-    state.released = true
-    var updated = record
-    updated.value = state.json
-    try store.upsert(updated)
-    return true
+    // One atomic step: a transaction the wallet collects meanwhile is not written back.
+    try store.update(.deferredTransaction, transactionID, now: now) { record in
+      guard let current = record, var state = DeferredState(current.value) else { return false }
+      state.released = true
+      record?.value = state.json
+      return true
+    }
   }
 
   /// The `transaction_id`s of deferred issuances not yet collected, oldest first.
@@ -389,15 +388,20 @@ extension CredentialIssuerService {
     event.set("event", notificationRequest.event.rawValue)
     event.set("event_description", notificationRequest.eventDescription)
     event.set("received_at", JSONValue.number(now.timeIntervalSince1970))
-    var updated = record
-    updated.value = record.value.setting(
-      "last_event", to: .string(notificationRequest.event.rawValue))
+    let last = JSONValue.string(notificationRequest.event.rawValue)
     do {
       try store.upsert(
         IssuerStateRecord(
           kind: .notification, key: randomToken(bytes: 16), value: event.value,
           expiresAt: record.expiresAt))
-      try store.upsert(updated)
+      // In place, atomically: a record removed meanwhile is not written back.
+      try store.update(.issuedCredentials, id, now: now) { stored in
+        stored = stored.map {
+          var updated = $0
+          updated.value = $0.value.setting("last_event", to: last)
+          return updated
+        }
+      }
     } catch {
       throw IssuerEndpointFailure("server_error", "the issuer's state is unavailable", status: 500)
     }

@@ -83,3 +83,29 @@ private final class PurgeSchedule: @unchecked Sendable {
     }
   }
 }
+
+extension IssuerHTTPHandler: HTTPEndpointPolicyProviding {
+  /// Each endpoint's media types and origins. The wallet-facing endpoints answer pages on any
+  /// origin (a web wallet): they are authorized by codes, access tokens and DPoP proofs, never by
+  /// the browser's ambient credentials. The authorization endpoint's consent form posts from the
+  /// issuer's own page only.
+  package func endpointPolicy(method: HTTPMethod, path: String) -> HTTPEndpointPolicy? {
+    guard let (endpoint, _) = service.endpoints.match(path: path.isEmpty ? "/" : path) else {
+      return nil
+    }
+    var policy: HTTPEndpointPolicy
+    switch endpoint {
+    case .authorize: return .form
+    case .pushedAuthorization, .token: policy = .form
+    // OpenID4VCI 1.0 §8.2, §10: JSON, or an encrypted request as `application/jwt`.
+    case .credential, .deferredCredential:
+      policy = HTTPEndpointPolicy(acceptedMediaTypes: ["application/json", "application/jwt"])
+    case .notification: policy = .json
+    case .nonce, .credentialIssuerMetadata, .authorizationServerMetadata, .openIDConfiguration,
+      .offer, .iacas, .statusList:
+      policy = HTTPEndpointPolicy()
+    }
+    policy.crossOrigins = .any
+    return policy
+  }
+}

@@ -106,6 +106,16 @@ public protocol IssuerStateStore: DPoPReplayStore, IssuerStatusListStore {
   /// taking the same record, exactly one gets it (single-use codes and nonces).
   func take(_ kind: IssuerStateKind, _ key: String, now: Date) throws(IssuerStoreError)
     -> IssuerStateRecord?
+  /// Reads the live record of `kind` under `key` (nil when there is none) and lets `change`
+  /// replace it (set a record) or delete it (set nil), as one atomic step: no other caller,
+  /// process or instance reads or writes that record in between (a row lock, or the write
+  /// lock). For counters such as wrong `tx_code` attempts (OpenID4VCI 1.0 §13.6), never a find
+  /// then an upsert. `change` may run more than once (a transaction retried after a lost race),
+  /// so it only computes; returns what its last run returned.
+  func update<T>(
+    _ kind: IssuerStateKind, _ key: String, now: Date,
+    _ change: (inout IssuerStateRecord?) -> T
+  ) throws(IssuerStoreError) -> T
   /// Removes the record of `kind` under `key`, if any.
   func remove(_ kind: IssuerStateKind, _ key: String) throws(IssuerStoreError)
   /// Every live record of `kind`, oldest first.
@@ -173,6 +183,27 @@ public final class InMemoryIssuerStateStore: IssuerStateStore, @unchecked Sendab
         entry.record.isLive(at: now)
       else { return nil }
       return entry.record
+    }
+  }
+
+  public func update<T>(
+    _ kind: IssuerStateKind, _ key: String, now: Date,
+    _ change: (inout IssuerStateRecord?) -> T
+  ) -> T {
+    lock.withLock {
+      let slot = Key(kind: kind, key: key)
+      let entry = entries[slot]
+      var record = entry.flatMap { $0.record.isLive(at: now) ? $0.record : nil }
+      let result = change(&record)
+      if var record {
+        record.kind = kind
+        record.key = key
+        sequence += 1
+        entries[slot] = (record, entry?.sequence ?? sequence)
+      } else {
+        entries[slot] = nil
+      }
+      return result
     }
   }
 

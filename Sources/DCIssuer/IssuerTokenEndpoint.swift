@@ -114,47 +114,70 @@ extension CredentialIssuerService {
 
   /// The pre-authorized code grant (OpenID4VCI 1.0 §6.1): the code is live, the transaction
   /// code matches (at most `maximumAttempts` wrong ones, §13.6), and the code is used once.
+  ///
+  /// One atomic step of the store (``IssuerStateStore/update(_:_:now:_:)``) reads the code,
+  /// counts a wrong `tx_code` or consumes the code: of wallets racing for one code on any
+  /// number of instances exactly one gets a token, and no wrong guess goes uncounted.
   func redeemPreAuthorizedCode(
     _ code: String, txCode: String?, clientID: String?, jkt: String?,
     details: [CredentialAuthorizationDetail]?
   ) throws(IssuerEndpointFailure) -> GrantState {
-    let now = self.now
-    guard let record = try? store.find(.preAuthorizedCode, code, now: now),
-      var state = PreAuthorizedCodeState(record.value)
-    else { throw .invalidGrant("the pre-authorized code is unknown, expired or used") }
+    let maximumAttempts = configuration.transactionCode.maximumAttempts
+    let requested = details?.map(\.credentialConfigurationID)
+    let outcome: PreAuthorizedRedemption
+    do {
+      outcome = try store.update(.preAuthorizedCode, code, now: now) { record in
+        Self.redeem(&record, txCode: txCode, requested: requested, maximumAttempts: maximumAttempts)
+      }
+    } catch {
+      throw .invalidGrant("the pre-authorized code is unknown, expired or used")
+    }
+    switch outcome {
+    case .unknown:
+      throw .invalidGrant("the pre-authorized code is unknown, expired or used")
+    case .wrongTransactionCode(let missing):
+      throw .invalidGrant(
+        missing ? "the offer requires a tx_code (transaction code)" : "the tx_code is wrong")
+    case .unexpectedTransactionCode:
+      throw .invalidRequest("the offer has no tx_code; none may be sent")
+    case .detailsNotOffered:
+      throw IssuerEndpointFailure(
+        "invalid_authorization_details", "authorization_details names a configuration not offered")
+    case .redeemed(let ids):
+      return GrantState(
+        configurationIDs: ids, clientID: clientID, jkt: jkt,
+        usesCredentialIdentifiers: details != nil)
+    }
+  }
+
+  /// The decision on a pre-authorized code, made inside the store's atomic step: `record` is
+  /// deleted when redeemed or out of attempts, rewritten with one more wrong attempt, or left.
+  static func redeem(
+    _ record: inout IssuerStateRecord?, txCode: String?, requested: [String]?,
+    maximumAttempts: Int
+  ) -> PreAuthorizedRedemption {
+    guard let current = record, var state = PreAuthorizedCodeState(current.value) else {
+      return .unknown
+    }
     if let expected = state.transactionCode {
       guard let txCode, constantTimeEquals(Array(txCode.utf8), Array(expected.utf8)) else {
         state.attempts += 1
-        if state.attempts >= configuration.transactionCode.maximumAttempts {
-          try? store.remove(.preAuthorizedCode, code)
-        } else {
-          var updated = record
-          updated.value = state.json
-          try? store.upsert(updated)
-        }
-        throw .invalidGrant(
-          txCode == nil ? "the offer requires a tx_code (transaction code)" : "the tx_code is wrong"
-        )
+        record?.value = state.json
+        if state.attempts >= maximumAttempts { record = nil }
+        return .wrongTransactionCode(missing: txCode == nil)
       }
     } else if txCode != nil {
-      throw .invalidRequest("the offer has no tx_code; none may be sent")
+      return .unexpectedTransactionCode
     }
     var ids = state.configurationIDs
-    if let details {
-      let requested = details.map(\.credentialConfigurationID)
+    if let requested {
       guard !requested.isEmpty, requested.allSatisfy(ids.contains) else {
-        throw IssuerEndpointFailure(
-          "invalid_authorization_details", "authorization_details names a configuration not offered"
-        )
+        return .detailsNotOffered
       }
       ids = requested
     }
-    guard (try? store.take(.preAuthorizedCode, code, now: now)) != nil else {
-      throw .invalidGrant("the pre-authorized code is unknown, expired or used")
-    }
-    return GrantState(
-      configurationIDs: ids, clientID: clientID, jkt: jkt, usesCredentialIdentifiers: details != nil
-    )
+    record = nil
+    return .redeemed(configurationIDs: ids)
   }
 
   /// The authorization code grant (RFC 6749 §4.1.3, RFC 7636 §4.6): the code is taken at once
@@ -237,6 +260,15 @@ extension CredentialIssuerService {
       throw .invalidClient("the client attestation does not verify: \(error.reason)")
     }
   }
+}
+
+/// What became of a pre-authorized code presented at the token endpoint.
+enum PreAuthorizedRedemption {
+  case unknown
+  case wrongTransactionCode(missing: Bool)
+  case unexpectedTransactionCode
+  case detailsNotOffered
+  case redeemed(configurationIDs: [String])
 }
 
 /// A replay store over one kind of the issuer's state.

@@ -135,6 +135,37 @@ public final class SQLiteIssuerStateStore: IssuerStateStore, @unchecked Sendable
     }
   }
 
+  public func update<T>(
+    _ kind: IssuerStateKind, _ key: String, now: Date,
+    _ change: (inout IssuerStateRecord?) -> T
+  ) throws(IssuerStoreError) -> T {
+    try locked { () throws(IssuerStoreError) -> T in
+      // BEGIN IMMEDIATE: the write lock is held from the read to the write, across processes.
+      try transaction { () throws(IssuerStoreError) -> T in
+        var record = try query(
+          "SELECT kind, key, value, expires_at FROM issuer_state WHERE kind = ? AND key = ?",
+          [.text(kind.rawValue), .text(key)]
+        ).first { $0.isLive(at: now) }
+        let result = change(&record)
+        if var record {
+          record.kind = kind
+          record.key = key
+          try run(
+            """
+            INSERT INTO issuer_state (kind, key, value, expires_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (kind, key) DO UPDATE SET value = excluded.value,
+              expires_at = excluded.expires_at
+            """, bindings(record))
+        } else {
+          try run(
+            "DELETE FROM issuer_state WHERE kind = ? AND key = ?",
+            [.text(kind.rawValue), .text(key)])
+        }
+        return result
+      }
+    }
+  }
+
   public func remove(_ kind: IssuerStateKind, _ key: String) throws(IssuerStoreError) {
     try locked { () throws(IssuerStoreError) in
       try run(

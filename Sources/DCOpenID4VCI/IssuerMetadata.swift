@@ -3,8 +3,8 @@ package import DCJSON
 package import Foundation
 
 /// Credential issuer metadata (OpenID4VCI 1.0 §12.2.4), read and checked; unknown members are
-/// ignored. Fetch it from ``IssuerIdentifier/credentialIssuerMetadataURL`` and check it with
-/// ``validated(for:)`` before use.
+/// ignored. A wallet gets it checked for its issuer from the issuance client; an issuer
+/// publishes its own from its configuration.
 public struct CredentialIssuerMetadata: Sendable, Hashable {
   /// `credential_issuer`.
   public var credentialIssuer: IssuerIdentifier

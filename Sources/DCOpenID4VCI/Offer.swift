@@ -237,8 +237,8 @@ public enum CredentialOfferSource: Sendable, Hashable {
   /// The offer, passed by value (or given as JSON).
   case value(CredentialOffer)
   /// `credential_offer_uri`: the wallet fetches the offer object there with a GET accepting
-  /// `application/json` (OpenID4VCI 1.0 §4.1.3), then reads it with
-  /// ``CredentialOffer/init(jsonBytes:policy:)``.
+  /// `application/json` (OpenID4VCI 1.0 §4.1.3); the issuance client does it when it resolves
+  /// the offer.
   case reference(URL, scheme: CredentialOfferScheme)
 }
 

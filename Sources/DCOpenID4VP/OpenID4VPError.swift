@@ -9,7 +9,7 @@ public typealias OpenID4VPError = DCError<OpenID4VPErrorCode>
 /// What went wrong, as an extensible set of names.
 public struct OpenID4VPErrorCode: DCErrorCode {
   let name: String
-  init(_ name: String) { self.name = name }
+  package init(_ name: String) { self.name = name }
 
   /// The name of the code.
   public var description: String { name }

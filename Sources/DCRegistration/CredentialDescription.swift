@@ -80,12 +80,12 @@ public enum RegisteredCredential: Sendable, Hashable {
 public struct IOSRegistrationOptions: Sendable, Hashable {
   /// Reader gate: AKIs of the reader roots whose requests the OS offers this credential to; empty
   /// offers it to every request (iOS 26.0).
-  package var supportedAuthorityKeyIdentifiers: [KeyIdentifier]
+  public var supportedAuthorityKeyIdentifiers: [KeyIdentifier]
   /// Key identifiers of the credential's issuer, matched against a request's
   /// `issuerKeyIdentifiers` (iOS 27.0; dropped with a warning on 26.x).
-  package var supportedIssuerKeyIdentifiers: [KeyIdentifier]
+  public var supportedIssuerKeyIdentifiers: [KeyIdentifier]
   /// When the OS stops offering the credential; must be in the future when planned.
-  package var invalidationDate: Date?
+  public var invalidationDate: Date?
 
   /// Creates iOS options; the defaults gate nothing and never expire.
   public init(
@@ -105,10 +105,10 @@ public struct AndroidRegistrationOptions: Sendable, Hashable {
   /// AKIs of every certificate in the credential's issuer chain, so verifiers that name accepted
   /// issuers (DCQL `trusted_authorities` of type `aki`) can match it. Only multipaz uses them;
   /// the other matchers ignore issuer constraints and they are left out.
-  package var issuerAuthorityKeyIdentifiers: [KeyIdentifier]
+  public var issuerAuthorityKeyIdentifiers: [KeyIdentifier]
   /// Reader gate: AKIs of the reader roots whose requests may match; empty matches every request.
   /// Only multipaz can gate; with the other matchers a non-empty gate is an error.
-  package var supportedAuthorityKeyIdentifiers: [KeyIdentifier]
+  public var supportedAuthorityKeyIdentifiers: [KeyIdentifier]
 
   /// Creates Android options; the defaults gate nothing.
   public init(

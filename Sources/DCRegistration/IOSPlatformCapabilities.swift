@@ -80,9 +80,9 @@ public struct IOSPlatformCapabilities: Sendable, Hashable, Comparable, CustomStr
 /// (26.0) and `...document-provider.verifiable-credential-types` (27.3).
 public struct IOSEntitlements: Sendable, Hashable {
   /// The docTypes of the `mobile-document-types` entitlement.
-  package var mobileDocumentTypes: Set<String>
+  public var mobileDocumentTypes: Set<String>
   /// The SD-JWT VC types of the `verifiable-credential-types` entitlement.
-  package var verifiableCredentialTypes: Set<String>
+  public var verifiableCredentialTypes: Set<String>
 
   /// The only docTypes Apple grants in the `mobile-document-types` entitlement.
   package static let allowedMobileDocumentTypes: Set<String> = [

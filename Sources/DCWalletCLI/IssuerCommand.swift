@@ -24,13 +24,13 @@ enum IssuerCommand {
   static let serveSpec = CommandSpec(
     path: "dcwallet issuer serve",
     summary:
-      "Run a development OpenID4VCI issuer on 127.0.0.1 until interrupted; prints its URL.",
-    options: [
-      .value("port", "PORT", required: true, "the port on 127.0.0.1 (0: any free port)"),
+      "Run an OpenID4VCI issuer (loopback by default) until interrupted; prints its URL.",
+    options: ServeOptions.options + [
       .value("config", "FILE", "issuer settings (JSON); its directory holds the issuer's state"),
+      StoreLocation.option(defaultFile: "state.sqlite in the state directory"),
       .flag("auto-approve", "approve authorization requests without the consent page"),
     ],
-    discussion: """
+    discussion: ServeOptions.discussion + "\n" + """
       The state directory is DIR/issuer in the wallet home, or the directory of --config.
       --config is a JSON object, every member optional:
         {"batch_size": 10, "deferred": ["mDL"], "deferred_delay": 0,
@@ -53,6 +53,7 @@ enum IssuerCommand {
       .flag("tx-code", "with --pre-authorized: demand a transaction code"),
       .flag("by-reference", "put only a credential_offer_uri in the offer URI"),
       .value("config", "FILE", "the same --config the server was started with"),
+      StoreLocation.option(defaultFile: "state.sqlite in the state directory"),
     ],
     discussion: """
       Prints the offer URI on one line; with --tx-code, the transaction code on the next line
@@ -88,16 +89,17 @@ enum IssuerCommand {
   // MARK: serve
 
   static func serve(_ args: ParsedArguments, _ context: CommandContext) async throws {
-    guard let portText = args.value("port"), let port = UInt16(portText) else {
-      throw UsageError("--port needs a number from 0 to 65535", command: serveSpec.path)
-    }
-    let state = try StateDirectory(config: args.value("config"), context: context)
+    #if os(Linux)
+      let (configuration, publicURL) = try ServeOptions.configuration(
+        args, command: serveSpec.path)
+    #endif
+    let state = try StateDirectory(args, context: context)
     var settings = try state.settings()
     if args.flag("auto-approve") { settings.autoApprove = true }
     #if os(Linux)
-      let loopback = try LoopbackServer(port: port, what: "the issuer")
+      let loopback = try LoopbackServer(configuration: configuration, what: "the issuer")
       let (server, router, bound) = (loopback.server, loopback.router, loopback.port)
-      let url = "http://127.0.0.1:\(bound)"
+      let url = publicURL ?? "http://127.0.0.1:\(bound)"
       let service = try state.service(url: url, settings: settings)
       // The issuer's endpoints, and at / a page offering credentials over the DC API.
       router.set(IssuerPageHandler(service: service))
@@ -106,7 +108,7 @@ enum IssuerCommand {
       await waitForInterrupt()
       server.stop()
     #else
-      _ = (port, state, settings)
+      _ = (state, settings)
       throw CommandFailure("the development HTTP server needs libmicrohttpd (Linux)")
     #endif
   }
@@ -129,7 +131,7 @@ enum IssuerCommand {
   // MARK: offer
 
   static func offer(_ args: ParsedArguments, _ context: CommandContext) throws {
-    let state = try StateDirectory(config: args.value("config"), context: context)
+    let state = try StateDirectory(args, context: context)
     guard let url = state.recordedURL() else {
       throw CommandFailure(
         "no issuer URL recorded in \(state.directory): start 'dcwallet issuer serve' first")
@@ -216,8 +218,16 @@ struct DevelopmentIssuerSettings {
 struct StateDirectory {
   let directory: String
   let configPath: String?
+  /// `--store`, nil for the SQLite file in the directory.
+  let storeURL: String?
 
-  init(config: String?, context: CommandContext) throws {
+  /// The state directory of a command's `--config` and `--store`.
+  init(_ args: ParsedArguments, context: CommandContext) throws {
+    try self.init(config: args.value("config"), store: args.value("store"), context: context)
+  }
+
+  init(config: String?, store: String? = nil, context: CommandContext) throws {
+    storeURL = store
     if let config {
       configPath = config
       directory = LocalPath.parent(of: try Files.absolute(config))
@@ -246,7 +256,9 @@ struct StateDirectory {
   }
 
   func recordURL(_ url: String) throws {
-    try Files.write(
+    // Every file in the state directory is 0600 from its creation: the directory may be a
+    // shared one (the directory of --config), where the default umask would make it readable.
+    try SecretFile.create(
       JSONValue.object([("credential_issuer", .string(url))]).serializedBytes(),
       to: path("issuer.json"))
   }
@@ -279,10 +291,10 @@ struct StateDirectory {
     let pki = try DevelopmentIssuer(
       name: "dcwallet development issuer", from: now.addingTimeInterval(-86_400),
       until: now.addingTimeInterval(5 * 365 * 86_400))
-    try Files.write(Array(pki.iaca.pemString.utf8), to: names[0])
-    try Files.write(Array(pki.iacaKey.pemRepresentation.utf8), to: names[1], mode: 0o600)
-    try Files.write(Array(pki.ds.pemString.utf8), to: names[2])
-    try Files.write(Array(pki.dsKey.pemRepresentation.utf8), to: names[3], mode: 0o600)
+    try SecretFile.create(Array(pki.iaca.pemString.utf8), to: names[0])
+    try SecretFile.create(Array(pki.iacaKey.pemRepresentation.utf8), to: names[1])
+    try SecretFile.create(Array(pki.ds.pemString.utf8), to: names[2])
+    try SecretFile.create(Array(pki.dsKey.pemRepresentation.utf8), to: names[3])
     return pki
   }
 
@@ -296,12 +308,7 @@ struct StateDirectory {
       throw CommandFailure("\(url) is not an issuer URL: \(error.reason)")
     }
     let pki = try pki()
-    let store: SQLiteIssuerStateStore
-    do {
-      store = try SQLiteIssuerStateStore(path: path("state.sqlite"))
-    } catch {
-      throw CommandFailure(error.reason)
-    }
+    let store = try store()
     let configuration: IssuerConfiguration
     do {
       configuration = try DevelopmentIssuerCatalog.configuration(
@@ -374,23 +381,33 @@ enum DevelopmentIssuerCatalog {
     let router = LateBoundHandler()
     let port: UInt16
 
-    /// Listens on `port` (0: any free port); `what` names the server in the failure.
+    /// Listens on 127.0.0.1:`port` (0: any free port); `what` names the server in the failure.
     init(port: UInt16 = 0, what: String) throws {
-      server = DevelopmentHTTPServer(
-        handler: router, configuration: DevelopmentHTTPServer.Configuration(port: port))
+      try self.init(configuration: DevelopmentHTTPServer.Configuration(port: port), what: what)
+    }
+
+    /// Listens where `configuration` says; `what` names the server in the failure.
+    init(configuration: DevelopmentHTTPServer.Configuration, what: String) throws {
+      server = DevelopmentHTTPServer(handler: router, configuration: configuration)
       do {
         self.port = try server.start()
       } catch {
-        throw CommandFailure("\(what) cannot listen on 127.0.0.1:\(port): \(error.reason)")
+        throw CommandFailure("\(what) cannot listen: \(error.reason)")
       }
     }
   }
 #endif
 
 /// A handler whose target is set once the server knows its port (the issuer's URL names it).
-final class LateBoundHandler: HTTPHandler, @unchecked Sendable {
+final class LateBoundHandler: HTTPHandler, HTTPEndpointPolicyProviding, @unchecked Sendable {
   private let lock = NSLock()
   private var target: (any HTTPHandler)?
+
+  /// The target's policy, when it declares one.
+  func endpointPolicy(method: HTTPMethod, path: String) -> HTTPEndpointPolicy? {
+    let target = lock.withLock { self.target } as? any HTTPEndpointPolicyProviding
+    return target?.endpointPolicy(method: method, path: path)
+  }
 
   func set(_ handler: any HTTPHandler) { lock.withLock { target = handler } }
 

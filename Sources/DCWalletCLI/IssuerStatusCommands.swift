@@ -13,6 +13,7 @@ enum IssuerStatusCommands {
       "List the credentials this issuer issued with their ids, status list entries and status.",
     options: [
       .value("config", "FILE", "the same --config the server was started with"),
+      StoreLocation.option(defaultFile: "state.sqlite in the state directory"),
       .flag("json", "print JSON"),
     ],
     discussion: """
@@ -30,7 +31,10 @@ enum IssuerStatusCommands {
       }
     return CommandSpec(
       path: "dcwallet issuer \(change.rawValue)", summary: summary,
-      options: [.value("config", "FILE", "the same --config the server was started with")],
+      options: [
+        .value("config", "FILE", "the same --config the server was started with"),
+        StoreLocation.option(defaultFile: "state.sqlite in the state directory"),
+      ],
       positionals: ["CREDENTIAL_ID"],
       discussion: """
         CREDENTIAL_ID is an id from 'dcwallet issuer credentials'. The change is written to the
@@ -41,7 +45,7 @@ enum IssuerStatusCommands {
   }
 
   static func credentials(_ args: ParsedArguments, _ context: CommandContext) throws {
-    let state = try StateDirectory(config: args.value("config"), context: context)
+    let state = try StateDirectory(args, context: context)
     let store = try state.store()
     let records: [IssuedCredentialStatus]
     do {
@@ -71,7 +75,7 @@ enum IssuerStatusCommands {
     _ change: CredentialStatusChange, _ args: ParsedArguments, _ context: CommandContext
   ) throws {
     let id = args.positionals[0]
-    let state = try StateDirectory(config: args.value("config"), context: context)
+    let state = try StateDirectory(args, context: context)
     let store = try state.store()
     let record: IssuedCredentialStatus
     do {
@@ -127,12 +131,10 @@ enum IssuerStatusCommands {
 }
 
 extension StateDirectory {
-  /// The issuer's SQLite state (`state.sqlite`), shared with a running `serve`.
-  func store() throws -> SQLiteIssuerStateStore {
-    do {
-      return try SQLiteIssuerStateStore(path: path("state.sqlite"))
-    } catch {
-      throw CommandFailure(error.reason)
-    }
+  /// The issuer's state, shared with a running `serve`: `--store`, or the SQLite file
+  /// `state.sqlite` of the directory.
+  func store() throws -> any IssuerStateStore {
+    try StoreLocation(storeURL, defaultPath: path("state.sqlite"), command: "dcwallet issuer")
+      .issuerStore()
   }
 }

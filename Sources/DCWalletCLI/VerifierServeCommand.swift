@@ -20,9 +20,8 @@ enum VerifierServeCommand {
   static let serveSpec = CommandSpec(
     path: "dcwallet verifier serve",
     summary:
-      "Run a development OpenID4VP verifier (openid4vp:// links, direct_post) on 127.0.0.1 until interrupted; prints its URL.",
-    options: [
-      .value("port", "PORT", required: true, "the port on 127.0.0.1 (0: any free port)"),
+      "Run an OpenID4VP verifier (openid4vp:// links, direct_post; loopback by default) until interrupted; prints its URL.",
+    options: ServeOptions.options + [
       .value(
         "signer-key", "FILE",
         "the request signing key (PEM); default verifier.pem in the wallet home, else in the current directory"
@@ -43,14 +42,13 @@ enum VerifierServeCommand {
       .value(
         "sd-jwt-issuer-anchor", "FILE", repeating: true,
         "a trusted SD-JWT VC issuer anchor (PEM or DER)"),
-      .value(
-        "package-url", "URL",
-        "the base URL wallets reach the server at (default http://localhost:PORT when the signer is x509_san_dns:localhost, else http://127.0.0.1:PORT)"
-      ),
       .value("lifetime", "SECONDS", "how long a transaction lives (default 600)"),
+      StoreLocation.option(defaultFile: "verifier/transactions.sqlite in the wallet home"),
       .flag("no-status-check", "do not check credential status (the report says it was skipped)"),
     ],
-    discussion: """
+    discussion: ServeOptions.discussion + "\n" + """
+      Without --public-url the base URL is http://localhost:PORT when the signer is
+      x509_san_dns:localhost, else http://127.0.0.1:PORT.
       Endpoints: POST /transactions and GET /transactions/ID[?response_code=C] (frontend),
       GET|POST /request/ID (request_uri), POST /response/ID (response_uri, direct_post and
       direct_post.jwt). The signing certificate's DNS name gives x509_san_dns:NAME; make one for
@@ -90,9 +88,10 @@ enum VerifierServeCommand {
   // MARK: serve
 
   static func serve(_ args: ParsedArguments, _ context: CommandContext) async throws {
-    guard let portText = args.value("port"), let port = UInt16(portText) else {
-      throw UsageError("--port needs a number from 0 to 65535", command: serveSpec.path)
-    }
+    #if os(Linux)
+      let (configuration, publicURL) = try ServeOptions.configuration(
+        args, command: serveSpec.path)
+    #endif
     var lifetime: TimeInterval = 600
     if let text = args.value("lifetime") {
       guard let seconds = Int(text), seconds > 0 else {
@@ -112,18 +111,21 @@ enum VerifierServeCommand {
     let mdocAnchors = try Inputs.certificates(args.all("issuer-anchor"))
     let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor"))
     let status: StatusChecking = try VerifierStatusCheck.checking(args, command: serveSpec.path)
+    let store = try StoreLocation(
+      args.value("store"), defaultPath: try transactionsFile(context), command: serveSpec.path
+    ).verifierStore()
     #if os(Linux)
-      let loopback = try LoopbackServer(port: port, what: "the verifier")
+      let loopback = try LoopbackServer(configuration: configuration, what: "the verifier")
       let (server, router, bound) = (loopback.server, loopback.router, loopback.port)
       let host = dnsName == "localhost" ? "localhost" : "127.0.0.1"
-      let base = args.value("package-url") ?? "http://\(host):\(bound)"
+      let base = publicURL ?? "http://\(host):\(bound)"
       let attestation = try attestationSigner(
         args, subject: dnsName ?? "localhost")
       let verifier = PresentationVerifier(
         configuration: PresentationVerifierConfiguration(
           baseURL: base, x509SANDNS: sanSigner, x509Hash: hashSigner, attestation: attestation,
           sdJWTIssuerAnchors: sdJWTAnchors, mdocIssuerAnchors: mdocAnchors, status: status,
-          transactionLifetime: lifetime))
+          transactionLifetime: lifetime), store: store)
       router.set(
         PresentationVerifierHTTPHandler(verifier: verifier) {
           OpenID4VPVerifierCommands.json($0)
@@ -133,7 +135,7 @@ enum VerifierServeCommand {
       await IssuerCommand.waitForInterrupt()
       server.stop()
     #else
-      _ = (port, lifetime, sanSigner, hashSigner, mdocAnchors, sdJWTAnchors, status)
+      _ = (lifetime, sanSigner, hashSigner, mdocAnchors, sdJWTAnchors, status, store)
       throw CommandFailure("the development HTTP server needs libmicrohttpd (Linux)")
     #endif
   }
@@ -202,8 +204,21 @@ enum VerifierServeCommand {
     try context.home().directory + "/verifier/verifier.json"
   }
 
+  /// The default transaction store, `verifier/transactions.sqlite` in the wallet home (its
+  /// directory made, owner only).
+  static func transactionsFile(_ context: CommandContext) throws -> String {
+    let path = try context.home().directory + "/verifier/transactions.sqlite"
+    try makeDirectory(of: path)
+    return path
+  }
+
   static func recordURL(_ url: String, _ context: CommandContext) throws {
     let path = try stateFile(context)
+    try makeDirectory(of: path)
+    try SecretFile.create(JSONValue.object([("url", .string(url))]).serializedBytes(), to: path)
+  }
+
+  private static func makeDirectory(of path: String) throws {
     do {
       try FileManager.default.createDirectory(
         atPath: LocalPath.parent(of: path), withIntermediateDirectories: true,
@@ -211,7 +226,6 @@ enum VerifierServeCommand {
     } catch {
       throw CommandFailure("cannot create the verifier directory: \(error.localizedDescription)")
     }
-    try Files.write(JSONValue.object([("url", .string(url))]).serializedBytes(), to: path)
   }
 
   // MARK: transaction

@@ -20,6 +20,8 @@ let allBenchmarks: [Benchmark] = [
   Benchmark(name: "in-person", run: inPersonBenchmark),
   Benchmark(name: "status-list", run: statusListBenchmark),
   Benchmark(name: "openid4vp-redirect", run: openID4VPRedirectBenchmark),
+  Benchmark(name: "verifier-load", run: verifierLoadBenchmark),
+  Benchmark(name: "issuer-load", run: issuerLoadBenchmark),
 ]
 
 /// HPKE seal of 4 KB with the Annex C suite, against its floor: one key generation and one

@@ -104,12 +104,12 @@
           #expect(refused.status == 413)
         }
         let raw = [
-          "GET @x HTTP/1.1\r\nHost: a\r\n\r\n",
-          "GET / HTTP/1.1\r\nHost: a\r\n"
+          "GET @x HTTP/1.1\r\nHost: localhost\r\n\r\n",
+          "GET / HTTP/1.1\r\nHost: localhost\r\n"
             + (0..<12).map { "X-\($0): 1\r\n" }.joined() + "\r\n",
-          "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n200\r\n"
+          "POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n200\r\n"
             + String(repeating: "a", count: 512) + "\r\n0\r\n\r\n",
-          "GET / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
+          "GET / HTTP/1.1\r\nHost: localhost\r\n\r\nGET / HTTP/1.1\r\nHost: localhost\r\n\r\n",
           "GET / HTTP/1.1\r\nHost",
         ]
         for text in raw {
@@ -161,7 +161,7 @@
     }
 
     @Test(arguments: [
-      "GET http://evil.example/ HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+      "GET http://evil.example/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
       "OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
       // Appended to the origin, these would name another host or no path.
       "GET @evil.example/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",

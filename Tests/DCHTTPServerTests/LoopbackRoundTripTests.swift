@@ -148,7 +148,8 @@
           try? await Task.sleep(for: .milliseconds(20))
           return HTTPResponse(status: 200, body: request.body)
         }
-        try await Self.withServer(handler) { _, base in
+        // 20 at once from one address: above the default per-client cap of 16.
+        try await Self.withServer(handler, .init(maxConnectionsPerClient: 32)) { _, base in
           let url = try #require(URL(string: base + "/echo"))
           let answers = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
             for index in 0..<20 {

@@ -10,7 +10,8 @@ import Testing
 /// A minimal wallet driving the issuer's handlers directly: a DPoP key, the server's latest
 /// DPoP nonce, and the requests of each flow, built with the OpenID4VCI message types.
 final class TestWallet: @unchecked Sendable {
-  let fixture: IssuerFixture
+  /// The instance the wallet talks to; a multi-instance test switches it between requests.
+  var fixture: IssuerFixture
   var dpopKey: ECPrivateKey
   var dpopNonce: String?
   var accessToken: String?

@@ -24,9 +24,9 @@ struct IssuerFixture {
   static let issuerID = "http://127.0.0.1:8080"
   let pki: TestPKI
   let clock: TestClock
-  let store: any IssuerStateStore
-  let service: CredentialIssuerService
-  let handler: IssuerHTTPHandler
+  private(set) var store: any IssuerStateStore
+  private(set) var service: CredentialIssuerService
+  private(set) var handler: IssuerHTTPHandler
 
   init(
     store: any IssuerStateStore = InMemoryIssuerStateStore(),
@@ -70,6 +70,18 @@ struct IssuerFixture {
     service = CredentialIssuerService(
       configuration: configuration, store: store, clock: { clock.now })
     handler = IssuerHTTPHandler(service: service)
+  }
+
+  /// Another instance of the same issuer (configuration, keys, clock) over `store`: what a
+  /// second server behind a load balancer is (issue 31).
+  func instance(on store: any IssuerStateStore) -> IssuerFixture {
+    var copy = self
+    let clock = self.clock
+    copy.store = store
+    copy.service = CredentialIssuerService(
+      configuration: service.configuration, store: store, clock: { clock.now })
+    copy.handler = IssuerHTTPHandler(service: copy.service)
+    return copy
   }
 
   /// A request to an endpoint of the fixture's issuer.

@@ -44,10 +44,13 @@ struct RedirectFixture {
   let deviceKey: ECPrivateKey
   let pid: SDJWT
   let mdl: IssuerSigned
-  let verifier: PresentationVerifier
-  let handler: PresentationVerifierHTTPHandler
+  private(set) var verifier: PresentationVerifier
+  private(set) var handler: PresentationVerifierHTTPHandler
 
-  init(status: StatusChecking = .skip) throws {
+  init(
+    status: StatusChecking = .skip,
+    store: any PresentationTransactionStore = InMemoryPresentationTransactionStore()
+  ) throws {
     pki = try TestPKI()
     clock = TestClock(pki.clock)
     let from = pki.clock.addingTimeInterval(-86_400)
@@ -112,8 +115,19 @@ struct RedirectFixture {
         attestation: VerifierAttestationSigner(
           attestationJWT: attestation, subject: Self.dnsName, signer: attestationKey),
         sdJWTIssuerAnchors: [pidRoot], mdocIssuerAnchors: [pki.iaca], status: status),
-      now: { clock.now })
+      store: store, now: { clock.now })
     handler = PresentationVerifierHTTPHandler(verifier: verifier)
+  }
+
+  /// Another instance of the same verifier (configuration, keys, clock) over `store`: what a
+  /// second server behind a load balancer is (issue 31).
+  func instance(on store: any PresentationTransactionStore) -> RedirectFixture {
+    var copy = self
+    let clock = self.clock
+    copy.verifier = PresentationVerifier(
+      configuration: verifier.configuration, store: store, now: { clock.now })
+    copy.handler = PresentationVerifierHTTPHandler(verifier: copy.verifier)
+    return copy
   }
 
   static let pidQuery: JSONValue = [

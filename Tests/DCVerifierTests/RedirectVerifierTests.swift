@@ -312,7 +312,7 @@ struct RedirectVerifierTests {
     #expect(try JSONValue(parsing: response.body)["failure"]?.string == "expired")
     // Expired transactions are purged when the next one is made.
     _ = try await fixture.create()
-    #expect(await fixture.verifier.store.transaction(id: second.transactionID) == nil)
+    #expect(try await fixture.verifier.store.transaction(id: second.transactionID) == nil)
   }
 
   @Test(arguments: [DirectPostMode.directPost, .directPostJWT])
@@ -353,7 +353,8 @@ struct RedirectVerifierTests {
     let requestURI = try #require(
       try RedirectFixture.parameters(created.authorizationRequestURI)["request_uri"])
     let requestID = RedirectFixture.requestID(requestURI)
-    let transaction = try #require(await fixture.verifier.store.transaction(requestID: requestID))
+    let transaction = try #require(
+      try await fixture.verifier.store.transaction(requestID: requestID))
     let body = Array(
       "vp_token=%7B%7D&state=\(PresentationVerifierTestsEncoding.encode(transaction.state))".utf8)
     await #expect {

@@ -78,7 +78,9 @@ struct ReadmeTourTests {
   /// Runs README shell text as written: `bash -e` in a fresh directory (also `HOME`, so nothing
   /// reaches the developer's own ~/.dcwallet), the built dcwallet first on PATH, standard input
   /// empty, under `timeout`. Returns the exit status and both outputs.
-  static func runScript(_ text: String, named name: String, timeLimit: Int) throws -> (
+  static func runScript(
+    _ text: String, named name: String, timeLimit: Int, pathPrefix: String? = nil
+  ) throws -> (
     status: Int32, out: String, err: String
   ) {
     let directory = TestScratch.url("readme-\(name)")
@@ -98,7 +100,9 @@ struct ReadmeTourTests {
     environment.removeValue(forKey: "DCWALLET_HOME")
     environment["HOME"] = directory.path
     let binaries = URL(fileURLWithPath: DCWallet.binary).deletingLastPathComponent().path
-    environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    environment["PATH"] =
+      (pathPrefix.map { $0 + ":" } ?? "") + binaries + ":"
+      + (environment["PATH"] ?? "/usr/bin:/bin")
     process.environment = environment
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = try FileHandle(forWritingTo: stdout)

@@ -130,16 +130,21 @@ import Testing
 
       /// The wallet: fetches the request object, presents the dev PID bound to the request's
       /// client_id and nonce, posts it (or an error response); returns the verifier's answer.
+      ///
+      /// `route` maps each URL before it is reached (a load balancer's choice of instance);
+      /// `beforePost` gets the response URI and body before they are posted.
       func answer(
         _ uri: String, method: HTTPMethod = .get, decline: Bool = false,
-        check: (CompactJWS) throws -> Void = { _ in }
+        check: (CompactJWS) throws -> Void = { _ in },
+        route: (String) -> String = { $0 },
+        beforePost: (_ responseURI: String, _ body: [UInt8]) async throws -> Void = { _, _ in }
       ) async throws -> JSONValue {
         let client = URLSessionHTTPClient(configuration: .init(policy: .development))
         let parameters = Dictionary(
           uniqueKeysWithValues: (URLComponents(string: uri)?.queryItems ?? []).map {
             ($0.name, $0.value ?? "")
           })
-        let requestURI = try #require(parameters["request_uri"])
+        let requestURI = route(try #require(parameters["request_uri"]))
         let fetched = try await client.send(
           HTTPRequest(
             method: method, url: try #require(URL(string: requestURI)),
@@ -182,7 +187,8 @@ import Testing
               "vp_token=\(encode(payload["vp_token"]?.serialized() ?? ""))&state=\(encode(state))"
           }
         }
-        let responseURI = try #require(request["response_uri"]?.string)
+        try await beforePost(try #require(request["response_uri"]?.string), Array(body.utf8))
+        let responseURI = route(try #require(request["response_uri"]?.string))
         let posted = try await client.send(
           HTTPRequest(
             method: .post, url: try #require(URL(string: responseURI)),

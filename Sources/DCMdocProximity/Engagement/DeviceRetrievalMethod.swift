@@ -78,13 +78,13 @@ public struct BLEOptions: Sendable, Hashable {
   }
 
   /// Whether mdoc peripheral server mode is supported.
-  package let supportsPeripheralServerMode: Bool
+  public let supportsPeripheralServerMode: Bool
   /// Whether mdoc central client mode is supported.
-  package let supportsCentralClientMode: Bool
+  public let supportsCentralClientMode: Bool
   /// The service UUID for peripheral server mode, 16 bytes in network (big-endian) order.
-  package let peripheralServerUUID: [UInt8]?
+  public let peripheralServerUUID: [UInt8]?
   /// The service UUID for central client mode, 16 bytes in network order.
-  package let centralClientUUID: [UInt8]?
+  public let centralClientUUID: [UInt8]?
   /// The mdoc's BLE device address for peripheral server mode, 6 bytes.
   package let peripheralServerDeviceAddress: [UInt8]?
 
@@ -182,9 +182,9 @@ public struct BLEOptions: Sendable, Hashable {
 /// handles (ISO 18013-5 §8.2.1.1).
 public struct NFCOptions: Sendable, Hashable {
   /// The maximum command data field length.
-  package let maxCommandDataLength: UInt64
+  public let maxCommandDataLength: UInt64
   /// The maximum response data field length.
-  package let maxResponseDataLength: UInt64
+  public let maxResponseDataLength: UInt64
 
   /// Options with the two lengths.
   public init(maxCommandDataLength: UInt64, maxResponseDataLength: UInt64) {

@@ -8,14 +8,14 @@ public struct BLECarrierConfiguration: Sendable, Hashable {
   package static let mediaType = "application/vnd.bluetooth.le.oob"
 
   /// One AD structure.
-  public struct ADStructure: Sendable, Hashable {
+  package struct ADStructure: Sendable, Hashable {
     /// The AD type (Bluetooth Assigned Numbers).
-    public let type: UInt8
+    package let type: UInt8
     /// The data, at most 254 bytes.
-    public let data: [UInt8]
+    package let data: [UInt8]
 
     /// An AD structure.
-    public init(type: UInt8, data: [UInt8]) throws(MdocProximityError) {
+    package init(type: UInt8, data: [UInt8]) throws(MdocProximityError) {
       guard data.count <= 254 else {
         throw ndefError("an AD structure holds at most 254 bytes of data")
       }
@@ -50,7 +50,7 @@ public struct BLECarrierConfiguration: Sendable, Hashable {
   package let structures: [ADStructure]
 
   /// A configuration from AD structures.
-  public init(structures: [ADStructure]) {
+  package init(structures: [ADStructure]) {
     self.structures = structures
   }
 
@@ -76,7 +76,7 @@ public struct BLECarrierConfiguration: Sendable, Hashable {
   }
 
   /// Reads the record's payload; every structure must fit, and none may be empty.
-  public init(payload: [UInt8]) throws(MdocProximityError) {
+  package init(payload: [UInt8]) throws(MdocProximityError) {
     var reader = ByteReader(payload, "BLE OOB data")
     var structures: [ADStructure] = []
     while !reader.isAtEnd {
@@ -89,12 +89,12 @@ public struct BLECarrierConfiguration: Sendable, Hashable {
   }
 
   /// The record's payload.
-  public var payload: [UInt8] {
+  package var payload: [UInt8] {
     structures.flatMap { [UInt8($0.data.count + 1), $0.type] + $0.data }
   }
 
   /// The carrier configuration record with this id.
-  public func record(id: String) throws(MdocProximityError) -> NDEFRecord {
+  package func record(id: String) throws(MdocProximityError) -> NDEFRecord {
     try NDEFRecord(.media, type: Self.mediaType, id: id, payload: payload)
   }
 

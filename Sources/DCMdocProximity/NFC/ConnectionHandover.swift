@@ -3,9 +3,9 @@ import DCErrors
 /// The Alternative Carrier record (`ac`, NFC Forum Connection Handover 1.5 §6.3): a carrier's
 /// power state, the id of its carrier configuration record, and the ids of auxiliary records
 /// (ISO 18013-5 §8.2.2.1: the DeviceEngagement record, id `mdoc`).
-public struct AlternativeCarrier: Sendable, Hashable {
+package struct AlternativeCarrier: Sendable, Hashable {
   /// The Carrier Power State (Connection Handover §6.3.1).
-  public enum PowerState: UInt8, Sendable, Hashable {
+  package enum PowerState: UInt8, Sendable, Hashable {
     /// Inactive.
     case inactive = 0
     /// Active.
@@ -27,7 +27,7 @@ public struct AlternativeCarrier: Sendable, Hashable {
   package let auxiliaryDataReferences: [[UInt8]]
 
   /// An alternative carrier.
-  public init(
+  package init(
     powerState: PowerState = .active, carrierDataReference: String,
     auxiliaryDataReferences: [String] = []
   ) throws(MdocProximityError) {
@@ -53,7 +53,7 @@ public struct AlternativeCarrier: Sendable, Hashable {
   }
 
   /// Reads the payload of an `ac` record (Connection Handover §6.3).
-  public init(payload: [UInt8]) throws(MdocProximityError) {
+  package init(payload: [UInt8]) throws(MdocProximityError) {
     var reader = ByteReader(payload, "ac record")
     let cps = try reader.byte()
     // §6.3.1: the upper six bits are reserved.
@@ -70,7 +70,7 @@ public struct AlternativeCarrier: Sendable, Hashable {
   }
 
   /// The record's payload.
-  public var payload: [UInt8] {
+  package var payload: [UInt8] {
     var out: [UInt8] = [powerState.rawValue, UInt8(carrierDataReference.count)]
     out += carrierDataReference
     out.append(UInt8(auxiliaryDataReferences.count))
@@ -82,7 +82,7 @@ public struct AlternativeCarrier: Sendable, Hashable {
   }
 
   /// The `ac` record.
-  public var record: NDEFRecord {
+  package var record: NDEFRecord {
     get throws(MdocProximityError) {
       try NDEFRecord(.wellKnown, type: Self.recordType, payload: payload)
     }
@@ -91,9 +91,9 @@ public struct AlternativeCarrier: Sendable, Hashable {
 
 /// The Connection Handover version byte (§6.1): major version in the upper nibble, minor in the
 /// lower; this library writes 1.5 (0x15) and reads any 1.x.
-public enum ConnectionHandoverVersion {
+package enum ConnectionHandoverVersion {
   /// Version 1.5, which ISO 18013-5 §8.2.2.1 uses.
-  public static let current: UInt8 = 0x15
+  package static let current: UInt8 = 0x15
 
   static func check(_ version: UInt8, _ name: String) throws(MdocProximityError) {
     guard version >> 4 == 1 else {
@@ -119,18 +119,18 @@ public struct HandoverSelect: Sendable, Hashable {
   package static let deviceEngagementID = "mdoc"
 
   /// The Connection Handover version of the `Hs` record.
-  public let version: UInt8
+  package let version: UInt8
   /// The alternative carriers, in order of the mdoc's preference.
-  public let alternativeCarriers: [AlternativeCarrier]
+  package let alternativeCarriers: [AlternativeCarrier]
   /// The local records of the `Hs` record that are not `ac` records (such as `err`), kept.
   package let otherLocalRecords: [NDEFRecord]
   /// The records after the `Hs` record: carrier configurations and auxiliary data.
-  public let records: [NDEFRecord]
+  package let records: [NDEFRecord]
   /// The whole message.
-  public let message: NDEFMessage
+  package let message: NDEFMessage
 
   /// Writes a Handover Select message.
-  public init(
+  package init(
     alternativeCarriers: [AlternativeCarrier], records: [NDEFRecord],
     version: UInt8 = ConnectionHandoverVersion.current
   ) throws(MdocProximityError) {
@@ -197,7 +197,7 @@ public struct HandoverSelect: Sendable, Hashable {
   public var bytes: [UInt8] { message.bytes }
 
   /// The record after the `Hs` record with this id.
-  public func record(id: [UInt8]) -> NDEFRecord? { records.first { $0.id == id } }
+  package func record(id: [UInt8]) -> NDEFRecord? { records.first { $0.id == id } }
 
   /// The DeviceEngagement of the record ISO 18013-5 §8.2.2.1 names (external type
   /// `iso.org:18013:deviceengagement`), read with its bytes.
@@ -230,18 +230,18 @@ public struct HandoverRequest: Sendable, Hashable {
   package static let collisionResolutionType = "cr"
 
   /// The Connection Handover version of the `Hr` record.
-  public let version: UInt8
+  package let version: UInt8
   /// The 16-bit random number of the `cr` record.
-  public let collisionResolution: UInt16
+  package let collisionResolution: UInt16
   /// The alternative carriers offered, in order of the reader's preference.
-  public let alternativeCarriers: [AlternativeCarrier]
+  package let alternativeCarriers: [AlternativeCarrier]
   /// The records after the `Hr` record: carrier configurations and auxiliary data.
-  public let records: [NDEFRecord]
+  package let records: [NDEFRecord]
   /// The whole message.
-  public let message: NDEFMessage
+  package let message: NDEFMessage
 
   /// Writes a Handover Request message.
-  public init(
+  package init(
     collisionResolution: UInt16, alternativeCarriers: [AlternativeCarrier],
     records: [NDEFRecord], version: UInt8 = ConnectionHandoverVersion.current
   ) throws(MdocProximityError) {

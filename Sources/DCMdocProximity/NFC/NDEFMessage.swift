@@ -2,9 +2,9 @@ import DCErrors
 
 /// One NDEF record (NFC Forum NDEF 1.0 §3.2): a type name format, a type, an optional id and a
 /// payload.
-public struct NDEFRecord: Sendable, Hashable {
+package struct NDEFRecord: Sendable, Hashable {
   /// The TNF field (NDEF §3.2.6). 6 (unchanged, for chunks) and 7 (reserved) are refused.
-  public enum TypeNameFormat: UInt8, Sendable, Hashable {
+  package enum TypeNameFormat: UInt8, Sendable, Hashable {
     /// No type, id or payload.
     case empty = 0
     /// An NFC Forum well-known type (RTD), such as `Hs`, `Hr`, `ac`, `cr`.
@@ -22,17 +22,17 @@ public struct NDEFRecord: Sendable, Hashable {
   /// The type name format.
   package let typeNameFormat: TypeNameFormat
   /// The type, at most 255 bytes.
-  public let type: [UInt8]
+  package let type: [UInt8]
   /// The id, at most 255 bytes (empty when absent).
-  public let id: [UInt8]
+  package let id: [UInt8]
   /// The payload.
-  public let payload: [UInt8]
+  package let payload: [UInt8]
 
   /// A record.
   ///
   /// - Throws: `malformedNDEF` for a type or id over 255 bytes, an empty record with any field, or
   ///   an unknown-type record with a type (NDEF §3.2.6).
-  public init(
+  package init(
     typeNameFormat: TypeNameFormat, type: [UInt8], id: [UInt8] = [], payload: [UInt8] = []
   ) throws(MdocProximityError) {
     guard type.count <= 255, id.count <= 255 else {
@@ -51,7 +51,7 @@ public struct NDEFRecord: Sendable, Hashable {
   }
 
   /// A record whose type and id are ASCII text.
-  public init(
+  package init(
     _ typeNameFormat: TypeNameFormat, type: String, id: String = "", payload: [UInt8] = []
   ) throws(MdocProximityError) {
     try self.init(
@@ -97,7 +97,7 @@ public struct NDEFRecord: Sendable, Hashable {
 /// Reading is strict and bounded: chunked records (CF) are refused, as are TNF 6 and 7, a missing
 /// or misplaced MB/ME, lengths past the input, trailing bytes, and messages over
 /// 65,535 bytes or 64 records.
-public struct NDEFMessage: Sendable, Hashable {
+package struct NDEFMessage: Sendable, Hashable {
   enum Flag {
     static let messageBegin: UInt8 = 0x80
     static let messageEnd: UInt8 = 0x40
@@ -114,12 +114,12 @@ public struct NDEFMessage: Sendable, Hashable {
   package static let maxRecordCount = 64
 
   /// The records, in order.
-  public let records: [NDEFRecord]
+  package let records: [NDEFRecord]
   /// The message's bytes.
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
 
   /// Writes a message of one or more records.
-  public init(records: [NDEFRecord]) throws(MdocProximityError) {
+  package init(records: [NDEFRecord]) throws(MdocProximityError) {
     guard !records.isEmpty else { throw ndefError("an NDEF message has at least one record") }
     var out: [UInt8] = []
     for (index, record) in records.enumerated() {
@@ -134,7 +134,7 @@ public struct NDEFMessage: Sendable, Hashable {
   }
 
   /// Reads a message.
-  public init(bytes: [UInt8]) throws(MdocProximityError) {
+  package init(bytes: [UInt8]) throws(MdocProximityError) {
     try self.init(bytes: bytes, allowEmpty: false)
   }
 
@@ -217,7 +217,7 @@ public struct NDEFMessage: Sendable, Hashable {
   }
 
   /// The first record with this id.
-  public func record(id: String) -> NDEFRecord? {
+  package func record(id: String) -> NDEFRecord? {
     records.first { $0.id == Array(id.utf8) }
   }
 }

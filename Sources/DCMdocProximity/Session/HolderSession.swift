@@ -59,7 +59,7 @@ public struct HolderSession: Sendable {
   /// An NFC static handover (§8.2.2.1): a fresh ephemeral key (or `eDeviceKey`), an engagement
   /// without retrieval methods, the Handover Select message holding it and the BLE carrier, and
   /// the handover `[HandoverSelect, null]` (§9.1.5.1). The message is what the NFC tag serves.
-  package static func nfcStaticHandover(
+  public static func nfcStaticHandover(
     ble: BLECarrierConfiguration, originInfos: [OriginInfo] = [], curve: EllipticCurve = .p256,
     eDeviceKey: ECPrivateKey? = nil, limits: SessionLimits = .default
   ) throws(MdocProximityError) -> (session: HolderSession, handoverSelect: HandoverSelect) {

@@ -35,6 +35,9 @@ public struct PresentationEndpointFailure: Error, Sendable, Hashable {
     case wrongResponseCode = "wrong_response_code"
     /// The transaction store is full.
     case storeFull = "store_full"
+    /// The transaction store could not be reached (a database down, a row that does not read
+    /// back): nothing was changed, the request may be retried.
+    case storeUnavailable = "store_unavailable"
     /// The presentations failed verification.
     case verificationFailed = "verification_failed"
     /// No endpoint at this path, or not with this method.
@@ -62,7 +65,7 @@ public struct PresentationEndpointFailure: Error, Sendable, Hashable {
     case .wrongResponseCode: 403
     case .methodNotAllowed: 405
     case .bodyTooLarge: 413
-    case .storeFull: 503
+    case .storeFull, .storeUnavailable: 503
     default: 400
     }
   }
@@ -72,7 +75,7 @@ public struct PresentationEndpointFailure: Error, Sendable, Hashable {
     switch code {
     case .unknownTransaction, .expired, .requestAlreadyFetched: "invalid_request_uri"
     case .wrongResponseCode: "access_denied"
-    case .storeFull: "temporarily_unavailable"
+    case .storeFull, .storeUnavailable: "temporarily_unavailable"
     case .notFound: "not_found"
     default: "invalid_request"
     }

@@ -1,3 +1,4 @@
+public import DCErrors
 public import DCJOSE
 public import DCJSON
 public import DCOpenID4VP
@@ -156,28 +157,49 @@ public struct PresentationTransaction: Sendable, Hashable {
   var binding: PresentationBinding { .redirect(clientID: clientID, responseURI: responseURI) }
 }
 
+/// An error of a transaction store: the database could not be reached or a stored transaction
+/// does not read back. The endpoints answer it with 503.
+public typealias PresentationStoreError = DCError<PresentationStoreErrorCode>
+
+/// What kind of failure of a transaction store this is; match on it, never on the reason.
+public struct PresentationStoreErrorCode: DCErrorCode {
+  private let name: String
+  private init(_ name: String) { self.name = name }
+  /// The code's name, for logs.
+  public var description: String { name }
+
+  /// The store could not be opened, or a read or write failed.
+  public static let unavailable = Self("unavailable")
+  /// A stored transaction could not be read back.
+  public static let corruptRecord = Self("corruptRecord")
+}
+
 /// Where transactions are kept. Each phase change is atomic: two requests racing for the same
-/// step cannot both win (one fetch of the request object, one response).
+/// step cannot both win (one fetch of the request object, one response), even on two
+/// instances sharing a database (``SQLitePresentationTransactionStore``,
+/// ``PostgreSQLPresentationTransactionStore``).
 public protocol PresentationTransactionStore: Sendable {
   /// Stores a new transaction; false when the store is full.
-  func insert(_ transaction: PresentationTransaction) async -> Bool
+  func insert(_ transaction: PresentationTransaction) async throws(PresentationStoreError) -> Bool
   /// The transaction with frontend id `id`.
-  func transaction(id: String) async -> PresentationTransaction?
+  func transaction(id: String) async throws(PresentationStoreError) -> PresentationTransaction?
   /// The transaction whose `request_uri` / `response_uri` carry `requestID`.
-  func transaction(requestID: String) async -> PresentationTransaction?
+  func transaction(requestID: String) async throws(PresentationStoreError)
+    -> PresentationTransaction?
   /// Moves the transaction of `requestID` from phase `from` to `to` and returns it as updated;
   /// nil when it is not (or no longer) in `from`.
   func advance(
     requestID: String, from: PresentationTransaction.Phase, to: PresentationTransaction.Phase
-  ) async -> PresentationTransaction?
-  /// Records the result of the transaction of `requestID`.
-  func record(_ result: PresentationResult, requestID: String) async
+  ) async throws(PresentationStoreError) -> PresentationTransaction?
+  /// Records the result of the answered transaction of `requestID`, once: a transaction that is
+  /// not answered, or already has a result, is left as it is.
+  func record(_ result: PresentationResult, requestID: String) async throws(PresentationStoreError)
   /// Deletes the transactions that expired before `date`; returns how many.
   @discardableResult
-  func purge(expiredBefore date: Date) async -> Int
+  func purge(expiredBefore date: Date) async throws(PresentationStoreError) -> Int
 }
 
-/// A ``PresentationTransactionStore`` in memory, for one process.
+/// A ``PresentationTransactionStore`` in memory, for one process: its transactions die with it.
 public actor InMemoryPresentationTransactionStore: PresentationTransactionStore {
   private var byRequestID: [String: PresentationTransaction] = [:]
   private var requestIDByID: [String: String] = [:]
@@ -214,6 +236,9 @@ public actor InMemoryPresentationTransactionStore: PresentationTransactionStore 
   }
 
   public func record(_ result: PresentationResult, requestID: String) {
+    guard let transaction = byRequestID[requestID], transaction.phase == .answered,
+      transaction.result == .pending
+    else { return }
     byRequestID[requestID]?.result = result
   }
 

@@ -141,8 +141,14 @@ public struct PresentationVerifier: Sendable {
       responseCode: options.flow == .sameDevice ? token() : nil, createdAt: created,
       expiresAt: created.addingTimeInterval(configuration.transactionLifetime),
       phase: byValue ? .awaitingResponse : .awaitingRequestFetch)
-    await store.purge(expiredBefore: created)
-    guard await store.insert(transaction) else {
+    _ = try await stored { () async throws(PresentationStoreError) in
+      try await store.purge(expiredBefore: created)
+    }
+    guard
+      try await stored({ () async throws(PresentationStoreError) in
+        try await store.insert(transaction)
+      })
+    else {
       throw PresentationEndpointFailure(.storeFull, "too many open transactions")
     }
     return CreatedPresentationTransaction(
@@ -293,7 +299,10 @@ public struct PresentationVerifier: Sendable {
     requestID: String, method: HTTPMethod, walletMetadata: JSONValue? = nil,
     walletNonce: String? = nil
   ) async throws(PresentationEndpointFailure) -> String {
-    guard let found = await store.transaction(requestID: requestID), found.requestURI != nil
+    guard
+      let found = try await stored({ () async throws(PresentationStoreError) in
+        try await store.transaction(requestID: requestID)
+      }), found.requestURI != nil
     else {
       throw PresentationEndpointFailure(.unknownTransaction, "no request at this request_uri")
     }
@@ -305,8 +314,10 @@ public struct PresentationVerifier: Sendable {
       method: method, hasKey: found.encryptionKey != nil, walletMetadata: walletMetadata)
     // RFC 9101 §5.2: one fetch; the phase change is atomic, so a racing second fetch fails too.
     guard
-      let transaction = await store.advance(
-        requestID: requestID, from: .awaitingRequestFetch, to: .awaitingResponse)
+      let transaction = try await stored({ () async throws(PresentationStoreError) in
+        try await store.advance(
+          requestID: requestID, from: .awaitingRequestFetch, to: .awaitingResponse)
+      })
     else {
       throw PresentationEndpointFailure(
         .requestAlreadyFetched, "the request object was already fetched")
@@ -429,7 +440,11 @@ public struct PresentationVerifier: Sendable {
   package func receiveResponse(requestID: String, body: [UInt8])
     async throws(PresentationEndpointFailure) -> Acknowledgement
   {
-    guard let transaction = await store.transaction(requestID: requestID) else {
+    guard
+      let transaction = try await stored({ () async throws(PresentationStoreError) in
+        try await store.transaction(requestID: requestID)
+      })
+    else {
       throw PresentationEndpointFailure(.unknownTransaction, "no transaction at this response_uri")
     }
     let received = now()
@@ -452,7 +467,7 @@ public struct PresentationVerifier: Sendable {
     }
     if let walletError = OpenID4VPErrorResponse(data: payload) {
       try await claim(transaction)
-      await store.record(.walletError(walletError), requestID: requestID)
+      try await record(.walletError(walletError), requestID: requestID)
       return acknowledgement(transaction)
     }
     try await claim(transaction)
@@ -517,10 +532,30 @@ public struct PresentationVerifier: Sendable {
         configuration.status, sdJWTIssuerAnchors: configuration.sdJWTIssuerAnchors,
         mdocIssuerAnchors: configuration.mdocIssuerAnchors, now: received)
     } catch {
-      await store.record(.failed(code: error.code, reason: error.reason), requestID: requestID)
+      try await record(.failed(code: error.code, reason: error.reason), requestID: requestID)
       throw PresentationEndpointFailure(.verificationFailed, error.reason)
     }
-    await store.record(.verified(verified), requestID: requestID)
+    try await record(.verified(verified), requestID: requestID)
+  }
+
+  /// Records a result in the store.
+  private func record(_ result: PresentationResult, requestID: String)
+    async throws(PresentationEndpointFailure)
+  {
+    try await stored { () async throws(PresentationStoreError) in
+      try await store.record(result, requestID: requestID)
+    }
+  }
+
+  /// Runs a store call; a store failure is the endpoint's `storeUnavailable` (503).
+  private func stored<T>(_ work: () async throws(PresentationStoreError) -> T)
+    async throws(PresentationEndpointFailure) -> T
+  {
+    do {
+      return try await work()
+    } catch {
+      throw PresentationEndpointFailure(.storeUnavailable, "the transaction store: \(error.reason)")
+    }
   }
 
   /// Moves the transaction to answered, once; refuses a response before the request was
@@ -528,11 +563,15 @@ public struct PresentationVerifier: Sendable {
   private func claim(_ transaction: PresentationTransaction)
     async throws(PresentationEndpointFailure)
   {
+    let requestID = transaction.requestID
     guard
-      await store.advance(
-        requestID: transaction.requestID, from: .awaitingResponse, to: .answered) != nil
+      try await stored({ () async throws(PresentationStoreError) in
+        try await store.advance(requestID: requestID, from: .awaitingResponse, to: .answered)
+      }) != nil
     else {
-      let phase = await store.transaction(requestID: transaction.requestID)?.phase
+      let phase = try await stored { () async throws(PresentationStoreError) in
+        try await store.transaction(requestID: requestID)?.phase
+      }
       if phase == .awaitingRequestFetch {
         throw PresentationEndpointFailure(
           .requestNotFetched, "a response before the request object was fetched")
@@ -559,7 +598,11 @@ public struct PresentationVerifier: Sendable {
   public func result(transactionID: String, responseCode: String? = nil)
     async throws(PresentationEndpointFailure) -> PresentationResult
   {
-    guard let transaction = await store.transaction(id: transactionID) else {
+    guard
+      let transaction = try await stored({ () async throws(PresentationStoreError) in
+        try await store.transaction(id: transactionID)
+      })
+    else {
       throw PresentationEndpointFailure(.unknownTransaction, "no such transaction")
     }
     if let expected = transaction.responseCode, transaction.result != .pending {

@@ -231,3 +231,23 @@ public struct PresentationVerifierHTTPHandler: HTTPHandler {
     ])
   }
 }
+
+extension PresentationVerifierHTTPHandler: HTTPEndpointPolicyProviding {
+  /// Each endpoint's media type and origins. The frontend's `POST /transactions` takes JSON from
+  /// the server's own origin only (a page elsewhere must not create transactions); the wallet's
+  /// `request_uri` and `response_uri` take forms (OpenID4VP 1.0 §5.10.1, §8.2) from any origin,
+  /// since a wallet may be a web page and these requests carry their own proof, not the
+  /// browser's ambient credentials.
+  package func endpointPolicy(method: HTTPMethod, path: String) -> HTTPEndpointPolicy? {
+    let segments = path.split(separator: "/")
+    switch (segments.first, segments.count) {
+    case ("transactions", 1): return .json
+    case ("transactions", 2): return HTTPEndpointPolicy()
+    case ("request", 2), ("response", 2):
+      var policy = HTTPEndpointPolicy.form
+      policy.crossOrigins = .any
+      return policy
+    default: return nil
+    }
+  }
+}
