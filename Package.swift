@@ -88,6 +88,10 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCStore", "DCPostgreSQL",
     ]
   ),
+  // The wallet's store (issue 27): credentials, device keys, trust anchors, the activity log,
+  // settings and issuance state on the one SQLite layer, below the wallet role, which re-exports
+  // it (its values are the wallet's: an app imports DCWallet alone).
+  ("DCWalletStore", ["DCErrors", "DCEncoding", "DCJSON", "DCCrypto", "DCX509", "DCStore"]),
   (
     "DCWallet",
     [
@@ -97,7 +101,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCX509",
       "DCHTTP", "DCOpenID4VCI", "DCMdocProximity", "DCProximityTransport",
       // Issue 15: the last known Token Status List status of stored credentials.
-      "DCStatusList", "DCStore",
+      "DCStatusList", "DCWalletStore",
     ]
   ),
   // The issuer role: offers, authorization, tokens, nonces, minting, status publication, and its
@@ -271,6 +275,14 @@ let package = Package(
         path: "Tests/DCOpenID4VPTestSupport",
         swiftSettings: strictSettings
       ),
+      // What the store's tests and the wallet's share: a scratch directory, a sample credential,
+      // the multi-process probe.
+      .target(
+        name: "DCWalletStoreTestSupport",
+        dependencies: ["DCTestSupport", "DCWalletStore"],
+        path: "Tests/DCWalletStoreTestSupport",
+        swiftSettings: strictSettings
+      ),
       .target(
         name: "DCWalletTestSupport",
         dependencies: ["DCCBOR", "DCCrypto", "DCMdoc", "DCX509", "DCX509TestSupport"],
@@ -346,7 +358,7 @@ let package = Package(
           "DCCBOR", "DCWallet", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
           "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCWalletTestSupport", "dcwallet", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI",
-          "DCIssuer", "DCStatusList", "DCStore",
+          "DCIssuer", "DCStatusList", "DCStore", "DCWalletStore",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
@@ -366,11 +378,16 @@ let package = Package(
         dependencies: [
           "DCAPI", "DCCrypto", "DCEncoding", "DCHTTP", "DCHTTPServer", "DCJOSE", "DCJSON",
           "DCMdoc", "DCOpenID4VCI", "DCOpenID4VP", "DCSDJWT", "DCTestSupport", "DCWallet",
-          "DCWalletTestSupport", "DCX509",
+          "DCWalletStoreTestSupport", "DCWalletTestSupport", "DCX509",
         ],
         path: "Tests/DCWalletFixtureTestSupport",
         swiftSettings: strictSettings
       ),
+      // The store alone (the wallet home written before the shared SQLite layer, which a
+      // wallet opens with its key, is DCWalletTests').
+      testTarget(
+        "DCWalletStore",
+        ["DCCrypto", "DCStore", "DCWalletStoreTestSupport", "dcstore-probe"]),
       testTarget(
         "DCWallet",
         [
@@ -379,7 +396,8 @@ let package = Package(
           "DCAPI", "DCJOSE",
           "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCWalletTestSupport", "DCX509",
           "dcstore-probe", "DCHTTP", "DCOpenID4VCI", "DCCOSE",
-          "DCStatusList", "DCHTTPServer", "DCStore", "DCWalletFixtureTestSupport",
+          "DCStatusList", "DCHTTPServer", "DCStore", "DCWalletStore", "DCWalletFixtureTestSupport",
+          "DCWalletStoreTestSupport",
         ]),
       // Issue 27: the roles together (a wallet answering the verifier, a wallet against the
       // issuer's service, the command line's consent text over both), which no one module's
@@ -391,6 +409,7 @@ let package = Package(
           "DCIssuer", "DCJOSE", "DCJSON", "DCMdoc", "DCMdocProximity", "DCOpenID4VCI",
           "DCOpenID4VP", "DCOrgIsoMdoc", "DCProximityTransport", "DCQL", "DCSDJWT",
           "DCStatusList", "DCStore", "DCTestSupport", "DCVerifier", "DCWallet", "DCWalletCLI",
+          "DCWalletStore",
           "DCWalletFixtureTestSupport", "DCWalletTestSupport", "DCX509",
         ],
         swiftSettings: strictSettings
@@ -497,7 +516,8 @@ if Context.environment["DCWALLET_APPLE_SHADOW"] == "1" {
   let shadowed: [String: [Target.Dependency]] = [
     // OpenSSL stays the backend of the real CryptoPrimitives (Backend_openssl.swift).
     "DCCrypto": [],
-    "DCWallet": ["Security", "CryptoKit"],
+    // KeychainKeyStore.
+    "DCWalletStore": ["Security", "CryptoKit"],
     "DCProximityTransport": ["CoreBluetooth"],
     "DCIdentityDocumentServicesBridge": [
       "IdentityDocumentServices", "IdentityDocumentServicesUI", "Security", "CryptoKit",

@@ -5,6 +5,9 @@ import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
+// The wallet's store is the wallet's data (credentials, trust anchors, the activity log): its
+// values are in this module's public API, so importing DCWallet is enough to name them.
+@_exported public import DCWalletStore
 public import DCX509
 public import Foundation
 
@@ -38,9 +41,9 @@ public final class Wallet: Sendable {
   ///   - home: the directory of the store, the key file and the key-encryption key.
   ///   - keys: where device keys live; by default `SoftwareKeyStore` with the home's
   ///     key-encryption key.
-  ///   - settingsKey: the key that authenticates trust anchors and settings (see
-  ///     `SettingsAuthentication`). By default it is derived from the home's key-encryption key
-  ///     (created on first use); with `KeychainKeyStore`, pass
+  ///   - settingsKey: the key (at least 32 bytes) whose HMAC-SHA256 tags authenticate the rows
+  ///     of trust anchors, settings and credentials. By default it is derived from the home's
+  ///     key-encryption key (created on first use); with `KeychainKeyStore`, pass
   ///     `KeychainKeyStore.settingsAuthenticationKey()`.
   ///   - policy: what the wallet refuses; the defaults are the safe values (see `WalletPolicy`).
   ///   - authenticator: asks the holder to authenticate before credentials are shared
@@ -71,7 +74,7 @@ public final class Wallet: Sendable {
       // Credential rows are authenticated under the same key (issue 32).
       store = try WalletStore(
         path: home.databasePath, schemaVersion: Schema.currentVersion,
-        settings: settingsAuthentication)
+        settings: settingsAuthentication, issuerChainCheck: Self.issuerChainCheck)
       self.keys =
         try keys ?? SoftwareKeyStore(store: store, keyEncryptionKeyPath: home.keyEncryptionKeyPath)
     } catch let error as WalletStoreError {
@@ -84,10 +87,16 @@ public final class Wallet: Sendable {
     }
   }
 
+  /// Whether a stored credential's issuer chain validates to one of the anchors: what the store
+  /// asks when it adopts a credential row written before rows carried tags.
+  static let issuerChainCheck: IssuerChainCheck = { credential, anchors, now in
+    credential.issuerAnchor(among: anchors, at: now) != nil
+  }
+
   // MARK: - Trust anchors
 
   /// Adds a trusted certificate for a role (issuer IACA, mdoc reader, OpenID4VP verifier); the
-  /// row is authenticated (see `SettingsAuthentication`).
+  /// row is authenticated with the wallet's settings key (see `init(home:keys:settingsKey:...)`).
   public func addTrustAnchor(_ certificate: Certificate, role: TrustRole) async throws(WalletError)
     -> TrustAnchorRecord
   {
@@ -106,11 +115,25 @@ public final class Wallet: Sendable {
   /// The trust anchors of a role (or all), split into those that may be used and those that
   /// may not: a row whose authentication tag is missing or wrong (written without the
   /// key-encryption key) or whose certificate does not parse is reported, never trusted.
-  package func trustAnchorListing(role: TrustRole? = nil) async throws(WalletError)
+  public func trustAnchorListing(role: TrustRole? = nil) async throws(WalletError)
     -> TrustAnchorListing
   {
     let (anchors, _, problems) = try await checkedTrustAnchors(role: role)
     return TrustAnchorListing(anchors: anchors, problems: problems)
+  }
+
+  /// Removes a trust anchor (one of ``trustAnchorListing(role:)``, usable or not).
+  ///
+  /// - Throws: `WalletError` with `.notFound` when no anchor has this id, `.storage` when the
+  ///   store cannot be written.
+  public func removeTrustAnchor(id: String) async throws(WalletError) {
+    let removed: Bool
+    do {
+      removed = try await store.removeTrustAnchor(id: id)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+    guard removed else { throw WalletError(.notFound, "no trust anchor \(id)") }
   }
 
   /// The trusted certificates of a role: only authenticated rows (see `trustAnchorListing`).
@@ -291,9 +314,10 @@ public final class Wallet: Sendable {
   /// Writes the device key and the credential as one step of the key store (see
   /// `DeviceKeyStore.importKey(_:storing:in:)`): a failed import leaves nothing behind.
   private func storeCredential(
-    id: String?, format: CredentialFormat, type: String, issued: [UInt8],
+    id: String?, format: DCWalletStore.CredentialFormat, type: String, issued: [UInt8],
     display: CredentialDisplay, validFrom: Date?,
-    validUntil: Date?, deviceKey: ECPrivateKey, identifiers: [[UInt8]], issuerTrust: IssuerTrust
+    validUntil: Date?, deviceKey: ECPrivateKey, identifiers: [[UInt8]],
+    issuerTrust: DCWalletStore.IssuerTrust
   ) async throws(WalletError) -> StoredCredential {
     let id = id ?? UUID().uuidString.lowercased()
     let createdAt = clock()
@@ -338,10 +362,22 @@ public final class Wallet: Sendable {
     return notice ?? nil
   }
 
-  /// The stored credentials that can be read; a damaged row is skipped (the store's
-  /// ``WalletStore/credentialListing(format:)`` reports it).
+  /// The stored credentials that can be read, in the order they were stored; a damaged row is
+  /// skipped.
   public func credentials() async throws(WalletError) -> [StoredCredential] {
     try await credentialListing().credentials
+  }
+
+  /// The stored credential with this id, or nil when there is none.
+  ///
+  /// - Throws: `WalletError` with `.storage` when the store cannot be read, or the row cannot
+  ///   be read back.
+  public func credential(id: String) async throws(WalletError) -> StoredCredential? {
+    do {
+      return try await store.credential(id: id)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
   }
 
   /// The stored credentials that can be read, and a problem for each row that cannot: one
@@ -385,8 +421,7 @@ public final class Wallet: Sendable {
     _ = try? await store.append(activity)
   }
 
-  /// The activity log, newest first; an entry that cannot be read is skipped (the store's
-  /// ``WalletStore/activityListing(limit:)`` reports it).
+  /// The activity log, newest first; an entry that cannot be read is skipped.
   public func activity(limit: Int = 100) async throws(WalletError) -> [ActivityRecord] {
     try await activityListing(limit: limit).records
   }

@@ -14,6 +14,7 @@ import Foundation
 import Testing
 
 @testable import DCWallet
+@testable import DCWalletStore
 
 /// Issue 13: batches presented once each, pending deferred issuances, and the version 5 schema.
 @Suite("Issuance store: batches, deferred issuance, migration")

@@ -11,6 +11,7 @@ import Foundation
 import Testing
 
 @testable import DCWallet
+@testable import DCWalletStore
 
 /// Issue 10 §7.6 (display), §7.11 and §7.12 through the binary: validity state in list and
 /// show, unverified issuers, damaged rows and tampered anchors.

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import DCWallet
+@testable import DCWalletStore
 
 /// Issue 32, item 8: each credential row's trust level, issuance record and status carry an
 /// authentication tag under a key derived from the key-encryption key; a row changed without it

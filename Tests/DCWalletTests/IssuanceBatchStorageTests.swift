@@ -9,6 +9,7 @@ import Foundation
 import Testing
 
 @testable import DCWallet
+@testable import DCWalletStore
 
 /// Issue 13 (dcbench aim): a credential response's device keys, still in memory, are stored
 /// with the credentials that bind them in one transaction; per credential the outcome stays

@@ -8,6 +8,7 @@ import Foundation
 import Testing
 
 @testable import DCWallet
+@testable import DCWalletStore
 
 /// Issue 13: a response whose device keys are all still in memory is verified and stored in one
 /// visit to the store's queue (anchors read, verification, keys wrapped, one write). That path

@@ -13,6 +13,7 @@ import Foundation
 import Testing
 
 @testable import DCWallet
+@testable import DCWalletStore
 
 /// OpenID4VCI issue 13: credentials an issuer returned are verified before storage, one typed
 /// outcome per credential; each test passes every check but the one it names.

@@ -7,6 +7,7 @@ import Foundation
 import Testing
 
 @testable import DCWallet
+@testable import DCWalletStore
 
 #if canImport(Glibc)
   import Glibc

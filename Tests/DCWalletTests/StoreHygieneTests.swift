@@ -11,6 +11,7 @@ import Foundation
 import Testing
 
 @testable import DCWallet
+@testable import DCWalletStore
 
 /// Issue 10 §7.4, §7.6, §7.11, §7.12: what the wallet refuses at import, what it records about a
 /// credential's issuer and validity, damaged rows, and settings changed without the wallet's key.

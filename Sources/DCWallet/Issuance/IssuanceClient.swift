@@ -11,8 +11,8 @@ public import Foundation
 /// PKCE, PAR, DPoP and client attestation, requests credentials (batches, deferred, encrypted
 /// responses) and sends notifications.
 ///
-/// It neither verifies nor stores credentials: ``IssuanceResult`` hands each credential, with its
-/// device key and display metadata, to the code that does.
+/// It neither verifies nor stores credentials: ``WalletIssuance`` runs it, and verifies each
+/// credential it receives before storing it in the wallet.
 public struct IssuanceClient: Sendable {
   /// What the client is configured with.
   public struct Configuration: Sendable {
@@ -244,7 +244,7 @@ public struct IssuerContext: Sendable, Hashable {
   ///   - metadata: the credential issuer metadata.
   ///   - signedMetadataVerified: whether it came from signed metadata verified against trust
   ///     anchors (§12.2.3).
-  public init(metadata: CredentialIssuerMetadata, signedMetadataVerified: Bool) {
+  package init(metadata: CredentialIssuerMetadata, signedMetadataVerified: Bool) {
     self.metadata = metadata
     self.signedMetadataVerified = signedMetadataVerified
   }

@@ -27,7 +27,7 @@ public struct IssuanceErrorCode: DCErrorCode {
   public static let originMismatch = Self("originMismatch")
   /// Issuer or authorization server metadata is missing, malformed, for another issuer, or
   /// signed metadata does not verify (§12.2, RFC 8414).
-  public static let metadata = Self("metadata")
+  package static let metadata = Self("metadata")
   /// The offer carries no grant the requested flow can use (§4.1.1).
   public static let grantNotOffered = Self("grantNotOffered")
   /// The offer requires a transaction code (`tx_code`, §4.1.1) and none was given.
@@ -38,25 +38,25 @@ public struct IssuanceErrorCode: DCErrorCode {
   public static let txCodeInvalid = Self("txCodeInvalid")
   /// Re-issuance was asked for a credential the wallet keeps no refresh token for (not issued
   /// by OpenID4VCI, or the authorization server gave none) (RFC 6749 §6).
-  public static let noRefreshToken = Self("noRefreshToken")
+  package static let noRefreshToken = Self("noRefreshToken")
   /// The authorization server refused the refresh token (`invalid_grant`, RFC 6749 §5.2):
   /// expired, revoked, or bound to another DPoP key or client. A new issuance is needed.
-  public static let refreshRefused = Self("refreshRefused")
+  package static let refreshRefused = Self("refreshRefused")
   /// Re-issuance was asked for a credential id the wallet does not hold.
-  public static let unknownCredential = Self("unknownCredential")
+  package static let unknownCredential = Self("unknownCredential")
   /// The wallet could not read or write its store or key store during a re-issuance.
   package static let walletStorage = Self("walletStorage")
   /// The authorization step failed: PAR, the redirect's `state` or `iss`, or an error the
   /// authorization server returned (§5; RFC 9126, RFC 9207).
   public static let authorization = Self("authorization")
   /// The token request failed (§6).
-  public static let token = Self("token")
+  package static let token = Self("token")
   /// A credential request failed (§8), or its response is unusable.
-  public static let credential = Self("credential")
+  package static let credential = Self("credential")
   /// A deferred credential request failed (§9).
-  public static let deferred = Self("deferred")
+  package static let deferred = Self("deferred")
   /// A notification was not accepted (§11).
-  public static let notification = Self("notification")
+  package static let notification = Self("notification")
   /// The issuer needs something this client does not do: a proof type, an encryption
   /// algorithm, a configuration it does not publish.
   public static let unsupported = Self("unsupported")
@@ -66,5 +66,5 @@ public struct IssuanceErrorCode: DCErrorCode {
   /// The HTTP exchange failed: connection, timeout, size limit, URL policy.
   public static let transport = Self("transport")
   /// A server answered with a status or body this client does not expect.
-  public static let unexpectedResponse = Self("unexpectedResponse")
+  package static let unexpectedResponse = Self("unexpectedResponse")
 }

@@ -3,12 +3,12 @@ import DCEncoding
 import DCHTTP
 import DCJOSE
 import DCJSON
-public import DCOpenID4VCI
+package import DCOpenID4VCI
 public import Foundation
 
 /// The first half of the authorization code flow, kept while the user is at the authorization
 /// server: open ``authorizationURL`` in ASWebAuthenticationSession or a Custom Tab, then pass
-/// the redirect URL it ends on to ``IssuanceClient/completeAuthorization(_:redirect:)``.
+/// the redirect URL it ends on to ``WalletIssuance/completeAuthorization(_:redirect:storage:)``.
 ///
 /// It holds the PKCE verifier, `state` and the DPoP key in memory; it is not meant to be stored.
 public struct PendingAuthorization: Sendable {
@@ -27,7 +27,7 @@ public struct PendingAuthorization: Sendable {
 }
 
 /// The answer of one deferred poll.
-public enum DeferredPollOutcome: Sendable {
+package enum DeferredPollOutcome: Sendable {
   /// The credentials are ready.
   case issued([IssuedCredentialOutcome])
   /// Not yet: poll again with this value once the issuer's `interval` has passed (§9.2).
@@ -46,7 +46,7 @@ extension IssuanceClient {
   ///   offer has a `tx_code` object and `txCode` is nil), `txCodeInvalid` (the code does not fit
   ///   the offer's `input_mode` or `length`), `metadata`, `token`. Failures of
   ///   single configurations are returned in ``IssuanceResult/failed``.
-  public func issuePreAuthorized(
+  package func issuePreAuthorized(
     offer: CredentialOffer, txCode: String?, issuer: IssuerContext? = nil,
     options: Options = Options()
   ) async throws(IssuanceError) -> IssuanceResult {
@@ -103,7 +103,7 @@ extension IssuanceClient {
   /// Starts the authorization code flow: builds the request (PKCE S256, `state`,
   /// `authorization_details`, `issuer_state`), pushes it when the server offers PAR, and returns
   /// the URL to open with the values the second step needs.
-  public func beginAuthorization(
+  package func beginAuthorization(
     offer: CredentialOffer, issuer: IssuerContext? = nil, options: Options = Options()
   ) async throws(IssuanceError) -> PendingAuthorization {
     guard offer.authorizationCode != nil || offer.preAuthorizedCode == nil else {
@@ -188,7 +188,7 @@ extension IssuanceClient {
   /// Finishes the authorization code flow with the redirect URL the browser ended on: checks
   /// `state` and (RFC 9207) `iss`, redeems the code with the PKCE verifier, then requests the
   /// credentials.
-  public func completeAuthorization(_ pending: PendingAuthorization, redirect: URL)
+  package func completeAuthorization(_ pending: PendingAuthorization, redirect: URL)
     async throws(IssuanceError) -> IssuanceResult
   {
     let server = pending.authorizationServer
@@ -654,7 +654,7 @@ extension IssuanceClient {
 
   /// Polls the deferred credential endpoint once (§9.1) with the stored access token and DPoP
   /// key; a new response encryption key is sent each time when encryption is used.
-  public func pollDeferred(_ pending: DeferredIssuance) async -> DeferredPollOutcome {
+  package func pollDeferred(_ pending: DeferredIssuance) async -> DeferredPollOutcome {
     do {
       var session = IssuanceExchange(
         http: http, clock: configuration.clock, dpopKey: pending.dpopKey)

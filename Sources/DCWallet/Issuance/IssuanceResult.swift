@@ -1,21 +1,21 @@
-public import DCCrypto
+package import DCCrypto
 package import DCJOSE
-public import DCJSON
-public import DCOpenID4VCI
-public import Foundation
+package import DCJSON
+package import DCOpenID4VCI
+package import Foundation
 
 /// What an issuance produced, per credential: issued (not yet verified or stored: the caller
 /// verifies before storage), deferred (poll later with ``IssuanceClient/pollDeferred(_:)``), or
 /// failed with a reason.
-public struct IssuanceResult: Sendable {
+package struct IssuanceResult: Sendable {
   /// The Credential Issuer Identifier.
-  public var credentialIssuer: String
+  package var credentialIssuer: String
   /// The issued credentials, one entry per credential (a batch gives several).
-  public var issued: [IssuedCredentialOutcome]
+  package var issued: [IssuedCredentialOutcome]
   /// The deferred issuances, one per credential request answered with a `transaction_id`.
-  public var deferred: [DeferredIssuance]
+  package var deferred: [DeferredIssuance]
   /// The configurations that failed, with the reason.
-  public var failed: [IssuanceFailure]
+  package var failed: [IssuanceFailure]
   /// The refresh token, when the authorization server issued one (RFC 6749 §6), for later
   /// re-issuance.
   package var refreshToken: String?
@@ -34,37 +34,37 @@ public struct IssuanceResult: Sendable {
 }
 
 /// One issued credential, as received: not verified, not stored.
-public struct IssuedCredentialOutcome: Sendable {
+package struct IssuedCredentialOutcome: Sendable {
   /// The credential configuration it was issued under.
-  public var configurationID: String
+  package var configurationID: String
   /// Its format (`mso_mdoc` with the doctype, `dc+sd-jwt` with the vct).
-  public var format: DCOpenID4VCI.CredentialFormat
+  package var format: DCOpenID4VCI.CredentialFormat
   /// The credential: for `dc+sd-jwt` the SD-JWT string, for `mso_mdoc` base64url
   /// `IssuerSigned` (`IssuedCredential.mdocIssuerSigned()` decodes it).
-  public var credential: DCOpenID4VCI.IssuedCredential
+  package var credential: DCOpenID4VCI.IssuedCredential
   /// The device key the credential should be bound to: the key of the proof at the same
   /// position in the request (OpenID4VCI 1.0 §8.3: each key binds at most one credential). The
   /// verifier checks the binding; nil when the configuration takes no proofs.
   package var deviceKey: ECPrivateKey?
   /// The configuration's display metadata (`credential_metadata.display`).
-  public var display: [DCOpenID4VCI.CredentialDisplay]
+  package var display: [DCOpenID4VCI.CredentialDisplay]
   /// The issuer's display metadata.
   package var issuerDisplay: [IssuerDisplay]
   /// Where to send `credential_accepted` / `credential_failure` / `credential_deleted`, when
   /// the issuer has a notification endpoint and returned a `notification_id`. Credentials of one
   /// response share it.
-  public var notification: NotificationTarget?
+  package var notification: NotificationTarget?
 }
 
 /// A configuration that could not be issued.
-public struct IssuanceFailure: Sendable {
+package struct IssuanceFailure: Sendable {
   /// The configuration.
-  public var configurationID: String
+  package var configurationID: String
   /// Why.
-  public var error: IssuanceError
+  package var error: IssuanceError
 
   /// A failure of the configuration `configurationID`, for `error`.
-  public init(configurationID: String, error: IssuanceError) {
+  package init(configurationID: String, error: IssuanceError) {
     self.configurationID = configurationID
     self.error = error
   }
@@ -74,7 +74,7 @@ public struct IssuanceFailure: Sendable {
 /// `notification_id`, the access token and the DPoP key it is bound to.
 ///
 /// ``json`` holds the DPoP private key and the access token: store it as the secret it is.
-public struct NotificationTarget: Sendable, Hashable {
+package struct NotificationTarget: Sendable, Hashable {
   package var endpoint: URL
   package var notificationID: String
   package var accessToken: String
@@ -101,11 +101,11 @@ public struct NotificationTarget: Sendable, Hashable {
     self.dpopKey = dpopKey
   }
 
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.json == rhs.json }
-  public func hash(into hasher: inout Hasher) { hasher.combine(json) }
+  package static func == (lhs: Self, rhs: Self) -> Bool { lhs.json == rhs.json }
+  package func hash(into hasher: inout Hasher) { hasher.combine(json) }
 
   /// A JSON object to store and read back with ``init(json:)``.
-  public var json: JSONValue {
+  package var json: JSONValue {
     var members: [(key: String, value: JSONValue)] = [
       ("endpoint", .string(endpoint.absoluteString)), ("notification_id", .string(notificationID)),
       ("access_token", .string(accessToken)), ("token_type", .string(tokenType.rawValue)),
@@ -117,7 +117,7 @@ public struct NotificationTarget: Sendable, Hashable {
   /// Reads a target stored as ``json``.
   ///
   /// - Throws: `unexpectedResponse` when a member is missing or malformed.
-  public init(json: JSONValue) throws(IssuanceError) {
+  package init(json: JSONValue) throws(IssuanceError) {
     let reader = StoredJSON(json, "notification target")
     endpoint = try reader.url("endpoint")
     notificationID = try reader.string("notification_id")
@@ -132,15 +132,15 @@ public struct NotificationTarget: Sendable, Hashable {
 ///
 /// ``json`` holds private keys (the device keys and the DPoP key) and the access token: store it
 /// as the secret it is.
-public struct DeferredIssuance: Sendable, Hashable {
+package struct DeferredIssuance: Sendable, Hashable {
   /// The Credential Issuer Identifier of the issuer that deferred the request.
-  public var credentialIssuer: String
+  package var credentialIssuer: String
   /// The requested credential configuration's id.
-  public var configurationID: String
+  package var configurationID: String
   /// The configuration's format (`mso_mdoc` with the doctype, `dc+sd-jwt` with the vct).
-  public var format: DCOpenID4VCI.CredentialFormat
+  package var format: DCOpenID4VCI.CredentialFormat
   /// The configuration's display metadata, for the pending entry shown to the holder.
-  public var display: [DCOpenID4VCI.CredentialDisplay]
+  package var display: [DCOpenID4VCI.CredentialDisplay]
   package var issuerDisplay: [IssuerDisplay]
   package var deferredEndpoint: URL
   package var notificationEndpoint: URL?
@@ -159,14 +159,14 @@ public struct DeferredIssuance: Sendable, Hashable {
   package var encryption: JWEEncryption?
 
   /// When the next poll is due.
-  public var nextPollAt: Date { receivedAt.addingTimeInterval(TimeInterval(interval)) }
+  package var nextPollAt: Date { receivedAt.addingTimeInterval(TimeInterval(interval)) }
 
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.json == rhs.json }
-  public func hash(into hasher: inout Hasher) { hasher.combine(json) }
+  package static func == (lhs: Self, rhs: Self) -> Bool { lhs.json == rhs.json }
+  package func hash(into hasher: inout Hasher) { hasher.combine(json) }
 
   /// A JSON object to store and read back with ``init(json:)``; it holds private keys and the
   /// access token.
-  public var json: JSONValue {
+  package var json: JSONValue {
     var members: [(key: String, value: JSONValue)] = [
       ("credential_issuer", .string(credentialIssuer)),
       ("configuration_id", .string(configurationID)),
@@ -223,7 +223,7 @@ public struct DeferredIssuance: Sendable, Hashable {
   /// Reads a deferred issuance stored as ``json``, in this process or a later one.
   ///
   /// - Throws: `unexpectedResponse` when a member is missing or malformed.
-  public init(json: JSONValue) throws(IssuanceError) {
+  package init(json: JSONValue) throws(IssuanceError) {
     let reader = StoredJSON(json, "pending deferred issuance")
     credentialIssuer = try reader.string("credential_issuer")
     configurationID = try reader.string("configuration_id")

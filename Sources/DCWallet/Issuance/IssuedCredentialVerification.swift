@@ -1,7 +1,7 @@
 import DCCOSE
 package import DCCrypto
 import DCEncoding
-@_exported public import DCErrors
+package import DCErrors
 import DCJOSE
 import DCJSON
 import DCMdoc
@@ -11,16 +11,16 @@ package import Foundation
 
 /// A credential as the credential endpoint (or the deferred credential endpoint) returned it
 /// (OpenID4VCI 1.0 §8.3, `credentials[].credential`), with the device key its proof was made by.
-public struct IssuedCredential: Sendable, Hashable {
+package struct IssuedCredential: Sendable, Hashable {
   /// The credential itself, by format.
-  public enum Payload: Sendable, Hashable {
+  package enum Payload: Sendable, Hashable {
     /// An ISO 18013-5 `IssuerSigned` structure (CBOR).
     case msoMdoc(issuerSigned: [UInt8])
     /// An SD-JWT VC in compact serialization, without key binding.
     case sdJWT(String)
 
     /// The format this payload claims.
-    public var format: CredentialFormat {
+    package var format: CredentialFormat {
       switch self {
       case .msoMdoc: .msoMdoc
       case .sdJWT: .sdJWT
@@ -29,13 +29,13 @@ public struct IssuedCredential: Sendable, Hashable {
   }
 
   /// The credential.
-  public let payload: Payload
+  package let payload: Payload
   /// The wallet's device key store identifier of the key the proof for it was made with: the
   /// key the credential must bind.
   package let deviceKeyID: String
 
   /// Creates an issued credential from its decoded payload.
-  public init(payload: Payload, deviceKeyID: String) {
+  package init(payload: Payload, deviceKeyID: String) {
     self.payload = payload
     self.deviceKeyID = deviceKeyID
   }
@@ -45,7 +45,7 @@ public struct IssuedCredential: Sendable, Hashable {
   /// (Appendix A.3.4).
   ///
   /// - Throws: `IssuanceRejection` with `.malformed` when an mdoc is not base64url.
-  public init(format: CredentialFormat, credential: String, deviceKeyID: String)
+  package init(format: CredentialFormat, credential: String, deviceKeyID: String)
     throws(IssuanceRejection)
   {
     switch format {
@@ -143,18 +143,18 @@ package struct IssuanceTrustOptions: Sendable, Hashable {
 }
 
 /// Why an issued credential was not stored: one per credential, with a code to match on.
-public typealias IssuanceRejection = DCError<IssuanceRejectionCode>
+package typealias IssuanceRejection = DCError<IssuanceRejectionCode>
 
 /// Which check failed.
-public struct IssuanceRejectionCode: DCErrorCode {
+package struct IssuanceRejectionCode: DCErrorCode {
   let name: String
   private init(_ name: String) { self.name = name }
   /// The code's name.
-  public var description: String { name }
+  package var description: String { name }
 
   /// The credential does not parse (not base64url, not IssuerSigned, not an SD-JWT, or an
   /// SD-JWT carrying a key binding JWT).
-  public static let malformed = Self("malformed")
+  package static let malformed = Self("malformed")
   /// The credential's format is not the configuration's.
   package static let formatMismatch = Self("formatMismatch")
   /// The issuer signature does not verify.
@@ -181,12 +181,12 @@ public struct IssuanceRejectionCode: DCErrorCode {
   package static let storage = Self("storage")
 
   /// The device key the credential's proof was made with.
-  public typealias Detail = String
+  package typealias Detail = String
 }
 
 extension DCError where Code == IssuanceRejectionCode {
   /// Creates a rejection of the credential made with the device key `deviceKeyID`.
-  public init(
+  package init(
     _ code: IssuanceRejectionCode, _ reason: String, deviceKeyID: String,
     underlying: (any Error & Sendable)? = nil, file: String = #fileID, line: UInt = #line
   ) {
@@ -194,7 +194,7 @@ extension DCError where Code == IssuanceRejectionCode {
   }
 
   /// The device key the credential's proof was made with (empty when not known yet).
-  public var deviceKeyID: String { detail ?? "" }
+  package var deviceKeyID: String { detail ?? "" }
 
   func forKey(_ id: String) -> IssuanceRejection {
     IssuanceRejection(code, reason, deviceKeyID: id, underlying: underlying, file: file, line: line)

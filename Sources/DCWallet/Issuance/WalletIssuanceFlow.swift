@@ -48,7 +48,7 @@ public struct WalletIssuanceResult: Sendable {
 /// A configuration, or one credential of it, that was not stored.
 public struct WalletIssuanceFailure: Sendable {
   /// Why, by stage.
-  public enum Cause: Sendable {
+  package enum Cause: Sendable {
     /// The exchange with the issuer failed (token, credential request, deferred poll, ...).
     case issuance(IssuanceError)
     /// The credential arrived and failed verification before storage.
@@ -63,7 +63,7 @@ public struct WalletIssuanceFailure: Sendable {
   package var cause: Cause
 
   /// Creates a failure.
-  public init(configurationID: String, cause: Cause) {
+  package init(configurationID: String, cause: Cause) {
     self.configurationID = configurationID
     self.cause = cause
   }
@@ -118,9 +118,9 @@ public struct WalletIssuance: Sendable {
 
   /// Runs the pre-authorized code flow for `offer` and stores what it returns.
   ///
-  /// - Throws: what ``IssuanceClient/issuePreAuthorized(offer:txCode:issuer:options:)`` throws
-  ///   (no credential was requested then), and `metadata` when the IACA opt-in is given and the
-  ///   issuer publishes none.
+  /// - Throws: `IssuanceError` when the exchange with the issuer fails before any credential is
+  ///   requested (the offer, the metadata, the token; `metadata` too when the IACA opt-in is given
+  ///   and the issuer publishes none); what fails after is in the result's `failed`.
   public func issuePreAuthorized(
     offer: CredentialOffer, txCode: String?, options: IssuanceClient.Options = .init(),
     storage: StorageOptions = StorageOptions()
@@ -135,8 +135,8 @@ public struct WalletIssuance: Sendable {
     return await store(result, iacas: iacas, storage: storage)
   }
 
-  /// The first half of the authorization code flow (see
-  /// ``IssuanceClient/beginAuthorization(offer:issuer:options:)``).
+  /// The first half of the authorization code flow: the authorization URL to open in a browser;
+  /// finish with ``completeAuthorization(_:redirect:storage:)``.
   public func beginAuthorization(offer: CredentialOffer, options: IssuanceClient.Options = .init())
     async throws(IssuanceError) -> PendingAuthorization
   {
@@ -314,7 +314,7 @@ public struct WalletIssuance: Sendable {
   /// The payloads of a response's credentials in `format`, and why each of the others was
   /// refused (not a string, or not readable).
   private static func payloads(
-    of group: [IssuedCredentialOutcome], format: CredentialFormat
+    of group: [IssuedCredentialOutcome], format: DCWalletStore.CredentialFormat
   ) -> ([IssuedCredential.Payload], [WalletIssuanceFailure.Cause]) {
     var payloads: [IssuedCredential.Payload] = []
     var refused: [WalletIssuanceFailure.Cause] = []
@@ -601,7 +601,9 @@ public struct WalletIssuance: Sendable {
 
   /// The wallet's format and type for a configuration's format; nil for formats the wallet does
   /// not store.
-  static func walletFormat(_ format: DCOpenID4VCI.CredentialFormat) -> (CredentialFormat, String)? {
+  static func walletFormat(_ format: DCOpenID4VCI.CredentialFormat) -> (
+    DCWalletStore.CredentialFormat, String
+  )? {
     switch format {
     case .msoMdoc(let doctype): (.msoMdoc, doctype)
     case .sdJWTVC(let vct): (.sdJWT, vct)

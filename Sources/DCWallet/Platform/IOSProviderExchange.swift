@@ -204,7 +204,7 @@ extension MobileDocumentRequest {
 extension OfferableDocument {
   /// What a stored mdoc can offer on a consent screen: its docType, the elements it holds and
   /// the key identifiers of its issuer chain (the wallet records them on import).
-  public init(storedMdoc: StoredMdoc, issuerKeyIdentifiers: [[UInt8]]) {
+  package init(storedMdoc: StoredMdoc, issuerKeyIdentifiers: [[UInt8]]) {
     var elements: [String: Set<String>] = [:]
     for (nameSpace, items) in storedMdoc.issuerSigned.nameSpaces {
       elements[nameSpace, default: []].formUnion(items.map(\.elementIdentifier))

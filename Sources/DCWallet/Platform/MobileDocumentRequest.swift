@@ -13,7 +13,7 @@ public struct MobileDocumentRequest: Sendable, Hashable {
     /// `IntentToRetain`).
     public let isRetaining: Bool
     /// Creates element information.
-    public init(isRetaining: Bool) { self.isRetaining = isRetaining }
+    package init(isRetaining: Bool) { self.isRetaining = isRetaining }
   }
 
   /// One requested document (`DocumentRequest`).
@@ -26,7 +26,7 @@ public struct MobileDocumentRequest: Sendable, Hashable {
     package let issuerKeyIdentifiers: [[UInt8]]
 
     /// Creates a document request.
-    public init(
+    package init(
       documentType: String, namespaces: [String: [String: ElementInfo]],
       issuerKeyIdentifiers: [[UInt8]] = []
     ) {
@@ -41,7 +41,7 @@ public struct MobileDocumentRequest: Sendable, Hashable {
     /// The document requests of the set, all answered together.
     public let requests: [DocumentRequest]
     /// Creates a set.
-    public init(requests: [DocumentRequest]) { self.requests = requests }
+    package init(requests: [DocumentRequest]) { self.requests = requests }
   }
 
   /// Alternatives of which exactly one set answers the request (`PresentmentRequest`).
@@ -50,7 +50,7 @@ public struct MobileDocumentRequest: Sendable, Hashable {
     /// Whether it must be answered.
     package let isMandatory: Bool
     /// Creates a presentment request.
-    public init(documentRequestSets: [DocumentRequestSet], isMandatory: Bool) {
+    package init(documentRequestSets: [DocumentRequestSet], isMandatory: Bool) {
       self.documentRequestSets = documentRequestSets
       self.isMandatory = isMandatory
     }
@@ -61,7 +61,8 @@ public struct MobileDocumentRequest: Sendable, Hashable {
   package let requestAuthentications: [[[UInt8]]]
 
   /// Creates a request.
-  public init(presentmentRequests: [PresentmentRequest], requestAuthentications: [[[UInt8]]] = []) {
+  package init(presentmentRequests: [PresentmentRequest], requestAuthentications: [[[UInt8]]] = [])
+  {
     self.presentmentRequests = presentmentRequests
     self.requestAuthentications = requestAuthentications
   }

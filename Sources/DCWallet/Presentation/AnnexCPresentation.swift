@@ -3,20 +3,20 @@ import DCCBOR
 package import DCCrypto
 import DCJOSE
 package import DCJSON
-public import DCMdoc
+package import DCMdoc
 package import DCOrgIsoMdoc
 package import DCX509
 package import Foundation
 
 /// A stored mdoc the wallet offers for matching.
-public struct StoredMdoc: Sendable {
+package struct StoredMdoc: Sendable {
   /// The wallet's identifier for the credential.
-  public let id: String
+  package let id: String
   /// The issued mdoc.
   package let issuerSigned: IssuerSigned
 
   /// Creates a stored mdoc.
-  public init(id: String, issuerSigned: IssuerSigned) {
+  package init(id: String, issuerSigned: IssuerSigned) {
     self.id = id
     self.issuerSigned = issuerSigned
   }
@@ -37,7 +37,7 @@ public struct MdocConsent: Sendable, Hashable {
     public let elements: [String: Set<String>]
 
     /// Creates a consented document.
-    public init(docRequestIndex: Int, credentialID: String, elements: [String: Set<String>]) {
+    package init(docRequestIndex: Int, credentialID: String, elements: [String: Set<String>]) {
       self.docRequestIndex = docRequestIndex
       self.credentialID = credentialID
       self.elements = elements
@@ -48,7 +48,7 @@ public struct MdocConsent: Sendable, Hashable {
   public let documents: [Document]
 
   /// Creates a consent.
-  public init(documents: [Document]) { self.documents = documents }
+  package init(documents: [Document]) { self.documents = documents }
 }
 
 /// An `org-iso-mdoc` request resolved against the wallet's mdocs: the session transcript for

@@ -1,6 +1,6 @@
 import DCAPI
 import DCJOSE
-public import DCJSON
+package import DCJSON
 import DCMdoc
 package import DCOpenID4VP
 package import DCQL
@@ -103,7 +103,7 @@ public struct OpenID4VPConsent: Sendable, Hashable {
     /// §6.4.1).
     package let disclosed: [ClaimPath]
     /// Creates an item.
-    public init(credentialID: String, disclosed: [ClaimPath]) {
+    package init(credentialID: String, disclosed: [ClaimPath]) {
       self.credentialID = credentialID
       self.disclosed = disclosed
     }
@@ -113,7 +113,7 @@ public struct OpenID4VPConsent: Sendable, Hashable {
   public let selections: [String: [Item]]
 
   /// Creates a consent.
-  public init(selections: [String: [Item]]) { self.selections = selections }
+  package init(selections: [String: [Item]]) { self.selections = selections }
 }
 
 /// The holder's choice for an OpenID4VP request: an option per credential set, the credentials
