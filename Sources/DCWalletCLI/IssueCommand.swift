@@ -152,7 +152,7 @@ enum IssueCommand {
   }
 
   /// `--tx-code`, else, when the grant asks for one, a line read from the terminal.
-  private static func transactionCode(
+  static func transactionCode(
     for grant: PreAuthorizedCodeGrant, _ args: ParsedArguments, stdinUsed: Bool,
     _ context: CommandContext
   ) throws -> String? {

@@ -39,6 +39,8 @@ enum IssuerCommand {
       Every credential gets an entry in a Token Status List published at
       URL/status-lists/N (status_list_bits 1: revocation only; 2: suspension too).
       Configurations: mDL (mso_mdoc org.iso.18013.5.1.mDL) and pid (dc+sd-jwt urn:eudi:pid:1).
+      URL/ is a page that offers a credential to the browser's wallet with
+      navigator.credentials.create and the openid4vci-v1 protocol (Digital Credentials API).
       """)
 
   static let offerSpec = CommandSpec(
@@ -99,7 +101,8 @@ enum IssuerCommand {
       let (server, router, bound) = (loopback.server, loopback.router, loopback.port)
       let url = publicURL ?? "http://127.0.0.1:\(bound)"
       let service = try state.service(url: url, settings: settings)
-      router.set(IssuerHTTPHandler(service: service))
+      // The issuer's endpoints, and at / a page offering credentials over the DC API.
+      router.set(IssuerPageHandler(service: service))
       try state.recordURL(url)
       context.console.out(url)
       await waitForInterrupt()

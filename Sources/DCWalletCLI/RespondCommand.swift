@@ -30,12 +30,29 @@ enum RespondCommand {
         "error-response",
         "when the holder declines an OpenID4VP request, print its access_denied response (still exit 1)"
       ),
+      .value(
+        "tx-code", "CODE",
+        "an offer (create request): the transaction code of its pre-authorized grant"),
+      .value(
+        "browser", "CMD",
+        "an offer: run CMD with the authorization URL; its last output line is the redirect URL"),
+      .flag(
+        "any-origin",
+        "an offer: accept it from a page at another origin than its credential issuer"),
+      .flag(
+        "trust-issuer-iacas",
+        "an offer: trust the IACAs the issuer publishes, this issuance only (issuer-vouched)"),
     ],
     discussion: """
       The request is one protocol request {"protocol": P, "data": D} or the list a website passes,
       {"requests": [...]}, where D is an object or a JSON string. The first request the wallet can
       satisfy is answered. A refusal exits 1 with a reason on standard error and nothing on standard
       output; only the activity log records it.
+      A create request (navigator.credentials.create with openid4vci-v1, or a historical alias)
+      carries a credential offer: the issuance runs (pre-authorized code, or authorization code
+      through --browser), what verifies is stored (listed on standard error), and the protocol's
+      response {"protocol", "data": {"status": "offer_accepted"}} is printed. By default the
+      offer's credential issuer must be at ORIGIN.
       """)
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
@@ -53,6 +70,11 @@ enum RespondCommand {
       envelope = try RequestEnvelope(json: requestBytes)
     } catch {
       throw CommandFailure("the request cannot be read: \(error.reason)")
+    }
+    if RespondIssuance.isIssuance(envelope) {
+      try await RespondIssuance.run(
+        envelope, origin: origin, args, stdinUsed: args.value("request") == nil, context)
+      return
     }
     let wallet = try context.wallet()
     var policy = wallet.policy

@@ -14,6 +14,17 @@ public struct IssuanceErrorCode: DCErrorCode {
 
   /// The offer does not parse, or fetching it by reference failed (§4.1).
   public static let offer = Self("offer")
+  /// A DC API create request cannot be read, or is not an issuance request (it names a
+  /// presentation protocol) (W3C Digital Credentials API, `DigitalCredentialCreateRequest`).
+  public static let invalidRequest = Self("invalidRequest")
+  /// No entry of a DC API create request uses an issuance protocol this wallet answers
+  /// (`openid4vci-v1` or a historical alias).
+  public static let unsupportedProtocol = Self("unsupportedProtocol")
+  /// The origin the platform reported is not a web origin.
+  public static let invalidOrigin = Self("invalidOrigin")
+  /// A DC API offer is for a credential issuer at another origin than the website that made it,
+  /// and the wallet's policy asks for the same origin.
+  public static let originMismatch = Self("originMismatch")
   /// Issuer or authorization server metadata is missing, malformed, for another issuer, or
   /// signed metadata does not verify (§12.2, RFC 8414).
   package static let metadata = Self("metadata")

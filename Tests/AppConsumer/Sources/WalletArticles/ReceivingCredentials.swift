@@ -1,6 +1,7 @@
 // Generated from Sources/DCWallet/DCWallet.docc/ReceivingCredentials.md by .ci/extract-articles: its Swift snippets, in order,
 // imports first. Do not edit: change the article and run the script.
 // swift-format-ignore-file
+import DCAPI
 import DCHTTP
 import DCWallet
 import Foundation
@@ -34,6 +35,20 @@ func receiveWithSignIn(
 }
 
 // MARK: snippet 3
+
+func receiveFromPage(
+  wallet: Wallet, request: [UInt8], origin: String, openBrowser: @escaping @Sendable (URL) async throws -> URL
+) async throws -> ProtocolResponse {
+  let offer = try DigitalCredentialOffer(json: request, origin: origin)
+  let issuance = WalletIssuance(
+    wallet: wallet, client: IssuanceClient(http: URLSessionHTTPClient()))
+  // Pre-authorized offers need no browser; authorization code offers open one.
+  let result = try await issuance.issue(offer, authorize: openBrowser)
+  print("stored:", result.stored.map(\.id))
+  return offer.response
+}
+
+// MARK: snippet 4
 func collectDeferred(wallet: Wallet) async throws -> Int {
   let issuance = WalletIssuance(
     wallet: wallet, client: IssuanceClient(http: URLSessionHTTPClient()))
