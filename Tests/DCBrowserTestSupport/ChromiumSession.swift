@@ -47,9 +47,13 @@ public final class ChromiumSession: @unchecked Sendable {
 
   /// Starts the driver and a headless browser with a phone-sized window, installs
   /// `initScripts` (each runs before any script of every page loaded later) and opens `url`.
-  public init(url: String, initScripts: [String] = [], windowSize: (Int, Int) = (412, 915))
-    async throws
-  {
+  /// `bypassingContentSecurityPolicy` lets the init scripts reach a test server on another
+  /// port from a page whose CSP limits `connect-src` to itself (a real browser hands the
+  /// request to the OS, not to a `fetch`); the page's own scripts are then not held to its CSP.
+  public init(
+    url: String, initScripts: [String] = [], windowSize: (Int, Int) = (412, 915),
+    bypassingContentSecurityPolicy: Bool = false
+  ) async throws {
     guard Self.isAvailable else {
       throw Failure(
         "\(Self.browserPath) and \(Self.driverPath) are required: apt-get install chromium chromium-driver curl"
@@ -93,6 +97,13 @@ public final class ChromiumSession: @unchecked Sendable {
       }
       started = id
       session = base + "/session/" + id
+      if bypassingContentSecurityPolicy {
+        _ = try await Self.call(
+          client, .post, session + "/goog/cdp/execute",
+          .object([
+            ("cmd", "Page.setBypassCSP"), ("params", .object([("enabled", .bool(true))])),
+          ]))
+      }
       for script in initScripts {
         _ = try await Self.call(
           client, .post, session + "/goog/cdp/execute",

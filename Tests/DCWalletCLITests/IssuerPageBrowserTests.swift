@@ -72,7 +72,8 @@
       let bridge = try setup.wallet()
       defer { bridge.stop() }
       let browser = try await ChromiumSession(
-        url: setup.base + "/", initScripts: [bridge.initScript])
+        url: setup.base + "/", initScripts: [bridge.initScript],
+        bypassingContentSecurityPolicy: true)
       let outcome = try await Self.offer(browser, "pid")
       await browser.close()
       #expect(outcome == "accepted")
@@ -90,7 +91,8 @@
       let bridge = try setup.wallet(decline: true)
       defer { bridge.stop() }
       let browser = try await ChromiumSession(
-        url: setup.base + "/", initScripts: [bridge.initScript])
+        url: setup.base + "/", initScripts: [bridge.initScript],
+        bypassingContentSecurityPolicy: true)
       let outcome = try await Self.offer(browser, "mDL")
       await browser.close()
       #expect(outcome == "cancelled")
@@ -104,7 +106,8 @@
       let bridge = try setup.wallet(origin: "https://evil.example")
       defer { bridge.stop() }
       let browser = try await ChromiumSession(
-        url: setup.base + "/", initScripts: [bridge.initScript])
+        url: setup.base + "/", initScripts: [bridge.initScript],
+        bypassingContentSecurityPolicy: true)
       let outcome = try await Self.offer(browser, "pid")
       await browser.close()
       #expect(outcome == "cancelled")
