@@ -8,7 +8,7 @@ import Foundation
 /// (`navigator.credentials.create` with `openid4vci-v1`), its ES module, and the endpoint the page
 /// asks for an offer. The page posts only the configuration and grant the user picked; the offer
 /// (and the `navigator.credentials.create` argument around it) is made by the issuer library.
-struct IssuerPageHandler: HTTPHandler {
+struct IssuerPageHandler: HTTPHandler, HTTPEndpointPolicyProviding {
   let service: CredentialIssuerService
   let issuer: IssuerHTTPHandler
 
@@ -28,6 +28,17 @@ struct IssuerPageHandler: HTTPHandler {
     case (.get, Self.modulePath): return Self.page(IssuerPageAssets.module, type: "text/javascript")
     case (.post, Self.offerPath): return offer(request)
     default: return await issuer.handle(request)
+    }
+  }
+
+  /// The page's offer endpoint takes JSON from the issuer's own page only; every other path is
+  /// the issuer's, with its own policy (the gate checks Content-Type and Origin before
+  /// `handle`, so a wrapper that dropped them would reopen cross-site form posts).
+  func endpointPolicy(method: HTTPMethod, path: String) -> HTTPEndpointPolicy? {
+    switch (method, path) {
+    case (.get, "/"), (.get, ""), (.get, Self.modulePath): HTTPEndpointPolicy()
+    case (.post, Self.offerPath): .json
+    default: issuer.endpointPolicy(method: method, path: path)
     }
   }
 
