@@ -4,7 +4,7 @@ import DCOpenID4VP
 import DCOpenID4VPTestSupport
 import DCTestSupport
 import DCVerifier
-import DCX509TestSupport
+import DCWalletTestSupport
 import Foundation
 import Testing
 
