@@ -202,3 +202,21 @@ enum LoTEEntityReader {
     return certificates
   }
 }
+
+extension TrustedList {
+  /// Reads a LoTE payload (TS 119 602 JSON) WITHOUT any signature check, naming `signer` as
+  /// the signer: only for the fuzz targets, which cannot produce valid signatures.
+  package static func unverifiedLoTEPayloadForFuzzing(_ payload: [UInt8], signer: Certificate)
+    throws(TrustError) -> TrustedList
+  {
+    let json: JSONValue
+    do {
+      json = try JSONValue(
+        parsing: payload,
+        limits: JSONLimits(maxDepth: ETSIListLimits.maxJSONDepth, maxLength: ETSIListLimits.maxListBytes))
+    } catch {
+      throw TrustError(.malformed, "the LoTE payload is not JSON: \(error.reason)", underlying: error)
+    }
+    return try LoTEReader.read(json, signer: signer, digest: [])
+  }
+}
