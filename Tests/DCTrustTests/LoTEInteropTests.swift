@@ -53,7 +53,8 @@ import Testing
   func weVerifyJoserfc() throws {
     try PythonPeer.require("we verify a joserfc LoTE")
     let payload = ETSIListContent.sample(pki: pki).loteJSON().serializedBytes()
-    let input = "{\"now\": \(Int(pki.clock.timeIntervalSince1970)), \"payload\": \"\(Base64.encode(payload))\"}"
+    let input =
+      "{\"now\": \(Int(pki.clock.timeIntervalSince1970)), \"payload\": \"\(Base64.encode(payload))\"}"
     let out = try PythonPeer.run(Self.joserfcSigns, input: input)
     let result = try JSONValue(parsing: out)
     let certificate = try Certificate(
@@ -63,8 +64,10 @@ import Testing
     #expect(list.entities.first?.name == "Test PID Provider")
     #expect(list.signer == certificate)
     var parts = lote.split(separator: ".").map(String.init)
-    parts[1] = Base64URL.encode(Array(String(decoding: payload, as: UTF8.self)
-      .replacingOccurrences(of: "Test PID", with: "Evil PID").utf8))
+    parts[1] = Base64URL.encode(
+      Array(
+        String(decoding: payload, as: UTF8.self)
+          .replacingOccurrences(of: "Test PID", with: "Evil PID").utf8))
     expectTrustError(.invalidSignature) {
       _ = try TrustedList.verifyingLoTE(
         Array(parts.joined(separator: ".").utf8), operatorCertificates: [certificate])
@@ -109,6 +112,7 @@ import Testing
         ("lote", .string(String(decoding: lote, as: UTF8.self))),
       ]).serializedBytes(), as: UTF8.self)
     let out = try PythonPeer.run(script, input: input)
-    #expect(out.trimmingCharacters(in: .whitespacesAndNewlines) == "1 Test Operator Test PID Provider")
+    #expect(
+      out.trimmingCharacters(in: .whitespacesAndNewlines) == "1 Test Operator Test PID Provider")
   }
 }

@@ -181,17 +181,24 @@ func expectTrustError(
       ["x5c": x5c, "sigT": "yesterday", "crit": ["sigT"]], ["sigT": sigT, "crit": ["sigT"]],
     ] {
       let bytes = try jws(header: header)
-      expectTrustError(.malformed) { _ = try TrustedList.verifyingLoTE(bytes, operatorCertificates: operators) }
+      expectTrustError(.malformed) {
+        _ = try TrustedList.verifyingLoTE(bytes, operatorCertificates: operators)
+      }
     }
     // x5t#S256 alone identifies the operator certificate; a wrong one is refused.
     let thumbprint = Base64URL.encode(SHA256.hash(data: listOperator.certificate.derBytes))
-    let byThumbprint = try jws(header: ["x5t#S256": .string(thumbprint), "sigT": sigT, "crit": ["sigT"]])
-    #expect(try TrustedList.verifyingLoTE(byThumbprint, operatorCertificates: operators).kind == .lote)
+    let byThumbprint = try jws(header: [
+      "x5t#S256": .string(thumbprint), "sigT": sigT, "crit": ["sigT"],
+    ])
+    #expect(
+      try TrustedList.verifyingLoTE(byThumbprint, operatorCertificates: operators).kind == .lote)
     let mismatch = try jws(header: [
       "x5c": x5c, "x5t#S256": .string(Base64URL.encode([UInt8](repeating: 1, count: 32))),
       "sigT": sigT, "crit": ["sigT"],
     ])
-    expectTrustError(.malformed) { _ = try TrustedList.verifyingLoTE(mismatch, operatorCertificates: operators) }
+    expectTrustError(.malformed) {
+      _ = try TrustedList.verifyingLoTE(mismatch, operatorCertificates: operators)
+    }
   }
 
   @Test func payloadMustBeALoTEOfVersionOne() throws {
@@ -204,18 +211,30 @@ func expectTrustError(
     let good = ETSIListContent.sample(pki: pki).loteJSON()
     let info = try #require(good["LoTE"]?["ListAndSchemeInformation"])
     let version2 = good.setting(
-      "LoTE", to: try #require(good["LoTE"]).setting(
+      "LoTE",
+      to: try #require(good["LoTE"]).setting(
         "ListAndSchemeInformation", to: info.setting("LoTEVersionIdentifier", to: 2)))
-    expectTrustError(.unsupported) { _ = try TrustedList.verifyingLoTE(try sign(version2), operatorCertificates: operators) }
+    expectTrustError(.unsupported) {
+      _ = try TrustedList.verifyingLoTE(try sign(version2), operatorCertificates: operators)
+    }
     for field in ["ListIssueDateTime", "NextUpdate", "SchemeOperatorName", "LoTESequenceNumber"] {
       let missing = good.setting(
-        "LoTE", to: try #require(good["LoTE"]).setting(
+        "LoTE",
+        to: try #require(good["LoTE"]).setting(
           "ListAndSchemeInformation", to: info.removing(field)))
-      expectTrustError(.malformed) { _ = try TrustedList.verifyingLoTE(try sign(missing), operatorCertificates: operators) }
+      expectTrustError(.malformed) {
+        _ = try TrustedList.verifyingLoTE(try sign(missing), operatorCertificates: operators)
+      }
     }
-    expectTrustError(.malformed) { _ = try TrustedList.verifyingLoTE(try sign(["TSL": 1]), operatorCertificates: operators) }
-    expectTrustError(.malformed) { _ = try TrustedList.verifyingLoTE(Array("not a jws".utf8), operatorCertificates: operators) }
-    expectTrustError(.malformed) { _ = try TrustedList.verifyingLoTE([0xff, 0xfe], operatorCertificates: operators) }
+    expectTrustError(.malformed) {
+      _ = try TrustedList.verifyingLoTE(try sign(["TSL": 1]), operatorCertificates: operators)
+    }
+    expectTrustError(.malformed) {
+      _ = try TrustedList.verifyingLoTE(Array("not a jws".utf8), operatorCertificates: operators)
+    }
+    expectTrustError(.malformed) {
+      _ = try TrustedList.verifyingLoTE([0xff, 0xfe], operatorCertificates: operators)
+    }
   }
 
   @Test func serviceTypeIsImpliedByTheLoTETypeWhenAbsent() throws {
@@ -226,14 +245,17 @@ func expectTrustError(
     let entity = try #require(lote["TrustedEntitiesList"]?[0])
     let service = try #require(entity["TrustedEntityServices"]?[0]?["ServiceInformation"])
     let untyped = entity.setting(
-      "TrustedEntityServices", to: [["ServiceInformation": service.removing("ServiceTypeIdentifier")]])
+      "TrustedEntityServices",
+      to: [["ServiceInformation": service.removing("ServiceTypeIdentifier")]])
     payload = payload.setting(
-      "LoTE", to: lote.setting("ListAndSchemeInformation", to: info).setting(
+      "LoTE",
+      to: lote.setting("ListAndSchemeInformation", to: info).setting(
         "TrustedEntitiesList", to: [untyped]))
     let bytes = try ETSIListContent.signLoTE(
       payload: payload.serializedBytes(), signer: listOperator.key,
       certificate: listOperator.certificate, signingTime: pki.clock)
-    let list = try TrustedList.verifyingLoTE(bytes, operatorCertificates: [listOperator.certificate])
+    let list = try TrustedList.verifyingLoTE(
+      bytes, operatorCertificates: [listOperator.certificate])
     #expect(list.entities.first?.serviceType == .walletProvider)
   }
 

@@ -56,7 +56,8 @@ import Testing
     let listOperator = try ListOperator(pki: pki)
     let ours = try ETSIListContent.sample(pki: pki).signedTSL(
       kind: .tsl, key: listOperator.key, certificate: listOperator.certificate)
-    let input = "{\"now\": \(Int(pki.clock.timeIntervalSince1970)), \"list\": \"\(Base64.encode(ours))\"}"
+    let input =
+      "{\"now\": \(Int(pki.clock.timeIntervalSince1970)), \"list\": \"\(Base64.encode(ours))\"}"
     let result = try JSONValue(parsing: try PythonPeer.run(Self.signxmlSigns, input: input))
     let certificate = try Certificate(
       derEncoded: try Base64.decode(try #require(result["cert"]?.string)))
@@ -94,7 +95,8 @@ import Testing
       """
     let input = String(
       decoding: JSONValue.object([
-        ("cert", .string(listOperator.certificate.pemString)), ("list", .string(Base64.encode(ours))),
+        ("cert", .string(listOperator.certificate.pemString)),
+        ("list", .string(Base64.encode(ours))),
       ]).serializedBytes(), as: UTF8.self)
     let out = try PythonPeer.run(script, input: input)
     #expect(out.trimmingCharacters(in: .whitespacesAndNewlines) == "Test Operator 2")

@@ -57,7 +57,8 @@ import Testing
     #expect(tampered != text)
     expectTrustError(.invalidSignature) { _ = try verify(Array(tampered.utf8)) }
     // A changed signed property (the signing time) is refused too.
-    let retimed = text.replacingOccurrences(of: "<xades:SigningTime>2026", with: "<xades:SigningTime>2027")
+    let retimed = text.replacingOccurrences(
+      of: "<xades:SigningTime>2026", with: "<xades:SigningTime>2027")
     #expect(retimed != text)
     expectTrustError(.invalidSignature) { _ = try verify(Array(retimed.utf8)) }
   }
@@ -111,7 +112,8 @@ import Testing
         certificates: [listOperator.certificate])
     ]
     let bytes = try signed(content, kind: .lotl)
-    let lotl = try TrustedList.verifyingLOTL(bytes, operatorCertificates: [listOperator.certificate])
+    let lotl = try TrustedList.verifyingLOTL(
+      bytes, operatorCertificates: [listOperator.certificate])
     #expect(lotl.kind == .lotl)
     #expect(lotl.pointers.count == 1)
     #expect(lotl.pointers.first?.location.absoluteString == "https://lists.example/ut.xml")
@@ -131,7 +133,8 @@ import Testing
     // A DTD (entity expansion, ID declarations) is refused before anything else.
     let dtd = text.replacingOccurrences(
       of: "<tsl:TrustServiceStatusList ",
-      with: "<!DOCTYPE tsl:TrustServiceStatusList [<!ENTITY a \"aaaa\">]><tsl:TrustServiceStatusList ")
+      with:
+        "<!DOCTYPE tsl:TrustServiceStatusList [<!ENTITY a \"aaaa\">]><tsl:TrustServiceStatusList ")
     #expect(dtd != text)
     expectTrustError(.malformed) { _ = try verify(Array(dtd.utf8)) }
     expectTrustError(.malformed) { _ = try verify(Array("<a>".utf8)) }
@@ -143,7 +146,8 @@ import Testing
     expectTrustError(.malformed) { _ = try verify(Array(unsigned.utf8)) }
     // A second signature.
     let signature = String(text[start.lowerBound..<end.upperBound])
-    let twice = text.replacingOccurrences(of: "</tsl:TrustServiceStatusList>", with: signature + "</tsl:TrustServiceStatusList>")
+    let twice = text.replacingOccurrences(
+      of: "</tsl:TrustServiceStatusList>", with: signature + "</tsl:TrustServiceStatusList>")
     expectTrustError(.malformed) { _ = try verify(Array(twice.utf8)) }
   }
 
@@ -153,8 +157,10 @@ import Testing
       kind: .tsl, curve: .p256, certificate: listOperator.certificate)
     // Only the signed properties are referenced: the list itself could change freely.
     let first = try #require(template.range(of: "<ds:Reference Id=\"ref-list\""))
-    let firstEnd = try #require(template.range(of: "</ds:Reference>", range: first.upperBound..<template.endIndex))
-    let propertiesOnly = template.replacingCharacters(in: first.lowerBound..<firstEnd.upperBound, with: "")
+    let firstEnd = try #require(
+      template.range(of: "</ds:Reference>", range: first.upperBound..<template.endIndex))
+    let propertiesOnly = template.replacingCharacters(
+      in: first.lowerBound..<firstEnd.upperBound, with: "")
     expectTrustError(.malformed) {
       _ = try verify(
         try ETSIListContent.signTemplate(
@@ -163,7 +169,9 @@ import Testing
     // An XPath transform is outside the allowed set.
     let xpath = template.replacingOccurrences(
       of: "<ds:Transform Algorithm=\"http://www.w3.org/2000/09/xmldsig#enveloped-signature\"/>",
-      with: "<ds:Transform Algorithm=\"http://www.w3.org/TR/1999/REC-xpath-19991116\"><ds:XPath>1</ds:XPath></ds:Transform>")
+      with:
+        "<ds:Transform Algorithm=\"http://www.w3.org/TR/1999/REC-xpath-19991116\"><ds:XPath>1</ds:XPath></ds:Transform>"
+    )
     #expect(xpath != template)
     let signedXPath = try ETSIListContent.signTemplate(
       Array(xpath.utf8), key: listOperator.key, certificate: listOperator.certificate)
