@@ -160,8 +160,10 @@ DCXMLStatus dc_xmlsec_sign(xmlDocPtr document, const uint8_t *key_bytes, size_t 
   xmlNodePtr signature = enveloped_signature(document);
   if (signature == NULL) return DCXMLStatusMalformed;
   add_ids(document);
+  // Unencrypted PKCS#8 is read by the generic DER format (xmlsec's Pkcs8Der is the encrypted
+  // EncryptedPrivateKeyInfo form).
   xmlSecKeyPtr key = xmlSecCryptoAppKeyLoadMemory(
-      key_bytes, (xmlSecSize)length, xmlSecKeyDataFormatPkcs8Der, NULL, NULL, NULL);
+      key_bytes, (xmlSecSize)length, xmlSecKeyDataFormatDer, NULL, NULL, NULL);
   if (key == NULL) return DCXMLStatusUnsupported;
   // The certificate goes with the key, so xmlsec writes it into the template's X509Data.
   if (xmlSecCryptoAppKeyCertLoadMemory(key, certificate, (xmlSecSize)certificate_length,

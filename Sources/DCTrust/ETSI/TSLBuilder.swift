@@ -29,7 +29,8 @@ extension ETSIListContent {
   {
     #if canImport(CDCXMLSecShim)
       let tree = try XMLTree(template)
-      guard tree.sign(key: key.derRepresentation, certificate: certificate.derBytes) == DCXMLStatusOK
+      guard
+        tree.sign(key: key.derRepresentation, certificate: certificate.derBytes) == DCXMLStatusOK
       else { throw TrustError(.malformed, "xmlsec could not sign the list") }
       return try tree.serialized()
     #else
@@ -69,12 +70,15 @@ extension ETSIListContent {
       let name = Self.name(entry.name)
       xml += "<tsl:TrustServiceProvider><tsl:TSPInformation><tsl:TSPName>\(name)</tsl:TSPName>"
       xml += "</tsl:TSPInformation><tsl:TSPServices><tsl:TSPService><tsl:ServiceInformation>"
-      xml += "<tsl:ServiceTypeIdentifier>\(Self.escaped(entry.serviceTypeURI))</tsl:ServiceTypeIdentifier>"
+      xml +=
+        "<tsl:ServiceTypeIdentifier>\(Self.escaped(entry.serviceTypeURI))</tsl:ServiceTypeIdentifier>"
       xml += "<tsl:ServiceName>\(name)</tsl:ServiceName>"
       xml += Self.identity(entry.certificates)
-      xml += "<tsl:ServiceStatus>\(Self.escaped(entry.status ?? ETSIServiceTypeURI.granted))</tsl:ServiceStatus>"
+      xml +=
+        "<tsl:ServiceStatus>\(Self.escaped(entry.status ?? ETSIServiceTypeURI.granted))</tsl:ServiceStatus>"
       xml += "<tsl:StatusStartingTime>\(ETSIDateTime.format(issued))</tsl:StatusStartingTime>"
-      xml += "</tsl:ServiceInformation></tsl:TSPService></tsl:TSPServices></tsl:TrustServiceProvider>"
+      xml +=
+        "</tsl:ServiceInformation></tsl:TSPService></tsl:TSPServices></tsl:TrustServiceProvider>"
     }
     return xml + "</tsl:TrustServiceProviderList>"
   }
@@ -87,9 +91,12 @@ extension ETSIListContent {
       xml += Self.identity(pointer.certificates) + "</tsl:ServiceDigitalIdentities>"
       xml += "<tsl:TSLLocation>\(Self.escaped(pointer.location.absoluteString))</tsl:TSLLocation>"
       xml += "<tsl:AdditionalInformation>"
-      xml += "<tsl:OtherInformation><tsl:TSLType>\(TSLNamespace.euGenericType)</tsl:TSLType></tsl:OtherInformation>"
-      xml += "<tsl:OtherInformation><tsl:SchemeTerritory>\(Self.escaped(pointer.territory))</tsl:SchemeTerritory></tsl:OtherInformation>"
-      xml += "<tsl:OtherInformation><tslx:MimeType>\(TSLNamespace.tslMimeType)</tslx:MimeType></tsl:OtherInformation>"
+      xml +=
+        "<tsl:OtherInformation><tsl:TSLType>\(TSLNamespace.euGenericType)</tsl:TSLType></tsl:OtherInformation>"
+      xml +=
+        "<tsl:OtherInformation><tsl:SchemeTerritory>\(Self.escaped(pointer.territory))</tsl:SchemeTerritory></tsl:OtherInformation>"
+      xml +=
+        "<tsl:OtherInformation><tslx:MimeType>\(TSLNamespace.tslMimeType)</tslx:MimeType></tsl:OtherInformation>"
       xml += "</tsl:AdditionalInformation></tsl:OtherTSLPointer>"
     }
     return xml + "</tsl:PointersToOtherTSL>"

@@ -4,7 +4,9 @@
 
   /// Reads a verified TrustServiceStatusList (TS 119 612 clause 5).
   enum TSLReader {
-    static func read(_ root: XMLNodeRef, kind: TrustedListKind, signer: Certificate, digest: [UInt8])
+    static func read(
+      _ root: XMLNodeRef, kind: TrustedListKind, signer: Certificate, digest: [UInt8]
+    )
       throws(TrustError) -> TrustedList
     {
       let ns = TSLNamespace.tsl
@@ -16,12 +18,14 @@
       guard let version, ["5", "6"].contains(version) else {
         throw TrustError(.unsupported, "TSLVersionIdentifier \(version ?? "(none)") is not 5 or 6")
       }
-      guard let sequence = scheme.child("TSLSequenceNumber", ns).flatMap({ Int($0.text) }), sequence >= 1
+      guard let sequence = scheme.child("TSLSequenceNumber", ns).flatMap({ Int($0.text) }),
+        sequence >= 1
       else { throw TrustError(.malformed, "TSLSequenceNumber is missing or below 1") }
       let type = scheme.child("TSLType", ns)?.text ?? ""
       guard (type == TSLNamespace.lotlType) == (kind == .lotl) else {
         throw TrustError(
-          .malformed, kind == .lotl ? "the list is not a list of lists" : "the list is a list of lists")
+          .malformed,
+          kind == .lotl ? "the list is not a list of lists" : "the list is a list of lists")
       }
       let operatorName = try firstName(scheme.child("SchemeOperatorName", ns), "SchemeOperatorName")
       let issued = try date(scheme.child("ListIssueDateTime", ns), "ListIssueDateTime")
@@ -74,21 +78,28 @@
       guard let list else { return [] }
       let ns = TSLNamespace.tsl
       var entities: [TrustedEntity] = []
-      for provider in try list.children("TrustServiceProvider", ns, limit: ETSIListLimits.maxEntities) {
-        let name = try TSLReader.firstName(provider.child("TSPInformation", ns)?.child("TSPName", ns), "TSPName")
+      for provider in try list.children(
+        "TrustServiceProvider", ns, limit: ETSIListLimits.maxEntities)
+      {
+        let name = try TSLReader.firstName(
+          provider.child("TSPInformation", ns)?.child("TSPName", ns), "TSPName")
         guard let services = provider.child("TSPServices", ns) else {
           throw TrustError(.malformed, "\(name) has no TSPServices")
         }
-        for service in try services.children("TSPService", ns, limit: ETSIListLimits.maxServicesPerEntity) {
+        for service in try services.children(
+          "TSPService", ns, limit: ETSIListLimits.maxServicesPerEntity)
+        {
           guard let information = service.child("ServiceInformation", ns) else {
             throw TrustError(.malformed, "a service of \(name) has no ServiceInformation")
           }
           guard let type = information.child("ServiceTypeIdentifier", ns)?.text,
             let status = information.child("ServiceStatus", ns)?.text
           else {
-            throw TrustError(.malformed, "a service of \(name) has no type or status (§5.5.1, §5.5.4)")
+            throw TrustError(
+              .malformed, "a service of \(name) has no type or status (§5.5.1, §5.5.4)")
           }
-          let certificates = try TSLReader.certificates(information.child("ServiceDigitalIdentity", ns))
+          let certificates = try TSLReader.certificates(
+            information.child("ServiceDigitalIdentity", ns))
           guard !certificates.isEmpty else { continue }
           entities.append(
             TrustedEntity(
@@ -108,7 +119,8 @@
       let ns = TSLNamespace.tsl
       var pointers: [TrustedListPointer] = []
       for pointer in try node.children("OtherTSLPointer", ns, limit: ETSIListLimits.maxPointers) {
-        guard let text = pointer.child("TSLLocation", ns)?.text, let location = URL(string: text) else {
+        guard let text = pointer.child("TSLLocation", ns)?.text, let location = URL(string: text)
+        else {
           throw TrustError(.malformed, "a pointer has no TSLLocation")
         }
         var mimeType: String?
@@ -116,14 +128,17 @@
         var territory: String?
         let information = pointer.child("AdditionalInformation", ns)
         for other in try information?.children("OtherInformation", ns, limit: 20) ?? [] {
-          if let value = other.child("MimeType", TSLNamespace.additionalTypes)?.text { mimeType = value }
+          if let value = other.child("MimeType", TSLNamespace.additionalTypes)?.text {
+            mimeType = value
+          }
           if let value = other.child("TSLType", ns)?.text { type = value }
           if let value = other.child("SchemeTerritory", ns)?.text { territory = value }
         }
         guard mimeType == nil || mimeType == TSLNamespace.tslMimeType else { continue }
         var certificates: [Certificate] = []
-        let identities = try pointer.child("ServiceDigitalIdentities", ns)?.children(
-          "ServiceDigitalIdentity", ns, limit: ETSIListLimits.maxCertificatesPerIdentity) ?? []
+        let identities =
+          try pointer.child("ServiceDigitalIdentities", ns)?.children(
+            "ServiceDigitalIdentity", ns, limit: ETSIListLimits.maxCertificatesPerIdentity) ?? []
         for identity in identities { certificates += try TSLReader.certificates(identity) }
         pointers.append(
           TrustedListPointer(

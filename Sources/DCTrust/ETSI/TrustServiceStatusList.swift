@@ -1,6 +1,6 @@
-public import DCX509
 import DCCrypto
 import DCEncoding
+public import DCX509
 import Foundation
 
 // ETSI TS 119 612 (v2.x) Trusted Lists in XML with an enveloped XAdES signature (§5.7.1,
@@ -58,7 +58,8 @@ extension TrustedList {
         throw TrustError(.malformed, "the root is not a TrustServiceStatusList")
       }
       let signer = try XAdESEnveloped.signer(of: tree, root: root, among: operatorCertificates)
-      let list = try TSLReader.read(root, kind: kind, signer: signer, digest: SHA256.hash(data: bytes))
+      let list = try TSLReader.read(
+        root, kind: kind, signer: signer, digest: SHA256.hash(data: bytes))
       // The operator certificate must have been valid when the list was issued.
       guard signer.notBefore <= list.issued, list.issued <= signer.notAfter else {
         throw TrustError(.expired, "the operator certificate was not valid at the issue date")
@@ -110,13 +111,15 @@ extension TrustedList {
         case DCXMLStatusMalformed:
           throw TrustError(
             .malformed,
-            "the list has no single enveloped XAdES signature covering the whole list and its signed properties")
+            "the list has no single enveloped XAdES signature covering the whole list and its signed properties"
+          )
         case DCXMLStatusFailure: throw TrustError(.unavailable, "xmlsec could not be initialised")
         default: failures.append(status)
         }
       }
       if let named = try keyInfoCertificate(root), !operators.contains(named) {
-        throw TrustError(.untrustedSigner, "the list is signed by \(named.subject), not an operator")
+        throw TrustError(
+          .untrustedSigner, "the list is signed by \(named.subject), not an operator")
       }
       if failures.contains(DCXMLStatusInvalid) || operators.isEmpty {
         throw TrustError(.invalidSignature, "the list's signature does not verify")

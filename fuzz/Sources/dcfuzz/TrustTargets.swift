@@ -12,7 +12,8 @@ import Foundation
 let fuzzOperator: Certificate = {
   guard let key = try? ECPrivateKey(curve: .p256),
     let certificate = try? CertificateBuilder.readerRoot(
-      commonName: "Fuzz Operator", publicKey: key.publicKey, notBefore: Date(timeIntervalSince1970: 0),
+      commonName: "Fuzz Operator", publicKey: key.publicKey,
+      notBefore: Date(timeIntervalSince1970: 0),
       notAfter: Date(timeIntervalSince1970: 4_000_000_000)
     ).selfSigned(signer: key)
   else { violated("could not make the fuzz operator certificate") }
@@ -35,7 +36,9 @@ let fuzzOperator: Certificate = {
     violated("a list verified against a key nobody signed with")
   }
   for kind in [TrustedListKind.tsl, .lotl] {
-    if let list = try? TrustedList.unverifiedXMLListForFuzzing(bytes, kind: kind, signer: fuzzOperator) {
+    if let list = try? TrustedList.unverifiedXMLListForFuzzing(
+      bytes, kind: kind, signer: fuzzOperator)
+    {
       checkBounds(list)
     }
   }
@@ -46,5 +49,7 @@ func checkBounds(_ list: TrustedList) {
   if list.entities.count > ETSIListLimits.maxEntities * ETSIListLimits.maxServicesPerEntity {
     violated("\(list.entities.count) entities")
   }
-  if list.pointers.count > ETSIListLimits.maxPointers { violated("\(list.pointers.count) pointers") }
+  if list.pointers.count > ETSIListLimits.maxPointers {
+    violated("\(list.pointers.count) pointers")
+  }
 }
