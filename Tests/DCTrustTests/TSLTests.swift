@@ -177,4 +177,47 @@ import Testing
       Array(xpath.utf8), key: listOperator.key, certificate: listOperator.certificate)
     expectTrustError(.unsupported) { _ = try verify(signedXPath) }
   }
+
+  /// Signs the builder's template after `edit`, and verifies the result.
+  func verifyEdited(_ edit: (String) -> String) throws -> TrustedList {
+    let template = ETSIListContent.sample(pki: pki).tslTemplate(
+      kind: .tsl, curve: .p256, certificate: listOperator.certificate)
+    let edited = edit(template)
+    #expect(edited != template)
+    return try verify(
+      try ETSIListContent.signTemplate(
+        Array(edited.utf8), key: listOperator.key, certificate: listOperator.certificate))
+  }
+
+  @Test func signedPropertiesMustBeReferenced() throws {
+    expectTrustError(.malformed) {
+      _ = try verifyEdited { template in
+        guard let start = template.range(of: "<ds:Reference Type="),
+          let end = template.range(
+            of: "</ds:Reference>", range: start.upperBound..<template.endIndex)
+        else { return template }
+        return template.replacingCharacters(in: start.lowerBound..<end.upperBound, with: "")
+      }
+    }
+  }
+
+  @Test func sha1DigestsAreRefused() throws {
+    expectTrustError(.unsupported) {
+      _ = try verifyEdited {
+        $0.replacingOccurrences(
+          of: "http://www.w3.org/2001/04/xmlenc#sha256",
+          with: "http://www.w3.org/2000/09/xmldsig#sha1")
+      }
+    }
+  }
+
+  @Test func otherFormatVersionsAndRootsAreRefused() throws {
+    expectTrustError(.unsupported) {
+      _ = try verifyEdited {
+        $0.replacingOccurrences(
+          of: "<tsl:TSLVersionIdentifier>6<", with: "<tsl:TSLVersionIdentifier>7<")
+      }
+    }
+    expectTrustError(.malformed) { _ = try verify(Array("<a xmlns=\"urn:x\"/>".utf8)) }
+  }
 }
