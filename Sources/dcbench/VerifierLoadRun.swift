@@ -5,8 +5,9 @@ import DCJSON
 import DCVerifier
 import Foundation
 
-/// One load run: `clients` tasks each driving presentations one after another until the
-/// deadline; each presentation's latency, and the ones that did not end verified.
+/// One load run: `clients` tasks each driving presentations one after another over its own
+/// kept-alive connections until the deadline; each presentation's latency, and the ones that did
+/// not end verified.
 struct LoadRun {
   var latencies: [Double] = []
   var errors = 0
@@ -21,12 +22,13 @@ struct LoadRun {
   static func run(
     _ setup: LoadSetup, _ instances: [LoadInstance], clients: Int, seconds: Double
   ) async throws -> LoadRun {
-    let client = URLSessionHTTPClient(configuration: .init(policy: .development))
     let start = Date()
     let deadline = start.addingTimeInterval(seconds)
     let results = await withTaskGroup(of: LoadRun.self) { group in
       for worker in 0..<clients {
         group.addTask {
+          // Each client keeps its connections open, as a browser or a wallet app does.
+          let client = KeepAliveHTTPClient()
           var run = LoadRun()
           var k = worker
           while Date() < deadline {
