@@ -1,0 +1,16 @@
+package import DCX509
+
+extension TrustedList {
+  /// Verifies a published list of `kind` against its operator's certificates and returns it;
+  /// the one entry point that the wallet's import and refresh use, whatever the kind.
+  ///
+  /// - Throws: `TrustError`: `.unavailable` for a kind whose parser this build lacks, and each
+  ///   kind's own errors (`.malformed`, `.invalidSignature`, `.untrustedSigner`, ...).
+  package static func verifying(
+    _ bytes: [UInt8], kind: TrustedListKind, operatorCertificates: [Certificate]
+  ) throws(TrustError) -> TrustedList {
+    // Each kind's parser arrives with its branch of issue 29 (trust-etsi: LoTE, TSL, LOTL;
+    // trust-crl: VICAL, RICAL).
+    throw TrustError(.unavailable, "this build does not read \(kind.rawValue) lists")
+  }
+}
