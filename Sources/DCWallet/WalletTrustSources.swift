@@ -82,3 +82,29 @@ extension Wallet {
     try await trustSources().decide(chain: chain, for: purpose, at: clock())
   }
 }
+
+extension Wallet {
+  /// The request with the decision on its requester's chain (``PresentationRequest/requesterTrust``),
+  /// made with the sources the request was authenticated with.
+  func withRequesterTrust(_ request: PresentationRequest) async throws(WalletError)
+    -> PresentationRequest
+  {
+    let (chain, purpose) = request.requesterChain
+    guard !chain.isEmpty else { return request }
+    var decided = request
+    decided.requesterTrust = try await trustDecision(chain: chain, for: purpose)
+    return decided
+  }
+}
+
+extension Wallet {
+  /// What trusts a stored credential's issuer now (the anchor, or the list, entity and service
+  /// type), or why nothing does; nil when the credential carries no issuer chain.
+  public func issuerTrustDecision(for credential: StoredCredential) async throws(WalletError)
+    -> TrustDecision?
+  {
+    let chain = credential.issuerChain
+    guard !chain.isEmpty else { return nil }
+    return try await trustDecision(chain: chain, for: .credentialIssuer)
+  }
+}

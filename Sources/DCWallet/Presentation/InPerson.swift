@@ -44,9 +44,10 @@ extension Wallet {
       {
         throw refusal
       }
-      return PresentationRequest(
-        protocolIdentifier: protocolIdentifier, origin: nil, kind: .inPerson(presentation),
-        skipped: [], policy: policy)
+      return try await withRequesterTrust(
+        PresentationRequest(
+          protocolIdentifier: protocolIdentifier, origin: nil, kind: .inPerson(presentation),
+          skipped: [], policy: policy))
     } catch let refusal as Refusal {
       await log(
         NewActivity(

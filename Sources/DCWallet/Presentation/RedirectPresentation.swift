@@ -192,12 +192,13 @@ extension Wallet {
       }
       let (offered, evaluation) = try await evaluate(
         authorization.dcqlQuery, protocolIdentifier: protocolIdentifier, policy: policy)
-      return PresentationRequest(
-        protocolIdentifier: protocolIdentifier, origin: nil,
-        kind: .openID4VP(
-          OpenID4VPPresentation(
-            request: .redirect(authorization), credentials: offered, evaluation: evaluation)),
-        skipped: [], policy: policy)
+      return try await withRequesterTrust(
+        PresentationRequest(
+          protocolIdentifier: protocolIdentifier, origin: nil,
+          kind: .openID4VP(
+            OpenID4VPPresentation(
+              request: .redirect(authorization), credentials: offered, evaluation: evaluation)),
+          skipped: [], policy: policy))
     } catch {
       let refusal =
         error as? Refusal

@@ -54,9 +54,10 @@ extension Wallet {
       }
       switch kind {
       case .success(let kind):
-        return PresentationRequest(
-          protocolIdentifier: protocolIdentifier, origin: origin, kind: kind, skipped: skipped,
-          policy: policy)
+        return try await withRequesterTrust(
+          PresentationRequest(
+            protocolIdentifier: protocolIdentifier, origin: origin, kind: kind, skipped: skipped,
+            policy: policy))
       case .failure(let refusal):
         skipped.append(refusal)
       }
