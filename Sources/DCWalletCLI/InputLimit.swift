@@ -33,6 +33,11 @@ package struct InputLimit: Sendable, Hashable {
   /// certificate): the largest of those, 2 MiB, since the kind is known only after parsing.
   package static let inspected = InputLimit(bytes: 2 * 1024 * 1024, kind: "an input to inspect")
 
+  /// A trusted list to import (`trust import-list`, a file or a URL): 16 MiB. Published
+  /// national TSLs run from tens of kilobytes to a few megabytes (their services' certificates
+  /// and history); this holds the largest with room, and refuses more.
+  package static let trustedList = InputLimit(bytes: 16 * 1024 * 1024, kind: "a trusted list")
+
   /// Every other file a command reads (certificates, PEM keys, verifier state): 1 MiB; each is
   /// a few kilobytes.
   package static let file = InputLimit(bytes: 1024 * 1024, kind: "an input file")

@@ -302,9 +302,12 @@ enum TrustCommand {
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     guard let sub = arguments.first else {
-      throw UsageError("trust needs a subcommand: add, list or remove", command: "dcwallet trust")
+      throw UsageError(
+        "trust needs a subcommand: add, list, remove, import-list, lists, refresh, remove-list or list-policy",
+        command: "dcwallet trust")
     }
     let rest = Array(arguments.dropFirst())
+    if try await TrustListCommands.run(sub, rest, context) { return }
     switch sub {
     case "add":
       try await add(try context.parse(addSpec, rest), context)
@@ -318,7 +321,8 @@ enum TrustCommand {
       context.console.out("removed \(args.positionals[0])")
     case "--help", "-h":
       throw HelpShown(
-        text: [addSpec.help, listSpec.help, removeSpec.help].joined(separator: "\n\n"))
+        text: ([addSpec.help, listSpec.help, removeSpec.help] + TrustListCommands.help)
+          .joined(separator: "\n\n"))
     default:
       throw UsageError("unknown trust subcommand '\(sub)'", command: "dcwallet trust")
     }
@@ -513,6 +517,7 @@ enum Describe {
       case .setting(let key): what = "setting \(key) ignored"
       case .activity(let id): what = "activity entry \(id) skipped"
       case .deferredIssuance(let id): what = "pending issuance \(id) skipped"
+      case .trustedList(let id): what = "trusted list \(id) not used"
       }
       console.errLine("warning: \(what): \(problem.error.reason)")
     }
