@@ -210,6 +210,10 @@ enum ShowCommand {
       "\(credential.display.title) (\(credential.format.rawValue), \(credential.type))")
     console.outLine("id: \(credential.id)")
     console.outLine(issuerLine(credential))
+    // Issue 29: what trusts the issuer now (anchor, or list and entry), or why nothing does.
+    if let decision = try await wallet.issuerTrustDecision(for: credential) {
+      console.outLine("issuer trust: " + TrustDecisionText.describe(decision))
+    }
     for line in issuanceLines(credential) { console.outLine(line) }
     if let from = credential.validFrom, let until = credential.validUntil {
       console.outLine("valid: \(Describe.date(from)) to \(Describe.date(until))")
