@@ -1,0 +1,71 @@
+package import DCCrypto
+import DCEncoding
+import DCJSON
+package import DCX509
+import Foundation
+
+extension ETSIListContent {
+  /// Signs the content as a LoTE (ETSI TS 119 602 v1.1.1 JSON binding) with a JAdES-B-B compact
+  /// JWS (ETSI TS 119 182-1 §6.2.1) by `signer`, whose certificate is `certificate`; the
+  /// signing time is the issue date. For development lists and tests.
+  package func signedLoTE(signer: any Signer, certificate: Certificate) throws(TrustError)
+    -> [UInt8]
+  {
+    let payload = loteJSON().serializedBytes()
+    let jws = try JAdESCompact.sign(
+      payload: payload, signer: signer, certificate: certificate, signingTime: issued,
+      type: "JOSE")
+    return Array(jws.utf8)
+  }
+
+  /// The LoTE payload (TS 119 602 clause 6, member names as the JSON schema spells them).
+  func loteJSON() -> JSONValue {
+    func names(_ text: String) -> JSONValue { [["lang": "en", "value": .string(text)]] }
+    func identity(_ certificates: [Certificate]) -> JSONValue {
+      ["X509Certificates": .array(certificates.map { ["val": .string(Base64.encode($0.derBytes))] })]
+    }
+    var info: [(String, JSONValue)] = [
+      ("LoTEVersionIdentifier", 1), ("LoTESequenceNumber", .integer(Int64(sequenceNumber))),
+      ("SchemeOperatorName", names(operatorName)), ("SchemeTerritory", .string(territory)),
+      ("ListIssueDateTime", .string(ETSIDateTime.format(issued))),
+      ("NextUpdate", .string(ETSIDateTime.format(nextUpdate))),
+    ]
+    if !pointers.isEmpty {
+      info.append(
+        (
+          "PointerToOtherLoTE",
+          .array(
+            pointers.map { pointer in
+              [
+                "LoTELocation": .string(pointer.location.absoluteString),
+                "ServiceDigitalIdentities": [identity(pointer.certificates)],
+                "LoTEQualifiers": [
+                  [
+                    "SchemeOperatorName": names(operatorName),
+                    "SchemeTerritory": .string(pointer.territory),
+                    "MimeType": "application/jose",
+                  ]
+                ],
+              ]
+            })
+        ))
+    }
+    let entities: [JSONValue] = entries.map { entry in
+      var service: [(String, JSONValue)] = [
+        ("ServiceName", names(entry.name)),
+        ("ServiceTypeIdentifier", .string(entry.serviceTypeURI)),
+        ("ServiceDigitalIdentity", identity(entry.certificates)),
+      ]
+      if let status = entry.status { service.append(("ServiceStatus", .string(status))) }
+      return [
+        "TrustedEntityInformation": ["TEName": names(entry.name)],
+        "TrustedEntityServices": [["ServiceInformation": .object(service)]],
+      ]
+    }
+    return [
+      "LoTE": [
+        "ListAndSchemeInformation": .object(info), "TrustedEntitiesList": .array(entities),
+      ]
+    ]
+  }
+}
