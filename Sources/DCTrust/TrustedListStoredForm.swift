@@ -128,6 +128,7 @@ extension TrustServiceType {
     case .registrationCertificateProvider: "registrationCertificateProvider"
     case .mdocIssuingAuthority: "mdocIssuingAuthority"
     case .mdocReaderAuthority: "mdocReaderAuthority"
+    case .attestationProvider: "attestationProvider"
     case .other(let uri): "other:" + uri
     }
   }
@@ -141,6 +142,7 @@ extension TrustServiceType {
     case "registrationCertificateProvider": self = .registrationCertificateProvider
     case "mdocIssuingAuthority": self = .mdocIssuingAuthority
     case "mdocReaderAuthority": self = .mdocReaderAuthority
+    case "attestationProvider": self = .attestationProvider
     default:
       self = .other(storedName.hasPrefix("other:") ? String(storedName.dropFirst(6)) : storedName)
     }

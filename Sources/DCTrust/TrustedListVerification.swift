@@ -9,8 +9,12 @@ extension TrustedList {
   package static func verifying(
     _ bytes: [UInt8], kind: TrustedListKind, operatorCertificates: [Certificate]
   ) throws(TrustError) -> TrustedList {
-    // Each kind's parser arrives with its branch of issue 29 (trust-etsi: LoTE, TSL, LOTL;
+    switch kind {
+    case .lote: return try verifyingLoTE(bytes, operatorCertificates: operatorCertificates)
+    // The other kinds' parsers arrive with their branches of issue 29 (trust-etsi: TSL, LOTL;
     // trust-crl: VICAL, RICAL).
-    throw TrustError(.unavailable, "this build does not read \(kind.rawValue) lists")
+    case .tsl, .lotl, .vical, .rical:
+      throw TrustError(.unavailable, "this build does not read \(kind.rawValue) lists")
+    }
   }
 }

@@ -52,6 +52,7 @@ enum TrustDecisionText {
     case .registrationCertificateProvider: "registration certificate provider"
     case .mdocIssuingAuthority: "mdoc issuing authority"
     case .mdocReaderAuthority: "mdoc reader authority"
+    case .attestationProvider: "attestation provider"
     case .other(let uri): "service of type \(uri)"
     }
   }
