@@ -27,7 +27,8 @@ extension Wallet {
     location: URL? = nil
   ) async throws(WalletError) -> StoredTrustedList {
     let list = try Self.verifiedList(
-      bytes, kind: kind, operatorCertificates: operatorCertificates, verifier: TrustedList.verifying)
+      bytes, kind: kind, operatorCertificates: operatorCertificates, verifier: TrustedList.verifying
+    )
     return try await addTrustedList(
       list, bytes: bytes, operatorCertificates: operatorCertificates, location: location)
   }
@@ -52,7 +53,8 @@ extension Wallet {
     } catch {
       throw WalletError(.storage, error.reason, underlying: error)
     }
-    return StoredTrustedList(id: record.id, location: location, importedAt: record.importedAt, list: list)
+    return StoredTrustedList(
+      id: record.id, location: location, importedAt: record.importedAt, list: list)
   }
 
   static func verifiedList(
@@ -177,6 +179,7 @@ extension Wallet {
         let bytes = try await Self.fetchList(location, httpClient: httpClient, urlPolicy: urlPolicy)
         let list = try Self.verifiedList(
           bytes, kind: stored.list.kind, operatorCertificates: certificates, verifier: verifier)
+        try Self.refuseRollback(list, replacing: stored.list)
         outcomes.append(
           .refreshed(
             try await addTrustedList(
@@ -187,6 +190,27 @@ extension Wallet {
       }
     }
     return outcomes
+  }
+
+  /// Refuses a fetched list older than the stored one: a validly signed earlier issue (an
+  /// attacker replaying it could bring back an entry since withdrawn). ETSI TS 119 612 §5.3.7 and
+  /// TS 119 602 make the sequence number grow with each issue; where a format has none, the
+  /// issue date decides.
+  static func refuseRollback(_ list: TrustedList, replacing old: TrustedList)
+    throws(WalletError)
+  {
+    let older =
+      if let new = list.sequenceNumber, let current = old.sequenceNumber {
+        new < current
+      } else {
+        list.issued < old.issued
+      }
+    guard !older else {
+      throw WalletError(
+        .importRejected,
+        "the fetched list is older than the stored one (sequence \(list.sequenceNumber ?? 0) < "
+          + "\(old.sequenceNumber ?? 0), issued \(list.issued) vs \(old.issued))")
+    }
   }
 
   /// The list's bytes from its location, under the URL policy.

@@ -1,4 +1,3 @@
-
 public import DCTrust
 package import DCX509
 public import Foundation

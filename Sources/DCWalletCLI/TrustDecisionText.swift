@@ -30,7 +30,8 @@ enum TrustDecisionText {
       "the \(kindName(kind)) of \(operatorName) is stale (its next update was due \(date(nextUpdate)))"
     case .serviceNotGranted(let kind, let entity):
       "\(entity) is listed in the \(kindName(kind)) but its service is withdrawn"
-    case .chainNotValidated(let reason): "the chain validates to no anchor or listed entity (\(reason))"
+    case .chainNotValidated(let reason):
+      "the chain validates to no anchor or listed entity (\(reason))"
     }
   }
 
@@ -59,6 +60,7 @@ enum TrustDecisionText {
 
   static func date(_ date: Date) -> String {
     ISO8601DateFormatter.string(
-      from: date, timeZone: TimeZone(identifier: "UTC") ?? .current, formatOptions: [.withInternetDateTime])
+      from: date, timeZone: TimeZone(identifier: "UTC") ?? .current,
+      formatOptions: [.withInternetDateTime])
   }
 }

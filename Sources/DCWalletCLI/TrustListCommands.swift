@@ -24,7 +24,8 @@ enum TrustListCommands {
   )
   static let listsSpec = CommandSpec(
     path: "dcwallet trust lists",
-    summary: "List the trusted lists: kind, operator, issue date, next update, entries, stale or not.",
+    summary:
+      "List the trusted lists: kind, operator, issue date, next update, entries, stale or not.",
     options: [.flag("json", "print JSON")])
   static let refreshSpec = CommandSpec(
     path: "dcwallet trust refresh",
@@ -169,7 +170,9 @@ enum TrustListCommands {
     if let next = list.nextUpdate {
       fields.append(("nextUpdate", .string(TrustDecisionText.date(next))))
     }
-    if let location = stored.location { fields.append(("location", .string(location.absoluteString))) }
+    if let location = stored.location {
+      fields.append(("location", .string(location.absoluteString)))
+    }
     return .object(fields)
   }
 

@@ -332,7 +332,7 @@ extension WalletConnection {
           .integer(StoreTime.milliseconds(list.importedAt)),
           list.authenticationTag.map { .blob($0) } ?? .null,
         ])
-    } catch where error.code == .duplicateID {
+    } catch  where error.code == .duplicateID {
       throw WalletStoreError(.duplicateID, "a trusted list with id \(list.id) already exists")
     }
   }
