@@ -1,5 +1,5 @@
-package import DCX509
-package import Foundation
+public import DCX509
+public import Foundation
 
 extension TrustSources {
   /// Every certificate a chain may end at for `purpose` at `time`: the anchors for the purpose,
@@ -8,7 +8,7 @@ extension TrustSources {
   /// policy). For checks that take a set of roots (ISO 18013-5 readerAuth, OpenID4VP x509
   /// client identifiers, SD-JWT VC x5c): the same chains are trusted as with `decide`, which
   /// then names the source.
-  package func anchorCertificates(for purpose: TrustPurpose, at time: Date) -> [Certificate] {
+  public func anchorCertificates(for purpose: TrustPurpose, at time: Date) -> [Certificate] {
     var certificates: [Certificate] = []
     var seen = Set<Certificate>()
     for anchor in anchors where anchor.purposes.contains(purpose) {

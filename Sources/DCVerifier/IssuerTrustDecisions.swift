@@ -1,3 +1,4 @@
+import DCMdoc
 public import DCTrust
 public import Foundation
 
