@@ -5,6 +5,7 @@ import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
+import DCTrust
 import DCWallet
 import DCX509
 import Foundation
@@ -56,6 +57,16 @@ enum Inputs {
     return out
   }
 
+  /// The issuer chain (leaf first) of an mdoc or SD-JWT VC file, for explaining a refusal.
+  static func issuerChain(mdoc: String?, sdJWT: String?) throws -> [Certificate] {
+    if let mdoc {
+      return try IssuerSigned(bytes: try mdocBytes(mdoc)).documentSignerChain()
+    }
+    let text = try Files.text(sdJWT ?? "", limit: .credential)
+    let parsed = try SDJWT(serialized: text.trimmingCharacters(in: .whitespacesAndNewlines))
+    return try (parsed.issuerSignedJWT.x5c ?? []).map { try Certificate(derEncoded: $0) }
+  }
+
   /// An mdoc file: CBOR bytes, or base64url (or hex) text of them.
   static func mdocBytes(_ path: String) throws -> [UInt8] {
     let bytes = try Files.read(path, limit: .credential)
@@ -99,12 +110,23 @@ enum ImportCommand {
       documentTitles: MdocDisplay.titles)
     Describe.warn(try await wallet.trustAnchorListing(role: .issuer).problems, context.console)
     let credential: StoredCredential
-    if let mdoc {
-      credential = try await wallet.importMdoc(
-        try Inputs.mdocBytes(mdoc), deviceKey: key, id: args.value("id"))
-    } else {
-      credential = try await wallet.importSDJWT(
-        try Files.text(sdJWT ?? "", limit: .credential), deviceKey: key, id: args.value("id"))
+    do {
+      if let mdoc {
+        credential = try await wallet.importMdoc(
+          try Inputs.mdocBytes(mdoc), deviceKey: key, id: args.value("id"))
+      } else {
+        credential = try await wallet.importSDJWT(
+          try Files.text(sdJWT ?? "", limit: .credential), deviceKey: key, id: args.value("id"))
+      }
+    } catch let error as WalletError where error.code == .importRejected {
+      // Issue 29: why no anchor or trusted list vouches for the issuer, when that is the cause.
+      if let chain = try? Inputs.issuerChain(mdoc: mdoc, sdJWT: sdJWT), !chain.isEmpty {
+        let decision = try await wallet.trustDecision(chain: chain, for: .credentialIssuer)
+        if decision.source == nil {
+          context.console.errLine("issuer trust: " + TrustDecisionText.describe(decision))
+        }
+      }
+      throw error
     }
     context.console.out(credential.id)
     if credential.issuerTrust == .unverified {
