@@ -16,7 +16,7 @@ enum TrustDecisionText {
     switch source {
     case .anchor(let id, let subject): "the trust anchor \(id) (\(subject))"
     case .listEntry(let kind, let operatorName, let issued, let entity, let serviceType):
-      "\(entity), a \(service(serviceType)) in the \(kindName(kind)) of \(operatorName) "
+      "\(entity), \(article(service(serviceType))) in the \(kindName(kind)) of \(operatorName) "
         + "issued \(date(issued))"
     }
   }
@@ -33,6 +33,11 @@ enum TrustDecisionText {
     case .chainNotValidated(let reason):
       "the chain validates to no anchor or listed entity (\(reason))"
     }
+  }
+
+  /// `a` or `an` before a service's name.
+  static func article(_ noun: String) -> String {
+    ("aeiouAEIOU".contains(noun.first ?? "x") ? "an " : "a ") + noun
   }
 
   static func kindName(_ kind: TrustedListKind) -> String {
