@@ -6,7 +6,6 @@ import DCMdoc
 import DCOpenID4VP
 public import DCQL
 public import DCTrust
-public import DCTrust
 package import DCX509
 import Foundation
 
