@@ -119,11 +119,15 @@ enum ImportCommand {
           try Files.text(sdJWT ?? "", limit: .credential), deviceKey: key, id: args.value("id"))
       }
     } catch let error as WalletError where error.code == .importRejected {
-      // Issue 29: why no anchor or trusted list vouches for the issuer, when that is the cause.
-      if let chain = try? Inputs.issuerChain(mdoc: mdoc, sdJWT: sdJWT), !chain.isEmpty {
+      // Issue 29: why no anchor or trusted list vouches for the issuer, when that is the cause
+      // (on the same one line: a refusal is one line of standard error).
+      if let chain = try? Inputs.issuerChain(mdoc: mdoc, sdJWT: sdJWT), !chain.isEmpty,
+        !(try await wallet.trustAnchors(role: .issuer)).isEmpty
+      {
         let decision = try await wallet.trustDecision(chain: chain, for: .credentialIssuer)
         if decision.source == nil {
-          context.console.errLine("issuer trust: " + TrustDecisionText.describe(decision))
+          throw CommandFailure(
+            error.reason + "; issuer trust: " + TrustDecisionText.describe(decision))
         }
       }
       throw error

@@ -21,7 +21,8 @@ struct TrustedListReadmeTests {
     #expect(
       out.contains("issuer trust: trusted by Development PID Provider, a PID provider"), "\(out)")
     #expect(
-      err.contains("issuer trust: not trusted: the chain validates to no anchor or listed entity"),
+      err.contains(
+        "; issuer trust: not trusted: the chain validates to no anchor or listed entity"),
       "\(err)")
     #expect(
       out.contains("requester trust: trusted by Development Access CA, an access certificate"),
