@@ -67,7 +67,8 @@ enum JOSEHeader {
       guard understood.contains(name), !registeredNames.contains(name), protected[name] != nil
       else {
         throw JOSEError(
-          .invalidHeader, "critical header parameters are not understood: \(names.joined(separator: ","))")
+          .invalidHeader,
+          "critical header parameters are not understood: \(names.joined(separator: ","))")
       }
     }
   }

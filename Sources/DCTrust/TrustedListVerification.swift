@@ -11,9 +11,10 @@ extension TrustedList {
   ) throws(TrustError) -> TrustedList {
     switch kind {
     case .lote: return try verifyingLoTE(bytes, operatorCertificates: operatorCertificates)
-    // The other kinds' parsers arrive with their branches of issue 29 (trust-etsi: TSL, LOTL;
-    // trust-crl: VICAL, RICAL).
-    case .tsl, .lotl, .vical, .rical:
+    case .tsl: return try verifyingTSL(bytes, operatorCertificates: operatorCertificates)
+    case .lotl: return try verifyingLOTL(bytes, operatorCertificates: operatorCertificates)
+    // VICAL and RICAL arrive with trust-crl's branch of issue 29.
+    case .vical, .rical:
       throw TrustError(.unavailable, "this build does not read \(kind.rawValue) lists")
     }
   }

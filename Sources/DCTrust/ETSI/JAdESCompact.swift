@@ -28,7 +28,8 @@ struct JAdESCompact {
       jws = try CompactJWS(text, understoodCriticalParameters: Self.understoodCritical)
     } catch {
       let code: TrustErrorCode = error.code == .unsupportedAlgorithm ? .unsupported : .malformed
-      throw TrustError(code, "the list is not a JAdES compact JWS: \(error.reason)", underlying: error)
+      throw TrustError(
+        code, "the list is not a JAdES compact JWS: \(error.reason)", underlying: error)
     }
     signingTime = try Self.signingTime(jws.protectedHeader)
     signer = try Self.signer(of: jws, among: operatorCertificates)
@@ -39,7 +40,8 @@ struct JAdESCompact {
       try jws.verifySignature(with: key)
     } catch {
       throw TrustError(
-        .invalidSignature, "the list's signature does not verify: \(error.reason)", underlying: error)
+        .invalidSignature, "the list's signature does not verify: \(error.reason)",
+        underlying: error)
     }
     guard signer.notBefore <= signingTime, signingTime <= signer.notAfter else {
       throw TrustError(.expired, "the operator certificate was not valid at the signing time")
@@ -96,7 +98,9 @@ struct JAdESCompact {
     payload: [UInt8], signer: any Signer, certificate: Certificate, signingTime: Date,
     type: String?
   ) throws(TrustError) -> String {
-    var header: [(String, JSONValue)] = [("alg", .string(JWSAlgorithm(curve: signer.curve).rawValue))]
+    var header: [(String, JSONValue)] = [
+      ("alg", .string(JWSAlgorithm(curve: signer.curve).rawValue))
+    ]
     if let type { header.append(("typ", .string(type))) }
     header += [
       ("x5c", JWS.x5c([certificate.derBytes])),

@@ -1,7 +1,7 @@
-public import DCX509
 import DCCrypto
 import DCEncoding
 import DCJSON
+public import DCX509
 import Foundation
 
 // ETSI TS 119 602 v1.1.1 Lists of Trusted Entities, JSON binding (the member names are the
@@ -34,9 +34,11 @@ extension TrustedList {
     do {
       json = try JSONValue(
         parsing: jades.payload,
-        limits: JSONLimits(maxDepth: ETSIListLimits.maxJSONDepth, maxLength: ETSIListLimits.maxListBytes))
+        limits: JSONLimits(
+          maxDepth: ETSIListLimits.maxJSONDepth, maxLength: ETSIListLimits.maxListBytes))
     } catch {
-      throw TrustError(.malformed, "the LoTE payload is not JSON: \(error.reason)", underlying: error)
+      throw TrustError(
+        .malformed, "the LoTE payload is not JSON: \(error.reason)", underlying: error)
     }
     return try LoTEReader.read(
       json, signer: jades.signer, digest: SHA256.hash(data: bytes))
@@ -200,5 +202,25 @@ enum LoTEEntityReader {
       certificates.append(try ETSICertificate.read(base64: text))
     }
     return certificates
+  }
+}
+
+extension TrustedList {
+  /// Reads a LoTE payload (TS 119 602 JSON) WITHOUT any signature check, naming `signer` as
+  /// the signer: only for the fuzz targets, which cannot produce valid signatures.
+  package static func unverifiedLoTEPayloadForFuzzing(_ payload: [UInt8], signer: Certificate)
+    throws(TrustError) -> TrustedList
+  {
+    let json: JSONValue
+    do {
+      json = try JSONValue(
+        parsing: payload,
+        limits: JSONLimits(
+          maxDepth: ETSIListLimits.maxJSONDepth, maxLength: ETSIListLimits.maxListBytes))
+    } catch {
+      throw TrustError(
+        .malformed, "the LoTE payload is not JSON: \(error.reason)", underlying: error)
+    }
+    return try LoTEReader.read(json, signer: signer, digest: [])
   }
 }
