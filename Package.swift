@@ -111,6 +111,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCHTTP", "DCOpenID4VCI", "DCMdocProximity", "DCProximityTransport",
       // Issue 15: the last known Token Status List status of stored credentials.
       "DCStatusList", "DCWalletStore",
+      // Issue 29: relying-party registration certificates checked against trusted providers.
+      "DCTrust",
     ]
   ),
   // The issuer role: offers, authorization, tokens, nonces, minting, status publication, and its
@@ -448,6 +450,7 @@ if Context.environment["DCWALLET_FUZZ"] == "1" {
         "DCAPI", "DCCBOR", "DCCOSE", "DCCrypto", "DCHTTP", "DCIssuer", "DCJOSE", "DCJSON", "DCMdoc",
         "DCMdocProximity", "DCOpenID4VCI", "DCOpenID4VP", "DCOrgIsoMdoc", "DCProximityTransport",
         "DCQL", "DCRegistration", "DCSDJWT", "DCStatusList", "DCWallet", "DCVerifier", "DCX509",
+        "DCTrust",
       ],
       path: "fuzz/Sources/dcfuzz"))
 }

@@ -44,9 +44,11 @@ extension Wallet {
       {
         throw refusal
       }
-      return PresentationRequest(
+      let resolved = PresentationRequest(
         protocolIdentifier: protocolIdentifier, origin: nil, kind: .inPerson(presentation),
-        skipped: [], policy: policy)
+        skipped: [], policy: policy, now: clock())
+      if let refusal = resolved.registrationRefusal(policy: policy) { throw refusal }
+      return resolved
     } catch let refusal as Refusal {
       await log(
         NewActivity(

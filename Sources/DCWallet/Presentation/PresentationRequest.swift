@@ -94,6 +94,11 @@ public struct PresentationRequest: Sendable {
   /// The types of the transaction data the response will be bound to (OpenID4VP §8.4).
   package let transactionDataTypes: [String]
 
+  /// The relying party's registration (ETSI TS 119 475): absent, invalid, or verified with its
+  /// binding to the requester and each requested claim within the registration or over-asked,
+  /// checked against the policy's ``WalletPolicy/registrationCertificateProviders``.
+  public let registration: RelyingPartyRegistration
+
   /// The resolving policy's ``WalletPolicy/presentsInvalidOrSuspendedCredentials``, applied
   /// again when the response is built.
   let presentsInvalidOrSuspendedCredentials: Bool
@@ -101,7 +106,7 @@ public struct PresentationRequest: Sendable {
   /// Resolves the neutral values of a protocol-specific request once.
   init(
     protocolIdentifier: String, origin: WebOrigin?, kind: Kind, skipped: [Refusal],
-    policy: WalletPolicy = WalletPolicy()
+    policy: WalletPolicy = WalletPolicy(), now: Date
   ) {
     presentsInvalidOrSuspendedCredentials = policy.presentsInvalidOrSuspendedCredentials
     self.protocolIdentifier = protocolIdentifier
@@ -127,6 +132,16 @@ public struct PresentationRequest: Sendable {
       credentialSets = Self.credentialSets(presentation, answered: [])
       transactionDataTypes = presentation.request.transactionData.map(\.type)
     }
+    registration = Self.resolveRegistration(
+      of: kind, requesterCertificates: requesterCertificates, documents: documents,
+      providers: policy.registrationCertificateProviders, at: now)
+  }
+
+  /// The refusal ``WalletPolicy/refusesOverAsking`` makes of this request's registration, nil
+  /// when it answers.
+  package func registrationRefusal(policy: WalletPolicy) -> Refusal? {
+    guard policy.refusesOverAsking, let reason = registration.refusalReason else { return nil }
+    return Refusal(protocolIdentifier: protocolIdentifier, code: .overAsking, reason: reason)
   }
 
   private static func authentication(of kind: Kind) -> RequesterAuthentication {
