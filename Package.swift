@@ -236,7 +236,7 @@ let package = Package(
           "DCCrypto", "DCQL",
           "DCAPI", "DCJOSE", "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI", "DCIssuer",
-          "DCMdocProximity", "DCProximityTransport", "DCStatusList",
+          "DCMdocProximity", "DCProximityTransport", "DCStatusList", "DCTrust",
           .target(name: "CDCQRencode", condition: linuxOnly),
         ],
         swiftSettings: strictSettings
@@ -429,7 +429,7 @@ let package = Package(
           "DCIssuer", "DCJOSE", "DCJSON", "DCMdoc", "DCMdocProximity", "DCOpenID4VCI",
           "DCOpenID4VP", "DCOrgIsoMdoc", "DCProximityTransport", "DCQL", "DCSDJWT",
           "DCStatusList", "DCStore", "DCTestSupport", "DCVerifier", "DCWallet", "DCWalletCLI",
-          "DCWalletStore",
+          "DCWalletStore", "DCTrust",
           "DCWalletFixtureTestSupport", "DCWalletTestSupport", "DCX509",
         ],
         swiftSettings: strictSettings

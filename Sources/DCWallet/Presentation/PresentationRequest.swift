@@ -356,6 +356,7 @@ public struct PresentationRequest: Sendable {
       requesterAuthentication: requesterAuthentication, documents: documents,
       credentialSets: credentialSets, transactionDataTypes: transactionDataTypes)
     screen.clientID = redirectClientID
+    screen.registration = registration
     return screen
   }
 
@@ -367,6 +368,7 @@ public struct PresentationRequest: Sendable {
   public func screen(for consent: PresentationConsent) -> ConsentScreen {
     var screen = unnamedScreen(for: consent)
     screen.clientID = redirectClientID
+    screen.registration = registration
     return screen
   }
 
@@ -685,6 +687,9 @@ public struct ConsentScreen: Sendable {
   /// The client identifier of a request from an authorization request URI (redirect flows,
   /// where there is no origin), authenticated or not (``requester`` says which); nil otherwise.
   public internal(set) var clientID: String? = nil
+  /// The relying party's registration (ETSI TS 119 475): the registered name, purpose and
+  /// privacy policy to show, and the over-asked claims to mark.
+  public internal(set) var registration: RelyingPartyRegistration = .absent
 }
 
 /// What the holder agreed to share.
