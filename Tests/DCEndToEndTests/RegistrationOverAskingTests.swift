@@ -3,6 +3,7 @@ import DCCrypto
 import DCJSON
 import DCMdoc
 import DCOpenID4VP
+import DCOrgIsoMdoc
 import DCTrust
 import DCVerifier
 import DCWallet
@@ -302,7 +303,8 @@ struct RegistrationSetup {
     let setup = try await RegistrationSetup()
     defer { setup.fixture.dir.remove() }
     let wallet = try setup.fixture.wallet()
-    let transcript = SessionTranscript(handover: .dcapi(encryptionInfoBase64: "AA", origin: "x"))
+    let transcript = SessionTranscript(
+      handover: Handover.dcapi(encryptionInfoBase64: "AA", origin: "https://reader.example"))
     for (claims, overAsked) in [(Self.within, 0), (Self.equal, 0), (Self.beyond, 1)] {
       let request = try ProximityReader.makeRequest(
         itemsRequests: [RegistrationSetup.pidItems(claims)], sessionTranscript: transcript,
