@@ -125,7 +125,8 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
         throw fields.fail("an issuer_info registration_cert needs a string data")
       }
       let isJWT = data.utf8.filter { $0 == UInt8(ascii: ".") }.count == 2
-      certificates.append(isJWT ? Array(data.utf8) : (try? Base64URL.decode(data)) ?? Array(data.utf8))
+      certificates.append(
+        isJWT ? Array(data.utf8) : (try? Base64URL.decode(data)) ?? Array(data.utf8))
     }
     return certificates
   }
@@ -238,7 +239,8 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
         ? nil
         : JSONValue.array(
           registrationCertificates.map { certificate in
-            let isJWT = certificate.allSatisfy { $0 < 0x80 }
+            let isJWT =
+              certificate.allSatisfy { $0 < 0x80 }
               && certificate.filter { $0 == UInt8(ascii: ".") }.count == 2
             let data =
               isJWT ? String(decoding: certificate, as: UTF8.self) : Base64URL.encode(certificate)

@@ -1,5 +1,5 @@
-package import DCJSON
 import DCEncoding
+package import DCJSON
 
 /// `verifier_info` (OpenID4VP 1.0 §5.1): attestations about the verifier, each
 /// `{"format", "data", "credential_ids"?}`; a relying party's registration certificate (ETSI TS
@@ -46,7 +46,8 @@ package enum VerifierInfo {
 
   /// The entry for a registration certificate, as a verifier or issuer sends it.
   package static func entry(registrationCertificate certificate: [UInt8]) -> JSONValue {
-    let isJWT = certificate.allSatisfy { $0 < 0x80 }
+    let isJWT =
+      certificate.allSatisfy { $0 < 0x80 }
       && certificate.filter { $0 == UInt8(ascii: ".") }.count == 2
     let data = isJWT ? String(decoding: certificate, as: UTF8.self) : Base64URL.encode(certificate)
     return ["format": .string(registrationCertificateFormat), "data": .string(data)]

@@ -31,7 +31,7 @@ enum PresentURICommand {
       .flag(
         "decline",
         "decline: post access_denied (with state) to the verifier's response_uri instead of answering"
-      ),
+      )
     ],
     positionals: ["URI"],
     discussion: """

@@ -44,18 +44,23 @@ extension ConsentScreen {
     case .invalid(let error):
       return ["- registration certificate INVALID (\(error.code)): \(error.reason)"]
     case .verified(let certificate, let binding, let comparison):
-      var lines = ["- registered as: \(certificate.name)" + (certificate.legalName.map { " (\($0))" } ?? "")]
+      var lines = [
+        "- registered as: \(certificate.name)" + (certificate.legalName.map { " (\($0))" } ?? "")
+      ]
       switch binding {
       case .bound: break
       case .boundThroughIntermediary(let intermediary, _):
         lines.append("  through the intermediary \(certificate.intermediary?.name ?? intermediary)")
       case .mismatch(let registered, let presented):
         lines.append(
-          "  NOT the requester's registration: registered to \(registered), the requester is \(presented ?? "unidentified")")
+          "  NOT the requester's registration: registered to \(registered), the requester is \(presented ?? "unidentified")"
+        )
       case .noAccessCertificate:
         lines.append("  NOT bound: the requester has no trusted access certificate")
       }
-      if let purpose = certificate.purpose.first(where: { $0.language.hasPrefix("en") }) ?? certificate.purpose.first {
+      if let purpose = certificate.purpose.first(where: { $0.language.hasPrefix("en") })
+        ?? certificate.purpose.first
+      {
         lines.append("  purpose: \(purpose.value)")
       }
       if let privacyPolicy = certificate.privacyPolicy {
@@ -91,7 +96,8 @@ extension ConsentScreen {
     }
     switch claim.credential {
     case .mdoc(let docType):
-      return path.isEmpty ? "all of \(docType)" : ClaimName.of(requested: path, format: DCQLFormat.msoMdoc)
+      return path.isEmpty
+        ? "all of \(docType)" : ClaimName.of(requested: path, format: DCQLFormat.msoMdoc)
     case .sdJWT(let types):
       return path.isEmpty
         ? "all of \(types.joined(separator: ", "))"

@@ -82,7 +82,9 @@ struct RegistrationSetup {
         ]),
       RegisteredCredential(
         format: "dc+sd-jwt", vctValues: [ConsentFixture.pidType],
-        claims: [RegistrationClaimPath([.key("given_name")]), RegistrationClaimPath([.key("age_over_18")])]),
+        claims: [
+          RegistrationClaimPath([.key("given_name")]), RegistrationClaimPath([.key("age_over_18")]),
+        ]),
     ]
     return cwt
       ? try builder.signedCWT(signer: providerKey, chain: [provider])
@@ -118,14 +120,16 @@ struct RegistrationSetup {
   func annexC(_ elements: [String], registration: [UInt8]?) throws -> RequestEnvelope {
     let state = try AnnexCVerifier.makeRequest(
       itemsRequests: [Self.pidItems(elements)], origin: try WebOrigin(ConsentFixture.origin),
-      reader: .init(signer: accessKey, chain: [readerAccess], registrationCertificate: registration))
+      reader: .init(signer: accessKey, chain: [readerAccess], registrationCertificate: registration)
+    )
     return RequestEnvelope(requests: [
       ProtocolRequest(protocolIdentifier: "org-iso-mdoc", data: state.request.data)
     ])
   }
 
   static func pidItems(_ elements: [String]) -> ItemsRequest {
-    ItemsRequest(docType: pid, nameSpaces: [(pid, elements.map { .init($0, intentToRetain: false) })])
+    ItemsRequest(
+      docType: pid, nameSpaces: [(pid, elements.map { .init($0, intentToRetain: false) })])
   }
 
   static func sdJWTQuery(_ claims: [String]) -> JSONValue {
@@ -165,7 +169,9 @@ struct RegistrationSetup {
     }
   }
 
-  func envelope(_ setup: RegistrationSetup, _ carriage: Carriage, _ claims: [String], registration: [UInt8]?)
+  func envelope(
+    _ setup: RegistrationSetup, _ carriage: Carriage, _ claims: [String], registration: [UInt8]?
+  )
     throws -> RequestEnvelope
   {
     switch carriage {
@@ -197,7 +203,8 @@ struct RegistrationSetup {
       #expect(comparison.findings.count == claims.count)
       #expect(comparison.overAsked.count == overAsked, "\(carriage) \(claims)")
       if overAsked == 1 {
-        #expect(comparison.findings.last.map { if case .overAsked = $0 { true } else { false } } == true)
+        #expect(
+          comparison.findings.last.map { if case .overAsked = $0 { true } else { false } } == true)
       }
       // Refusing over-asking answers what is within the registration and refuses the rest.
       let refused = await Self.refusal {
@@ -225,7 +232,8 @@ struct RegistrationSetup {
     }
     #expect(
       binding
-        == .mismatch(registered: "LEIXG-SOMEONEELSE00000000", presented: RegistrationSetup.relyingParty))
+        == .mismatch(
+          registered: "LEIXG-SOMEONEELSE00000000", presented: RegistrationSetup.relyingParty))
     let refused = await walletRefusal {
       _ = try await wallet.resolve(
         try envelope(setup, carriage, Self.within, registration: other),
@@ -285,7 +293,9 @@ struct RegistrationSetup {
       let redirect = try await RedirectSetup(
         query: ["credentials": [RegistrationSetup.sdJWTQuery(claims)]]
       ) { object in
-        object.extra = [("verifier_info", VerifierRequest.verifierInfo(registrationCertificate: registration))]
+        object.extra = [
+          ("verifier_info", VerifierRequest.verifierInfo(registrationCertificate: registration))
+        ]
       }
       defer { redirect.fixture.dir.remove() }
       let request = try await redirect.resolve(policy: provider.policy())

@@ -43,10 +43,13 @@ import Testing
     #expect(certificate.purpose.first?.value == "Age verification at checkout")
     #expect(certificate.privacyPolicy == "https://shop.example/privacy")
     #expect(certificate.credentials.count == 2)
-    #expect(certificate.credentials[1].claims?[1].components == [.key("nationalities"), .allElements])
+    #expect(
+      certificate.credentials[1].claims?[1].components == [.key("nationalities"), .allElements])
     #expect(certificate.statusReference?.index == 7)
     #expect(certificate.signingChain == [fixture.provider])
-    #expect(certificate.decision.source == .anchor(id: "registrar", subject: fixture.providerRoot.subject.description))
+    #expect(
+      certificate.decision.source
+        == .anchor(id: "registrar", subject: fixture.providerRoot.subject.description))
   }
 
   @Test func listEntryOfTheProviderServiceTypeTrustsTheSigner() throws {
@@ -89,7 +92,8 @@ import Testing
   @Test func tamperedJWTIsRefused() throws {
     let original = String(decoding: try fixture.sign(fixture.builder(), .jwt), as: UTF8.self)
     var widened = fixture.builder()
-    widened.credentials.append(RegisteredCredential(format: "mso_mdoc", docType: "any", claims: nil))
+    widened.credentials.append(
+      RegisteredCredential(format: "mso_mdoc", docType: "any", claims: nil))
     let forged = String(decoding: try fixture.sign(widened, .jwt), as: UTF8.self)
     let parts = original.split(separator: ".")
     let forgedParts = forged.split(separator: ".")

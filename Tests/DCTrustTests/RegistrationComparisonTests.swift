@@ -16,13 +16,17 @@ import Testing
 
   static func mdoc(_ element: String, docType: String = pid) -> RegistrationRequestedClaim {
     RegistrationRequestedClaim(
-      credential: .mdoc(docType: docType), path: RegistrationClaimPath([.key(docType), .key(element)]))
+      credential: .mdoc(docType: docType),
+      path: RegistrationClaimPath([.key(docType), .key(element)]))
   }
 
-  static func sdJWT(_ path: [RegistrationClaimPath.Component], vct: [String] = [RegistrationFixture.pidVCT])
+  static func sdJWT(
+    _ path: [RegistrationClaimPath.Component], vct: [String] = [RegistrationFixture.pidVCT]
+  )
     -> RegistrationRequestedClaim
   {
-    RegistrationRequestedClaim(credential: .sdJWT(vctValues: vct), path: RegistrationClaimPath(path))
+    RegistrationRequestedClaim(
+      credential: .sdJWT(vctValues: vct), path: RegistrationClaimPath(path))
   }
 
   @Test func mdocWithinEqualAndBeyond() {
@@ -49,7 +53,8 @@ import Testing
     ])
     #expect(equal.isWithinRegistration)
     // A registered null covers one index; a registered path covers what is below it.
-    #expect(certificate.compare([Self.sdJWT([.key("nationalities"), .index(0)])]).isWithinRegistration)
+    #expect(
+      certificate.compare([Self.sdJWT([.key("nationalities"), .index(0)])]).isWithinRegistration)
     let beyond = certificate.compare([
       Self.sdJWT([.key("family_name")]), Self.sdJWT([.key("address"), .key("street_address")]),
     ])
@@ -58,7 +63,9 @@ import Testing
 
   @Test func sdJWTOfAnotherTypeOrTheWholeCredentialIsOverAsking() {
     let otherType = Self.sdJWT([.key("family_name")], vct: ["urn:other"])
-    #expect(certificate.compare([otherType]).findings == [.overAsked(otherType, .credentialNotRegistered)])
+    #expect(
+      certificate.compare([otherType]).findings == [.overAsked(otherType, .credentialNotRegistered)]
+    )
     // A request that accepts the registered type or another is not within the registration.
     let either = Self.sdJWT([.key("family_name")], vct: [RegistrationFixture.pidVCT, "urn:other"])
     #expect(!certificate.compare([either]).isWithinRegistration)

@@ -1,5 +1,5 @@
-public import DCX509
-public import Foundation
+package import DCX509
+package import Foundation
 
 /// A wallet-relying party registration certificate (WRPRC, ETSI TS 119 475 v1.2.1 clause 5.2):
 /// what a relying party is registered as, and the credentials and claims it is registered to ask
@@ -9,7 +9,7 @@ public import Foundation
 /// have been checked.
 public struct RegistrationCertificate: Sendable, Hashable {
   /// The two forms clause 5.2.1 defines.
-  public enum Form: Sendable, Hashable {
+  package enum Form: Sendable, Hashable {
     /// A JWT with `typ` `rc-wrp+jwt` (clause 5.2.2, Table 5).
     case jwt
     /// A CWT (COSE_Sign1) with `typ` `rc-wrp+cwt` (clause 5.2.3, Table 6).
@@ -17,9 +17,9 @@ public struct RegistrationCertificate: Sendable, Hashable {
   }
 
   /// The form it arrived in.
-  public let form: Form
+  package let form: Form
   /// The bytes exactly as received (the compact JWS's ASCII, or the COSE_Sign1).
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
   /// The relying party's semantic identifier, `sub` (Table 7; ETSI EN 319 412-1 §5.1.4).
   public let subject: String
   /// The registered trade name, `name` (Table 7).
@@ -27,35 +27,35 @@ public struct RegistrationCertificate: Sendable, Hashable {
   /// The legal person's name, `sub_ln`, or the natural person's names, `sub_gn` / `sub_fn`.
   public let legalName: String?
   /// The ISO 3166-1 country of the registrar, `country` (Table 7).
-  public let country: String
+  package let country: String
   /// The registry's API endpoint, `registry_uri` (Table 7).
-  public let registryURI: String
+  package let registryURI: String
   /// The entitlements (Annex A.2 URIs), `entitlements` (Table 8).
-  public let entitlements: [String]
+  package let entitlements: [String]
   /// The purpose of the intended processing, per language, `purpose` (Table 9).
   public let purpose: [LocalizedText]
   /// The privacy policy's URL, `privacy_policy` (Table 8).
   public let privacyPolicy: String?
   /// The credentials and claims the relying party is registered to request, `credentials`
   /// (Table 9); nil when the certificate registers none.
-  public let credentials: [RegisteredCredential]
+  package let credentials: [RegisteredCredential]
   /// The credentials an attestation provider is registered to issue, `provides_attestations`
   /// (Table 8).
-  public let providedAttestations: [RegisteredCredential]
+  package let providedAttestations: [RegisteredCredential]
   /// The intermediary acting for the relying party, `intermediary` (Table 10).
   public let intermediary: Intermediary?
   /// Whether the relying party is a public sector body, `public_body` (Table 10).
-  public let isPublicBody: Bool?
+  package let isPublicBody: Bool?
   /// The intended use's identifier at the registry, `intended_use_id` (Table 9).
-  public let intendedUseID: String?
+  package let intendedUseID: String?
   /// When it was issued, `iat` (Table 7).
-  public let issuedAt: Date
+  package let issuedAt: Date
   /// When it expires, `exp` (Table 10).
-  public let expiresAt: Date?
+  package let expiresAt: Date?
   /// Where its status is published, `status.status_list` (Table 10; IETF Token Status List).
-  public let statusReference: StatusReference?
+  package let statusReference: StatusReference?
   /// The provider's signing chain, leaf first, as carried in `x5c` / `x5chain`.
-  public let signingChain: [Certificate]
+  package let signingChain: [Certificate]
   /// The trust decision for the signing chain (a registration-certificate provider).
   public let decision: TrustDecision
 
@@ -77,26 +77,26 @@ public struct RegistrationCertificate: Sendable, Hashable {
   }
 
   /// A status list entry (`idx`, `uri`).
-  public struct StatusReference: Sendable, Hashable {
+  package struct StatusReference: Sendable, Hashable {
     /// The index in the list.
-    public let index: Int
+    package let index: Int
     /// The list's URI.
-    public let uri: String
+    package let uri: String
   }
 }
 
 /// A credential a registration names (Annex B.2.9 Class Credential): its format, type and,
 /// optionally, its claims.
-public struct RegisteredCredential: Sendable, Hashable {
+package struct RegisteredCredential: Sendable, Hashable {
   /// The credential format (`mso_mdoc`, `dc+sd-jwt`, ...).
-  public let format: String
+  package let format: String
   /// The mdoc document type, `meta.doctype_value`.
-  public let docType: String?
+  package let docType: String?
   /// The SD-JWT VC types, `meta.vct_values`.
-  public let vctValues: [String]
+  package let vctValues: [String]
   /// The registered claims, `claim` (Tables 8 and 9 name the array `claim`; `claims` is read
   /// too); nil when the credential is registered without a claim list.
-  public let claims: [RegistrationClaimPath]?
+  package let claims: [RegistrationClaimPath]?
 
   /// Creates a registered credential (the dev builders and tests make these).
   package init(

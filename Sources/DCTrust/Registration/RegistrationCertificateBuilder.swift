@@ -46,18 +46,27 @@ package struct RegistrationCertificateBuilder: Sendable {
     if let expiresAt { members.append(("exp", .integer(Int64(expiresAt.timeIntervalSince1970)))) }
     if !purpose.isEmpty {
       members.append(
-        ("purpose", .array(purpose.map { ["lang": .string($0.language), "value": .string($0.value)] })))
+        (
+          "purpose",
+          .array(purpose.map { ["lang": .string($0.language), "value": .string($0.value)] })
+        ))
     }
     if let privacyPolicy { members.append(("privacy_policy", .string(privacyPolicy))) }
     if !credentials.isEmpty { members.append(("credentials", .array(credentials.map(Self.json)))) }
     if let intermediary {
       members.append(
-        ("intermediary", ["sub": .string(intermediary.subject), "sname": .string(intermediary.name)]))
+        (
+          "intermediary",
+          ["sub": .string(intermediary.subject), "sname": .string(intermediary.name)]
+        ))
       members.append(("act", ["sub": .string(intermediary.subject)]))
     }
     if let status {
       members.append(
-        ("status", ["status_list": ["idx": .integer(Int64(status.index)), "uri": .string(status.uri)]]))
+        (
+          "status",
+          ["status_list": ["idx": .integer(Int64(status.index)), "uri": .string(status.uri)]]
+        ))
     }
     return .object(members)
   }
@@ -118,7 +127,8 @@ package struct RegistrationCertificateBuilder: Sendable {
     case .number(let double): .double(double)
     case .string(let text): .textString(text)
     case .array(let items): .array(items.map(cbor))
-    case .object(let members): .map(CBORMap(members.map { (CBOR.textString($0.key), cbor($0.value)) }))
+    case .object(let members):
+      .map(CBORMap(members.map { (CBOR.textString($0.key), cbor($0.value)) }))
     }
   }
 

@@ -1,6 +1,6 @@
 import DCCBOR
-import DCCrypto
 import DCCOSE
+import DCCrypto
 import DCJOSE
 import DCJSON
 public import DCX509
@@ -127,7 +127,8 @@ extension RegistrationCertificate {
     do {
       message = try COSESign1(bytes: bytes)
     } catch {
-      throw TrustError(.malformed, "registration certificate CWT: \(error.reason)", underlying: error)
+      throw TrustError(
+        .malformed, "registration certificate CWT: \(error.reason)", underlying: error)
     }
     guard let type = message.headers.protected[16]?.text, type == cwtType else {
       throw TrustError(.unsupported, "CWT typ (label 16) is not \(cwtType) (TS 119 475 Table 6)")

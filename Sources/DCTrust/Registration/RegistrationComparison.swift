@@ -109,7 +109,7 @@ extension RegistrationClaimPath {
     for (registered, asked) in zip(components, requested.components) {
       switch (registered, asked) {
       case (.allElements, .index), (.allElements, .allElements): continue
-      case let (a, b) where a == b: continue
+      case (let a, let b) where a == b: continue
       default: return false
       }
     }

@@ -84,7 +84,8 @@ extension PresentationRequest {
     case .inPerson(let presentation):
       return try presentation.resolved.deviceRequest.registrationCertificate()
     case .openID4VP(let presentation):
-      let info = presentation.request.redirect?.verifierInfo ?? presentation.request.dcAPI?.verifierInfo
+      let info =
+        presentation.request.redirect?.verifierInfo ?? presentation.request.dcAPI?.verifierInfo
       // More than one registration certificate: the first is the relying party's.
       return try VerifierInfo.registrationCertificates(in: info).first
     }
