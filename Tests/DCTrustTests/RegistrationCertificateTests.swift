@@ -170,3 +170,38 @@ import Testing
     #expect(!certificate.binding(to: fixture.otherAccess).isBound)
   }
 }
+
+/// A registration certificate whose signer the provider has revoked (RFC 5280 CRL).
+@Suite struct RegistrationRevocationTests {
+  @Test(arguments: RegistrationFixture.Form.allCases)
+  func revokedSignerIsRefused(form: RegistrationFixture.Form) throws {
+    let fixture = try RegistrationFixture()
+    let bytes = try fixture.sign(fixture.builder(), form)
+    func crl(revoking serials: [[UInt8]]) throws -> RevocationCheck {
+      RevocationCheck(
+        crls: [
+          try CertificateRevocationList.build(
+            issuer: fixture.providerRoot, signer: fixture.providerRootKey,
+            thisUpdate: fixture.clock.addingTimeInterval(-3_600),
+            nextUpdate: fixture.clock.addingTimeInterval(86_400),
+            revoked: serials.map {
+              RevokedCertificate(
+                serialNumber: $0, revocationDate: fixture.clock.addingTimeInterval(-60),
+                reasonCode: nil)
+            })
+        ], policy: .failClosed)
+    }
+    // The same CRL without the signer's serial lets it through.
+    _ = try RegistrationCertificate.verifying(
+      bytes, sources: fixture.sources, at: fixture.clock, revocation: try crl(revoking: []))
+    let revoked = try crl(revoking: [fixture.provider.serialNumber])
+    do {
+      _ = try RegistrationCertificate.verifying(
+        bytes, sources: fixture.sources, at: fixture.clock, revocation: revoked)
+      Issue.record("a revoked signer verified")
+    } catch {
+      #expect(error.code == .untrustedSigner)
+      #expect(error.reason.contains("revoked"), "\(error.reason)")
+    }
+  }
+}
