@@ -113,7 +113,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCHTTP", "DCOpenID4VCI", "DCMdocProximity", "DCProximityTransport",
       // Issue 15: the last known Token Status List status of stored credentials.
       "DCStatusList", "DCWalletStore",
-      // Issue 29: trust decisions from anchors and verified trusted lists.
+      // Issue 29: trust decisions from anchors and verified trusted lists, and relying-party
+      // registration certificates checked against trusted providers.
       "DCTrust",
     ]
   ),

@@ -44,10 +44,12 @@ extension Wallet {
       {
         throw refusal
       }
-      return try await withRequesterTrust(
+      let resolved = try await withRequesterTrust(
         PresentationRequest(
           protocolIdentifier: protocolIdentifier, origin: nil, kind: .inPerson(presentation),
-          skipped: [], policy: policy))
+          skipped: [], policy: policy, now: clock()))
+      if let refusal = resolved.registrationRefusal(policy: policy) { throw refusal }
+      return resolved
     } catch let refusal as Refusal {
       await log(
         NewActivity(

@@ -113,6 +113,11 @@ public struct PresentationRequest: Sendable {
   /// The types of the transaction data the response will be bound to (OpenID4VP §8.4).
   package let transactionDataTypes: [String]
 
+  /// The relying party's registration (ETSI TS 119 475): absent, invalid, or verified with its
+  /// binding to the requester and each requested claim within the registration or over-asked,
+  /// checked against the policy's ``WalletPolicy/registrationCertificateProviders``.
+  public let registration: RelyingPartyRegistration
+
   /// The resolving policy's ``WalletPolicy/presentsInvalidOrSuspendedCredentials``, applied
   /// again when the response is built.
   let presentsInvalidOrSuspendedCredentials: Bool
@@ -120,7 +125,7 @@ public struct PresentationRequest: Sendable {
   /// Resolves the neutral values of a protocol-specific request once.
   init(
     protocolIdentifier: String, origin: WebOrigin?, kind: Kind, skipped: [Refusal],
-    policy: WalletPolicy = WalletPolicy()
+    policy: WalletPolicy = WalletPolicy(), now: Date
   ) {
     presentsInvalidOrSuspendedCredentials = policy.presentsInvalidOrSuspendedCredentials
     self.protocolIdentifier = protocolIdentifier
@@ -146,6 +151,16 @@ public struct PresentationRequest: Sendable {
       credentialSets = Self.credentialSets(presentation, answered: [])
       transactionDataTypes = presentation.request.transactionData.map(\.type)
     }
+    registration = Self.resolveRegistration(
+      of: kind, requesterCertificates: requesterCertificates, documents: documents,
+      providers: policy.registrationCertificateProviders, at: now)
+  }
+
+  /// The refusal ``WalletPolicy/refusesOverAsking`` makes of this request's registration, nil
+  /// when it answers.
+  package func registrationRefusal(policy: WalletPolicy) -> Refusal? {
+    guard policy.refusesOverAsking, let reason = registration.refusalReason else { return nil }
+    return Refusal(protocolIdentifier: protocolIdentifier, code: .overAsking, reason: reason)
   }
 
   private static func authentication(of kind: Kind) -> RequesterAuthentication {
@@ -360,6 +375,7 @@ public struct PresentationRequest: Sendable {
       requesterAuthentication: requesterAuthentication, documents: documents,
       credentialSets: credentialSets, transactionDataTypes: transactionDataTypes)
     screen.clientID = redirectClientID
+    screen.registration = registration
     return screen
   }
 
@@ -371,6 +387,7 @@ public struct PresentationRequest: Sendable {
   public func screen(for consent: PresentationConsent) -> ConsentScreen {
     var screen = unnamedScreen(for: consent)
     screen.clientID = redirectClientID
+    screen.registration = registration
     return screen
   }
 
@@ -689,6 +706,9 @@ public struct ConsentScreen: Sendable {
   /// The client identifier of a request from an authorization request URI (redirect flows,
   /// where there is no origin), authenticated or not (``requester`` says which); nil otherwise.
   public internal(set) var clientID: String? = nil
+  /// The relying party's registration (ETSI TS 119 475): the registered name, purpose and
+  /// privacy policy to show, and the over-asked claims to mark.
+  public internal(set) var registration: RelyingPartyRegistration = .absent
 }
 
 /// What the holder agreed to share.

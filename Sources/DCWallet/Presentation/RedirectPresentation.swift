@@ -192,13 +192,15 @@ extension Wallet {
       }
       let (offered, evaluation) = try await evaluate(
         authorization.dcqlQuery, protocolIdentifier: protocolIdentifier, policy: policy)
-      return try await withRequesterTrust(
+      let resolved = try await withRequesterTrust(
         PresentationRequest(
           protocolIdentifier: protocolIdentifier, origin: nil,
           kind: .openID4VP(
             OpenID4VPPresentation(
               request: .redirect(authorization), credentials: offered, evaluation: evaluation)),
-          skipped: [], policy: policy))
+          skipped: [], policy: policy, now: clock()))
+      if let refusal = resolved.registrationRefusal(policy: policy) { throw refusal }
+      return resolved
     } catch {
       let refusal =
         error as? Refusal

@@ -54,10 +54,12 @@ extension Wallet {
       }
       switch kind {
       case .success(let kind):
-        return try await withRequesterTrust(
+        let resolved = try await withRequesterTrust(
           PresentationRequest(
             protocolIdentifier: protocolIdentifier, origin: origin, kind: kind, skipped: skipped,
-            policy: policy))
+            policy: policy, now: clock()))
+        guard let refusal = resolved.registrationRefusal(policy: policy) else { return resolved }
+        skipped.append(refusal)
       case .failure(let refusal):
         skipped.append(refusal)
       }
