@@ -108,3 +108,21 @@ extension Wallet {
     return try await trustDecision(chain: chain, for: .credentialIssuer)
   }
 }
+
+extension Wallet {
+  /// The policy with the stored trusted lists added to its registration-certificate providers
+  /// (issue 29): a provider a stored list names (a WRPRC providers LoTE) is trusted as one the
+  /// app configured, under the stored list policy (disabled kinds add up; the stale-list policy
+  /// is the stored one when the app configured no list of its own).
+  func withStoredTrust(_ policy: WalletPolicy) async throws(WalletError) -> WalletPolicy {
+    let stored = try await trustSources()
+    guard !stored.lists.isEmpty else { return policy }
+    var policy = policy
+    if policy.registrationCertificateProviders.lists.isEmpty {
+      policy.registrationCertificateProviders.staleListPolicy = stored.staleListPolicy
+    }
+    policy.registrationCertificateProviders.lists += stored.lists
+    policy.registrationCertificateProviders.disabledKinds.formUnion(stored.disabledKinds)
+    return policy
+  }
+}

@@ -21,7 +21,7 @@ extension Wallet {
     deviceRequest bytes: [UInt8], sessionTranscript: SessionTranscript,
     policy: WalletPolicy? = nil
   ) async throws(WalletError) -> PresentationRequest {
-    let policy = policy ?? self.policy
+    let policy = try await withStoredTrust(policy ?? self.policy)
     let protocolIdentifier = ProximityPresentation.protocolIdentifier
     do {
       guard policy.allows(protocolIdentifier: protocolIdentifier) else {

@@ -96,7 +96,7 @@ extension Wallet {
     authorizationRequestURI: String, httpClient: any HTTPClient, policy: WalletPolicy? = nil,
     configuration: RedirectFlowConfiguration = RedirectFlowConfiguration()
   ) async throws(WalletError) -> PresentationRequest {
-    let policy = policy ?? self.policy
+    let policy = try await withStoredTrust(policy ?? self.policy)
     let protocolIdentifier = PresentationRequest.redirectProtocolIdentifier
     let transport = RedirectTransport(client: httpClient, urlPolicy: configuration.urlPolicy)
     guard policy.allows(protocolIdentifier: protocolIdentifier) else {

@@ -23,7 +23,7 @@ extension Wallet {
   public func resolve(
     _ envelope: RequestEnvelope, origin originText: String, policy: WalletPolicy? = nil
   ) async throws(WalletError) -> PresentationRequest {
-    let policy = policy ?? self.policy
+    let policy = try await withStoredTrust(policy ?? self.policy)
     let origin: WebOrigin
     do {
       origin = try WebOrigin(originText)
