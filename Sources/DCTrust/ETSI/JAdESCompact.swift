@@ -20,7 +20,8 @@ struct JAdESCompact {
   let signingTime: Date
 
   /// Parses and verifies `text`: the structure, the JAdES-B-B header (TS 119 182-1 §6.2.1:
-  /// `sigT` in `crit`, the signing certificate by `x5c` or `x5t#S256`), the signer being one of
+  /// `sigT` in `crit`, the signing certificate referenced by `x5c` or `x5t#S256`, §5.1.7 and
+  /// its Table 1), the signer being one of
   /// `operatorCertificates`, valid at the signing time, and the signature.
   init(_ text: String, operatorCertificates: [Certificate]) throws(TrustError) {
     let jws: CompactJWS
