@@ -193,9 +193,10 @@ extension Wallet {
   }
 
   /// Refuses a fetched list older than the stored one: a validly signed earlier issue (an
-  /// attacker replaying it could bring back an entry since withdrawn). ETSI TS 119 612 §5.3.7 and
-  /// TS 119 602 make the sequence number grow with each issue; where a format has none, the
-  /// issue date decides.
+  /// attacker replaying it could bring back an entry since withdrawn). ETSI TS 119 612 §5.3.2
+  /// (TSL sequence number) and TS 119 602's LoTESequenceNumber grow with each issue; where a
+  /// format has none, the issue date decides. What a relying party does with a lower number is
+  /// left open: refusing it is this wallet's choice.
   static func refuseRollback(_ list: TrustedList, replacing old: TrustedList)
     throws(WalletError)
   {

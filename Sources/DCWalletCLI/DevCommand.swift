@@ -32,6 +32,7 @@ enum DevCommand {
         list-operator.pem   a trusted list operator's certificate (list-operator-key.pem its key)
         trusted-list.lote   an ETSI TS 119 602 LoTE it signed (JAdES), listing the IACA as a PID
                             provider and the reader and verifier CAs as access certificate CAs
+        trusted-list.tsl    an ETSI TS 119 612 trusted list (XAdES) listing the IACA (Pub-EAA)
         unlisted-mdl.cbor   an mDL from an issuer in no list (unlisted-device.pem its device key)
         unlisted-reader.pem a reader chain under a CA in no list (unlisted-reader-key.pem its key)
       Existing files are never overwritten: the command refuses instead.

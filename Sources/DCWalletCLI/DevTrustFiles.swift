@@ -10,7 +10,8 @@ import Foundation
 /// trusting only the list refuses.
 enum DevTrustFiles {
   static let names = [
-    "list-operator.pem", "list-operator-key.pem", "trusted-list.lote", "unlisted-mdl.cbor",
+    "list-operator.pem", "list-operator-key.pem", "trusted-list.lote", "trusted-list.tsl",
+    "unlisted-mdl.cbor",
     "unlisted-device.pem", "unlisted-reader.pem", "unlisted-reader-key.pem",
   ]
 
@@ -46,6 +47,17 @@ enum DevTrustFiles {
           certificates: [listed.readerRoot, listed.verifierRoot]),
       ]
     ).signedLoTE(signer: operatorKey, certificate: operatorCertificate)
+    // ETSI TS 119 612: the same issuer as a public-sector EAA provider (granted), in XML with an
+    // enveloped XAdES signature by the same operator.
+    let tsl = try ETSIListContent(
+      operatorName: "Development Trust Scheme", issued: now,
+      nextUpdate: now.addingTimeInterval(86_400 * 30),
+      entries: [
+        .init(
+          name: "Development PID Provider", serviceTypeURI: ETSIServiceTypeURI.tslPubEAA,
+          certificates: [listed.iaca], status: ETSIServiceTypeURI.granted)
+      ]
+    ).signedTSL(kind: .tsl, key: operatorKey, certificate: operatorCertificate)
     let unlisted = try DevelopmentIssuer(name: "Unlisted", from: from, until: until)
     let deviceKey = try ECPrivateKey(curve: .p256)
     let mdl = try DevCommand.developmentMDL(
@@ -64,6 +76,7 @@ enum DevTrustFiles {
     return (
       package: [
         ("list-operator.pem", text(operatorCertificate.pemString)), ("trusted-list.lote", lote),
+        ("trusted-list.tsl", tsl),
         ("unlisted-mdl.cbor", mdl.bytes),
         ("unlisted-reader.pem", text(reader.pemString)),
       ],
