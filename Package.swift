@@ -201,21 +201,28 @@ let package = Package(
       name: "CDCOpenSSLShim", dependencies: [.target(name: "CDCOpenSSL", condition: linuxOnly)]),
     // libxml2 + xmlsec1 with its OpenSSL backend (issue 29): the ETSI TS 119 612 trusted lists'
     // XML, canonicalisation and XAdES signatures; the C helpers in CDCXMLSecShim (src/*.c).
+    // pkg-config `libxml-2.0` only: xmlsec1's own pkg-config file carries its build configuration
+    // as -D flags, which SwiftPM refuses with a "prohibited flag(s)" warning on every build. The
+    // libraries are linked by the module map; the shim reaches xmlsec1's headers through its
+    // `xmlsec1` link to Debian's /usr/include/xmlsec1 and repeats the defines as Debian builds it
+    // (`pkg-config --cflags xmlsec1-openssl`): XMLSEC_NO_SIZE_T changes xmlSecSize, an ABI type.
     .systemLibrary(
       name: "CDCXMLSec",
-      pkgConfig: "xmlsec1-openssl",
+      pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev", "libxmlsec1-dev"])]
     ),
-    // xmlsec1's pkg-config file carries its build configuration as -D flags, which SwiftPM does
-    // not pass on (it warns "prohibited flag(s)"); they are repeated here, as Debian builds it
-    // (`pkg-config --cflags xmlsec1-openssl`): XMLSEC_NO_SIZE_T changes xmlSecSize, an ABI type.
     .target(
       name: "CDCXMLSecShim", dependencies: [.target(name: "CDCXMLSec", condition: linuxOnly)],
       cSettings: [
+        .headerSearchPath("xmlsec1"),
         .define("XMLSEC_CRYPTO_OPENSSL", to: "1"), .define("XMLSEC_NO_SIZE_T"),
         .define("XMLSEC_NO_CRYPTO_DYNAMIC_LOADING", to: "1"), .define("XMLSEC_NO_GOST", to: "1"),
         .define("XMLSEC_NO_GOST2012", to: "1"), .define("XMLSEC_OPENSSL3_ENGINES", to: "1"),
         .define("__XMLSEC_FUNCTION__", to: "__func__"),
+      ],
+      linkerSettings: [
+        .linkedLibrary("xmlsec1-openssl", .when(platforms: [.linux, .android])),
+        .linkedLibrary("xmlsec1", .when(platforms: [.linux, .android])),
       ]),
     // libpq (issue 31) for the servers' state on PostgreSQL.
     .systemLibrary(
