@@ -29,6 +29,16 @@ public struct RevocationCheck: Sendable, Hashable {
   }
 }
 
+extension RevocationCheck {
+  /// The revocation check in effect for the current task (and the tasks it starts): every
+  /// ``CertificateValidator`` made without an explicit check uses it. An app, or `dcwallet` with
+  /// `--crl`, puts CRLs in effect for every chain an operation validates (IACA to document
+  /// signer, readers, verifiers, SD-JWT VC issuers, status-list signers) with
+  /// `RevocationCheck.$current.withValue(check) { ... }`, without threading it through each
+  /// module's API.
+  @TaskLocal public static var current: RevocationCheck?
+}
+
 /// What the revocation check found for a trusted chain.
 public enum ChainRevocationStatus: Sendable, Hashable {
   /// The validator was given no revocation check.
