@@ -234,7 +234,7 @@ let package = Package(
           "DCCrypto", "DCQL",
           "DCAPI", "DCJOSE", "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI", "DCIssuer",
-          "DCMdocProximity", "DCProximityTransport", "DCStatusList",
+          "DCMdocProximity", "DCProximityTransport", "DCStatusList", "DCTrust",
           .target(name: "CDCQRencode", condition: linuxOnly),
         ],
         swiftSettings: strictSettings
@@ -326,7 +326,7 @@ let package = Package(
           "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
           "DCHTTPServer", "DCX509TestSupport",
         ]),
-      testTarget("DCTrust", ["DCCrypto", "DCX509", "DCX509TestSupport"]),
+      testTarget("DCTrust", ["DCCrypto", "DCX509", "DCX509TestSupport", "DCHTTP"]),
       testTarget(
         "DCMdoc", ["DCCBOR", "DCCOSE", "DCCrypto", "DCX509", "DCWalletTestSupport"]),
       testTarget("DCMdocProximity", ["DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc"]),
@@ -448,6 +448,7 @@ if Context.environment["DCWALLET_FUZZ"] == "1" {
         "DCAPI", "DCCBOR", "DCCOSE", "DCCrypto", "DCHTTP", "DCIssuer", "DCJOSE", "DCJSON", "DCMdoc",
         "DCMdocProximity", "DCOpenID4VCI", "DCOpenID4VP", "DCOrgIsoMdoc", "DCProximityTransport",
         "DCQL", "DCRegistration", "DCSDJWT", "DCStatusList", "DCWallet", "DCVerifier", "DCX509",
+        "DCTrust",
       ],
       path: "fuzz/Sources/dcfuzz"))
 }

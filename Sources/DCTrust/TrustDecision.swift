@@ -76,16 +76,22 @@ public struct TrustSources: Sendable, Hashable {
   public var disabledKinds: Set<TrustedListKind>
   /// Whether stale lists are used.
   public var staleListPolicy: StaleListPolicy
+  /// The CRLs every decision checks the chain against (RFC 5280 §6.3); nil for the check in
+  /// effect for the task (``RevocationCheck/current``), if any.
+  public var revocation: RevocationCheck?
 
-  /// Creates the sources; by default no list kind is disabled and stale lists are refused.
+  /// Creates the sources; by default no list kind is disabled, stale lists are refused and
+  /// revocation is checked only as the task's ``RevocationCheck/current`` asks.
   public init(
     anchors: [TrustAnchor] = [], lists: [TrustedList] = [],
-    disabledKinds: Set<TrustedListKind> = [], staleListPolicy: StaleListPolicy = .refuse
+    disabledKinds: Set<TrustedListKind> = [], staleListPolicy: StaleListPolicy = .refuse,
+    revocation: RevocationCheck? = nil
   ) {
     self.anchors = anchors
     self.lists = lists
     self.disabledKinds = disabledKinds
     self.staleListPolicy = staleListPolicy
+    self.revocation = revocation
   }
 
   /// Decides whether `chain` (leaf first) is trusted for `purpose` at `time`: anchors first,
@@ -95,13 +101,14 @@ public struct TrustSources: Sendable, Hashable {
     chain: [Certificate], for purpose: TrustPurpose, at time: Date,
     policies: [any CertificatePolicy] = []
   ) -> TrustDecision {
+    let revocation = revocation ?? RevocationCheck.current
     var refusals: [TrustRefusal] = []
     var lastFailure: String?
     var consulted = false
     for anchor in anchors where anchor.purposes.contains(purpose) {
       consulted = true
       let validator = CertificateValidator(
-        trustAnchors: [anchor.certificate], policies: policies)
+        trustAnchors: [anchor.certificate], policies: policies, revocation: revocation)
       switch validator.validate(chain: chain, at: time) {
       case .trusted(let path):
         return .trusted(
@@ -124,7 +131,7 @@ public struct TrustSources: Sendable, Hashable {
       }
       for entity in entries {
         let validator = CertificateValidator(
-          trustAnchors: entity.certificates, policies: policies)
+          trustAnchors: entity.certificates, policies: policies, revocation: revocation)
         switch validator.validate(chain: chain, at: time) {
         case .trusted(let path):
           guard entity.isGranted else {
