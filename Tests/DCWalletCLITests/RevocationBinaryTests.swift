@@ -94,4 +94,22 @@ struct RevocationBinaryTests {
     #expect(notCRL.code == 1)
     #expect(notCRL.err.contains("is not a CRL"), "\(notCRL.err)")
   }
+
+  @Test(
+    "--crl reads at most 4 MiB: at the limit the CRL reader refuses it, one byte more is not read")
+  func inputLimit() throws {
+    let limit = 4 * 1024 * 1024
+    let at = try importMDL([
+      "--crl", try cli.file("at.crl", [UInt8](repeating: 0x30, count: limit)),
+    ])
+    #expect(at.code == 1)
+    #expect(at.err.contains("is not a CRL"), "\(at.err)")
+    let past = try importMDL([
+      "--crl", try cli.file("past.crl", [UInt8](repeating: 0x30, count: limit + 1)),
+    ])
+    #expect(past.code == 1)
+    #expect(
+      past.err.contains("is larger than 4 MiB (4194304 bytes), the most dcwallet reads for a CRL"),
+      "\(past.err)")
+  }
 }
