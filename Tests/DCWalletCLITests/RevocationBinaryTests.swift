@@ -112,4 +112,30 @@ struct RevocationBinaryTests {
       past.err.contains("is larger than 4 MiB (4194304 bytes), the most dcwallet reads for a CRL"),
       "\(past.err)")
   }
+
+  @Test("verifier verify refuses a response whose document signer the IACA's CRL lists")
+  func verifierRevoked() throws {
+    let pki = fixture.pki
+    let device = try ECPrivateKey(curve: .p256)
+    let imported = try cli.run([
+      "import", "--mdoc", try cli.file("v.cbor", try pki.issue(deviceKey: device.publicKey).bytes),
+      "--device-key", try cli.file("v.pem", device.pemRepresentation),
+    ])
+    #expect(imported.code == 0, "\(imported.err)")
+    let (request, state) = try fixture.request()
+    let response = try cli.run([
+      "respond", "--origin", "https://shop.example", "--request", request,
+    ])
+    #expect(response.code == 0, "\(response.err)")
+    let verify = [
+      "verifier", "verify", "--state", state, "--origin", "https://shop.example",
+      "--issuer-anchor", fixture.iacaPath, "--no-status-check",
+    ]
+    #expect(try cli.run(verify, stdin: response.out).code == 0)
+    let revoking = try crl(issuer: pki.iaca, key: pki.iacaKey, revoking: [pki.documentSigner])
+    let refused = try cli.run(
+      verify + ["--crl", try cli.file("ds.crl", revoking.derBytes)], stdin: response.out)
+    #expect(refused.code == 1, "\(refused.out)")
+    #expect(refused.err.contains("revoked"), "\(refused.err)")
+  }
 }
