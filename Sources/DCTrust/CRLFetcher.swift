@@ -3,14 +3,14 @@ public import DCX509
 public import Foundation
 
 /// Fetches the CRLs certificates name in their cRLDistributionPoints (RFC 5280 §4.2.1.13) and
-/// hands them to chain validation as a ``RevocationCheck`` value (DCX509 itself does no I/O).
+/// hands them to chain validation as a `RevocationCheck` value (DCX509 itself does no I/O).
 ///
-/// URLs are fetched under the same ``HTTPURLPolicy`` as status lists: https, and plain http only
-/// to a loopback host under ``HTTPURLPolicy/development``. A CRL is kept only when the
+/// URLs are fetched under the same `HTTPURLPolicy` as status lists: https, and plain http only
+/// to a loopback host under `HTTPURLPolicy.development`. A CRL is kept only when the
 /// certificate's issuer (found by name among the certificates and issuers given) signed it, and
 /// is cached until its nextUpdate (RFC 5280 §5.1.2.5); a CRL without nextUpdate is cached for
-/// ``uncachedLifetime``. A URL that cannot be fetched or read yields no CRL: the validator then
-/// reports the status as unknown and the ``RevocationPolicy`` decides. CRLs given as values
+/// an hour. A URL that cannot be fetched or read yields no CRL: the validator then
+/// reports the status as unknown and the `RevocationPolicy` decides. CRLs given as values
 /// (`--crl FILE`) are always included and never fetched over.
 public actor CRLFetcher {
   /// How long a CRL without nextUpdate is kept before it is fetched again.

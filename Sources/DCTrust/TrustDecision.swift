@@ -77,11 +77,11 @@ public struct TrustSources: Sendable, Hashable {
   /// Whether stale lists are used.
   public var staleListPolicy: StaleListPolicy
   /// The CRLs every decision checks the chain against (RFC 5280 §6.3); nil for the check in
-  /// effect for the task (``RevocationCheck/current``), if any.
+  /// effect for the task (`RevocationCheck.current`), if any.
   public var revocation: RevocationCheck?
 
   /// Creates the sources; by default no list kind is disabled, stale lists are refused and
-  /// revocation is checked only as the task's ``RevocationCheck/current`` asks.
+  /// revocation is checked only as the task's `RevocationCheck.current` asks.
   public init(
     anchors: [TrustAnchor] = [], lists: [TrustedList] = [],
     disabledKinds: Set<TrustedListKind> = [], staleListPolicy: StaleListPolicy = .refuse,

@@ -145,7 +145,7 @@ package enum DCWalletCLI {
       // Issue 29: `--crl` on a chain-checking command puts the CRLs in effect for every chain
       // the command validates (a command whose spec lacks the option refuses it when parsing).
       if let check = try await RevocationOptions.check(rest) {
-        try await RevocationCheck.$current.withValue(check) { try await entry.run(rest, context) }
+        try await RevocationCheck.taskLocal.withValue(check) { try await entry.run(rest, context) }
       } else {
         try await entry.run(rest, context)
       }
