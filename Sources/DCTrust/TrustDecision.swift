@@ -40,6 +40,9 @@ public enum TrustRefusal: Sendable, Hashable {
   case listStale(kind: TrustedListKind, operatorName: String, nextUpdate: Date)
   /// An entry fits the chain's issuer but its service is not granted (withdrawn).
   case serviceNotGranted(kind: TrustedListKind, entity: String)
+  /// An entry fits the chain's issuer but is listed for other document types (a VICAL entry's
+  /// docType) than the one asked about.
+  case docTypeNotListed(kind: TrustedListKind, entity: String, docType: String)
   /// The chain does not validate to any candidate; the reason from the last candidate tried.
   case chainNotValidated(reason: String)
 }
@@ -96,10 +99,11 @@ public struct TrustSources: Sendable, Hashable {
 
   /// Decides whether `chain` (leaf first) is trusted for `purpose` at `time`: anchors first,
   /// then each list's granted entries whose service type serves the purpose, in order; each
-  /// candidate is checked with RFC 5280 path validation and `policies`.
+  /// candidate is checked with RFC 5280 path validation and `policies`. With `docType` (an
+  /// mdoc's), a list entry restricted to other document types does not make the chain trusted.
   public func decide(
     chain: [Certificate], for purpose: TrustPurpose, at time: Date,
-    policies: [any CertificatePolicy] = []
+    policies: [any CertificatePolicy] = [], docType: String? = nil
   ) -> TrustDecision {
     let revocation = revocation ?? RevocationCheck.current
     var refusals: [TrustRefusal] = []
@@ -136,6 +140,11 @@ public struct TrustSources: Sendable, Hashable {
         case .trusted(let path):
           guard entity.isGranted else {
             refusals.append(.serviceNotGranted(kind: list.kind, entity: entity.name))
+            continue
+          }
+          if let docType, !entity.docTypes.isEmpty, !entity.docTypes.contains(docType) {
+            refusals.append(
+              .docTypeNotListed(kind: list.kind, entity: entity.name, docType: docType))
             continue
           }
           return .trusted(

@@ -75,6 +75,20 @@ extension VICALInteropTests {
         == .listEntry(
           kind: .vical, operatorName: "Py VICAL Provider", issued: list.issued,
           entity: "Py Issuing Authority", serviceType: .mdocIssuingAuthority))
+    // The entry is listed for the mDL only: asked about another doc type, it does not trust.
+    let mDL = TrustSources(lists: [list]).decide(
+      chain: [peer.pki.documentSigner], for: .credentialIssuer, at: peer.pki.clock,
+      docType: "org.iso.18013.5.1.mDL")
+    #expect(mDL.source != nil)
+    let pid = TrustSources(lists: [list]).decide(
+      chain: [peer.pki.documentSigner], for: .credentialIssuer, at: peer.pki.clock,
+      docType: "eu.europa.ec.eudi.pid.1")
+    #expect(
+      pid
+        == .untrusted([
+          .docTypeNotListed(
+            kind: .vical, entity: "Py Issuing Authority", docType: "eu.europa.ec.eudi.pid.1")
+        ]))
     // The signer's chain up to the operator in x5chain verifies too; a tdate as epoch (tag 1)
     // is not a tdate.
     #expect(try peer.vical("vicalChain").entities.count == 1)
