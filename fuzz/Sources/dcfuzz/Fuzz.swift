@@ -52,6 +52,8 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "openid4vp-uri", run: fuzzOpenID4VPURI),
   FuzzTarget(name: "openid4vp-request-object", run: fuzzOpenID4VPRequestObject),
   FuzzTarget(name: "direct-post-body", run: fuzzDirectPostBody),
+  FuzzTarget(name: "lote", run: fuzzLoTE),
+  FuzzTarget(name: "tsl", run: fuzzTSL),
   FuzzTarget(name: "crl", run: fuzzCRL),
   FuzzTarget(name: "vical", run: fuzzVICAL),
   FuzzTarget(name: "rical", run: fuzzRICAL),
