@@ -99,13 +99,16 @@ public struct TrustSources: Sendable, Hashable {
 
   /// Decides whether `chain` (leaf first) is trusted for `purpose` at `time`: anchors first,
   /// then each list's granted entries whose service type serves the purpose, in order; each
-  /// candidate is checked with RFC 5280 path validation and `policies`. With `docType` (an
-  /// mdoc's), a list entry restricted to other document types does not make the chain trusted.
+  /// candidate is checked with RFC 5280 path validation and `policies`, and against the CRLs of
+  /// the `revocation` argument when given, else of the sources' own, else of the task's
+  /// (`RevocationCheck.current`) (RFC 5280 §6.3). With `docType` (an mdoc's), a list entry
+  /// restricted to other document types does not make the chain trusted.
   public func decide(
     chain: [Certificate], for purpose: TrustPurpose, at time: Date,
-    policies: [any CertificatePolicy] = [], docType: String? = nil
+    policies: [any CertificatePolicy] = [], revocation: RevocationCheck? = nil,
+    docType: String? = nil
   ) -> TrustDecision {
-    let revocation = revocation ?? RevocationCheck.current
+    let revocation = revocation ?? self.revocation ?? RevocationCheck.current
     var refusals: [TrustRefusal] = []
     var lastFailure: String?
     var consulted = false

@@ -54,6 +54,8 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "direct-post-body", run: fuzzDirectPostBody),
   FuzzTarget(name: "lote", run: fuzzLoTE),
   FuzzTarget(name: "tsl", run: fuzzTSL),
+  FuzzTarget(name: "wrprc", run: fuzzWRPRC),
+  FuzzTarget(name: "wrprc-payload", run: fuzzWRPRCPayload),
   FuzzTarget(name: "crl", run: fuzzCRL),
   FuzzTarget(name: "vical", run: fuzzVICAL),
   FuzzTarget(name: "rical", run: fuzzRICAL),
