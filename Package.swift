@@ -357,7 +357,8 @@ let package = Package(
           "DCHTTPServer", "DCX509TestSupport",
         ]),
       testTarget(
-        "DCTrust", ["DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCX509TestSupport"]),
+        "DCTrust",
+        ["DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCX509TestSupport", "DCHTTP"]),
       testTarget(
         "DCMdoc", ["DCCBOR", "DCCOSE", "DCCrypto", "DCX509", "DCWalletTestSupport"]),
       testTarget("DCMdocProximity", ["DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc"]),

@@ -40,6 +40,9 @@ public enum TrustRefusal: Sendable, Hashable {
   case listStale(kind: TrustedListKind, operatorName: String, nextUpdate: Date)
   /// An entry fits the chain's issuer but its service is not granted (withdrawn).
   case serviceNotGranted(kind: TrustedListKind, entity: String)
+  /// An entry fits the chain's issuer but is listed for other document types (a VICAL entry's
+  /// docType) than the one asked about.
+  case docTypeNotListed(kind: TrustedListKind, entity: String, docType: String)
   /// The chain does not validate to any candidate; the reason from the last candidate tried.
   case chainNotValidated(reason: String)
 }
@@ -76,26 +79,36 @@ public struct TrustSources: Sendable, Hashable {
   public var disabledKinds: Set<TrustedListKind>
   /// Whether stale lists are used.
   public var staleListPolicy: StaleListPolicy
+  /// The CRLs every decision checks the chain against (RFC 5280 §6.3); nil for the check in
+  /// effect for the task (`RevocationCheck.current`), if any.
+  public var revocation: RevocationCheck?
 
-  /// Creates the sources; by default no list kind is disabled and stale lists are refused.
+  /// Creates the sources; by default no list kind is disabled, stale lists are refused and
+  /// revocation is checked only as the task's `RevocationCheck.current` asks.
   public init(
     anchors: [TrustAnchor] = [], lists: [TrustedList] = [],
-    disabledKinds: Set<TrustedListKind> = [], staleListPolicy: StaleListPolicy = .refuse
+    disabledKinds: Set<TrustedListKind> = [], staleListPolicy: StaleListPolicy = .refuse,
+    revocation: RevocationCheck? = nil
   ) {
     self.anchors = anchors
     self.lists = lists
     self.disabledKinds = disabledKinds
     self.staleListPolicy = staleListPolicy
+    self.revocation = revocation
   }
 
   /// Decides whether `chain` (leaf first) is trusted for `purpose` at `time`: anchors first,
   /// then each list's granted entries whose service type serves the purpose, in order; each
   /// candidate is checked with RFC 5280 path validation and `policies`, and against the CRLs of
-  /// `revocation` when given (RFC 5280 §6.3).
+  /// the `revocation` argument when given, else of the sources' own, else of the task's
+  /// (`RevocationCheck.current`) (RFC 5280 §6.3). With `docType` (an mdoc's), a list entry
+  /// restricted to other document types does not make the chain trusted.
   public func decide(
     chain: [Certificate], for purpose: TrustPurpose, at time: Date,
-    policies: [any CertificatePolicy] = [], revocation: RevocationCheck? = nil
+    policies: [any CertificatePolicy] = [], revocation: RevocationCheck? = nil,
+    docType: String? = nil
   ) -> TrustDecision {
+    let revocation = revocation ?? self.revocation ?? RevocationCheck.current
     var refusals: [TrustRefusal] = []
     var lastFailure: String?
     var consulted = false
@@ -130,6 +143,11 @@ public struct TrustSources: Sendable, Hashable {
         case .trusted(let path):
           guard entity.isGranted else {
             refusals.append(.serviceNotGranted(kind: list.kind, entity: entity.name))
+            continue
+          }
+          if let docType, !entity.docTypes.isEmpty, !entity.docTypes.contains(docType) {
+            refusals.append(
+              .docTypeNotListed(kind: list.kind, entity: entity.name, docType: docType))
             continue
           }
           return .trusted(

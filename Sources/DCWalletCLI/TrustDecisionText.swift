@@ -30,6 +30,8 @@ enum TrustDecisionText {
       "the \(kindName(kind)) of \(operatorName) is stale (its next update was due \(date(nextUpdate)))"
     case .serviceNotGranted(let kind, let entity):
       "\(entity) is listed in the \(kindName(kind)) but its service is withdrawn"
+    case .docTypeNotListed(let kind, let entity, let docType):
+      "\(entity) is listed in the \(kindName(kind)) for other document types than \(docType)"
     case .chainNotValidated(let reason):
       "the chain validates to no anchor or listed entity (\(reason))"
     }
