@@ -328,7 +328,7 @@ let package = Package(
           "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
           "DCHTTPServer", "DCX509TestSupport",
         ]),
-      testTarget("DCTrust", ["DCCrypto", "DCX509", "DCX509TestSupport"]),
+      testTarget("DCTrust", ["DCCrypto", "DCX509", "DCX509TestSupport", "DCHTTP"]),
       testTarget(
         "DCMdoc", ["DCCBOR", "DCCOSE", "DCCrypto", "DCX509", "DCWalletTestSupport"]),
       testTarget("DCMdocProximity", ["DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc"]),

@@ -69,8 +69,8 @@ fi
 
 dictionary() {
   case "$1" in
-    cbor | cose-* | device-* | encrypted-response | session-*) echo "-dict=$here/dict/cbor.dict" ;;
-    der | pem) echo "-dict=$here/dict/der.dict" ;;
+    cbor | cose-* | device-* | encrypted-response | session-* | vical | rical) echo "-dict=$here/dict/cbor.dict" ;;
+    der | pem | crl) echo "-dict=$here/dict/der.dict" ;;
     *) echo "-dict=$here/dict/json.dict" ;;
   esac
 }

@@ -76,26 +76,32 @@ public struct TrustSources: Sendable, Hashable {
   public var disabledKinds: Set<TrustedListKind>
   /// Whether stale lists are used.
   public var staleListPolicy: StaleListPolicy
+  /// The CRLs every decision checks the chain against (RFC 5280 §6.3); nil for the check in
+  /// effect for the task (`RevocationCheck.current`), if any.
+  public var revocation: RevocationCheck?
 
-  /// Creates the sources; by default no list kind is disabled and stale lists are refused.
+  /// Creates the sources; by default no list kind is disabled, stale lists are refused and
+  /// revocation is checked only as the task's `RevocationCheck.current` asks.
   public init(
     anchors: [TrustAnchor] = [], lists: [TrustedList] = [],
-    disabledKinds: Set<TrustedListKind> = [], staleListPolicy: StaleListPolicy = .refuse
+    disabledKinds: Set<TrustedListKind> = [], staleListPolicy: StaleListPolicy = .refuse,
+    revocation: RevocationCheck? = nil
   ) {
     self.anchors = anchors
     self.lists = lists
     self.disabledKinds = disabledKinds
     self.staleListPolicy = staleListPolicy
+    self.revocation = revocation
   }
 
   /// Decides whether `chain` (leaf first) is trusted for `purpose` at `time`: anchors first,
   /// then each list's granted entries whose service type serves the purpose, in order; each
-  /// candidate is checked with RFC 5280 path validation and `policies`, and against the CRLs of
-  /// `revocation` when given (RFC 5280 §6.3).
+  /// candidate is checked with RFC 5280 path validation and `policies`.
   public func decide(
     chain: [Certificate], for purpose: TrustPurpose, at time: Date,
-    policies: [any CertificatePolicy] = [], revocation: RevocationCheck? = nil
+    policies: [any CertificatePolicy] = []
   ) -> TrustDecision {
+    let revocation = revocation ?? RevocationCheck.current
     var refusals: [TrustRefusal] = []
     var lastFailure: String?
     var consulted = false

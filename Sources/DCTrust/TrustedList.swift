@@ -71,15 +71,20 @@ public struct TrustedEntity: Sendable, Hashable {
   public let certificates: [Certificate]
   /// Whether the list grants the service (false for a withdrawn or suspended status).
   public let isGranted: Bool
+  /// The document types the entry is listed for (a VICAL's docType); empty when the list does
+  /// not restrict them.
+  public let docTypes: [String]
 
   /// Creates an entity; lists make these when they parse.
   package init(
-    name: String, serviceType: TrustServiceType, certificates: [Certificate], isGranted: Bool
+    name: String, serviceType: TrustServiceType, certificates: [Certificate], isGranted: Bool,
+    docTypes: [String] = []
   ) {
     self.name = name
     self.serviceType = serviceType
     self.certificates = certificates
     self.isGranted = isGranted
+    self.docTypes = docTypes
   }
 }
 

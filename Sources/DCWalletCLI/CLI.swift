@@ -1,4 +1,5 @@
 import DCWallet
+import DCX509
 import Foundation
 
 /// The `dcwallet` command line: a wallet, a verifier and a development issuer in one tool.
@@ -141,7 +142,13 @@ package enum DCWalletCLI {
       guard let entry = commands.first(where: { $0.name == command }) else {
         throw UsageError("unknown command '\(command)'", command: "dcwallet")
       }
-      try await entry.run(rest, context)
+      // Issue 29: `--crl` on a chain-checking command puts the CRLs in effect for every chain
+      // the command validates (a command whose spec lacks the option refuses it when parsing).
+      if let check = try await RevocationOptions.check(rest) {
+        try await RevocationCheck.taskLocal.withValue(check) { try await entry.run(rest, context) }
+      } else {
+        try await entry.run(rest, context)
+      }
       return 0
     } catch {
       return exitCode(for: error, command: command, console)

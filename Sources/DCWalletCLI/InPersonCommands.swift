@@ -44,7 +44,7 @@ enum PresentCommand {
         "require-trusted-reader",
         "answer only readers whose reader authentication chains to a trusted reader root"),
       .flag("interactive", "show each request like a consent screen and ask before answering"),
-    ] + RegistrationOptions.options,
+    ] + RegistrationOptions.options + RevocationOptions.options,
     discussion: """
       The first line of standard output is the mdoc: URI (ISO 18013-5 §8.2.2.3), printed once the
       address listens; a reader may connect as soon as it appears. The session runs over the
@@ -177,7 +177,7 @@ enum ReadCommand {
         "a status list token (JWT or CWT) to use instead of fetching it, matched by its sub"),
       .flag("no-status-check", "do not check credential status (the report says it was skipped)"),
       .flag("json", "print JSON, as 'verifier verify --json'"),
-    ],
+    ] + RevocationOptions.options,
     discussion: """
       Prints what was disclosed and each check, as 'verifier verify'; exits 0 only when every check
       passed, 1 when any failed (an element that was not requested, a refusal from the wallet, a

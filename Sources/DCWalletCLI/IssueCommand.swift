@@ -32,7 +32,7 @@ enum IssueCommand {
         "re-issue stored credential ID with its refresh token; the old one goes once the new is stored"
       ),
       .flag("json", "print a JSON object"),
-    ],
+    ] + RevocationOptions.options,
     positionals: ["OFFER"], requiredPositionals: 0,
     discussion: """
       OFFER is an openid-credential-offer:// or haip-vci:// URI, a file holding one, or - for

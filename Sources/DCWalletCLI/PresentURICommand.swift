@@ -32,7 +32,7 @@ enum PresentURICommand {
         "decline",
         "decline: post access_denied (with state) to the verifier's response_uri instead of answering"
       )
-    ],
+    ] + RevocationOptions.options,
     positionals: ["URI"],
     discussion: """
       URI is the authorization request URI, as scanned from a QR code or opened. The request object is fetched from the URI's request_uri (GET, or POST with wallet_metadata

@@ -43,7 +43,7 @@ enum RespondCommand {
       .flag(
         "trust-issuer-iacas",
         "an offer: trust the IACAs the issuer publishes, this issuance only (issuer-vouched)"),
-    ],
+    ] + RevocationOptions.options,
     discussion: """
       The request is one protocol request {"protocol": P, "data": D} or the list a website passes,
       {"requests": [...]}, where D is an object or a JSON string. The first request the wallet can

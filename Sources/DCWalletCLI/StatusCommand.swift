@@ -14,7 +14,7 @@ enum StatusCommand {
         #"print one object: {"id", "status": "valid"|"invalid"|"suspended"|"unknown"|NUMBER, "reason" (unknown only), "detail", "checkedAt", "freshUntil", "cached", "issuerTrust"}"#
       ),
       .flag("force", "fetch the list even when the last known status is still fresh"),
-    ],
+    ] + RevocationOptions.options,
     positionals: ["ID"],
     discussion: """
       The credential's status_list reference (SD-JWT VC status claim, mdoc MSO status) names the

@@ -74,7 +74,7 @@ enum VerifierCommand {
         "require-all-elements",
         "org-iso-mdoc: fail when a requested element was not returned (default: report it)"),
       .flag("json", "print JSON"),
-    ],
+    ] + RevocationOptions.options,
     discussion: """
       Give --state (written by 'verifier request'), or --request and --recipient-key for an exchange
       captured without a state (the request as sent and the verifier's private key). The origin is

@@ -79,7 +79,7 @@ enum ImportCommand {
         "device-key", "FILE", required: true,
         "the device key: a PEM EC private key (PKCS#8 or SEC1)"),
       .value("id", "ID", "the identifier to store it under (default: a new UUID)"),
-    ],
+    ] + RevocationOptions.options,
     discussion:
       "The issuer chain is checked against the issuer anchors when any are configured (dcwallet trust add --issuer). With none, the credential is imported with a warning on standard error and its issuer is recorded as unverified."
   )

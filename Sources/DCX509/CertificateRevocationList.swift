@@ -47,9 +47,9 @@ public struct CertificateRevocationList: Sendable, Hashable {
   /// The revoked certificates, in encoding order (RFC 5280 §5.1.2.6).
   public let revokedCertificates: [RevokedCertificate]
   /// The cRLNumber content octets (RFC 5280 §5.2.3), if present.
-  public let crlNumber: [UInt8]?
+  package let crlNumber: [UInt8]?
   /// The keyIdentifier of the authorityKeyIdentifier extension (RFC 5280 §5.2.1), if present.
-  public let authorityKeyIdentifier: [UInt8]?
+  package let authorityKeyIdentifier: [UInt8]?
   /// Critical CRL or entry extensions this library does not process (RFC 5280 §5.2, §5.3).
   package let unhandledCriticalExtensions: [ASN1ObjectIdentifier]
   let entriesBySerial: [[UInt8]: Int]
@@ -95,7 +95,7 @@ public struct CertificateRevocationList: Sendable, Hashable {
   }
 
   /// Reads DER, or PEM `X509 CRL` text when the bytes start with `-----BEGIN`.
-  public init(derOrPEM bytes: [UInt8]) throws(CertificateError) {
+  package init(derOrPEM bytes: [UInt8]) throws(CertificateError) {
     if bytes.starts(with: Array("-----BEGIN".utf8)) {
       guard bytes.count <= Self.maximumLength * 2,
         let text = String(validating: bytes, as: UTF8.self)
@@ -109,7 +109,7 @@ public struct CertificateRevocationList: Sendable, Hashable {
   }
 
   /// The CRL as a PEM `X509 CRL` document (RFC 7468 §6).
-  public var pemString: String { PEMDocument(label: "X509 CRL", derBytes: derBytes).pemString }
+  package var pemString: String { PEMDocument(label: "X509 CRL", derBytes: derBytes).pemString }
 
   /// The entry for a serial number, if this CRL lists it (RFC 5280 §6.3.3(i)).
   public func entry(forSerialNumber serialNumber: [UInt8]) -> RevokedCertificate? {
@@ -118,7 +118,7 @@ public struct CertificateRevocationList: Sendable, Hashable {
 
   /// Whether the CRL is current at `time`: issued at or before it and not past its nextUpdate
   /// (RFC 5280 §6.3.3(a)(2); a CRL without nextUpdate is current from thisUpdate on).
-  public func isCurrent(at time: Date) -> Bool {
+  package func isCurrent(at time: Date) -> Bool {
     guard thisUpdate <= time else { return false }
     guard let nextUpdate else { return true }
     return time <= nextUpdate

@@ -71,18 +71,20 @@ public struct CertificateValidator: Sendable {
 
   /// Creates a validator with one policy.
   package init(
-    trustAnchors: [Certificate], policy: some CertificatePolicy, revocation: RevocationCheck? = nil
+    trustAnchors: [Certificate], policy: some CertificatePolicy,
+    revocation: RevocationCheck? = RevocationCheck.current
   ) {
     self.trustAnchors = trustAnchors
     self.policies = [policy]
     self.revocation = revocation
   }
 
-  /// Creates a validator with any number of policies, all of which must be met, and optionally a
-  /// revocation check.
+  /// Creates a validator with any number of policies, all of which must be met, and a
+  /// revocation check: by default the one in effect for the task (``RevocationCheck/current``),
+  /// none when no check is in effect.
   public init(
     trustAnchors: [Certificate], policies: [any CertificatePolicy] = [],
-    revocation: RevocationCheck? = nil
+    revocation: RevocationCheck? = RevocationCheck.current
   ) {
     self.trustAnchors = trustAnchors
     self.policies = policies

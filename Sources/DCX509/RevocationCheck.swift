@@ -29,6 +29,19 @@ public struct RevocationCheck: Sendable, Hashable {
   }
 }
 
+extension RevocationCheck {
+  /// The task-local storage of ``current``: an app, or `dcwallet` with `--crl`, puts CRLs in
+  /// effect for every chain an operation validates (IACA to document signer, readers, verifiers,
+  /// SD-JWT VC issuers, status-list signers) with
+  /// `RevocationCheck.taskLocal.withValue(check) { ... }`, without threading the check through
+  /// each module's API. Tasks the operation starts inherit it; detached tasks do not.
+  public static let taskLocal = TaskLocal<RevocationCheck?>(wrappedValue: nil)
+
+  /// The revocation check in effect for the current task: every ``CertificateValidator`` made
+  /// without an explicit check uses it; nil when none is in effect.
+  public static var current: RevocationCheck? { taskLocal.get() }
+}
+
 /// What the revocation check found for a trusted chain.
 public enum ChainRevocationStatus: Sendable, Hashable {
   /// The validator was given no revocation check.

@@ -54,6 +54,9 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "direct-post-body", run: fuzzDirectPostBody),
   FuzzTarget(name: "wrprc", run: fuzzWRPRC),
   FuzzTarget(name: "wrprc-payload", run: fuzzWRPRCPayload),
+  FuzzTarget(name: "crl", run: fuzzCRL),
+  FuzzTarget(name: "vical", run: fuzzVICAL),
+  FuzzTarget(name: "rical", run: fuzzRICAL),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.
