@@ -2,6 +2,7 @@ import DCIssuer
 import DCOpenID4VCI
 import DCTrust
 import DCWallet
+import DCWalletFixtureTestSupport
 import Foundation
 import Testing
 
