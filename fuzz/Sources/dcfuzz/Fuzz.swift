@@ -57,6 +57,8 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "crl", run: fuzzCRL),
   FuzzTarget(name: "vical", run: fuzzVICAL),
   FuzzTarget(name: "rical", run: fuzzRICAL),
+  FuzzTarget(name: "lote", run: fuzzLoTE),
+  FuzzTarget(name: "tsl", run: fuzzTSL),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.
