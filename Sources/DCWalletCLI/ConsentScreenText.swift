@@ -17,7 +17,15 @@ extension PresentationRequest {
   func consentScreen(
     for consent: PresentationConsent, issuerTrust: [String: IssuerTrust] = [:]
   ) -> String {
-    screen(for: consent).text(issuerTrust: issuerTrust)
+    let text = screen(for: consent).text(issuerTrust: issuerTrust)
+    guard let decision = requesterTrust else { return text }
+    // Issue 29: what trusted the requester's chain (anchor, or list and entry), or why nothing
+    // did, right below the requester line.
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    lines.insert(
+      CBOR.terminalSafe("- requester trust: " + TrustDecisionText.describe(decision)),
+      at: min(2, lines.count))
+    return lines.joined(separator: "\n")
   }
 }
 

@@ -5,6 +5,7 @@ package import DCJSON
 import DCMdoc
 import DCOpenID4VP
 public import DCQL
+public import DCTrust
 package import DCX509
 import Foundation
 
@@ -81,6 +82,24 @@ public struct PresentationRequest: Sendable {
   /// anchor (OpenID4VP Appendix A.3.2). Empty unless ``requesterAuthentication`` is `trusted`, so
   /// a UI never shows an unestablished certificate as the requester's.
   package let requesterCertificates: [Certificate]
+
+  /// What trusted the requester's certificate chain, or why nothing did (issue 29): the
+  /// hand-added anchor, or the trusted list, entity and service type that made the reader or
+  /// verifier trusted; for a chain that is not trusted, every reason (a disabled or stale list, a
+  /// withdrawn service, a chain that validates to no source). Nil when the request carries no
+  /// certificate chain (an unsigned request).
+  public internal(set) var requesterTrust: TrustDecision?
+
+  /// The chain a requester trust decision is made on, and for what: the trusted path, else the
+  /// reader's chain as presented; empty when the request carries none.
+  var requesterChain: (chain: [Certificate], purpose: TrustPurpose) {
+    switch kind {
+    case .mdoc, .inPerson:
+      let presented = resolvedDeviceRequest?.documentRequests.lazy.compactMap(\.reader).first?.chain
+      return (requesterCertificates.isEmpty ? presented ?? [] : requesterCertificates, .reader)
+    case .openID4VP: return (requesterCertificates, .verifier)
+    }
+  }
 
   /// The doc requests (Annex C) or Credential Queries (OpenID4VP), in request order, each with
   /// its requested claims and candidate credentials; nothing in them is marked shared.
