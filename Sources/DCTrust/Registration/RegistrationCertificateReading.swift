@@ -33,14 +33,14 @@ extension RegistrationCertificate {
   /// Reads and verifies a registration certificate in either form (ETSI TS 119 475 clause 5.2):
   /// the `typ`, the signature by the leaf of `x5c` / `x5chain`, the chain to a
   /// registration-certificate provider through `sources` (anchors or list entries of that service
-  /// type), checked against `revocation`'s CRLs when given, the payload (Tables 7 to 10) and its
-  /// validity at `time`.
+  /// type, checked against the CRLs of `sources.revocation` or the task's check when either is
+  /// set), the payload (Tables 7 to 10) and its validity at `time`.
   ///
   /// - Throws: `TrustError` `tooLarge` past a limit, `malformed` for a structure or claim that is
   ///   not the spec's, `unsupported` for another `typ` or algorithm, `invalidSignature`,
   ///   `untrustedSigner` (the reason lists every refusal), `expired` outside `iat`...`exp`.
   public static func verifying(
-    _ bytes: [UInt8], sources: TrustSources, at time: Date, revocation: RevocationCheck? = nil
+    _ bytes: [UInt8], sources: TrustSources, at time: Date
   ) throws(TrustError) -> RegistrationCertificate {
     guard bytes.count <= RegistrationLimits.maxBytes else {
       throw TrustError(
@@ -48,8 +48,7 @@ extension RegistrationCertificate {
     }
     let signed = try isCompactJWS(bytes) ? readJWT(bytes) : readCWT(bytes)
     let decision = sources.decide(
-      chain: signed.chain, for: .registrationCertificateProvider, at: time,
-      revocation: revocation)
+      chain: signed.chain, for: .registrationCertificateProvider, at: time)
     if case .untrusted(let refusals) = decision {
       throw TrustError(
         .untrustedSigner,
