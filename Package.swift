@@ -46,6 +46,15 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCHTTP", "CDCZlib",
     ]
   ),
+  // Issue 33: Longfellow zero-knowledge proofs (draft-google-cfrg-libzk): fields, Reed–Solomon,
+  // Merkle, transcript, sumcheck, Ligero, circuits (zstd), and the mdoc layer on top.
+  (
+    "DCZK",
+    [
+      "DCErrors", "DCCrypto", "DCCBOR", "DCEncoding", "CDCZKShim",
+      .target(name: "CDCZstd", condition: linuxOnly),
+    ]
+  ),
   ("DCMdoc", ["DCErrors", "DCCBOR", "DCCOSE", "DCCrypto", "DCX509"]),
   ("DCSDJWT", ["DCErrors", "DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
   // ISO 18013-5 proximity session layer (issue 14): engagement, NFC handover, session encryption.
@@ -208,6 +217,14 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    // Zstandard (RFC 8878, issue 33): Longfellow circuits are distributed zstd-compressed.
+    .systemLibrary(
+      name: "CDCZstd",
+      pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+    ),
+    // Carry-less multiplication for DCZK's GF(2^128) (PCLMULQDQ at run time, portable loop).
+    .target(name: "CDCZKShim"),
     .systemLibrary(
       name: "CDCMicroHTTPD",
       pkgConfig: "libmicrohttpd",
@@ -319,6 +336,7 @@ let package = Package(
         ]),
       testTarget(
         "DCMdoc", ["DCCBOR", "DCCOSE", "DCCrypto", "DCX509", "DCWalletTestSupport"]),
+      testTarget("DCZK", ["DCCrypto", "DCEncoding"]),
       testTarget("DCMdocProximity", ["DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc"]),
       testTarget("DCAPI"),
       testTarget(
