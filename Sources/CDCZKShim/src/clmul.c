@@ -111,6 +111,13 @@ void dc_zk_gf128_mul(const uint64_t *a, const uint64_t *b, uint64_t *out) {
   gf128_mul_portable(a, b, out);
 }
 
+uint64_t dc_zk_gf128_mul2(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi, uint64_t *high) {
+  uint64_t a[2] = {alo, ahi}, b[2] = {blo, bhi}, out[2];
+  dc_zk_gf128_mul(a, b, out);
+  *high = out[1];
+  return out[0];
+}
+
 void dc_zk_gf128_mul_vec(const uint64_t *a, const uint64_t *b, uint64_t *out, size_t count) {
 #if DC_ZK_X86
   if (has_pclmul()) {
@@ -131,6 +138,45 @@ void dc_zk_gf128_dot(const uint64_t *a, const uint64_t *b, size_t count, uint64_
   uint64_t acc[2] = {0, 0}, t[2];
   for (size_t i = 0; i < count; i++) {
     gf128_mul_portable(a + 2 * i, b + 2 * i, t);
+    acc[0] ^= t[0];
+    acc[1] ^= t[1];
+  }
+  out[0] = acc[0];
+  out[1] = acc[1];
+}
+
+#if DC_ZK_X86
+__attribute__((target("pclmul,sse4.1"))) static void quad_sum_hw(
+  size_t n, const uint32_t *g, const uint32_t *h0, const uint32_t *h1, const uint32_t *v,
+  const uint64_t *k, const uint64_t *eqg, const uint64_t *eql, const uint64_t *eqr,
+  uint64_t *out) {
+  uint64_t acc[2] = {0, 0}, t[2];
+  for (size_t i = 0; i < n; i++) {
+    gf128_mul_hw(k + 2 * v[i], eqg + 2 * g[i], t);
+    gf128_mul_hw(t, eql + 2 * h0[i], t);
+    gf128_mul_hw(t, eqr + 2 * h1[i], t);
+    acc[0] ^= t[0];
+    acc[1] ^= t[1];
+  }
+  out[0] = acc[0];
+  out[1] = acc[1];
+}
+#endif
+
+void dc_zk_gf128_quad_sum(size_t n, const uint32_t *g, const uint32_t *h0, const uint32_t *h1,
+                          const uint32_t *v, const uint64_t *k, const uint64_t *eqg,
+                          const uint64_t *eql, const uint64_t *eqr, uint64_t *out) {
+#if DC_ZK_X86
+  if (has_pclmul()) {
+    quad_sum_hw(n, g, h0, h1, v, k, eqg, eql, eqr, out);
+    return;
+  }
+#endif
+  uint64_t acc[2] = {0, 0}, t[2];
+  for (size_t i = 0; i < n; i++) {
+    gf128_mul_portable(k + 2 * v[i], eqg + 2 * g[i], t);
+    gf128_mul_portable(t, eql + 2 * h0[i], t);
+    gf128_mul_portable(t, eqr + 2 * h1[i], t);
     acc[0] ^= t[0];
     acc[1] ^= t[1];
   }
