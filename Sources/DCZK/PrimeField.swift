@@ -210,8 +210,12 @@ package struct PrimeField<M: PrimeModulus>: ZKField, Hashable {
   /// a^(p - 2) (Fermat).
   package var inverse: Self {
     let p = M.p
-    var e = [p.0, p.1, p.2, p.3]
-    e[0] = e[0] &- 2  // p is odd and > 2: no borrow
+    // p - 2, borrowing across limbs (p = 2^128 - 2^108 + 1 ends in ...0001).
+    let (e0, b0) = p.0.subtractingReportingOverflow(2)
+    let (e1, b1) = Self.sub3(p.1, 0, b0)
+    let (e2, b2) = Self.sub3(p.2, 0, b1)
+    let (e3, _) = Self.sub3(p.3, 0, b2)
+    let e = [e0, e1, e2, e3]
     var result = Self.one
     var base = self
     for limb in e {

@@ -76,12 +76,12 @@ import Testing
   @Test func refusesEveryAlteredByte() throws {
     let sha = try Self.sha256()
     let ecdsa = try Self.ecdsa()
-    for offset in stride(from: 0, to: sha.proof.count, by: 997) {
+    for offset in stride(from: 0, to: sha.proof.count, by: 4999) {
       var altered = sha.proof
       altered[offset] ^= 0x01
       #expect(throws: ZKError.self) { try sha.verify(altered) }
     }
-    for offset in stride(from: 5, to: ecdsa.proof.count, by: 1499) {
+    for offset in stride(from: 5, to: ecdsa.proof.count, by: 5501) {
       var altered = ecdsa.proof
       altered[offset] ^= 0x80
       #expect(throws: ZKError.self) { try ecdsa.verify(altered) }

@@ -92,8 +92,9 @@ import Testing
         0, 0, 0, 0, 0, 0, 3, 0, 4, 5, 10, 30, 27, 22, 100, 189, 3, 92, 999, 3105, 40886, 51590,
         56367, 10678,
       ])
-    // Vector 5: choices without replacement.
-    transcript.write(bytes: Array("choice".utf8))
+    // Vector 5: choices without replacement. The draft's prose says the 6 bytes "choice"; its
+    // numbers come after "choose" (lib/random/transcript_test.cc, which they are taken from).
+    transcript.write(bytes: Array("choose".utf8))
     #expect(
       transcript.choose(31, 20) == [
         10, 29, 30, 11, 4, 15, 16, 28, 19, 21, 25, 18, 17, 3, 5, 23, 24, 22, 6, 1,
