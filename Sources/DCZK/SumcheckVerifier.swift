@@ -163,7 +163,9 @@ enum SumcheckVerifier<F: ZKField> {
   }
 
   /// Records `expression = 0` as sum of terms = -known.
-  private static func emit(_ expression: WindowExpression<F>, into out: inout DeferredConstraints<F>) {
+  private static func emit(
+    _ expression: WindowExpression<F>, into out: inout DeferredConstraints<F>
+  ) {
     let c = out.b.count
     for (i, k) in expression.coefficients.enumerated() where !k.isZero {
       out.terms.append(LinearTerm(c: c, w: expression.start + i, k: k))

@@ -105,7 +105,9 @@ import Testing
       return altered
     }
     // At the limit the count is accepted and the digests run out; past it, refused at once.
-    #expect(throws: ZKError(.proofTruncated, "")) { try sha.verify(withCount(p.nreq * p.pathLength)) }
+    #expect(throws: ZKError(.proofTruncated, "")) {
+      try sha.verify(withCount(p.nreq * p.pathLength))
+    }
     #expect(throws: ZKError(.proofMalformed, "")) {
       try sha.verify(withCount(p.nreq * p.pathLength + 1))
     }

@@ -28,12 +28,14 @@ import Testing
   }
 
   static func sha256() throws -> Case<GF2128> {
-    try Case("sha256", settings: LigeroSettings(rateInverse: 3, nreq: 16, blockEnc: 256),
+    try Case(
+      "sha256", settings: LigeroSettings(rateInverse: 3, nreq: 16, blockEnc: 256),
       label: "sha256_spec_test")
   }
 
   static func ecdsa() throws -> Case<FieldP256> {
-    try Case("ecdsa2", settings: LigeroSettings(rateInverse: 4, nreq: 16, blockEnc: 256),
+    try Case(
+      "ecdsa2", settings: LigeroSettings(rateInverse: 4, nreq: 16, blockEnc: 256),
       label: "ecdsa2_spec_test")
   }
 
