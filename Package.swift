@@ -56,6 +56,15 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
     ]
   ),
   ("DCMdoc", ["DCErrors", "DCCBOR", "DCCOSE", "DCCrypto", "DCX509"]),
+  // Trust at EU scale (issue 29): trusted lists (LoTE, TSL/LOTL, VICAL/RICAL) verified against
+  // their operators, registration certificates, trust decisions that name list and entry.
+  (
+    "DCTrust",
+    [
+      "DCErrors", "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509",
+      "DCHTTP",
+    ]
+  ),
   ("DCSDJWT", ["DCErrors", "DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
   // ISO 18013-5 proximity session layer (issue 14): engagement, NFC handover, session encryption.
   (
@@ -154,7 +163,7 @@ let products = [
   "DCIdentityDocumentServicesBridge27_3", "DCRegistration",
   // Format libraries.
   "DCEncoding", "DCCBOR", "DCJSON", "DCCrypto", "DCHPKE", "DCX509", "DCCOSE", "DCJOSE", "DCMdoc",
-  "DCSDJWT", "DCQL", "DCStatusList",
+  "DCSDJWT", "DCQL", "DCStatusList", "DCTrust",
   // What an app of a role names beside its role product (Tests/AppConsumer): the DC API request
   // and response envelope and `WebOrigin`; the HTTP values, client and handler protocol the roles
   // speak through; OpenID4VCI offers and metadata (an issuer's configuration, a wallet's offer);
@@ -334,6 +343,7 @@ let package = Package(
           "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
           "DCHTTPServer", "DCX509TestSupport",
         ]),
+      testTarget("DCTrust", ["DCCrypto", "DCX509", "DCX509TestSupport"]),
       testTarget(
         "DCMdoc", ["DCCBOR", "DCCOSE", "DCCrypto", "DCX509", "DCWalletTestSupport"]),
       testTarget("DCZK", ["DCCrypto", "DCEncoding"]),
