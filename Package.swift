@@ -46,7 +46,25 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCHTTP", "CDCZlib",
     ]
   ),
+  // Issue 33: Longfellow zero-knowledge proofs (draft-google-cfrg-libzk): fields, Reed–Solomon,
+  // Merkle, transcript, sumcheck, Ligero, circuits (zstd), and the mdoc layer on top.
+  (
+    "DCZK",
+    [
+      "DCErrors", "DCCrypto", "DCCBOR", "DCEncoding", "CDCZKShim",
+      .target(name: "CDCZstd", condition: linuxOnly),
+    ]
+  ),
   ("DCMdoc", ["DCErrors", "DCCBOR", "DCCOSE", "DCCrypto", "DCX509"]),
+  // Trust at EU scale (issue 29): trusted lists (LoTE, TSL/LOTL, VICAL/RICAL) verified against
+  // their operators, registration certificates, trust decisions that name list and entry.
+  (
+    "DCTrust",
+    [
+      "DCErrors", "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509",
+      "DCHTTP",
+    ]
+  ),
   ("DCSDJWT", ["DCErrors", "DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
   // ISO 18013-5 proximity session layer (issue 14): engagement, NFC handover, session encryption.
   (
@@ -145,7 +163,7 @@ let products = [
   "DCIdentityDocumentServicesBridge27_3", "DCRegistration",
   // Format libraries.
   "DCEncoding", "DCCBOR", "DCJSON", "DCCrypto", "DCHPKE", "DCX509", "DCCOSE", "DCJOSE", "DCMdoc",
-  "DCSDJWT", "DCQL", "DCStatusList",
+  "DCSDJWT", "DCQL", "DCStatusList", "DCTrust",
   // What an app of a role names beside its role product (Tests/AppConsumer): the DC API request
   // and response envelope and `WebOrigin`; the HTTP values, client and handler protocol the roles
   // speak through; OpenID4VCI offers and metadata (an issuer's configuration, a wallet's offer);
@@ -208,6 +226,14 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    // Zstandard (RFC 8878, issue 33): Longfellow circuits are distributed zstd-compressed.
+    .systemLibrary(
+      name: "CDCZstd",
+      pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+    ),
+    // Carry-less multiplication for DCZK's GF(2^128) (PCLMULQDQ at run time, portable loop).
+    .target(name: "CDCZKShim"),
     .systemLibrary(
       name: "CDCMicroHTTPD",
       pkgConfig: "libmicrohttpd",
@@ -317,8 +343,10 @@ let package = Package(
           "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
           "DCHTTPServer", "DCX509TestSupport",
         ]),
+      testTarget("DCTrust", ["DCCrypto", "DCX509", "DCX509TestSupport"]),
       testTarget(
         "DCMdoc", ["DCCBOR", "DCCOSE", "DCCrypto", "DCX509", "DCWalletTestSupport"]),
+      testTarget("DCZK", ["DCCrypto", "DCEncoding"]),
       testTarget("DCMdocProximity", ["DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc"]),
       testTarget("DCAPI"),
       testTarget(

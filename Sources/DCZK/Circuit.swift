@@ -1,0 +1,216 @@
+import DCCrypto
+
+/// DCZK's bounds on what it reads (docs/LIMITS.md, "Longfellow circuits and proofs").
+package enum ZKLimits {
+  /// Largest compressed circuit file (the 1-attribute mdoc circuit is ~300 KB).
+  package static let compressedCircuitBytes = 16 << 20
+  /// Largest decompressed circuit pair (the C++ library's kCircuitSizeMax; the 1-attribute
+  /// pair is ~105 MB).
+  package static let circuitBytes = 130_000_000
+  /// Most layers in a circuit (the C++ reader's kMaxLayers).
+  package static let layers = 10_000
+  /// Most sumcheck rounds per layer side, log2 of the widest layer (the C++ kMaxBindings).
+  package static let logWires = 40
+  /// Largest proof (the 1-attribute mdoc proof is ~360 KB).
+  package static let proofBytes = 8 << 20
+  /// Longest Ligero row, BLOCK_ENC (the GF(2^16) subfield numbers at most 2^16 points).
+  package static let blockEnc = 1 << 16
+}
+
+/// Reads the draft's little-endian integers and field elements with bounds checks.
+struct ByteReader {
+  let bytes: [UInt8]
+  var offset: Int
+
+  init(_ bytes: [UInt8], offset: Int = 0) {
+    self.bytes = bytes
+    self.offset = offset
+  }
+
+  var remaining: Int { bytes.count - offset }
+  func have(_ n: Int) -> Bool { n >= 0 && n <= remaining }
+
+  /// An n-byte little-endian unsigned integer (n ≤ 8).
+  mutating func uint(_ n: Int) -> Int? {
+    guard have(n) else { return nil }
+    var v = 0
+    for i in (0..<n).reversed() { v = (v << 8) | Int(bytes[offset + i]) }
+    offset += n
+    return v
+  }
+
+  mutating func take(_ n: Int) -> [UInt8]? {
+    guard have(n) else { return nil }
+    defer { offset += n }
+    return Array(bytes[offset..<offset + n])
+  }
+
+  mutating func element<F: ZKField>(_: F.Type = F.self) -> F? {
+    guard have(F.byteCount), let e = F.read(bytes, at: offset) else { return nil }
+    offset += F.byteCount
+    return e
+  }
+
+  mutating func subfieldElement<F: ZKField>(_: F.Type = F.self) -> F? {
+    guard have(F.subfieldByteCount), let e = F.readSubfield(bytes, at: offset) else { return nil }
+    offset += F.subfieldByteCount
+    return e
+  }
+}
+
+/// One layer of a layered circuit (draft-google-cfrg-libzk §"Serializing a Circuit"): the
+/// quads (g, h0, h1, v) as parallel arrays, v an index into the circuit's constants.
+package struct CircuitLayer: Sendable {
+  /// log2 bound on the layer's input wires (sumcheck rounds per hand).
+  package let logw: Int
+  /// Number of input wires.
+  package let nw: Int
+  /// Output wire of each quad.
+  package let g: [UInt32]
+  /// Left input wire of each quad.
+  package let h0: [UInt32]
+  /// Right input wire of each quad.
+  package let h1: [UInt32]
+  /// Constant index of each quad.
+  package let v: [UInt32]
+}
+
+/// A layered circuit over `F` as the C++ library serializes it (LFC1: the draft's Circuit
+/// struct with 3-byte sizes and delta-coded quads, then the 32-byte circuit id).
+package struct ZKCircuit<F: ZKField>: Sendable {
+  /// Number of outputs.
+  package let nv: Int
+  /// ceil(log2(nv)).
+  package let logv: Int
+  /// Number of public inputs (the first inputs).
+  package let npubIn: Int
+  /// Inputs below this index are in the subfield.
+  package let subfieldBoundary: Int
+  /// Number of inputs, public and private.
+  package let ninputs: Int
+  /// The constants the quads refer to.
+  package let constants: [F]
+  /// Layers from the output (0) to the input.
+  package let layers: [CircuitLayer]
+  /// The id stored after the circuit.
+  package let id: [UInt8]
+
+  /// Total quads over all layers.
+  package var nterms: Int { layers.reduce(0) { $0 + $1.g.count } }
+  /// Number of private inputs (witnesses before the pad).
+  package var nwitness: Int { ninputs - npubIn }
+}
+
+/// ceil(log2(n)) for n ≥ 1.
+func ceilLog2(_ n: Int) -> Int {
+  var l = 0
+  while (1 << l) < n { l += 1 }
+  return l
+}
+
+extension ZKCircuit {
+  /// Reads one circuit at `reader`'s position; nil for anything not as the C++ reader accepts
+  /// (its checks, plus: one copy (nc = 1), and inputs within the last layer's 2^logw).
+  init?(reading reader: inout ByteReader) {
+    guard reader.have(25), reader.uint(1) == 1, let fid = reader.uint(3), fid == F.fieldID,
+      let nv = reader.uint(3), let nc = reader.uint(3), let npub = reader.uint(3),
+      let sfb = reader.uint(3), let nin = reader.uint(3), let nl = reader.uint(3),
+      let nconst = reader.uint(3)
+    else { return nil }
+    guard nv > 0, nc == 1, nl > 0, nl <= ZKLimits.layers, npub <= nin, sfb <= nin,
+      reader.have(nconst * F.byteCount)
+    else { return nil }
+    var constants: [F] = []
+    constants.reserveCapacity(nconst)
+    for _ in 0..<nconst {
+      guard let c: F = reader.element() else { return nil }
+      constants.append(c)
+    }
+    var layers: [CircuitLayer] = []
+    var maxG = nv
+    for _ in 0..<nl {
+      guard let layer = Self.readLayer(&reader, maxG: maxG, nconst: nconst) else { return nil }
+      layers.append(layer)
+      maxG = layer.nw
+    }
+    guard let last = layers.last, nin <= 1 << last.logw, let id = reader.take(32) else {
+      return nil
+    }
+    self.init(
+      nv: nv, logv: ceilLog2(nv), npubIn: npub, subfieldBoundary: sfb, ninputs: nin,
+      constants: constants, layers: layers, id: id)
+  }
+
+  private static func readLayer(_ reader: inout ByteReader, maxG: Int, nconst: Int)
+    -> CircuitLayer?
+  {
+    guard let lw = reader.uint(3), let nw = reader.uint(3), let nq = reader.uint(3),
+      lw > 0, lw <= ZKLimits.logWires, nw > 0, nw >= lw, nw <= 1 << lw, nq > 0,
+      reader.have(nq * 12)
+    else { return nil }
+    var g = [UInt32](repeating: 0, count: nq)
+    var h0 = [UInt32](repeating: 0, count: nq)
+    var h1 = [UInt32](repeating: 0, count: nq)
+    var v = [UInt32](repeating: 0, count: nq)
+    var pg = 0
+    var ph0 = 0
+    var ph1 = 0
+    let bytes = reader.bytes
+    let end = bytes.withUnsafeBufferPointer { b -> Int? in
+      var o = reader.offset
+      @inline(__always) func next() -> Int {
+        let x = Int(b[o]) | Int(b[o + 1]) << 8 | Int(b[o + 2]) << 16
+        o += 3
+        return x
+      }
+      // Delta coding: an odd value d means previous - (d >> 1), an even one previous + (d >> 1).
+      @inline(__always) func delta(_ prev: Int) -> Int {
+        let d = next()
+        return d & 1 == 1 ? prev - (d >> 1) : prev + (d >> 1)
+      }
+      for i in 0..<nq {
+        pg = delta(pg)
+        ph0 = delta(ph0)
+        ph1 = delta(ph1)
+        let vi = next()
+        guard pg >= 0, pg < maxG, ph0 >= 0, ph0 < nw, ph1 >= 0, ph1 < nw, vi < nconst else {
+          return nil
+        }
+        g[i] = UInt32(pg)
+        h0[i] = UInt32(ph0)
+        h1[i] = UInt32(ph1)
+        v[i] = UInt32(vi)
+      }
+      return o
+    }
+    guard let end else { return nil }
+    reader.offset = end
+    return CircuitLayer(logw: lw, nw: nw, g: g, h0: h0, h1: h1, v: v)
+  }
+
+  /// The circuit id as the C++ `circuit_id` computes it: SHA-256 over the field, the sizes and
+  /// every quad (each number as 8 bytes little-endian, each constant serialized).
+  package func computedID() -> [UInt8] {
+    var hash = HashFunction(.sha256)
+    var buffer: [UInt8] = F.circuitIDPrefix
+    for n in [nv, logv, 1, 0, layers.count, ninputs, npubIn, subfieldBoundary] {
+      storeLE64(UInt64(n), &buffer)
+    }
+    let constantBytes = constants.map(\.bytes)
+    for layer in layers {
+      for n in [layer.nw, layer.logw, layer.g.count] { storeLE64(UInt64(n), &buffer) }
+      for i in 0..<layer.g.count {
+        storeLE64(UInt64(layer.g[i]), &buffer)
+        storeLE64(UInt64(layer.h0[i]), &buffer)
+        storeLE64(UInt64(layer.h1[i]), &buffer)
+        buffer.append(contentsOf: constantBytes[Int(layer.v[i])])
+        if buffer.count >= 1 << 16 {
+          hash.update(buffer)
+          buffer.removeAll(keepingCapacity: true)
+        }
+      }
+    }
+    hash.update(buffer)
+    return hash.finalize()
+  }
+}
