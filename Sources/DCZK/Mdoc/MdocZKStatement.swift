@@ -4,9 +4,9 @@ import DCCBOR
 /// encoding (e.g. `age_over_18` and `f5` for `true`).
 public struct MdocZKAttribute: Sendable, Hashable {
   /// The element identifier, e.g. `age_over_18`.
-  public let identifier: String
+  package let identifier: String
   /// The element value's CBOR bytes, e.g. `[0xF5]` for `true`.
-  public let cborValue: [UInt8]
+  package let cborValue: [UInt8]
 
   /// An attribute and the value the proof must show.
   public init(identifier: String, cborValue: [UInt8]) {
@@ -21,17 +21,17 @@ public struct MdocZKAttribute: Sendable, Hashable {
 public struct MdocZKStatement: Sendable, Hashable {
   /// The issuer's (document signer's) P-256 public key, x then y, 32 bytes big-endian each; taken
   /// from the first certificate of `msoX5chain`, checked outside the proof.
-  public let issuerKeyX: [UInt8]
+  package let issuerKeyX: [UInt8]
   /// The issuer key's y coordinate, 32 bytes big-endian.
-  public let issuerKeyY: [UInt8]
+  package let issuerKeyY: [UInt8]
   /// The document type, e.g. `org.iso.18013.5.1.mDL`.
-  public let docType: String
+  package let docType: String
   /// The disclosed attributes, in the circuit's order.
-  public let attributes: [MdocZKAttribute]
+  package let attributes: [MdocZKAttribute]
   /// The SessionTranscript's CBOR bytes: they seed Fiat–Shamir and are signed by the device.
-  public let sessionTranscript: [UInt8]
+  package let sessionTranscript: [UInt8]
   /// The time the credential must be valid at, `YYYY-MM-DDTHH:MM:SSZ` (20 characters).
-  public let now: String
+  package let now: String
 
   /// Checks each part against what the circuits take.
   ///
