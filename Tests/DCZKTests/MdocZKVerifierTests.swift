@@ -10,31 +10,32 @@ import Testing
 /// refuses is refused with the error code naming why.
 @Suite("Longfellow mdoc verifier against the C++ oracle's vectors", .serialized)
 struct MdocZKVerifierTests {
-  /// Each case's expected code (vectors.json names the cases; the C++ verdicts are there).
-  static let expected: [String: ZKErrorCode] = [
-    "wrong-attribute-value": .ligeroCheckFailed,
-    "other-session-transcript": .ligeroCheckFailed,
-    "other-issuer-key": .ligeroCheckFailed,
-    "other-doc-type": .ligeroCheckFailed,
-    "time-after-valid-until": .ligeroCheckFailed,
-    "time-before-valid-from": .ligeroCheckFailed,
-    "flip-mac-first": .ligeroCheckFailed,
-    "flip-mac-last": .ligeroCheckFailed,
-    "flip-hash-root": .merkleMismatch,
-    "flip-hash-sumcheck-first": .ligeroCheckFailed,
-    "flip-hash-sumcheck-middle": .ligeroCheckFailed,
-    "flip-hash-ligero-first": .ligeroCheckFailed,
-    "flip-hash-ligero-last": .merkleMismatch,
-    "flip-sig-root": .merkleMismatch,
-    "flip-sig-sumcheck-first": .ligeroCheckFailed,
-    "flip-sig-sumcheck-middle": .ligeroCheckFailed,
-    "flip-sig-ligero-first": .ligeroCheckFailed,
-    "flip-sig-ligero-last": .merkleMismatch,
-    "trailing-byte": .proofTrailingBytes,
-    "truncated-last-byte": .proofTruncated,
-    "truncated-in-hash-proof": .proofTruncated,
-    "truncated-in-macs": .proofTruncated,
-  ]
+  /// Each case's expected code (vectors.json names the cases; the C++ verdicts are there). Any
+  /// change to the statement or to a proof byte the transcript absorbs (MACs, roots, sumcheck
+  /// messages, Ligero's first responses) changes the Fiat–Shamir challenges, among them which
+  /// columns Ligero opens; the openings the prover sent then miss the committed root, the first
+  /// check that fails (draft-google-cfrg-libzk §Ligero verifier). A flipped Merkle path digest
+  /// is the same failure, reached directly.
+  static let expected: [String: ZKErrorCode] = {
+    var codes: [String: ZKErrorCode] = [
+      "trailing-byte": .proofTrailingBytes,
+      "truncated-last-byte": .proofTruncated,
+      "truncated-in-hash-proof": .proofTruncated,
+      "truncated-in-macs": .proofTruncated,
+    ]
+    for name in [
+      "wrong-attribute-value", "other-session-transcript", "other-issuer-key", "other-doc-type",
+      "time-after-valid-until", "time-before-valid-from", "flip-mac-first", "flip-mac-last",
+    ] {
+      codes[name] = .merkleMismatch
+    }
+    for circuit in ["hash", "sig"] {
+      for part in ["root", "sumcheck-first", "sumcheck-middle", "ligero-first", "ligero-last"] {
+        codes["flip-\(circuit)-\(part)"] = .merkleMismatch
+      }
+    }
+    return codes
+  }()
 
   @Test("Every case: the valid proof accepted, each invalid one refused with its code")
   func everyCase() throws {
@@ -43,15 +44,17 @@ struct MdocZKVerifierTests {
     #expect(Hex.encode(circuit.id) == vectors["circuit", "id"] as? String)
     let cases = try vectors.cases()
     #expect(Set(cases.map(\.name)) == Set(Self.expected.keys).union(["valid"]))
+    var accepted: [String] = []
     for entry in cases {
       let statement = try vectors.statement(entry.statement)
       do {
         try MdocZKVerifier.verify(proof: entry.proof, circuit: circuit, statement: statement)
-        #expect(entry.name == "valid", "\(entry.name) was accepted")
+        accepted.append(entry.name)
       } catch {
         #expect(error.code == Self.expected[entry.name], "\(entry.name): \(error)")
       }
     }
+    #expect(accepted == ["valid"])
   }
 
   @Test("A circuit for another number of attributes is refused before the proof is read")
