@@ -22,18 +22,22 @@ func zkBenchmark(_ h: inout Harness) throws {
   }
   let circuit = try LongfellowCircuit(compressed: compressed, checkingIDs: false)
   let verify = try h.measure(
-    "mdoc proof verify, 1 attribute (circuit read)", iterations: 1, batches: 5
+    "mdoc proof verify, 1 attribute (circuit already read)", iterations: 1, batches: 5
   ) {
     try MdocZKVerifier.verify(proof: proof, circuit: circuit, statement: statement)
   }
-  print(
-    String(format: "  %-58@%12.1f ms", "Swift: read + verify" as NSString, (read + verify) * 1e3))
-  if let text = environment["DCBENCH_ZK_CPP_SECONDS"], let cpp = Double(text) {
+  // Harness times are nanoseconds; the C++ figure comes in seconds.
+  func line(_ label: String, _ nanoseconds: Double) {
     print(
-      String(
-        format: "  %-58@%12.1f ms", "C++ run_mdoc_verifier (reads the circuit)" as NSString,
-        cpp * 1e3))
+      "  " + label.padding(toLength: 58, withPad: " ", startingAt: 0)
+        + String(format: "%12.1f ms", nanoseconds / 1e6))
+  }
+  line("Swift: read + verify", read + verify)
+  if let text = environment["DCBENCH_ZK_CPP_SECONDS"], let seconds = Double(text) {
+    let cpp = seconds * 1e9
+    line("C++ run_mdoc_verifier (reads the circuit)", cpp)
     Harness.ratio("Swift (read + verify) / C++ run_mdoc_verifier", read + verify, over: cpp, aim: 2)
+    Harness.ratio("Swift verify alone / C++ run_mdoc_verifier", verify, over: cpp)
   }
 }
 
