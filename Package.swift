@@ -62,7 +62,7 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
     "DCTrust",
     [
       "DCErrors", "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509",
-      "DCHTTP",
+      "DCHTTP", .target(name: "CDCXMLSecShim", condition: linuxOnly),
     ]
   ),
   ("DCSDJWT", ["DCErrors", "DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
@@ -104,6 +104,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCHTTP", "DCStatusList", "DCErrors",
       // Issue 31: transactions in SQLite or PostgreSQL, so they outlive an instance.
       "DCStore", "DCPostgreSQL",
+      // Issue 29: issuer trust from anchors and verified trusted lists, named in the report.
+      "DCTrust",
     ]
   ),
   // The wallet's store (issue 27): credentials, device keys, trust anchors, the activity log,
@@ -120,6 +122,9 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCHTTP", "DCOpenID4VCI", "DCMdocProximity", "DCProximityTransport",
       // Issue 15: the last known Token Status List status of stored credentials.
       "DCStatusList", "DCWalletStore",
+      // Issue 29: trust decisions from anchors and verified trusted lists, and relying-party
+      // registration certificates checked against trusted providers.
+      "DCTrust",
     ]
   ),
   // The issuer role: offers, authorization, tokens, nonces, minting, status publication, and its
@@ -203,6 +208,24 @@ let package = Package(
     // The C helpers over libcrypto (bodies in src/*.c, declarations in include/dc_openssl.h).
     .target(
       name: "CDCOpenSSLShim", dependencies: [.target(name: "CDCOpenSSL", condition: linuxOnly)]),
+    // libxml2 + xmlsec1 with its OpenSSL backend (issue 29): the ETSI TS 119 612 trusted lists'
+    // XML, canonicalisation and XAdES signatures; the C helpers in CDCXMLSecShim (src/*.c).
+    .systemLibrary(
+      name: "CDCXMLSec",
+      pkgConfig: "xmlsec1-openssl",
+      providers: [.apt(["libxml2-dev", "libxmlsec1-dev"])]
+    ),
+    // xmlsec1's pkg-config file carries its build configuration as -D flags, which SwiftPM does
+    // not pass on (it warns "prohibited flag(s)"); they are repeated here, as Debian builds it
+    // (`pkg-config --cflags xmlsec1-openssl`): XMLSEC_NO_SIZE_T changes xmlSecSize, an ABI type.
+    .target(
+      name: "CDCXMLSecShim", dependencies: [.target(name: "CDCXMLSec", condition: linuxOnly)],
+      cSettings: [
+        .define("XMLSEC_CRYPTO_OPENSSL", to: "1"), .define("XMLSEC_NO_SIZE_T"),
+        .define("XMLSEC_NO_CRYPTO_DYNAMIC_LOADING", to: "1"), .define("XMLSEC_NO_GOST", to: "1"),
+        .define("XMLSEC_NO_GOST2012", to: "1"), .define("XMLSEC_OPENSSL3_ENGINES", to: "1"),
+        .define("__XMLSEC_FUNCTION__", to: "__func__"),
+      ]),
     // libpq (issue 31) for the servers' state on PostgreSQL.
     .systemLibrary(
       name: "CDCPostgreSQL",
@@ -251,7 +274,7 @@ let package = Package(
           "DCCrypto", "DCQL",
           "DCAPI", "DCJOSE", "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI", "DCIssuer",
-          "DCMdocProximity", "DCProximityTransport", "DCStatusList",
+          "DCMdocProximity", "DCProximityTransport", "DCStatusList", "DCTrust",
           .target(name: "CDCQRencode", condition: linuxOnly),
         ],
         swiftSettings: strictSettings
@@ -343,7 +366,8 @@ let package = Package(
           "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509", "DCHTTP",
           "DCHTTPServer", "DCX509TestSupport",
         ]),
-      testTarget("DCTrust", ["DCCrypto", "DCX509", "DCX509TestSupport"]),
+      testTarget(
+        "DCTrust", ["DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCX509TestSupport"]),
       testTarget(
         "DCMdoc", ["DCCBOR", "DCCOSE", "DCCrypto", "DCX509", "DCWalletTestSupport"]),
       testTarget("DCZK", ["DCCrypto", "DCEncoding"]),
@@ -394,7 +418,7 @@ let package = Package(
           "DCCBOR", "DCWallet", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
           "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCWalletTestSupport", "dcwallet", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI",
-          "DCIssuer", "DCStatusList", "DCStore", "DCWalletStore", "DCBrowserTestSupport",
+          "DCIssuer", "DCStatusList", "DCStore", "DCWalletStore", "DCBrowserTestSupport", "DCTrust",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
@@ -433,7 +457,7 @@ let package = Package(
           "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCWalletTestSupport", "DCX509",
           "dcstore-probe", "DCHTTP", "DCOpenID4VCI", "DCCOSE",
           "DCStatusList", "DCHTTPServer", "DCStore", "DCWalletStore", "DCWalletFixtureTestSupport",
-          "DCWalletStoreTestSupport",
+          "DCWalletStoreTestSupport", "DCTrust",
         ]),
       // Issue 27: the roles together (a wallet answering the verifier, a wallet against the
       // issuer's service, the command line's consent text over both), which no one module's
@@ -445,7 +469,7 @@ let package = Package(
           "DCIssuer", "DCJOSE", "DCJSON", "DCMdoc", "DCMdocProximity", "DCOpenID4VCI",
           "DCOpenID4VP", "DCOrgIsoMdoc", "DCProximityTransport", "DCQL", "DCSDJWT",
           "DCStatusList", "DCStore", "DCTestSupport", "DCVerifier", "DCWallet", "DCWalletCLI",
-          "DCWalletStore",
+          "DCWalletStore", "DCTrust",
           "DCWalletFixtureTestSupport", "DCWalletTestSupport", "DCX509",
         ],
         swiftSettings: strictSettings
@@ -465,7 +489,8 @@ if Context.environment["DCWALLET_FUZZ"] == "1" {
       dependencies: [
         "DCAPI", "DCCBOR", "DCCOSE", "DCCrypto", "DCHTTP", "DCIssuer", "DCJOSE", "DCJSON", "DCMdoc",
         "DCMdocProximity", "DCOpenID4VCI", "DCOpenID4VP", "DCOrgIsoMdoc", "DCProximityTransport",
-        "DCQL", "DCRegistration", "DCSDJWT", "DCStatusList", "DCWallet", "DCVerifier", "DCX509",
+        "DCQL", "DCRegistration", "DCSDJWT", "DCStatusList", "DCTrust", "DCWallet", "DCVerifier",
+        "DCX509",
       ],
       path: "fuzz/Sources/dcfuzz"))
 }

@@ -52,6 +52,10 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "openid4vp-uri", run: fuzzOpenID4VPURI),
   FuzzTarget(name: "openid4vp-request-object", run: fuzzOpenID4VPRequestObject),
   FuzzTarget(name: "direct-post-body", run: fuzzDirectPostBody),
+  FuzzTarget(name: "lote", run: fuzzLoTE),
+  FuzzTarget(name: "tsl", run: fuzzTSL),
+  FuzzTarget(name: "wrprc", run: fuzzWRPRC),
+  FuzzTarget(name: "wrprc-payload", run: fuzzWRPRCPayload),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.
