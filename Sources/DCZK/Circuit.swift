@@ -59,20 +59,18 @@ struct ByteReader {
 }
 
 /// One layer of a layered circuit (draft-google-cfrg-libzk §"Serializing a Circuit"): the
-/// quads (g, h0, h1, v) as parallel arrays, v an index into the circuit's constants.
+/// quads (g, h0, h1, v), v an index into the circuit's constants, four numbers per quad in one
+/// contiguous array.
 package struct CircuitLayer: Sendable {
   /// log2 bound on the layer's input wires (sumcheck rounds per hand).
   package let logw: Int
   /// Number of input wires.
   package let nw: Int
-  /// Output wire of each quad.
-  package let g: [UInt32]
-  /// Left input wire of each quad.
-  package let h0: [UInt32]
-  /// Right input wire of each quad.
-  package let h1: [UInt32]
-  /// Constant index of each quad.
-  package let v: [UInt32]
+  /// g, h0, h1, v of quad i at 4i ..< 4i + 4.
+  package let quads: [UInt32]
+
+  /// Number of quads.
+  package var count: Int { quads.count / 4 }
 }
 
 /// A layered circuit over `F` as the C++ library serializes it (LFC1: the draft's Circuit
@@ -96,7 +94,7 @@ package struct ZKCircuit<F: ZKField>: Sendable {
   package let id: [UInt8]
 
   /// Total quads over all layers.
-  package var nterms: Int { layers.reduce(0) { $0 + $1.g.count } }
+  package var nterms: Int { layers.reduce(0) { $0 + $1.count } }
   /// Number of private inputs (witnesses before the pad).
   package var nwitness: Int { ninputs - npubIn }
 }
@@ -148,44 +146,52 @@ extension ZKCircuit {
       lw > 0, lw <= ZKLimits.logWires, nw > 0, nw >= lw, nw <= 1 << lw, nq > 0,
       reader.have(nq * 12)
     else { return nil }
-    var g = [UInt32](repeating: 0, count: nq)
-    var h0 = [UInt32](repeating: 0, count: nq)
-    var h1 = [UInt32](repeating: 0, count: nq)
-    var v = [UInt32](repeating: 0, count: nq)
-    var pg = 0
-    var ph0 = 0
-    var ph1 = 0
+    var quads = [UInt32](repeating: 0, count: 4 * nq)  // g, h0, h1, v per quad
     let bytes = reader.bytes
-    let end = bytes.withUnsafeBufferPointer { b -> Int? in
-      var o = reader.offset
-      @inline(__always) func next() -> Int {
-        let x = Int(b[o]) | Int(b[o + 1]) << 8 | Int(b[o + 2]) << 16
-        o += 3
-        return x
+    let start = reader.offset
+    let ok = bytes.withUnsafeBufferPointer { b in
+      quads.withUnsafeMutableBufferPointer { q in
+        Self.decodeQuads(b, from: start, count: nq, maxG: maxG, nw: nw, nconst: nconst, into: q)
       }
-      // Delta coding: an odd value d means previous - (d >> 1), an even one previous + (d >> 1).
-      @inline(__always) func delta(_ prev: Int) -> Int {
-        let d = next()
-        return d & 1 == 1 ? prev - (d >> 1) : prev + (d >> 1)
-      }
-      for i in 0..<nq {
-        pg = delta(pg)
-        ph0 = delta(ph0)
-        ph1 = delta(ph1)
-        let vi = next()
-        guard pg >= 0, pg < maxG, ph0 >= 0, ph0 < nw, ph1 >= 0, ph1 < nw, vi < nconst else {
-          return nil
-        }
-        g[i] = UInt32(pg)
-        h0[i] = UInt32(ph0)
-        h1[i] = UInt32(ph1)
-        v[i] = UInt32(vi)
-      }
-      return o
     }
-    guard let end else { return nil }
-    reader.offset = end
-    return CircuitLayer(logw: lw, nw: nw, g: g, h0: h0, h1: h1, v: v)
+    guard ok else { return nil }
+    reader.offset = start + 12 * nq
+    return CircuitLayer(logw: lw, nw: nw, quads: quads)
+  }
+
+  /// Decodes `count` quads of 4 three-byte numbers at `offset` (the caller checked the bytes
+  /// are there): a delta-coded g, h0, h1 (an odd value d means previous - (d >> 1), an even one
+  /// previous + (d >> 1)), then the constant index; false when an index is out of range.
+  private static func decodeQuads(
+    _ b: UnsafeBufferPointer<UInt8>, from offset: Int, count: Int, maxG: Int, nw: Int,
+    nconst: Int, into q: UnsafeMutableBufferPointer<UInt32>
+  ) -> Bool {
+    var o = offset
+    var previous = (0, 0, 0)
+    @inline(__always) func next() -> Int {
+      let x = Int(b[o]) | Int(b[o + 1]) << 8 | Int(b[o + 2]) << 16
+      o += 3
+      return x
+    }
+    @inline(__always) func delta(_ prev: Int) -> Int {
+      let d = next()
+      return d & 1 == 1 ? prev - (d >> 1) : prev + (d >> 1)
+    }
+    for i in 0..<count {
+      previous.0 = delta(previous.0)
+      previous.1 = delta(previous.1)
+      previous.2 = delta(previous.2)
+      let vi = next()
+      let (pg, ph0, ph1) = previous
+      guard pg >= 0, pg < maxG, ph0 >= 0, ph0 < nw, ph1 >= 0, ph1 < nw, vi < nconst else {
+        return false
+      }
+      q[4 * i] = UInt32(pg)
+      q[4 * i + 1] = UInt32(ph0)
+      q[4 * i + 2] = UInt32(ph1)
+      q[4 * i + 3] = UInt32(vi)
+    }
+    return true
   }
 
   /// The circuit id as the C++ `circuit_id` computes it: SHA-256 over the field, the sizes and
@@ -198,12 +204,13 @@ extension ZKCircuit {
     }
     let constantBytes = constants.map(\.bytes)
     for layer in layers {
-      for n in [layer.nw, layer.logw, layer.g.count] { storeLE64(UInt64(n), &buffer) }
-      for i in 0..<layer.g.count {
-        storeLE64(UInt64(layer.g[i]), &buffer)
-        storeLE64(UInt64(layer.h0[i]), &buffer)
-        storeLE64(UInt64(layer.h1[i]), &buffer)
-        buffer.append(contentsOf: constantBytes[Int(layer.v[i])])
+      for n in [layer.nw, layer.logw, layer.count] { storeLE64(UInt64(n), &buffer) }
+      let q = layer.quads
+      for i in 0..<layer.count {
+        storeLE64(UInt64(q[4 * i]), &buffer)
+        storeLE64(UInt64(q[4 * i + 1]), &buffer)
+        storeLE64(UInt64(q[4 * i + 2]), &buffer)
+        buffer.append(contentsOf: constantBytes[Int(q[4 * i + 3])])
         if buffer.count >= 1 << 16 {
           hash.update(buffer)
           buffer.removeAll(keepingCapacity: true)

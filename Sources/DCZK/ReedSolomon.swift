@@ -44,21 +44,7 @@ package struct ReedSolomonEvaluator<F: ZKField>: Sendable {
   /// P at every target for the message `y[start ..< start + count]` (count ≤ k; the rest of
   /// the message is zero).
   package func evaluate(_ y: [F], from start: Int = 0, count: Int? = nil) -> [F] {
-    let n = count ?? k
-    var out = [F](repeating: .zero, count: targetCount)
-    y.withUnsafeBufferPointer { yp in
-      coefficients.withUnsafeBufferPointer { cp in
-        for t in 0..<targetCount {
-          var acc = F.zero
-          let row = t * k
-          for i in 0..<n where !yp[start + i].isZero {
-            acc = acc + cp[row + i] * yp[start + i]
-          }
-          out[t] = acc
-        }
-      }
-    }
-    return out
+    evaluateShifted(y, start: start, offset: 0, n: count ?? k)
   }
 
   /// P at every target for a message that is zero outside positions `offset ..< offset + n`,
@@ -67,11 +53,10 @@ package struct ReedSolomonEvaluator<F: ZKField>: Sendable {
     var out = [F](repeating: .zero, count: targetCount)
     y.withUnsafeBufferPointer { yp in
       coefficients.withUnsafeBufferPointer { cp in
+        let ys = UnsafeBufferPointer(rebasing: yp[start..<(start + n)])
         for t in 0..<targetCount {
-          var acc = F.zero
-          let row = t * k + offset
-          for i in 0..<n { acc = acc + cp[row + i] * yp[start + i] }
-          out[t] = acc
+          let row = UnsafeBufferPointer(rebasing: cp[(t * k + offset)..<(t * k + offset + n)])
+          out[t] = F.dot(row, ys, count: n)
         }
       }
     }
