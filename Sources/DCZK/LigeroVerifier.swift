@@ -1,5 +1,17 @@
 import DCCrypto
 
+/// The barycentric weights of BLOCK and DBLOCK points, which depend only on the layout: a
+/// verifier computes them once.
+package struct LigeroWeights<F: ZKField>: Sendable {
+  package let block: [F]
+  package let dblock: [F]
+
+  package init(_ p: LigeroParameters) {
+    block = F.barycentricWeights(count: p.block)
+    dblock = F.barycentricWeights(count: p.dblock)
+  }
+}
+
 /// The Ligero verifier (draft-google-cfrg-libzk §"Ligero verification procedure"; the C++
 /// `LigeroVerifier::verify`, whose transcript order and checks deployed proofs follow).
 package enum LigeroVerifier<F: ZKField> {
@@ -17,8 +29,8 @@ package enum LigeroVerifier<F: ZKField> {
   @_specialize(where F == GF2128)
   @_specialize(where F == FieldP256)
   static func verify(
-    parameters p: LigeroParameters, root: [UInt8], proof: LigeroProof<F>,
-    constraints: DeferredConstraints<F>, transcript: inout ZKTranscript
+    parameters p: LigeroParameters, weights: LigeroWeights<F>, root: [UInt8],
+    proof: LigeroProof<F>, constraints: DeferredConstraints<F>, transcript: inout ZKTranscript
   ) throws(ZKError) {
     transcript.write(bytes: hashOfA)
     var ch = Challenges(
@@ -34,8 +46,8 @@ package enum LigeroVerifier<F: ZKField> {
       throw ZKError(.merkleMismatch, "the opened columns do not lead to the commitment")
     }
     let targets = ch.idx.map { p.dblock + $0 }
-    let rsBlock = ReedSolomonEvaluator<F>(k: p.block, targets: targets)
-    let rsDouble = ReedSolomonEvaluator<F>(k: p.dblock, targets: targets)
+    let rsBlock = ReedSolomonEvaluator<F>(k: p.block, targets: targets, weights: weights.block)
+    let rsDouble = ReedSolomonEvaluator<F>(k: p.dblock, targets: targets, weights: weights.dblock)
     guard lowDegreeCheck(p, proof: proof, u: ch.uLdt, rs: rsBlock) else {
       throw ZKError(.ligeroCheckFailed, "the low-degree test fails")
     }
@@ -152,7 +164,8 @@ package enum LigeroVerifier<F: ZKField> {
   @_specialize(where F == GF2128)
   @_specialize(where F == FieldP256)
   package static func timedChecks(
-    _ p: LigeroParameters, proof: LigeroProof<F>, _ constraints: DeferredConstraints<F>
+    _ p: LigeroParameters, weights: LigeroWeights<F>, proof: LigeroProof<F>,
+    _ constraints: DeferredConstraints<F>
   ) -> Int {
     let idx = Array(0..<p.nreq)
     let ch = Challenges(
@@ -161,8 +174,8 @@ package enum LigeroVerifier<F: ZKField> {
       alphaQ: [F](repeating: .one, count: 3 * p.nq),
       uQuad: [F](repeating: .one, count: p.nqtriples), idx: idx)
     let targets = idx.map { p.dblock + $0 }
-    let rsBlock = ReedSolomonEvaluator<F>(k: p.block, targets: targets)
-    let rsDouble = ReedSolomonEvaluator<F>(k: p.dblock, targets: targets)
+    let rsBlock = ReedSolomonEvaluator<F>(k: p.block, targets: targets, weights: weights.block)
+    let rsDouble = ReedSolomonEvaluator<F>(k: p.dblock, targets: targets, weights: weights.dblock)
     var held = merkleCheck(p, root: [], proof: proof, idx: idx) ? 1 : 0
     held += lowDegreeCheck(p, proof: proof, u: ch.uLdt, rs: rsBlock) ? 1 : 0
     if let a = try? innerProductVector(p, constraints: constraints, ch: ch) {

@@ -15,11 +15,12 @@ package struct ReedSolomonEvaluator<F: ZKField>: Sendable {
   package let coefficients: [F]
 
   /// The evaluator for degree < `k` at the evaluation points of indices `targets` (each ≥ k).
-  package init(k: Int, targets: [Int]) {
+  /// `weights` are `F.barycentricWeights` of the first k points, when the caller keeps them.
+  package init(k: Int, targets: [Int], weights known: [F]? = nil) {
     self.k = k
     targetCount = targets.count
     let xs = (0..<k).map { F.evaluationPoint($0) }
-    let weights = F.barycentricWeights(xs)
+    let weights = known ?? F.barycentricWeights(xs)
     var differences = [F](repeating: .zero, count: targets.count * k)
     var scale = [F](repeating: .one, count: targets.count)
     for (t, target) in targets.enumerated() {
@@ -65,6 +66,11 @@ package struct ReedSolomonEvaluator<F: ZKField>: Sendable {
 }
 
 extension ZKField {
+  /// The barycentric weights of the evaluation points 0..<k.
+  package static func barycentricWeights(count k: Int) -> [Self] {
+    barycentricWeights((0..<k).map { evaluationPoint($0) })
+  }
+
   /// w_i = 1 / prod_{m != i} (x_i - x_m), by O(k^2) products and one batch inversion (any
   /// distinct points).
   package static func barycentricWeights(_ xs: [Self]) -> [Self] {

@@ -50,6 +50,8 @@ package struct ZKProof<F: ZKField>: Sendable {
 package struct ZKVerifier<F: ZKField>: Sendable {
   package let circuit: ZKCircuit<F>
   package let parameters: LigeroParameters
+  /// The Reed–Solomon weights of the layout, computed once.
+  package let weights: LigeroWeights<F>
 
   /// The verifier for `circuit` with the deployment's Ligero settings; throws
   /// `circuitUnreadable` when they admit no tableau layout.
@@ -68,6 +70,7 @@ package struct ZKVerifier<F: ZKField>: Sendable {
     }
     self.circuit = circuit
     self.parameters = parameters
+    weights = LigeroWeights(parameters)
   }
 
   /// Reads a proof of this circuit at `offset`.
@@ -103,7 +106,8 @@ package struct ZKVerifier<F: ZKField>: Sendable {
       circuit: circuit, publicInputs: publicInputs, proof: proof.sumcheck,
       transcript: &transcript)
     try LigeroVerifier<F>.verify(
-      parameters: parameters, root: proof.root, proof: proof.ligero, constraints: constraints,
+      parameters: parameters, weights: weights, root: proof.root, proof: proof.ligero,
+      constraints: constraints,
       transcript: &transcript)
   }
 

@@ -15,6 +15,18 @@ func zkCoreBenchmark(_ h: inout Harness) throws {
     print("  (no vectors in \(directory): skipped)")
     return
   }
+  var x = FieldP256(3)
+  let y = FieldP256(5).inverse
+  h.measure("P-256 base field: 1,000 dependent multiplications", iterations: 1000) {
+    for _ in 0..<1000 { x = x * y }
+  }
+  blackHole(x)
+  var u = GF2128(lo: 3, hi: 7)
+  let v = GF2128(lo: 0x1234, hi: 0x5678).inverse
+  h.measure("GF(2^128): 1,000 dependent multiplications", iterations: 1000) {
+    for _ in 0..<1000 { u = u * v }
+  }
+  blackHole(u)
   let circuitBytes = Array(compressed)
   var circuit: LongfellowCircuit?
   try h.measure("read circuit (zstd, LFC1), ids not checked", iterations: 1, batches: 3) {
@@ -53,6 +65,8 @@ private func stages<F: ZKField>(
   }
   guard let constraints else { return }
   h.measure("\(name): Ligero checks (all run)", iterations: 1, batches: 3) {
-    blackHole(LigeroVerifier<F>.timedChecks(verifier.parameters, proof: proof.ligero, constraints))
+    blackHole(
+      LigeroVerifier<F>.timedChecks(
+        verifier.parameters, weights: verifier.weights, proof: proof.ligero, constraints))
   }
 }
