@@ -11,6 +11,12 @@ package enum ZKLimits {
   package static let layers = 10_000
   /// Most sumcheck rounds per layer side, log2 of the widest layer (the C++ kMaxBindings).
   package static let logWires = 40
+  /// Most wires of one layer (the 1-attribute hash circuit's widest layer has under 2^20): the
+  /// verifier keeps a few tables of this many field elements.
+  package static let wiresPerLayer = 1 << 22
+  /// Most wires over all layers, each layer's count rounded up to a power of two (the
+  /// 1-attribute hash circuit has under 2^23): bounds the verifier's work on EQ tables.
+  package static let totalWires = 1 << 25
   /// Largest proof (the 1-attribute mdoc proof is ~360 KB).
   package static let proofBytes = 8 << 20
   /// Longest Ligero row, BLOCK_ENC (the GF(2^16) subfield numbers at most 2^16 points).
@@ -131,9 +137,9 @@ extension ZKCircuit {
       layers.append(layer)
       maxG = layer.nw
     }
-    guard let last = layers.last, nin <= 1 << last.logw, let id = reader.take(32) else {
-      return nil
-    }
+    guard let last = layers.last, nin <= 1 << last.logw, Self.withinWireLimits(layers),
+      let id = reader.take(32)
+    else { return nil }
     self.init(
       nv: nv, logv: ceilLog2(nv), npubIn: npub, subfieldBoundary: sfb, ninputs: nin,
       constants: constants, layers: layers, id: id)
@@ -157,6 +163,17 @@ extension ZKCircuit {
     guard ok else { return nil }
     reader.offset = start + 12 * nq
     return CircuitLayer(logw: lw, nw: nw, quads: quads)
+  }
+
+  /// Whether every layer, and all of them together (each rounded up to a power of two), stay
+  /// within ZKLimits' wire counts.
+  static func withinWireLimits(_ layers: [CircuitLayer]) -> Bool {
+    var total = 0
+    for layer in layers {
+      guard layer.nw <= ZKLimits.wiresPerLayer else { return false }
+      total += 1 << ceilLog2(layer.nw)
+    }
+    return total <= ZKLimits.totalWires
   }
 
   /// Decodes `count` quads of 4 three-byte numbers at `offset` (the caller checked the bytes

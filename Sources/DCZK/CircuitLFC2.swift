@@ -28,7 +28,8 @@ extension ZKCircuit {
       layers.append(layer)
       maxG = layer.nw
     }
-    guard let last = layers.last, nin <= 1 << last.logw, let id = reader.take(32),
+    guard let last = layers.last, nin <= 1 << last.logw, Self.withinWireLimits(layers),
+      let id = reader.take(32),
       reader.offset == bytes.count
     else { return nil }
     self.init(
