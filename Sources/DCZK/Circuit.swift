@@ -165,6 +165,31 @@ extension ZKCircuit {
     return CircuitLayer(logw: lw, nw: nw, quads: quads)
   }
 
+  /// Quads start ..< start + count as the circuit id hashes them: g, h0, h1 as 8 bytes
+  /// little-endian each, then the constant's bytes.
+  private static func writeQuads(
+    _ quads: [UInt32], from start: Int, count: Int, constants: [[UInt8]], into block: inout [UInt8]
+  ) {
+    let size = 24 + F.byteCount
+    block.withUnsafeMutableBufferPointer { out in
+      quads.withUnsafeBufferPointer { q in
+        for i in 0..<count {
+          let base = i * size
+          let quad = 4 * (start + i)
+          for j in 0..<3 {
+            var v = UInt64(q[quad + j])
+            for b in 0..<8 {
+              out[base + 8 * j + b] = UInt8(truncatingIfNeeded: v)
+              v >>= 8
+            }
+          }
+          let c = constants[Int(q[quad + 3])]
+          for b in 0..<c.count { out[base + 24 + b] = c[b] }
+        }
+      }
+    }
+  }
+
   /// Whether every layer, and all of them together (each rounded up to a power of two), stay
   /// within ZKLimits' wire counts.
   static func withinWireLimits(_ layers: [CircuitLayer]) -> Bool {
@@ -220,18 +245,19 @@ extension ZKCircuit {
       storeLE64(UInt64(n), &buffer)
     }
     let constantBytes = constants.map(\.bytes)
+    let elementBytes = F.byteCount
+    let chunk = 4096
     for layer in layers {
       for n in [layer.nw, layer.logw, layer.count] { storeLE64(UInt64(n), &buffer) }
-      let q = layer.quads
-      for i in 0..<layer.count {
-        storeLE64(UInt64(q[4 * i]), &buffer)
-        storeLE64(UInt64(q[4 * i + 1]), &buffer)
-        storeLE64(UInt64(q[4 * i + 2]), &buffer)
-        buffer.append(contentsOf: constantBytes[Int(q[4 * i + 3])])
-        if buffer.count >= 1 << 16 {
-          hash.update(buffer)
-          buffer.removeAll(keepingCapacity: true)
-        }
+      hash.update(buffer)
+      buffer.removeAll(keepingCapacity: true)
+      var start = 0
+      while start < layer.count {
+        let n = min(chunk, layer.count - start)
+        var block = [UInt8](repeating: 0, count: n * (24 + elementBytes))
+        Self.writeQuads(layer.quads, from: start, count: n, constants: constantBytes, into: &block)
+        hash.update(block)
+        start += n
       }
     }
     hash.update(buffer)

@@ -183,4 +183,18 @@ package struct GF2128: ZKField, Hashable {
     }
     return GF2128(lo: out.0, hi: out.1)
   }
+
+  /// The weights' denominators with the carry-less products in C (O(k^2) products).
+  package static func barycentricWeights(_ xs: [GF2128]) -> [GF2128] {
+    var weights = [GF2128](repeating: .zero, count: xs.count)
+    xs.withUnsafeBytes { xb in
+      weights.withUnsafeMutableBytes { wb in
+        dc_zk_gf128_barycentric_denominators(
+          xb.baseAddress?.assumingMemoryBound(to: UInt64.self), xs.count,
+          wb.baseAddress?.assumingMemoryBound(to: UInt64.self))
+      }
+    }
+    batchInvert(&weights)
+    return weights
+  }
 }

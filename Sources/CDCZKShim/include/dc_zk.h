@@ -41,6 +41,10 @@ void dc_zk_gf128_bindeq(const uint64_t *r, size_t bits, uint64_t *out);
 /// y[i] += a * x[i] for i in 0..<n.
 void dc_zk_gf128_axpy(size_t n, uint64_t *y, const uint64_t *a, const uint64_t *x);
 
+/// out[i] = product over m != i of (xs[i] + xs[m]) for i in 0..<k: the denominators of the
+/// barycentric weights of the points xs.
+void dc_zk_gf128_barycentric_denominators(const uint64_t *xs, size_t k, uint64_t *out);
+
 /// 1 when the hardware instruction is used, 0 for the portable loop (for tests and benchmarks).
 int dc_zk_clmul_is_hardware(void);
 

@@ -283,6 +283,41 @@ void dc_zk_gf128_axpy(size_t n, uint64_t *y, const uint64_t *a, const uint64_t *
   }
 }
 
+#if DC_ZK_X86
+__attribute__((target("pclmul,sse4.1"))) static void barycentric_hw(const uint64_t *xs, size_t k,
+                                                                     uint64_t *out) {
+  for (size_t i = 0; i < k; i++) {
+    __m128i xi = _mm_loadu_si128((const __m128i *)(xs + 2 * i));
+    __m128i acc = _mm_cvtsi64_si128(1);
+    for (size_t m = 0; m < k; m++) {
+      if (m == i) continue;
+      acc = mul_hw(acc, _mm_xor_si128(xi, _mm_loadu_si128((const __m128i *)(xs + 2 * m))));
+    }
+    _mm_storeu_si128((__m128i *)(out + 2 * i), acc);
+  }
+}
+#endif
+
+void dc_zk_gf128_barycentric_denominators(const uint64_t *xs, size_t k, uint64_t *out) {
+#if DC_ZK_X86
+  if (has_pclmul()) {
+    barycentric_hw(xs, k, out);
+    return;
+  }
+#endif
+  for (size_t i = 0; i < k; i++) {
+    uint64_t acc[2] = {1, 0}, d[2];
+    for (size_t m = 0; m < k; m++) {
+      if (m == i) continue;
+      d[0] = xs[2 * i] ^ xs[2 * m];
+      d[1] = xs[2 * i + 1] ^ xs[2 * m + 1];
+      gf128_mul_portable(acc, d, acc);
+    }
+    out[2 * i] = acc[0];
+    out[2 * i + 1] = acc[1];
+  }
+}
+
 int dc_zk_clmul_is_hardware(void) {
 #if DC_ZK_X86
   return has_pclmul();
