@@ -29,13 +29,16 @@ public enum TrustServiceType: Sendable, Hashable {
   case mdocIssuingAuthority
   /// A CA for mdoc readers (a RICAL entry).
   case mdocReaderAuthority
+  /// A provider of electronic attestations of attributes (a public-sector or qualified EAA
+  /// provider: ETSI TS 119 602 PubEAA lists, TS 119 612 EAA service types).
+  case attestationProvider
   /// A service type this library does not map, kept as the list states it (a URI).
   case other(String)
 
   /// What a chain ending at this service may be trusted for.
   public var purposes: Set<TrustPurpose> {
     switch self {
-    case .pidProvider, .mdocIssuingAuthority: [.credentialIssuer]
+    case .pidProvider, .mdocIssuingAuthority, .attestationProvider: [.credentialIssuer]
     case .walletProvider: [.walletProvider]
     case .accessCertificateAuthority: [.reader, .verifier]
     case .registrationCertificateProvider: [.registrationCertificateProvider]
