@@ -111,9 +111,23 @@ void dc_zk_gf128_mul(const uint64_t *a, const uint64_t *b, uint64_t *out) {
   gf128_mul_portable(a, b, out);
 }
 
-uint64_t dc_zk_gf128_mul2(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi, uint64_t *high) {
+#if DC_ZK_X86
+__attribute__((target("pclmul,sse4.1"))) static uint64_t mul2_hw(uint64_t alo, uint64_t ahi,
+                                                                  uint64_t blo, uint64_t bhi,
+                                                                  uint64_t *high) {
   uint64_t a[2] = {alo, ahi}, b[2] = {blo, bhi}, out[2];
-  dc_zk_gf128_mul(a, b, out);
+  gf128_mul_hw(a, b, out);
+  *high = out[1];
+  return out[0];
+}
+#endif
+
+uint64_t dc_zk_gf128_mul2(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi, uint64_t *high) {
+#if DC_ZK_X86
+  if (has_pclmul()) return mul2_hw(alo, ahi, blo, bhi, high);
+#endif
+  uint64_t a[2] = {alo, ahi}, b[2] = {blo, bhi}, out[2];
+  gf128_mul_portable(a, b, out);
   *high = out[1];
   return out[0];
 }
