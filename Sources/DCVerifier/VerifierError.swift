@@ -31,6 +31,8 @@ public struct VerifierErrorCode: DCErrorCode {
   public static let unsupportedProtocol = Self("unsupportedProtocol")
   /// The wallet answered with an error response (OpenID4VP 1.0 §8.5), such as `access_denied`.
   public static let walletError = Self("walletError")
+  /// The store of DC API transactions (a database) did not answer; the transaction is unchanged.
+  public static let storeUnavailable = Self("storeUnavailable")
 }
 
 extension DCError where Code == VerifierErrorCode {

@@ -33,6 +33,11 @@ package struct InputLimit: Sendable, Hashable {
   /// certificate): the largest of those, 2 MiB, since the kind is known only after parsing.
   package static let inspected = InputLimit(bytes: 2 * 1024 * 1024, kind: "an input to inspect")
 
+  /// A trusted list to import (`trust import-list`, `verifier verify --trusted-list`, a file
+  /// or a URL): 8 MiB, the list parsers' own bound (docs/LIMITS.md, "Trusted lists"). Published
+  /// national TSLs run from tens of kilobytes to a few megabytes.
+  package static let trustedList = InputLimit(bytes: 8 * 1024 * 1024, kind: "a trusted list")
+
   /// Every other file a command reads (certificates, PEM keys, verifier state): 1 MiB; each is
   /// a few kilobytes.
   package static let file = InputLimit(bytes: 1024 * 1024, kind: "an input file")

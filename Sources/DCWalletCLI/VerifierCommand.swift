@@ -6,6 +6,7 @@ import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
+import DCTrust
 import DCVerifier
 import DCWallet
 import DCX509
@@ -66,6 +67,13 @@ enum VerifierCommand {
       .value(
         "sd-jwt-issuer-anchor", "FILE", repeating: true,
         "a trusted SD-JWT VC issuer anchor (PEM or DER)"),
+      .value(
+        "trusted-list", "KIND:FILE", repeating: true,
+        "a trusted list (lote, tsl, lotl, vical, rical) whose issuers are trusted, e.g. lote:pid-providers.jws"
+      ),
+      .value(
+        "list-operator-cert", "PEM", repeating: true,
+        "the certificate the --trusted-list operators sign with (PEM or DER)"),
       .value(
         "status-list", "FILE", repeating: true,
         "a status list token (JWT or CWT) to use instead of fetching it, matched by its sub"),
@@ -235,8 +243,12 @@ enum VerifierCommand {
     guard !origin.isEmpty else {
       throw UsageError("--origin must not be empty", command: verifySpec.path)
     }
-    let mdocAnchors = try Inputs.certificates(args.all("issuer-anchor"))
-    let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor"))
+    // Issue 29: the issuer anchors and the issuers of every verified --trusted-list; the
+    // report then names which one trusted each credential.
+    let sources = try VerifierTrustLists.sources(args, at: now)
+    let listed = sources.anchorCertificates(for: .credentialIssuer, at: now)
+    let mdocAnchors = try Inputs.certificates(args.all("issuer-anchor")) + listed
+    let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor")) + listed
     guard let statePath = args.value("state") else {
       try await verifyCaptured(
         args, origin: origin, now: now, mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors,
@@ -261,6 +273,7 @@ enum VerifierCommand {
         response, savedState: stateJSON, origin: origin, now: now, mdocAnchors: mdocAnchors,
         sdJWTAnchors: sdJWTAnchors, status: status)
       OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
+      VerifierTrustLists.print(verified.issuerTrustDecisions(sources, at: now), args, context)
       return
     }
     let saved: AnnexCVerifier.State
@@ -276,6 +289,8 @@ enum VerifierCommand {
       response: response, state: state, anchors: mdocAnchors, now: now, status: status,
       requireAllElements: args.flag("require-all-elements"))
     printAnnexC(result, json: args.flag("json"), context)
+    VerifierTrustLists.print(
+      ["documents": result.issuerTrustDecisions(sources, at: now)], args, context)
   }
 
   /// Verifies an OpenID4VP response against a saved state made for `origin`.
