@@ -11,6 +11,12 @@ package enum ZKLimits {
   package static let layers = 10_000
   /// Most sumcheck rounds per layer side, log2 of the widest layer (the C++ kMaxBindings).
   package static let logWires = 40
+  /// Most wires of one layer (the 1-attribute hash circuit's widest layer has under 2^20): the
+  /// verifier keeps a few tables of this many field elements.
+  package static let wiresPerLayer = 1 << 22
+  /// Most wires over all layers, each layer's count rounded up to a power of two (the
+  /// 1-attribute hash circuit has under 2^23): bounds the verifier's work on EQ tables.
+  package static let totalWires = 1 << 25
   /// Largest proof (the 1-attribute mdoc proof is ~360 KB).
   package static let proofBytes = 8 << 20
   /// Longest Ligero row, BLOCK_ENC (the GF(2^16) subfield numbers at most 2^16 points).
@@ -59,20 +65,18 @@ struct ByteReader {
 }
 
 /// One layer of a layered circuit (draft-google-cfrg-libzk §"Serializing a Circuit"): the
-/// quads (g, h0, h1, v) as parallel arrays, v an index into the circuit's constants.
+/// quads (g, h0, h1, v), v an index into the circuit's constants, four numbers per quad in one
+/// contiguous array.
 package struct CircuitLayer: Sendable {
   /// log2 bound on the layer's input wires (sumcheck rounds per hand).
   package let logw: Int
   /// Number of input wires.
   package let nw: Int
-  /// Output wire of each quad.
-  package let g: [UInt32]
-  /// Left input wire of each quad.
-  package let h0: [UInt32]
-  /// Right input wire of each quad.
-  package let h1: [UInt32]
-  /// Constant index of each quad.
-  package let v: [UInt32]
+  /// g, h0, h1, v of quad i at 4i ..< 4i + 4.
+  package let quads: [UInt32]
+
+  /// Number of quads.
+  package var count: Int { quads.count / 4 }
 }
 
 /// A layered circuit over `F` as the C++ library serializes it (LFC1: the draft's Circuit
@@ -96,7 +100,7 @@ package struct ZKCircuit<F: ZKField>: Sendable {
   package let id: [UInt8]
 
   /// Total quads over all layers.
-  package var nterms: Int { layers.reduce(0) { $0 + $1.g.count } }
+  package var nterms: Int { layers.reduce(0) { $0 + $1.count } }
   /// Number of private inputs (witnesses before the pad).
   package var nwitness: Int { ninputs - npubIn }
 }
@@ -133,9 +137,9 @@ extension ZKCircuit {
       layers.append(layer)
       maxG = layer.nw
     }
-    guard let last = layers.last, nin <= 1 << last.logw, let id = reader.take(32) else {
-      return nil
-    }
+    guard let last = layers.last, nin <= 1 << last.logw, Self.withinWireLimits(layers),
+      let id = reader.take(32)
+    else { return nil }
     self.init(
       nv: nv, logv: ceilLog2(nv), npubIn: npub, subfieldBoundary: sfb, ninputs: nin,
       constants: constants, layers: layers, id: id)
@@ -148,44 +152,88 @@ extension ZKCircuit {
       lw > 0, lw <= ZKLimits.logWires, nw > 0, nw >= lw, nw <= 1 << lw, nq > 0,
       reader.have(nq * 12)
     else { return nil }
-    var g = [UInt32](repeating: 0, count: nq)
-    var h0 = [UInt32](repeating: 0, count: nq)
-    var h1 = [UInt32](repeating: 0, count: nq)
-    var v = [UInt32](repeating: 0, count: nq)
-    var pg = 0
-    var ph0 = 0
-    var ph1 = 0
+    var quads = [UInt32](repeating: 0, count: 4 * nq)  // g, h0, h1, v per quad
     let bytes = reader.bytes
-    let end = bytes.withUnsafeBufferPointer { b -> Int? in
-      var o = reader.offset
-      @inline(__always) func next() -> Int {
-        let x = Int(b[o]) | Int(b[o + 1]) << 8 | Int(b[o + 2]) << 16
-        o += 3
-        return x
+    let start = reader.offset
+    let ok = bytes.withUnsafeBufferPointer { b in
+      quads.withUnsafeMutableBufferPointer { q in
+        Self.decodeQuads(b, from: start, count: nq, maxG: maxG, nw: nw, nconst: nconst, into: q)
       }
-      // Delta coding: an odd value d means previous - (d >> 1), an even one previous + (d >> 1).
-      @inline(__always) func delta(_ prev: Int) -> Int {
-        let d = next()
-        return d & 1 == 1 ? prev - (d >> 1) : prev + (d >> 1)
-      }
-      for i in 0..<nq {
-        pg = delta(pg)
-        ph0 = delta(ph0)
-        ph1 = delta(ph1)
-        let vi = next()
-        guard pg >= 0, pg < maxG, ph0 >= 0, ph0 < nw, ph1 >= 0, ph1 < nw, vi < nconst else {
-          return nil
-        }
-        g[i] = UInt32(pg)
-        h0[i] = UInt32(ph0)
-        h1[i] = UInt32(ph1)
-        v[i] = UInt32(vi)
-      }
-      return o
     }
-    guard let end else { return nil }
-    reader.offset = end
-    return CircuitLayer(logw: lw, nw: nw, g: g, h0: h0, h1: h1, v: v)
+    guard ok else { return nil }
+    reader.offset = start + 12 * nq
+    return CircuitLayer(logw: lw, nw: nw, quads: quads)
+  }
+
+  /// Quads start ..< start + count as the circuit id hashes them: g, h0, h1 as 8 bytes
+  /// little-endian each, then the constant's bytes.
+  private static func writeQuads(
+    _ quads: [UInt32], from start: Int, count: Int, constants: [[UInt8]], into block: inout [UInt8]
+  ) {
+    let size = 24 + F.byteCount
+    block.withUnsafeMutableBufferPointer { out in
+      quads.withUnsafeBufferPointer { q in
+        for i in 0..<count {
+          let base = i * size
+          let quad = 4 * (start + i)
+          for j in 0..<3 {
+            var v = UInt64(q[quad + j])
+            for b in 0..<8 {
+              out[base + 8 * j + b] = UInt8(truncatingIfNeeded: v)
+              v >>= 8
+            }
+          }
+          let c = constants[Int(q[quad + 3])]
+          for b in 0..<c.count { out[base + 24 + b] = c[b] }
+        }
+      }
+    }
+  }
+
+  /// Whether every layer, and all of them together (each rounded up to a power of two), stay
+  /// within ZKLimits' wire counts.
+  static func withinWireLimits(_ layers: [CircuitLayer]) -> Bool {
+    var total = 0
+    for layer in layers {
+      guard layer.nw <= ZKLimits.wiresPerLayer else { return false }
+      total += 1 << ceilLog2(layer.nw)
+    }
+    return total <= ZKLimits.totalWires
+  }
+
+  /// Decodes `count` quads of 4 three-byte numbers at `offset` (the caller checked the bytes
+  /// are there): a delta-coded g, h0, h1 (an odd value d means previous - (d >> 1), an even one
+  /// previous + (d >> 1)), then the constant index; false when an index is out of range.
+  private static func decodeQuads(
+    _ b: UnsafeBufferPointer<UInt8>, from offset: Int, count: Int, maxG: Int, nw: Int,
+    nconst: Int, into q: UnsafeMutableBufferPointer<UInt32>
+  ) -> Bool {
+    var o = offset
+    var previous = (0, 0, 0)
+    @inline(__always) func next() -> Int {
+      let x = Int(b[o]) | Int(b[o + 1]) << 8 | Int(b[o + 2]) << 16
+      o += 3
+      return x
+    }
+    @inline(__always) func delta(_ prev: Int) -> Int {
+      let d = next()
+      return d & 1 == 1 ? prev - (d >> 1) : prev + (d >> 1)
+    }
+    for i in 0..<count {
+      previous.0 = delta(previous.0)
+      previous.1 = delta(previous.1)
+      previous.2 = delta(previous.2)
+      let vi = next()
+      let (pg, ph0, ph1) = previous
+      guard pg >= 0, pg < maxG, ph0 >= 0, ph0 < nw, ph1 >= 0, ph1 < nw, vi < nconst else {
+        return false
+      }
+      q[4 * i] = UInt32(pg)
+      q[4 * i + 1] = UInt32(ph0)
+      q[4 * i + 2] = UInt32(ph1)
+      q[4 * i + 3] = UInt32(vi)
+    }
+    return true
   }
 
   /// The circuit id as the C++ `circuit_id` computes it: SHA-256 over the field, the sizes and
@@ -197,17 +245,19 @@ extension ZKCircuit {
       storeLE64(UInt64(n), &buffer)
     }
     let constantBytes = constants.map(\.bytes)
+    let elementBytes = F.byteCount
+    let chunk = 4096
     for layer in layers {
-      for n in [layer.nw, layer.logw, layer.g.count] { storeLE64(UInt64(n), &buffer) }
-      for i in 0..<layer.g.count {
-        storeLE64(UInt64(layer.g[i]), &buffer)
-        storeLE64(UInt64(layer.h0[i]), &buffer)
-        storeLE64(UInt64(layer.h1[i]), &buffer)
-        buffer.append(contentsOf: constantBytes[Int(layer.v[i])])
-        if buffer.count >= 1 << 16 {
-          hash.update(buffer)
-          buffer.removeAll(keepingCapacity: true)
-        }
+      for n in [layer.nw, layer.logw, layer.count] { storeLE64(UInt64(n), &buffer) }
+      hash.update(buffer)
+      buffer.removeAll(keepingCapacity: true)
+      var start = 0
+      while start < layer.count {
+        let n = min(chunk, layer.count - start)
+        var block = [UInt8](repeating: 0, count: n * (24 + elementBytes))
+        Self.writeQuads(layer.quads, from: start, count: n, constants: constantBytes, into: &block)
+        hash.update(block)
+        start += n
       }
     }
     hash.update(buffer)

@@ -28,7 +28,8 @@ extension ZKCircuit {
       layers.append(layer)
       maxG = layer.nw
     }
-    guard let last = layers.last, nin <= 1 << last.logw, let id = reader.take(32),
+    guard let last = layers.last, nin <= 1 << last.logw, Self.withinWireLimits(layers),
+      let id = reader.take(32),
       reader.offset == bytes.count
     else { return nil }
     self.init(
@@ -61,10 +62,7 @@ extension ZKCircuit {
       segments.append(segment)
     }
     guard let ntok = reader.number(), reader.have(ntok) else { return nil }
-    var g: [UInt32] = []
-    var h0: [UInt32] = []
-    var h1: [UInt32] = []
-    var v: [UInt32] = []
+    var quads: [UInt32] = []
     var (pg, p0, p1) = (0, 0, 0)
     for _ in 0..<ntok {
       guard let t = reader.number(), t < nseg else { return nil }
@@ -75,14 +73,11 @@ extension ZKCircuit {
         p0 += deltas[d].1
         p1 += deltas[d].2
         guard pg >= 0, pg < maxG, p0 >= 0, p0 < nw, p1 >= 0, p1 < nw else { return nil }
-        g.append(UInt32(pg))
-        h0.append(UInt32(p0))
-        h1.append(UInt32(p1))
-        v.append(UInt32(deltas[d].3))
+        quads += [UInt32(pg), UInt32(p0), UInt32(p1), UInt32(deltas[d].3)]
       }
     }
-    guard !g.isEmpty else { return nil }
-    return CircuitLayer(logw: lw, nw: nw, g: g, h0: h0, h1: h1, v: v)
+    guard !quads.isEmpty else { return nil }
+    return CircuitLayer(logw: lw, nw: nw, quads: quads)
   }
 }
 

@@ -44,11 +44,46 @@ package protocol ZKField: Sendable, Equatable {
   /// Sum over the layer's quads of k[v] * eqg[g] * eql[h0] * eqr[h1] (the bound quad).
   static func quadSum(layer: CircuitLayer, k: [Self], eqg: [Self], eql: [Self], eqr: [Self])
     -> Self
+  /// The EQ table of the first `bits` challenges of `r` (2^bits elements; see `bindEq`).
+  static func eqTable(_ r: [Self], bits: Int) -> [Self]
+  /// y[i] += a * x[i] for i in 0..<min(y.count, x.count).
+  static func axpy(_ y: inout [Self], _ a: Self, _ x: [Self])
+  /// The sum of a[i] * b[i] for i in 0..<count (buffers of at least `count` elements).
+  static func dot(_ a: UnsafeBufferPointer<Self>, _ b: UnsafeBufferPointer<Self>, count: Int)
+    -> Self
   /// The barycentric weights w_i = 1 / prod_{m != i} (x_i - x_m) of the points `xs`.
   static func barycentricWeights(_ xs: [Self]) -> [Self]
 }
 
 extension ZKField {
+  package static func eqTable(_ r: [Self], bits: Int) -> [Self] {
+    var eq = [Self](repeating: .zero, count: 1 << bits)
+    eq[0] = .one
+    for b in 0..<bits {
+      let rb = r[b]
+      let half = 1 << b
+      for x in 0..<half {
+        let v = eq[x]
+        let hi = v * rb
+        eq[x + half] = hi
+        eq[x] = v - hi
+      }
+    }
+    return eq
+  }
+
+  package static func axpy(_ y: inout [Self], _ a: Self, _ x: [Self]) {
+    for i in 0..<min(y.count, x.count) { y[i] = y[i] + a * x[i] }
+  }
+
+  package static func dot(
+    _ a: UnsafeBufferPointer<Self>, _ b: UnsafeBufferPointer<Self>, count: Int
+  ) -> Self {
+    var acc = Self.zero
+    for i in 0..<count { acc = acc + a[i] * b[i] }
+    return acc
+  }
+
   /// `self * self`.
   @inline(__always) var squared: Self { self * self }
 

@@ -118,25 +118,19 @@ package struct GF2128: ZKField, Hashable {
     layer: CircuitLayer, k: [GF2128], eqg: [GF2128], eql: [GF2128], eqr: [GF2128]
   ) -> GF2128 {
     var out: (UInt64, UInt64) = (0, 0)
-    layer.g.withUnsafeBufferPointer { g in
-      layer.h0.withUnsafeBufferPointer { h0 in
-        layer.h1.withUnsafeBufferPointer { h1 in
-          layer.v.withUnsafeBufferPointer { v in
-            k.withUnsafeBytes { kb in
-              eqg.withUnsafeBytes { gb in
-                eql.withUnsafeBytes { lb in
-                  eqr.withUnsafeBytes { rb in
-                    withUnsafeMutableBytes(of: &out) { ob in
-                      dc_zk_gf128_quad_sum(
-                        g.count, g.baseAddress, h0.baseAddress, h1.baseAddress, v.baseAddress,
-                        kb.baseAddress?.assumingMemoryBound(to: UInt64.self),
-                        gb.baseAddress?.assumingMemoryBound(to: UInt64.self),
-                        lb.baseAddress?.assumingMemoryBound(to: UInt64.self),
-                        rb.baseAddress?.assumingMemoryBound(to: UInt64.self),
-                        ob.baseAddress?.assumingMemoryBound(to: UInt64.self))
-                    }
-                  }
-                }
+    layer.quads.withUnsafeBufferPointer { q in
+      k.withUnsafeBytes { kb in
+        eqg.withUnsafeBytes { gb in
+          eql.withUnsafeBytes { lb in
+            eqr.withUnsafeBytes { rb in
+              withUnsafeMutableBytes(of: &out) { ob in
+                dc_zk_gf128_quad_sum(
+                  layer.count, q.baseAddress,
+                  kb.baseAddress?.assumingMemoryBound(to: UInt64.self),
+                  gb.baseAddress?.assumingMemoryBound(to: UInt64.self),
+                  lb.baseAddress?.assumingMemoryBound(to: UInt64.self),
+                  rb.baseAddress?.assumingMemoryBound(to: UInt64.self),
+                  ob.baseAddress?.assumingMemoryBound(to: UInt64.self))
               }
             }
           }
@@ -144,5 +138,63 @@ package struct GF2128: ZKField, Hashable {
       }
     }
     return GF2128(lo: out.0, hi: out.1)
+  }
+
+  package static func eqTable(_ r: [GF2128], bits: Int) -> [GF2128] {
+    precondition(bits <= r.count)
+    var eq = [GF2128](repeating: .zero, count: 1 << bits)
+    r.withUnsafeBytes { rb in
+      eq.withUnsafeMutableBytes { ob in
+        dc_zk_gf128_bindeq(
+          rb.baseAddress?.assumingMemoryBound(to: UInt64.self), bits,
+          ob.baseAddress?.assumingMemoryBound(to: UInt64.self))
+      }
+    }
+    return eq
+  }
+
+  package static func axpy(_ y: inout [GF2128], _ a: GF2128, _ x: [GF2128]) {
+    let n = min(y.count, x.count)
+    var scalar = a
+    withUnsafeBytes(of: &scalar) { ab in
+      x.withUnsafeBytes { xb in
+        y.withUnsafeMutableBytes { yb in
+          dc_zk_gf128_axpy(
+            n, yb.baseAddress?.assumingMemoryBound(to: UInt64.self),
+            ab.baseAddress?.assumingMemoryBound(to: UInt64.self),
+            xb.baseAddress?.assumingMemoryBound(to: UInt64.self))
+        }
+      }
+    }
+  }
+
+  package static func dot(
+    _ a: UnsafeBufferPointer<GF2128>, _ b: UnsafeBufferPointer<GF2128>, count: Int
+  ) -> GF2128 {
+    var out: (UInt64, UInt64) = (0, 0)
+    UnsafeRawBufferPointer(a).withMemoryRebound(to: UInt64.self) { ap in
+      UnsafeRawBufferPointer(b).withMemoryRebound(to: UInt64.self) { bp in
+        withUnsafeMutableBytes(of: &out) { ob in
+          dc_zk_gf128_dot(
+            ap.baseAddress, bp.baseAddress, count,
+            ob.baseAddress?.assumingMemoryBound(to: UInt64.self))
+        }
+      }
+    }
+    return GF2128(lo: out.0, hi: out.1)
+  }
+
+  /// The weights' denominators with the carry-less products in C (O(k^2) products).
+  package static func barycentricWeights(_ xs: [GF2128]) -> [GF2128] {
+    var weights = [GF2128](repeating: .zero, count: xs.count)
+    xs.withUnsafeBytes { xb in
+      weights.withUnsafeMutableBytes { wb in
+        dc_zk_gf128_barycentric_denominators(
+          xb.baseAddress?.assumingMemoryBound(to: UInt64.self), xs.count,
+          wb.baseAddress?.assumingMemoryBound(to: UInt64.self))
+      }
+    }
+    batchInvert(&weights)
+    return weights
   }
 }

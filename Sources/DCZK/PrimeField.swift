@@ -162,49 +162,50 @@ package struct PrimeField<M: PrimeModulus>: ZKField, Hashable {
     return s2
   }
 
-  /// Montgomery product (CIOS): a * b * R^-1 mod p.
-  @inline(__always) package static func * (lhs: Self, rhs: Self) -> Self {
+  /// One CIOS round: t += a * b, then t = (t + m p) / 2^64 with m = t0 * n0 mod 2^64.
+  @inline(__always) static func round(
+    _ a: Self, _ b: UInt64,
+    _ t0: inout UInt64, _ t1: inout UInt64, _ t2: inout UInt64, _ t3: inout UInt64,
+    _ t4: inout UInt64
+  ) {
     let p = M.p
-    let n0 = M.n0
+    var carry: UInt64 = 0
+    let s0 = mac(a.v0, b, t0, &carry)
+    let s1 = mac(a.v1, b, t1, &carry)
+    let s2 = mac(a.v2, b, t2, &carry)
+    let s3 = mac(a.v3, b, t3, &carry)
+    let (s4, o4) = t4.addingReportingOverflow(carry)
+    let m = s0 &* M.n0
+    var c: UInt64 = 0
+    _ = mac(m, p.0, s0, &c)
+    t0 = mac(m, p.1, s1, &c)
+    t1 = mac(m, p.2, s2, &c)
+    t2 = mac(m, p.3, s3, &c)
+    let (s, o) = s4.addingReportingOverflow(c)
+    t3 = s
+    t4 = (o4 ? 1 : 0) &+ (o ? 1 : 0)
+  }
+
+  /// Montgomery product (CIOS, unrolled): a * b * R^-1 mod p.
+  @inline(__always) package static func * (lhs: Self, rhs: Self) -> Self {
     var t0: UInt64 = 0
     var t1: UInt64 = 0
     var t2: UInt64 = 0
     var t3: UInt64 = 0
     var t4: UInt64 = 0
-    for i in 0..<4 {
-      let b: UInt64
-      switch i {
-      case 0: b = rhs.v0
-      case 1: b = rhs.v1
-      case 2: b = rhs.v2
-      default: b = rhs.v3
-      }
-      var carry: UInt64 = 0
-      t0 = mac(lhs.v0, b, t0, &carry)
-      t1 = mac(lhs.v1, b, t1, &carry)
-      t2 = mac(lhs.v2, b, t2, &carry)
-      t3 = mac(lhs.v3, b, t3, &carry)
-      let (t4s, o4) = t4.addingReportingOverflow(carry)
-      let t5: UInt64 = o4 ? 1 : 0
-      let m = t0 &* n0
-      var c2: UInt64 = 0
-      _ = mac(m, p.0, t0, &c2)
-      t0 = mac(m, p.1, t1, &c2)
-      t1 = mac(m, p.2, t2, &c2)
-      t2 = mac(m, p.3, t3, &c2)
-      let (s, o) = t4s.addingReportingOverflow(c2)
-      t3 = s
-      t4 = t5 &+ (o ? 1 : 0)
-    }
-    let r = Self(t0, t1, t2, t3)
+    round(lhs, rhs.v0, &t0, &t1, &t2, &t3, &t4)
+    round(lhs, rhs.v1, &t0, &t1, &t2, &t3, &t4)
+    round(lhs, rhs.v2, &t0, &t1, &t2, &t3, &t4)
+    round(lhs, rhs.v3, &t0, &t1, &t2, &t3, &t4)
     if t4 != 0 {
+      let p = M.p
       let (d0, b0) = t0.subtractingReportingOverflow(p.0)
       let (d1, b1) = sub3(t1, p.1, b0)
       let (d2, b2) = sub3(t2, p.2, b1)
       let (d3, _) = sub3(t3, p.3, b2)
       return Self(d0, d1, d2, d3)
     }
-    return r.reducedOnce
+    return Self(t0, t1, t2, t3).reducedOnce
   }
 
   /// a^(p - 2) (Fermat).

@@ -15,11 +15,12 @@ package struct ReedSolomonEvaluator<F: ZKField>: Sendable {
   package let coefficients: [F]
 
   /// The evaluator for degree < `k` at the evaluation points of indices `targets` (each ≥ k).
-  package init(k: Int, targets: [Int]) {
+  /// `weights` are `F.barycentricWeights` of the first k points, when the caller keeps them.
+  package init(k: Int, targets: [Int], weights known: [F]? = nil) {
     self.k = k
     targetCount = targets.count
     let xs = (0..<k).map { F.evaluationPoint($0) }
-    let weights = F.barycentricWeights(xs)
+    let weights = known ?? F.barycentricWeights(xs)
     var differences = [F](repeating: .zero, count: targets.count * k)
     var scale = [F](repeating: .one, count: targets.count)
     for (t, target) in targets.enumerated() {
@@ -44,21 +45,7 @@ package struct ReedSolomonEvaluator<F: ZKField>: Sendable {
   /// P at every target for the message `y[start ..< start + count]` (count ≤ k; the rest of
   /// the message is zero).
   package func evaluate(_ y: [F], from start: Int = 0, count: Int? = nil) -> [F] {
-    let n = count ?? k
-    var out = [F](repeating: .zero, count: targetCount)
-    y.withUnsafeBufferPointer { yp in
-      coefficients.withUnsafeBufferPointer { cp in
-        for t in 0..<targetCount {
-          var acc = F.zero
-          let row = t * k
-          for i in 0..<n where !yp[start + i].isZero {
-            acc = acc + cp[row + i] * yp[start + i]
-          }
-          out[t] = acc
-        }
-      }
-    }
-    return out
+    evaluateShifted(y, start: start, offset: 0, n: count ?? k)
   }
 
   /// P at every target for a message that is zero outside positions `offset ..< offset + n`,
@@ -67,11 +54,10 @@ package struct ReedSolomonEvaluator<F: ZKField>: Sendable {
     var out = [F](repeating: .zero, count: targetCount)
     y.withUnsafeBufferPointer { yp in
       coefficients.withUnsafeBufferPointer { cp in
+        let ys = UnsafeBufferPointer(rebasing: yp[start..<(start + n)])
         for t in 0..<targetCount {
-          var acc = F.zero
-          let row = t * k + offset
-          for i in 0..<n { acc = acc + cp[row + i] * yp[start + i] }
-          out[t] = acc
+          let row = UnsafeBufferPointer(rebasing: cp[(t * k + offset)..<(t * k + offset + n)])
+          out[t] = F.dot(row, ys, count: n)
         }
       }
     }
@@ -80,6 +66,11 @@ package struct ReedSolomonEvaluator<F: ZKField>: Sendable {
 }
 
 extension ZKField {
+  /// The barycentric weights of the evaluation points 0..<k.
+  package static func barycentricWeights(count k: Int) -> [Self] {
+    barycentricWeights((0..<k).map { evaluationPoint($0) })
+  }
+
   /// w_i = 1 / prod_{m != i} (x_i - x_m), by O(k^2) products and one batch inversion (any
   /// distinct points).
   package static func barycentricWeights(_ xs: [Self]) -> [Self] {

@@ -46,24 +46,12 @@ package struct DeferredConstraints<F: ZKField>: Sendable {
 
 /// eq(x) = prod_b (bit b of x ? r_b : 1 - r_b) for x in 0..<n (draft sumcheck "The EQ[] array",
 /// `bindeq`); bits at or above ceil(log2 n) are zero for such x and contribute prod (1 - r_b).
-func bindEq<F: ZKField>(_ r: ArraySlice<F>, count n: Int) -> [F] {
+func bindEq<F: ZKField>(_ r: [F], count n: Int) -> [F] {
   let bits = ceilLog2(max(n, 1))
   precondition(bits <= r.count)
-  var eq = [F](repeating: .zero, count: 1 << bits)
-  eq[0] = .one
-  let base = r.startIndex
-  for b in 0..<bits {
-    let rb = r[base + b]
-    let half = 1 << b
-    for x in 0..<half {
-      let v = eq[x]
-      let hi = v * rb
-      eq[x + half] = hi
-      eq[x] = v - hi
-    }
-  }
+  var eq = F.eqTable(r, bits: bits)
   var tail = F.one
-  for b in bits..<r.count { tail = tail * (F.one - r[base + b]) }
+  for b in bits..<r.count { tail = tail * (F.one - r[b]) }
   if tail != .one { for i in eq.indices { eq[i] = eq[i] * tail } }
   return eq
 }

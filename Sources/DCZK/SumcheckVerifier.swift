@@ -5,7 +5,7 @@
 /// The witness layout (sumcheck §"Transcript encryption and deferred verification"): the
 /// private inputs, then per layer 4 * logw round pads (round r, hand h: P0 at 4r + 2h, P2 at
 /// 4r + 2h + 1), then the claim pads c0, c1 and their product c0 * c1.
-enum SumcheckVerifier<F: ZKField> {
+package enum SumcheckVerifier<F: ZKField> {
   /// Challenges drawn and discarded before the first layer, then drawn for the output binding
   /// (the reference's MAX_BINDINGS).
   static var maxBindings: Int { 40 }
@@ -40,11 +40,22 @@ enum SumcheckVerifier<F: ZKField> {
     var width: Int
     var g0: [F]
     var g1: [F]
+    /// EQ tables of g0 and g1 when already computed (the previous layer's round challenges).
+    var eq0: [F] = []
+    var eq1: [F] = []
+
+    /// The EQ tables of g0 and g1, covering at least `count` indices.
+    func tables(count: Int) -> ([F], [F]) {
+      if eq0.count >= count && eq1.count >= count { return (eq0, eq1) }
+      return (bindEq(g0, count: count), bindEq(g1, count: count))
+    }
   }
 
   /// The constraints for `proof` of `circuit` with `publicInputs`, drawing challenges from
   /// `transcript` as the prover did.
-  static func constraints(
+  @_specialize(where F == GF2128)
+  @_specialize(where F == FieldP256)
+  package static func constraints(
     circuit: ZKCircuit<F>, publicInputs: [F], proof: SumcheckProof<F>,
     transcript: inout ZKTranscript
   ) -> DeferredConstraints<F> {
@@ -111,32 +122,31 @@ enum SumcheckVerifier<F: ZKField> {
     let (wc0, wc1) = proof.claims[ly]
     // claim - eqq * ((c0 + wc0)(c1 + wc1)), with c0 * c1 replaced by its pad variable.
     let c0 = base + 4 * layer.logw
-    claim.known = claim.known - eqq * wc0 * wc1
-    claim.add(variable: c0, -(eqq * wc1))
-    claim.add(variable: c0 + 1, -(eqq * wc0))
-    claim.add(variable: c0 + 2, -eqq)
+    let q = eqq.value
+    claim.known = claim.known - q * wc0 * wc1
+    claim.add(variable: c0, -(q * wc1))
+    claim.add(variable: c0 + 1, -(q * wc0))
+    claim.add(variable: c0 + 2, -q)
     emit(claim, into: &out)
     transcript.write(elements: [wc0, wc1])
     claims = Claims(
       logv: layer.logw, claim0: nil, claim1: nil, wc: (wc0, wc1), width: layer.nw,
-      g0: challenges[0],
-      g1: challenges[1])
+      g0: challenges[0], g1: challenges[1], eq0: eqq.eql, eq1: eqq.eqr)
   }
 
   /// QZ bound at the output challenges (g), then at the round challenges (l, r): the sum over
-  /// quads of v * EQ_g[g] * EQ_l[h0] * EQ_r[h1], with v = beta for an assertion (v = 0).
+  /// quads of v * EQ_g[g] * EQ_l[h0] * EQ_r[h1], with v = beta for an assertion (v = 0). Also
+  /// returns EQ_l and EQ_r, the next layer's EQ_g tables.
   private static func boundQuad(
     layer: CircuitLayer, constants: [F], claims: Claims, challenges: [[F]], alpha: F, beta: F
-  ) -> F {
-    let maxG = claims.width
-    let eq0 = bindEq(claims.g0[...], count: maxG)
-    let eq1 = bindEq(claims.g1[...], count: maxG)
-    var eqg = [F](repeating: .zero, count: maxG)
-    for i in 0..<maxG { eqg[i] = eq0[i] + alpha * eq1[i] }
-    let eql = bindEq(challenges[0][...], count: layer.nw)
-    let eqr = bindEq(challenges[1][...], count: layer.nw)
+  ) -> (value: F, eql: [F], eqr: [F]) {
+    let (eq0, eq1) = claims.tables(count: claims.width)
+    var eqg = Array(eq0[0..<claims.width])
+    F.axpy(&eqg, alpha, Array(eq1[0..<claims.width]))
+    let eql = bindEq(challenges[0], count: layer.nw)
+    let eqr = bindEq(challenges[1], count: layer.nw)
     let k = constants.map { $0.isZero ? beta : $0 }
-    return F.quadSum(layer: layer, k: k, eqg: eqg, eql: eql, eqr: eqr)
+    return (F.quadSum(layer: layer, k: k, eqg: eqg, eql: eql, eqr: eqr), eql, eqr)
   }
 
   /// <eq0 + alpha eq1, inputs> = (wc0 + c0) + alpha (wc1 + c1) over the last layer's claims,
@@ -146,8 +156,7 @@ enum SumcheckVerifier<F: ZKField> {
     transcript: inout ZKTranscript, out: inout DeferredConstraints<F>
   ) {
     let alpha: F = transcript.element()
-    let eq0 = bindEq(claims.g0[...], count: circuit.ninputs)
-    let eq1 = bindEq(claims.g1[...], count: circuit.ninputs)
+    let (eq0, eq1) = claims.tables(count: circuit.ninputs)
     let c = out.b.count
     var known = F.zero
     for i in 0..<circuit.npubIn { known = known + (eq0[i] + alpha * eq1[i]) * publicInputs[i] }
@@ -179,17 +188,21 @@ extension ZKField {
   package static func quadSum(layer: CircuitLayer, k: [Self], eqg: [Self], eql: [Self], eqr: [Self])
     -> Self
   {
+    // Quads come grouped by g: sum k * eql * eqr per group, then multiply by eqg[g] once.
     var acc = Self.zero
-    let n = layer.g.count
-    layer.g.withUnsafeBufferPointer { g in
-      layer.h0.withUnsafeBufferPointer { h0 in
-        layer.h1.withUnsafeBufferPointer { h1 in
-          layer.v.withUnsafeBufferPointer { v in
-            for i in 0..<n {
-              acc = acc + k[Int(v[i])] * eqg[Int(g[i])] * eql[Int(h0[i])] * eqr[Int(h1[i])]
-            }
-          }
-        }
+    layer.quads.withUnsafeBufferPointer { q in
+      var i = 0
+      let n = layer.count
+      while i < n {
+        let g = q[4 * i]
+        var group = Self.zero
+        repeat {
+          let kv = k[Int(q[4 * i + 3])]
+          let l = eql[Int(q[4 * i + 1])]
+          group = group + (kv == .one ? l : kv * l) * eqr[Int(q[4 * i + 2])]
+          i += 1
+        } while i < n && q[4 * i] == g
+        acc = acc + group * eqg[Int(g)]
       }
     }
     return acc

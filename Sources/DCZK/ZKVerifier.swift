@@ -50,9 +50,13 @@ package struct ZKProof<F: ZKField>: Sendable {
 package struct ZKVerifier<F: ZKField>: Sendable {
   package let circuit: ZKCircuit<F>
   package let parameters: LigeroParameters
+  /// The Reed–Solomon weights of the layout, computed once.
+  package let weights: LigeroWeights<F>
 
   /// The verifier for `circuit` with the deployment's Ligero settings; throws
   /// `circuitUnreadable` when they admit no tableau layout.
+  @_specialize(where F == GF2128)
+  @_specialize(where F == FieldP256)
   package init(circuit: ZKCircuit<F>, settings: LigeroSettings) throws(ZKError) {
     var pad = 0
     for layer in circuit.layers { pad += 4 * layer.logw + 3 }
@@ -66,9 +70,12 @@ package struct ZKVerifier<F: ZKField>: Sendable {
     }
     self.circuit = circuit
     self.parameters = parameters
+    weights = LigeroWeights(parameters)
   }
 
   /// Reads a proof of this circuit at `offset`.
+  @_specialize(where F == GF2128)
+  @_specialize(where F == FieldP256)
   package func readProof(_ bytes: [UInt8], offset: inout Int) throws(ZKError) -> ZKProof<F> {
     try ZKProof(bytes, offset: &offset, circuit: circuit, parameters: parameters)
   }
@@ -81,6 +88,8 @@ package struct ZKVerifier<F: ZKField>: Sendable {
   /// Checks `proof` for `publicInputs` (draft §"Special rules for the first message": the
   /// circuit id, the public inputs, a zero output and one zero byte per quad, then sumcheck
   /// and Ligero).
+  @_specialize(where F == GF2128)
+  @_specialize(where F == FieldP256)
   package func verify(
     _ proof: ZKProof<F>, publicInputs: [F], transcript: inout ZKTranscript
   ) throws(ZKError) {
@@ -97,7 +106,8 @@ package struct ZKVerifier<F: ZKField>: Sendable {
       circuit: circuit, publicInputs: publicInputs, proof: proof.sumcheck,
       transcript: &transcript)
     try LigeroVerifier<F>.verify(
-      parameters: parameters, root: proof.root, proof: proof.ligero, constraints: constraints,
+      parameters: parameters, weights: weights, root: proof.root, proof: proof.ligero,
+      constraints: constraints,
       transcript: &transcript)
   }
 

@@ -13,6 +13,9 @@ enum Zstd {
       }
       defer { ZSTD_freeDCtx(ctx) }
       var output: [UInt8] = []
+      // The frame header usually states the size: reserve it once (within the cap).
+      let stated = input.withUnsafeBytes { ZSTD_getFrameContentSize($0.baseAddress, $0.count) }
+      if stated < UInt64(maximumSize) { output.reserveCapacity(Int(stated)) }
       let chunk = 1 << 20
       var scratch = [UInt8](repeating: 0, count: chunk)
       var lastResult = 0

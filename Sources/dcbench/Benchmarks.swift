@@ -22,6 +22,7 @@ let allBenchmarks: [Benchmark] = [
   Benchmark(name: "openid4vp-redirect", run: openID4VPRedirectBenchmark),
   Benchmark(name: "verifier-load", run: verifierLoadBenchmark),
   Benchmark(name: "issuer-load", run: issuerLoadBenchmark),
+  Benchmark(name: "zk-core", run: zkCoreBenchmark),
   Benchmark(name: "zk", run: zkBenchmark),
 ]
 

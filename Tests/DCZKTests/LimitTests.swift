@@ -6,8 +6,8 @@ import Testing
 /// docs/LIMITS.md, "Longfellow circuits and proofs": each bound at and just past its value.
 @Suite struct LimitTests {
   /// An LFC1 circuit over P-256's base field: `layers` layers of one quad each (0 <- 0 * 0,
-  /// constant 1), each with `logw` and nw = logw wires.
-  static func lfc1(layers: Int, logw: Int = 1) -> [UInt8] {
+  /// constant 1), each with `logw` and `nw` wires (nw = logw by default).
+  static func lfc1(layers: Int, logw: Int = 1, nw: Int? = nil) -> [UInt8] {
     var out: [UInt8] = [1]
     func size(_ n: Int) { out += [UInt8(n & 0xff), UInt8((n >> 8) & 0xff), UInt8(n >> 16)] }
     // field, nv, nc, npub_in, subfield_boundary, ninputs, nl, nconst
@@ -15,7 +15,7 @@ import Testing
     FieldP256.one.write(to: &out)
     for _ in 0..<layers {
       size(logw)
-      size(logw)
+      size(nw ?? logw)
       size(1)
       for n in [0, 0, 0, 0] { size(n) }
     }
@@ -33,6 +33,22 @@ import Testing
     var reader = ByteReader(Self.lfc1(layers: 1, logw: ZKLimits.logWires))
     #expect(ZKCircuit<FieldP256>(reading: &reader)?.layers[0].logw == ZKLimits.logWires)
     reader = ByteReader(Self.lfc1(layers: 1, logw: ZKLimits.logWires + 1))
+    #expect(ZKCircuit<FieldP256>(reading: &reader) == nil)
+  }
+
+  @Test func wiresPerLayerAtAndPastTheLimit() {
+    let limit = ZKLimits.wiresPerLayer
+    var reader = ByteReader(Self.lfc1(layers: 1, logw: 22, nw: limit))
+    #expect(ZKCircuit<FieldP256>(reading: &reader)?.layers[0].nw == limit)
+    reader = ByteReader(Self.lfc1(layers: 1, logw: 23, nw: limit + 1))
+    #expect(ZKCircuit<FieldP256>(reading: &reader) == nil)
+  }
+
+  @Test func totalWiresAtAndPastTheLimit() {
+    let layers = ZKLimits.totalWires / ZKLimits.wiresPerLayer
+    var reader = ByteReader(Self.lfc1(layers: layers, logw: 22, nw: ZKLimits.wiresPerLayer))
+    #expect(ZKCircuit<FieldP256>(reading: &reader)?.layers.count == layers)
+    reader = ByteReader(Self.lfc1(layers: layers + 1, logw: 22, nw: ZKLimits.wiresPerLayer))
     #expect(ZKCircuit<FieldP256>(reading: &reader) == nil)
   }
 
