@@ -46,6 +46,15 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCHTTP", "CDCZlib",
     ]
   ),
+  // Issue 33: Longfellow zero-knowledge proofs (draft-google-cfrg-libzk): fields, Reed–Solomon,
+  // Merkle, transcript, sumcheck, Ligero, circuits (zstd), and the mdoc layer on top.
+  (
+    "DCZK",
+    [
+      "DCErrors", "DCCrypto", "DCCBOR", "DCEncoding", "CDCZKShim",
+      .target(name: "CDCZstd", condition: linuxOnly),
+    ]
+  ),
   ("DCMdoc", ["DCErrors", "DCCBOR", "DCCOSE", "DCCrypto", "DCX509"]),
   // Trust at EU scale (issue 29): trusted lists (LoTE, TSL/LOTL, VICAL/RICAL) verified against
   // their operators, registration certificates, trust decisions that name list and entry.
@@ -247,6 +256,14 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    // Zstandard (RFC 8878, issue 33): Longfellow circuits are distributed zstd-compressed.
+    .systemLibrary(
+      name: "CDCZstd",
+      pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+    ),
+    // Carry-less multiplication for DCZK's GF(2^128) (PCLMULQDQ at run time, portable loop).
+    .target(name: "CDCZKShim"),
     .systemLibrary(
       name: "CDCMicroHTTPD",
       pkgConfig: "libmicrohttpd",
@@ -280,7 +297,7 @@ let package = Package(
           "DCAPI",
           "DCHPKE", "DCJOSE", "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCX509",
           "DCHTTP", "DCOpenID4VCI", "DCIssuer", "DCMdocProximity", "DCStatusList",
-          "DCHTTPServer",
+          "DCHTTPServer", "DCZK",
         ],
         swiftSettings: strictSettings
       ),
@@ -361,6 +378,7 @@ let package = Package(
         ["DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCX509TestSupport", "DCHTTP"]),
       testTarget(
         "DCMdoc", ["DCCBOR", "DCCOSE", "DCCrypto", "DCX509", "DCWalletTestSupport"]),
+      testTarget("DCZK", ["DCCrypto", "DCEncoding"]),
       testTarget("DCMdocProximity", ["DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc"]),
       testTarget("DCAPI"),
       testTarget(
