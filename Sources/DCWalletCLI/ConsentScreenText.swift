@@ -23,7 +23,7 @@ extension PresentationRequest {
     // did, right below the requester line.
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     lines.insert(
-      CBOR.terminalSafe("- requester trust: " + TrustDecisionText.describe(decision)),
+      CBOR.terminalSafe("- requester trust: " + TrustDecisionText.describe(decision, chainReasons: false)),
       at: min(2, lines.count))
     return lines.joined(separator: "\n")
   }

@@ -3,12 +3,16 @@ import Foundation
 
 /// Trust decisions (issue 29) in words: what trusted a chain, or every reason nothing did.
 enum TrustDecisionText {
-  /// One line: `trusted by …` or `not trusted: …; …`.
-  static func describe(_ decision: TrustDecision) -> String {
+  /// One line: `trusted by …` or `not trusted: …; …`. With `chainReasons` false (a requester's
+  /// chain on a consent screen), a chain that validates to nothing is not explained: the reason
+  /// names the chain's certificates, and an untrusted requester's self-chosen name must never be
+  /// shown as if it identified the relying party.
+  static func describe(_ decision: TrustDecision, chainReasons: Bool = true) -> String {
     switch decision {
     case .trusted(_, let source): "trusted by " + describe(source)
     case .untrusted(let refusals):
-      "not trusted: " + refusals.map(describe).joined(separator: "; ")
+      "not trusted: "
+        + refusals.map { describe($0, chainReasons: chainReasons) }.joined(separator: "; ")
     }
   }
 
@@ -21,7 +25,7 @@ enum TrustDecisionText {
     }
   }
 
-  static func describe(_ refusal: TrustRefusal) -> String {
+  static func describe(_ refusal: TrustRefusal, chainReasons: Bool = true) -> String {
     switch refusal {
     case .noSourceForPurpose: "no anchor or trusted list covers this purpose"
     case .listDisabled(let kind, let operatorName):
@@ -33,7 +37,9 @@ enum TrustDecisionText {
     case .docTypeNotListed(let kind, let entity, let docType):
       "\(entity) is listed in the \(kindName(kind)) for other document types than \(docType)"
     case .chainNotValidated(let reason):
-      "the chain validates to no anchor or listed entity (\(reason))"
+      chainReasons
+        ? "the chain validates to no anchor or listed entity (\(reason))"
+        : "the chain validates to no anchor or listed entity"
     }
   }
 
