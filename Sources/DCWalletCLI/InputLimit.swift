@@ -33,6 +33,10 @@ package struct InputLimit: Sendable, Hashable {
   /// certificate): the largest of those, 2 MiB, since the kind is known only after parsing.
   package static let inspected = InputLimit(bytes: 2 * 1024 * 1024, kind: "an input to inspect")
 
+  /// A Longfellow circuit file (`verifier request|verify --zk-circuit`): 16 MiB, the circuit
+  /// limit of the verifier; published circuits are 210 to 340 KiB compressed.
+  package static let circuit = InputLimit(bytes: 16 << 20, kind: "a circuit")
+
   /// Every other file a command reads (certificates, PEM keys, verifier state): 1 MiB; each is
   /// a few kilobytes.
   package static let file = InputLimit(bytes: 1024 * 1024, kind: "an input file")
