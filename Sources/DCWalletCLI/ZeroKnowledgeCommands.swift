@@ -21,7 +21,8 @@ enum ZeroKnowledgeCommands {
     }
     return try paths.map { path in
       let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-      let id = String(name.split(separator: "_").last ?? "")
+      // The id is the name's last `_` or `-` separated part.
+      let id = String(name.split(whereSeparator: { $0 == "_" || $0 == "-" }).last ?? "")
       do {
         return try ZeroKnowledgeCircuit(
           compressed: try Files.read(path, limit: .circuit), circuitHash: id)

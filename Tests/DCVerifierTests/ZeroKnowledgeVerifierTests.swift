@@ -21,7 +21,7 @@ struct ZeroKnowledgeVerifierTests {
   static let circuitID = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121"
   /// Within a day of the capture's timestamp (2026-01-12T23:59:59Z), inside the document
   /// signer's validity (to 2026-05-07).
-  static let now = Date(timeIntervalSince1970: 1_768_219_199 - 12 * 3600)
+  static let now = Date(timeIntervalSince1970: 1_768_262_399 - 12 * 3600)
 
   let transcript: SessionTranscript
   let response: DeviceResponse

@@ -24,7 +24,7 @@ struct ZeroKnowledgeBinaryTests {
   @Test("verifier request --zk: an org-iso-mdoc request carrying zkRequest, explained by inspect")
   func annexCRequest() throws {
     let cli = try DCWallet()
-    let request = cli.home + "-files/zk-request.json"
+    let request = try cli.file("zk-request.json", "")
     let state = cli.home + "-files/zk-state.json"
     let made = try cli.run([
       "verifier", "request", "--protocol", "org-iso-mdoc", "--zk", "age_over_18",
@@ -70,7 +70,7 @@ struct ZeroKnowledgeBinaryTests {
   @Test("verifier request --zk over OpenID4VP: an mso_mdoc_zk Credential Query")
   func openID4VPRequest() throws {
     let cli = try DCWallet()
-    let request = cli.home + "-files/zk-vp-request.json"
+    let request = try cli.file("zk-vp-request.json", "")
     let made = try cli.run([
       "verifier", "request", "--protocol", "openid4vp-v1-unsigned", "--zk", "age_over_18",
       "--zk-circuit", Self.circuit, "--out-request", request, "--out-state",

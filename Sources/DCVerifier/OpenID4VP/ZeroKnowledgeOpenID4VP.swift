@@ -75,7 +75,9 @@ extension RequestedZeroKnowledge {
   /// `zk_system_type` entries (`id`, or `zkSystemId` as EUDI's reader also accepts), and its
   /// `[namespace, element]` claims; nil for another format.
   init?(_ query: CredentialQuery) {
-    guard query.format == ZeroKnowledgeVerifier.dcqlFormat, let docType = query.meta.doctypeValue
+    // The DCQL module reads `doctype_value` for `mso_mdoc` only; here it is read from `meta`.
+    guard query.format == ZeroKnowledgeVerifier.dcqlFormat,
+      let docType = query.meta.raw["doctype_value"]?.stringValue
     else { return nil }
     var ids: [String] = []
     if case .array(let entries)? = query.meta.raw["zk_system_type"] {

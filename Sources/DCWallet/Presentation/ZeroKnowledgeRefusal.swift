@@ -36,7 +36,7 @@ extension Wallet {
     return Refusal(
       protocolIdentifier: protocolIdentifier, code: .zeroKnowledgeProofUnsupported,
       reason:
-        "credential query \(zk.id) (\(zk.meta.doctypeValue ?? "no doctype")) asks for a "
+        "credential query \(zk.id) (\(zk.meta.raw["doctype_value"]?.stringValue ?? "no doctype")) asks for a "
         + "zero-knowledge proof (mso_mdoc_zk); this wallet has no prover and does not answer it "
         + "with a disclosure")
   }
