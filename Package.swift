@@ -56,6 +56,15 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
     ]
   ),
   ("DCMdoc", ["DCErrors", "DCCBOR", "DCCOSE", "DCCrypto", "DCX509"]),
+  // Trust at EU scale (issue 29): trusted lists (LoTE, TSL/LOTL, VICAL/RICAL) verified against
+  // their operators, registration certificates, trust decisions that name list and entry.
+  (
+    "DCTrust",
+    [
+      "DCErrors", "DCEncoding", "DCJSON", "DCCBOR", "DCCOSE", "DCJOSE", "DCCrypto", "DCX509",
+      "DCHTTP", .target(name: "CDCXMLSecShim", condition: linuxOnly),
+    ]
+  ),
   ("DCSDJWT", ["DCErrors", "DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
   // ISO 18013-5 proximity session layer (issue 14): engagement, NFC handover, session encryption.
   (
@@ -154,7 +163,7 @@ let products = [
   "DCIdentityDocumentServicesBridge27_3", "DCRegistration",
   // Format libraries.
   "DCEncoding", "DCCBOR", "DCJSON", "DCCrypto", "DCHPKE", "DCX509", "DCCOSE", "DCJOSE", "DCMdoc",
-  "DCSDJWT", "DCQL", "DCStatusList",
+  "DCSDJWT", "DCQL", "DCStatusList", "DCTrust",
   // What an app of a role names beside its role product (Tests/AppConsumer): the DC API request
   // and response envelope and `WebOrigin`; the HTTP values, client and handler protocol the roles
   // speak through; OpenID4VCI offers and metadata (an issuer's configuration, a wallet's offer);
@@ -194,6 +203,24 @@ let package = Package(
     // The C helpers over libcrypto (bodies in src/*.c, declarations in include/dc_openssl.h).
     .target(
       name: "CDCOpenSSLShim", dependencies: [.target(name: "CDCOpenSSL", condition: linuxOnly)]),
+    // libxml2 + xmlsec1 with its OpenSSL backend (issue 29): the ETSI TS 119 612 trusted lists'
+    // XML, canonicalisation and XAdES signatures; the C helpers in CDCXMLSecShim (src/*.c).
+    .systemLibrary(
+      name: "CDCXMLSec",
+      pkgConfig: "xmlsec1-openssl",
+      providers: [.apt(["libxml2-dev", "libxmlsec1-dev"])]
+    ),
+    // xmlsec1's pkg-config file carries its build configuration as -D flags, which SwiftPM does
+    // not pass on (it warns "prohibited flag(s)"); they are repeated here, as Debian builds it
+    // (`pkg-config --cflags xmlsec1-openssl`): XMLSEC_NO_SIZE_T changes xmlSecSize, an ABI type.
+    .target(
+      name: "CDCXMLSecShim", dependencies: [.target(name: "CDCXMLSec", condition: linuxOnly)],
+      cSettings: [
+        .define("XMLSEC_CRYPTO_OPENSSL", to: "1"), .define("XMLSEC_NO_SIZE_T"),
+        .define("XMLSEC_NO_CRYPTO_DYNAMIC_LOADING", to: "1"), .define("XMLSEC_NO_GOST", to: "1"),
+        .define("XMLSEC_NO_GOST2012", to: "1"), .define("XMLSEC_OPENSSL3_ENGINES", to: "1"),
+        .define("__XMLSEC_FUNCTION__", to: "__func__"),
+      ]),
     // libpq (issue 31) for the servers' state on PostgreSQL.
     .systemLibrary(
       name: "CDCPostgreSQL",
@@ -335,6 +362,8 @@ let package = Package(
           "DCHTTPServer", "DCX509TestSupport",
         ]),
       testTarget(
+        "DCTrust", ["DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509", "DCX509TestSupport"]),
+      testTarget(
         "DCMdoc", ["DCCBOR", "DCCOSE", "DCCrypto", "DCX509", "DCWalletTestSupport"]),
       testTarget("DCZK", ["DCCrypto", "DCEncoding"]),
       testTarget("DCMdocProximity", ["DCJSON", "DCCBOR", "DCCOSE", "DCCrypto", "DCMdoc"]),
@@ -455,7 +484,8 @@ if Context.environment["DCWALLET_FUZZ"] == "1" {
       dependencies: [
         "DCAPI", "DCCBOR", "DCCOSE", "DCCrypto", "DCHTTP", "DCIssuer", "DCJOSE", "DCJSON", "DCMdoc",
         "DCMdocProximity", "DCOpenID4VCI", "DCOpenID4VP", "DCOrgIsoMdoc", "DCProximityTransport",
-        "DCQL", "DCRegistration", "DCSDJWT", "DCStatusList", "DCWallet", "DCVerifier", "DCX509",
+        "DCQL", "DCRegistration", "DCSDJWT", "DCStatusList", "DCTrust", "DCWallet", "DCVerifier",
+        "DCX509",
       ],
       path: "fuzz/Sources/dcfuzz"))
 }

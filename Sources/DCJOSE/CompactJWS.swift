@@ -11,7 +11,19 @@ public enum JWS {
   public static func sign(
     payload: [UInt8], protectedHeader: JSONValue = .object([]), signer: any Signer
   ) throws(JOSEError) -> String {
-    let (encodedHeader, algorithm) = try encodeProtectedHeader(protectedHeader, signer: signer)
+    try sign(
+      payload: payload, protectedHeader: protectedHeader, signer: signer,
+      understoodCriticalParameters: [])
+  }
+
+  /// Signs like ``sign(payload:protectedHeader:signer:)``, allowing a `crit` that lists only
+  /// `understoodCriticalParameters` (a profile's extension parameters, e.g. JAdES `sigT`).
+  package static func sign(
+    payload: [UInt8], protectedHeader: JSONValue, signer: any Signer,
+    understoodCriticalParameters: Set<String>
+  ) throws(JOSEError) -> String {
+    let (encodedHeader, algorithm) = try encodeProtectedHeader(
+      protectedHeader, signer: signer, understood: understoodCriticalParameters)
     let encodedPayload = Base64URL.encode(payload)
     var jws = encodedHeader
     jws.reserveCapacity(encodedHeader.utf8.count + encodedPayload.utf8.count + 180)
@@ -30,7 +42,8 @@ public enum JWS {
 
   /// Validates a header to be signed, puts `alg` first if absent, and base64url-encodes it.
   static func encodeProtectedHeader(
-    _ header: JSONValue, signer: any Signer, unprotected: JSONValue? = nil
+    _ header: JSONValue, signer: any Signer, unprotected: JSONValue? = nil,
+    understood: Set<String> = []
   ) throws(JOSEError) -> (String, JWSAlgorithm) {
     guard case .object(let members) = header else {
       throw JOSEError(.invalidHeader, "protected header must be a JSON object")
@@ -48,7 +61,8 @@ public enum JWS {
     } else {
       final = .object([("alg", .string(algorithm.rawValue))] + members)
     }
-    try JOSEHeader.checkExtensions(protected: final, unprotected: unprotected)
+    try JOSEHeader.checkExtensions(
+      protected: final, unprotected: unprotected, understood: understood)
     try JOSEHeader.checkDisjoint(protected: final, unprotected: unprotected)
     _ = try JOSEHeader.x5c(in: final)
     _ = try JOSEHeader.jwk(in: final)
@@ -85,6 +99,13 @@ public struct CompactJWS: Sendable, Hashable {
   /// - Throws: `malformedJWS` for structure, `unsupportedAlgorithm` for an `alg` other than
   ///   ES256/384/512 (including `none`), `invalidHeader` for bad or critical parameters.
   public init(_ compact: String) throws(JOSEError) {
+    try self.init(compact, understoodCriticalParameters: [])
+  }
+
+  /// Parses like ``init(_:)``, accepting a `crit` (RFC 7515 §4.1.11) that lists only names in
+  /// `understoodCriticalParameters`: the caller processes those parameters (JAdES `sigT`, ETSI
+  /// TS 119 182-1) before trusting the payload.
+  package init(_ compact: String, understoodCriticalParameters: Set<String>) throws(JOSEError) {
     // Split on the ASCII dot over UTF-8 rather than Characters: grapheme breaking made this
     // split the largest cost of reading a 25 KB token (a Status List JWT, issue 15). Valid
     // compact JWS text is ASCII (RFC 7515 §7.1), so the parts are the same.
@@ -100,7 +121,8 @@ public struct CompactJWS: Sendable, Hashable {
     } catch {
       throw JOSEError(.malformedJWS, "payload or signature: \(error.reason)", underlying: error)
     }
-    try JOSEHeader.checkExtensions(protected: header.value, unprotected: nil)
+    try JOSEHeader.checkExtensions(
+      protected: header.value, unprotected: nil, understood: understoodCriticalParameters)
     guard let alg = try JOSEHeader.string("alg", in: header.value) else {
       throw JOSEError(.invalidHeader, "JWS header has no alg")
     }

@@ -26,16 +26,15 @@ enum JOSEHeader {
     return (bytes, value)
   }
 
-  /// Rejects `crit` (RFC 7515 §4.1.11): this module understands no extension parameters, so any
-  /// critical one must make the JOSE object invalid. Also rejects `b64: false` (RFC 7797 §3),
-  /// whose unencoded payload this module does not implement.
-  static func checkExtensions(protected: JSONValue, unprotected: JSONValue?) throws(JOSEError) {
+  /// Rejects `crit` (RFC 7515 §4.1.11) unless every name it lists is in `understood` (the
+  /// extension parameters the caller processes, e.g. JAdES `sigT`), present in the protected
+  /// header, not defined by RFC 7515 itself, and listed once; an empty list is invalid. Also
+  /// rejects `b64: false` (RFC 7797 §3), whose unencoded payload this module does not implement.
+  static func checkExtensions(
+    protected: JSONValue, unprotected: JSONValue?, understood: Set<String> = []
+  ) throws(JOSEError) {
     if let crit = protected["crit"] {
-      let names = crit.array?.compactMap(\.string) ?? []
-      throw JOSEError(
-        .invalidHeader,
-        "critical header parameters are not understood: \(names.isEmpty ? crit.serialized() : names.joined(separator: ","))"
-      )
+      try checkCritical(crit, protected: protected, understood: understood)
     }
     if unprotected?["crit"] != nil {
       throw JOSEError(.invalidHeader, "crit must be integrity protected (RFC 7515 §4.1.11)")
@@ -45,6 +44,31 @@ enum JOSEHeader {
         guard b64 == .bool(true) else {
           throw JOSEError(.invalidHeader, "b64 other than true is not supported (RFC 7797)")
         }
+      }
+    }
+  }
+
+  /// The names RFC 7515 §4.1 and RFC 7518 define, which `crit` must not list (RFC 7515 §4.1.11).
+  static let registeredNames: Set<String> = [
+    "alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit",
+  ]
+
+  /// Checks one `crit` value (RFC 7515 §4.1.11).
+  static func checkCritical(
+    _ crit: JSONValue, protected: JSONValue, understood: Set<String>
+  ) throws(JOSEError) {
+    let names = crit.array?.compactMap(\.string) ?? []
+    guard let array = crit.array, !array.isEmpty, names.count == array.count,
+      Set(names).count == names.count
+    else {
+      throw JOSEError(.invalidHeader, "crit must be a non-empty array of distinct names")
+    }
+    for name in names {
+      guard understood.contains(name), !registeredNames.contains(name), protected[name] != nil
+      else {
+        throw JOSEError(
+          .invalidHeader,
+          "critical header parameters are not understood: \(names.joined(separator: ","))")
       }
     }
   }

@@ -175,6 +175,37 @@ struct JWSTests {
     }
   }
 
+  @Test("crit is accepted only for names the caller understands, present and not RFC 7515's own")
+  func understoodCritical() throws {
+    let key = try ECPrivateKey(curve: .p256)
+    func token(_ header: String) throws -> String {
+      let h = Base64URL.encode(Array(header.utf8))
+      let p = Base64URL.encode(Array("x".utf8))
+      return
+        "\(h).\(p).\(Base64URL.encode(try key.signature(for: Array("\(h).\(p)".utf8)).rawRepresentation))"
+    }
+    let sigT: Set<String> = ["sigT"]
+    let jws = try CompactJWS(
+      try token(#"{"alg":"ES256","crit":["sigT"],"sigT":"2026-01-01T00:00:00Z"}"#),
+      understoodCriticalParameters: sigT)
+    try jws.verifySignature(with: key.publicKey)
+    for header in [
+      #"{"alg":"ES256","crit":["sigT"]}"#, #"{"alg":"ES256","crit":[],"sigT":"t"}"#,
+      #"{"alg":"ES256","crit":["sigT","sigT"],"sigT":"t"}"#,
+      #"{"alg":"ES256","crit":["kid"],"kid":"k"}"#, #"{"alg":"ES256","crit":["x"],"x":1}"#,
+      #"{"alg":"ES256","crit":"sigT","sigT":"t"}"#,
+    ] {
+      expectJOSEError(.invalidHeader) {
+        try CompactJWS(try token(header), understoodCriticalParameters: sigT)
+      }
+    }
+    let signed = try JWS.sign(
+      payload: [1], protectedHeader: ["crit": ["sigT"], "sigT": "t"], signer: key,
+      understoodCriticalParameters: sigT)
+    #expect(try CompactJWS(signed, understoodCriticalParameters: sigT).payload == [1])
+    expectJOSEError(.invalidHeader) { try CompactJWS(signed) }
+  }
+
   @Test("General JSON with two signatures on different curves; each verifies with its own key")
   func generalJSON() throws {
     let a = try ECPrivateKey(curve: .p256)

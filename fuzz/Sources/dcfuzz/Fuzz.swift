@@ -52,6 +52,8 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "openid4vp-uri", run: fuzzOpenID4VPURI),
   FuzzTarget(name: "openid4vp-request-object", run: fuzzOpenID4VPRequestObject),
   FuzzTarget(name: "direct-post-body", run: fuzzDirectPostBody),
+  FuzzTarget(name: "lote", run: fuzzLoTE),
+  FuzzTarget(name: "tsl", run: fuzzTSL),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.
