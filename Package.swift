@@ -285,7 +285,7 @@ let package = Package(
           "DCAPI",
           "DCHPKE", "DCJOSE", "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCX509",
           "DCHTTP", "DCOpenID4VCI", "DCIssuer", "DCMdocProximity", "DCStatusList",
-          "DCHTTPServer",
+          "DCHTTPServer", "DCZK",
         ],
         swiftSettings: strictSettings
       ),

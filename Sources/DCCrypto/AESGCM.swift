@@ -2,6 +2,15 @@ import DCErrors
 
 /// AES (FIPS 197) namespace, shaped like CryptoKit's `AES`.
 public enum AES {
+  /// The AES-256 block function (FIPS 197 §5.1) applied to each 16-byte block independently:
+  /// for a keystream whose counter layout a protocol fixes itself (Longfellow's Fiat–Shamir
+  /// PRF encrypts little-endian block numbers). `blocks` must be a non-empty multiple of 16
+  /// bytes and `key` 32 bytes.
+  package static func encryptBlocks256(key: [UInt8], blocks: [UInt8]) -> [UInt8] {
+    precondition(key.count == 32 && !blocks.isEmpty && blocks.count % 16 == 0)
+    return Backend.aes256ECB(key: key, blocks: blocks)
+  }
+
   /// AES in Galois/Counter Mode (NIST SP 800-38D) with a 128-bit tag.
   public enum GCM {
     /// The tag length this library produces and requires, in bytes.

@@ -9,6 +9,7 @@ import DCErrors
 // encodings (SubjectPublicKeyInfo, PKCS#8, DER ECDSA-Sig-Value) are written and SPKI is read in
 // shared Swift (KeyEncoding.swift, ECDSASignature.swift), so neither backend does that here.
 #if canImport(CryptoKit) && !DCWALLET_OPENSSL_BACKEND
+  import CommonCrypto
   import CryptoKit
   import Foundation
   import Security
@@ -59,6 +60,9 @@ import DCErrors
         case .sha512(let h): Array(h.finalize())
         }
       }
+
+      // CryptoKit's hash functions are values: finalizing a copy leaves the state as it is.
+      func peek() -> [UInt8] { finalize() }
     }
 
     static func hmac(_ algorithm: DigestAlgorithm, key: [UInt8], data: [UInt8]) -> [UInt8] {
@@ -97,6 +101,16 @@ import DCErrors
           pseudoRandomKey: prk, info: info, outputByteCount: count)
       }
       return key.withUnsafeBytes { Array($0) }
+    }
+
+    static func aes256ECB(key: [UInt8], blocks: [UInt8]) -> [UInt8] {
+      var out = [UInt8](repeating: 0, count: blocks.count)
+      var moved = 0
+      let status = CCCrypt(
+        CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionECBMode),
+        key, key.count, nil, blocks, blocks.count, &out, out.count, &moved)
+      precondition(status == kCCSuccess && moved == blocks.count, "AES-256-ECB failed")
+      return out
     }
 
     static func aesGCMSeal(

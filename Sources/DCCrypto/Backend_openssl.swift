@@ -77,6 +77,13 @@ import DCErrors
         return out
       }
 
+      func peek() -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: algorithm.byteCount)
+        let ok = dc_digest_peek(ctx, &out)
+        precondition(ok == 1, "EVP_MD_CTX_copy_ex failed")  // allocation failure only
+        return out
+      }
+
       deinit { dc_digest_free(ctx) }
     }
 
@@ -103,6 +110,13 @@ import DCErrors
       else {
         throw CryptoError(.backendFailure, opensslError("HKDF-Expand failed"))
       }
+      return out
+    }
+
+    static func aes256ECB(key: [UInt8], blocks: [UInt8]) -> [UInt8] {
+      var out = [UInt8](repeating: 0, count: blocks.count)
+      let ok = dc_aes256_ecb_encrypt(key, blocks, blocks.count, &out)
+      precondition(ok == 1, "AES-256-ECB failed")  // sizes checked by the caller
       return out
     }
 

@@ -61,4 +61,8 @@ package struct HashFunction: ~Copyable {
 
   /// Returns the digest; the value cannot be used afterwards.
   package consuming func finalize() -> [UInt8] { state.finalize() }
+
+  /// The digest of the data fed so far; hashing may go on afterwards (a Fiat–Shamir transcript
+  /// takes a digest after every message).
+  package func currentDigest() -> [UInt8] { state.peek() }
 }

@@ -4,8 +4,7 @@
 /// (draft-google-cfrg-libzk): an extensible code naming what failed, and a reason.
 public typealias ZKError = DCError<ZKErrorCode>
 
-/// What kind of failure this is; match on it, never on the reason text. (The codes are `package`
-/// until the module has grown enough to carry them in the public-API budget.)
+/// What kind of failure this is; match on it, never on the reason text.
 public struct ZKErrorCode: DCErrorCode {
   let name: String
   private init(_ name: String) { self.name = name }
@@ -13,27 +12,27 @@ public struct ZKErrorCode: DCErrorCode {
   public var description: String { name }
 
   /// The circuit file is not a zstd stream, or not a circuit as the draft serialises it (LFC1).
-  package static let circuitUnreadable = Self("circuitUnreadable")
+  public static let circuitUnreadable = Self("circuitUnreadable")
   /// The circuit, compressed or not, or one of its counts is larger than DCZK's limits.
-  package static let circuitTooLarge = Self("circuitTooLarge")
+  public static let circuitTooLarge = Self("circuitTooLarge")
   /// The circuit is not the one the statement names (its id differs).
-  package static let circuitMismatch = Self("circuitMismatch")
+  public static let circuitMismatch = Self("circuitMismatch")
   /// The proof is not as the draft serialises it (a bad field element or count).
-  package static let proofMalformed = Self("proofMalformed")
+  public static let proofMalformed = Self("proofMalformed")
   /// The proof ends before its last element.
-  package static let proofTruncated = Self("proofTruncated")
+  public static let proofTruncated = Self("proofTruncated")
   /// Bytes follow the proof's last element.
-  package static let proofTrailingBytes = Self("proofTrailingBytes")
+  public static let proofTrailingBytes = Self("proofTrailingBytes")
   /// The proof, or one of its counts, is larger than DCZK's limits.
-  package static let proofTooLarge = Self("proofTooLarge")
+  public static let proofTooLarge = Self("proofTooLarge")
   /// The public inputs do not match the circuit (count or value).
-  package static let publicInputsInvalid = Self("publicInputsInvalid")
+  public static let publicInputsInvalid = Self("publicInputsInvalid")
   /// A Merkle opening does not lead to the committed root.
-  package static let merkleMismatch = Self("merkleMismatch")
+  public static let merkleMismatch = Self("merkleMismatch")
   /// A sumcheck round or the final claim does not hold.
-  package static let sumcheckMismatch = Self("sumcheckMismatch")
+  public static let sumcheckMismatch = Self("sumcheckMismatch")
   /// A Ligero check (low degree, linear, quadratic) does not hold.
-  package static let ligeroCheckFailed = Self("ligeroCheckFailed")
+  public static let ligeroCheckFailed = Self("ligeroCheckFailed")
   /// A MAC tying the proof's two circuits together does not match (the mdoc layer).
-  package static let macMismatch = Self("macMismatch")
+  public static let macMismatch = Self("macMismatch")
 }

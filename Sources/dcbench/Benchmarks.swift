@@ -22,6 +22,7 @@ let allBenchmarks: [Benchmark] = [
   Benchmark(name: "openid4vp-redirect", run: openID4VPRedirectBenchmark),
   Benchmark(name: "verifier-load", run: verifierLoadBenchmark),
   Benchmark(name: "issuer-load", run: issuerLoadBenchmark),
+  Benchmark(name: "zk-core", run: zkCoreBenchmark),
 ]
 
 /// HPKE seal of 4 KB with the Annex C suite, against its floor: one key generation and one

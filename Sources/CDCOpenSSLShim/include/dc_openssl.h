@@ -49,6 +49,8 @@ struct evp_md_ctx_st *dc_digest_new(DCDigest digest);
 int dc_digest_update(struct evp_md_ctx_st *ctx, const uint8_t *data, size_t len);
 int dc_digest_final(struct evp_md_ctx_st *ctx, uint8_t *out);
 void dc_digest_free(struct evp_md_ctx_st *ctx);
+/// The digest of what ctx has been fed so far, leaving ctx as it is (it may be fed more).
+int dc_digest_peek(const struct evp_md_ctx_st *ctx, uint8_t *out);
 
 /// HMAC (RFC 2104); out holds the digest length.
 int dc_hmac(DCDigest digest, const uint8_t *key, size_t keylen, const uint8_t *data, size_t len,
@@ -74,6 +76,11 @@ int dc_aes_gcm_seal(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t
 int dc_aes_gcm_open(const uint8_t *key, size_t keylen, const uint8_t *iv, size_t ivlen,
                     const uint8_t *aad, size_t aadlen, const uint8_t *ct, size_t ctlen,
                     const uint8_t *tag, uint8_t *pt);
+
+/// AES-256 (FIPS 197) of each 16-byte block of `in` (len a non-zero multiple of 16) under a
+/// 32-byte key, no chaining and no padding: the block function itself, for a keystream whose
+/// counter layout a protocol fixes (Longfellow's Fiat–Shamir PRF).
+int dc_aes256_ecb_encrypt(const uint8_t *key, const uint8_t *in, size_t len, uint8_t *out);
 
 // MARK: - EC keys
 

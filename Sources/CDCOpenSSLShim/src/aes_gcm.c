@@ -80,4 +80,18 @@ done:
   return ok;
 }
 
+int dc_aes256_ecb_encrypt(const uint8_t *key, const uint8_t *in, size_t len, uint8_t *out) {
+  EVP_CIPHER_CTX *ctx = NULL;
+  int outlen = 0, ok = 0;
+  if (len == 0 || len % 16 != 0 || len > INT32_MAX) return 0;
+  ctx = EVP_CIPHER_CTX_new();
+  if (ctx == NULL) return 0;
+  if (EVP_EncryptInit_ex(ctx, EVP_aes_256_ecb(), NULL, key, NULL) != 1) goto done;
+  if (EVP_CIPHER_CTX_set_padding(ctx, 0) != 1) goto done;
+  if (EVP_EncryptUpdate(ctx, out, &outlen, in, (int)len) != 1 || (size_t)outlen != len) goto done;
+  ok = 1;
+done:
+  EVP_CIPHER_CTX_free(ctx);
+  return ok;
+}
 #endif

@@ -118,6 +118,16 @@ int dc_digest_final(EVP_MD_CTX *ctx, uint8_t *out) {
 
 void dc_digest_free(EVP_MD_CTX *ctx) { EVP_MD_CTX_free(ctx); }
 
+int dc_digest_peek(const EVP_MD_CTX *ctx, uint8_t *out) {
+  unsigned int outlen = 0;
+  int ok = 0;
+  EVP_MD_CTX *copy = EVP_MD_CTX_new();
+  if (copy == NULL) return 0;
+  if (EVP_MD_CTX_copy_ex(copy, ctx) == 1 && EVP_DigestFinal_ex(copy, out, &outlen) == 1) ok = 1;
+  EVP_MD_CTX_free(copy);
+  return ok;
+}
+
 int dc_hmac(DCDigest digest, const uint8_t *key, size_t keylen, const uint8_t *data, size_t len,
             uint8_t *out) {
   const EVP_MD *md = dc_md(digest);

@@ -111,6 +111,13 @@ void dc_zk_gf128_mul(const uint64_t *a, const uint64_t *b, uint64_t *out) {
   gf128_mul_portable(a, b, out);
 }
 
+uint64_t dc_zk_gf128_mul2(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi, uint64_t *high) {
+  uint64_t a[2] = {alo, ahi}, b[2] = {blo, bhi}, out[2];
+  dc_zk_gf128_mul(a, b, out);
+  *high = out[1];
+  return out[0];
+}
+
 void dc_zk_gf128_mul_vec(const uint64_t *a, const uint64_t *b, uint64_t *out, size_t count) {
 #if DC_ZK_X86
   if (has_pclmul()) {
@@ -136,6 +143,179 @@ void dc_zk_gf128_dot(const uint64_t *a, const uint64_t *b, size_t count, uint64_
   }
   out[0] = acc[0];
   out[1] = acc[1];
+}
+
+#if DC_ZK_X86
+// The 256-bit carry-less product lo + mid * x^64 + hi * x^128, reduced as gf128_mul_hw does.
+__attribute__((target("pclmul,sse4.1"))) static inline __m128i reduce_hw(__m128i lo, __m128i mid,
+                                                                       __m128i hi) {
+  lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
+  hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
+  __m128i poly = _mm_cvtsi64_si128(0x87);
+  __m128i t = _mm_clmulepi64_si128(hi, poly, 0x01);
+  hi = _mm_xor_si128(hi, _mm_srli_si128(t, 8));
+  lo = _mm_xor_si128(lo, _mm_slli_si128(t, 8));
+  return _mm_xor_si128(lo, _mm_clmulepi64_si128(hi, poly, 0x00));
+}
+
+__attribute__((target("pclmul,sse4.1"))) static inline __m128i mul_hw(__m128i x, __m128i y) {
+  __m128i lo = _mm_clmulepi64_si128(x, y, 0x00);
+  __m128i hi = _mm_clmulepi64_si128(x, y, 0x11);
+  __m128i mid = _mm_xor_si128(_mm_clmulepi64_si128(x, y, 0x01), _mm_clmulepi64_si128(x, y, 0x10));
+  return reduce_hw(lo, mid, hi);
+}
+
+// Quads come grouped by g (the serialization delta-codes them in that order; a change of g
+// merely starts a new group): per group, the products k * eql * eqr are summed unreduced and
+// reduced once, then multiplied by eqg[g].
+__attribute__((target("pclmul,sse4.1"))) static void quad_sum_hw(
+  size_t n, const uint32_t *q, const uint64_t *k, const uint64_t *eqg, const uint64_t *eql,
+  const uint64_t *eqr, uint64_t *out) {
+  __m128i total = _mm_setzero_si128();
+  size_t i = 0;
+  while (i < n) {
+    uint32_t g = q[4 * i];
+    __m128i lo = _mm_setzero_si128(), mid = lo, hi = lo;
+    do {
+      const uint32_t *quad = q + 4 * i;
+      const uint64_t *kv = k + 2 * quad[3];
+      __m128i a = _mm_loadu_si128((const __m128i *)(eql + 2 * quad[1]));
+      if (kv[0] != 1 || kv[1] != 0) a = mul_hw(a, _mm_loadu_si128((const __m128i *)kv));
+      __m128i b = _mm_loadu_si128((const __m128i *)(eqr + 2 * quad[2]));
+      lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(a, b, 0x00));
+      hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(a, b, 0x11));
+      mid = _mm_xor_si128(mid, _mm_clmulepi64_si128(a, b, 0x01));
+      mid = _mm_xor_si128(mid, _mm_clmulepi64_si128(a, b, 0x10));
+      i++;
+    } while (i < n && q[4 * i] == g);
+    __m128i sum = reduce_hw(lo, mid, hi);
+    total = _mm_xor_si128(total, mul_hw(sum, _mm_loadu_si128((const __m128i *)(eqg + 2 * g))));
+  }
+  _mm_storeu_si128((__m128i *)out, total);
+}
+#endif
+
+void dc_zk_gf128_quad_sum(size_t n, const uint32_t *q, const uint64_t *k, const uint64_t *eqg,
+                          const uint64_t *eql, const uint64_t *eqr, uint64_t *out) {
+#if DC_ZK_X86
+  if (has_pclmul()) {
+    quad_sum_hw(n, q, k, eqg, eql, eqr, out);
+    return;
+  }
+#endif
+  uint64_t acc[2] = {0, 0}, t[2];
+  for (size_t i = 0; i < n; i++) {
+    const uint32_t *quad = q + 4 * i;
+    gf128_mul_portable(k + 2 * quad[3], eqg + 2 * quad[0], t);
+    gf128_mul_portable(t, eql + 2 * quad[1], t);
+    gf128_mul_portable(t, eqr + 2 * quad[2], t);
+    acc[0] ^= t[0];
+    acc[1] ^= t[1];
+  }
+  out[0] = acc[0];
+  out[1] = acc[1];
+}
+
+#if DC_ZK_X86
+__attribute__((target("pclmul,sse4.1"))) static void bindeq_hw(const uint64_t *r, size_t bits,
+                                                                uint64_t *out) {
+  out[0] = 1;
+  out[1] = 0;
+  for (size_t b = 0; b < bits; b++) {
+    size_t half = (size_t)1 << b;
+    for (size_t x = 0; x < half; x++) {
+      uint64_t hi[2];
+      gf128_mul_hw(out + 2 * x, r + 2 * b, hi);
+      out[2 * (x + half)] = hi[0];
+      out[2 * (x + half) + 1] = hi[1];
+      out[2 * x] ^= hi[0];
+      out[2 * x + 1] ^= hi[1];
+    }
+  }
+}
+
+__attribute__((target("pclmul,sse4.1"))) static void axpy_hw(size_t n, uint64_t *y,
+                                                              const uint64_t *a,
+                                                              const uint64_t *x) {
+  uint64_t t[2];
+  for (size_t i = 0; i < n; i++) {
+    gf128_mul_hw(a, x + 2 * i, t);
+    y[2 * i] ^= t[0];
+    y[2 * i + 1] ^= t[1];
+  }
+}
+#endif
+
+void dc_zk_gf128_bindeq(const uint64_t *r, size_t bits, uint64_t *out) {
+#if DC_ZK_X86
+  if (has_pclmul()) {
+    bindeq_hw(r, bits, out);
+    return;
+  }
+#endif
+  out[0] = 1;
+  out[1] = 0;
+  for (size_t b = 0; b < bits; b++) {
+    size_t half = (size_t)1 << b;
+    for (size_t x = 0; x < half; x++) {
+      uint64_t hi[2];
+      gf128_mul_portable(out + 2 * x, r + 2 * b, hi);
+      out[2 * (x + half)] = hi[0];
+      out[2 * (x + half) + 1] = hi[1];
+      out[2 * x] ^= hi[0];
+      out[2 * x + 1] ^= hi[1];
+    }
+  }
+}
+
+void dc_zk_gf128_axpy(size_t n, uint64_t *y, const uint64_t *a, const uint64_t *x) {
+#if DC_ZK_X86
+  if (has_pclmul()) {
+    axpy_hw(n, y, a, x);
+    return;
+  }
+#endif
+  uint64_t t[2];
+  for (size_t i = 0; i < n; i++) {
+    gf128_mul_portable(a, x + 2 * i, t);
+    y[2 * i] ^= t[0];
+    y[2 * i + 1] ^= t[1];
+  }
+}
+
+#if DC_ZK_X86
+__attribute__((target("pclmul,sse4.1"))) static void barycentric_hw(const uint64_t *xs, size_t k,
+                                                                     uint64_t *out) {
+  for (size_t i = 0; i < k; i++) {
+    __m128i xi = _mm_loadu_si128((const __m128i *)(xs + 2 * i));
+    __m128i acc = _mm_cvtsi64_si128(1);
+    for (size_t m = 0; m < k; m++) {
+      if (m == i) continue;
+      acc = mul_hw(acc, _mm_xor_si128(xi, _mm_loadu_si128((const __m128i *)(xs + 2 * m))));
+    }
+    _mm_storeu_si128((__m128i *)(out + 2 * i), acc);
+  }
+}
+#endif
+
+void dc_zk_gf128_barycentric_denominators(const uint64_t *xs, size_t k, uint64_t *out) {
+#if DC_ZK_X86
+  if (has_pclmul()) {
+    barycentric_hw(xs, k, out);
+    return;
+  }
+#endif
+  for (size_t i = 0; i < k; i++) {
+    uint64_t acc[2] = {1, 0}, d[2];
+    for (size_t m = 0; m < k; m++) {
+      if (m == i) continue;
+      d[0] = xs[2 * i] ^ xs[2 * m];
+      d[1] = xs[2 * i + 1] ^ xs[2 * m + 1];
+      gf128_mul_portable(acc, d, acc);
+    }
+    out[2 * i] = acc[0];
+    out[2 * i + 1] = acc[1];
+  }
 }
 
 int dc_zk_clmul_is_hardware(void) {
