@@ -104,6 +104,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCHTTP", "DCStatusList", "DCErrors",
       // Issue 31: transactions in SQLite or PostgreSQL, so they outlive an instance.
       "DCStore", "DCPostgreSQL",
+      // Issue 33: Longfellow circuits (and, with zk-oracle's mdoc layer, the proof check).
+      "DCZK",
     ]
   ),
   // The wallet's store (issue 27): credentials, device keys, trust anchors, the activity log,

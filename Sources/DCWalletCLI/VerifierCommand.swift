@@ -49,7 +49,7 @@ enum VerifierCommand {
       ),
       .value(
         "zk-circuit", "FILE", repeating: true,
-        "with --zk: a Longfellow circuit the verifier verifies with, its file named by its circuit id"
+        "with --zk: a Longfellow circuit file (zstd-compressed, as published) the verifier verifies with"
       ),
     ])
   static let verifySpec = CommandSpec(
@@ -84,7 +84,7 @@ enum VerifierCommand {
         "org-iso-mdoc: fail when a requested element was not returned (default: report it)"),
       .value(
         "zk-circuit", "FILE", repeating: true,
-        "a Longfellow circuit to verify zero-knowledge proofs with, its file named by its circuit id"
+        "a Longfellow circuit file to verify zero-knowledge proofs with"
       ),
       .value(
         "zk-capture", "FILE",

@@ -13,19 +13,14 @@ enum ZeroKnowledgeCommands {
   static let defaultNameSpace = "org.iso.18013.5.1"
   static let defaultDocType = "org.iso.18013.5.1.mDL"
 
-  /// The circuits of `--zk-circuit`: each file is named by its circuit id (64 hex digits, as
-  /// longfellow-zk publishes them, or multipaz's `<version>_<attributes>_<id>`).
+  /// The circuits of `--zk-circuit`, each named by the id its content has.
   static func circuits(_ paths: [String], command: String) throws -> [ZeroKnowledgeCircuit] {
     guard !paths.isEmpty else {
       throw UsageError("--zk needs at least one --zk-circuit file", command: command)
     }
     return try paths.map { path in
-      let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-      // The id is the name's last `_` or `-` separated part.
-      let id = String(name.split(whereSeparator: { $0 == "_" || $0 == "-" }).last ?? "")
       do {
-        return try ZeroKnowledgeCircuit(
-          compressed: try Files.read(path, limit: .circuit), circuitHash: id)
+        return try ZeroKnowledgeCircuit(compressed: try Files.read(path, limit: .circuit))
       } catch let error as VerifierError {
         throw CommandFailure("\(path): \(error.reason)")
       }

@@ -1,4 +1,6 @@
+import DCEncoding
 public import DCMdoc
+package import DCZK
 
 /// A Longfellow circuit a verifier verifies proofs with, and the `ZkSystemSpec` it asks wallets
 /// for (ISO 18013-5 2nd edition §10.2.7; parameters as longfellow-zk's `zk-system-spec.md`
@@ -6,31 +8,38 @@ public import DCMdoc
 public struct ZeroKnowledgeCircuit: Sendable {
   /// The spec a request names this circuit by.
   public let spec: ZkSystemSpec
-  /// The circuit file as published (zstd-compressed).
-  package let compressed: [UInt8]
+  /// The circuit pair, read and identified by DCZK.
+  package let longfellow: LongfellowCircuit
 
   /// The largest circuit file accepted (published ones are 210 to 340 KB compressed).
   package static let maxCompressedLength = 16 << 20
 
-  /// A published circuit: `circuitHash` is its id (64 hex digits, the name upstream gives its
-  /// file), its parameters those Google publishes for it (longfellow-zk
-  /// `lib/circuits/mdoc/zk_spec.cc` `kZkSpecs`).
+  /// Reads a circuit file (zstd-compressed, as published) and names it by the id DCZK computes
+  /// from it (the draft's circuit ids, SHA-256 over the pair: `circuit_hash`); its parameters are
+  /// those Google publishes for that id (longfellow-zk `lib/circuits/mdoc/zk_spec.cc`
+  /// `kZkSpecs`).
   ///
-  /// - Throws: `invalidRequest` for an empty or oversized file or an id that names no
-  ///   published circuit.
-  public init(compressed: [UInt8], circuitHash: String) throws(VerifierError) {
+  /// - Throws: `invalidRequest` for an empty, oversized or unreadable file, or a circuit whose
+  ///   id names no published circuit.
+  public init(compressed: [UInt8]) throws(VerifierError) {
     guard !compressed.isEmpty, compressed.count <= Self.maxCompressedLength else {
       throw VerifierError(
         .invalidRequest,
         "a circuit file must be 1 to \(Self.maxCompressedLength) bytes, not \(compressed.count)")
     }
-    let id = circuitHash.lowercased()
-    guard let spec = LongfellowCircuits.published.first(where: { $0.circuitHash == id }) else {
+    let circuit: LongfellowCircuit
+    do {
+      circuit = try LongfellowCircuit(compressed: compressed)
+    } catch {
       throw VerifierError(
-        .invalidRequest, "\(circuitHash) is not a published Longfellow circuit id")
+        .invalidRequest, "not a Longfellow circuit: \(error.reason)", underlying: error)
+    }
+    let id = Hex.encode(circuit.id)
+    guard let spec = LongfellowCircuits.published.first(where: { $0.circuitHash == id }) else {
+      throw VerifierError(.invalidRequest, "\(id) is not a published Longfellow circuit id")
     }
     self.spec = spec
-    self.compressed = compressed
+    longfellow = circuit
   }
 }
 
