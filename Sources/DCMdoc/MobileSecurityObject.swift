@@ -23,8 +23,20 @@ public struct ValidityInfo: Sendable, Hashable {
   public let validUntil: Date
   package let expectedUpdate: Date?
 
-  /// Creates validity information.
+  /// Creates validity information, each instant truncated to whole seconds: ISO 18013-5
+  /// §9.1.2.4 forbids fractions of seconds in these `tdate`s (and Longfellow's mdoc circuit reads
+  /// them as exactly 20 characters, `YYYY-MM-DDTHH:MM:SSZ`).
   public init(signed: Date, validFrom: Date, validUntil: Date, expectedUpdate: Date? = nil) {
+    func whole(_ date: Date) -> Date {
+      Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+    self.init(
+      exactly: whole(signed), validFrom: whole(validFrom), validUntil: whole(validUntil),
+      expectedUpdate: expectedUpdate.map(whole))
+  }
+
+  /// The instants as given: what a received MSO says, fractions and all.
+  private init(exactly signed: Date, validFrom: Date, validUntil: Date, expectedUpdate: Date?) {
     self.signed = signed
     self.validFrom = validFrom
     self.validUntil = validUntil
@@ -47,7 +59,7 @@ public struct ValidityInfo: Sendable, Hashable {
       return value
     }
     self.init(
-      signed: try required(Keys.signed), validFrom: try required(Keys.validFrom),
+      exactly: try required(Keys.signed), validFrom: try required(Keys.validFrom),
       validUntil: try required(Keys.validUntil), expectedUpdate: try date(Keys.expectedUpdate))
   }
 }

@@ -23,6 +23,7 @@ let allBenchmarks: [Benchmark] = [
   Benchmark(name: "verifier-load", run: verifierLoadBenchmark),
   Benchmark(name: "issuer-load", run: issuerLoadBenchmark),
   Benchmark(name: "zk-core", run: zkCoreBenchmark),
+  Benchmark(name: "zk", run: zkBenchmark),
 ]
 
 /// HPKE seal of 4 KB with the Annex C suite, against its floor: one key generation and one
