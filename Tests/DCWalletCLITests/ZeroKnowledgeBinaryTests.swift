@@ -88,7 +88,7 @@ struct ZeroKnowledgeBinaryTests {
       ), "\(inspected.out)")
   }
 
-  @Test("verifier verify --zk-capture: Google Wallet's answer passes every check outside the proof")
+  @Test("verifier verify --zk-capture: Google Wallet's answer verifies, proof included")
   func verifyCapture() throws {
     let cli = try DCWallet()
     let base = [
@@ -105,10 +105,16 @@ struct ZeroKnowledgeBinaryTests {
         "chains to the issuer anchor CN=Payground Root, O=Google, C=ZZ (msoX5chain, checked outside the proof)"
       ), "\(result.out)")
     #expect(result.out.contains("public inputs: org.iso.18013.5.1/age_over_18 (requested)"))
-    // No Longfellow verifier in this build yet: the answer is not taken as verified.
-    #expect(result.code == 1)
+    #expect(result.code == 0, "\(result.err)")
     #expect(
-      result.err.contains("not verified: every check outside the zero-knowledge proof passed"))
+      result.out.contains(
+        "org.iso.18013.5.1.mDL: proven in zero knowledge by an issuer under anchor CN=Payground Root, O=Google, C=ZZ"
+      ), "\(result.out)")
+    #expect(result.out.contains("  age_over_18 = yes"))
+    #expect(result.out.contains("  nothing else disclosed: no other element, no issuer signature"))
+    #expect(
+      result.out.contains(
+        "ok  proof org.iso.18013.5.1.mDL: Longfellow proof under \(Self.circuitID) verified"))
     let untrusted = try cli.run(base)
     #expect(untrusted.code == 1 && untrusted.err.contains("is not trusted"), "\(untrusted.err)")
     let late = try cli.run(
