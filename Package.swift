@@ -106,6 +106,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCStore", "DCPostgreSQL",
       // Issue 33: Longfellow circuits (and, with zk-oracle's mdoc layer, the proof check).
       "DCZK",
+      // Issue 29: issuer trust from anchors and verified trusted lists, named in the report.
+      "DCTrust",
     ]
   ),
   // The wallet's store (issue 27): credentials, device keys, trust anchors, the activity log,
@@ -122,6 +124,9 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCHTTP", "DCOpenID4VCI", "DCMdocProximity", "DCProximityTransport",
       // Issue 15: the last known Token Status List status of stored credentials.
       "DCStatusList", "DCWalletStore",
+      // Issue 29: trust decisions from anchors and verified trusted lists, and relying-party
+      // registration certificates checked against trusted providers.
+      "DCTrust",
     ]
   ),
   // The issuer role: offers, authorization, tokens, nonces, minting, status publication, and its
@@ -271,7 +276,7 @@ let package = Package(
           "DCCrypto", "DCQL",
           "DCAPI", "DCJOSE", "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI", "DCIssuer",
-          "DCMdocProximity", "DCProximityTransport", "DCStatusList",
+          "DCMdocProximity", "DCProximityTransport", "DCStatusList", "DCTrust",
           .target(name: "CDCQRencode", condition: linuxOnly),
         ],
         swiftSettings: strictSettings
@@ -415,7 +420,7 @@ let package = Package(
           "DCCBOR", "DCWallet", "DCCrypto", "DCAPI", "DCJOSE", "DCMdoc",
           "DCOrgIsoMdoc", "DCSDJWT",
           "DCX509", "DCWalletTestSupport", "dcwallet", "DCHTTP", "DCHTTPServer", "DCOpenID4VCI",
-          "DCIssuer", "DCStatusList", "DCStore", "DCWalletStore", "DCBrowserTestSupport",
+          "DCIssuer", "DCStatusList", "DCStore", "DCWalletStore", "DCBrowserTestSupport", "DCTrust",
         ]),
       // Writes to a wallet store from a second process, for the store's multi-process tests.
       .executableTarget(
@@ -454,7 +459,7 @@ let package = Package(
           "DCMdoc", "DCOpenID4VP", "DCOrgIsoMdoc", "DCSDJWT", "DCWalletTestSupport", "DCX509",
           "dcstore-probe", "DCHTTP", "DCOpenID4VCI", "DCCOSE",
           "DCStatusList", "DCHTTPServer", "DCStore", "DCWalletStore", "DCWalletFixtureTestSupport",
-          "DCWalletStoreTestSupport",
+          "DCWalletStoreTestSupport", "DCTrust",
         ]),
       // Issue 27: the roles together (a wallet answering the verifier, a wallet against the
       // issuer's service, the command line's consent text over both), which no one module's
@@ -466,7 +471,7 @@ let package = Package(
           "DCIssuer", "DCJOSE", "DCJSON", "DCMdoc", "DCMdocProximity", "DCOpenID4VCI",
           "DCOpenID4VP", "DCOrgIsoMdoc", "DCProximityTransport", "DCQL", "DCSDJWT",
           "DCStatusList", "DCStore", "DCTestSupport", "DCVerifier", "DCWallet", "DCWalletCLI",
-          "DCWalletStore",
+          "DCWalletStore", "DCTrust",
           "DCWalletFixtureTestSupport", "DCWalletTestSupport", "DCX509",
         ],
         swiftSettings: strictSettings

@@ -53,12 +53,14 @@ package import Foundation
       /// default).
       package var address: IPAddress
       /// The one origin the server answers for (its public URL's): a request whose `Host` (or,
-      /// from a trusted proxy, `X-Forwarded-Host` and `X-Forwarded-Proto`) names another gets 421,
+      /// from a trusted proxy, `Forwarded`'s `host=` and `proto=`, or `X-Forwarded-Host` and
+      /// `X-Forwarded-Proto`) names another gets 421,
       /// and request URLs are rebuilt on it. Nil: loopback development, where `Host` must name
       /// 127.0.0.1, localhost or [::1].
       package var publicOrigin: HTTPOrigin?
-      /// The reverse proxies whose `X-Forwarded-For`, `-Host` and `-Proto` are believed; from any
-      /// other peer they are ignored. Their connections are exempt from the per-client cap, which
+      /// The reverse proxies whose RFC 7239 `Forwarded` (when they send it; a malformed one gets
+      /// 400) or else `X-Forwarded-For`, `-Host` and `-Proto` are believed; from any other peer
+      /// neither is read. Their connections are exempt from the per-client cap, which
       /// counts their clients' requests instead.
       package var trustedProxies: Set<IPAddress>
       /// The largest request body accepted, in bytes; a larger one gets 413.

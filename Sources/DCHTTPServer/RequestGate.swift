@@ -7,6 +7,10 @@ package enum HTTPRefusal: Sendable, Hashable, CaseIterable {
   case ambiguousFraming
   /// No `Host`, or one that does not parse (RFC 9112 §3.2). 400.
   case badHost
+  /// A `Forwarded` header from a trusted proxy that does not parse as RFC 7239 §4 (or repeats a
+  /// parameter in one element): the proxy's word is unreadable, so nothing it says is guessed
+  /// at. 400. From any other peer the header is never read.
+  case malformedForwarded
   /// A `Host` (or forwarded host/scheme) other than the server's public origin (RFC 9110
   /// §15.5.20): a misdirected request, or DNS rebinding. 421.
   case misdirected
@@ -22,7 +26,7 @@ package enum HTTPRefusal: Sendable, Hashable, CaseIterable {
   /// The status the client gets.
   package var status: Int {
     switch self {
-    case .ambiguousFraming, .badHost: 400
+    case .ambiguousFraming, .badHost, .malformedForwarded: 400
     case .misdirected: 421
     case .crossOrigin: 403
     case .unsupportedMediaType: 415
@@ -68,15 +72,23 @@ struct RequestGate {
     let fromProxy = head.peer.map(trustedProxies.contains) ?? false
     let hosts = head.headers.values("Host")
     guard hosts.count == 1 else { return .refuse(.badHost) }
-    // X-Forwarded-Host/-Proto/-For are the proxy's word: believed from a trusted proxy only.
-    let scheme = fromProxy ? (Self.last(head.headers, "X-Forwarded-Proto") ?? "http") : "http"
-    let authority = fromProxy ? (Self.last(head.headers, "X-Forwarded-Host") ?? hosts[0]) : hosts[0]
-    guard let origin = HTTPOrigin(scheme: scheme.lowercased(), authority: authority) else {
+    // What the proxy says (RFC 7239 `Forwarded`, else X-Forwarded-*) is believed from a trusted
+    // proxy only; from anyone else it is never read.
+    var forwarded = ForwardedElement()
+    if fromProxy {
+      guard let element = Self.proxyElement(head.headers) else {
+        return .refuse(.malformedForwarded)
+      }
+      forwarded = element
+    }
+    let scheme = forwarded.proto ?? "http"
+    guard
+      let origin = HTTPOrigin(scheme: scheme.lowercased(), authority: forwarded.host ?? hosts[0])
+    else {
       return .refuse(.badHost)
     }
     guard answersFor(origin) else { return .refuse(.misdirected) }
-    let forwardedClient =
-      fromProxy ? Self.last(head.headers, "X-Forwarded-For").flatMap(IPAddress.init(numeric:)) : nil
+    let forwardedClient = forwarded.client
     return checkPolicy(head, origin: origin, forwardedClient: forwardedClient)
   }
 
@@ -137,6 +149,18 @@ struct RequestGate {
       .map { String($0).trimmingSpaces }
     if !lengths.isEmpty, !headers.values("Transfer-Encoding").isEmpty { return true }
     return Set(lengths).count > 1
+  }
+
+  /// What a trusted proxy says about the request: RFC 7239's `Forwarded` when it sent one (then
+  /// X-Forwarded-* are not read: a proxy that writes `Forwarded` may pass a client's
+  /// X-Forwarded-* through untouched), else `X-Forwarded-For`, `-Host` and `-Proto`. Nil for a
+  /// `Forwarded` that does not parse.
+  static func proxyElement(_ headers: HTTPFields) -> ForwardedElement? {
+    let lines = headers.values("Forwarded")
+    guard lines.isEmpty else { return ForwardedElement(lastOf: lines.joined(separator: ",")) }
+    return ForwardedElement(
+      client: last(headers, "X-Forwarded-For").flatMap(IPAddress.init(numeric:)),
+      host: last(headers, "X-Forwarded-Host"), proto: last(headers, "X-Forwarded-Proto"))
   }
 
   /// The last element of a comma-separated header (repeated lines joined): the one the nearest

@@ -61,6 +61,7 @@ public final class CredentialIssuerService: Sendable {
       credentialConfigurations: configuration.credentials.map(metadata(for:)),
       mdocIACAsURI: configuration.iacas.isEmpty ? nil : endpoints.url(.iacas))
     metadata.authorizationServers = []
+    metadata.registrationCertificates = configuration.registrationCertificate.map { [$0] } ?? []
     return metadata
   }
 

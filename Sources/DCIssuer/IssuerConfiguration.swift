@@ -58,6 +58,9 @@ public struct IssuerConfiguration: Sendable {
   /// `status.status_list`, mdoc MSO `status`), and the lists are published at
   /// `/status-lists/<id>`, signed by ``signer`` with ``certificateChain``; nil for none.
   package var statusLists: StatusListSettings?
+  /// The issuer's registration certificate (ETSI TS 119 475, JWT text or CWT bytes), published
+  /// in the metadata's `issuer_info` (ETSI TS 119 472-3 §4.2.3); nil for none.
+  public var registrationCertificate: [UInt8]? = nil
 
   /// Creates a configuration; the defaults are HAIP's (DPoP with nonces, no PAR requirement).
   public init(

@@ -1,3 +1,4 @@
+import DCEncoding
 import DCJOSE
 package import DCJSON
 package import Foundation
@@ -33,6 +34,10 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
   /// `signed_metadata` (OpenID4VCI drafts 13–15), when present; verify it with
   /// ``SignedIssuerMetadata/verify(trustAnchors:at:expectedIssuer:policies:urlPolicy:)``.
   package var signedMetadata: SignedIssuerMetadata?
+  /// The registration certificates of `issuer_info` (ETSI TS 119 472-3 §4.2.3: entries
+  /// `{"format": "registration_cert", "data": ...}`; ETSI TS 119 475 certificates), as bytes: a
+  /// JWT's text, or a CWT from base64url. Entries of other formats are skipped.
+  package var registrationCertificates: [[UInt8]] = []
 
   /// The most bytes of a metadata document this module reads.
   package static let maximumLength = 1 << 20
@@ -106,6 +111,24 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
     } else {
       signedMetadata = nil
     }
+    registrationCertificates = try Self.readIssuerInfo(fields)
+  }
+
+  /// `issuer_info`: at most 16 entries, each an object with a string `format`.
+  private static func readIssuerInfo(_ fields: Fields) throws(OpenID4VCIError) -> [[UInt8]] {
+    guard let entries = try fields.optionalObjects("issuer_info") else { return [] }
+    guard entries.count <= 16 else { throw fields.fail("issuer_info has more than 16 entries") }
+    var certificates: [[UInt8]] = []
+    for entry in entries {
+      guard try entry.optionalString("format") == "registration_cert" else { continue }
+      guard let data = try entry.optionalString("data") else {
+        throw fields.fail("an issuer_info registration_cert needs a string data")
+      }
+      let isJWT = data.utf8.filter { $0 == UInt8(ascii: ".") }.count == 2
+      certificates.append(
+        isJWT ? Array(data.utf8) : (try? Base64URL.decode(data)) ?? Array(data.utf8))
+    }
+    return certificates
   }
 
   /// `authorization_servers`: unique issuer identifiers.
@@ -210,6 +233,19 @@ public struct CredentialIssuerMetadata: Sendable, Hashable {
       JSONValue.object(credentialConfigurations.map { ($0.id, $0.json) }))
     object.set("mdoc_iacas_uri", mdocIACAsURI?.absoluteString)
     object.set("signed_metadata", signedMetadata?.jws.compactSerialization)
+    object.set(
+      "issuer_info",
+      registrationCertificates.isEmpty
+        ? nil
+        : JSONValue.array(
+          registrationCertificates.map { certificate in
+            let isJWT =
+              certificate.allSatisfy { $0 < 0x80 }
+              && certificate.filter { $0 == UInt8(ascii: ".") }.count == 2
+            let data =
+              isJWT ? String(decoding: certificate, as: UTF8.self) : Base64URL.encode(certificate)
+            return ["format": "registration_cert", "data": .string(data)]
+          }))
     return object.value
   }
 }

@@ -90,10 +90,11 @@ public struct TrustSources: Sendable, Hashable {
 
   /// Decides whether `chain` (leaf first) is trusted for `purpose` at `time`: anchors first,
   /// then each list's granted entries whose service type serves the purpose, in order; each
-  /// candidate is checked with RFC 5280 path validation and `policies`.
+  /// candidate is checked with RFC 5280 path validation and `policies`, and against the CRLs of
+  /// `revocation` when given (RFC 5280 §6.3).
   public func decide(
     chain: [Certificate], for purpose: TrustPurpose, at time: Date,
-    policies: [any CertificatePolicy] = []
+    policies: [any CertificatePolicy] = [], revocation: RevocationCheck? = nil
   ) -> TrustDecision {
     var refusals: [TrustRefusal] = []
     var lastFailure: String?
@@ -101,7 +102,7 @@ public struct TrustSources: Sendable, Hashable {
     for anchor in anchors where anchor.purposes.contains(purpose) {
       consulted = true
       let validator = CertificateValidator(
-        trustAnchors: [anchor.certificate], policies: policies)
+        trustAnchors: [anchor.certificate], policies: policies, revocation: revocation)
       switch validator.validate(chain: chain, at: time) {
       case .trusted(let path):
         return .trusted(
@@ -124,7 +125,7 @@ public struct TrustSources: Sendable, Hashable {
       }
       for entity in entries {
         let validator = CertificateValidator(
-          trustAnchors: entity.certificates, policies: policies)
+          trustAnchors: entity.certificates, policies: policies, revocation: revocation)
         switch validator.validate(chain: chain, at: time) {
         case .trusted(let path):
           guard entity.isGranted else {

@@ -34,6 +34,8 @@ public struct VerifierErrorCode: DCErrorCode {
   /// Every check outside a zero-knowledge proof passed, but this build has no verifier for its
   /// proof system (ISO 18013-5 2nd edition `ZkDocument`).
   public static let proofSystemUnavailable = Self("proofSystemUnavailable")
+  /// The store of DC API transactions (a database) did not answer; the transaction is unchanged.
+  public static let storeUnavailable = Self("storeUnavailable")
 }
 
 extension DCError where Code == VerifierErrorCode {

@@ -208,21 +208,27 @@ extension StoredCredential {
   /// The anchor among `anchors` that the credential's own issuer chain (mdoc `x5chain`, SD-JWT
   /// `x5c`) validates to at `now`; nil when none does or the credential does not decode.
   func issuerAnchor(among anchors: [Certificate], at now: Date) -> Certificate? {
-    let chain: [[UInt8]]
-    switch format {
-    case .msoMdoc:
-      guard let issuerSigned = decodedMdoc,
-        let certificates = try? issuerSigned.documentSignerChain()
-      else { return nil }
-      chain = certificates.map(\.derBytes)
-    case .sdJWT:
-      guard let x5c = decodedSDJWT?.issuerSignedJWT.x5c else { return nil }
-      chain = x5c
-    }
+    let chain = issuerChain
     guard !chain.isEmpty, !anchors.isEmpty,
       case .trusted(let path) = CertificateValidator(trustAnchors: anchors).validate(
-        chainDER: chain, at: now)
+        chain: chain, at: now)
     else { return nil }
     return path.anchor
+  }
+
+  /// The credential's issuer chain, leaf first (mdoc `x5chain`, SD-JWT `x5c`); empty when the
+  /// credential does not decode or a certificate does not parse.
+  var issuerChain: [Certificate] {
+    switch format {
+    case .msoMdoc:
+      return (try? decodedMdoc?.documentSignerChain()) ?? []
+    case .sdJWT:
+      guard let x5c = decodedSDJWT?.issuerSignedJWT.x5c,
+        let chain = try? x5c.map({ (der) throws(CertificateError) in
+          try CertificateMemo.shared.certificate(derEncoded: der)
+        })
+      else { return [] }
+      return chain
+    }
   }
 }

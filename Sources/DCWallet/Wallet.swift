@@ -5,6 +5,7 @@ import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
+import DCTrust
 // The wallet's store is the wallet's data (credentials, trust anchors, the activity log): its
 // values are in this module's public API, so importing DCWallet is enough to name them.
 @_exported public import DCWalletStore
@@ -136,16 +137,18 @@ public final class Wallet: Sendable {
     guard removed else { throw WalletError(.notFound, "no trust anchor \(id)") }
   }
 
-  /// The trusted certificates of a role: only authenticated rows (see `trustAnchorListing`).
+  /// The certificates a chain may end at for a role: the role's anchors (authenticated rows,
+  /// see `trustAnchorListing`) and the certificates of every granted entry of a usable stored
+  /// list whose service serves the role (issue 29), in the lists the list policy consults.
   package func trustAnchors(role: TrustRole) async throws(WalletError) -> [Certificate] {
-    try await checkedTrustAnchors(role: role).certificates
+    try await trustSources().anchorCertificates(for: role.purpose, at: clock())
   }
 
   /// The rows of a role (or all) that may be used, each with its certificate, and a problem for
   /// each that may not. A certificate is parsed once per process for the same DER
   /// (`CertificateMemo`: parsing is a function of the bytes); each row's authentication tag is
   /// checked on every call.
-  private func checkedTrustAnchors(role: TrustRole?) async throws(WalletError) -> (
+  func checkedTrustAnchors(role: TrustRole?) async throws(WalletError) -> (
     anchors: [TrustAnchorRecord], certificates: [Certificate], problems: [StoreProblem]
   ) {
     let records: [TrustAnchorRecord]

@@ -36,7 +36,9 @@ package enum DCWalletCLI {
       name: "remove", summary: "remove a credential and its device key",
       run: { try await RemoveCommand.run($0, $1) }),
     Command(
-      name: "trust", summary: "manage trust anchors: trust add|list|remove",
+      name: "trust",
+      summary:
+        "manage trust anchors and trusted lists: trust add|list|remove|import-list|lists|refresh",
       run: { try await TrustCommand.run($0, $1) }),
     Command(
       name: "respond", summary: "answer a DC API request for an origin",

@@ -17,7 +17,15 @@ extension PresentationRequest {
   func consentScreen(
     for consent: PresentationConsent, issuerTrust: [String: IssuerTrust] = [:]
   ) -> String {
-    screen(for: consent).text(issuerTrust: issuerTrust)
+    let text = screen(for: consent).text(issuerTrust: issuerTrust)
+    guard let decision = requesterTrust else { return text }
+    // Issue 29: what trusted the requester's chain (anchor, or list and entry), or why nothing
+    // did, right below the requester line.
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    lines.insert(
+      CBOR.terminalSafe("- requester trust: " + TrustDecisionText.describe(decision)),
+      at: min(2, lines.count))
+    return lines.joined(separator: "\n")
   }
 }
 
@@ -41,9 +49,10 @@ extension ConsentScreen {
         lines.append("- requester: \(asker) (unverified: no trusted identity)")
       }
     }
+    lines += registrationLines()
     lines += credentialSetLines()
     for document in documents {
-      lines += Self.lines(for: document, issuerTrust: issuerTrust)
+      lines += documentLines(for: document, issuerTrust: issuerTrust)
     }
     if !transactionDataTypes.isEmpty {
       lines.append("- transaction data: " + transactionDataTypes.joined(separator: ", "))
@@ -68,7 +77,7 @@ extension ConsentScreen {
 
   /// A requested document: its types and reader authentication, then each presentation with
   /// its claims.
-  private static func lines(for document: Document, issuerTrust: [String: IssuerTrust])
+  private func documentLines(for document: Document, issuerTrust: [String: IssuerTrust])
     -> [String]
   {
     let isMdoc = document.format == DCQLFormat.msoMdoc
@@ -77,18 +86,21 @@ extension ConsentScreen {
       ? document.types.map { "\(MdocDisplay.title(for: $0)) [\($0)]" } : document.types
     var lines = [
       "- \(document.id): \(document.format) \(types.joined(separator: ", "))"
-        + readerMark(document.authentication)
+        + Self.readerMark(document.authentication)
     ]
     if document.presentations.isEmpty { lines.append("  not shared") }
     for presentation in document.presentations {
       lines.append(
         "  from credential \(presentation.credentialID)"
-          + trustMark(issuerTrust[presentation.credentialID]))
+          + Self.trustMark(issuerTrust[presentation.credentialID]))
       if presentation.claims.isEmpty {
         lines.append("    only what is always presented (no claims requested)")
       }
       for claim in presentation.claims {
-        lines.append(line(for: claim, format: isMdoc ? DCQLFormat.msoMdoc : DCQLFormat.sdJWTVC))
+        let format = isMdoc ? DCQLFormat.msoMdoc : DCQLFormat.sdJWTVC
+        lines.append(
+          Self.line(for: claim, format: format)
+            + (isOverAsked(claim.path, format: format) ? " [OVER-ASKING: not registered]" : ""))
       }
     }
     return lines

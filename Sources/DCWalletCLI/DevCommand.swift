@@ -29,13 +29,21 @@ enum DevCommand {
         verifier-ca.pem     verifier CA (trust it as --verifier)
         verifier-chain.pem  the request signer's certificate (x509_san_dns:HOST), verifier.pem its key
         query.json          a DCQL query for the PID's given_name and age_over_18
+        list-operator.pem   a trusted list operator's certificate (list-operator-key.pem its key)
+        trusted-list.lote   an ETSI TS 119 602 LoTE it signed (JAdES), listing the IACA as a PID
+                            provider and the reader and verifier CAs as access certificate CAs
+        trusted-list.tsl    an ETSI TS 119 612 trusted list (XAdES) listing the IACA (Pub-EAA)
+        unlisted-mdl.cbor   an mDL from an issuer in no list (unlisted-device.pem its device key)
+        unlisted-reader.pem a reader chain under a CA in no list (unlisted-reader-key.pem its key)
       Existing files are never overwritten: the command refuses instead.
       """)
 
-  static let names = [
-    "iaca.pem", "mdl.cbor", "device.pem", "reader-root.pem", "reader.pem", "reader-key.pem",
-    "pid.txt", "holder.pem", "verifier-ca.pem", "verifier-chain.pem", "verifier.pem", "query.json",
-  ]
+  static let names =
+    [
+      "iaca.pem", "mdl.cbor", "device.pem", "reader-root.pem", "reader.pem", "reader-key.pem",
+      "pid.txt", "holder.pem", "verifier-ca.pem", "verifier-chain.pem", "verifier.pem",
+      "query.json",
+    ] + DevTrustFiles.names
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     guard arguments.first == "files" else {
@@ -95,14 +103,17 @@ enum DevCommand {
     let query =
       #"{"credentials": [{"id": "pid", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:eudi:pid:1"]}, "claims": [{"path": ["given_name"]}, {"path": ["age_over_18"]}]}]}"#
     func text(_ string: String) -> [UInt8] { Array(string.utf8) }
+    let trust = try DevTrustFiles.files(
+      DevTrustFiles.Listed(iaca: iaca, readerRoot: readerRoot, verifierRoot: verifierRoot),
+      now: now, from: from, until: until)
     return (
-      package: [
+      package: trust.package + [
         ("iaca.pem", text(iaca.pemString)), ("mdl.cbor", mdl.bytes),
         ("reader-root.pem", text(readerRoot.pemString)), ("reader.pem", text(reader.pemString)),
         ("pid.txt", text(pid.sdJWT + "\n")), ("verifier-ca.pem", text(verifierRoot.pemString)),
         ("verifier-chain.pem", text(verifierCert.pemString)), ("query.json", text(query + "\n")),
       ],
-      secret: [
+      secret: trust.secret + [
         ("device.pem", text(deviceKey.pemRepresentation)),
         ("reader-key.pem", text(readerKey.pemRepresentation)),
         ("holder.pem", text(pid.holderKey.pemRepresentation)),
@@ -112,7 +123,7 @@ enum DevCommand {
   }
 
   /// Erika Mustermann's development mDL, valid for 90 days, with two decoy digests.
-  private static func developmentMDL(
+  static func developmentMDL(
     signer dsKey: ECPrivateKey, chain: [Certificate], deviceKey: ECPrivateKey, now: Date,
     from: Date
   ) throws -> IssuerSigned {

@@ -44,7 +44,7 @@ enum PresentCommand {
         "require-trusted-reader",
         "answer only readers whose reader authentication chains to a trusted reader root"),
       .flag("interactive", "show each request like a consent screen and ask before answering"),
-    ],
+    ] + RegistrationOptions.options,
     discussion: """
       The first line of standard output is the mdoc: URI (ISO 18013-5 §8.2.2.3), printed once the
       address listens; a reader may connect as soon as it appears. The session runs over the
@@ -61,6 +61,7 @@ enum PresentCommand {
     let wallet = try context.wallet()
     var policy = wallet.policy
     policy.requireAuthenticatedRequester = args.flag("require-trusted-reader")
+    try RegistrationOptions.apply(args, to: &policy)
     // Without --device-mac, a deviceSignature (the contract, whatever the wallet's default).
     policy.inPersonDeviceAuthentication = args.flag("device-mac") ? .mac : .signature
     let listener: LoopbackTCPListener

@@ -36,6 +36,10 @@ package struct InputLimit: Sendable, Hashable {
   /// A Longfellow circuit file (`verifier request|verify --zk-circuit`): 16 MiB, the circuit
   /// limit of the verifier; published circuits are 210 to 340 KiB compressed.
   package static let circuit = InputLimit(bytes: 16 << 20, kind: "a circuit")
+  /// A trusted list to import (`trust import-list`, `verifier verify --trusted-list`, a file
+  /// or a URL): 8 MiB, the list parsers' own bound (docs/LIMITS.md, "Trusted lists"). Published
+  /// national TSLs run from tens of kilobytes to a few megabytes.
+  package static let trustedList = InputLimit(bytes: 8 * 1024 * 1024, kind: "a trusted list")
 
   /// Every other file a command reads (certificates, PEM keys, verifier state): 1 MiB; each is
   /// a few kilobytes.

@@ -27,10 +27,11 @@ enum PresentURICommand {
         "development only: an x509_san_dns:localhost verifier may take the answer at 127.0.0.1 or [::1] (default: the response_uri host must be the DNS name)"
       ),
       .flag("interactive", "show the request like a consent screen and ask before answering"),
+    ] + RegistrationOptions.options + [
       .flag(
         "decline",
         "decline: post access_denied (with state) to the verifier's response_uri instead of answering"
-      ),
+      )
     ],
     positionals: ["URI"],
     discussion: """
@@ -57,6 +58,7 @@ enum PresentURICommand {
     let wallet = try context.wallet()
     var policy = wallet.policy
     policy.requireAuthenticatedRequester = args.flag("require-trusted-verifier")
+    try RegistrationOptions.apply(args, to: &policy)
     let http = URLSessionHTTPClient(
       configuration: URLSessionHTTPClient.Configuration(policy: .development))
     let configuration = RedirectFlowConfiguration(

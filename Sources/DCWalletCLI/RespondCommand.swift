@@ -26,6 +26,7 @@ enum RespondCommand {
         "answer only requesters authenticated through a trusted chain: Annex C readers, signed OpenID4VP verifiers"
       ),
       .flag("interactive", "show the request like a consent screen and ask before answering"),
+    ] + RegistrationOptions.options + [
       .flag(
         "error-response",
         "when the holder declines an OpenID4VP request, print its access_denied response (still exit 1)"
@@ -79,6 +80,7 @@ enum RespondCommand {
     let wallet = try context.wallet()
     var policy = wallet.policy
     policy.requireAuthenticatedRequester = args.flag("require-trusted-reader")
+    try RegistrationOptions.apply(args, to: &policy)
     let request = try await resolve(envelope, origin: origin, policy: policy, in: wallet)
     let consent = try await RespondCommand.consent(args, for: request, in: wallet)
     if interactive {

@@ -22,7 +22,8 @@ enum ServeOptions {
     ),
     .value(
       "trusted-proxy", "ADDR", repeating: true,
-      "a reverse proxy whose X-Forwarded-For/-Host/-Proto are believed (numeric address)"),
+      "a reverse proxy whose Forwarded (RFC 7239) or X-Forwarded-For/-Host/-Proto are believed (numeric address)"
+    ),
     .value("max-connections", "N", "connections served at once (default 64)"),
     .value(
       "max-connections-per-client", "N",
@@ -36,8 +37,9 @@ enum ServeOptions {
   static let discussion = """
     Deployment: listen on loopback behind a TLS reverse proxy, e.g. --listen 127.0.0.1:8080
     --public-url https://rp.example --trusted-proxy 127.0.0.1; requests whose Host (or, from the
-    proxy, X-Forwarded-Host/-Proto) names another origin get 421, state-changing requests from
-    another origin's page 403, a body of the wrong Content-Type 415.
+    proxy, Forwarded host=/proto= or else X-Forwarded-Host/-Proto) names another origin get 421,
+    state-changing requests from another origin's page 403, a body of the wrong Content-Type 415;
+    a malformed Forwarded from the proxy 400.
     """
 
   #if os(Linux)

@@ -6,6 +6,7 @@ import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
+import DCTrust
 import DCVerifier
 import DCWallet
 import DCX509
@@ -75,6 +76,13 @@ enum VerifierCommand {
       .value(
         "sd-jwt-issuer-anchor", "FILE", repeating: true,
         "a trusted SD-JWT VC issuer anchor (PEM or DER)"),
+      .value(
+        "trusted-list", "KIND:FILE", repeating: true,
+        "a trusted list (lote, tsl, lotl, vical, rical) whose issuers are trusted, e.g. lote:pid-providers.jws"
+      ),
+      .value(
+        "list-operator-cert", "PEM", repeating: true,
+        "the certificate the --trusted-list operators sign with (PEM or DER)"),
       .value(
         "status-list", "FILE", repeating: true,
         "a status list token (JWT or CWT) to use instead of fetching it, matched by its sub"),
@@ -260,7 +268,11 @@ enum VerifierCommand {
   static func verify(_ args: ParsedArguments, _ context: CommandContext) async throws {
     let now = try verificationTime(args)
     let status = try VerifierStatusCheck.checking(args)
-    let mdocAnchors = try Inputs.certificates(args.all("issuer-anchor"))
+    // Issue 29: the issuer anchors and the issuers of every verified --trusted-list; the
+    // report then names which one trusted each credential.
+    let sources = try VerifierTrustLists.sources(args, at: now)
+    let listed = sources.anchorCertificates(for: .credentialIssuer, at: now)
+    let mdocAnchors = try Inputs.certificates(args.all("issuer-anchor")) + listed
     if let capture = args.value("zk-capture") {
       try ZeroKnowledgeCommands.verifyCapture(
         capture, args: args, anchors: mdocAnchors, now: now, context)
@@ -273,7 +285,7 @@ enum VerifierCommand {
     guard !origin.isEmpty else {
       throw UsageError("--origin must not be empty", command: verifySpec.path)
     }
-    let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor"))
+    let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor")) + listed
     guard let statePath = args.value("state") else {
       try await verifyCaptured(
         args, origin: origin, now: now, mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors,
@@ -304,6 +316,7 @@ enum VerifierCommand {
         response, savedState: stateJSON, origin: origin, now: now, mdocAnchors: mdocAnchors,
         sdJWTAnchors: sdJWTAnchors, status: status)
       OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
+      VerifierTrustLists.print(verified.issuerTrustDecisions(sources, at: now), args, context)
       return
     }
     let saved: AnnexCVerifier.State
@@ -324,6 +337,8 @@ enum VerifierCommand {
       response: response, state: state, anchors: mdocAnchors, now: now, status: status,
       requireAllElements: args.flag("require-all-elements"))
     printAnnexC(result, json: args.flag("json"), context)
+    VerifierTrustLists.print(
+      ["documents": result.issuerTrustDecisions(sources, at: now)], args, context)
   }
 
   /// Verifies a zero-knowledge answer to an org-iso-mdoc request.

@@ -5,6 +5,7 @@ import DCJOSE
 import DCJSON
 import DCMdoc
 import DCSDJWT
+import DCTrust
 import DCWallet
 import DCX509
 import Foundation
@@ -56,6 +57,16 @@ enum Inputs {
     return out
   }
 
+  /// The issuer chain (leaf first) of an mdoc or SD-JWT VC file, for explaining a refusal.
+  static func issuerChain(mdoc: String?, sdJWT: String?) throws -> [Certificate] {
+    if let mdoc {
+      return try IssuerSigned(bytes: try mdocBytes(mdoc)).documentSignerChain()
+    }
+    let text = try Files.text(sdJWT ?? "", limit: .credential)
+    let parsed = try SDJWT(serialized: text.trimmingCharacters(in: .whitespacesAndNewlines))
+    return try (parsed.issuerSignedJWT.x5c ?? []).map { try Certificate(derEncoded: $0) }
+  }
+
   /// An mdoc file: CBOR bytes, or base64url (or hex) text of them.
   static func mdocBytes(_ path: String) throws -> [UInt8] {
     let bytes = try Files.read(path, limit: .credential)
@@ -99,12 +110,27 @@ enum ImportCommand {
       documentTitles: MdocDisplay.titles)
     Describe.warn(try await wallet.trustAnchorListing(role: .issuer).problems, context.console)
     let credential: StoredCredential
-    if let mdoc {
-      credential = try await wallet.importMdoc(
-        try Inputs.mdocBytes(mdoc), deviceKey: key, id: args.value("id"))
-    } else {
-      credential = try await wallet.importSDJWT(
-        try Files.text(sdJWT ?? "", limit: .credential), deviceKey: key, id: args.value("id"))
+    do {
+      if let mdoc {
+        credential = try await wallet.importMdoc(
+          try Inputs.mdocBytes(mdoc), deviceKey: key, id: args.value("id"))
+      } else {
+        credential = try await wallet.importSDJWT(
+          try Files.text(sdJWT ?? "", limit: .credential), deviceKey: key, id: args.value("id"))
+      }
+    } catch let error as WalletError where error.code == .importRejected {
+      // Issue 29: why no anchor or trusted list vouches for the issuer, when that is the cause
+      // (on the same one line: a refusal is one line of standard error).
+      if let chain = try? Inputs.issuerChain(mdoc: mdoc, sdJWT: sdJWT), !chain.isEmpty,
+        !(try await wallet.trustAnchors(role: .issuer)).isEmpty
+      {
+        let decision = try await wallet.trustDecision(chain: chain, for: .credentialIssuer)
+        if decision.source == nil {
+          throw CommandFailure(
+            error.reason + "; issuer trust: " + TrustDecisionText.describe(decision))
+        }
+      }
+      throw error
     }
     context.console.out(credential.id)
     if credential.issuerTrust == .unverified {
@@ -210,6 +236,10 @@ enum ShowCommand {
       "\(credential.display.title) (\(credential.format.rawValue), \(credential.type))")
     console.outLine("id: \(credential.id)")
     console.outLine(issuerLine(credential))
+    // Issue 29: what trusts the issuer now (anchor, or list and entry), or why nothing does.
+    if let decision = try await wallet.issuerTrustDecision(for: credential) {
+      console.outLine("issuer trust: " + TrustDecisionText.describe(decision))
+    }
     for line in issuanceLines(credential) { console.outLine(line) }
     if let from = credential.validFrom, let until = credential.validUntil {
       console.outLine("valid: \(Describe.date(from)) to \(Describe.date(until))")
@@ -302,9 +332,12 @@ enum TrustCommand {
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     guard let sub = arguments.first else {
-      throw UsageError("trust needs a subcommand: add, list or remove", command: "dcwallet trust")
+      throw UsageError(
+        "trust needs a subcommand: add, list, remove, import-list, lists, refresh, remove-list or list-policy",
+        command: "dcwallet trust")
     }
     let rest = Array(arguments.dropFirst())
+    if try await TrustListCommands.run(sub, rest, context) { return }
     switch sub {
     case "add":
       try await add(try context.parse(addSpec, rest), context)
@@ -318,7 +351,8 @@ enum TrustCommand {
       context.console.out("removed \(args.positionals[0])")
     case "--help", "-h":
       throw HelpShown(
-        text: [addSpec.help, listSpec.help, removeSpec.help].joined(separator: "\n\n"))
+        text: ([addSpec.help, listSpec.help, removeSpec.help] + TrustListCommands.help)
+          .joined(separator: "\n\n"))
     default:
       throw UsageError("unknown trust subcommand '\(sub)'", command: "dcwallet trust")
     }
@@ -513,6 +547,7 @@ enum Describe {
       case .setting(let key): what = "setting \(key) ignored"
       case .activity(let id): what = "activity entry \(id) skipped"
       case .deferredIssuance(let id): what = "pending issuance \(id) skipped"
+      case .trustedList(let id): what = "trusted list \(id) not used"
       }
       console.errLine("warning: \(what): \(problem.error.reason)")
     }

@@ -9,7 +9,7 @@ import DCStore
 /// Dates are INTEGER milliseconds since 1970 (UTC). Lists are JSON arrays of strings.
 package enum Schema {
   /// The version this code writes.
-  package static let currentVersion = 7
+  package static let currentVersion = 8
 
   /// Every step, 1 to `currentVersion`; with `adoption` (the wallet's key), step 7 also tags the
   /// credential rows written before it.
@@ -31,6 +31,7 @@ package enum Schema {
     case 5: version5
     case 6: version6
     case 7: version7
+    case 8: version8
     default: []
     }
   }
@@ -183,5 +184,24 @@ package enum Schema {
   static let version7 = [
     "ALTER TABLE credentials ADD COLUMN authentication_tag BLOB",
     "ALTER TABLE credentials ADD COLUMN status_authentication_tag BLOB",
+  ]
+
+  /// Version 8 (issue 29): trusted lists (`TrustedListRecord`): the kind, where it was fetched
+  /// from, the list as published, its operator certificates (a JSON array of base64 DER), the
+  /// verified list's model and an authentication tag, as trust anchors have; a row without a
+  /// valid tag is never used.
+  static let version8 = [
+    """
+    CREATE TABLE trusted_lists (
+      id TEXT PRIMARY KEY NOT NULL CHECK (length(id) > 0),
+      kind TEXT NOT NULL,
+      location TEXT,
+      list BLOB NOT NULL,
+      operator_certificates TEXT NOT NULL,
+      verified BLOB NOT NULL,
+      imported_at_ms INTEGER NOT NULL,
+      authentication_tag BLOB
+    )
+    """
   ]
 }

@@ -85,6 +85,32 @@ package struct SettingsAuthentication: Sendable {
     ])
   }
 
+  /// The tag for a trusted list row.
+  package func tag(for list: TrustedListRecord) -> [UInt8] {
+    HMAC.authenticationCode(.sha256, for: Self.encoding(list), key: key)
+  }
+
+  /// Whether a trusted list row carries its tag.
+  package func verifies(_ list: TrustedListRecord) -> Bool {
+    guard let tag = list.authenticationTag else { return false }
+    return constantTimeEquals(tag, self.tag(for: list))
+  }
+
+  /// The canonical encoding of a trusted list row: the label `trusted_lists`, then id, kind,
+  /// location (empty when none, after a byte saying whether there is one), the list's bytes,
+  /// the number of operator certificates and each one's DER, the verified model and
+  /// imported_at_ms as a decimal, each as an 8-byte big-endian length and its bytes.
+  static func encoding(_ list: TrustedListRecord) -> [UInt8] {
+    fields(
+      [
+        Array("trusted_lists".utf8), Array(list.id.utf8), Array(list.kind.utf8),
+        [list.location == nil ? 0 : 1], Array((list.location ?? "").utf8), list.listBytes,
+        Array(String(list.operatorCertificates.count).utf8),
+      ] + list.operatorCertificates + [
+        list.verifiedForm, Array(String(StoreTime.milliseconds(list.importedAt)).utf8),
+      ])
+  }
+
   /// The canonical encoding of a setting row: the label `settings`, the key and the value.
   static func encoding(setting key: String, value: String) -> [UInt8] {
     fields([Array("settings".utf8), Array(key.utf8), Array(value.utf8)])

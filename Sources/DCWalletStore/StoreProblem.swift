@@ -13,6 +13,8 @@ public struct StoreProblem: Error, Sendable, Hashable, CustomStringConvertible {
     case activity(id: Int64)
     /// A row of `deferred_issuances` (a pending OpenID4VCI deferred issuance).
     case deferredIssuance(id: String)
+    /// A row of `trusted_lists` (issue 29).
+    case trustedList(id: String)
   }
 
   /// The row.

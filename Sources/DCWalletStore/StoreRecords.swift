@@ -303,6 +303,80 @@ extension WalletConnection {
       authenticationTag: row.isNull(5) ? nil : row.blob(5))
   }
 
+  // MARK: Trusted lists
+
+  /// Writes a list row; with `replacing`, the row of that id is replaced (a refresh), else a
+  /// duplicate id fails.
+  func writeTrustedList(_ list: TrustedListRecord, replacing: Bool) throws(WalletStoreError) {
+    guard !list.id.isEmpty else {
+      throw WalletStoreError(.invalidArgument, "a trusted list needs a non-empty id")
+    }
+    let certificates = try StoreJSON.encode(list.operatorCertificates.map(Base64.encode))
+    let conflict =
+      replacing
+      ? """
+       ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, location = excluded.location,
+        list = excluded.list, operator_certificates = excluded.operator_certificates,
+        verified = excluded.verified, imported_at_ms = excluded.imported_at_ms,
+        authentication_tag = excluded.authentication_tag
+      """ : ""
+    do throws(WalletStoreError) {
+      try run(
+        """
+        INSERT INTO trusted_lists (id, kind, location, list, operator_certificates, verified,
+          imported_at_ms, authentication_tag) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """ + conflict,
+        [
+          .text(list.id), .text(list.kind), list.location.map { .text($0) } ?? .null,
+          .blob(list.listBytes), .text(certificates), .blob(list.verifiedForm),
+          .integer(StoreTime.milliseconds(list.importedAt)),
+          list.authenticationTag.map { .blob($0) } ?? .null,
+        ])
+    } catch  where error.code == .duplicateID {
+      throw WalletStoreError(.duplicateID, "a trusted list with id \(list.id) already exists")
+    }
+  }
+
+  /// Every list row, oldest first; a row that cannot be read is a problem, not an error.
+  func trustedLists() throws(WalletStoreError) -> [Result<TrustedListRecord, StoreProblem>] {
+    try query(
+      """
+      SELECT id, kind, location, list, operator_certificates, verified, imported_at_ms,
+        authentication_tag FROM trusted_lists ORDER BY imported_at_ms, id
+      """
+    ) { (row) throws(WalletStoreError) in Self.decodeTrustedList(row) }
+  }
+
+  func removeTrustedList(id: String) throws(WalletStoreError) -> Bool {
+    try run("DELETE FROM trusted_lists WHERE id = ?", [.text(id)])
+    return changes > 0
+  }
+
+  private static func decodeTrustedList(_ row: WalletStatement)
+    -> Result<TrustedListRecord, StoreProblem>
+  {
+    let id = row.text(0) ?? ""
+    let certificates: [[UInt8]]
+    do {
+      certificates = try StoreJSON.decode(
+        [String].self, row.text(4), what: "trusted list \(id)'s operator certificates"
+      ).map { (text) throws(WalletStoreError) in
+        guard let der = try? Base64.decode(text) else {
+          throw WalletStoreError(.corruptRecord, "trusted list \(id) has a non-base64 certificate")
+        }
+        return der
+      }
+    } catch {
+      return .failure(StoreProblem(record: .trustedList(id: id), error: error))
+    }
+    return .success(
+      TrustedListRecord(
+        id: id, kind: row.text(1) ?? "", location: row.isNull(2) ? nil : row.text(2),
+        listBytes: row.blob(3), operatorCertificates: certificates, verifiedForm: row.blob(5),
+        importedAt: StoreTime.date(milliseconds: row.int64(6)),
+        authenticationTag: row.isNull(7) ? nil : row.blob(7)))
+  }
+
   // MARK: Activity
 
   func appendActivity(_ entry: NewActivity) throws(WalletStoreError) -> Int64 {

@@ -260,6 +260,37 @@ public actor WalletStore {
     }
   }
 
+  // MARK: Trusted lists
+
+  /// Adds a trusted list row; a duplicate id fails with `.duplicateID`.
+  package func addTrustedList(_ list: TrustedListRecord) throws(WalletStoreError) {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.writeTrustedList(list, replacing: false)
+    }
+  }
+
+  /// Replaces the row of the list's id (a refreshed list), or adds it.
+  package func replaceTrustedList(_ list: TrustedListRecord) throws(WalletStoreError) {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.writeTrustedList(list, replacing: true)
+    }
+  }
+
+  /// Every trusted list row, oldest first, and a problem for each that cannot be read.
+  package func trustedLists() throws(WalletStoreError) -> [Result<TrustedListRecord, StoreProblem>]
+  {
+    try database.retrying { () throws(WalletStoreError) in
+      try database.connection.trustedLists()
+    }
+  }
+
+  /// Removes a trusted list; false when no list has this id.
+  package func removeTrustedList(id: String) throws(WalletStoreError) -> Bool {
+    try database.write { () throws(WalletStoreError) in
+      try database.connection.removeTrustedList(id: id)
+    }
+  }
+
   // MARK: Activity
 
   /// Appends an entry to the activity log and returns its id.

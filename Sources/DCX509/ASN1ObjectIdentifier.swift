@@ -60,6 +60,10 @@ extension ASN1ObjectIdentifier {
   package static let issuerAlternativeName = ASN1ObjectIdentifier(arcs: [2, 5, 29, 18])
   /// id-ce-cRLDistributionPoints (RFC 5280 §4.2.1.13).
   package static let crlDistributionPoints = ASN1ObjectIdentifier(arcs: [2, 5, 29, 31])
+  /// id-ce-cRLNumber (RFC 5280 §5.2.3).
+  package static let crlNumber = ASN1ObjectIdentifier(arcs: [2, 5, 29, 20])
+  /// id-ce-cRLReasons (RFC 5280 §5.3.1).
+  package static let crlReason = ASN1ObjectIdentifier(arcs: [2, 5, 29, 21])
 
   /// id-mdl-kp-mdlDS, the document signer key purpose (ISO 18013-5 Annex B.1.4).
   package static let mdlDocumentSigner = ASN1ObjectIdentifier(arcs: [1, 0, 18013, 5, 1, 2])
@@ -97,6 +101,7 @@ extension ASN1ObjectIdentifier {
     .extendedKeyUsage: "extKeyUsage", .subjectKeyIdentifier: "subjectKeyIdentifier",
     .authorityKeyIdentifier: "authorityKeyIdentifier", .subjectAlternativeName: "subjectAltName",
     .issuerAlternativeName: "issuerAltName", .crlDistributionPoints: "cRLDistributionPoints",
+    .crlNumber: "cRLNumber", .crlReason: "cRLReasons",
     .mdlDocumentSigner: "id-mdl-kp-mdlDS", .mdlReaderAuthentication: "id-mdl-kp-mdlReaderAuth",
     .commonName: "CN", .countryName: "C", .localityName: "L", .stateOrProvinceName: "ST",
     .organizationName: "O", .organizationalUnitName: "OU", .serialNumberAttribute: "SERIALNUMBER",

@@ -57,12 +57,14 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
 
   /// Reads `Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue }`
   /// (RFC 5280 §4.1.1) with no trailing bytes or members; the TBS node is returned unread.
-  static func readOuter(_ bytes: [UInt8]) throws(CertificateError) -> (
-    tbs: DER.Node, signatureAlgorithm: SignatureAlgorithm, signature: [UInt8]
-  ) {
+  /// The CRL's `CertificateList` (RFC 5280 §5.1.1) has the same shape.
+  static func readOuter(_ bytes: [UInt8], what: String = "Certificate") throws(CertificateError)
+    -> (tbs: DER.Node, signatureAlgorithm: SignatureAlgorithm, signature: [UInt8])
+  {
     let root = try DER.parse(bytes)
-    var outer = try root.expect(DER.Identifier.sequence, "Certificate").members("Certificate")
-    let tbs = try outer.next(DER.Identifier.sequence, "tbsCertificate")
+    var outer = try root.expect(DER.Identifier.sequence, what).members(what)
+    let tbs = try outer.next(
+      DER.Identifier.sequence, what == "Certificate" ? "tbsCertificate" : "tbsCertList")
     let algorithm = try SignatureAlgorithm(
       node: try outer.next(DER.Identifier.sequence, "signatureAlgorithm"))
     let signature = try outer.next(DER.Identifier.bitString, "signatureValue")

@@ -22,6 +22,9 @@ public struct CertificateErrorCode: DCErrorCode {
   package static let invalidExtension = Self("invalidExtension")
   /// The subject public key is malformed (RFC 5480 §2.2), such as a point off its curve.
   package static let invalidPublicKey = Self("invalidPublicKey")
+  /// The DER is well formed but is not the CertificateList RFC 5280 §5.1 requires, or exceeds
+  /// a limit (docs/LIMITS.md).
+  public static let invalidCRL = Self("invalidCRL")
   /// The text is not a PEM `CERTIFICATE` document (RFC 7468 §5).
   public static let invalidPEM = Self("invalidPEM")
   /// An object identifier in dotted form cannot be encoded (X.690 §8.19).

@@ -9,6 +9,8 @@ public struct TrustedChain: Sendable, Hashable {
   public var leaf: Certificate { path[0] }
   /// The trust anchor the path ends at, as configured in the validator (RFC 5280 §6.1.1(d)).
   public var anchor: Certificate { path[path.count - 1] }
+  /// What the revocation check found (RFC 5280 §6.3), or ``ChainRevocationStatus/notChecked``.
+  public internal(set) var revocation: ChainRevocationStatus = .notChecked
 }
 
 /// The outcome of validating a presented chain; travels with a request to whoever decides.
@@ -54,7 +56,8 @@ public enum ChainValidationResult: Sendable, Hashable {
 /// keyUsage (§6.1.4(n)) and a pathLenConstraint not smaller than the number of non-self-issued
 /// intermediates below it (§6.1.4(l, m)); every certificate, the anchor included, is valid at
 /// the given time (§6.1.3(a)(2)) and has no critical extension this library does not process
-/// (§6.1.4(o)). Revocation is not checked.
+/// (§6.1.4(o)). With a ``RevocationCheck`` every certificate below the anchor is also checked
+/// against its issuer's CRLs (RFC 5280 §6.3); without one, revocation is not checked.
 public struct CertificateValidator: Sendable {
   /// The longest chain accepted before it is reported malformed.
   package static let maximumChainLength = 10
@@ -63,17 +66,27 @@ public struct CertificateValidator: Sendable {
   package let trustAnchors: [Certificate]
   /// Policies every trusted path must also meet, in order.
   package let policies: [any CertificatePolicy]
+  /// The revocation check, or nil for none.
+  package let revocation: RevocationCheck?
 
   /// Creates a validator with one policy.
-  package init(trustAnchors: [Certificate], policy: some CertificatePolicy) {
+  package init(
+    trustAnchors: [Certificate], policy: some CertificatePolicy, revocation: RevocationCheck? = nil
+  ) {
     self.trustAnchors = trustAnchors
     self.policies = [policy]
+    self.revocation = revocation
   }
 
-  /// Creates a validator with any number of policies, all of which must be met.
-  public init(trustAnchors: [Certificate], policies: [any CertificatePolicy] = []) {
+  /// Creates a validator with any number of policies, all of which must be met, and optionally a
+  /// revocation check.
+  public init(
+    trustAnchors: [Certificate], policies: [any CertificatePolicy] = [],
+    revocation: RevocationCheck? = nil
+  ) {
     self.trustAnchors = trustAnchors
     self.policies = policies
+    self.revocation = revocation
   }
 
   /// Parses DER certificates (leaf first), then validates; a parse failure is `malformed`.
@@ -105,16 +118,19 @@ public struct CertificateValidator: Sendable {
     if let reason = checkLinks(path) ?? checkCertificates(path, at: time) {
       return .untrusted(reason: reason)
     }
+    var status = ChainRevocationStatus.notChecked
+    if let revocation {
+      switch revocation.check(path: path, at: time) {
+      case .success(let found): status = found
+      case .failure(let failure): return .untrusted(reason: failure.reason)
+      }
+    }
     for policy in policies {
       if case .failsToMeetPolicy(let reason) = policy.check(chain: path) {
         return .untrusted(reason: "policy \(policy.name): \(reason)")
       }
     }
-    return .trusted(TrustedChain(path: path))
-  }
-
-  private struct PathFailure: Error {
-    let reason: String
+    return .trusted(TrustedChain(path: path, revocation: status))
   }
 
   /// Walks the presented chain until a certificate is an anchor or is issued by one; the

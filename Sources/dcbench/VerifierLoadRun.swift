@@ -5,8 +5,9 @@ import DCJSON
 import DCVerifier
 import Foundation
 
-/// One load run: `clients` tasks each driving presentations one after another until the
-/// deadline; each presentation's latency, and the ones that did not end verified.
+/// One load run: `clients` tasks each driving presentations one after another over its own
+/// kept-alive connections until the deadline; each presentation's latency, and the ones that did
+/// not end verified.
 struct LoadRun {
   var latencies: [Double] = []
   var errors = 0
@@ -21,12 +22,13 @@ struct LoadRun {
   static func run(
     _ setup: LoadSetup, _ instances: [LoadInstance], clients: Int, seconds: Double
   ) async throws -> LoadRun {
-    let client = URLSessionHTTPClient(configuration: .init(policy: .development))
     let start = Date()
     let deadline = start.addingTimeInterval(seconds)
     let results = await withTaskGroup(of: LoadRun.self) { group in
       for worker in 0..<clients {
         group.addTask {
+          // Each client keeps its connections open, as a browser or a wallet app does.
+          let client = KeepAliveHTTPClient()
           var run = LoadRun()
           var k = worker
           while Date() < deadline {
@@ -56,7 +58,7 @@ struct LoadRun {
   /// One verified presentation over HTTP: made on `create`, fetched from and read on `serve`,
   /// answered to `create`. True when the result read back is verified.
   static func presentation(
-    _ setup: LoadSetup, _ client: URLSessionHTTPClient, create: LoadInstance,
+    _ setup: LoadSetup, _ client: any HTTPClient, create: LoadInstance,
     serve: LoadInstance
   ) async throws -> Bool {
     let made = try await client.send(
@@ -96,9 +98,11 @@ struct LoadRun {
 }
 
 /// The server's cost per verified presentation against the same verification in process: one
-/// client, presentations one after another, alternating slices of the two, the median of the
-/// per-slice ratios. Both sides include the wallet's work (KB-JWT, JWE) and the verification;
-/// the server side adds loopback HTTP, the JSON frontend API and the SQLite store.
+/// client, presentations one after another, alternating slices of the three sides (in process;
+/// through the server with a new connection per request; through the server over kept-alive
+/// connections, as a browser or wallet app sends them), the median of the per-slice ratios.
+/// Every side includes the wallet's work (KB-JWT, JWE) and the verification; the server sides
+/// add loopback HTTP, the JSON frontend API and the SQLite store.
 func serverCostRatio(_ setup: LoadSetup) async throws {
   let directory = NSTemporaryDirectory() + "dcbench-ratio-\(getpid())"
   try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -113,6 +117,7 @@ func serverCostRatio(_ setup: LoadSetup) async throws {
     configuration: configuration,
     store: try SQLitePresentationTransactionStore(path: directory + "/local.sqlite"))
   let client = URLSessionHTTPClient(configuration: .init(policy: .development))
+  let keepAlive = KeepAliveHTTPClient()
   func inProcess(_ local: PresentationVerifier = local) async throws {
     let created = try await local.createTransaction(dcqlQuery: LoadSetup.query)
     let requestID = String(
@@ -126,27 +131,35 @@ func serverCostRatio(_ setup: LoadSetup) async throws {
       throw BenchError("not verified in process")
     }
   }
-  func served() async throws {
+  func served(_ client: any HTTPClient) async throws {
     guard try await LoadRun.presentation(setup, client, create: instance, serve: instance) else {
       throw BenchError("not verified by the server")
     }
   }
-  for _ in 0..<10 {
-    try await inProcess()
-    try await served()
+  func side(_ index: Int) async throws {
+    switch index {
+    case 0: try await inProcess()
+    case 1: try await served(client)
+    default: try await served(keepAlive)
+    }
   }
-  var ratios: [Double] = []
-  var (localTimes, serverTimes): ([Double], [Double]) = ([], [])
+  for _ in 0..<10 { for index in 0..<3 { try await side(index) } }
+  var (ratios, keptRatios): ([Double], [Double]) = ([], [])
+  var (localTimes, serverTimes, keptTimes): ([Double], [Double], [Double]) = ([], [], [])
   for slice in 0..<14 {
-    var times = [0.0, 0.0]
-    for side in slice.isMultiple(of: 2) ? [0, 1] : [1, 0] {
+    var times = [0.0, 0.0, 0.0]
+    // Each slice in another order, so no side always follows the same one.
+    let order = [[0, 1, 2], [2, 1, 0], [1, 2, 0], [0, 2, 1], [2, 0, 1], [1, 0, 2]][slice % 6]
+    for index in order {
       let start = Harness.now()
-      for _ in 0..<10 { if side == 0 { try await inProcess() } else { try await served() } }
-      times[side] = Double(Harness.now() - start) / 10
+      for _ in 0..<10 { try await side(index) }
+      times[index] = Double(Harness.now() - start) / 10
     }
     localTimes.append(times[0])
     serverTimes.append(times[1])
+    keptTimes.append(times[2])
     ratios.append(times[1] / times[0])
+    keptRatios.append(times[2] / times[0])
   }
   var storedTimes: [Double] = []
   for _ in 0..<7 {
@@ -158,8 +171,9 @@ func serverCostRatio(_ setup: LoadSetup) async throws {
     String(
       format:
         "  one verified presentation: in process %.2f ms (in memory), %.2f ms (SQLite store);"
-        + " through the server (HTTP + SQLite) %.2f ms",
+        + " through the server (HTTP + SQLite) %.2f ms, %.2f ms over kept-alive connections",
       Harness.median(localTimes) / 1e6, Harness.median(storedTimes) / 1e6,
-      Harness.median(serverTimes) / 1e6))
-  Harness.ratio("server / in process", Harness.median(ratios), aim: 2)
+      Harness.median(serverTimes) / 1e6, Harness.median(keptTimes) / 1e6))
+  Harness.ratio("server / in process, a new connection per request", Harness.median(ratios))
+  Harness.ratio("server / in process, kept-alive connections", Harness.median(keptRatios), aim: 2)
 }

@@ -118,6 +118,34 @@
       }
     }
 
+    @Test func rfc7239ForwardedIsBelievedFromTheTrustedProxyOnly() async throws {
+      try await offPool {
+        let handler = ClosureHandler { _ in HTTPResponse(status: 200) }
+        let url = try #require(URL(string: "https://rp.example"))
+        let origin = try #require(HTTPOrigin(url: url))
+        let forwarded = Self.request([
+          "GET / HTTP/1.1", "Host: 127.0.0.1",
+          #"Forwarded: for="[2001:db8::7]:4711";proto=https;host=rp.example"#,
+        ])
+        let malformed = Self.request([
+          "GET / HTTP/1.1", "Host: 127.0.0.1", "Forwarded: for=192.0.2.7:80;host=rp.example",
+        ])
+        // Not trusted: never read, so neither believed nor refused as malformed.
+        try await Server.withServer(handler, .init(publicOrigin: origin)) { server, _ in
+          let port = try #require(server.port)
+          #expect(try await Self.status(port, forwarded) == 421)
+          #expect(try await Self.status(port, malformed) == 421)
+        }
+        let trusted = DevelopmentHTTPServer.Configuration(
+          publicOrigin: origin, trustedProxies: [.loopbackIPv4])
+        try await Server.withServer(handler, trusted) { server, _ in
+          let port = try #require(server.port)
+          #expect(try await Self.status(port, forwarded) == 200)
+          #expect(try await Self.status(port, malformed) == 400)
+        }
+      }
+    }
+
     // MARK: Origin, Content-Type, CORS
 
     @Test func aCrossSitePostIsRefusedBeforeTheHandler() async throws {

@@ -1,4 +1,5 @@
 import DCCrypto
+import DCX509
 import Foundation
 import Testing
 
@@ -59,6 +60,8 @@ struct InputLimitBinaryTests {
     let deviceKey: String
     let state: String
     let sealedResponse: String
+    /// A certificate (PEM), for the list operator of `trust import-list`.
+    let certificate: String
   }
 
   static let paths: [InputPath] = [
@@ -107,6 +110,14 @@ struct InputLimitBinaryTests {
       arguments: { input, _ in ["trust", "add", "--issuer", input ?? ""] },
       parserError: "is not a certificate", readsStandardInput: false),
     InputPath(
+      name: "trust import-list", limit: .trustedList,
+      arguments: { input, support in
+        [
+          "trust", "import-list", input ?? "", "--kind", "lote", "--operator-cert",
+          support.certificate,
+        ]
+      }, parserError: "the list is refused", readsStandardInput: false),
+    InputPath(
       name: "verifier request --dcql", limit: .request,
       arguments: { input, support in
         [
@@ -124,7 +135,13 @@ struct InputLimitBinaryTests {
       // there.
       state: try cli.file("state.json", "{}"),
       // An Annex C response as `inspect --key` takes it: it reads --request before opening it.
-      sealedResponse: try cli.file("response.json", #"{"response": "AAAA"}"#))
+      sealedResponse: try cli.file("response.json", #"{"response": "AAAA"}"#),
+      certificate: try cli.file(
+        "operator.pem",
+        try CertificateBuilder(
+          subject: DistinguishedName(commonName: "Operator"), publicKey: key.publicKey,
+          notBefore: Date(), notAfter: Date().addingTimeInterval(86_400)
+        ).selfSigned(signer: key).pemString))
   }
 
   /// Bytes no parser accepts (nor takes for another encoding): `!` repeated. The mdoc path

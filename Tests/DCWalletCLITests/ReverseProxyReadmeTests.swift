@@ -2,14 +2,16 @@ import DCTestSupport
 import Foundation
 import Testing
 
-/// The README's "Behind a reverse proxy (nginx)" commands run as written: Debian's nginx
-/// terminates TLS (a test CA made with openssl) on 127.0.0.1:18443 in front of `dcwallet
-/// verifier serve --trusted-proxy 127.0.0.1` on 127.0.0.1:18080. The script kills both when it
-/// ends. nginx runs unprivileged: as the test's user, or as nobody when that is root (CI).
+/// The README's "Behind a reverse proxy (nginx)" commands run as written (issue 31): Debian's
+/// nginx terminates TLS (a test CA made with openssl) on 127.0.0.1:18443 and balances two
+/// `dcwallet verifier serve --trusted-proxy 127.0.0.1 --store $DATABASE_URL` instances on
+/// 127.0.0.1:18081 and :18082 that share one database of a real PostgreSQL server. The script
+/// kills them all when it ends. nginx runs unprivileged: as the test's user, or as nobody when
+/// that is root (CI).
 ///
-/// Skipped where nginx, openssl or curl is missing, except in CI (`CI=true`, or
-/// `DCWALLET_REQUIRE_INTEROP=1` as `.ci/run` sets), where their absence fails the test.
-@Suite("README reverse proxy")
+/// Skipped where nginx, openssl, curl or a PostgreSQL server is missing, except in CI (`CI=true`,
+/// or `DCWALLET_REQUIRE_INTEROP=1` as `.ci/run` sets), where their absence fails the test.
+@Suite("README reverse proxy", .enabled(if: PostgreSQLTestServer.shouldRun))
 struct ReverseProxyReadmeTests {
   static let heading = "## Behind a reverse proxy (nginx)"
   static let tools = ["/usr/sbin/nginx", "/usr/bin/openssl", "/usr/bin/curl", "/usr/bin/setpriv"]
@@ -24,7 +26,7 @@ struct ReverseProxyReadmeTests {
   }
 
   @Test(
-    "The deployment section runs: through nginx a transaction is made on the public origin; other origins, media types and hosts are refused",
+    "Two instances on one database behind nginx: a transaction on the public origin, its request object served once across them, kept when its instance dies; other origins, media types and hosts refused",
     .enabled(
       if: missing.isEmpty || required,
       "needs nginx, openssl and curl (apt-get install nginx-light openssl curl)"))
@@ -35,14 +37,22 @@ struct ReverseProxyReadmeTests {
     )
     let block = try ReadmeTourTests.shellBlock(under: Self.heading)
     let wrapper = try Self.unprivilegedNginx()
+    let database = try PostgreSQLTestServer.freshDatabase()
     let (status, out, err) = try ReadmeTourTests.runScript(
-      block, named: "reverse-proxy", timeLimit: 90, pathPrefix: wrapper)
+      "export DATABASE_URL='\(database)'\n" + block, named: "reverse-proxy", timeLimit: 90,
+      pathPrefix: wrapper)
     #expect(status == 0, "the deployment block failed:\n\(err)\n\(out)")
     let lines = out.split(separator: "\n").map(String.init)
+    #expect(lines.count == 7, "\(out)\n\(err)")
+    guard lines.count == 7 else { return }
     #expect(
-      lines.first?.contains("request_uri=https%3A%2F%2Flocalhost%3A18443%2Frequest%2F") == true,
-      "\(out)")
-    #expect(Array(lines.dropFirst()) == ["403", "415", "421"], "\(out)\n\(err)")
+      lines[0].contains("request_uri=https%3A%2F%2Flocalhost%3A18443%2Frequest%2F"), "\(out)")
+    // The request object once (one instance), then refused (the other): single use across them.
+    #expect(lines[1] == "200", "\(out)")
+    #expect(lines[2].contains(#""failure":"request_already_fetched""#), "\(out)")
+    // The instance that made the transaction is gone; the other one serves it.
+    #expect(lines[3] == #"{"status":"pending"}"#, "\(out)")
+    #expect(Array(lines[4...]) == ["403", "415", "421"], "\(out)\n\(err)")
   }
 
   /// As root (CI), a directory holding an `nginx` that hands the script's directory to nobody

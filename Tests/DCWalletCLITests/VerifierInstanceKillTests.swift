@@ -88,6 +88,83 @@ import Testing
     }
   }
 
+  /// The web page's DC API transactions (issue 30) across two `dcwallet verifier serve`
+  /// processes on one PostgreSQL database and one `--public-url` (issue 31): made on A, A killed
+  /// (SIGKILL), the wallet's answer verified on B, once.
+  @Suite(
+    "dcwallet verifier serve: a DC API transaction outlives its instance", .timeLimit(.minutes(3)),
+    .enabled(if: PostgreSQLTestServer.shouldRun))
+  struct DCAPIInstanceKillTests {
+    static let origin = "https://rp.example"
+
+    /// A POST to the DC API on `base` as the page at ``origin`` sends it through a TLS proxy.
+    static func post(_ base: String, _ path: String, _ body: JSONValue) async throws
+      -> HTTPResponse
+    {
+      let client = URLSessionHTTPClient(configuration: .init(policy: .development))
+      return try await client.send(
+        HTTPRequest(
+          method: .post, url: try #require(URL(string: base + path)),
+          headers: [
+            "Content-Type": "application/json", "Origin": origin,
+            "Forwarded": "for=192.0.2.7;proto=https;host=rp.example",
+          ],
+          body: body.serializedBytes()))
+    }
+
+    @Test("made on A, A killed (SIGKILL), the answer verified on B; a second answer refused")
+    func killedBeforeTheAnswer() async throws {
+      let url = try PostgreSQLTestServer.freshDatabase()
+      let setup = try await VerifierServeBinaryTests.Setup()
+      setup.server.stop()
+      for step in [
+        ["trust", "add", "--issuer", setup.files + "/iaca.pem"],
+        ["trust", "add", "--verifier", setup.files + "/verifier-ca.pem"],
+        [
+          "import", "--sd-jwt", setup.files + "/pid.txt", "--device-key",
+          setup.files + "/holder.pem", "--id", "pid",
+        ],
+      ] {
+        let done = try await runDCWalletOffPool(setup.cli, step)
+        #expect(done.code == 0, "\(step): \(done.err)")
+      }
+      let ports = try (0..<2).map { _ in try IssuerInstanceKillTests.Pair.freePort() }
+      let instances = try ports.map { port in
+        try BackgroundDCWallet(
+          setup.cli,
+          VerifierInstanceKillTests.serve(setup, store: url).filter { $0 != "--port" && $0 != "0" }
+            + [
+              "--listen", "127.0.0.1:\(port)", "--public-url", Self.origin, "--trusted-proxy",
+              "127.0.0.1", "--dc-api-protocol", "openid4vp-v1-unsigned",
+            ])
+      }
+      defer { for instance in instances { instance.stop() } }
+      for instance in instances { #expect(try await instance.firstLine() == Self.origin) }
+      let (baseA, baseB) = ("http://127.0.0.1:\(ports[0])", "http://127.0.0.1:\(ports[1])")
+      let query = try JSONValue(
+        parsing: Array(
+          try String(contentsOfFile: setup.files + "/query.json", encoding: .utf8).utf8))
+      let made = try await Self.post(baseA, "/dc-api/transactions", ["dcql_query": query])
+      #expect(made.status == 201)
+      let created = try JSONValue(parsing: made.body)
+      let id = try #require(created["transaction_id"]?.string)
+      let digital = try #require(created["request"]?["digital"])
+      // The wallet answers for the page's origin, as the browser reports it.
+      let answered = try await runDCWalletOffPool(
+        setup.cli, ["respond", "--origin", Self.origin], stdin: digital.serialized())
+      #expect(answered.code == 0, "\(answered.err)")
+      let credential = try JSONValue(parsing: Array(answered.out.utf8))
+      kill(instances[0].process.processIdentifier, SIGKILL)
+      instances[0].process.waitUntilExit()
+      #expect(instances[0].process.terminationReason == .uncaughtSignal)
+      let verified = try await Self.post(baseB, "/dc-api/transactions/\(id)/response", credential)
+      #expect(verified.status == 200, "\(String(decoding: verified.body, as: UTF8.self))")
+      #expect(try JSONValue(parsing: verified.body)["status"]?.string == "verified")
+      let again = try await Self.post(baseB, "/dc-api/transactions/\(id)/response", credential)
+      #expect(again.status == 409)
+    }
+  }
+
   final class Box<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Value

@@ -93,4 +93,41 @@ struct MigrationTests {
     #expect(try await again.schemaVersion() == WalletStore.currentSchemaVersion)
     #expect(try await again.credentials().map(\.id) == ["kept"])
   }
+
+  @Test("Version 8 adds trusted_lists to a version 7 file; list rows round-trip with their tag")
+  func version8AddsTrustedLists() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    do {
+      let v7 = try WalletStore(path: dir.databasePath, busyTimeout: .seconds(5), schemaVersion: 7)
+      let tables = try await v7.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+      #expect(!tables.contains([.text("trusted_lists")]))
+    }
+    let store = try WalletStore(path: dir.databasePath)
+    #expect(try await store.schemaVersion() == 8)
+    let key = try SettingsAuthentication(key: [UInt8](repeating: 3, count: 32))
+    let record = TrustedListRecord(
+      id: "list-1", kind: "lote", location: "https://lists.example/lote", listBytes: [1, 2, 3],
+      operatorCertificates: [[0x30, 0x00], [0x30, 0x01]], verifiedForm: Array("{}".utf8),
+      importedAt: Date(timeIntervalSince1970: 1_700_000_000))
+    try await store.addTrustedList(record.tagged(key.tag(for: record)))
+    let rows = try await store.trustedLists()
+    guard case .success(let read)? = rows.first else {
+      Issue.record("the row does not read back: \(rows)")
+      return
+    }
+    #expect(read == record.tagged(key.tag(for: record)))
+    #expect(key.verifies(read))
+    // Each column is covered by the tag: another location, the same tag, does not verify.
+    _ = try await store.execute(
+      "UPDATE trusted_lists SET location = 'https://evil.example/lote' WHERE id = 'list-1'")
+    guard case .success(let moved)? = try await store.trustedLists().first else {
+      Issue.record("the changed row does not read")
+      return
+    }
+    #expect(!key.verifies(moved))
+    await #expect(throws: WalletStoreError.self) {
+      try await store.addTrustedList(record)
+    }
+  }
 }

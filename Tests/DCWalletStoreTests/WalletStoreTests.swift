@@ -13,7 +13,7 @@ struct WalletStoreTests {
     let path = dir.path + "/nested/deeper/wallet.sqlite"
     let store = try WalletStore(path: path)
     #expect(try await store.schemaVersion() == WalletStore.currentSchemaVersion)
-    #expect(WalletStore.currentSchemaVersion == 7)
+    #expect(WalletStore.currentSchemaVersion == 8)
     #expect(FileManager.default.fileExists(atPath: path))
     let mode = try await store.execute("PRAGMA journal_mode")
     #expect(mode == [[.text("wal")]])

@@ -177,7 +177,7 @@ struct CredentialRowAuthenticationTests {
     defer { dir.remove() }
     try await makeVersion6Home()
     let wallet = try wallet()
-    #expect(try await wallet.store.schemaVersion() == 7)
+    #expect(try await wallet.store.schemaVersion() == WalletStore.currentSchemaVersion)
     let listing = try await wallet.credentialListing()
     #expect(listing.problems.isEmpty, "\(listing.problems)")
     let byID = Dictionary(uniqueKeysWithValues: listing.credentials.map { ($0.id, $0) })
@@ -204,7 +204,7 @@ struct CredentialRowAuthenticationTests {
     let keyless = try WalletStore(path: home.databasePath)
     #expect(try await keyless.schemaVersion() == 6)
     let wallet = try wallet()
-    #expect(try await wallet.store.schemaVersion() == 7)
+    #expect(try await wallet.store.schemaVersion() == WalletStore.currentSchemaVersion)
     let (credential, problems) = try await read(wallet, "good")
     #expect(credential.issuerTrust == .trusted)
     #expect(credential.unauthenticated.isEmpty && problems.isEmpty)
@@ -213,7 +213,9 @@ struct CredentialRowAuthenticationTests {
     defer { empty.remove() }
     let old = try WalletStore(path: empty.databasePath, busyTimeout: .seconds(5), schemaVersion: 6)
     #expect(try await old.schemaVersion() == 6)
-    #expect(try await WalletStore(path: empty.databasePath).schemaVersion() == 7)
+    #expect(
+      try await WalletStore(path: empty.databasePath).schemaVersion()
+        == WalletStore.currentSchemaVersion)
   }
 
   @Test("A row written without the wallet's key is not authenticated")

@@ -112,11 +112,21 @@ public enum AnnexCVerifier {
     public let signer: any Signer
     /// The reader certificate chain, leaf first, sent in readerAuth's `x5chain`.
     public let chain: [Certificate]
+    /// The relying party's registration certificate (ETSI TS 119 475, JWT text or CWT bytes),
+    /// sent as `euWrprc` in every ItemsRequest's `requestInfo`, which readerAuth signs.
+    public let registrationCertificate: [UInt8]?
 
-    /// Creates reader credentials.
-    public init(signer: any Signer, chain: [Certificate]) {
+    /// Creates reader credentials, with the registration certificate to send, if any.
+    public init(signer: any Signer, chain: [Certificate], registrationCertificate: [UInt8]? = nil) {
       self.signer = signer
       self.chain = chain
+      self.registrationCertificate = registrationCertificate
+    }
+
+    /// The ItemsRequest as sent: carrying the registration certificate when there is one.
+    package func sent(_ items: ItemsRequest) -> ItemsRequest {
+      guard let registrationCertificate else { return items }
+      return items.carrying(registrationCertificate: registrationCertificate)
     }
   }
 
@@ -142,7 +152,7 @@ public enum AnnexCVerifier {
       handover: Handover.dcapi(
         encryptionInfoBase64: encryptionInfo.base64URL, origin: origin.serialized))
     var docRequests: [DocRequest] = []
-    for items in itemsRequests {
+    for items in itemsRequests.map({ reader?.sent($0) ?? $0 }) {
       let unsigned = DocRequest(itemsRequest: items)
       guard let reader else {
         docRequests.append(unsigned)

@@ -109,7 +109,7 @@ public struct DigitalCredentialVerifier: Sendable {
   /// The redirect-flow verifier the cross-device fallback runs on, if any.
   package let crossDevice: PresentationVerifier?
   /// Where open transactions live.
-  package let store: DigitalCredentialTransactionStore
+  package let store: any DigitalCredentialTransactionStoring
   /// The clock.
   package let now: @Sendable () -> Date
   /// Where nonces, ids and keys come from.
@@ -117,14 +117,22 @@ public struct DigitalCredentialVerifier: Sendable {
 
   /// A verifier; `crossDevice` (a redirect-flow verifier) gives each transaction an
   /// `openid4vp://` link for a wallet on another device.
+  ///
+  /// `store` is where the DC API transactions live: a ``SQLitePresentationTransactionStore`` or
+  /// ``PostgreSQLPresentationTransactionStore`` keeps them in its database (table
+  /// `dc_api_transactions`), so every instance on that database can verify a transaction another
+  /// made, and the database lets exactly one response through. Nil: `crossDevice`'s store when
+  /// it is one of those; otherwise (or for another store) this process's memory.
   public init(
     configuration: DigitalCredentialVerifierConfiguration,
-    crossDevice: PresentationVerifier? = nil,
+    crossDevice: PresentationVerifier? = nil, store: (any PresentationTransactionStore)? = nil,
     now: @escaping @Sendable () -> Date = { Date() }, random: any RandomSource = SecureRandom()
   ) {
     self.configuration = configuration
     self.crossDevice = crossDevice
-    self.store = DigitalCredentialTransactionStore()
+    self.store =
+      (store ?? crossDevice?.store) as? any DigitalCredentialTransactionStoring
+      ?? DigitalCredentialTransactionStore()
     self.now = now
     self.random = random
   }
@@ -174,7 +182,10 @@ public struct DigitalCredentialVerifier: Sendable {
       }
     }
     entry.crossDeviceID = fallback?.transactionID
-    guard await store.insert(entry, now: now()) else {
+    let inserted = try await Self.stored { () async throws(PresentationStoreError) in
+      try await store.insertDCAPITransaction(entry, now: now())
+    }
+    guard inserted else {
       throw VerifierError(.invalidRequest, "too many open transactions")
     }
     return DigitalCredentialTransaction(id: entry.id, requests: requests, crossDevice: fallback)
@@ -250,7 +261,12 @@ public struct DigitalCredentialVerifier: Sendable {
       }
       data = parsed
     }
-    guard let entry = await store.take(id: transactionID, now: now()) else {
+    // The database marks it answered in the statement that reads it: of two responses racing
+    // on two instances, one gets the unanswered entry.
+    let taken = try await Self.stored { () async throws(PresentationStoreError) in
+      try await store.takeDCAPITransaction(id: transactionID, now: now())
+    }
+    guard let entry = taken else {
       throw VerifierError(.unknownTransaction, "no open transaction with this id")
     }
     guard !entry.answered else {
@@ -295,8 +311,10 @@ extension DigitalCredentialVerifier {
   public func crossDeviceResult(transactionID: String) async throws(VerifierError)
     -> DigitalCredentialVerification?
   {
-    guard let crossDevice, let entry = await store.entry(id: transactionID, now: now()),
-      let id = entry.crossDeviceID
+    let entry = try await Self.stored { () async throws(PresentationStoreError) in
+      try await store.dcAPITransaction(id: transactionID, now: now())
+    }
+    guard let crossDevice, let entry, let id = entry.crossDeviceID
     else {
       throw VerifierError(.unknownTransaction, "no open transaction with a cross-device link")
     }
@@ -318,17 +336,49 @@ extension DigitalCredentialVerifier {
   }
 }
 
-/// The open DC API transactions of one process. Each takes one response: ``take(id:now:)``
-/// marks it answered atomically, so two racing posts cannot both be verified.
-package actor DigitalCredentialTransactionStore {
+/// Where a ``DigitalCredentialVerifier`` keeps its open transactions: this process's memory
+/// (``DigitalCredentialTransactionStore``) or a database shared by several instances (the SQLite
+/// and PostgreSQL presentation stores). Each transaction takes one response:
+/// ``takeDCAPITransaction(id:now:)`` marks it answered in the same step that reads it.
+package protocol DigitalCredentialTransactionStoring: Sendable {
+  /// Stores a new transaction after dropping the expired ones; false when full (or the id is
+  /// taken).
+  func insertDCAPITransaction(_ entry: DigitalCredentialTransactionStore.Entry, now: Date)
+    async throws(PresentationStoreError) -> Bool
+  /// The transaction, nil when unknown or expired.
+  func dcAPITransaction(id: String, now: Date) async throws(PresentationStoreError)
+    -> DigitalCredentialTransactionStore.Entry?
+  /// The transaction as it was (`answered` true when a response already took it), marked
+  /// answered from now on; nil when unknown or expired.
+  func takeDCAPITransaction(id: String, now: Date) async throws(PresentationStoreError)
+    -> DigitalCredentialTransactionStore.Entry?
+}
+
+extension DigitalCredentialVerifier {
+  /// A store step, its failure as the verifier's `storeUnavailable`.
+  static func stored<T>(_ body: () async throws(PresentationStoreError) -> T)
+    async throws(VerifierError) -> T
+  {
+    do {
+      return try await body()
+    } catch {
+      throw VerifierError(.storeUnavailable, error.reason, underlying: error)
+    }
+  }
+}
+
+/// The open DC API transactions of one process. Each takes one response:
+/// ``takeDCAPITransaction(id:now:)`` marks it answered atomically, so two racing posts cannot
+/// both be verified.
+package actor DigitalCredentialTransactionStore: DigitalCredentialTransactionStoring {
   /// What a transaction keeps until its response: the state of each request sent.
   package struct Entry: Sendable {
-    let id: String
-    let expiresAt: Date
-    var annexC: AnnexCVerifier.State? = nil
-    var openID4VP: [OpenID4VPProtocol: VerifierState] = [:]
-    var crossDeviceID: String? = nil
-    var answered = false
+    package let id: String
+    package let expiresAt: Date
+    package var annexC: AnnexCVerifier.State? = nil
+    package var openID4VP: [OpenID4VPProtocol: VerifierState] = [:]
+    package var crossDeviceID: String? = nil
+    package var answered = false
   }
 
   private var entries: [String: Entry] = [:]
@@ -337,22 +387,19 @@ package actor DigitalCredentialTransactionStore {
 
   init(capacity: Int = 10_000) { self.capacity = capacity }
 
-  /// Stores a new transaction after dropping the expired ones; false when the store is full.
-  func insert(_ entry: Entry, now: Date) -> Bool {
+  package func insertDCAPITransaction(_ entry: Entry, now: Date) -> Bool {
     entries = entries.filter { $0.value.expiresAt >= now }
     guard entries.count < capacity, entries[entry.id] == nil else { return false }
     entries[entry.id] = entry
     return true
   }
 
-  /// The transaction, nil when unknown or expired.
-  func entry(id: String, now: Date) -> Entry? {
+  package func dcAPITransaction(id: String, now: Date) -> Entry? {
     guard let entry = entries[id], entry.expiresAt >= now else { return nil }
     return entry
   }
 
-  /// The transaction as it was, marked answered from now on; nil when unknown or expired.
-  func take(id: String, now: Date) -> Entry? {
+  package func takeDCAPITransaction(id: String, now: Date) -> Entry? {
     guard let entry = entries[id], entry.expiresAt >= now else { return nil }
     entries[id]?.answered = true
     return entry

@@ -92,12 +92,14 @@ public struct DigitalCredentialVerifierHTTPHandler: HTTPHandler {
       body: body.serializedBytes())
   }
 
-  /// A refusal: 404 for an unknown transaction, 409 for a second response, 400 otherwise.
+  /// A refusal: 404 for an unknown transaction, 409 for a second response, 503 when the store
+  /// is down, 400 otherwise.
   static func refusal(_ error: VerifierError) -> HTTPResponse {
     let status =
       switch error.code {
       case .unknownTransaction: 404
       case .alreadyAnswered: 409
+      case .storeUnavailable: 503
       default: 400
       }
     return json(

@@ -50,6 +50,14 @@ public struct RequestSigner: Sendable {
 }
 
 /// How a request is sent: unsigned, signed, or multisigned (OpenID4VP 1.0 Appendix A.3).
+extension VerifierRequest {
+  /// The `verifier_info` value (OpenID4VP 1.0 §5.1) carrying a relying party's registration
+  /// certificate (ETSI TS 119 475, format `registration_cert`), for `verifierInfo:`.
+  public static func verifierInfo(registrationCertificate: [UInt8]) -> JSONValue {
+    [VerifierInfo.entry(registrationCertificate: registrationCertificate)]
+  }
+}
+
 public enum RequestSigning: Sendable {
   /// `openid4vp-v1-unsigned` (OpenID4VP 1.0 Appendix A.3.1).
   case unsigned

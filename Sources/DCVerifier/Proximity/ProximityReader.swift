@@ -45,7 +45,8 @@ public enum ProximityReader {
       }
     }
     let unsigned = DeviceRequest(
-      docRequests: itemsRequests.map { DocRequest(itemsRequest: $0) }, useCases: useCases)
+      docRequests: itemsRequests.map { DocRequest(itemsRequest: reader?.sent($0) ?? $0) },
+      useCases: useCases)
     guard let reader else { return unsigned }
     do {
       switch readerAuthentication {

@@ -28,7 +28,19 @@ public final class PostgreSQLPresentationTransactionStore: PresentationTransacti
           body TEXT NOT NULL, result TEXT, expires_at DOUBLE PRECISION NOT NULL)
         """,
         "CREATE INDEX presentation_transactions_expiry ON presentation_transactions (expires_at)",
-      ])
+      ]),
+    // The DC API transactions of `DigitalCredentialVerifier` (issue 31): one row each, its
+    // requests' state in `body`; `answered` flips once, in the statement that reads it.
+    PostgreSQLMigration(
+      version: 2,
+      [
+        """
+        CREATE TABLE dc_api_transactions (
+          id TEXT PRIMARY KEY, body TEXT NOT NULL, answered INTEGER NOT NULL DEFAULT 0,
+          expires_at DOUBLE PRECISION NOT NULL)
+        """,
+        "CREATE INDEX dc_api_transactions_expiry ON dc_api_transactions (expires_at)",
+      ]),
   ]
 
   /// Connects to the database at `url` and brings its schema up to date.
@@ -120,6 +132,54 @@ public final class PostgreSQLPresentationTransactionStore: PresentationTransacti
   {
     guard let row = result.rows.first else { return nil }
     return try PresentationTransaction(stored: row.text(0), phase: row.text(1), result: row.text(2))
+  }
+}
+
+extension PostgreSQLPresentationTransactionStore: DigitalCredentialTransactionStoring {
+  package func insertDCAPITransaction(
+    _ entry: DigitalCredentialTransactionStore.Entry, now: Date
+  ) throws(PresentationStoreError) -> Bool {
+    try database.execute(
+      "DELETE FROM dc_api_transactions WHERE expires_at < $1", [.double(now.timeIntervalSince1970)])
+    // One statement: the uniqueness is the primary key's; the capacity, checked where the row is
+    // written, may be exceeded by at most the number of instances inserting at once.
+    return try !database.execute(
+      """
+      INSERT INTO dc_api_transactions (id, body, expires_at)
+      SELECT $1, $2, $3 WHERE (SELECT COUNT(*) FROM dc_api_transactions) < $4
+      ON CONFLICT DO NOTHING RETURNING id
+      """,
+      [
+        .text(entry.id), .text(entry.storedBody.serialized()),
+        .double(entry.expiresAt.timeIntervalSince1970), .integer(Int64(capacity)),
+      ]
+    ).rows.isEmpty
+  }
+
+  package func dcAPITransaction(id: String, now: Date) throws(PresentationStoreError)
+    -> DigitalCredentialTransactionStore.Entry?
+  {
+    let result = try database.execute(
+      "SELECT body, answered FROM dc_api_transactions WHERE id = $1 AND expires_at >= $2",
+      [.text(id), .double(now.timeIntervalSince1970)])
+    guard let row = result.rows.first else { return nil }
+    return try DigitalCredentialTransactionStore.Entry(
+      stored: row.text(0), answered: (row.int64(1) ?? 1) != 0)
+  }
+
+  package func takeDCAPITransaction(id: String, now: Date) throws(PresentationStoreError)
+    -> DigitalCredentialTransactionStore.Entry?
+  {
+    // Single use where the row is written: the row lock lets one of two instances flip it.
+    let taken = try database.execute(
+      """
+      UPDATE dc_api_transactions SET answered = 1
+      WHERE id = $1 AND expires_at >= $2 AND answered = 0 RETURNING body
+      """, [.text(id), .double(now.timeIntervalSince1970)])
+    if let row = taken.rows.first {
+      return try DigitalCredentialTransactionStore.Entry(stored: row.text(0), answered: false)
+    }
+    return try dcAPITransaction(id: id, now: now)
   }
 }
 

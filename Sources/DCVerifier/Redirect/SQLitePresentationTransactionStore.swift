@@ -29,7 +29,19 @@ public final class SQLitePresentationTransactionStore: PresentationTransactionSt
             body TEXT NOT NULL, result TEXT, expires_at REAL NOT NULL)
           """,
           "CREATE INDEX presentation_transactions_expiry ON presentation_transactions (expires_at)",
-        ])
+        ]),
+      // The DC API transactions of `DigitalCredentialVerifier` (issue 31): one row each, its
+      // requests' state in `body`; `answered` flips once, in the statement that reads it.
+      SQLiteMigration(
+        version: 2,
+        [
+          """
+          CREATE TABLE dc_api_transactions (
+            id TEXT PRIMARY KEY, body TEXT NOT NULL, answered INTEGER NOT NULL DEFAULT 0,
+            expires_at REAL NOT NULL)
+          """,
+          "CREATE INDEX dc_api_transactions_expiry ON dc_api_transactions (expires_at)",
+        ]),
     ]
   }
 
@@ -138,6 +150,61 @@ public final class SQLitePresentationTransactionStore: PresentationTransactionSt
   {
     try PresentationTransaction(
       stored: row.text(0), phase: row.text(1), result: row.isNull(2) ? nil : row.text(2))
+  }
+}
+
+extension SQLitePresentationTransactionStore: DigitalCredentialTransactionStoring {
+  package func insertDCAPITransaction(
+    _ entry: DigitalCredentialTransactionStore.Entry, now: Date
+  ) throws(PresentationStoreError) -> Bool {
+    try locked { () throws(PresentationStoreError) -> Bool in
+      try connection.run(
+        "DELETE FROM dc_api_transactions WHERE expires_at < ?", [.real(now.timeIntervalSince1970)])
+      // One statement: the capacity and the uniqueness are checked where the row is written.
+      try connection.run(
+        """
+        INSERT INTO dc_api_transactions (id, body, expires_at)
+        SELECT ?, ?, ? WHERE (SELECT COUNT(*) FROM dc_api_transactions) < ?
+        ON CONFLICT DO NOTHING
+        """,
+        [
+          .text(entry.id), .text(entry.storedBody.serialized()),
+          .real(entry.expiresAt.timeIntervalSince1970), .integer(Int64(capacity)),
+        ])
+      return connection.changes > 0
+    }
+  }
+
+  package func dcAPITransaction(id: String, now: Date) throws(PresentationStoreError)
+    -> DigitalCredentialTransactionStore.Entry?
+  {
+    try locked { () throws(PresentationStoreError) in
+      try connection.query(
+        "SELECT body, answered FROM dc_api_transactions WHERE id = ? AND expires_at >= ?",
+        [.text(id), .real(now.timeIntervalSince1970)]
+      ) { row throws(PresentationStoreError) in
+        try DigitalCredentialTransactionStore.Entry(
+          stored: row.text(0), answered: row.int64(1) != 0)
+      }.first
+    }
+  }
+
+  package func takeDCAPITransaction(id: String, now: Date) throws(PresentationStoreError)
+    -> DigitalCredentialTransactionStore.Entry?
+  {
+    // Single use where the row is written: of two takers (processes too) one flips `answered`.
+    let taken = try locked { () throws(PresentationStoreError) in
+      try connection.query(
+        """
+        UPDATE dc_api_transactions SET answered = 1
+        WHERE id = ? AND expires_at >= ? AND answered = 0 RETURNING body
+        """, [.text(id), .real(now.timeIntervalSince1970)]
+      ) { row throws(PresentationStoreError) in
+        try DigitalCredentialTransactionStore.Entry(stored: row.text(0), answered: false)
+      }.first
+    }
+    if let taken { return taken }
+    return try dcAPITransaction(id: id, now: now)
   }
 }
 

@@ -21,7 +21,7 @@ extension Wallet {
     deviceRequest bytes: [UInt8], sessionTranscript: SessionTranscript,
     policy: WalletPolicy? = nil
   ) async throws(WalletError) -> PresentationRequest {
-    let policy = policy ?? self.policy
+    let policy = try await withStoredTrust(policy ?? self.policy)
     let protocolIdentifier = ProximityPresentation.protocolIdentifier
     do {
       guard policy.allows(protocolIdentifier: protocolIdentifier) else {
@@ -44,9 +44,12 @@ extension Wallet {
       {
         throw refusal
       }
-      return PresentationRequest(
-        protocolIdentifier: protocolIdentifier, origin: nil, kind: .inPerson(presentation),
-        skipped: [], policy: policy)
+      let resolved = try await withRequesterTrust(
+        PresentationRequest(
+          protocolIdentifier: protocolIdentifier, origin: nil, kind: .inPerson(presentation),
+          skipped: [], policy: policy, now: clock()))
+      if let refusal = resolved.registrationRefusal(policy: policy) { throw refusal }
+      return resolved
     } catch let refusal as Refusal {
       await log(
         NewActivity(

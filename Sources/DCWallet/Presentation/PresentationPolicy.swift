@@ -1,3 +1,5 @@
+public import DCTrust
+
 /// What the wallet refuses, as one value (compare swift-certificates' `VerifierPolicy`): whether
 /// a requester must be authenticated, whether an issuer must chain to a configured anchor, and
 /// which protocols may be answered.
@@ -34,14 +36,27 @@ public struct WalletPolicy: Sendable, Hashable {
   /// (``Refusal/Code/credentialInvalid``, ``Refusal/Code/credentialSuspended``). A credential
   /// whose status is unknown or was never checked is presented either way.
   public var presentsInvalidOrSuspendedCredentials: Bool
+  /// The registration-certificate providers (ETSI TS 119 475) a relying party's registration
+  /// certificate must chain to: anchors or list entries of that service type. None by default:
+  /// a registration certificate then shows as invalid (untrusted signer).
+  public var registrationCertificateProviders: TrustSources
+  /// Refuse a request whose registration certificate shows over-asking (a claim beyond the
+  /// registration), belongs to another relying party, or does not verify
+  /// (``Refusal/Code/overAsking``). Off by default: the consent screen marks over-asked claims.
+  /// A request without a registration certificate is not refused for it.
+  public var refusesOverAsking: Bool
 
   /// A policy; every parameter defaults to the safe value.
   public init(
     requireAuthenticatedRequester: Bool = false, acceptsUnverifiedIssuers: Bool = false,
     allowedProtocols: Set<String>? = nil, acceptsInvalidRequesterAuthentication: Bool = false,
     inPersonDeviceAuthentication: InPersonDeviceAuthentication = .signature,
-    presentsInvalidOrSuspendedCredentials: Bool = false
+    presentsInvalidOrSuspendedCredentials: Bool = false,
+    registrationCertificateProviders: TrustSources = TrustSources(),
+    refusesOverAsking: Bool = false
   ) {
+    self.registrationCertificateProviders = registrationCertificateProviders
+    self.refusesOverAsking = refusesOverAsking
     self.presentsInvalidOrSuspendedCredentials = presentsInvalidOrSuspendedCredentials
     self.inPersonDeviceAuthentication = inPersonDeviceAuthentication
     self.acceptsInvalidRequesterAuthentication = acceptsInvalidRequesterAuthentication
@@ -92,6 +107,10 @@ public struct Refusal: Error, Sendable, Hashable {
     /// OpenID4VP `mso_mdoc_zk` Credential Query) and this wallet has no prover: it refuses
     /// rather than answer with the disclosed elements and the issuer's signature.
     public static let zeroKnowledgeProofUnsupported = Code("zeroKnowledgeProofUnsupported")
+    /// The policy refuses over-asking (``WalletPolicy/refusesOverAsking``) and the request's
+    /// registration certificate shows it: a claim beyond the registration, another relying
+    /// party's certificate, or one that does not verify.
+    public static let overAsking = Code("overAsking")
   }
 
   /// The protocol identifier of the refused request.

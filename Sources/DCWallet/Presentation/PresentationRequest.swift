@@ -5,6 +5,7 @@ package import DCJSON
 import DCMdoc
 import DCOpenID4VP
 public import DCQL
+public import DCTrust
 package import DCX509
 import Foundation
 
@@ -82,6 +83,24 @@ public struct PresentationRequest: Sendable {
   /// a UI never shows an unestablished certificate as the requester's.
   package let requesterCertificates: [Certificate]
 
+  /// What trusted the requester's certificate chain, or why nothing did (issue 29): the
+  /// hand-added anchor, or the trusted list, entity and service type that made the reader or
+  /// verifier trusted; for a chain that is not trusted, every reason (a disabled or stale list, a
+  /// withdrawn service, a chain that validates to no source). Nil when the request carries no
+  /// certificate chain (an unsigned request).
+  public internal(set) var requesterTrust: TrustDecision?
+
+  /// The chain a requester trust decision is made on, and for what: the trusted path, else the
+  /// reader's chain as presented; empty when the request carries none.
+  var requesterChain: (chain: [Certificate], purpose: TrustPurpose) {
+    switch kind {
+    case .mdoc, .inPerson:
+      let presented = resolvedDeviceRequest?.documentRequests.lazy.compactMap(\.reader).first?.chain
+      return (requesterCertificates.isEmpty ? presented ?? [] : requesterCertificates, .reader)
+    case .openID4VP: return (requesterCertificates, .verifier)
+    }
+  }
+
   /// The doc requests (Annex C) or Credential Queries (OpenID4VP), in request order, each with
   /// its requested claims and candidate credentials; nothing in them is marked shared.
   public let documents: [ConsentScreen.Document]
@@ -94,6 +113,11 @@ public struct PresentationRequest: Sendable {
   /// The types of the transaction data the response will be bound to (OpenID4VP §8.4).
   package let transactionDataTypes: [String]
 
+  /// The relying party's registration (ETSI TS 119 475): absent, invalid, or verified with its
+  /// binding to the requester and each requested claim within the registration or over-asked,
+  /// checked against the policy's ``WalletPolicy/registrationCertificateProviders``.
+  public let registration: RelyingPartyRegistration
+
   /// The resolving policy's ``WalletPolicy/presentsInvalidOrSuspendedCredentials``, applied
   /// again when the response is built.
   let presentsInvalidOrSuspendedCredentials: Bool
@@ -101,7 +125,7 @@ public struct PresentationRequest: Sendable {
   /// Resolves the neutral values of a protocol-specific request once.
   init(
     protocolIdentifier: String, origin: WebOrigin?, kind: Kind, skipped: [Refusal],
-    policy: WalletPolicy = WalletPolicy()
+    policy: WalletPolicy = WalletPolicy(), now: Date
   ) {
     presentsInvalidOrSuspendedCredentials = policy.presentsInvalidOrSuspendedCredentials
     self.protocolIdentifier = protocolIdentifier
@@ -127,6 +151,16 @@ public struct PresentationRequest: Sendable {
       credentialSets = Self.credentialSets(presentation, answered: [])
       transactionDataTypes = presentation.request.transactionData.map(\.type)
     }
+    registration = Self.resolveRegistration(
+      of: kind, requesterCertificates: requesterCertificates, documents: documents,
+      providers: policy.registrationCertificateProviders, at: now)
+  }
+
+  /// The refusal ``WalletPolicy/refusesOverAsking`` makes of this request's registration, nil
+  /// when it answers.
+  package func registrationRefusal(policy: WalletPolicy) -> Refusal? {
+    guard policy.refusesOverAsking, let reason = registration.refusalReason else { return nil }
+    return Refusal(protocolIdentifier: protocolIdentifier, code: .overAsking, reason: reason)
   }
 
   private static func authentication(of kind: Kind) -> RequesterAuthentication {
@@ -341,6 +375,7 @@ public struct PresentationRequest: Sendable {
       requesterAuthentication: requesterAuthentication, documents: documents,
       credentialSets: credentialSets, transactionDataTypes: transactionDataTypes)
     screen.clientID = redirectClientID
+    screen.registration = registration
     return screen
   }
 
@@ -352,6 +387,7 @@ public struct PresentationRequest: Sendable {
   public func screen(for consent: PresentationConsent) -> ConsentScreen {
     var screen = unnamedScreen(for: consent)
     screen.clientID = redirectClientID
+    screen.registration = registration
     return screen
   }
 
@@ -670,6 +706,9 @@ public struct ConsentScreen: Sendable {
   /// The client identifier of a request from an authorization request URI (redirect flows,
   /// where there is no origin), authenticated or not (``requester`` says which); nil otherwise.
   public internal(set) var clientID: String? = nil
+  /// The relying party's registration (ETSI TS 119 475): the registered name, purpose and
+  /// privacy policy to show, and the over-asked claims to mark.
+  public internal(set) var registration: RelyingPartyRegistration = .absent
 }
 
 /// What the holder agreed to share.

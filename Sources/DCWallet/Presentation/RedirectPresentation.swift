@@ -96,7 +96,7 @@ extension Wallet {
     authorizationRequestURI: String, httpClient: any HTTPClient, policy: WalletPolicy? = nil,
     configuration: RedirectFlowConfiguration = RedirectFlowConfiguration()
   ) async throws(WalletError) -> PresentationRequest {
-    let policy = policy ?? self.policy
+    let policy = try await withStoredTrust(policy ?? self.policy)
     let protocolIdentifier = PresentationRequest.redirectProtocolIdentifier
     let transport = RedirectTransport(client: httpClient, urlPolicy: configuration.urlPolicy)
     guard policy.allows(protocolIdentifier: protocolIdentifier) else {
@@ -192,12 +192,15 @@ extension Wallet {
       }
       let (offered, evaluation) = try await evaluate(
         authorization.dcqlQuery, protocolIdentifier: protocolIdentifier, policy: policy)
-      return PresentationRequest(
-        protocolIdentifier: protocolIdentifier, origin: nil,
-        kind: .openID4VP(
-          OpenID4VPPresentation(
-            request: .redirect(authorization), credentials: offered, evaluation: evaluation)),
-        skipped: [], policy: policy)
+      let resolved = try await withRequesterTrust(
+        PresentationRequest(
+          protocolIdentifier: protocolIdentifier, origin: nil,
+          kind: .openID4VP(
+            OpenID4VPPresentation(
+              request: .redirect(authorization), credentials: offered, evaluation: evaluation)),
+          skipped: [], policy: policy, now: clock()))
+      if let refusal = resolved.registrationRefusal(policy: policy) { throw refusal }
+      return resolved
     } catch {
       let refusal =
         error as? Refusal

@@ -23,7 +23,7 @@ extension Wallet {
   public func resolve(
     _ envelope: RequestEnvelope, origin originText: String, policy: WalletPolicy? = nil
   ) async throws(WalletError) -> PresentationRequest {
-    let policy = policy ?? self.policy
+    let policy = try await withStoredTrust(policy ?? self.policy)
     let origin: WebOrigin
     do {
       origin = try WebOrigin(originText)
@@ -54,9 +54,12 @@ extension Wallet {
       }
       switch kind {
       case .success(let kind):
-        return PresentationRequest(
-          protocolIdentifier: protocolIdentifier, origin: origin, kind: kind, skipped: skipped,
-          policy: policy)
+        let resolved = try await withRequesterTrust(
+          PresentationRequest(
+            protocolIdentifier: protocolIdentifier, origin: origin, kind: kind, skipped: skipped,
+            policy: policy, now: clock()))
+        guard let refusal = resolved.registrationRefusal(policy: policy) else { return resolved }
+        skipped.append(refusal)
       case .failure(let refusal):
         skipped.append(refusal)
       }

@@ -54,6 +54,8 @@ let targets: [FuzzTarget] = [
   FuzzTarget(name: "direct-post-body", run: fuzzDirectPostBody),
   FuzzTarget(name: "lote", run: fuzzLoTE),
   FuzzTarget(name: "tsl", run: fuzzTSL),
+  FuzzTarget(name: "wrprc", run: fuzzWRPRC),
+  FuzzTarget(name: "wrprc-payload", run: fuzzWRPRCPayload),
 ]
 
 /// Stops the process with a message libFuzzer records as a crash, with the input saved.

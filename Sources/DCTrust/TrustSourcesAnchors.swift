@@ -1,0 +1,33 @@
+public import DCX509
+public import Foundation
+
+extension TrustSources {
+  /// Every certificate a chain may end at for `purpose` at `time`: the anchors for the purpose,
+  /// then the certificates of each granted entry whose service serves it, in the lists that
+  /// ``decide(chain:for:at:policies:)`` would consult (not disabled, not stale under a refusing
+  /// policy). For checks that take a set of roots (ISO 18013-5 readerAuth, OpenID4VP x509
+  /// client identifiers, SD-JWT VC x5c): the same chains are trusted as with `decide`, which
+  /// then names the source.
+  public func anchorCertificates(for purpose: TrustPurpose, at time: Date) -> [Certificate] {
+    var certificates: [Certificate] = []
+    var seen = Set<Certificate>()
+    for anchor in anchors where anchor.purposes.contains(purpose) {
+      if seen.insert(anchor.certificate).inserted { certificates.append(anchor.certificate) }
+    }
+    for list in lists where isConsulted(list, at: time) {
+      for entity in list.entities
+      where entity.isGranted && entity.serviceType.purposes.contains(purpose) {
+        for certificate in entity.certificates where seen.insert(certificate).inserted {
+          certificates.append(certificate)
+        }
+      }
+    }
+    return certificates
+  }
+
+  /// Whether `decide` consults `list` at `time`: its kind is enabled, and it is fresh or the
+  /// policy accepts stale lists.
+  package func isConsulted(_ list: TrustedList, at time: Date) -> Bool {
+    !disabledKinds.contains(list.kind) && (staleListPolicy == .accept || !list.isStale(at: time))
+  }
+}

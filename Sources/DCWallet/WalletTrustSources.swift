@@ -1,0 +1,128 @@
+public import DCTrust
+public import DCX509
+import Foundation
+
+extension Wallet {
+  // MARK: - Which lists are consulted
+
+  /// The list policy in force: the authenticated setting, else the default (every kind, stale
+  /// lists refused). A setting written without the wallet's key is refused and no list is
+  /// consulted (see ``trustedListPolicyStatus()``).
+  public func trustedListPolicy() async throws(WalletError) -> TrustedListPolicy {
+    try await trustedListPolicyStatus().policy
+  }
+
+  /// The list policy in force, with the reason when the stored setting was refused.
+  package func trustedListPolicyStatus() async throws(WalletError)
+    -> (policy: TrustedListPolicy, problem: StoreProblem?)
+  {
+    let record: SettingRecord?
+    do {
+      record = try await store.settingRecord(TrustedListPolicy.settingKey)
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+    guard let record else { return (TrustedListPolicy(), nil) }
+    func refused(_ code: WalletStoreErrorCode, _ why: String) -> (
+      policy: TrustedListPolicy, problem: StoreProblem?
+    ) {
+      (
+        .strictest,
+        StoreProblem(
+          record: .setting(key: record.key),
+          error: WalletStoreError(
+            code, "the trusted list policy \(why); no trusted list is consulted"))
+      )
+    }
+    guard settingsAuthentication.verifies(record) else {
+      return refused(.unauthenticatedRecord, "was changed without the wallet's key")
+    }
+    guard let policy = TrustedListPolicy(settingValue: record.value) else {
+      return refused(.corruptRecord, "has an unknown value")
+    }
+    return (policy, nil)
+  }
+
+  /// Sets which list kinds are consulted and whether stale lists are used; the row is
+  /// authenticated.
+  public func setTrustedListPolicy(_ policy: TrustedListPolicy) async throws(WalletError) {
+    let key = TrustedListPolicy.settingKey
+    let value = policy.settingValue
+    do {
+      try await store.setSetting(
+        SettingRecord(
+          key: key, value: value,
+          authenticationTag: settingsAuthentication.tag(forSetting: key, value: value)))
+    } catch {
+      throw WalletError(.storage, error.reason, underlying: error)
+    }
+  }
+
+  // MARK: - Decisions
+
+  /// The anchors (authenticated rows) and usable lists, under the list policy in force.
+  package func trustSources() async throws(WalletError) -> TrustSources {
+    let anchors = try await checkedTrustAnchors(role: nil)
+    let lists = try await trustedListListing().lists.map(\.list)
+    let policy = try await trustedListPolicy()
+    return TrustSources(
+      anchors: zip(anchors.anchors, anchors.certificates).map { record, certificate in
+        TrustAnchor(id: record.id, certificate: certificate, purposes: [record.role.purpose])
+      },
+      lists: lists, disabledKinds: policy.disabledKinds, staleListPolicy: policy.staleLists)
+  }
+
+  /// Whether `chain` (leaf first) is trusted for `purpose` now, and by what: a hand-added anchor
+  /// or an entry of a stored list (kind, operator, entity, service type), or every reason no
+  /// source trusted it (a disabled or stale list, a withdrawn service, a chain that does not
+  /// validate).
+  public func trustDecision(chain: [Certificate], for purpose: TrustPurpose)
+    async throws(WalletError) -> TrustDecision
+  {
+    try await trustSources().decide(chain: chain, for: purpose, at: clock())
+  }
+}
+
+extension Wallet {
+  /// The request with the decision on its requester's chain (``PresentationRequest/requesterTrust``),
+  /// made with the sources the request was authenticated with.
+  func withRequesterTrust(_ request: PresentationRequest) async throws(WalletError)
+    -> PresentationRequest
+  {
+    let (chain, purpose) = request.requesterChain
+    guard !chain.isEmpty else { return request }
+    var decided = request
+    decided.requesterTrust = try await trustDecision(chain: chain, for: purpose)
+    return decided
+  }
+}
+
+extension Wallet {
+  /// What trusts a stored credential's issuer now (the anchor, or the list, entity and service
+  /// type), or why nothing does; nil when the credential carries no issuer chain.
+  public func issuerTrustDecision(for credential: StoredCredential) async throws(WalletError)
+    -> TrustDecision?
+  {
+    let chain = credential.issuerChain
+    guard !chain.isEmpty else { return nil }
+    return try await trustDecision(chain: chain, for: .credentialIssuer)
+  }
+}
+
+extension Wallet {
+  /// The policy with the stored trusted lists added to its registration-certificate providers
+  /// (issue 29): a provider a stored list names (a WRPRC providers LoTE) is trusted as one the
+  /// app configured, under the stored list policy (disabled kinds add up; the stale-list policy
+  /// is the stored one when the app configured no list of its own).
+  func withStoredTrust(_ policy: WalletPolicy) async throws(WalletError) -> WalletPolicy {
+    let stored = try await trustSources()
+    guard !stored.lists.isEmpty else { return policy }
+    var policy = policy
+    if policy.registrationCertificateProviders.lists.isEmpty {
+      policy.registrationCertificateProviders.staleListPolicy = stored.staleListPolicy
+    }
+    policy.registrationCertificateProviders.lists += stored.lists
+    policy.registrationCertificateProviders.disabledKinds.formUnion(stored.disabledKinds)
+    return policy
+  }
+}

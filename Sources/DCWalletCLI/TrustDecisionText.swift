@@ -1,0 +1,71 @@
+import DCTrust
+import Foundation
+
+/// Trust decisions (issue 29) in words: what trusted a chain, or every reason nothing did.
+enum TrustDecisionText {
+  /// One line: `trusted by …` or `not trusted: …; …`.
+  static func describe(_ decision: TrustDecision) -> String {
+    switch decision {
+    case .trusted(_, let source): "trusted by " + describe(source)
+    case .untrusted(let refusals):
+      "not trusted: " + refusals.map(describe).joined(separator: "; ")
+    }
+  }
+
+  static func describe(_ source: TrustSource) -> String {
+    switch source {
+    case .anchor(let id, let subject): "the trust anchor \(id) (\(subject))"
+    case .listEntry(let kind, let operatorName, let issued, let entity, let serviceType):
+      "\(entity), \(article(service(serviceType))) in the \(kindName(kind)) of \(operatorName) "
+        + "issued \(date(issued))"
+    }
+  }
+
+  static func describe(_ refusal: TrustRefusal) -> String {
+    switch refusal {
+    case .noSourceForPurpose: "no anchor or trusted list covers this purpose"
+    case .listDisabled(let kind, let operatorName):
+      "the \(kindName(kind)) of \(operatorName) is not consulted (\(kind.rawValue) lists are disabled)"
+    case .listStale(let kind, let operatorName, let nextUpdate):
+      "the \(kindName(kind)) of \(operatorName) is stale (its next update was due \(date(nextUpdate)))"
+    case .serviceNotGranted(let kind, let entity):
+      "\(entity) is listed in the \(kindName(kind)) but its service is withdrawn"
+    case .chainNotValidated(let reason):
+      "the chain validates to no anchor or listed entity (\(reason))"
+    }
+  }
+
+  /// `a` or `an` before a service's name.
+  static func article(_ noun: String) -> String {
+    ("aeiouAEIOU".contains(noun.first ?? "x") ? "an " : "a ") + noun
+  }
+
+  static func kindName(_ kind: TrustedListKind) -> String {
+    switch kind {
+    case .lote: "list of trusted entities"
+    case .tsl: "trusted list"
+    case .lotl: "list of trusted lists"
+    case .vical: "VICAL"
+    case .rical: "RICAL"
+    }
+  }
+
+  static func service(_ type: TrustServiceType) -> String {
+    switch type {
+    case .pidProvider: "PID provider"
+    case .walletProvider: "wallet provider"
+    case .accessCertificateAuthority: "access certificate authority"
+    case .registrationCertificateProvider: "registration certificate provider"
+    case .mdocIssuingAuthority: "mdoc issuing authority"
+    case .mdocReaderAuthority: "mdoc reader authority"
+    case .attestationProvider: "attestation provider"
+    case .other(let uri): "service of type \(uri)"
+    }
+  }
+
+  static func date(_ date: Date) -> String {
+    ISO8601DateFormatter.string(
+      from: date, timeZone: TimeZone(identifier: "UTC") ?? .current,
+      formatOptions: [.withInternetDateTime])
+  }
+}
