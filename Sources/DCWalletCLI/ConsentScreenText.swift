@@ -23,7 +23,8 @@ extension PresentationRequest {
     // did, right below the requester line.
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     lines.insert(
-      CBOR.terminalSafe("- requester trust: " + TrustDecisionText.describe(decision, chainReasons: false)),
+      CBOR.terminalSafe(
+        "- requester trust: " + TrustDecisionText.describe(decision, chainReasons: false)),
       at: min(2, lines.count))
     return lines.joined(separator: "\n")
   }
