@@ -1,5 +1,7 @@
 import DCCrypto
+import DCMdoc
 import DCTrust
+import DCWalletStoreTestSupport
 import DCWalletTestSupport
 import DCX509
 import Foundation
