@@ -104,6 +104,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       "DCHTTP", "DCStatusList", "DCErrors",
       // Issue 31: transactions in SQLite or PostgreSQL, so they outlive an instance.
       "DCStore", "DCPostgreSQL",
+      // Issue 33: Longfellow circuits (and, with zk-oracle's mdoc layer, the proof check).
+      "DCZK",
       // Issue 29: issuer trust from anchors and verified trusted lists, named in the report.
       "DCTrust",
     ]

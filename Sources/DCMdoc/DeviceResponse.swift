@@ -441,7 +441,10 @@ public struct DeviceResponse: Sendable, Hashable {
     static let documents = "documents"
     static let documentErrors = "documentErrors"
     static let status = "status"
-    static let all = [version, documents, documentErrors, status]
+    /// ISO 18013-5 2nd edition: zero-knowledge documents (multipaz `DeviceResponseGenerator.kt`,
+    /// Google's verifier service `cbor.go`, Google Wallet's captures).
+    static let zkDocuments = "zkDocuments"
+    static let all = [version, documents, documentErrors, status, zkDocuments]
     static let clause = "ISO 18013-5 §8.3.2.1.2.2"
   }
 
@@ -463,16 +466,32 @@ public struct DeviceResponse: Sendable, Hashable {
   public let documentErrors: [[String: Int]]
   /// `status`: ``statusOK``, or one of the error codes of §8.3.2.1.2.3 (10, 11 or 12).
   public let status: Int
+  /// `zkDocuments` (ISO 18013-5 2nd edition): documents proven in zero knowledge, empty when
+  /// none.
+  package let zkDocuments: [ZkDocument]
+  /// The most ZK documents one response may carry (each proof is up to
+  /// `ZkDocument.maxProofLength`).
+  package static let maxZkDocuments = 8
 
   /// Assembles a response.
   public init(
     documents: [Document], documentErrors: [[String: Int]] = [],
     status: Int = DeviceResponse.statusOK
   ) {
+    self.init(documents: documents, documentErrors: documentErrors, status: status, zkDocuments: [])
+  }
+
+  /// Assembles a response with zero-knowledge documents (ISO 18013-5 2nd edition).
+  package init(
+    documents: [Document], documentErrors: [[String: Int]] = [],
+    status: Int = DeviceResponse.statusOK,
+    zkDocuments: [ZkDocument]
+  ) {
     version = "1.0"
     self.documents = documents
     self.documentErrors = documentErrors
     self.status = status
+    self.zkDocuments = zkDocuments
   }
 
   /// Reads a DeviceResponse from its bytes.
@@ -484,15 +503,20 @@ public struct DeviceResponse: Sendable, Hashable {
   /// Reads a DeviceResponse map.
   package init(cbor: CBOR) throws(MdocError) {
     let ctx = "DeviceResponse"
-    let (version, docs, errors, status) = try reading(ctx) {
-      () throws(CBORError) -> (String, [CBOR], [[String: Int]], Int) in
+    let (version, docs, errors, status, zkDocs) = try reading(ctx) {
+      () throws(CBORError) -> (String, [CBOR], [[String: Int]], Int, [CBOR]) in
       let map = try CBORMapReader(cbor, structure: ctx, clause: Keys.clause, knownKeys: Keys.all)
       return (
         try map.required(Keys.version, as: String.self),
         try map.optional(Keys.documents, as: [CBOR].self) ?? [],
         try map.optional(Keys.documentErrors, as: [[String: Int]].self) ?? [],
-        try map.required(Keys.status, as: Int.self)
+        try map.required(Keys.status, as: Int.self),
+        try map.optional(Keys.zkDocuments, as: [CBOR].self) ?? []
       )
+    }
+    guard zkDocs.count <= Self.maxZkDocuments else {
+      throw MdocError(
+        .malformed, "\(ctx).zkDocuments holds \(zkDocs.count), more than \(Self.maxZkDocuments)")
     }
     guard version.hasPrefix("1.") else {
       throw MdocError(.malformed, "DeviceResponse version \(version) is not supported")
@@ -509,6 +533,15 @@ public struct DeviceResponse: Sendable, Hashable {
     self.documents = documents
     documentErrors = errors
     self.status = status
+    var zkDocuments: [ZkDocument] = []
+    for (index, item) in zkDocs.enumerated() {
+      do {
+        zkDocuments.append(try ZkDocument(cbor: item))
+      } catch {
+        throw MdocError(error.code, "zkDocuments[\(index)]: \(error.reason)", underlying: error)
+      }
+    }
+    self.zkDocuments = zkDocuments
   }
 
   /// The map in CDDL order.
@@ -522,6 +555,7 @@ public struct DeviceResponse: Sendable, Hashable {
         })
     }
     map[Keys.status] = CBOR(status)
+    if !zkDocuments.isEmpty { map[Keys.zkDocuments] = .array(zkDocuments.map(\.cbor)) }
     return .map(map)
   }
 
@@ -531,10 +565,12 @@ public struct DeviceResponse: Sendable, Hashable {
   public var bytes: [UInt8] {
     var capacity = 64
     for document in documents { capacity += document.issuerSigned.encodedSizeEstimate + 512 }
+    for document in zkDocuments { capacity += document.proof.count + 4096 }
     var writer = CBORWriter(capacity: capacity)
     var count = 2
     if !documents.isEmpty { count += 1 }
     if !documentErrors.isEmpty { count += 1 }
+    if !zkDocuments.isEmpty { count += 1 }
     writer.mapHead(count: count)
     writer.text(Keys.version)
     writer.text(version)
@@ -556,6 +592,10 @@ public struct DeviceResponse: Sendable, Hashable {
     }
     writer.text(Keys.status)
     writer.int(status)
+    if !zkDocuments.isEmpty {
+      writer.text(Keys.zkDocuments)
+      writer.value(.array(zkDocuments.map(\.cbor)), encoder: mdocEncoder)
+    }
     return writer.bytes
   }
 }

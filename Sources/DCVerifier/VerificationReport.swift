@@ -67,6 +67,23 @@ public enum VerificationCheck: Sendable, Hashable {
   /// B.2.6.1).
   case mdocRedirectHandoverDeviceSignature(clientID: String, responseURI: String)
 
+  // ISO 18013-5 2nd edition zero-knowledge documents (Longfellow), every transport.
+
+  /// The DeviceResponse has status 0 and holds `zkDocumentCount` ZK documents.
+  case zkDeviceResponseStructure(version: String, zkDocumentCount: Int)
+  /// The ZK document's `msoX5chain` leaf `documentSigner` chains to the issuer anchor `anchor`
+  /// (nil: the document signer itself is pinned), checked outside the proof at verification
+  /// time; its P-256 key is the proof's issuer key.
+  case zkIssuer(docType: String, documentSigner: DistinguishedName, anchor: DistinguishedName?)
+  /// The proof's public inputs were built: `docType`, the disclosed `elements` (`NS/EL`), each
+  /// requested, the SessionTranscript of this exchange and `timestamp`, near the verification
+  /// time, under the requested and configured circuit `zkSystemId`.
+  case zkStatement(docType: String, zkSystemId: String, elements: [String], timestamp: String)
+  /// The Longfellow proof under `zkSystemId` verified: the issuer signed an MSO for `docType`,
+  /// valid at the timestamp, binding the disclosed elements and a device key that signed this
+  /// session's DeviceAuthentication; nothing else is disclosed.
+  case zkProof(docType: String, zkSystemId: String)
+
   // Credential status (IETF Token Status List), every verifier.
 
   /// The status of `credential` (an mdoc's docType, or a Credential Query id with its vct or

@@ -31,6 +31,9 @@ public struct VerifierErrorCode: DCErrorCode {
   public static let unsupportedProtocol = Self("unsupportedProtocol")
   /// The wallet answered with an error response (OpenID4VP 1.0 §8.5), such as `access_denied`.
   public static let walletError = Self("walletError")
+  /// Every check outside a zero-knowledge proof passed, but this build has no verifier for its
+  /// proof system (ISO 18013-5 2nd edition `ZkDocument`).
+  public static let proofSystemUnavailable = Self("proofSystemUnavailable")
   /// The store of DC API transactions (a database) did not answer; the transaction is unchanged.
   public static let storeUnavailable = Self("storeUnavailable")
 }

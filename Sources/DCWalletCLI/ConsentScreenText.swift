@@ -247,7 +247,14 @@ enum RefusalText {
   /// Why no request of an envelope was answered: each request's protocol and reason, in order.
   static func describe(_ refusals: [Refusal]) -> String {
     "no request can be answered ("
-      + refusals.map { "\($0.protocolIdentifier): \($0.reason)" }.joined(separator: "; ") + ")"
+      + refusals.map { refusal in
+        guard refusal.code == .zeroKnowledgeProofUnsupported else {
+          return "\(refusal.protocolIdentifier): \(refusal.reason)"
+        }
+        return "\(refusal.protocolIdentifier): refused: the verifier asks for a zero-knowledge "
+          + "proof, which this wallet cannot make yet (no prover); it does not answer with a "
+          + "disclosure instead [\(refusal.reason)]"
+      }.joined(separator: "; ") + ")"
   }
 }
 

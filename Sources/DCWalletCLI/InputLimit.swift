@@ -33,6 +33,9 @@ package struct InputLimit: Sendable, Hashable {
   /// certificate): the largest of those, 2 MiB, since the kind is known only after parsing.
   package static let inspected = InputLimit(bytes: 2 * 1024 * 1024, kind: "an input to inspect")
 
+  /// A Longfellow circuit file (`verifier request|verify --zk-circuit`): 16 MiB, the circuit
+  /// limit of the verifier; published circuits are 210 to 340 KiB compressed.
+  package static let circuit = InputLimit(bytes: 16 << 20, kind: "a circuit")
   /// A trusted list to import (`trust import-list`, `verifier verify --trusted-list`, a file
   /// or a URL): 8 MiB, the list parsers' own bound (docs/LIMITS.md, "Trusted lists"). Published
   /// national TSLs run from tens of kilobytes to a few megabytes.

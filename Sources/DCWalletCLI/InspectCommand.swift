@@ -190,6 +190,14 @@ enum InspectCommand {
     for error in response.documentErrors {
       lines.append("  documentErrors: \(error.map { "\($0.key): \($0.value)" }.sorted())")
     }
+    guard response.zkDocuments.isEmpty else {
+      // The proofs are hundreds of kilobytes: their sizes are shown, not their bytes.
+      lines.append("  \(response.zkDocuments.count) zero-knowledge document(s)")
+      for (index, document) in response.zkDocuments.enumerated() {
+        lines += ZeroKnowledgeInspect.describe(document, index: index)
+      }
+      return lines
+    }
     lines.append("CBOR:")
     return lines + indent(diagnosticWithTag24(item))
   }
@@ -248,11 +256,12 @@ enum InspectCommand {
       return ["protocol: \(protocolID)"] + describeData(protocolID, resolvedData)
     }
     if json["response"] != nil || json["vp_token"] != nil { return describeData("", json) }
+    if let capture = ZeroKnowledgeInspect.describeCapture(json) { return capture }
     return ["JSON:"] + pretty(json)
   }
 
   static func describeData(_ protocolID: String, _ data: JSONValue) -> [String] {
-    var lines: [String] = []
+    var lines = ZeroKnowledgeInspect.describeDCQL(data)
     if let response = data["response"]?.string {
       let parts = response.split(separator: ".", omittingEmptySubsequences: false)
       if parts.count == 5 {
@@ -274,6 +283,9 @@ enum InspectCommand {
       let encryptionInfo = data["encryptionInfo"]?.string
     {
       if let bytes = try? Base64URL.decode(deviceRequest), let item = try? CBOR.decode(bytes) {
+        if let request = try? DeviceRequest(cbor: item) {
+          lines += ZeroKnowledgeInspect.describe(request)
+        }
         lines.append("deviceRequest (\(bytes.count) bytes):")
         lines.append(contentsOf: indent(diagnosticWithTag24(item)))
       }
@@ -284,7 +296,7 @@ enum InspectCommand {
       return lines
     }
     if let request = data["request"]?.string {
-      return ["signed request (compact JWS):"] + describeCompactJOSE(request)
+      return lines + ["signed request (compact JWS):"] + describeCompactJOSE(request)
     }
     if let signatures = data["signatures"]?.array, let jws = try? JWSJSON(json: data) {
       lines.append("multisigned request (JWS JSON, \(signatures.count) signature(s))")
@@ -298,7 +310,7 @@ enum InspectCommand {
           ?? indent(String(decoding: jws.payload, as: UTF8.self)))
       return lines
     }
-    return ["data:"] + pretty(data)
+    return lines + ["data:"] + pretty(data)
   }
 
   static func describeCompactJOSE(_ text: String) -> [String] {
@@ -364,8 +376,14 @@ enum InspectCommand {
       }
       return lines
     }
-    if (try? DeviceRequest(cbor: item)) != nil { lines.append("DeviceRequest:") }
-    if (try? DeviceResponse(cbor: item)) != nil { lines.append("DeviceResponse:") }
+    if let request = try? DeviceRequest(cbor: item) {
+      lines.append("DeviceRequest:")
+      lines += ZeroKnowledgeInspect.describe(request)
+    }
+    if let response = try? DeviceResponse(cbor: item) {
+      guard response.zkDocuments.isEmpty else { return describeDeviceResponse(item) }
+      lines.append("DeviceResponse:")
+    }
     if item.map?["protocols"] != nil && item.map?["credentials"] != nil {
       lines.append("multipaz matcher registry database:")
     }

@@ -11,17 +11,22 @@ import Foundation
 /// `dcwallet verifier request|verify` for OpenID4VP 1.0 over the DC API.
 enum OpenID4VPVerifierCommands {
   static func request(
-    _ args: ParsedArguments, protocol protocolID: OpenID4VPProtocol, _ context: CommandContext
+    _ args: ParsedArguments, protocol protocolID: OpenID4VPProtocol, dcqlQuery: JSONValue? = nil,
+    _ context: CommandContext
   ) throws {
     let path = VerifierCommand.requestSpec.path
-    guard let dcqlPath = args.value("dcql") else {
-      throw UsageError("--dcql is required for OpenID4VP", command: path)
-    }
     let query: JSONValue
-    do {
-      query = try JSONValue(parsing: try Files.read(dcqlPath, limit: .request))
-    } catch let error as JSONError {
-      throw CommandFailure("\(dcqlPath) is not JSON: \(error.reason)")
+    if let dcqlQuery {
+      query = dcqlQuery
+    } else {
+      guard let dcqlPath = args.value("dcql") else {
+        throw UsageError("--dcql is required for OpenID4VP", command: path)
+      }
+      do {
+        query = try JSONValue(parsing: try Files.read(dcqlPath, limit: .request))
+      } catch let error as JSONError {
+        throw CommandFailure("\(dcqlPath) is not JSON: \(error.reason)")
+      }
     }
     guard
       let mode = ResponseMode(

@@ -28,8 +28,42 @@ enum VerificationCheckText {
       ("disclosure \(docType)", "\(count) element(s), all requested")
     case .credentialStatus(let credential, let outcome):
       ("status \(credential)", VerifierStatusText.detail(outcome))
+    case .zkDeviceResponseStructure, .zkIssuer, .zkStatement, .zkProof:
+      zeroKnowledge(check)
     default:
       ("check", sentence(check))
+    }
+  }
+
+  /// The zero-knowledge checks (ISO 18013-5 2nd edition ZkDocument, Longfellow).
+  static func zeroKnowledge(_ check: VerificationCheck) -> (name: String, detail: String) {
+    switch check {
+    case .zkDeviceResponseStructure(let version, let count):
+      return (
+        "structure", "DeviceResponse \(version), status 0, \(count) zero-knowledge document(s)"
+      )
+    case .zkIssuer(let docType, let signer, let anchor):
+      let trust =
+        anchor.map { "chains to the issuer anchor \($0)" }
+        ?? "is pinned as an issuer anchor (direct trust)"
+      return (
+        "issuer \(docType)",
+        "document signer \(signer) \(trust) (msoX5chain, checked outside the proof)"
+      )
+    case .zkStatement(let docType, let id, let elements, let timestamp):
+      return (
+        "statement \(docType)",
+        "public inputs: \(elements.joined(separator: ", ")) (requested), this session's transcript, "
+          + "time \(timestamp), circuit \(id) (requested and configured)"
+      )
+    case .zkProof(let docType, let id):
+      return (
+        "proof \(docType)",
+        "Longfellow proof under \(id) verified: an MSO signed by that issuer, valid at that time, "
+          + "binds these values and a device key that signed this session; nothing else disclosed"
+      )
+    default:
+      return ("check", "\(check)")
     }
   }
 
@@ -58,7 +92,8 @@ enum VerificationCheckText {
     case .credentialStatus(let credential, let outcome):
       "status of \(credential): \(VerifierStatusText.detail(outcome))"
     case .responseOpened, .deviceResponseStructure, .documentIssuer, .documentDeviceSignature,
-      .documentDeviceMac, .deviceSignaturePayloadAttached, .onlyRequestedElements:
+      .documentDeviceMac, .deviceSignaturePayloadAttached, .onlyRequestedElements,
+      .zkDeviceResponseStructure, .zkIssuer, .zkStatement, .zkProof:
       "\(nameAndDetail(check).name): \(nameAndDetail(check).detail)"
     }
   }

@@ -44,6 +44,14 @@ enum VerifierCommand {
       .value(
         "out-key", "FILE",
         "also write the response decryption private key alone, as a JWK (mode 0600)"),
+      .value(
+        "zk", "EL", repeating: true,
+        "ask for a zero-knowledge proof of this element instead of its disclosure (EL in org.iso.18013.5.1, or NS/EL), e.g. age_over_18"
+      ),
+      .value(
+        "zk-circuit", "FILE", repeating: true,
+        "with --zk: a Longfellow circuit file (zstd-compressed, as published) the verifier verifies with"
+      ),
     ])
   static let verifySpec = CommandSpec(
     path: "dcwallet verifier verify", summary: "Open and verify a wallet's response.",
@@ -57,8 +65,9 @@ enum VerifierCommand {
         "without --state: the verifier's private key for the response (P-256 JWK or PEM; not needed for an unencrypted dc_api response)"
       ),
       .value(
-        "origin", "ORIGIN", required: true,
-        "the verifier's origin as the wallet's platform reported it (compared exactly)"),
+        "origin", "ORIGIN",
+        "the verifier's origin as the wallet's platform reported it (compared exactly; required unless --zk-capture)"
+      ),
       .value("response", "FILE", "the response JSON (default: standard input)"),
       .value("at", "RFC3339", "verify as of this time (default: now), e.g. 2025-06-01T12:00:00Z"),
       .value(
@@ -81,9 +90,20 @@ enum VerifierCommand {
       .flag(
         "require-all-elements",
         "org-iso-mdoc: fail when a requested element was not returned (default: report it)"),
+      .value(
+        "zk-circuit", "FILE", repeating: true,
+        "a Longfellow circuit file to verify zero-knowledge proofs with"
+      ),
+      .value(
+        "zk-capture", "FILE",
+        "verify a zero-knowledge answer captured as Google's verifier service takes it (Transcript, ZKDeviceResponseCBOR)"
+      ),
       .flag("json", "print JSON"),
     ] + RevocationOptions.options,
     discussion: """
+      A request made with --zk is answered with a zero-knowledge proof: give the same --zk-circuit
+      files; the report names what was proven, by which issuer anchor, and that nothing else was
+      disclosed. The document signer chain is checked against --issuer-anchor outside the proof.
       Give --state (written by 'verifier request'), or --request and --recipient-key for an exchange
       captured without a state (the request as sent and the verifier's private key). The origin is
       used exactly as given: it must be the one the platform reported to the wallet.
@@ -184,6 +204,10 @@ enum VerifierCommand {
   }
 
   static func request(_ args: ParsedArguments, raw: [String], _ context: CommandContext) throws {
+    if !args.all("zk").isEmpty {
+      try ZeroKnowledgeCommands.request(args, context)
+      return
+    }
     if let openID4VP = OpenID4VPProtocol(rawValue: args.value("protocol") ?? ""),
       openID4VP != .draft
     {
@@ -195,7 +219,13 @@ enum VerifierCommand {
         "--protocol must be org-iso-mdoc, openid4vp-v1-unsigned, openid4vp-v1-signed or openid4vp-v1-multisigned",
         command: requestSpec.path)
     }
-    let items = try itemsRequests(raw)
+    try annexCRequest(args, items: try itemsRequests(raw), context)
+  }
+
+  /// Writes an org-iso-mdoc request for `items` and its state.
+  static func annexCRequest(
+    _ args: ParsedArguments, items: [ItemsRequest], _ context: CommandContext
+  ) throws {
     let origin = try WebOrigin(args.value("origin") ?? "https://verifier.example")
     var reader: AnnexCVerifier.ReaderCredentials?
     if let keyPath = args.value("reader-key") {
@@ -238,16 +268,23 @@ enum VerifierCommand {
   static func verify(_ args: ParsedArguments, _ context: CommandContext) async throws {
     let now = try verificationTime(args)
     let status = try VerifierStatusCheck.checking(args)
-    // The origin is used exactly as given (issue 10 §4): no normalisation on the verifier side.
-    let origin = args.value("origin") ?? ""
-    guard !origin.isEmpty else {
-      throw UsageError("--origin must not be empty", command: verifySpec.path)
-    }
     // Issue 29: the issuer anchors and the issuers of every verified --trusted-list; the
     // report then names which one trusted each credential.
     let sources = try VerifierTrustLists.sources(args, at: now)
     let listed = sources.anchorCertificates(for: .credentialIssuer, at: now)
     let mdocAnchors = try Inputs.certificates(args.all("issuer-anchor")) + listed
+    if let capture = args.value("zk-capture") {
+      try ZeroKnowledgeCommands.verifyCapture(
+        capture, args: args, anchors: mdocAnchors, now: now, context)
+      return
+    }
+    // The origin is used exactly as given (issue 10 §4): no normalisation on the verifier side.
+    guard let origin = args.value("origin") else {
+      throw UsageError("--origin is required", command: verifySpec.path)
+    }
+    guard !origin.isEmpty else {
+      throw UsageError("--origin must not be empty", command: verifySpec.path)
+    }
     let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor")) + listed
     guard let statePath = args.value("state") else {
       try await verifyCaptured(
@@ -269,6 +306,12 @@ enum VerifierCommand {
     if let protocolID = stateJSON["protocol"]?.string,
       OpenID4VPProtocol(rawValue: protocolID) != nil
     {
+      if (try? VerifierState(json: stateJSON))?.asksZeroKnowledge == true {
+        try verifyOpenID4VPZeroKnowledge(
+          response, savedState: stateJSON, origin: origin, args, anchors: mdocAnchors, now: now,
+          context)
+        return
+      }
       let verified = try await verifyOpenID4VP(
         response, savedState: stateJSON, origin: origin, now: now, mdocAnchors: mdocAnchors,
         sdJWTAnchors: sdJWTAnchors, status: status)
@@ -285,12 +328,63 @@ enum VerifierCommand {
     // The response opens only under the transcript of the origin the wallet saw.
     let state = AnnexCVerifier.State(
       origin: origin, request: saved.request, recipientPrivateKey: saved.recipientPrivateKey)
+    if ZeroKnowledgeCommands.asksZeroKnowledge(state.request.deviceRequest) {
+      try verifyAnnexCZeroKnowledge(
+        response, state: state, args, anchors: mdocAnchors, now: now, context)
+      return
+    }
     let result = try await verifyAnnexC(
       response: response, state: state, anchors: mdocAnchors, now: now, status: status,
       requireAllElements: args.flag("require-all-elements"))
     printAnnexC(result, json: args.flag("json"), context)
     VerifierTrustLists.print(
       ["documents": result.issuerTrustDecisions(sources, at: now)], args, context)
+  }
+
+  /// Verifies a zero-knowledge answer to an org-iso-mdoc request.
+  private static func verifyAnnexCZeroKnowledge(
+    _ response: JSONValue, state: AnnexCVerifier.State, _ args: ParsedArguments,
+    anchors: [Certificate], now: Date, _ context: CommandContext
+  ) throws {
+    let verifier = try ZeroKnowledgeCommands.verifier(args, anchors: anchors)
+    do {
+      let (deviceResponse, transcript) = try AnnexCVerifier.openDeviceResponse(
+        responseData: response["data"] ?? response, state: state)
+      let prepared = try verifier.prepare(
+        deviceResponse,
+        requested: try RequestedZeroKnowledge.all(in: state.request.deviceRequest),
+        sessionTranscript: transcript, now: now)
+      try ZeroKnowledgeCommands.finish(
+        (prepared.proofs, [.responseOpened(transcriptOrigin: state.origin)] + prepared.checks),
+        verifier: verifier, json: args.flag("json"), context)
+    } catch let error as VerifierError {
+      throw CommandFailure("verification failed: \(error.reason)")
+    }
+  }
+
+  /// Verifies a zero-knowledge answer to an OpenID4VP `mso_mdoc_zk` request.
+  private static func verifyOpenID4VPZeroKnowledge(
+    _ response: JSONValue, savedState stateJSON: JSONValue, origin: String,
+    _ args: ParsedArguments, anchors: [Certificate], now: Date, _ context: CommandContext
+  ) throws {
+    let state: VerifierState
+    do {
+      state = try VerifierState(json: stateJSON)
+    } catch {
+      throw CommandFailure("verifier state: \(error.reason)")
+    }
+    guard origin == state.origin else {
+      throw CommandFailure("the request was made for \(state.origin), not \(origin)")
+    }
+    let verifier = try ZeroKnowledgeCommands.verifier(args, anchors: anchors)
+    do {
+      let prepared = try state.prepareZeroKnowledge(
+        response["data"] ?? response, verifier: verifier, now: now)
+      try ZeroKnowledgeCommands.finish(
+        prepared, verifier: verifier, json: args.flag("json"), context)
+    } catch let error as VerifierError {
+      throw CommandFailure("verification failed: \(error.reason)")
+    }
   }
 
   /// Verifies an OpenID4VP response against a saved state made for `origin`.

@@ -108,4 +108,26 @@ public enum ProximityReader {
       documents: documents, report: VerificationReport(checks: checks),
       documentErrors: response.documentErrors)
   }
+
+  /// Verifies a zero-knowledge answer (ISO 18013-5 2nd edition `zkDocuments`, decrypted by the
+  /// session layer) to a request made with
+  /// ``ZeroKnowledgeVerifier/itemsRequest(docType:nameSpace:elements:)``, under this session's
+  /// transcript.
+  ///
+  /// - Throws: `verificationFailed` naming the first check that failed; `proofSystemUnavailable`
+  ///   when every check outside the proof passed but this build cannot check the proof.
+  public static func verifyZeroKnowledge(
+    response bytes: [UInt8], request: DeviceRequest, sessionTranscript: SessionTranscript,
+    verifier: ZeroKnowledgeVerifier, now: Date
+  ) throws(VerifierError) -> ZeroKnowledgeVerifier.Result {
+    let response: DeviceResponse
+    do {
+      response = try DeviceResponse(bytes: bytes)
+    } catch {
+      throw VerifierError(
+        .verificationFailed, "DeviceResponse: \(error.reason)", underlying: error)
+    }
+    return try verifier.verify(
+      response, request: request, sessionTranscript: sessionTranscript, now: now)
+  }
 }

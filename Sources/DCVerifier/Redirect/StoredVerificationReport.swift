@@ -63,6 +63,33 @@ extension VerificationCheck {
       )
     case .credentialStatus(let credential, let outcome):
       ("status", [("credential", .string(credential)), ("outcome", outcome.stored)])
+    case .zkDeviceResponseStructure, .zkIssuer, .zkStatement, .zkProof: zkStoredMembers
+    }
+  }
+
+  /// The zero-knowledge checks as stored.
+  private var zkStoredMembers: (String, [(key: String, value: JSONValue)]) {
+    func name(_ name: DistinguishedName) -> JSONValue { .string(Base64URL.encode(name.derBytes)) }
+    switch self {
+    case .zkDeviceResponseStructure(let version, let count):
+      return ("zk_response", [("version", .string(version)), ("count", .integer(Int64(count)))])
+    case .zkIssuer(let docType, let signer, let anchor):
+      return (
+        "zk_issuer",
+        [("doctype", .string(docType)), ("signer", name(signer))]
+          + (anchor.map { [("anchor", name($0))] } ?? [])
+      )
+    case .zkStatement(let docType, let id, let elements, let timestamp):
+      return (
+        "zk_statement",
+        [
+          ("doctype", .string(docType)), ("zk_system_id", .string(id)),
+          ("elements", .array(elements.map(JSONValue.string))), ("timestamp", .string(timestamp)),
+        ]
+      )
+    case .zkProof(let docType, let id):
+      return ("zk_proof", [("doctype", .string(docType)), ("zk_system_id", .string(id))])
+    default: return ("unknown", [])
     }
   }
 
@@ -109,6 +136,41 @@ extension VerificationCheck {
       guard let outcome = json["outcome"] else { throw .corrupt("a status check lacks outcome") }
       self = .credentialStatus(
         credential: try text("credential"), outcome: try ReportedCredentialStatus(stored: outcome))
+    default:
+      self = try Self(storedZK: json, name: name)
+    }
+  }
+
+  /// A stored zero-knowledge check.
+  private init(storedZK json: JSONValue, name: String) throws(PresentationStoreError) {
+    func text(_ key: String) throws(PresentationStoreError) -> String {
+      guard let value = json[key]?.string else { throw .corrupt("a check lacks \(key)") }
+      return value
+    }
+    func distinguishedName(_ key: String) throws(PresentationStoreError) -> DistinguishedName {
+      do {
+        return try DistinguishedName(derEncoded: try Base64URL.decode(try text(key)))
+      } catch {
+        throw .corrupt("a stored name does not read back")
+      }
+    }
+    switch name {
+    case "zk_response":
+      guard let count = json["count"]?.int else { throw .corrupt("a check lacks its count") }
+      self = .zkDeviceResponseStructure(version: try text("version"), zkDocumentCount: count)
+    case "zk_issuer":
+      self = .zkIssuer(
+        docType: try text("doctype"), documentSigner: try distinguishedName("signer"),
+        anchor: json["anchor"] == nil ? nil : try distinguishedName("anchor"))
+    case "zk_statement":
+      guard let elements = json["elements"]?.array?.compactMap(\.string) else {
+        throw .corrupt("a check lacks its elements")
+      }
+      self = .zkStatement(
+        docType: try text("doctype"), zkSystemId: try text("zk_system_id"), elements: elements,
+        timestamp: try text("timestamp"))
+    case "zk_proof":
+      self = .zkProof(docType: try text("doctype"), zkSystemId: try text("zk_system_id"))
     default:
       throw .corrupt("unknown check \(name)")
     }

@@ -188,6 +188,11 @@ extension Wallet {
     _ resolved: ResolvedDeviceRequest, protocolIdentifier: String, policy: WalletPolicy,
     withheld: [Refusal] = []
   ) -> Refusal? {
+    if let refusal = Self.zeroKnowledgeRefusal(
+      resolved.deviceRequest, protocolIdentifier: protocolIdentifier)
+    {
+      return refusal
+    }
     if let failure = resolved.readerAuthenticationFailure,
       !policy.acceptsInvalidRequesterAuthentication || policy.requireAuthenticatedRequester
     {

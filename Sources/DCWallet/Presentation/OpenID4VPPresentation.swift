@@ -192,6 +192,9 @@ extension Wallet {
   func evaluate(_ query: DCQLQuery, protocolIdentifier: String, policy: WalletPolicy)
     async throws -> (credentials: [any DCQLCredential], evaluation: DCQLEvaluation)
   {
+    if let refusal = Self.zeroKnowledgeRefusal(query, protocolIdentifier: protocolIdentifier) {
+      throw refusal
+    }
     var vcts: [String] = []
     var docTypes: [String] = []
     for credentialQuery in query.credentials {

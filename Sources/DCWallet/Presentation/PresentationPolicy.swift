@@ -103,6 +103,10 @@ public struct Refusal: Error, Sendable, Hashable {
     /// The only credentials that could answer are known to be suspended (status SUSPENDED,
     /// §7.1) and the policy does not present them.
     public static let credentialSuspended = Code("credentialSuspended")
+    /// The request asks for a zero-knowledge proof (ISO 18013-5 2nd edition `zkRequest`, or an
+    /// OpenID4VP `mso_mdoc_zk` Credential Query) and this wallet has no prover: it refuses
+    /// rather than answer with the disclosed elements and the issuer's signature.
+    public static let zeroKnowledgeProofUnsupported = Code("zeroKnowledgeProofUnsupported")
     /// The policy refuses over-asking (``WalletPolicy/refusesOverAsking``) and the request's
     /// registration certificate shows it: a claim beyond the registration, another relying
     /// party's certificate, or one that does not verify.
