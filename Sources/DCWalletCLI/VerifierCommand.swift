@@ -271,7 +271,10 @@ enum VerifierCommand {
     // Issue 29: the issuer anchors and the issuers of every verified --trusted-list; the
     // report then names which one trusted each credential.
     let sources = try VerifierTrustLists.sources(args, at: now)
-    let listed = sources.anchorCertificates(for: .credentialIssuer, at: now)
+    // Only the lists' issuers go to both formats: each hand-given anchor stays with its format.
+    var listsOnly = sources
+    listsOnly.anchors = []
+    let listed = listsOnly.anchorCertificates(for: .credentialIssuer, at: now)
     let mdocAnchors = try Inputs.certificates(args.all("issuer-anchor")) + listed
     if let capture = args.value("zk-capture") {
       try ZeroKnowledgeCommands.verifyCapture(
