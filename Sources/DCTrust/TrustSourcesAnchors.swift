@@ -7,8 +7,11 @@ extension TrustSources {
   /// ``decide(chain:for:at:policies:)`` would consult (not disabled, not stale under a refusing
   /// policy). For checks that take a set of roots (ISO 18013-5 readerAuth, OpenID4VP x509
   /// client identifiers, SD-JWT VC x5c): the same chains are trusted as with `decide`, which
-  /// then names the source.
-  public func anchorCertificates(for purpose: TrustPurpose, at time: Date) -> [Certificate] {
+  /// then names the source. With `docType` (an mdoc's), an entry restricted to other document
+  /// types (a VICAL's docType, ISO/IEC 18013-5 Annex C.1.7.1) is left out.
+  public func anchorCertificates(
+    for purpose: TrustPurpose, at time: Date, docType: String? = nil
+  ) -> [Certificate] {
     var certificates: [Certificate] = []
     var seen = Set<Certificate>()
     for anchor in anchors where anchor.purposes.contains(purpose) {
@@ -16,7 +19,9 @@ extension TrustSources {
     }
     for list in lists where isConsulted(list, at: time) {
       for entity in list.entities
-      where entity.isGranted && entity.serviceType.purposes.contains(purpose) {
+      where entity.isGranted && entity.serviceType.purposes.contains(purpose)
+        && (docType == nil || entity.docTypes.isEmpty || entity.docTypes.contains(docType ?? ""))
+      {
         for certificate in entity.certificates where seen.insert(certificate).inserted {
           certificates.append(certificate)
         }

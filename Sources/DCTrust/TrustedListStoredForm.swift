@@ -44,11 +44,17 @@ extension TrustedList {
   }
 
   private static func stored(_ entity: TrustedEntity) -> JSONValue {
-    .object([
+    var fields: [(key: String, value: JSONValue)] = [
       ("name", .string(entity.name)), ("service", .string(entity.serviceType.storedName)),
       ("certificates", .array(entity.certificates.map { .string(Base64.encode($0.derBytes)) })),
       ("granted", .bool(entity.isGranted)),
-    ])
+    ]
+    // A VICAL entry's docType restriction (ISO/IEC 18013-5 Annex C.1.7.1): absent when the
+    // list kind has none, so rows stored before it read back unchanged.
+    if !entity.docTypes.isEmpty {
+      fields.append(("docTypes", .array(entity.docTypes.map(JSONValue.string))))
+    }
+    return .object(fields)
   }
 
   private static func stored(_ pointer: TrustedListPointer) -> JSONValue {
@@ -69,9 +75,21 @@ extension TrustedList {
       let service = json["service"]?.string.map(TrustServiceType.init(storedName:)),
       let certificates = json["certificates"]?.array, let granted = json["granted"]?.bool
     else { throw TrustError(.malformed, "a stored list entity lacks a field") }
+    var docTypes: [String] = []
+    if let stored = json["docTypes"] {
+      guard let items = stored.array else {
+        throw TrustError(.malformed, "a stored list entity's docTypes is not a list of strings")
+      }
+      for item in items {
+        guard let docType = item.string else {
+          throw TrustError(.malformed, "a stored list entity's docTypes is not a list of strings")
+        }
+        docTypes.append(docType)
+      }
+    }
     return TrustedEntity(
       name: name, serviceType: service, certificates: try certificates.map(Self.certificate),
-      isGranted: granted)
+      isGranted: granted, docTypes: docTypes)
   }
 
   private static func pointer(_ json: JSONValue) throws(TrustError) -> TrustedListPointer {

@@ -217,7 +217,7 @@ public final class Wallet: Sendable {
         .importRejected, "not an ISO 18013-5 IssuerSigned structure: \(error.reason)",
         underlying: error)
     }
-    let anchors = try await issuerAnchorsForImport()
+    let anchors = try await issuerAnchorsForImport(docType: issuerSigned.mso.docType)
     let verification: IssuerVerification
     do {
       verification = try issuerSigned.verify(
@@ -303,8 +303,11 @@ public final class Wallet: Sendable {
 
   /// The issuer anchors an import verifies against; with none configured, the import goes on
   /// (with the issuer unverified) only when the policy accepts unverified issuers.
-  private func issuerAnchorsForImport() async throws(WalletError) -> [Certificate] {
-    let anchors = try await trustAnchors(role: .issuer)
+  private func issuerAnchorsForImport(docType: String? = nil) async throws(WalletError)
+    -> [Certificate]
+  {
+    let anchors = try await trustSources().anchorCertificates(
+      for: .credentialIssuer, at: clock(), docType: docType)
     guard !anchors.isEmpty || policy.acceptsUnverifiedIssuers else {
       throw WalletError(
         .importRejected,

@@ -27,8 +27,7 @@ extension Wallet {
     location: URL? = nil
   ) async throws(WalletError) -> StoredTrustedList {
     let list = try Self.verifiedList(
-      bytes, kind: kind, operatorCertificates: operatorCertificates, verifier: TrustedList.verifying
-    )
+      bytes, kind: kind, operatorCertificates: operatorCertificates, verifier: listVerifier)
     return try await addTrustedList(
       list, bytes: bytes, operatorCertificates: operatorCertificates, location: location)
   }
@@ -55,6 +54,16 @@ extension Wallet {
     }
     return StoredTrustedList(
       id: record.id, location: location, importedAt: record.importedAt, list: list)
+  }
+
+  /// `TrustedList.verifying` at the wallet's clock (a VICAL's or RICAL's signer must be valid
+  /// now).
+  private var listVerifier: TrustedListVerifier {
+    let now = clock()
+    return { bytes, kind, operatorCertificates throws(TrustError) in
+      try TrustedList.verifying(
+        bytes, kind: kind, operatorCertificates: operatorCertificates, at: now)
+    }
   }
 
   static func verifiedList(
@@ -147,7 +156,7 @@ extension Wallet {
     httpClient: any HTTPClient, urlPolicy: HTTPURLPolicy = .standard
   ) async throws(WalletError) -> [TrustedListRefresh] {
     try await refreshTrustedLists(
-      httpClient: httpClient, urlPolicy: urlPolicy, verifier: TrustedList.verifying)
+      httpClient: httpClient, urlPolicy: urlPolicy, verifier: listVerifier)
   }
 
   /// As the public refresh, with the list verifier injected (tests pass lists their own

@@ -105,7 +105,11 @@ extension Wallet {
   {
     let chain = credential.issuerChain
     guard !chain.isEmpty else { return nil }
-    return try await trustDecision(chain: chain, for: .credentialIssuer)
+    // An mdoc's issuer is trusted by a VICAL entry only for the docTypes it lists (ISO/IEC
+    // 18013-5 Annex C.1.7.1).
+    let docType = credential.format == .msoMdoc ? credential.type : nil
+    return try await trustSources().decide(
+      chain: chain, for: .credentialIssuer, at: clock(), docType: docType)
   }
 }
 

@@ -33,6 +33,7 @@ enum DevCommand {
         trusted-list.lote   an ETSI TS 119 602 LoTE it signed (JAdES), listing the IACA as a PID
                             provider and the reader and verifier CAs as access certificate CAs
         trusted-list.tsl    an ETSI TS 119 612 trusted list (XAdES) listing the IACA (Pub-EAA)
+        trusted-list.vical  an ISO 18013-5 VICAL (COSE) listing the IACA for the mDL docType
         unlisted-mdl.cbor   an mDL from an issuer in no list (unlisted-device.pem its device key)
         unlisted-reader.pem a reader chain under a CA in no list (unlisted-reader-key.pem its key)
       Existing files are never overwritten: the command refuses instead.

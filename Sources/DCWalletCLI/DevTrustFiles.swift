@@ -11,7 +11,7 @@ import Foundation
 enum DevTrustFiles {
   static let names = [
     "list-operator.pem", "list-operator-key.pem", "trusted-list.lote", "trusted-list.tsl",
-    "unlisted-mdl.cbor",
+    "trusted-list.vical", "unlisted-mdl.cbor",
     "unlisted-device.pem", "unlisted-reader.pem", "unlisted-reader-key.pem",
   ]
 
@@ -77,6 +77,11 @@ enum DevTrustFiles {
       package: [
         ("list-operator.pem", text(operatorCertificate.pemString)), ("trusted-list.lote", lote),
         ("trusted-list.tsl", tsl),
+        (
+          "trusted-list.vical",
+          try vical(
+            listing: listed.iaca, key: operatorKey, certificate: operatorCertificate, now: now)
+        ),
         ("unlisted-mdl.cbor", mdl.bytes),
         ("unlisted-reader.pem", text(reader.pemString)),
       ],
@@ -86,5 +91,22 @@ enum DevTrustFiles {
         ("unlisted-reader-key.pem", text(readerKey.pemRepresentation)),
       ]
     )
+  }
+
+  /// ISO/IEC 18013-5 Annex C.1.7.1: a VICAL by the same operator (COSE_Sign1, its certificate
+  /// in x5chain) listing the IACA for the mDL docType only, issued now, due again in 30 days.
+  static func vical(
+    listing iaca: Certificate, key: ECPrivateKey, certificate: Certificate, now: Date
+  )
+    throws -> [UInt8]
+  {
+    try TrustedList.signingCertificateAuthorityList(
+      kind: .vical, provider: "Development Trust Scheme", issued: now,
+      nextUpdate: now.addingTimeInterval(86_400 * 30), issueID: 1,
+      entities: [
+        TrustedEntity(
+          name: "Development IACA", serviceType: .mdocIssuingAuthority, certificates: [iaca],
+          isGranted: true, docTypes: ["org.iso.18013.5.1.mDL"])
+      ], signer: key, signerChain: [certificate])
   }
 }

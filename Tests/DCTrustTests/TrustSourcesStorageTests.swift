@@ -1,3 +1,4 @@
+import DCEncoding
 import DCTrust
 import DCX509
 import DCX509TestSupport
@@ -44,6 +45,46 @@ import Testing
         try TrustedList(storedForm: bytes)
       } throws: { ($0 as? TrustError)?.code == .malformed }
     }
+  }
+
+  /// A VICAL entry listed for another docType must not trust an mDL once the list is read back
+  /// from the store: its docType restriction is part of the stored form.
+  @Test func storedFormKeepsAVICALEntrysDocTypes() throws {
+    let vical = TrustedList(
+      kind: .vical, operatorName: "Provider", sequenceNumber: 3, issued: pki.clock,
+      nextUpdate: pki.clock.addingTimeInterval(86_400),
+      entities: [
+        TrustedEntity(
+          name: "PID Authority", serviceType: .mdocIssuingAuthority, certificates: [pki.iaca],
+          isGranted: true, docTypes: ["eu.europa.ec.eudi.pid.1"])
+      ], pointers: [], signer: pki.readerRoot, digest: [4, 5])
+    let reloaded = try TrustedList(storedForm: vical.storedForm)
+    #expect(reloaded == vical)
+    #expect(reloaded.entities.first?.docTypes == ["eu.europa.ec.eudi.pid.1"])
+    let sources = TrustSources(lists: [reloaded])
+    let mdl = sources.decide(
+      chain: [pki.documentSigner], for: .credentialIssuer, at: pki.clock,
+      docType: "org.iso.18013.5.1.mDL")
+    guard case .untrusted(let reasons) = mdl else {
+      Issue.record("an entry listed for the PID trusts an mDL after a reload")
+      return
+    }
+    #expect(reasons.contains { if case .docTypeNotListed = $0 { true } else { false } })
+    let pid = sources.decide(
+      chain: [pki.documentSigner], for: .credentialIssuer, at: pki.clock,
+      docType: "eu.europa.ec.eudi.pid.1")
+    #expect(pid.source != nil)
+  }
+
+  @Test func storedDocTypesThatAreNotStringsAreMalformed() throws {
+    let entity = #"{"name":"A","service":"mdocIssuingAuthority","certificates":[],"granted":true"#
+    let list = #"{"kind":"vical","operator":"P","issued":0,"pointers":[],"signer":""#
+    let der = Base64.encode(pki.readerRoot.derBytes)
+    let bytes = Array(
+      (list + der + #"","digest":"","entities":["# + entity + #","docTypes":[1]}]}"#).utf8)
+    #expect {
+      try TrustedList(storedForm: bytes)
+    } throws: { ($0 as? TrustError)?.code == .malformed }
   }
 
   @Test func anchorCertificatesFollowPurposeGrantDisabledAndStale() throws {

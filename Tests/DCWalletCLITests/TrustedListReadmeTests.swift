@@ -28,5 +28,8 @@ struct TrustedListReadmeTests {
       out.contains("requester trust: trusted by Development Access CA, an access certificate"),
       "\(out)")
     #expect(out.contains("reader Unlisted Shop is not trusted"), "\(out)")
+    // dev files' VICAL imports with --kind vical (ISO/IEC 18013-5 Annex C.1.7.1).
+    #expect(out.contains("  vical  Development Trust Scheme  issued "), "\(out)")
+    #expect(out.contains("  1 entry"), "\(out)")
   }
 }
