@@ -4,7 +4,8 @@ public import Foundation
 extension TrustSources {
   /// Every certificate a chain may end at for `purpose` at `time`: the anchors for the purpose,
   /// then the certificates of each granted entry whose service serves it, in the lists that
-  /// ``decide(chain:for:at:policies:)`` would consult (not disabled, not stale under a refusing
+  /// ``decide(chain:for:at:policies:revocation:docType:)`` would consult
+  /// (not disabled, not stale under a refusing
   /// policy). For checks that take a set of roots (ISO 18013-5 readerAuth, OpenID4VP x509
   /// client identifiers, SD-JWT VC x5c): the same chains are trusted as with `decide`, which
   /// then names the source. With `docType` (an mdoc's), an entry restricted to other document

@@ -7,7 +7,7 @@ extension Wallet {
 
   /// The list policy in force: the authenticated setting, else the default (every kind, stale
   /// lists refused). A setting written without the wallet's key is refused and no list is
-  /// consulted (see ``trustedListPolicyStatus()``).
+  /// consulted (see `trustedListPolicyStatus()`).
   public func trustedListPolicy() async throws(WalletError) -> TrustedListPolicy {
     try await trustedListPolicyStatus().policy
   }
