@@ -9,7 +9,9 @@ import DCErrors
 // encodings (SubjectPublicKeyInfo, PKCS#8, DER ECDSA-Sig-Value) are written and SPKI is read in
 // shared Swift (KeyEncoding.swift, ECDSASignature.swift), so neither backend does that here.
 #if canImport(CryptoKit) && !DCWALLET_OPENSSL_BACKEND
-  import CommonCrypto
+  #if canImport(CommonCrypto)
+    import CommonCrypto
+  #endif
   import CryptoKit
   import Foundation
   import Security
@@ -104,13 +106,19 @@ import DCErrors
     }
 
     static func aes256ECB(key: [UInt8], blocks: [UInt8]) -> [UInt8] {
-      var out = [UInt8](repeating: 0, count: blocks.count)
-      var moved = 0
-      let status = CCCrypt(
-        CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionECBMode),
-        key, key.count, nil, blocks, blocks.count, &out, out.count, &moved)
-      precondition(status == kCCSuccess && moved == blocks.count, "AES-256-ECB failed")
-      return out
+      #if canImport(CommonCrypto)
+        var out = [UInt8](repeating: 0, count: blocks.count)
+        var moved = 0
+        let status = CCCrypt(
+          CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES), CCOptions(kCCOptionECBMode),
+          key, key.count, nil, blocks, blocks.count, &out, out.count, &moved)
+        precondition(status == kCCSuccess && moved == blocks.count, "AES-256-ECB failed")
+        return out
+      #else
+        // Every Apple SDK has CommonCrypto; the Apple shadow SDK (Tests/AppleShadow) does not,
+        // and nothing reaches this there (DCZK cannot read a circuit without zstd).
+        preconditionFailure("AES-256-ECB needs CommonCrypto")
+      #endif
     }
 
     static func aesGCMSeal(
