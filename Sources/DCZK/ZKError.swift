@@ -35,4 +35,12 @@ public struct ZKErrorCode: DCErrorCode {
   public static let ligeroCheckFailed = Self("ligeroCheckFailed")
   /// A MAC tying the proof's two circuits together does not match (the mdoc layer).
   public static let macMismatch = Self("macMismatch")
+  /// The holder's mdoc lacks a part the circuits read, or is not CBOR as they read it.
+  public static let mdocMalformed = Self("mdocMalformed")
+  /// The holder's mdoc is outside what the circuits take (a size, a shape, another docType).
+  public static let mdocUnsupported = Self("mdocUnsupported")
+  /// The holder's mdoc does not disclose an attribute the statement names.
+  public static let attributeNotFound = Self("attributeNotFound")
+  /// The issuer's or the device's signature in the holder's mdoc does not verify.
+  public static let signatureInvalid = Self("signatureInvalid")
 }
