@@ -35,4 +35,7 @@ public struct ZKErrorCode: DCErrorCode {
   public static let ligeroCheckFailed = Self("ligeroCheckFailed")
   /// A MAC tying the proof's two circuits together does not match (the mdoc layer).
   public static let macMismatch = Self("macMismatch")
+  /// A prover's witness does not satisfy the circuit (an assertion fails or an output is not
+  /// zero): there is nothing true to prove.
+  public static let witnessRejected = Self("witnessRejected")
 }
