@@ -43,4 +43,7 @@ public struct ZKErrorCode: DCErrorCode {
   public static let attributeNotFound = Self("attributeNotFound")
   /// The issuer's or the device's signature in the holder's mdoc does not verify.
   public static let signatureInvalid = Self("signatureInvalid")
+  /// A prover's witness does not satisfy the circuit (an assertion fails or an output is not
+  /// zero): there is nothing true to prove.
+  public static let witnessRejected = Self("witnessRejected")
 }
