@@ -78,6 +78,24 @@ struct MdocZKWitnessTests {
     #expect(dump.hashPublic == MdocZKBinding.hashPublicInputs(attributes: 1))
     #expect(dump.signaturePublic == MdocZKBinding.signaturePublicInputs)
   }
+
+  /// The circuits hold on the witness: every assertion is zero and every output is zero
+  /// (SumcheckProver.evaluate, the prover's own layer-by-layer evaluation); a witness with one
+  /// changed element, or MACs for another av than the slots hold, does not.
+  @Test("Both circuits evaluate to zero on it; not with one element changed")
+  func circuitsHold() throws {
+    let circuit = try LongfellowCircuit(compressed: vectors.circuit)
+    var witness = try witness(response)
+    witness.setMACs(verifierKey: LongfellowWitnessDump.verifierKey)
+    #expect(SumcheckProver.evaluate(circuit: circuit.hash, inputs: witness.hashInputs) != nil)
+    #expect(SumcheckProver.evaluate(circuit: circuit.signature, inputs: witness.signatureInputs) != nil)
+    var hash = witness.hashInputs
+    hash[hash.count - 1] = hash[hash.count - 1] + .one  // the last prover MAC key
+    #expect(SumcheckProver.evaluate(circuit: circuit.hash, inputs: hash) == nil)
+    var signature = witness.signatureInputs
+    signature[MdocZKBinding.signaturePublicInputs] = signature[MdocZKBinding.signaturePublicInputs] + .one  // e
+    #expect(SumcheckProver.evaluate(circuit: circuit.signature, inputs: signature) == nil)
+  }
 }
 
 /// Mdocs the circuits cannot take are refused with a typed error before any proof work.
