@@ -24,10 +24,13 @@ struct LongfellowWitnessDump {
   init() throws {
     let url = try #require(
       Bundle.module.url(
-        forResource: "witness-fixed-keys.wit", withExtension: "zst", subdirectory: "Vectors/longfellow"))
+        forResource: "witness-fixed-keys.wit", withExtension: "zst",
+        subdirectory: "Vectors/longfellow"))
     let bytes = try Zstd.decompress(Array(try Data(contentsOf: url)), maximumSize: 4 << 20)
     #expect(Array(bytes[0..<8]) == [0x4C, 0x46, 0x5A, 0x57, 1, 0, 0, 0])
-    func u32(_ offset: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) } }
+    func u32(_ offset: Int) -> Int {
+      (0..<4).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+    }
     let hashCount = u32(8)
     hashPublic = u32(12)
     let signatureCount = u32(16)
@@ -37,7 +40,9 @@ struct LongfellowWitnessDump {
     let signatureStart = hashStart + 16 * hashCount
     #expect(bytes.count == signatureStart + 32 * signatureCount)
     hash = try (0..<hashCount).map { try #require(GF2128.read(bytes, at: hashStart + 16 * $0)) }
-    signature = try (0..<signatureCount).map { try #require(FieldP256.read(bytes, at: signatureStart + 32 * $0)) }
+    signature = try (0..<signatureCount).map {
+      try #require(FieldP256.read(bytes, at: signatureStart + 32 * $0))
+    }
   }
 }
 
@@ -51,7 +56,8 @@ struct MdocZKWitnessTests {
     vectors = try LongfellowVectors()
     dump = try LongfellowWitnessDump()
     let url = try #require(
-      Bundle.module.url(forResource: "mdoc", withExtension: "cbor", subdirectory: "Vectors/longfellow"))
+      Bundle.module.url(
+        forResource: "mdoc", withExtension: "cbor", subdirectory: "Vectors/longfellow"))
     response = Array(try Data(contentsOf: url))
   }
 
@@ -88,12 +94,14 @@ struct MdocZKWitnessTests {
     var witness = try witness(response)
     witness.setMACs(verifierKey: LongfellowWitnessDump.verifierKey)
     #expect(SumcheckProver.evaluate(circuit: circuit.hash, inputs: witness.hashInputs) != nil)
-    #expect(SumcheckProver.evaluate(circuit: circuit.signature, inputs: witness.signatureInputs) != nil)
+    #expect(
+      SumcheckProver.evaluate(circuit: circuit.signature, inputs: witness.signatureInputs) != nil)
     var hash = witness.hashInputs
     hash[hash.count - 1] = hash[hash.count - 1] + .one  // the last prover MAC key
     #expect(SumcheckProver.evaluate(circuit: circuit.hash, inputs: hash) == nil)
     var signature = witness.signatureInputs
-    signature[MdocZKBinding.signaturePublicInputs] = signature[MdocZKBinding.signaturePublicInputs] + .one  // e
+    signature[MdocZKBinding.signaturePublicInputs] =
+      signature[MdocZKBinding.signaturePublicInputs] + .one  // e
     #expect(SumcheckProver.evaluate(circuit: circuit.signature, inputs: signature) == nil)
   }
 }
@@ -107,7 +115,8 @@ struct MdocZKWitnessRefusalTests {
   init() throws {
     vectors = try LongfellowVectors()
     let url = try #require(
-      Bundle.module.url(forResource: "mdoc", withExtension: "cbor", subdirectory: "Vectors/longfellow"))
+      Bundle.module.url(
+        forResource: "mdoc", withExtension: "cbor", subdirectory: "Vectors/longfellow"))
     response = Array(try Data(contentsOf: url))
   }
 
@@ -118,9 +127,11 @@ struct MdocZKWitnessRefusalTests {
     issuerAuth: ([CBOR]) -> [CBOR] = { $0 }, items: ([CBOR]) throws -> [CBOR] = { $0 }
   ) throws -> [UInt8] {
     let nameSpace = "org.iso.18013.5.1"
-    guard case .map(var root) = try CBOR.decode(response), case .array(var documents)? = root["documents"],
+    guard case .map(var root) = try CBOR.decode(response),
+      case .array(var documents)? = root["documents"],
       case .map(var document) = documents[0], case .map(var signed)? = document["issuerSigned"],
-      case .array(let auth)? = signed["issuerAuth"], case .map(var nameSpaces)? = signed["nameSpaces"],
+      case .array(let auth)? = signed["issuerAuth"],
+      case .map(var nameSpaces)? = signed["nameSpaces"],
       case .array(let list)? = nameSpaces[nameSpace]
     else { throw Shape() }
     nameSpaces[nameSpace] = .array(try items(list))
@@ -136,7 +147,8 @@ struct MdocZKWitnessRefusalTests {
     let statement = try vectors.statement(changes)
     do {
       _ = try MdocZKWitness(
-        deviceResponse: response, statement: statement, proverMACKeys: LongfellowWitnessDump.proverKeys)
+        deviceResponse: response, statement: statement,
+        proverMACKeys: LongfellowWitnessDump.proverKeys)
       return nil
     } catch {
       return error.code
@@ -170,8 +182,12 @@ struct MdocZKWitnessRefusalTests {
       }
     }
     // At the limit the size passes and the zeros are no MSO; one past it, the size is refused.
-    #expect(try code(response(issuerAuth: payload(MdocZKWitnessLayout.maxTaggedMSOLength - 1))) == .mdocMalformed)
-    #expect(try code(response(issuerAuth: payload(MdocZKWitnessLayout.maxTaggedMSOLength))) == .mdocUnsupported)
+    #expect(
+      try code(response(issuerAuth: payload(MdocZKWitnessLayout.maxTaggedMSOLength - 1)))
+        == .mdocMalformed)
+    #expect(
+      try code(response(issuerAuth: payload(MdocZKWitnessLayout.maxTaggedMSOLength)))
+        == .mdocUnsupported)
     #expect(try code(response(issuerAuth: payload(255))) == .mdocUnsupported)
   }
 
@@ -189,7 +205,9 @@ struct MdocZKWitnessRefusalTests {
   func longItem() throws {
     func withValue(_ text: String) throws -> [UInt8] {
       try response(items: { list in
-        guard case .tagged(24, .byteString(let bytes)) = list[0], case .map(var item) = try CBOR.decode(bytes) else {
+        guard case .tagged(24, .byteString(let bytes)) = list[0],
+          case .map(var item) = try CBOR.decode(bytes)
+        else {
           throw Shape()
         }
         item["elementValue"] = .textString(text)
@@ -208,7 +226,8 @@ struct MdocZKWitnessRefusalTests {
       try #require(cases.first { $0.name == name }).statement
     }
     #expect(
-      try code(response, ["attributes": [["identifier": "family_name", "cborValue": "f5"]]]) == .attributeNotFound)
+      try code(response, ["attributes": [["identifier": "family_name", "cborValue": "f5"]]])
+        == .attributeNotFound)
     #expect(try code(response, try changes("other-doc-type")) == .mdocUnsupported)
     #expect(try code(response, try changes("other-issuer-key")) == .signatureInvalid)
     #expect(try code(response, try changes("other-session-transcript")) == .signatureInvalid)

@@ -30,7 +30,9 @@ extension PrimeField {
   /// The canonical value as 32 big-endian bytes.
   var bigEndian: [UInt8] {
     let c = canonical
-    return [c.3, c.2, c.1, c.0].flatMap { limb in (0..<8).map { UInt8(truncatingIfNeeded: limb >> (56 - 8 * $0)) } }
+    return [c.3, c.2, c.1, c.0].flatMap { limb in
+      (0..<8).map { UInt8(truncatingIfNeeded: limb >> (56 - 8 * $0)) }
+    }
   }
 
   /// The same integer in another field (the value must be below both primes).
@@ -53,18 +55,23 @@ struct P256Projective {
   static let a = -(FieldP256(3))
   /// 3b, b from SEC 2 §2.4.2.
   static let threeB: FieldP256 = {
-    let b = FieldP256.reducing(bigEndian: hex("5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b"))
+    let b = FieldP256.reducing(
+      bigEndian: hex("5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b"))
     return b + b + b
   }()
   static let generator = P256Projective(
-    x: .reducing(bigEndian: hex("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296")),
-    y: .reducing(bigEndian: hex("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5")),
+    x: .reducing(
+      bigEndian: hex("6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296")),
+    y: .reducing(
+      bigEndian: hex("4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5")),
     z: .one)
   static let identity = P256Projective(x: .zero, y: .one, z: .zero)
 
   static func hex(_ text: String) -> [UInt8] {
     let digits = Array(text.utf8)
-    return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+    return stride(from: 0, to: digits.count, by: 2).map {
+      UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)!
+    }
   }
 
   /// Algorithm 1 of eprint 2015/1060.
@@ -145,7 +152,9 @@ struct P256Projective {
   }
 
   /// u·P + v·Q by a joint double-and-add (bits most significant first).
-  static func combination(_ u: [UInt8], _ p: P256Projective, _ v: [UInt8], _ q: P256Projective) -> P256Projective {
+  static func combination(_ u: [UInt8], _ p: P256Projective, _ v: [UInt8], _ q: P256Projective)
+    -> P256Projective
+  {
     let sum = p.adding(q)
     var accumulator = identity
     for bit in (0..<256).reversed() {

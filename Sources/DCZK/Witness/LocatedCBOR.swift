@@ -46,7 +46,9 @@ struct LocatedCBOR {
     case 1:
       return LocatedCBOR(leaf: .negative(argument), head: head + offset)
     case 2, 3:
-      guard argument <= UInt64(end - position) else { throw malformed("a string runs past the end") }
+      guard argument <= UInt64(end - position) else {
+        throw malformed("a string runs past the end")
+      }
       let item = LocatedCBOR(
         kind: major == 2 ? .bytes : .text, head: head + offset, contentStart: position + offset,
         contentLength: Int(argument), children: [])
@@ -77,8 +79,9 @@ struct LocatedCBOR {
     self.init(kind: leaf, head: head, contentStart: head, contentLength: 0, children: [])
   }
 
-  private init(kind: Kind, head: Int, contentStart: Int, contentLength: Int, children: [LocatedCBOR])
-  {
+  private init(
+    kind: Kind, head: Int, contentStart: Int, contentLength: Int, children: [LocatedCBOR]
+  ) {
     self.kind = kind
     self.head = head
     self.contentStart = contentStart
@@ -111,7 +114,9 @@ struct LocatedCBOR {
   // MARK: Look-ups (CborDoc::lookup, aref, lookup_unsigned, lookup_negative).
 
   /// The key and value of a map entry whose key is the text `key`.
-  func lookup(_ key: String, in bytes: [UInt8], base: Int = 0) -> (key: LocatedCBOR, value: LocatedCBOR)? {
+  func lookup(_ key: String, in bytes: [UInt8], base: Int = 0) -> (
+    key: LocatedCBOR, value: LocatedCBOR
+  )? {
     guard kind == .map else { return nil }
     let wanted = Array(key.utf8)
     for index in stride(from: 0, to: children.count, by: 2) {
@@ -155,7 +160,9 @@ struct LocatedCBOR {
       return value < 24 ? 1 : value < 256 ? 2 : value < 65536 ? 3 : 5
     case .bytes, .text: return contentLength
     case .tag:
-      guard let inner = children.first, inner.kind == .bytes || inner.kind == .text else { return nil }
+      guard let inner = children.first, inner.kind == .bytes || inner.kind == .text else {
+        return nil
+      }
       return inner.contentLength
     case .simple: return 1
     case .array, .map: return nil

@@ -57,7 +57,9 @@ struct MdocZKParsedResponse {
   /// prefix for protected header {1: -7} (`mdoc_constants.h`, kCose1Prefix, RFC 9052 §4.4)
   /// with a 2-byte bstr length, then the payload.
   func signedMSO(_ response: [UInt8]) -> [UInt8] {
-    MdocZKWitnessLayout.cose1Prefix + [UInt8(msoPayloadLength >> 8), UInt8(msoPayloadLength & 0xFF)]
+    MdocZKWitnessLayout.cose1Prefix + [
+      UInt8(msoPayloadLength >> 8), UInt8(msoPayloadLength & 0xFF),
+    ]
       + response[msoPayloadStart..<msoPayloadStart + msoPayloadLength]
   }
 
@@ -71,11 +73,14 @@ struct MdocZKParsedResponse {
       guard let value else { throw ZKError(.mdocMalformed, "the DeviceResponse has no \(what)") }
       return value
     }
-    let document = try need(root.lookup("documents", in: response)?.value.element(0), "documents[0]")
+    let document = try need(
+      root.lookup("documents", in: response)?.value.element(0), "documents[0]")
     let docType = try need(document.lookup("docType", in: response)?.value, "docType")
     guard docType.kind == .text else { throw ZKError(.mdocMalformed, "docType is not text") }
-    self.docType = Array(response[docType.contentStart..<docType.contentStart + docType.contentLength])
-    let issuerSigned = try need(document.lookup("issuerSigned", in: response)?.value, "issuerSigned")
+    self.docType = Array(
+      response[docType.contentStart..<docType.contentStart + docType.contentLength])
+    let issuerSigned = try need(
+      document.lookup("issuerSigned", in: response)?.value, "issuerSigned")
     let issuerAuth = try need(issuerSigned.lookup("issuerAuth", in: response)?.value, "issuerAuth")
     let payload = try need(issuerAuth.element(2), "issuerAuth payload")
     let signature = try need(issuerAuth.element(3), "issuerAuth signature")
@@ -83,19 +88,26 @@ struct MdocZKParsedResponse {
     var items: [MdocZKItem] = []
     for nameSpace in Self.supportedNameSpaces {
       guard let list = nameSpaces.lookup(nameSpace, in: response)?.value else { continue }
-      guard list.kind == .array else { throw ZKError(.mdocMalformed, "\(nameSpace) is not an array") }
+      guard list.kind == .array else {
+        throw ZKError(.mdocMalformed, "\(nameSpace) is not an array")
+      }
       for tagged in list.children {
-        if let item = try Self.item(tagged, nameSpace: nameSpace, response: response) { items.append(item) }
+        if let item = try Self.item(tagged, nameSpace: nameSpace, response: response) {
+          items.append(item)
+        }
       }
     }
-    let deviceSigned = try need(document.lookup("deviceSigned", in: response)?.value, "deviceSigned")
+    let deviceSigned = try need(
+      document.lookup("deviceSigned", in: response)?.value, "deviceSigned")
     let deviceAuth = try need(deviceSigned.lookup("deviceAuth", in: response)?.value, "deviceAuth")
     let deviceSignature = try need(
       deviceAuth.lookup("deviceSignature", in: response)?.value.element(3), "deviceSignature")
     self.issuerSignature = try Self.rawSignature(signature, response, "issuerAuth")
     self.deviceSignature = try Self.rawSignature(deviceSignature, response, "deviceSignature")
 
-    guard payload.kind == .bytes else { throw ZKError(.mdocMalformed, "the MSO payload is not a bstr") }
+    guard payload.kind == .bytes else {
+      throw ZKError(.mdocMalformed, "the MSO payload is not a bstr")
+    }
     // The circuit signs `59 LL LL` before the payload and skips `D8 18 59 LL LL` in it
     // (mdoc_witness.h: "Skip 5 bytes"): the tagged MSO must be 256 to 65,535 bytes and the MSO
     // inside it too; below the Sig_structure the issuer signed would not be the one hashed.
@@ -103,12 +115,15 @@ struct MdocZKParsedResponse {
     let length = payload.contentLength
     guard length >= 256, length > 5, Array(response[start..<start + 3]) == [0xD8, 0x18, 0x59] else {
       throw ZKError(
-        .mdocUnsupported, "the tagged MSO is \(length) bytes; the circuit takes 256 or more, as #6.24(bstr) of 256 or more")
+        .mdocUnsupported,
+        "the tagged MSO is \(length) bytes; the circuit takes 256 or more, as #6.24(bstr) of 256 or more"
+      )
     }
     guard length < MdocZKWitnessLayout.maxTaggedMSOLength else {
       throw ZKError(
         .mdocUnsupported,
-        "the tagged MSO is \(length) bytes; the circuit hashes at most \(MdocZKWitnessLayout.maxTaggedMSOLength - 1)")
+        "the tagged MSO is \(length) bytes; the circuit hashes at most \(MdocZKWitnessLayout.maxTaggedMSOLength - 1)"
+      )
     }
     msoPayloadStart = start
     msoPayloadLength = length
@@ -123,7 +138,8 @@ struct MdocZKParsedResponse {
   }
 
   /// r‖s of a COSE_Sign1's signature: 64 bytes (ES256), read as two 32-byte halves.
-  private static func rawSignature(_ item: LocatedCBOR, _ response: [UInt8], _ what: String) throws(ZKError)
+  private static func rawSignature(_ item: LocatedCBOR, _ response: [UInt8], _ what: String)
+    throws(ZKError)
     -> [UInt8]
   {
     guard item.kind == .bytes, item.contentLength == 64 else {
@@ -134,7 +150,8 @@ struct MdocZKParsedResponse {
 
   /// One `#6.24(bstr .cbor IssuerSignedItem)`; nil for an array or map value, which the
   /// circuits do not match (upstream skips them).
-  private static func item(_ tagged: LocatedCBOR, nameSpace: String, response: [UInt8]) throws(ZKError)
+  private static func item(_ tagged: LocatedCBOR, nameSpace: String, response: [UInt8])
+    throws(ZKError)
     -> MdocZKItem?
   {
     guard case .tag = tagged.kind, let inner = tagged.children.first, inner.kind == .bytes else {
@@ -161,7 +178,9 @@ struct MdocZKParsedResponse {
       let valueLength = value.value.length, let digestKeyLength = digest.key.length,
       let digestValueLength = digest.value.length, let randomKeyLength = random.key.length,
       let randomValueLength = random.value.length
-    else { throw ZKError(.mdocUnsupported, "an IssuerSignedItem holds a value the circuit cannot locate") }
+    else {
+      throw ZKError(.mdocUnsupported, "an IssuerSignedItem holds a value the circuit cannot locate")
+    }
     return MdocZKItem(
       identifierStart: identifier.value.position, identifierLength: identifierLength,
       valueKeyStart: value.key.position, valueLength: valueLength,
@@ -201,16 +220,19 @@ struct MdocZKMSO {
     let x = try need(deviceKey.lookup(.negative(1)), "device key x").value
     let y = try need(deviceKey.lookup(.negative(2)), "device key y").value
     guard x.kind == .bytes, x.contentLength == 32, y.kind == .bytes, y.contentLength == 32 else {
-      throw ZKError(.mdocUnsupported, "the device key's coordinates are not 32-byte strings (P-256)")
+      throw ZKError(
+        .mdocUnsupported, "the device key's coordinates are not 32-byte strings (P-256)")
     }
     deviceKeyX = Array(mso[x.contentStart..<x.contentStart + 32])
     deviceKeyY = Array(mso[y.contentStart..<y.contentStart + 32])
     let digests = try need(root.lookup("valueDigests", in: mso), "valueDigests")
     valueDigestsKey = digests.key.head
     for index in items.indices {
-      let perNameSpace = try need(digests.value.lookup(items[index].nameSpace, in: mso), items[index].nameSpace)
+      let perNameSpace = try need(
+        digests.value.lookup(items[index].nameSpace, in: mso), items[index].nameSpace)
       let entry = try need(
-        perNameSpace.value.lookup(.unsigned(items[index].digestID)), "digest \(items[index].digestID)")
+        perNameSpace.value.lookup(.unsigned(items[index].digestID)),
+        "digest \(items[index].digestID)")
       items[index].digestValueHead = entry.value.head
     }
   }

@@ -8,7 +8,8 @@ enum MdocZKWitnessLayout {
   static let indexBits = 12
   /// kCose1Prefix: `["Signature1", h'A10126', h'', ` then a bstr head with a 2-byte length.
   static let cose1Prefix: [UInt8] = [
-    0x84, 0x6A, 0x53, 0x69, 0x67, 0x6E, 0x61, 0x74, 0x75, 0x72, 0x65, 0x31, 0x43, 0xA1, 0x01, 0x26, 0x40,
+    0x84, 0x6A, 0x53, 0x69, 0x67, 0x6E, 0x61, 0x74, 0x75, 0x72, 0x65, 0x31, 0x43, 0xA1, 0x01, 0x26,
+    0x40,
     0x59,
   ]
   /// kMaxMsoLen + 1: the tagged MSO must be shorter (40 blocks less padding and prefix).
@@ -40,27 +41,36 @@ package struct MdocZKWitness: Sendable {
   ///   as upstream reads it; `mdocUnsupported` when the mdoc is outside what the circuit takes
   ///   (sizes, shapes, docType other than the statement's); `attributeNotFound`;
   ///   `signatureInvalid` when the issuer's or the device's signature does not verify.
-  package init(deviceResponse: [UInt8], statement: MdocZKStatement, proverMACKeys: [GF2128]) throws(ZKError) {
+  package init(deviceResponse: [UInt8], statement: MdocZKStatement, proverMACKeys: [GF2128])
+    throws(ZKError)
+  {
     precondition(proverMACKeys.count == 6, "six MAC keys")
     let parsed = try MdocZKParsedResponse(deviceResponse)
     guard parsed.docType == Array(statement.docType.utf8) else {
       throw ZKError(.mdocUnsupported, "the mdoc's docType is not the statement's")
     }
     let signed = parsed.signedMSO(deviceResponse)
-    let mso = try SHA256BlockWitness.witness(message: signed, maxBlocks: MdocZKWitnessLayout.msoBlocks)
+    let mso = try SHA256BlockWitness.witness(
+      message: signed, maxBlocks: MdocZKWitnessLayout.msoBlocks)
     let digest = mso.blocks[mso.used - 1].chaining.flatMap { word in
       (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) }
     }
-    let deviceKey = (x: FieldP256.reducing(bigEndian: parsed.deviceKeyX), y: FieldP256.reducing(bigEndian: parsed.deviceKeyY))
+    let deviceKey = (
+      x: FieldP256.reducing(bigEndian: parsed.deviceKeyX),
+      y: FieldP256.reducing(bigEndian: parsed.deviceKeyY)
+    )
     common = [FieldP256.reducing(bigEndian: digest), deviceKey.x, deviceKey.y]
     self.proverMACKeys = proverMACKeys
     attributeCount = statement.attributes.count
     let items = try statement.attributes.map { attribute throws(ZKError) in
       try MdocZKItemWitness(attribute, parsed: parsed, response: deviceResponse)
     }
-    hashInputs = Self.hashVector(statement: statement, mso: mso, parsed: parsed, items: items, common: common, keys: proverMACKeys)
+    hashInputs = Self.hashVector(
+      statement: statement, mso: mso, parsed: parsed, items: items, common: common,
+      keys: proverMACKeys)
     signatureInputs = try Self.signatureVector(
-      statement: statement, parsed: parsed, digest: digest, deviceKey: deviceKey, common: common, keys: proverMACKeys)
+      statement: statement, parsed: parsed, digest: digest, deviceKey: deviceKey, common: common,
+      keys: proverMACKeys)
   }
 
   /// The six MACs for the verifier's key av (`mdoc_zk.cc` compute_macs, `mac_reference.h`):
@@ -81,7 +91,8 @@ package struct MdocZKWitness: Sendable {
     for (offset, value) in values.enumerated() {
       hashInputs[hashIndex + offset] = value
       for bit in 0..<128 {
-        signatureInputs[MdocZKBinding.signatureMacIndex + 128 * offset + bit] = Self.bit(value, bit) == 1 ? .one : .zero
+        signatureInputs[MdocZKBinding.signatureMacIndex + 128 * offset + bit] =
+          Self.bit(value, bit) == 1 ? .one : .zero
       }
     }
     return Array(values.prefix(6))

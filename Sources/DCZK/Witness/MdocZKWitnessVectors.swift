@@ -12,7 +12,9 @@ struct MdocZKItemWitness {
   let salted: [Int]
   let permutation: Int
 
-  init(_ attribute: MdocZKAttribute, parsed: MdocZKParsedResponse, response: [UInt8]) throws(ZKError) {
+  init(_ attribute: MdocZKAttribute, parsed: MdocZKParsedResponse, response: [UInt8])
+    throws(ZKError)
+  {
     let wanted = Array(attribute.identifier.utf8)
     // The first item with this identifier, in kSupportedNamespaces order (the statement names
     // no namespace; FullAttribute::operator==).
@@ -22,7 +24,9 @@ struct MdocZKItemWitness {
           && Array(response[item.identifierStart..<item.identifierStart + wanted.count]) == wanted
       })
     else {
-      throw ZKError(.attributeNotFound, "the mdoc discloses no \(attribute.identifier) in a namespace the circuit takes")
+      throw ZKError(
+        .attributeNotFound,
+        "the mdoc discloses no \(attribute.identifier) in a namespace the circuit takes")
     }
     // tag_len = bstr length + 4 assumes `D8 18 58 LL`: a 24-to-255-byte item (mdoc_witness.h).
     let start = item.tagStart
@@ -31,10 +35,12 @@ struct MdocZKItemWitness {
     else {
       throw ZKError(
         .mdocUnsupported,
-        "\(attribute.identifier) is \(item.tagLength) bytes tagged; the circuit takes 28 to \(MdocZKWitnessLayout.maxItemLength)")
+        "\(attribute.identifier) is \(item.tagLength) bytes tagged; the circuit takes 28 to \(MdocZKWitnessLayout.maxItemLength)"
+      )
     }
     let hashed = try SHA256BlockWitness.witness(
-      message: Array(response[start..<start + item.tagLength]), maxBlocks: MdocZKWitnessLayout.itemBlocks)
+      message: Array(response[start..<start + item.tagLength]),
+      maxBlocks: MdocZKWitnessLayout.itemBlocks)
     padded = hashed.padded
     blocks = hashed.blocks
     digestValueHead = item.digestValueHead
@@ -50,10 +56,13 @@ struct MdocZKItemWitness {
       (value.offset, value.length, 3),
     ]
     guard triples.allSatisfy({ $0.0 >= 0 && $0.0 < 128 }) else {
-      throw ZKError(.mdocUnsupported, "\(attribute.identifier)'s entries are not where the circuit looks")
+      throw ZKError(
+        .mdocUnsupported, "\(attribute.identifier)'s entries are not where the circuit looks")
     }
     let sorted = triples.sorted { $0.0 < $1.0 }
-    salted = [sorted[1].0, sorted[2].0, sorted[3].0, sorted[0].1, sorted[1].1, sorted[2].1, sorted[3].1]
+    salted = [
+      sorted[1].0, sorted[2].0, sorted[3].0, sorted[0].1, sorted[1].1, sorted[2].1, sorted[3].1,
+    ]
     // Each entry kind's rank in position order, 2 bits each, by kind.
     var permutation = 0
     for (rank, triple) in sorted.enumerated() { permutation |= rank << (2 * triple.2) }
@@ -74,15 +83,23 @@ extension MdocZKWitness {
     }
     // MdocHashWitness::fill_witness: block count, the padded message after the prefix, blocks.
     appendNumber(mso.used, bits: 8, to: &out)
-    for byte in mso.padded[MdocZKWitnessLayout.cose1Prefix.count...] { appendNumber(Int(byte), bits: 8, to: &out) }
+    for byte in mso.padded[MdocZKWitnessLayout.cose1Prefix.count...] {
+      appendNumber(Int(byte), bits: 8, to: &out)
+    }
     for block in mso.blocks { appendSHA(block, to: &out) }
-    for position in [parsed.validFromKey, parsed.validUntilKey, parsed.deviceKeyInfoKey, parsed.valueDigestsKey] {
+    for position in [
+      parsed.validFromKey, parsed.validUntilKey, parsed.deviceKeyInfoKey, parsed.valueDigestsKey,
+    ] {
       appendNumber(position, bits: MdocZKWitnessLayout.indexBits, to: &out)
     }
     for item in items {
       for byte in item.padded { appendNumber(Int(byte), bits: 8, to: &out) }
       for block in item.blocks { appendSHA(block, to: &out) }
-      let numbers = [item.digestValueHead, item.identifier.offset, item.identifier.length, item.value.offset, item.value.length] + item.salted
+      let numbers =
+        [
+          item.digestValueHead, item.identifier.offset, item.identifier.length, item.value.offset,
+          item.value.length,
+        ] + item.salted
       for number in numbers { appendNumber(number, bits: MdocZKWitnessLayout.indexBits, to: &out) }
       appendNumber(item.permutation, bits: 8, to: &out)
     }
@@ -121,19 +138,33 @@ extension MdocZKWitness {
     deviceKey: (x: FieldP256, y: FieldP256), common: [FieldP256], keys: [GF2128]
   ) throws(ZKError) -> [FieldP256] {
     let binding = MdocZKBinding(statement)
-    let issuerKey = (x: FieldP256.reducing(bigEndian: binding.issuerKeyX), y: FieldP256.reducing(bigEndian: binding.issuerKeyY))
-    var out: [FieldP256] = [.one, issuerKey.x, issuerKey.y, FieldP256.reducing(bigEndian: binding.e2)]
+    let issuerKey = (
+      x: FieldP256.reducing(bigEndian: binding.issuerKeyX),
+      y: FieldP256.reducing(bigEndian: binding.issuerKeyY)
+    )
+    var out: [FieldP256] = [
+      .one, issuerKey.x, issuerKey.y, FieldP256.reducing(bigEndian: binding.e2),
+    ]
     out += [FieldP256](repeating: .zero, count: 7 * 128)  // MAC and av bits, set later
     out += common
     guard
       let issuer = ECDSAWitness(
-        publicKey: issuerKey, e: digest, r: Array(parsed.issuerSignature[0..<32]), s: Array(parsed.issuerSignature[32...]))
-    else { throw ZKError(.signatureInvalid, "the issuer's signature over the MSO does not verify under the statement's key") }
+        publicKey: issuerKey, e: digest, r: Array(parsed.issuerSignature[0..<32]),
+        s: Array(parsed.issuerSignature[32...]))
+    else {
+      throw ZKError(
+        .signatureInvalid,
+        "the issuer's signature over the MSO does not verify under the statement's key")
+    }
     guard
       let device = ECDSAWitness(
-        publicKey: deviceKey, e: MdocZKBinding.e2Digest(statement), r: Array(parsed.deviceSignature[0..<32]),
+        publicKey: deviceKey, e: MdocZKBinding.e2Digest(statement),
+        r: Array(parsed.deviceSignature[0..<32]),
         s: Array(parsed.deviceSignature[32...]))
-    else { throw ZKError(.signatureInvalid, "the device signature does not verify over the statement's transcript") }
+    else {
+      throw ZKError(
+        .signatureInvalid, "the device signature does not verify over the statement's transcript")
+    }
     issuer.append(to: &out)
     device.append(to: &out)
     // MacWitness<Fp256>: the key pair, then the value's two halves, 128 bits each packed
