@@ -10,7 +10,6 @@ package struct ZKProver<F: ZKField>: Sendable {
 
   /// A commitment to one witness, kept until the proof is made.
   package struct Commitment {
-    let wires: [[F]]
     let pad: SumcheckPad<F>
     let ligero: LigeroProver<F>
     /// The Merkle root, the prover's first message.
@@ -24,23 +23,20 @@ package struct ZKProver<F: ZKField>: Sendable {
     parameters = try ZKVerifier(circuit: circuit, settings: settings).parameters
   }
 
-  /// Evaluates the circuit on `inputs` (the public inputs, then the private ones) and commits
-  /// to the private inputs and fresh sumcheck pads.
+  /// Commits to the private inputs (the circuit's inputs after the public ones) and fresh
+  /// sumcheck pads (the C++ `ZkProver::commit`).
   ///
-  /// - Throws: `publicInputsInvalid` when the count is not the circuit's; `witnessRejected`
-  ///   when the inputs do not satisfy the circuit.
+  /// - Throws: `publicInputsInvalid` when the count is not the circuit's.
   @_specialize(where F == GF2128)
   @_specialize(where F == FieldP256)
-  package func commit(inputs: [F], random: inout ZKRandom) throws(ZKError) -> Commitment {
-    guard inputs.count == circuit.ninputs else {
+  package func commit(privateInputs: [F], random: inout ZKRandom) throws(ZKError) -> Commitment {
+    guard privateInputs.count == circuit.nwitness else {
       throw ZKError(
-        .publicInputsInvalid, "the circuit takes \(circuit.ninputs) inputs, not \(inputs.count)")
-    }
-    guard let wires = SumcheckProver<F>.evaluate(circuit: circuit, inputs: inputs) else {
-      throw ZKError(.witnessRejected, "the inputs do not satisfy the circuit")
+        .publicInputsInvalid,
+        "the circuit takes \(circuit.nwitness) private inputs, not \(privateInputs.count)")
     }
     let pad = SumcheckPad(circuit: circuit, random: &random)
-    let witnesses = Array(inputs[circuit.npubIn...]) + pad.witnesses
+    let witnesses = privateInputs + pad.witnesses
     // The quadratic constraints: each layer's claim pads c0 * c1 = their product (sumcheck
     // §"Transcript encryption"), at the indices `SumcheckVerifier` names.
     var quadratic: [(x: Int, y: Int, z: Int)] = []
@@ -55,22 +51,28 @@ package struct ZKProver<F: ZKField>: Sendable {
     let ligero = LigeroProver(
       parameters: parameters, witnesses: witnesses, subfieldBoundary: boundary,
       quadratic: quadratic, random: &random)
-    return Commitment(wires: wires, pad: pad, ligero: ligero)
+    return Commitment(pad: pad, ligero: ligero)
   }
 
-  /// The proof for `commitment`, on `transcript` positioned where the verifier's `verify`
-  /// starts (after the commitment was written); leaves the transcript where the verifier's
-  /// ends.
+  /// The proof for `commitment` of `inputs` (the public inputs, then the committed private
+  /// ones), on `transcript` positioned where the verifier's `verify` starts (after the
+  /// commitment was written); leaves the transcript where the verifier's ends.
+  ///
+  /// - Throws: `publicInputsInvalid` when the count is not the circuit's; `witnessRejected`
+  ///   when the inputs do not satisfy the circuit.
   @_specialize(where F == GF2128)
   @_specialize(where F == FieldP256)
   package func prove(
-    _ commitment: Commitment, publicInputs: [F], transcript: inout ZKTranscript
+    _ commitment: Commitment, inputs: [F], transcript: inout ZKTranscript
   ) throws(ZKError) -> ZKProof<F> {
-    guard publicInputs.count == circuit.npubIn else {
+    guard inputs.count == circuit.ninputs else {
       throw ZKError(
-        .publicInputsInvalid,
-        "the circuit takes \(circuit.npubIn) public inputs, not \(publicInputs.count)")
+        .publicInputsInvalid, "the circuit takes \(circuit.ninputs) inputs, not \(inputs.count)")
     }
+    guard let wires = SumcheckProver<F>.evaluate(circuit: circuit, inputs: inputs) else {
+      throw ZKError(.witnessRejected, "the inputs do not satisfy the circuit")
+    }
+    let publicInputs = Array(inputs[0..<circuit.npubIn])
     // Draft §"Special rules for the first message", as `ZKVerifier.verify` writes it.
     transcript.write(bytes: circuit.id)
     for input in publicInputs { transcript.write(element: input) }
@@ -78,7 +80,7 @@ package struct ZKProver<F: ZKField>: Sendable {
     transcript.writeZeros(circuit.nterms)
     var verifierSide = transcript.copy()
     let sumcheck = SumcheckProver<F>.prove(
-      circuit: circuit, wires: commitment.wires, pad: commitment.pad, transcript: &transcript)
+      circuit: circuit, wires: wires, pad: commitment.pad, transcript: &transcript)
     // The verifier's constraints on the padded proof; the copy ends where `transcript` does.
     let constraints = SumcheckVerifier<F>.constraints(
       circuit: circuit, publicInputs: publicInputs, proof: sumcheck, transcript: &verifierSide)
@@ -92,11 +94,14 @@ package struct ZKProver<F: ZKField>: Sendable {
   package func prove(inputs: [F], sessionID: [UInt8], random: inout ZKRandom) throws(ZKError)
     -> [UInt8]
   {
-    let commitment = try commit(inputs: inputs, random: &random)
+    guard inputs.count == circuit.ninputs else {
+      throw ZKError(
+        .publicInputsInvalid, "the circuit takes \(circuit.ninputs) inputs, not \(inputs.count)")
+    }
+    let commitment = try commit(privateInputs: Array(inputs[circuit.npubIn...]), random: &random)
     var transcript = ZKTranscript(sessionID: sessionID)
     transcript.write(bytes: commitment.root)
-    let proof = try prove(
-      commitment, publicInputs: Array(inputs[0..<circuit.npubIn]), transcript: &transcript)
+    let proof = try prove(commitment, inputs: inputs, transcript: &transcript)
     var out: [UInt8] = []
     proof.write(to: &out)
     return out

@@ -42,7 +42,7 @@ func zkBenchmark(_ h: inout Harness) throws {
 }
 
 /// The statement in the vectors' `vectors.json`.
-private func zkStatement(_ json: [UInt8]) throws -> MdocZKStatement {
+func zkStatement(_ json: [UInt8]) throws -> MdocZKStatement {
   struct Unreadable: Error {}
   guard let object = try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any],
     let fields = object["statement"] as? [String: Any],
