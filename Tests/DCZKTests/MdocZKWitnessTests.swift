@@ -106,6 +106,36 @@ struct MdocZKWitnessTests {
   }
 }
 
+/// The prover wired to the witness: a proof from the DeviceResponse alone.
+@Suite("Longfellow mdoc prover from the mdoc alone", .serialized)
+struct MdocZKProverFromMdocTests {
+  @Test(
+    "Accepted by the Swift verifier (and by the C++ one when present); a false value is not proved")
+  func proveFromMdoc() throws {
+    let vectors = try LongfellowVectors()
+    let circuit = try LongfellowCircuit(compressed: vectors.circuit)
+    let statement = try vectors.statement()
+    let url = try #require(
+      Bundle.module.url(
+        forResource: "mdoc", withExtension: "cbor", subdirectory: "Vectors/longfellow"))
+    let response = Array(try Data(contentsOf: url))
+    var random = ZKRandom(SeededRandom(seed: 33))
+    let proof = try MdocZKProver.prove(
+      circuit: circuit, statement: statement, deviceResponse: response, random: &random)
+    try MdocZKVerifier.verify(proof: proof, circuit: circuit, statement: statement)
+    try MdocZKProverTests.checkWithOracle(proof: proof, vectors: vectors)
+    // The mdoc says true: "false" has a witness (the item is found) but the circuit does not hold.
+    let other = try vectors.statement([
+      "attributes": [["identifier": "age_over_18", "cborValue": "f4"]]
+    ])
+    var again = ZKRandom(SeededRandom(seed: 34))
+    #expect(throws: ZKError.self) {
+      _ = try MdocZKProver.prove(
+        circuit: circuit, statement: other, deviceResponse: response, random: &again)
+    }
+  }
+}
+
 /// Mdocs the circuits cannot take are refused with a typed error before any proof work.
 @Suite("Longfellow mdoc witness: refusals")
 struct MdocZKWitnessRefusalTests {
