@@ -8,6 +8,7 @@ import DCOpenID4VP
 import DCOrgIsoMdoc
 import DCTestSupport
 import DCX509
+import DCZK
 import Foundation
 import Testing
 
@@ -87,7 +88,7 @@ struct ZeroKnowledgeVerifierTests {
     #expect(statement.sessionTranscript == transcript.bytes)
     #expect(statement.now == "2026-01-12T23:59:59Z")
     let key = try #require(leaf.publicKey.ecPublicKey)
-    let (x, y) = statement.issuerKeyCoordinates
+    let (x, y) = (statement.issuerKeyX, statement.issuerKeyY)
     #expect(x.count == 32 && y.count == 32 && [0x04] + x + y == key.x963Representation)
     #expect(proof.proof == response.zkDocuments[0].proof)
     #expect(proof.circuit.spec.version == 7)
@@ -182,6 +183,21 @@ struct ZeroKnowledgeVerifierTests {
         try verifier().prepare(
           response, requested: asked, sessionTranscript: transcript, now: Self.now)
       }
+    }
+  }
+
+  @Test("A statement the circuit cannot take (a transcript over 65,000 bytes) fails as a proof")
+  func statementRefused() throws {
+    let long = SessionTranscript(
+      deviceEngagementBytes: .byteString([UInt8](repeating: 7, count: 70_000)),
+      eReaderKeyBytes: .byteString([2]), handover: .null)
+    do {
+      _ = try verifier().prepare(
+        response, requested: Self.asked(), sessionTranscript: long, now: Self.now)
+      Issue.record("a statement DCZK refuses was prepared")
+    } catch {
+      #expect(error.code == .verificationFailed)
+      #expect(error.reason.contains("not one the circuit takes"))
     }
   }
 
