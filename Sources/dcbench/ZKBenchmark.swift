@@ -43,8 +43,10 @@ func zkBenchmark(_ h: inout Harness) throws {
   if let text = environment["DCBENCH_ZK_CPP_SECONDS"], let seconds = Double(text) {
     let cpp = seconds * 1e9
     line("C++ run_mdoc_verifier (reads the circuit)", cpp)
-    Harness.ratio("Swift (read + prepare + verify) / C++ run_mdoc_verifier", whole, over: cpp, aim: 2)
-    Harness.ratio("Swift verify alone (prepared circuit) / C++ run_mdoc_verifier", verify, over: cpp)
+    Harness.ratio(
+      "Swift (read + prepare + verify) / C++ run_mdoc_verifier", whole, over: cpp, aim: 2)
+    Harness.ratio(
+      "Swift verify alone (prepared circuit) / C++ run_mdoc_verifier", verify, over: cpp)
   }
 }
 
