@@ -312,7 +312,7 @@ struct ZeroKnowledgeVerifierTests {
     // The capture was made for another session: its proof does not verify under this one.
     let (verifier, bytes) = (verifier(), response.bytes)
     let code = try await offCooperativePool { () -> VerifierErrorCode? in
-      do {
+      do throws(VerifierError) {
         _ = try ProximityReader.verifyZeroKnowledge(
           response: bytes, request: read, sessionTranscript: session, verifier: verifier,
           now: Self.now)

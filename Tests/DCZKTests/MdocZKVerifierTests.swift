@@ -49,7 +49,7 @@ struct MdocZKVerifierTests {
       let circuit = try MdocZKPreparedCircuit(LongfellowCircuit(compressed: compressed))
       var outcomes: [(name: String, code: ZKErrorCode?)] = []
       for (name, proof, statement) in checks {
-        do {
+        do throws(ZKError) {
           try MdocZKVerifier.verify(proof: proof, prepared: circuit, statement: statement)
           outcomes.append((name, nil))
         } catch { outcomes.append((name, error.code)) }
@@ -84,7 +84,7 @@ struct MdocZKVerifierTests {
     let (compressed, proof) = (vectors.circuit, vectors.proof)
     let code = try await offCooperativePool { () throws -> ZKErrorCode? in
       let circuit = try LongfellowCircuit(compressed: compressed, checkingIDs: false)
-      do {
+      do throws(ZKError) {
         try MdocZKVerifier.verify(proof: proof, circuit: circuit, statement: two)
         return nil
       } catch { return error.code }

@@ -48,22 +48,23 @@ public struct ZeroKnowledgeCircuit: Sendable {
   }
 
   /// The circuit's verifiers with the proof settings of its spec's version (`zk_spec.cc`,
-  /// `mdoc_zk.cc`): version 7's; nil for earlier ones.
+  /// `mdoc_zk.cc`): versions 6 and 7; nil for earlier ones.
   private static func prepare(_ circuit: LongfellowCircuit, spec: ZkSystemSpec)
     throws(VerifierError) -> MdocZKPreparedCircuit?
   {
-    guard spec.version == 7, let blockEncHash = spec.blockEncHash,
-      let blockEncSig = spec.blockEncSig
+    guard let version = spec.version, let blockEncHash = spec.blockEncHash,
+      let blockEncSig = spec.blockEncSig,
+      let settings = MdocZKSettings.version(
+        version, blockEncHash: blockEncHash, blockEncSig: blockEncSig)
     else { return nil }
     do {
-      return try MdocZKPreparedCircuit(
-        circuit,
-        settings: .version7(blockEncHash: blockEncHash, blockEncSig: blockEncSig))
+      return try MdocZKPreparedCircuit(circuit, settings: settings)
     } catch {
       throw VerifierError(
         .invalidRequest, "\(spec.zkSystemId): \(error.reason)", underlying: error)
     }
   }
+
 }
 
 /// The Longfellow circuits Google publishes, with the parameters a `ZkSystemSpec` names them by:

@@ -48,7 +48,7 @@ public enum MdocZKVerifier {
     hashVerifier.receiveCommitment(hashProof, transcript: &transcript)
     signatureVerifier.receiveCommitment(signatureProof, transcript: &transcript)
     let av = transcript.bytes(MdocZKBinding.macBytes)
-    let binding = MdocZKBinding(statement)
+    let binding = try MdocZKBinding(statement, version: prepared.settings.version)
     try hashVerifier.verify(
       hashProof, publicInputs: hashInputs(binding, macs: parts.macs, av: av),
       transcript: &transcript)
@@ -96,50 +96,72 @@ package struct MdocZKPreparedCircuit: Sendable {
   /// The signature circuit's verifier.
   let signatureVerifier: ZKVerifier<FieldP256>
 
+  /// The settings its verifiers were built with.
+  package let settings: MdocZKSettings
+
   /// Builds the verifiers of `circuit` with the ZkSpec version 7 settings for its attribute
   /// count (`zk_spec.cc`), or the given ones.
   ///
-  /// - Throws: `circuitMismatch` when the circuit is not an mdoc circuit for 1 to 4 attributes;
-  ///   `circuitUnreadable` when the settings admit no Ligero layout for it.
+  /// - Throws: `circuitMismatch` when the circuit is not an mdoc circuit for 1 to 4 attributes
+  ///   in the settings' version's layout; `circuitUnreadable` when the settings admit no Ligero
+  ///   layout for it.
   package init(_ circuit: LongfellowCircuit, settings: MdocZKSettings? = nil) throws(ZKError) {
+    let version = settings?.version ?? 7
     guard circuit.signature.npubIn == MdocZKBinding.signaturePublicInputs,
       let count = MdocZKLimits.attributes.first(where: {
-        MdocZKBinding.hashPublicInputs(attributes: $0) == circuit.hash.npubIn
+        MdocZKBinding.hashPublicInputs(attributes: $0, version: version) == circuit.hash.npubIn
       })
     else {
-      throw ZKError(.circuitMismatch, "the circuit is not an mdoc circuit for 1 to 4 attributes")
+      throw ZKError(
+        .circuitMismatch,
+        "the circuit is not a version \(version) mdoc circuit for 1 to 4 attributes")
     }
     let settings = settings ?? .version7(attributes: count)
     self.circuit = circuit
+    self.settings = settings
     attributes = count
     hashVerifier = try ZKVerifier(circuit: circuit.hash, settings: settings.hash)
     signatureVerifier = try ZKVerifier(circuit: circuit.signature, settings: settings.signature)
   }
 }
 
-/// The Ligero settings of an mdoc circuit pair's two proofs (a ZkSpec's `block_enc_hash` and
-/// `block_enc_sig` with its version's rate and opened columns, `zk_spec.cc`, `mdoc_zk.cc`).
+/// The settings of an mdoc circuit pair's two proofs: the ZkSpec version (it decides the
+/// attributes' layout among the public inputs) and each proof's Ligero settings (the ZkSpec's
+/// `block_enc_hash` and `block_enc_sig` with the version's rate and opened columns; `zk_spec.cc`,
+/// `mdoc_zk.cc`).
 package struct MdocZKSettings: Sendable, Equatable {
+  /// The ZkSpec version, 6 or 7.
+  package var version: Int
   /// The hash circuit's proof settings.
   package var hash: LigeroSettings
   /// The signature circuit's proof settings.
   package var signature: LigeroSettings
 
-  package init(hash: LigeroSettings, signature: LigeroSettings) {
-    self.hash = hash
-    self.signature = signature
-  }
-
-  /// Version 7 (`kLigeroRatev7` 7, `kLigeroNreqv7` 132) with the given row lengths.
-  package static func version7(blockEncHash: Int, blockEncSig: Int) -> MdocZKSettings {
-    MdocZKSettings(
-      hash: LigeroSettings(rateInverse: 7, nreq: 132, blockEnc: blockEncHash),
-      signature: LigeroSettings(rateInverse: 7, nreq: 132, blockEnc: blockEncSig))
+  /// The settings of ZkSpec `version` with its row lengths: version 7 (`kLigeroRatev7` 7,
+  /// `kLigeroNreqv7` 132) or version 6 (`kLigeroRate` 4, `kLigeroNreq` 128); nil for others
+  /// (version 5 has version 6's settings but no vector here to check them against).
+  package static func version(_ version: Int, blockEncHash: Int, blockEncSig: Int)
+    -> MdocZKSettings?
+  {
+    let (rate, nreq): (Int, Int)
+    switch version {
+    case 7: (rate, nreq) = (7, 132)
+    case 6: (rate, nreq) = (4, 128)
+    default: return nil
+    }
+    return MdocZKSettings(
+      version: version,
+      hash: LigeroSettings(rateInverse: rate, nreq: nreq, blockEnc: blockEncHash),
+      signature: LigeroSettings(rateInverse: rate, nreq: nreq, blockEnc: blockEncSig))
   }
 
   /// The published version 7 circuits' settings for `attributes` (1 to 4): BLOCK_ENC of the
   /// hash proof by attribute count, 4096 for the signature proof.
   package static func version7(attributes: Int) -> MdocZKSettings {
-    version7(blockEncHash: [4151, 4265, 4307, 4415][attributes - 1], blockEncSig: 4096)
+    let blockEncHash = [4151, 4265, 4307, 4415][attributes - 1]
+    return MdocZKSettings(
+      version: 7,
+      hash: LigeroSettings(rateInverse: 7, nreq: 132, blockEnc: blockEncHash),
+      signature: LigeroSettings(rateInverse: 7, nreq: 132, blockEnc: 4096))
   }
 }
