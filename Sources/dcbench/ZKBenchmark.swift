@@ -21,6 +21,7 @@ func zkBenchmark(_ h: inout Harness) throws {
     blackHole(try LongfellowCircuit(compressed: compressed, checkingIDs: false))
   }
   let circuit = try LongfellowCircuit(compressed: compressed, checkingIDs: false)
+  peakMemory("after reading the circuit")
   let prepare = try h.measure(
     "prepare both verifiers (Ligero layout, Reed–Solomon weights)", iterations: 1, batches: 3
   ) {
@@ -32,6 +33,7 @@ func zkBenchmark(_ h: inout Harness) throws {
   ) {
     try MdocZKVerifier.verify(proof: proof, prepared: prepared, statement: statement)
   }
+  peakMemory("after verifying")
   // Harness times are nanoseconds; the C++ figure comes in seconds.
   func line(_ label: String, _ nanoseconds: Double) {
     print(
@@ -67,4 +69,13 @@ private func zkStatement(_ json: [UInt8]) throws -> MdocZKStatement {
         identifier: $0["identifier"] ?? "", cborValue: try Hex.decode($0["cborValue"] ?? ""))
     },
     sessionTranscript: try Hex.decode(transcript), now: now)
+}
+
+/// Prints the process's peak resident memory so far (Linux: VmHWM in /proc/self/status).
+private func peakMemory(_ label: String) {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+  else { return }
+  let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+  print("  peak resident memory \(label): \(kilobytes / 1024) MB")
 }
