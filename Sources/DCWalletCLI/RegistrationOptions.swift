@@ -22,7 +22,12 @@ enum RegistrationOptions {
   /// Sets the policy's providers and over-asking refusal from the arguments.
   static func apply(_ args: ParsedArguments, to policy: inout WalletPolicy) throws {
     policy.refusesOverAsking = args.flag("refuse-over-asking")
-    var anchors = policy.registrationCertificateProviders.anchors
+    policy.registrationCertificateProviders.anchors += try providerAnchors(args)
+  }
+
+  /// The `--registrar-cert` certificates as registration-certificate provider anchors.
+  static func providerAnchors(_ args: ParsedArguments) throws -> [TrustAnchor] {
+    var anchors: [TrustAnchor] = []
     for (index, path) in args.all("registrar-cert").enumerated() {
       for certificate in try Certificate.chain(fromPEM: try Files.text(path)) {
         anchors.append(
@@ -31,7 +36,7 @@ enum RegistrationOptions {
             purposes: [.registrationCertificateProvider]))
       }
     }
-    policy.registrationCertificateProviders.anchors = anchors
+    return anchors
   }
 }
 
