@@ -33,4 +33,53 @@ import Testing
     #expect(
       try none.registrationCertificate(providers: providers, at: registration.fixture.now) == nil)
   }
+
+  /// The issuer's registration before issuance (issue 29): absent, invalid (untrusted
+  /// registrar), another party's (registers none of the offered credentials), and the issuer's
+  /// own, registering the mDL but not the PID.
+  @Test func issuerRegistrationCheck() async throws {
+    let registration = try await RegistrationSetup()
+    defer { registration.fixture.dir.remove() }
+    let wallet = try registration.fixture.wallet()
+    let providers = registration.policy().registrationCertificateProviders.anchors
+    var builder = RegistrationCertificateBuilder(
+      subject: "LEIXG-ISSUER", name: "Utopia DMV",
+      issuedAt: registration.fixture.now.addingTimeInterval(-3_600),
+      expiresAt: registration.fixture.now.addingTimeInterval(86_400 * 90))
+    builder.providedAttestations = [
+      RegisteredCredential(format: "mso_mdoc", docType: "org.iso.18013.5.1.mDL", claims: nil)
+    ]
+    let own = try builder.signedJWT(
+      signer: registration.providerKey, chain: [registration.provider])
+    func check(_ certificate: [UInt8]?, _ ids: [String], trusted: Bool = true) async throws
+      -> IssuerRegistrationCheck
+    {
+      let issuer = try IssuanceAgainstIssuerServiceTests.setup {
+        $0.registrationCertificate = certificate
+      }
+      let issuance = WalletIssuance(wallet: wallet, client: issuer.client)
+      let context = try await issuer.client.issuerMetadata(
+        try IssuerIdentifier(IssuanceAgainstIssuerServiceTests.issuerID, policy: .development))
+      return try await issuance.issuerRegistration(
+        context, configurationIDs: ids, extraProviders: trusted ? providers : [])
+    }
+    let absent = try await check(nil, ["mDL"])
+    #expect(absent == .absent)
+    #expect(absent.refusalReason == "the issuer publishes no registration certificate")
+    let untrusted = try await check(own, ["mDL"], trusted: false)
+    guard case .invalid(let error) = untrusted else {
+      Issue.record("an untrusted registrar's certificate is not invalid: \(untrusted)")
+      return
+    }
+    #expect(error.code == .untrustedSigner)
+    #expect(untrusted.refusalReason != nil)
+    let other = try await check(try registration.registration(), ["mDL"])
+    #expect(other.certificate?.name == "Example Shop")
+    #expect(other.refusalReason == "Example Shop is not registered to issue org.iso.18013.5.1.mDL")
+    let registered = try await check(own, ["mDL"])
+    #expect(registered.certificate?.name == "Utopia DMV")
+    #expect(registered.refusalReason == nil)
+    let pid = try await check(own, ["mDL", "pid"])
+    #expect(pid.refusalReason == "Utopia DMV is not registered to issue urn:eudi:pid:1")
+  }
 }
