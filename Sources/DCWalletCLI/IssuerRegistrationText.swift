@@ -33,7 +33,9 @@ enum IssuerRegistrationText {
   static func lines(_ check: IssuerRegistrationCheck) -> [String] {
     switch check {
     case .absent:
-      return ["issuer registration: none published"]
+      // Most issuers publish none yet: say nothing (the authorization URL stays the first line
+      // on standard error); --refuse-unregistered-issuer says it when it refuses.
+      return []
     case .invalid(let error):
       return ["issuer registration INVALID (\(error.code)): \(error.reason)"]
     case .verified(let certificate, let unregistered):
