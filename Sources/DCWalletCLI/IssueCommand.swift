@@ -36,7 +36,7 @@ enum IssueCommand {
         "refuse-unregistered-issuer",
         "refuse an issuer whose registration certificate (issuer_info, ETSI TS 119 475) is missing, does not verify, or does not register the offered credentials"
       ),
-      RegistrationOptions.options[1],
+      RegistrationOptions.registrarCertOption,
     ] + RevocationOptions.options,
     positionals: ["OFFER"], requiredPositionals: 0,
     discussion: """

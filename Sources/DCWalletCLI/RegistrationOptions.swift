@@ -13,11 +13,14 @@ enum RegistrationOptions {
       "refuse-over-asking",
       "refuse a request whose registration certificate shows claims beyond the registration, names another relying party, or does not verify"
     ),
-    .value(
-      "registrar-cert", "PEM", repeating: true,
-      "trust this registration-certificate provider root for the relying party's registration certificate"
-    ),
+    registrarCertOption,
   ]
+
+  /// `--registrar-cert PEM`, also on `issue`.
+  static let registrarCertOption = CommandSpec.Option.value(
+    "registrar-cert", "PEM", repeating: true,
+    "trust this registration-certificate provider root for the relying party's registration certificate"
+  )
 
   /// Sets the policy's providers and over-asking refusal from the arguments.
   static func apply(_ args: ParsedArguments, to policy: inout WalletPolicy) throws {
