@@ -38,7 +38,7 @@ enum IssuerRegistrationText {
       return []
     case .invalid(let error):
       return ["issuer registration INVALID (\(error.code)): \(error.reason)"]
-    case .verified(let certificate, let unregistered):
+    case .verified(let certificate, let binding, let unregistered):
       var lines = [
         "issuer registered as: \(certificate.name)"
           + (certificate.legalName.map { " (\($0))" } ?? "")
@@ -50,6 +50,11 @@ enum IssuerRegistrationText {
       }
       if let privacyPolicy = certificate.privacyPolicy {
         lines.append("  privacy policy: \(privacyPolicy)")
+      }
+      if case .mismatch(let registered, let presented) = binding {
+        lines.append(
+          "  NOT the issuer's registration: registered to \(registered), the metadata is signed by \(presented ?? "an unidentified certificate")"
+        )
       }
       for type in unregistered { lines.append("  NOT registered to issue: \(type)") }
       return lines

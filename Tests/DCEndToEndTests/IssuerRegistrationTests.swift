@@ -3,6 +3,7 @@ import DCOpenID4VCI
 import DCTrust
 import DCWallet
 import DCWalletFixtureTestSupport
+import DCX509
 import Foundation
 import Testing
 
@@ -51,15 +52,17 @@ import Testing
     ]
     let own = try builder.signedJWT(
       signer: registration.providerKey, chain: [registration.provider])
-    func check(_ certificate: [UInt8]?, _ ids: [String], trusted: Bool = true) async throws
-      -> IssuerRegistrationCheck
-    {
+    func check(
+      _ certificate: [UInt8]?, _ ids: [String], trusted: Bool = true, signer: Certificate? = nil
+    ) async throws -> IssuerRegistrationCheck {
       let issuer = try IssuanceAgainstIssuerServiceTests.setup {
         $0.registrationCertificate = certificate
       }
       let issuance = WalletIssuance(wallet: wallet, client: issuer.client)
-      let context = try await issuer.client.issuerMetadata(
+      var context = try await issuer.client.issuerMetadata(
         try IssuerIdentifier(IssuanceAgainstIssuerServiceTests.issuerID, policy: .development))
+      // As signed metadata verified with this x5c leaf would set it (OpenID4VCI §12.2.3).
+      context.metadataSignerChain = signer.map { [$0] } ?? []
       return try await issuance.issuerRegistration(
         context, configurationIDs: ids, extraProviders: trusted ? providers : [])
     }
@@ -79,6 +82,17 @@ import Testing
     let registered = try await check(own, ["mDL"])
     #expect(registered.certificate?.name == "Utopia DMV")
     #expect(registered.refusalReason == nil)
+    // Metadata signed by another party's access certificate: the registration is not bound.
+    let foreign = try await check(own, ["mDL"], signer: registration.verifierAccess)
+    #expect(
+      foreign.refusalReason?.hasPrefix(
+        "the registration of Utopia DMV does not belong to the issuer")
+        == true)
+    builder.subject = RegistrationSetup.relyingParty
+    let matching = try builder.signedJWT(
+      signer: registration.providerKey, chain: [registration.provider])
+    let bound = try await check(matching, ["mDL"], signer: registration.verifierAccess)
+    #expect(bound.refusalReason == nil)
     let pid = try await check(own, ["mDL", "pid"])
     #expect(pid.refusalReason == "Utopia DMV is not registered to issue urn:eudi:pid:1")
   }

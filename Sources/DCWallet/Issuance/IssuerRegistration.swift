@@ -25,13 +25,15 @@ package enum IssuerRegistrationCheck: Sendable, Hashable {
   case absent
   /// The registration certificate does not verify (signature, provider, validity, structure).
   case invalid(TrustError)
-  /// A verified registration certificate, and the offered credential types (an mdoc doctype or
-  /// an SD-JWT VC `vct`) that its `provides_attestations` (Table 8) does not name.
-  case verified(RegistrationCertificate, unregistered: [String])
+  /// A verified registration certificate; its binding to the certificate that signed the
+  /// issuer's metadata (nil when the metadata was not signed with a certificate chain); and the
+  /// offered credential types (an mdoc doctype or an SD-JWT VC `vct`) that its
+  /// `provides_attestations` (Table 8) does not name.
+  case verified(RegistrationCertificate, binding: RegistrationBinding?, unregistered: [String])
 
   /// The verified certificate, nil otherwise.
   package var certificate: RegistrationCertificate? {
-    if case .verified(let certificate, _) = self { return certificate }
+    if case .verified(let certificate, _, _) = self { return certificate }
     return nil
   }
 
@@ -41,7 +43,10 @@ package enum IssuerRegistrationCheck: Sendable, Hashable {
     case .absent: return "the issuer publishes no registration certificate"
     case .invalid(let error):
       return "the issuer's registration certificate is invalid: \(error.reason)"
-    case .verified(let certificate, let unregistered):
+    case .verified(let certificate, let binding, let unregistered):
+      if let binding, !binding.isBound {
+        return "the registration of \(certificate.name) does not belong to the issuer (\(binding))"
+      }
       guard unregistered.isEmpty else {
         return "\(certificate.name) is not registered to issue "
           + unregistered.joined(separator: ", ")
@@ -60,9 +65,9 @@ extension WalletIssuance {
   /// The issuer is identified by the registration's `provides_attestations` (ETSI TS 119 475
   /// v1.2.1 Table 8: an attestation provider's registration names the attestations it issues):
   /// a registration that does not name an offered doctype or `vct` is another party's for this
-  /// issuance. OpenID4VCI gives the wallet no access certificate of the issuer to bind `sub` to
-  /// (the metadata is unsigned, or signed under `metadataTrustAnchors` without a WRPAC), so
-  /// `sub` is not compared.
+  /// issuance. When the metadata was signed (OpenID4VCI §12.2.3) and verified with an `x5c`
+  /// chain, `sub` is bound to that chain's leaf as to an access certificate (Table 7); unsigned
+  /// metadata authenticates no certificate, and `sub` is then not compared.
   package func issuerRegistration(
     _ context: IssuerContext, configurationIDs: [String], extraProviders: [TrustAnchor] = []
   ) async throws(WalletError) -> IssuerRegistrationCheck {
@@ -97,6 +102,9 @@ extension WalletIssuance {
       case .other(let name): return "\(configuration.id) (\(name))"
       }
     }
-    return .verified(certificate, unregistered: unregistered)
+    // ETSI TS 119 475 Table 7: `sub` is the semantic identifier of the party's access
+    // certificate; the issuer's authenticated certificate here is its metadata signer.
+    let binding = context.metadataSignerChain.first.map { certificate.binding(to: $0) }
+    return .verified(certificate, binding: binding, unregistered: unregistered)
   }
 }
