@@ -139,6 +139,22 @@ struct ZeroKnowledgeBinaryTests {
     #expect(late.code == 1 && late.err.contains("timestamp"), "\(late.err)")
   }
 
+  @Test("verifier verify --zk-capture: Google Wallet's version 6 answer (post1.json) verifies")
+  func verifyVersion6Capture() async throws {
+    let v6 = "137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6"
+    let result = try await runDCWalletOffPool(
+      try DCWallet(),
+      [
+        "verifier", "verify", "--zk-capture", Self.vector("longfellow-post1.json"),
+        "--zk-circuit", Self.vector("longfellow-circuit-\(v6).zst"), "--at",
+        "2025-12-01T12:00:00Z", "--issuer-anchor", Self.vector("longfellow-payground-root.pem"),
+      ])
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.out.contains("  age_over_18 = yes"), "\(result.out)")
+    #expect(
+      result.out.contains("ok  proof org.iso.18013.5.1.mDL: Longfellow proof under \(v6) verified"))
+  }
+
   @Test("inspect explains a ZkDocument: what the proof claims and what stays hidden")
   func inspectCapture() async throws {
     let result = try DCWallet().run(["inspect", Self.vector("longfellow-post2.json")])
