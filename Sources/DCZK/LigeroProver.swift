@@ -313,10 +313,14 @@ extension ZKField {
 }
 
 extension GF2128 {
+  /// Whether coefficient b (of x^b) is set.
+  static func bit(_ e: GF2128, _ b: Int) -> Bool {
+    b < 64 ? (e.lo >> b) & 1 == 1 : (e.hi >> (b - 64)) & 1 == 1
+  }
+
   /// Rows of the reduced echelon form of the subfield basis: (vector, coordinates, pivot bit).
   static let subfieldEchelon: [(GF2128, UInt16, Int)] = {
     var rows: [(GF2128, UInt16, Int)] = []
-    func bit(_ e: GF2128, _ b: Int) -> Bool { b < 64 ? (e.lo >> b) & 1 == 1 : (e.hi >> (b - 64)) & 1 == 1 }
     for (i, beta) in subfieldBasis.enumerated() {
       var v = beta
       var c = UInt16(1) << i
@@ -337,10 +341,9 @@ extension GF2128 {
   /// The 16 coordinates over beta_0 ... beta_15 (the inverse of `injection`), nil when the
   /// element is outside GF(2^16).
   var subfieldCoordinates: UInt16? {
-    func bit(_ e: GF2128, _ b: Int) -> Bool { b < 64 ? (e.lo >> b) & 1 == 1 : (e.hi >> (b - 64)) & 1 == 1 }
     var v = self
     var c: UInt16 = 0
-    for (rv, rc, pivot) in Self.subfieldEchelon where bit(v, pivot) {
+    for (rv, rc, pivot) in Self.subfieldEchelon where Self.bit(v, pivot) {
       v = v + rv
       c ^= rc
     }

@@ -12,7 +12,9 @@ func zkProveBenchmark(_ h: inout Harness) throws {
   struct Missing: Error {}
   let environment = ProcessInfo.processInfo.environment
   let directory = environment["DCBENCH_ZK_DIR"] ?? "Tests/DCZKTests/Vectors/longfellow"
-  func file(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+  func file(_ path: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+  }
   guard let witnessPath = environment["DCBENCH_ZK_WITNESS"] else {
     print("  no DCBENCH_ZK_WITNESS (scripts/zk-prove-bench.sh sets it): skipped")
     return
@@ -24,7 +26,9 @@ func zkProveBenchmark(_ h: inout Harness) throws {
     try file(witnessPath), hashPublic: circuit.hash.npubIn,
     signaturePublic: circuit.signature.npubIn)
   var size = 0
-  let prove = try h.measure("mdoc prove, 1 attribute (circuit read, witness given)", iterations: 1, batches: 3) {
+  let prove = try h.measure(
+    "mdoc prove, 1 attribute (circuit read, witness given)", iterations: 1, batches: 3
+  ) {
     var random = ZKRandom(SecureRandom())
     let proof = try MdocZKProver.prove(
       circuit: circuit, statement: statement, input: input, random: &random)
@@ -33,8 +37,9 @@ func zkProveBenchmark(_ h: inout Harness) throws {
   print("  Swift proof size: \(size) bytes")
   if let text = environment["DCBENCH_ZK_PROVE_CPP_SECONDS"], let seconds = Double(text) {
     print(
-      "  " + "C++ lfzk prove (reads the circuit, fills the witness)".padding(
-        toLength: 58, withPad: " ", startingAt: 0) + String(format: "%12.1f ms", seconds * 1e3))
+      "  "
+        + "C++ lfzk prove (reads the circuit, fills the witness)".padding(
+          toLength: 58, withPad: " ", startingAt: 0) + String(format: "%12.1f ms", seconds * 1e3))
     Harness.ratio("Swift prove / C++ lfzk prove", prove, over: seconds * 1e9)
   }
 }
