@@ -87,9 +87,8 @@ package struct LigeroProver<F: ZKField> {
   ) {
     self.p = p
     block = RowExtender(k: p.block, n: p.blockEnc)
-    let double = RowExtender<F>(k: p.dblock, n: p.blockEnc)
     tableau = [F](repeating: .zero, count: p.nrow * p.blockEnc)
-    Self.layoutBlinding(&tableau, p, block: block, double: double, random: &random)
+    Self.layoutBlinding(&tableau, p, block: block, random: &random)
     Self.layoutWitnesses(
       &tableau, p, w, subfieldBoundary: subfieldBoundary, block: block, random: &random)
     Self.layoutQuadratic(&tableau, p, w, quadratic, block: block, random: &random)
@@ -120,8 +119,7 @@ package struct LigeroProver<F: ZKField> {
   /// ILDT: random BLOCK; IDOT: random DBLOCK whose W part sums to zero; IQUAD: random DBLOCK
   /// with a zero W part (the C++ `layout_blinding_rows`).
   static func layoutBlinding(
-    _ tableau: inout [F], _ p: LigeroParameters, block: RowExtender<F>, double: RowExtender<F>,
-    random: inout ZKRandom
+    _ tableau: inout [F], _ p: LigeroParameters, block: RowExtender<F>, random: inout ZKRandom
   ) {
     var values = (0..<p.block).map { _ in F.random(&random) }
     withRow(&tableau, p, 0) { row in
@@ -132,15 +130,38 @@ package struct LigeroProver<F: ZKField> {
     var sum = F.zero
     for i in p.r..<(p.r + p.w) { sum = sum + values[i] }
     values[p.r] = values[p.r] - sum
-    withRow(&tableau, p, 1) { row in
-      for i in 0..<p.dblock { row[i] = values[i] }
-      double.extend(row)
-    }
+    withRow(&tableau, p, 1) { row in for i in 0..<p.dblock { row[i] = values[i] } }
     values = (0..<p.dblock).map { _ in F.random(&random) }
     for i in p.r..<(p.r + p.w) { values[i] = .zero }
-    withRow(&tableau, p, 2) { row in
-      for i in 0..<p.dblock { row[i] = values[i] }
-      double.extend(row)
+    withRow(&tableau, p, 2) { row in for i in 0..<p.dblock { row[i] = values[i] } }
+    extendDoubleRows(&tableau, p)
+  }
+
+  /// Extends rows 1 and 2 from DBLOCK values, computing each column's interpolation
+  /// coefficients once for both rows and dropping them (two rows do not pay for a whole
+  /// (BLOCK_ENC - DBLOCK) x DBLOCK matrix in memory).
+  static func extendDoubleRows(_ tableau: inout [F], _ p: LigeroParameters) {
+    let k = p.dblock
+    let xs = (0..<k).map { F.evaluationPoint($0) }
+    let weights = F.barycentricWeights(xs)
+    var c = [F](repeating: .zero, count: k)
+    tableau.withUnsafeMutableBufferPointer { t in
+      let row1 = UnsafeBufferPointer(rebasing: t[p.blockEnc..<(p.blockEnc + k)])
+      let row2 = UnsafeBufferPointer(rebasing: t[(2 * p.blockEnc)..<(2 * p.blockEnc + k)])
+      for target in k..<p.blockEnc {
+        let x = F.evaluationPoint(target)
+        var l = F.one
+        for i in 0..<k {
+          c[i] = x - xs[i]
+          l = l * c[i]
+        }
+        F.batchInvert(&c)
+        for i in 0..<k { c[i] = c[i] * weights[i] * l }
+        c.withUnsafeBufferPointer { cp in
+          t[p.blockEnc + target] = F.dot(cp, row1, count: k)
+          t[2 * p.blockEnc + target] = F.dot(cp, row2, count: k)
+        }
+      }
     }
   }
 
@@ -313,10 +334,14 @@ extension ZKField {
 }
 
 extension GF2128 {
+  /// Whether coefficient b (of x^b) is set.
+  static func bit(_ e: GF2128, _ b: Int) -> Bool {
+    b < 64 ? (e.lo >> b) & 1 == 1 : (e.hi >> (b - 64)) & 1 == 1
+  }
+
   /// Rows of the reduced echelon form of the subfield basis: (vector, coordinates, pivot bit).
   static let subfieldEchelon: [(GF2128, UInt16, Int)] = {
     var rows: [(GF2128, UInt16, Int)] = []
-    func bit(_ e: GF2128, _ b: Int) -> Bool { b < 64 ? (e.lo >> b) & 1 == 1 : (e.hi >> (b - 64)) & 1 == 1 }
     for (i, beta) in subfieldBasis.enumerated() {
       var v = beta
       var c = UInt16(1) << i
@@ -337,10 +362,9 @@ extension GF2128 {
   /// The 16 coordinates over beta_0 ... beta_15 (the inverse of `injection`), nil when the
   /// element is outside GF(2^16).
   var subfieldCoordinates: UInt16? {
-    func bit(_ e: GF2128, _ b: Int) -> Bool { b < 64 ? (e.lo >> b) & 1 == 1 : (e.hi >> (b - 64)) & 1 == 1 }
     var v = self
     var c: UInt16 = 0
-    for (rv, rc, pivot) in Self.subfieldEchelon where bit(v, pivot) {
+    for (rv, rc, pivot) in Self.subfieldEchelon where Self.bit(v, pivot) {
       v = v + rv
       c ^= rc
     }

@@ -109,8 +109,10 @@ package enum SumcheckProver<F: ZKField> {
     wires[nl - 1] = inputs
     for l in stride(from: nl - 1, through: 0, by: -1) {
       let width = l > 0 ? circuit.layers[l - 1].nw : circuit.nv
-      guard let out = evaluateLayer(circuit.layers[l], constants: circuit.constants, wires[l], width)
-      else { return nil }
+      let layer = circuit.layers[l]
+      guard let out = evaluateLayer(layer, constants: circuit.constants, wires[l], width) else {
+        return nil
+      }
       if l > 0 {
         wires[l - 1] = out
       } else if out.contains(where: { !$0.isZero }) {
@@ -121,8 +123,7 @@ package enum SumcheckProver<F: ZKField> {
   }
 
   /// V[g] = sum of c * W[h0] * W[h1] over the quads; W[h0] * W[h1] must be 0 where c = 0.
-  static func evaluateLayer(_ layer: CircuitLayer, constants: [F], _ w: [F], _ width: Int) -> [F]?
-  {
+  static func evaluateLayer(_ layer: CircuitLayer, constants: [F], _ w: [F], _ width: Int) -> [F]? {
     var out = [F](repeating: .zero, count: width)
     let ok = layer.quads.withUnsafeBufferPointer { q in
       for i in 0..<layer.count {

@@ -67,13 +67,31 @@ struct MdocZKProverTests {
     #expect(macs == dump.macs)
   }
 
+  @Test("The committed Swift-made proof (the C++ verifier accepted it) verifies")
+  func committedSwiftProof() throws {
+    let vectors = try LongfellowVectors()
+    let url = try #require(
+      Bundle.module.url(
+        forResource: "proof-swift", withExtension: "bin", subdirectory: "Vectors/longfellow"))
+    let proof = Array(try Data(contentsOf: url))
+    let circuit = try LongfellowCircuit(compressed: vectors.circuit)
+    try MdocZKVerifier.verify(proof: proof, circuit: circuit, statement: try vectors.statement())
+    let other = try vectors.statement([
+      "attributes": [["identifier": "age_over_18", "cborValue": "f4"]]
+    ])
+    #expect(throws: ZKError.self) {
+      try MdocZKVerifier.verify(proof: proof, circuit: circuit, statement: other)
+    }
+  }
+
   @Test("A Swift proof is accepted, and refused for another value or transcript")
   func proveAndVerify() throws {
     let vectors = try LongfellowVectors()
     let circuit = try LongfellowCircuit(compressed: vectors.circuit)
     let statement = try vectors.statement()
     let dump = try WitnessDump()
-    let input = dump.input(hashPublic: circuit.hash.npubIn, signaturePublic: circuit.signature.npubIn)
+    let input = dump.input(
+      hashPublic: circuit.hash.npubIn, signaturePublic: circuit.signature.npubIn)
     var random = ZKRandom(SeededRandom(seed: 7))
     let proof = try MdocZKProver.prove(
       circuit: circuit, statement: statement, input: input, random: &random)

@@ -56,7 +56,8 @@ struct SeededRandom: RandomSource {
     }
     // A witness that does not satisfy the circuit is refused before any proof.
     #expect(throws: ZKError.self) {
-      _ = try prover.prove(inputs: [.one, a, b, a * b + .one, .zero], sessionID: [1], random: &random)
+      let wrong: [F] = [.one, a, b, a * b + .one, .zero]
+      _ = try prover.prove(inputs: wrong, sessionID: [1], random: &random)
     }
     #expect(throws: ZKError.self) {
       _ = try prover.prove(inputs: [.one, a, b, a * b, .one], sessionID: [1], random: &random)
@@ -76,6 +77,9 @@ struct SeededRandom: RandomSource {
     for j in [0, 1, 2, 0x8000, 0xffff, 0x1234] {
       #expect(GF2128.injection(j).subfieldCoordinates == UInt16(j))
     }
-    #expect(GF2128(lo: 0, hi: 1 << 40).subfieldCoordinates == nil || true)
+    // GF(2^16) is closed under products; an element outside it (2^16 of 2^128 are inside).
+    let product = GF2128.injection(0x1234) * GF2128.injection(0x0f0f)
+    #expect(product.subfieldCoordinates.map { GF2128.injection(Int($0)) } == product)
+    #expect(GF2128(lo: 0x0123_4567_89ab_cdef, hi: 0xfedc_ba98_7654_3210).subfieldCoordinates == nil)
   }
 }
