@@ -65,11 +65,14 @@ package struct MdocZKWitness: Sendable {
     let items = try statement.attributes.map { attribute throws(ZKError) in
       try MdocZKItemWitness(attribute, parsed: parsed, response: deviceResponse)
     }
+    // The v7 public-input layout, as the verifier builds it (MdocZKBinding).
+    let binding = try MdocZKBinding(statement)
     hashInputs = Self.hashVector(
-      statement: statement, mso: mso, parsed: parsed, items: items, common: common,
+      binding: binding, mso: mso, parsed: parsed, items: items, common: common,
       keys: proverMACKeys)
     signatureInputs = try Self.signatureVector(
-      statement: statement, parsed: parsed, digest: digest, deviceKey: deviceKey, common: common,
+      binding: binding, statement: statement, parsed: parsed, digest: digest, deviceKey: deviceKey,
+      common: common,
       keys: proverMACKeys)
   }
 

@@ -73,10 +73,10 @@ struct MdocZKItemWitness {
 extension MdocZKWitness {
   /// The hash circuit's vector (`mdoc_zk.cc` fill_witness, hash side).
   static func hashVector(
-    statement: MdocZKStatement, mso: (padded: [UInt8], blocks: [SHA256BlockWitness], used: Int),
+    binding: MdocZKBinding, mso: (padded: [UInt8], blocks: [SHA256BlockWitness], used: Int),
     parsed: MdocZKParsedResponse, items: [MdocZKItemWitness], common: [FieldP256], keys: [GF2128]
   ) -> [GF2128] {
-    var out = MdocZKBinding(statement).hashPrefixBits.map { $0 == 1 ? GF2128.one : .zero }
+    var out = binding.hashPrefixBits.map { $0 == 1 ? GF2128.one : .zero }
     out += [GF2128](repeating: .zero, count: 7)  // 6 MACs + av, set after the commitments
     for value in common {  // fill_bit_string of each value's 32 field bytes
       out += MdocZKBinding.bitsLSBFirst(fieldBytes(value)).map { $0 == 1 ? .one : .zero }
@@ -134,10 +134,10 @@ extension MdocZKWitness {
   /// The signature circuit's vector (`mdoc_zk.cc` fill_witness, signature side;
   /// MdocSignatureWitness::fill_witness).
   static func signatureVector(
-    statement: MdocZKStatement, parsed: MdocZKParsedResponse, digest: [UInt8],
+    binding: MdocZKBinding, statement: MdocZKStatement, parsed: MdocZKParsedResponse,
+    digest: [UInt8],
     deviceKey: (x: FieldP256, y: FieldP256), common: [FieldP256], keys: [GF2128]
   ) throws(ZKError) -> [FieldP256] {
-    let binding = MdocZKBinding(statement)
     let issuerKey = (
       x: FieldP256.reducing(bigEndian: binding.issuerKeyX),
       y: FieldP256.reducing(bigEndian: binding.issuerKeyY)
