@@ -48,20 +48,21 @@ package enum MdocZKProver {
     circuit: LongfellowCircuit, statement: MdocZKStatement, input: MdocZKProverInput,
     random: inout ZKRandom
   ) throws(ZKError) -> [UInt8] {
+    // The circuit's attribute count and ZkSpec settings, as the verifier decides them.
+    let prepared = try MdocZKPreparedCircuit(circuit)
     let count = statement.attributes.count
-    guard circuit.hash.npubIn == MdocZKBinding.hashPublicInputs(attributes: count),
-      circuit.signature.npubIn == MdocZKBinding.signaturePublicInputs
-    else {
-      throw ZKError(.circuitMismatch, "the circuit is not the one for \(count) attribute(s)")
+    guard count == prepared.attributes else {
+      throw ZKError(
+        .circuitMismatch, "the circuit is for \(prepared.attributes) attribute(s), not \(count)")
     }
     let values = [input.messageDigest, input.deviceKeyX, input.deviceKeyY]
     guard input.macKeys.count == MdocZKBinding.macCount, values.allSatisfy({ $0.count == 32 })
     else {
       throw ZKError(.publicInputsInvalid, "six MAC keys and three 32-byte values are needed")
     }
-    let (hashSettings, signatureSettings) = MdocZKVerifier.settings(attributes: count)
-    let hashProver = try ZKProver(circuit: circuit.hash, settings: hashSettings)
-    let signatureProver = try ZKProver(circuit: circuit.signature, settings: signatureSettings)
+    let hashProver = try ZKProver(circuit: circuit.hash, settings: prepared.settings.hash)
+    let signatureProver = try ZKProver(
+      circuit: circuit.signature, settings: prepared.settings.signature)
     let hashCommitment = try hashProver.commit(
       privateInputs: input.hashPrivateInputs, random: &random)
     let signatureCommitment = try signatureProver.commit(
@@ -70,7 +71,7 @@ package enum MdocZKProver {
     transcript.write(bytes: hashCommitment.root)
     transcript.write(bytes: signatureCommitment.root)
     let av = transcript.bytes(MdocZKBinding.macBytes)
-    let binding = MdocZKBinding(statement)
+    let binding = try MdocZKBinding(statement, version: prepared.settings.version)
     let macs = macs(of: values, keys: input.macKeys, av: av)
     // The public inputs exactly as the verifier builds them (`update_macs` fills the same slots).
     let hashInputs =
