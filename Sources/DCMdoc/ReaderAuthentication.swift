@@ -98,7 +98,9 @@ package enum ReaderAuthentication {
         underlying: error)
     }
     let trust: ChainTrust
-    switch CertificateValidator(trustAnchors: trustAnchors, policy: .mdocReaderAuthentication)
+    switch CertificateValidator(
+      trustAnchors: trustAnchors, policy: .mdocReaderAuthentication, revocation: .current
+    )
       .validate(chain: chain, at: now)
     {
     case .trusted(let path): trust = .trusted(path)

@@ -79,7 +79,20 @@ extension Wallet {
   public func trustDecision(chain: [Certificate], for purpose: TrustPurpose)
     async throws(WalletError) -> TrustDecision
   {
-    try await trustSources().decide(chain: chain, for: purpose, at: clock())
+    let sources = try await trustSources()
+    return sources.decide(
+      chain: chain, for: purpose, at: clock(),
+      revocation: await revocationCheck(for: chain, sources: sources, purpose: purpose))
+  }
+
+  /// The check a decision on `chain` makes: the one in effect for the operation running, else
+  /// the policy's (its distribution points fetched when the policy fetches).
+  func revocationCheck(for chain: [Certificate], sources: TrustSources, purpose: TrustPurpose)
+    async -> RevocationCheck?
+  {
+    if let current = RevocationCheck.current { return current }
+    return await policy.revocation?.check(
+      for: chain, issuers: sources.anchorCertificates(for: purpose, at: clock()))
   }
 }
 
@@ -108,8 +121,11 @@ extension Wallet {
     // An mdoc's issuer is trusted by a VICAL entry only for the docTypes it lists (ISO/IEC
     // 18013-5 Annex C.1.7.1).
     let docType = credential.format == .msoMdoc ? credential.type : nil
-    return try await trustSources().decide(
-      chain: chain, for: .credentialIssuer, at: clock(), docType: docType)
+    let sources = try await trustSources()
+    return sources.decide(
+      chain: chain, for: .credentialIssuer, at: clock(),
+      revocation: await revocationCheck(for: chain, sources: sources, purpose: .credentialIssuer),
+      docType: docType)
   }
 }
 

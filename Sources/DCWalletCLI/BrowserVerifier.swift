@@ -22,7 +22,8 @@ enum BrowserVerifier {
       origin: origin, protocols: protocols, signer: signers.san ?? signers.hash,
       multisigners: [signers.san, signers.hash].compactMap { $0 },
       reader: try reader(args, needed: protocols.contains(.orgIsoMdoc), context),
-      sdJWTIssuerAnchors: anchors.sdJWT, mdocIssuerAnchors: anchors.mdoc, status: status)
+      sdJWTIssuerAnchors: anchors.sdJWT, mdocIssuerAnchors: anchors.mdoc, status: status,
+      revocation: context.revocation)
     var page: String? = nil
     if let path = args.value("page") {
       page = String(decoding: try Files.read(path, limit: .request), as: UTF8.self)

@@ -58,7 +58,7 @@ enum VerifierServeCommand {
       .flag("no-reader-auth", "send org-iso-mdoc requests without readerAuth"),
       .value("page", "FILE", "serve this HTML page at / instead of the built-in verifier page"),
       .flag("open", "also print the web page's URL (the second line)"),
-    ],
+    ] + RevocationOptions.options,
     discussion: ServeOptions.discussion + "\n" + """
       Without --public-url the base URL is http://localhost:PORT when the signer is
       x509_san_dns:localhost, else http://127.0.0.1:PORT. The web page is at / of the public URL,
@@ -143,7 +143,7 @@ enum VerifierServeCommand {
         configuration: PresentationVerifierConfiguration(
           baseURL: base, x509SANDNS: sanSigner, x509Hash: hashSigner, attestation: attestation,
           sdJWTIssuerAnchors: sdJWTAnchors, mdocIssuerAnchors: mdocAnchors, status: status,
-          transactionLifetime: lifetime), store: store)
+          transactionLifetime: lifetime, revocation: context.revocation), store: store)
       let redirect = PresentationVerifierHTTPHandler(verifier: verifier) {
         OpenID4VPVerifierCommands.json($0)
       }

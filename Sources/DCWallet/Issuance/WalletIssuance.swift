@@ -4,6 +4,7 @@ import DCJSON
 import DCMdoc
 import DCSDJWT
 package import DCX509
+import DCTrust
 import Foundation
 
 /// The result of storing the credentials of one credential response: one outcome per
@@ -289,7 +290,9 @@ extension Wallet {
 
     let anchors = try await trustAnchors(role: .issuer)
     let resolved = try await resolveKeys(credentials)
-    var batch = Self.verify(resolved, expected: expected, anchors: anchors, trust: trust, at: now)
+    var batch = await policy.revocation.inEffect {
+      Self.verify(resolved, expected: expected, anchors: anchors, trust: trust, at: now)
+    }
     // The key ids of the verified credentials: stored keys have theirs; fresh keys are wrapped
     // here (written in the credentials' transaction) or imported by another key store.
     let (wrapped, imported) = try await keepFreshKeys(batch.freshKeys)

@@ -2,6 +2,7 @@ import DCAPI
 import DCCBOR
 import DCCrypto
 package import DCMdoc
+import DCTrust
 import Foundation
 
 extension Wallet {
@@ -18,6 +19,18 @@ extension Wallet {
   /// - Throws: `refused` with one typed `Refusal` (logged); answer it with
   ///   `ProximityPresentation.refusalResponse(status: ProximityPresentation.status(for:))`.
   package func resolveInPerson(
+    deviceRequest bytes: [UInt8], sessionTranscript: SessionTranscript,
+    policy: WalletPolicy? = nil
+  ) async throws(WalletError) -> PresentationRequest {
+    try await (policy ?? self.policy).revocation.inEffect { () async throws(WalletError) in
+      try await resolveInPersonChecked(
+        deviceRequest: bytes, sessionTranscript: sessionTranscript, policy: policy)
+    }
+  }
+
+  /// ``resolveInPerson(deviceRequest:sessionTranscript:policy:)`` with the revocation setting
+  /// in effect.
+  private func resolveInPersonChecked(
     deviceRequest bytes: [UInt8], sessionTranscript: SessionTranscript,
     policy: WalletPolicy? = nil
   ) async throws(WalletError) -> PresentationRequest {

@@ -4,6 +4,7 @@ import DCJSON
 public import DCOpenID4VP
 import DCQL
 package import DCX509
+import DCTrust
 import Foundation
 
 extension RedirectAuthorizationRequest {
@@ -93,6 +94,19 @@ extension Wallet {
   ///   request is invalid or cannot be answered; `transport` when the request object cannot be
   ///   fetched. The refusal is logged.
   public func resolve(
+    authorizationRequestURI: String, httpClient: any HTTPClient, policy: WalletPolicy? = nil,
+    configuration: RedirectFlowConfiguration = RedirectFlowConfiguration()
+  ) async throws(WalletError) -> PresentationRequest {
+    try await (policy ?? self.policy).revocation.inEffect { () async throws(WalletError) in
+      try await resolveChecked(
+        authorizationRequestURI: authorizationRequestURI, httpClient: httpClient, policy: policy,
+        configuration: configuration)
+    }
+  }
+
+  /// ``resolve(authorizationRequestURI:httpClient:policy:configuration:)`` with the
+  /// revocation setting in effect.
+  private func resolveChecked(
     authorizationRequestURI: String, httpClient: any HTTPClient, policy: WalletPolicy? = nil,
     configuration: RedirectFlowConfiguration = RedirectFlowConfiguration()
   ) async throws(WalletError) -> PresentationRequest {

@@ -7,6 +7,7 @@ import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
+import DCTrust
 import Foundation
 
 extension Wallet {
@@ -21,6 +22,15 @@ extension Wallet {
   /// - Throws: `refused` with a typed `Refusal` per request when none can be answered; the
   ///   refusal is logged.
   public func resolve(
+    _ envelope: RequestEnvelope, origin originText: String, policy: WalletPolicy? = nil
+  ) async throws(WalletError) -> PresentationRequest {
+    // Issue 29: the policy's revocation setting is in effect for every chain resolved.
+    try await (policy ?? self.policy).revocation.inEffect { () async throws(WalletError) in
+      try await resolveChecked(envelope, origin: originText, policy: policy)
+    }
+  }
+
+  private func resolveChecked(
     _ envelope: RequestEnvelope, origin originText: String, policy: WalletPolicy? = nil
   ) async throws(WalletError) -> PresentationRequest {
     let policy = try await withStoredTrust(policy ?? self.policy)
