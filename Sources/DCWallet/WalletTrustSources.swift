@@ -1,3 +1,4 @@
+import DCStatusList
 public import DCTrust
 public import DCX509
 import Foundation
@@ -98,15 +99,57 @@ extension Wallet {
 
 extension Wallet {
   /// The request with the decision on its requester's chain (``PresentationRequest/requesterTrust``),
-  /// made with the sources the request was authenticated with.
-  func withRequesterTrust(_ request: PresentationRequest) async throws(WalletError)
-    -> PresentationRequest
+  /// made with the sources the request was authenticated with, and its registration
+  /// certificate's own status checked (``withRegistrationStatus(_:policy:)``).
+  func withRequesterTrust(_ request: PresentationRequest, policy: WalletPolicy)
+    async throws(WalletError) -> PresentationRequest
   {
     let (chain, purpose) = request.requesterChain
-    guard !chain.isEmpty else { return request }
-    var decided = request
+    var decided = await withRegistrationStatus(request, policy: policy)
+    guard !chain.isEmpty else { return decided }
     decided.requesterTrust = try await trustDecision(chain: chain, for: purpose)
     return decided
+  }
+
+  /// The request with its verified registration certificate's status checked (issue 29): the
+  /// certificate's `status.status_list` (ETSI TS 119 475 v1.2.1 Table 10, an IETF Token Status
+  /// List reference) is fetched through the Token Status List checker with the client and URL
+  /// policy of the revocation setting's fetcher, the list's token chaining to a
+  /// registration-certificate provider. Invalid (revoked) or suspended makes the registration
+  /// invalid, so ``WalletPolicy/refusesOverAsking`` refuses it and the consent screen says so;
+  /// an unknown status does the same only under a fail-closed revocation policy. Without a
+  /// fetcher, or a reference, nothing is fetched.
+  func withRegistrationStatus(_ request: PresentationRequest, policy: WalletPolicy) async
+    -> PresentationRequest
+  {
+    guard case .verified(let certificate, _, _) = request.registration,
+      let reference = certificate.statusReference, let revocation = policy.revocation,
+      let fetcher = revocation.fetcher
+    else { return request }
+    let checker = StatusListChecker(
+      httpClient: fetcher.client,
+      trustAnchors: policy.registrationCertificateProviders.anchorCertificates(
+        for: .registrationCertificateProvider, at: clock()),
+      urlPolicy: fetcher.urlPolicy, clock: clock)
+    let result = await checker.check(
+      StatusReference(index: reference.index, uri: reference.uri),
+      format: certificate.form == .jwt ? .jwt : .cwt)
+    let problem: String? =
+      switch result {
+      case .valid: nil
+      case .invalid: "is revoked (its status list \(reference.uri), index \(reference.index))"
+      case .suspended:
+        "is suspended (its status list \(reference.uri), index \(reference.index))"
+      case .applicationSpecific(let value):
+        revocation.policy == .failClosed ? "has the application-specific status \(value)" : nil
+      case .unknown(let reason, let detail):
+        revocation.policy == .failClosed ? "has an unknown status (\(reason): \(detail))" : nil
+      }
+    guard let problem else { return request }
+    var checked = request
+    checked.registration = .invalid(
+      TrustError(.revoked, "the registration certificate \(problem)"))
+    return checked
   }
 }
 

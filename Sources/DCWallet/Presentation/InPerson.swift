@@ -60,7 +60,7 @@ extension Wallet {
       let resolved = try await withRequesterTrust(
         PresentationRequest(
           protocolIdentifier: protocolIdentifier, origin: nil, kind: .inPerson(presentation),
-          skipped: [], policy: policy, now: clock()))
+          skipped: [], policy: policy, now: clock()), policy: policy)
       if let refusal = resolved.registrationRefusal(policy: policy) { throw refusal }
       return resolved
     } catch let refusal as Refusal {

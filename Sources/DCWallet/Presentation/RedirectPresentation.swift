@@ -212,7 +212,7 @@ extension Wallet {
           kind: .openID4VP(
             OpenID4VPPresentation(
               request: .redirect(authorization), credentials: offered, evaluation: evaluation)),
-          skipped: [], policy: policy, now: clock()))
+          skipped: [], policy: policy, now: clock()), policy: policy)
       if let refusal = resolved.registrationRefusal(policy: policy) { throw refusal }
       return resolved
     } catch {

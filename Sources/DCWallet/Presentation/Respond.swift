@@ -67,7 +67,7 @@ extension Wallet {
         let resolved = try await withRequesterTrust(
           PresentationRequest(
             protocolIdentifier: protocolIdentifier, origin: origin, kind: kind, skipped: skipped,
-            policy: policy, now: clock()))
+            policy: policy, now: clock()), policy: policy)
         guard let refusal = resolved.registrationRefusal(policy: policy) else { return resolved }
         skipped.append(refusal)
       case .failure(let refusal):
