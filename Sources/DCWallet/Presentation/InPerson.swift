@@ -22,7 +22,13 @@ extension Wallet {
     deviceRequest bytes: [UInt8], sessionTranscript: SessionTranscript,
     policy: WalletPolicy? = nil
   ) async throws(WalletError) -> PresentationRequest {
-    try await (policy ?? self.policy).revocation.inEffect { () async throws(WalletError) in
+    let revocation = (policy ?? self.policy).revocation
+    let fetched =
+      revocation?.fetcher == nil
+      ? [] : ((try? ProximityPresentation.decode(bytes)).map(Self.presentedCertificates) ?? [])
+    return try await revocation.inEffect(
+      for: fetched, issuers: try await requesterIssuers(revocation)
+    ) { () async throws(WalletError) in
       try await resolveInPersonChecked(
         deviceRequest: bytes, sessionTranscript: sessionTranscript, policy: policy)
     }

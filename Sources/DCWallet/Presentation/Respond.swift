@@ -25,7 +25,11 @@ extension Wallet {
     _ envelope: RequestEnvelope, origin originText: String, policy: WalletPolicy? = nil
   ) async throws(WalletError) -> PresentationRequest {
     // Issue 29: the policy's revocation setting is in effect for every chain resolved.
-    try await (policy ?? self.policy).revocation.inEffect { () async throws(WalletError) in
+    let revocation = (policy ?? self.policy).revocation
+    let fetched = revocation?.fetcher == nil ? [] : Self.presentedCertificates(envelope)
+    return try await revocation.inEffect(
+      for: fetched, issuers: try await requesterIssuers(revocation)
+    ) { () async throws(WalletError) in
       try await resolveChecked(envelope, origin: originText, policy: policy)
     }
   }
