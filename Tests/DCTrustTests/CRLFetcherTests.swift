@@ -107,6 +107,10 @@ struct CRLFetcherTests {
     offset.value = 3500
     _ = await fetcher.revocationCheck(for: [fixture.signer], issuers: [fixture.pki.iaca])
     #expect(fixture.server.requestCount == 1)
+    // The publisher's next CRL, current for another two hours, is fetched once the first's
+    // nextUpdate has passed, then kept.
+    fixture.server.serve(
+      try fixture.crl(nextUpdate: fixture.clock + 7200).derBytes, at: FetchFixture.uri)
     offset.value = 3700
     _ = await fetcher.revocationCheck(for: [fixture.signer], issuers: [fixture.pki.iaca])
     #expect(fixture.server.requestCount == 2)
