@@ -101,7 +101,7 @@ package enum ReaderAuthentication {
     switch CertificateValidator(
       trustAnchors: trustAnchors, policy: .mdocReaderAuthentication, revocation: .current
     )
-      .validate(chain: chain, at: now)
+    .validate(chain: chain, at: now)
     {
     case .trusted(let path): trust = .trusted(path)
     case .untrusted(let reason), .malformed(let reason): trust = .untrusted(reason: reason)

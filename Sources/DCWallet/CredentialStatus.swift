@@ -4,8 +4,8 @@ import DCJSON
 import DCMdoc
 import DCSDJWT
 public import DCStatusList
-import DCX509
 import DCTrust
+import DCX509
 import Foundation
 
 extension Wallet {
@@ -221,8 +221,9 @@ extension StoredCredential {
   func issuerAnchor(among anchors: [Certificate], at now: Date) -> Certificate? {
     let chain = issuerChain
     guard !chain.isEmpty, !anchors.isEmpty,
-      case .trusted(let path) = CertificateValidator(trustAnchors: anchors, revocation: .current).validate(
-        chain: chain, at: now)
+      case .trusted(let path) = CertificateValidator(trustAnchors: anchors, revocation: .current)
+        .validate(
+          chain: chain, at: now)
     else { return nil }
     return path.anchor
   }

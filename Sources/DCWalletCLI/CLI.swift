@@ -1,5 +1,5 @@
-import DCWallet
 import DCTrust
+import DCWallet
 import DCX509
 import Foundation
 

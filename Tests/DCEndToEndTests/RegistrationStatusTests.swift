@@ -80,7 +80,9 @@ final class RegistrationStatusServer: HTTPHandler, @unchecked Sendable {
     #expect(valid.registration.certificate?.name == "Example Shop")
     #expect(server.requests == 1)
     for index in [1, 2] {
-      let refused = await RegistrationOverAskingTests.refusal { _ = try await resolve(index, policy) }
+      let refused = await RegistrationOverAskingTests.refusal {
+        _ = try await resolve(index, policy)
+      }
       #expect(refused?.contains("the registration certificate is") == true, "\(refused ?? "")")
       #expect(
         refused?.contains(index == 1 ? "is revoked" : "is suspended") == true, "\(refused ?? "")")
@@ -101,7 +103,9 @@ final class RegistrationStatusServer: HTTPHandler, @unchecked Sendable {
     #expect(server.requests == before)
   }
 
-  @Test("a status list not signed under a provider, or unreachable: unknown — accepted fail-open, refused fail-closed")
+  @Test(
+    "a status list not signed under a provider, or unreachable: unknown — accepted fail-open, refused fail-closed"
+  )
   func unknownStatus() async throws {
     let setup = try await RegistrationSetup()
     defer { setup.fixture.dir.remove() }

@@ -168,7 +168,8 @@ final class RevocationFetchFixture: @unchecked Sendable {
 
 @Suite("Revocation: the DC API verifier fetches the presented chain's CRL (issue 29)")
 struct RevocationFetchingTests {
-  @Test("a document signer its IACA's fetched CRL revokes is refused; without the setting it is not")
+  @Test(
+    "a document signer its IACA's fetched CRL revokes is refused; without the setting it is not")
   func revoked() async throws {
     let fixture = try RevocationFetchFixture()
     let signer = try fixture.documentSigner(distributionPoint: fixture.crlURL)
@@ -190,7 +191,9 @@ struct RevocationFetchingTests {
     #expect(RevocationFetchFixture.revocation(clean) == [])
   }
 
-  @Test("an unreachable distribution point: unknown — fail-open accepts and reports it, fail-closed refuses")
+  @Test(
+    "an unreachable distribution point: unknown — fail-open accepts and reports it, fail-closed refuses"
+  )
   func unreachable() async throws {
     let fixture = try RevocationFetchFixture()
     // Port 1 on loopback: nothing listens.
@@ -206,11 +209,14 @@ struct RevocationFetchingTests {
     #expect(error?.reason.contains("revocation status unknown") == true)
   }
 
-  @Test("a CRL signed by another key is not used: even listing the signer, it neither revokes nor vouches")
+  @Test(
+    "a CRL signed by another key is not used: even listing the signer, it neither revokes nor vouches"
+  )
   func otherKey() async throws {
     let fixture = try RevocationFetchFixture()
     let signer = try fixture.documentSigner(distributionPoint: fixture.crlURL)
-    fixture.handler.serve(try fixture.crl(revoking: [signer], signer: try ECPrivateKey(curve: .p256)))
+    fixture.handler.serve(
+      try fixture.crl(revoking: [signer], signer: try ECPrivateKey(curve: .p256)))
     let mdl = try fixture.mdl(signedUnder: signer)
     let open = try await fixture.present(
       mdl, to: try fixture.verifier(fixture.settings(.failOpen)))
@@ -235,7 +241,9 @@ struct RevocationFetchingTests {
     // which the refreshed copy applies.
     fixture.handler.serve(try fixture.crl(revoking: [signer]))
     fixture.clock.advance(3700)
-    let error = await RevocationFetchFixture.refusal { _ = try await fixture.present(mdl, to: verifier) }
+    let error = await RevocationFetchFixture.refusal {
+      _ = try await fixture.present(mdl, to: verifier)
+    }
     #expect(fixture.handler.requests == 2)
     #expect(error?.reason.contains("is revoked") == true)
   }

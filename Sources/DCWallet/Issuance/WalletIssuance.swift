@@ -3,8 +3,8 @@ package import DCCrypto
 import DCJSON
 import DCMdoc
 import DCSDJWT
-package import DCX509
 import DCTrust
+package import DCX509
 import Foundation
 
 /// The result of storing the credentials of one credential response: one outcome per

@@ -3,8 +3,8 @@ public import DCHTTP
 import DCJSON
 public import DCOpenID4VP
 import DCQL
-package import DCX509
 import DCTrust
+package import DCX509
 import Foundation
 
 extension RedirectAuthorizationRequest {
