@@ -35,6 +35,9 @@ public struct PresentationVerifierConfiguration: Sendable {
   package var requestObjectLifetime: TimeInterval
   /// How the revocation of every issuer and status-list chain is checked; nil: not checked.
   package var revocation: RevocationSettings?
+  /// The relying party's registration certificate (ETSI TS 119 475), sent in each request's
+  /// `verifier_info` (OpenID4VP 1.0 §5.1).
+  package var registrationCertificate: [UInt8]?
 
   /// A configuration; only the prefixes whose signer is set can be asked for (`redirect_uri`
   /// needs none). `revocation` is how every issuer and status-list chain is checked for
@@ -284,6 +287,10 @@ public struct PresentationVerifier: Sendable {
     if !transaction.transactionData.isEmpty {
       parameters.append(
         ("transaction_data", .array(transaction.transactionData.map { .string($0) })))
+    }
+    if let registration = configuration.registrationCertificate {
+      parameters.append(
+        ("verifier_info", VerifierRequest.verifierInfo(registrationCertificate: registration)))
     }
     return parameters
   }
