@@ -6,6 +6,7 @@ import DCMdoc
 public import DCOpenID4VP
 import DCOrgIsoMdoc
 import DCQL
+public import DCTrust
 public import DCX509
 public import Foundation
 
@@ -30,6 +31,10 @@ public struct DigitalCredentialVerifierConfiguration: Sendable {
   package var sdJWTIssuerAnchors: [Certificate]
   /// Trusted mdoc issuer anchors (IACAs or pinned document signers).
   package var mdocIssuerAnchors: [Certificate]
+  /// Trusted issuers besides the anchors above: anchors for their credential formats and
+  /// verified trusted lists; every verified credential's issuer is decided through
+  /// `TrustSources.decide` with its format and docType, and the result names the source.
+  public var issuerTrust: TrustSources
   /// The credential status check run after every other check passed.
   package var status: StatusChecking
   /// How long a transaction takes a response, in seconds.
@@ -42,6 +47,7 @@ public struct DigitalCredentialVerifierConfiguration: Sendable {
     origin: WebOrigin, protocols: [DigitalCredentialProtocol], signer: RequestSigner? = nil,
     multisigners: [RequestSigner] = [], reader: AnnexCVerifier.ReaderCredentials? = nil,
     sdJWTIssuerAnchors: [Certificate] = [], mdocIssuerAnchors: [Certificate] = [],
+    issuerTrust: TrustSources = TrustSources(),
     status: StatusChecking = .skip
   ) {
     self.origin = origin
@@ -52,6 +58,7 @@ public struct DigitalCredentialVerifierConfiguration: Sendable {
     self.responseMode = .dcAPIJWT
     self.sdJWTIssuerAnchors = sdJWTIssuerAnchors
     self.mdocIssuerAnchors = mdocIssuerAnchors
+    self.issuerTrust = issuerTrust
     self.status = status
     self.transactionLifetime = 600
   }
@@ -273,11 +280,13 @@ public struct DigitalCredentialVerifier: Sendable {
       throw VerifierError(.alreadyAnswered, "the transaction already took a response")
     }
     let config = configuration
+    let sources = config.issuerTrust.adding(
+      mdocAnchors: config.mdocIssuerAnchors, sdJWTAnchors: config.sdJWTIssuerAnchors)
     if name == DigitalCredentialProtocol.orgIsoMdoc.rawValue, let state = entry.annexC {
       return .mdoc(
         try await AnnexCVerifier.verify(
-          responseData: data, state: state, issuerTrustAnchors: config.mdocIssuerAnchors,
-          now: now(), status: config.status))
+          responseData: data, state: state, issuerTrust: sources, now: now(),
+          status: config.status))
     }
     guard let protocolID = OpenID4VPProtocol(rawValue: name),
       let state = entry.openID4VP[protocolID]
@@ -288,8 +297,7 @@ public struct DigitalCredentialVerifier: Sendable {
       return .openID4VP(
         protocolID: protocolID,
         try await state.verifyResponse(
-          data, sdJWTIssuerAnchors: config.sdJWTIssuerAnchors,
-          mdocIssuerAnchors: config.mdocIssuerAnchors, now: now(), status: config.status))
+          data, issuerTrust: sources, now: now(), status: config.status))
     } catch {
       let code: VerifierErrorCode =
         switch error.code {
