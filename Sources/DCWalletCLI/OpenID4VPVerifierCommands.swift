@@ -3,6 +3,7 @@ import DCCrypto
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
+import DCTrust
 import DCVerifier
 import DCWallet
 import DCX509
@@ -116,13 +117,12 @@ enum OpenID4VPVerifierCommands {
   /// Verifies a response against a state (saved, or rebuilt from the request as sent), with
   /// the mdoc and SD-JWT VC issuer anchors kept apart.
   static func verify(
-    response: JSONValue, state: VerifierState, mdocAnchors: [Certificate],
-    sdJWTAnchors: [Certificate], now: Date, status: StatusChecking
+    response: JSONValue, state: VerifierState, sources: TrustSources, now: Date,
+    status: StatusChecking
   ) async throws -> VerifiedAuthorizationResponse {
     do {
       return try await state.verifyResponse(
-        response["data"] ?? response, sdJWTIssuerAnchors: sdJWTAnchors,
-        mdocIssuerAnchors: mdocAnchors, now: now, status: status)
+        response["data"] ?? response, issuerTrust: sources, now: now, status: status)
     } catch {
       throw CommandFailure("verification failed: \(error.reason)")
     }
@@ -175,7 +175,7 @@ enum OpenID4VPVerifierCommands {
                         })
                     ),
                     ("status", VerifierStatusText.json(credential)),
-                  ])
+                  ] + TrustDecisionText.json(credential.issuerTrust))
                 })
             )
           })
