@@ -399,6 +399,8 @@ let package = Package(
           "DCMdoc", "DCOrgIsoMdoc",
           "DCX509", "DCWalletTestSupport", "DCOpenID4VPTestSupport",
           "DCQL", "DCHTTP", "DCHTTPServer", "DCOpenID4VP", "DCSDJWT", "DCStatusList",
+          // Issue 29: issuer decisions through TrustSources.
+          "DCTrust",
         ]),
       testTarget("DCSDJWT", ["DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
       testTarget(
