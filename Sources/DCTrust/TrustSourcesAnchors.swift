@@ -33,6 +33,19 @@ extension TrustSources {
     return certificates
   }
 
+  /// The granted credential-issuer entries for `format`, in consulted lists, that are
+  /// restricted to document types (a VICAL's docType): the sources a decision without them
+  /// would have used, for naming the restriction when they trust nothing.
+  package func restrictedEntries(format: IssuerCredentialFormat, at time: Date)
+    -> [(list: TrustedList, entity: TrustedEntity)]
+  {
+    lists.filter { isConsulted($0, at: time) }.flatMap { list in
+      list.entities.filter {
+        $0.isGranted && !$0.docTypes.isEmpty && $0.serves(.credentialIssuer, format: format)
+      }.map { (list, $0) }
+    }
+  }
+
   /// Whether `decide` consults `list` at `time`: its kind is enabled, and it is fresh or the
   /// policy accepts stale lists.
   package func isConsulted(_ list: TrustedList, at time: Date) -> Bool {
