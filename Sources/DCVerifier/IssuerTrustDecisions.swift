@@ -49,7 +49,7 @@ extension VerifiedAuthorizationResponse {
   /// - Throws: `invalidPresentation` for the first credential whose issuer no source trusts
   ///   for its format and docType (a list entry for other document types, a disabled or stale
   ///   list, a withdrawn service), naming the refusals.
-  public func requiringIssuerTrust(_ sources: TrustSources, at time: Date)
+  package func requiringIssuerTrust(_ sources: TrustSources, at time: Date)
     throws(OpenID4VPError) -> VerifiedAuthorizationResponse
   {
     var decided = credentials
@@ -85,7 +85,7 @@ extension AnnexCVerifier.Result {
   /// - Throws: `verificationFailed` for the first document whose issuer no source trusts for
   ///   its docType (a VICAL entry listed for other document types, a disabled or stale list, a
   ///   withdrawn service), naming the refusals.
-  public func requiringIssuerTrust(_ sources: TrustSources, at time: Date)
+  package func requiringIssuerTrust(_ sources: TrustSources, at time: Date)
     throws(VerifierError) -> AnnexCVerifier.Result
   {
     var decided: [AnnexCVerifier.VerifiedDocument] = []

@@ -13,9 +13,9 @@ public import Foundation
 extension VerifierState {
   /// Opens and verifies a response as
   /// ``verifyResponse(_:sdJWTIssuerAnchors:mdocIssuerAnchors:now:status:)`` does, with the
-  /// issuers `issuerTrust` trusts for each format, then decides each credential's issuer
-  /// (``VerifiedAuthorizationResponse/requiringIssuerTrust(_:at:)``): every credential's
-  /// ``VerifiedCredential/issuerTrust`` names the anchor or list entry.
+  /// issuers `issuerTrust` trusts for each format, then decides each credential's issuer with
+  /// its format and docType: every credential's ``VerifiedCredential/issuerTrust`` names the
+  /// anchor or list entry.
   ///
   /// - Throws: what that verification throws, and `invalidPresentation` for an issuer no
   ///   source trusts for the credential's format and docType.
@@ -23,7 +23,8 @@ extension VerifierState {
     _ data: JSONValue, issuerTrust: TrustSources, now: Date, status: StatusChecking
   ) async throws(OpenID4VPError) -> VerifiedAuthorizationResponse {
     try await verifyResponse(
-      data, sdJWTIssuerAnchors: issuerTrust.anchorCertificates(
+      data,
+      sdJWTIssuerAnchors: issuerTrust.anchorCertificates(
         for: .credentialIssuer, at: now, format: .sdJWTVC),
       mdocIssuerAnchors: issuerTrust.anchorCertificates(
         for: .credentialIssuer, at: now, format: .mdoc),
@@ -35,8 +36,8 @@ extension VerifierState {
 extension AnnexCVerifier {
   /// Opens and verifies a response as
   /// ``verify(responseData:state:issuerTrustAnchors:now:status:)`` does, with the mdoc issuers
-  /// `issuerTrust` trusts, then decides each document's issuer for its docType
-  /// (``Result/requiringIssuerTrust(_:at:)``).
+  /// `issuerTrust` trusts, then decides each document's issuer for its docType: each
+  /// ``VerifiedDocument/issuerTrust`` names the anchor or list entry.
   ///
   /// - Throws: what that verification throws, and `verificationFailed` for an issuer no source
   ///   trusts for the document's docType.

@@ -164,18 +164,19 @@ enum OpenID4VPVerifierCommands {
               queryID,
               .array(
                 credentials.map { credential in
-                  .object([
-                    ("format", .string(credential.format)),
-                    ("type", .string(credential.vct ?? credential.docType ?? "")),
-                    (
-                      "claims",
-                      .object(
-                        credential.claims.map {
-                          (ClaimName.of($0.path, format: credential.format), $0.value)
-                        })
-                    ),
-                    ("status", VerifierStatusText.json(credential)),
-                  ] + TrustDecisionText.json(credential.issuerTrust))
+                  .object(
+                    [
+                      ("format", .string(credential.format)),
+                      ("type", .string(credential.vct ?? credential.docType ?? "")),
+                      (
+                        "claims",
+                        .object(
+                          credential.claims.map {
+                            (ClaimName.of($0.path, format: credential.format), $0.value)
+                          })
+                      ),
+                      ("status", VerifierStatusText.json(credential)),
+                    ] + TrustDecisionText.json(credential.issuerTrust))
                 })
             )
           })

@@ -552,28 +552,29 @@ enum VerifierOutput {
         "documents",
         .array(
           result.documents.map { document in
-            .object([
-              ("docType", .string(document.docType)),
-              ("issuer", .string(document.issuer.documentSigner.subject.description)),
-              (
-                "trust",
-                .string(
-                  {
-                    switch document.trustBasis {
-                    case .chain: "chain to a trusted IACA"
-                    case .pinnedDocumentSigner: "pinned document signer (direct trust)"
-                    }
-                  }())
-              ),
-              (
-                "elements",
-                .object(
-                  document.elements.map {
-                    ("\($0.nameSpace)/\($0.identifier)", .string(ValueText.describe($0.value)))
-                  })
-              ),
-              ("notReturned", .array(notReturned(document).map(JSONValue.string))),
-            ] + TrustDecisionText.json(document.issuerTrust))
+            .object(
+              [
+                ("docType", .string(document.docType)),
+                ("issuer", .string(document.issuer.documentSigner.subject.description)),
+                (
+                  "trust",
+                  .string(
+                    {
+                      switch document.trustBasis {
+                      case .chain: "chain to a trusted IACA"
+                      case .pinnedDocumentSigner: "pinned document signer (direct trust)"
+                      }
+                    }())
+                ),
+                (
+                  "elements",
+                  .object(
+                    document.elements.map {
+                      ("\($0.nameSpace)/\($0.identifier)", .string(ValueText.describe($0.value)))
+                    })
+                ),
+                ("notReturned", .array(notReturned(document).map(JSONValue.string))),
+              ] + TrustDecisionText.json(document.issuerTrust))
           })
       ),
       (

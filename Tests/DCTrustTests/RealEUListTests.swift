@@ -71,26 +71,29 @@ import Testing
       (0...(bytes.count - name.count)).first { Array(bytes[$0..<($0 + name.count)]) == name })
     bytes[at] = UInt8(ascii: "d")
     let operators = try Self.pointer("DK").operatorCertificates
-    #expect(Self.code { () throws(TrustError) in
-      _ = try TrustedList.verifyingTSL(bytes, operatorCertificates: operators)
-    } == .invalidSignature)
+    #expect(
+      Self.code { () throws(TrustError) in
+        _ = try TrustedList.verifyingTSL(bytes, operatorCertificates: operators)
+      } == .invalidSignature)
   }
 
   @Test func danishListUnderAnotherMemberStatesCertificatesIsRefused() throws {
     let bytes = try VectorFile.bytes("dk-tl-22", ext: "xml", in: .module)
     let cyprus = try Self.pointer("CY").operatorCertificates
-    #expect(Self.code { () throws(TrustError) in
-      _ = try TrustedList.verifyingTSL(bytes, operatorCertificates: cyprus)
-    } == .untrustedSigner)
+    #expect(
+      Self.code { () throws(TrustError) in
+        _ = try TrustedList.verifyingTSL(bytes, operatorCertificates: cyprus)
+      } == .untrustedSigner)
   }
 
   @Test func theLOTLIsNotANationalList() throws {
     let signer = try Certificate(
       derEncoded: try VectorFile.bytes("eu-lotl-250-signer", ext: "der", in: .module))
     let bytes = try VectorFile.bytes("eu-lotl-250", ext: "xml", in: .module)
-    #expect(Self.code { () throws(TrustError) in
-      _ = try TrustedList.verifyingTSL(bytes, operatorCertificates: [signer])
-    } == .malformed)
+    #expect(
+      Self.code { () throws(TrustError) in
+        _ = try TrustedList.verifyingTSL(bytes, operatorCertificates: [signer])
+      } == .malformed)
   }
 
   /// The code `body` failed with; nil when it did not fail.

@@ -90,7 +90,8 @@ struct VICALWalletTests {
       operatorCertificates: [setup.operatorCertificate])
     let sources = try await wallet.trustSources()
     #expect(!sources.anchorCertificates(for: .credentialIssuer, at: Date(), format: .mdoc).isEmpty)
-    #expect(sources.anchorCertificates(for: .credentialIssuer, at: Date(), format: .sdJWTVC).isEmpty)
+    #expect(
+      sources.anchorCertificates(for: .credentialIssuer, at: Date(), format: .sdJWTVC).isEmpty)
   }
 
   @Test(

@@ -34,7 +34,7 @@ public struct DigitalCredentialVerifierConfiguration: Sendable {
   /// Trusted issuers besides the anchors above: anchors for their credential formats and
   /// verified trusted lists; every verified credential's issuer is decided through
   /// `TrustSources.decide` with its format and docType, and the result names the source.
-  public var issuerTrust: TrustSources
+  package var issuerTrust: TrustSources
   /// The credential status check run after every other check passed.
   package var status: StatusChecking
   /// How long a transaction takes a response, in seconds.

@@ -5,9 +5,9 @@ import DCJOSE
 public import DCJSON
 import DCMdoc
 public import DCOpenID4VP
-public import DCTrust
 package import DCQL
 import DCSDJWT
+public import DCTrust
 public import DCX509
 public import Foundation
 
