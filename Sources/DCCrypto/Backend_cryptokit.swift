@@ -41,6 +41,8 @@ import DCErrors
         }
       }
 
+      init(copying other: DigestState) { state = other.state }
+
       func update(_ data: [UInt8]) {
         switch state {
         case .sha256(var h):

@@ -65,6 +65,14 @@ import DCErrors
         self.algorithm = algorithm
       }
 
+      init(copying other: DigestState) {
+        guard let ctx = dc_digest_dup(other.ctx) else {
+          preconditionFailure("EVP_MD_CTX_copy_ex failed")  // allocation failure only
+        }
+        self.ctx = ctx
+        algorithm = other.algorithm
+      }
+
       func update(_ data: [UInt8]) {
         let ok = dc_digest_update(ctx, data, data.count)
         precondition(ok == 1, "EVP_DigestUpdate failed")  // not input-dependent

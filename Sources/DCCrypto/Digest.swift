@@ -65,4 +65,10 @@ package struct HashFunction: ~Copyable {
   /// The digest of the data fed so far; hashing may go on afterwards (a Fiat–Shamir transcript
   /// takes a digest after every message).
   package func currentDigest() -> [UInt8] { state.peek() }
+
+  private init(state: Backend.DigestState) { self.state = state }
+
+  /// An independent hash in the same state (fed the same data so far): a prover forks its
+  /// Fiat–Shamir transcript to replay the verifier's side.
+  package func copy() -> HashFunction { HashFunction(state: Backend.DigestState(copying: state)) }
 }

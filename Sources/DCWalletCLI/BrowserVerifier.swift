@@ -19,11 +19,19 @@ enum BrowserVerifier {
     issuerTrust: TrustSources, _ context: CommandContext
   ) throws -> DigitalCredentialVerifierHTTPHandler {
     let protocols = try dcAPIProtocols(args)
-    let configuration = DigitalCredentialVerifierConfiguration(
+    let registration = try RegistrationCertificateFile.read(args)
+    var reader = try reader(args, needed: protocols.contains(.orgIsoMdoc), context)
+    if let registration, let credentials = reader {
+      // ISO 18013-5 / ETSI TS 119 475: euWrprc in each ItemsRequest, under readerAuth.
+      reader = AnnexCVerifier.ReaderCredentials(
+        signer: credentials.signer, chain: credentials.chain,
+        registrationCertificate: registration)
+    }
+    var configuration = DigitalCredentialVerifierConfiguration(
       origin: origin, protocols: protocols, signer: signers.san ?? signers.hash,
-      multisigners: [signers.san, signers.hash].compactMap { $0 },
-      reader: try reader(args, needed: protocols.contains(.orgIsoMdoc), context),
+      multisigners: [signers.san, signers.hash].compactMap { $0 }, reader: reader,
       issuerTrust: issuerTrust, status: status)
+    configuration.registrationCertificate = registration
     var page: String? = nil
     if let path = args.value("page") {
       page = String(decoding: try Files.read(path, limit: .request), as: UTF8.self)

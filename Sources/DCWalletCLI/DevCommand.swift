@@ -36,6 +36,15 @@ enum DevCommand {
         trusted-list.vical  an ISO 18013-5 VICAL (COSE) listing the IACA for the mDL docType
         unlisted-mdl.cbor   an mDL from an issuer in no list (unlisted-device.pem its device key)
         unlisted-reader.pem a reader chain under a CA in no list (unlisted-reader-key.pem its key)
+        access-ca.pem       an access certificate CA (ETSI TS 119 411-8), listed in the LoTE
+        access.pem          the verifier's access certificate (organizationIdentifier
+                            LEIXG-529900DEVSHOP00001; a reader certificate and x509_san_dns:HOST),
+                            access-key.pem its key
+        registrar.pem       a registration certificate provider, listed in the LoTE
+                            (registrar-key.pem its key)
+        registration.jwt    the verifier's registration certificate (ETSI TS 119 475, rc-wrp+jwt):
+                            the mDL's family_name, given_name and age_over_18
+        issuer-registration.jwt  the issuer's registration certificate (for issuer serve)
       Existing files are never overwritten: the command refuses instead.
       """)
 
@@ -44,7 +53,7 @@ enum DevCommand {
       "iaca.pem", "mdl.cbor", "device.pem", "reader-root.pem", "reader.pem", "reader-key.pem",
       "pid.txt", "holder.pem", "verifier-ca.pem", "verifier-chain.pem", "verifier.pem",
       "query.json",
-    ] + DevTrustFiles.names
+    ] + DevTrustFiles.names + DevRegistrationFiles.names
 
   static func run(_ arguments: [String], _ context: CommandContext) async throws {
     guard arguments.first == "files" else {
@@ -104,17 +113,21 @@ enum DevCommand {
     let query =
       #"{"credentials": [{"id": "pid", "format": "dc+sd-jwt", "meta": {"vct_values": ["urn:eudi:pid:1"]}, "claims": [{"path": ["given_name"]}, {"path": ["age_over_18"]}]}]}"#
     func text(_ string: String) -> [UInt8] { Array(string.utf8) }
+    let registration = try DevRegistrationFiles.files(
+      verifierHost: verifierHost, now: now, from: from, until: until)
     let trust = try DevTrustFiles.files(
-      DevTrustFiles.Listed(iaca: iaca, readerRoot: readerRoot, verifierRoot: verifierRoot),
+      DevTrustFiles.Listed(
+        iaca: iaca, readerRoot: readerRoot, verifierRoot: verifierRoot,
+        accessCA: registration.accessCA, registrar: registration.registrar),
       now: now, from: from, until: until)
     return (
-      package: trust.package + [
+      package: trust.package + registration.package + [
         ("iaca.pem", text(iaca.pemString)), ("mdl.cbor", mdl.bytes),
         ("reader-root.pem", text(readerRoot.pemString)), ("reader.pem", text(reader.pemString)),
         ("pid.txt", text(pid.sdJWT + "\n")), ("verifier-ca.pem", text(verifierRoot.pemString)),
         ("verifier-chain.pem", text(verifierCert.pemString)), ("query.json", text(query + "\n")),
       ],
-      secret: trust.secret + [
+      secret: trust.secret + registration.secret + [
         ("device.pem", text(deviceKey.pemRepresentation)),
         ("reader-key.pem", text(readerKey.pemRepresentation)),
         ("holder.pem", text(pid.holderKey.pemRepresentation)),

@@ -5,8 +5,9 @@ import DCX509
 import Foundation
 
 /// The trust files of `dcwallet dev files` (issue 29): a development list operator, a LoTE it
-/// signs listing the development IACA as a PID provider and the reader and verifier CAs as
-/// access-certificate CAs, and an unlisted issuer's mDL and an unlisted reader, which a wallet
+/// signs listing the development IACA as a PID provider, the reader and verifier CAs and the
+/// WRPAC provider as access-certificate CAs and the registrar as a registration-certificate
+/// provider (ETSI TS 119 602 service types), and an unlisted issuer's mDL and an unlisted reader, which a wallet
 /// trusting only the list refuses.
 enum DevTrustFiles {
   static let names = [
@@ -20,6 +21,10 @@ enum DevTrustFiles {
     let iaca: Certificate
     let readerRoot: Certificate
     let verifierRoot: Certificate
+    /// The access-certificate CA of the registration files.
+    let accessCA: Certificate
+    /// The registration-certificate provider.
+    let registrar: Certificate
   }
 
   static func files(_ listed: Listed, now: Date, from: Date, until: Date) throws -> (
@@ -45,6 +50,14 @@ enum DevTrustFiles {
           name: "Development Access CA",
           serviceTypeURI: ETSIServiceTypeURI.accessCertificateIssuance,
           certificates: [listed.readerRoot, listed.verifierRoot]),
+        .init(
+          name: "Development WRPAC Provider",
+          serviceTypeURI: ETSIServiceTypeURI.accessCertificateIssuance,
+          certificates: [listed.accessCA]),
+        .init(
+          name: "Development Registrar",
+          serviceTypeURI: ETSIServiceTypeURI.registrationCertificateIssuance,
+          certificates: [listed.registrar]),
       ]
     ).signedLoTE(signer: operatorKey, certificate: operatorCertificate)
     // ETSI TS 119 612: the same issuer as a public-sector EAA provider (granted), in XML with an

@@ -169,6 +169,7 @@ enum ReadCommand {
       .value("reader-key", "FILE", "reader authentication key (PEM)"),
       .value(
         "reader-cert", "FILE", repeating: true, "reader certificate chain, leaf first (PEM or DER)"),
+      RegistrationCertificateFile.option,
       .value(
         "issuer-anchor", "FILE", repeating: true,
         "a trusted mdoc issuer: an IACA, or a document signer certificate itself (PEM or DER)"),
@@ -231,14 +232,20 @@ enum ReadCommand {
   private static func readerCredentials(_ args: ParsedArguments) throws
     -> ProximityReader.ReaderCredentials?
   {
+    let registration = try RegistrationCertificateFile.read(args)
     if let keyPath = args.value("reader-key") {
       let chain = try Inputs.certificates(args.all("reader-cert"))
       guard !chain.isEmpty else {
         throw UsageError("--reader-key needs --reader-cert", command: spec.path)
       }
-      return .init(signer: try Inputs.privateKey(keyPath), chain: chain)
+      // The registration (euWrprc) rides in each ItemsRequest, which readerAuth signs.
+      return .init(
+        signer: try Inputs.privateKey(keyPath), chain: chain,
+        registrationCertificate: registration)
     } else if !args.all("reader-cert").isEmpty {
       throw UsageError("--reader-cert needs --reader-key", command: spec.path)
+    } else if registration != nil {
+      throw UsageError("--registration-cert needs --reader-key", command: spec.path)
     }
     return nil
   }

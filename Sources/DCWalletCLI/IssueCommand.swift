@@ -32,6 +32,11 @@ enum IssueCommand {
         "re-issue stored credential ID with its refresh token; the old one goes once the new is stored"
       ),
       .flag("json", "print a JSON object"),
+      .flag(
+        "refuse-unregistered-issuer",
+        "refuse an issuer whose registration certificate (issuer_info, ETSI TS 119 475) is missing, does not verify, or does not register the offered credentials"
+      ),
+      RegistrationOptions.registrarCertOption,
     ] + RevocationOptions.options,
     positionals: ["OFFER"], requiredPositionals: 0,
     discussion: """
@@ -73,6 +78,8 @@ enum IssueCommand {
       throw CommandFailure("the offer has no configuration '\(id)'")
     }
     let configurations = selected.isEmpty ? offer.credentialConfigurationIDs : selected
+    try await IssuerRegistrationText.check(
+      offer, issuance, configurations: configurations, args, context)
     let options = IssuanceClient.Options(
       configurationIDs: selected.isEmpty ? nil : selected, batchSize: batch)
     let storage = WalletIssuance.StorageOptions(

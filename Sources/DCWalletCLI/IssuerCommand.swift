@@ -29,6 +29,7 @@ enum IssuerCommand {
       .value("config", "FILE", "issuer settings (JSON); its directory holds the issuer's state"),
       StoreLocation.option(defaultFile: "state.sqlite in the state directory"),
       .flag("auto-approve", "approve authorization requests without the consent page"),
+      RegistrationCertificateFile.option,
     ],
     discussion: ServeOptions.discussion + "\n" + """
       The state directory is DIR/issuer in the wallet home, or the directory of --config.
@@ -96,6 +97,8 @@ enum IssuerCommand {
     let state = try StateDirectory(args, context: context)
     var settings = try state.settings()
     if args.flag("auto-approve") { settings.autoApprove = true }
+    // ETSI TS 119 472-3 §4.2.3: published in the metadata's issuer_info.
+    settings.registrationCertificate = try RegistrationCertificateFile.read(args)
     #if os(Linux)
       let loopback = try LoopbackServer(configuration: configuration, what: "the issuer")
       let (server, router, bound) = (loopback.server, loopback.router, loopback.port)
@@ -166,6 +169,8 @@ struct DevelopmentIssuerSettings {
   var responseEncryption: ResponseEncryptionPolicy?
   var requirePAR = false
   var autoApprove = false
+  /// `--registration-cert`: the issuer's registration certificate (not a settings-file member).
+  var registrationCertificate: [UInt8]?
   /// Token Status Lists (issue 15): 2 bits per entry by default, so suspension works.
   var statusLists = StatusListSettings()
 
@@ -309,10 +314,11 @@ struct StateDirectory {
     }
     let pki = try pki()
     let store = try store()
-    let configuration: IssuerConfiguration
+    var configuration: IssuerConfiguration
     do {
       configuration = try DevelopmentIssuerCatalog.configuration(
         identifier: identifier, pki: pki, settings: settings)
+      configuration.registrationCertificate = settings.registrationCertificate
     } catch {
       throw CommandFailure("cannot certify the SD-JWT VC issuer key: \(reason(of: error))")
     }

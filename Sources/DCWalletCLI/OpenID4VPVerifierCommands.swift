@@ -43,10 +43,14 @@ enum OpenID4VPVerifierCommands {
     let signing = try requestSigning(
       protocolID, signers: try requestSigners(args, command: path), command: path)
     let request: VerifierRequest
+    // OpenID4VP 1.0 §5.1 verifier_info: the registration certificate (ETSI TS 119 475).
+    let verifierInfo = try RegistrationCertificateFile.read(args).map {
+      VerifierRequest.verifierInfo(registrationCertificate: $0)
+    }
     do {
       request = try VerifierRequest(
         dcqlQuery: query, origin: origin, responseMode: mode, signing: signing,
-        expectedOrigins: protocolID == .unsigned ? nil : [origin])
+        expectedOrigins: protocolID == .unsigned ? nil : [origin], verifierInfo: verifierInfo)
     } catch {
       throw CommandFailure("cannot make the request: \(error.reason)")
     }

@@ -13,16 +13,24 @@ enum RegistrationOptions {
       "refuse-over-asking",
       "refuse a request whose registration certificate shows claims beyond the registration, names another relying party, or does not verify"
     ),
-    .value(
-      "registrar-cert", "PEM", repeating: true,
-      "trust this registration-certificate provider root for the relying party's registration certificate"
-    ),
+    registrarCertOption,
   ]
+
+  /// `--registrar-cert PEM`, also on `issue`.
+  static let registrarCertOption = CommandSpec.Option.value(
+    "registrar-cert", "PEM", repeating: true,
+    "trust this registration-certificate provider root for the relying party's registration certificate"
+  )
 
   /// Sets the policy's providers and over-asking refusal from the arguments.
   static func apply(_ args: ParsedArguments, to policy: inout WalletPolicy) throws {
     policy.refusesOverAsking = args.flag("refuse-over-asking")
-    var anchors = policy.registrationCertificateProviders.anchors
+    policy.registrationCertificateProviders.anchors += try providerAnchors(args)
+  }
+
+  /// The `--registrar-cert` certificates as registration-certificate provider anchors.
+  static func providerAnchors(_ args: ParsedArguments) throws -> [TrustAnchor] {
+    var anchors: [TrustAnchor] = []
     for (index, path) in args.all("registrar-cert").enumerated() {
       for certificate in try Certificate.chain(fromPEM: try Files.text(path)) {
         anchors.append(
@@ -31,7 +39,7 @@ enum RegistrationOptions {
             purposes: [.registrationCertificateProvider]))
       }
     }
-    policy.registrationCertificateProviders.anchors = anchors
+    return anchors
   }
 }
 

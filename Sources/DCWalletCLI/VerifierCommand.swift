@@ -36,6 +36,7 @@ enum VerifierCommand {
       .value("reader-key", "FILE", "reader authentication key (PEM)"),
       .value(
         "reader-cert", "FILE", repeating: true, "reader certificate chain, leaf first (PEM or DER)"),
+      RegistrationCertificateFile.option,
       .value(
         "out-request", "FILE", required: true, "where to write the request JSON for the wallet"),
       .value(
@@ -222,12 +223,19 @@ enum VerifierCommand {
   ) throws {
     let origin = try WebOrigin(args.value("origin") ?? "https://verifier.example")
     var reader: AnnexCVerifier.ReaderCredentials?
+    let registration = try RegistrationCertificateFile.read(args)
     if let keyPath = args.value("reader-key") {
       let chain = try Inputs.certificates(args.all("reader-cert"))
       guard !chain.isEmpty else {
         throw UsageError("--reader-key needs --reader-cert", command: requestSpec.path)
       }
-      reader = .init(signer: try Inputs.privateKey(keyPath), chain: chain)
+      // ETSI TS 119 475 / ISO 18013-5: euWrprc rides in the ItemsRequest readerAuth signs.
+      reader = .init(
+        signer: try Inputs.privateKey(keyPath), chain: chain,
+        registrationCertificate: registration)
+    } else if registration != nil {
+      throw UsageError(
+        "--registration-cert needs --reader-key (readerAuth signs it)", command: requestSpec.path)
     }
     let state = try AnnexCVerifier.makeRequest(itemsRequests: items, origin: origin, reader: reader)
     let request = ProtocolRequest(

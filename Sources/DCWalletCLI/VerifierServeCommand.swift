@@ -58,6 +58,7 @@ enum VerifierServeCommand {
       .value(
         "reader-cert", "FILE", "its certificate chain, leaf first (default reader.pem beside it)"),
       .flag("no-reader-auth", "send org-iso-mdoc requests without readerAuth"),
+      RegistrationCertificateFile.option,
       .value("page", "FILE", "serve this HTML page at / instead of the built-in verifier page"),
       .flag("open", "also print the web page's URL (the second line)"),
     ],
@@ -142,10 +143,12 @@ enum VerifierServeCommand {
       let base = publicURL ?? "http://\(host):\(bound)"
       let attestation = try attestationSigner(
         args, subject: dnsName ?? "localhost")
-      let verifier = PresentationVerifier(
-        configuration: PresentationVerifierConfiguration(
-          baseURL: base, x509SANDNS: sanSigner, x509Hash: hashSigner, attestation: attestation,
-          issuerTrust: sources, status: status, transactionLifetime: lifetime), store: store)
+      var presentation = PresentationVerifierConfiguration(
+        baseURL: base, x509SANDNS: sanSigner, x509Hash: hashSigner, attestation: attestation,
+        issuerTrust: sources, status: status, transactionLifetime: lifetime)
+      // OpenID4VP 1.0 §5.1 verifier_info: the registration certificate (ETSI TS 119 475).
+      presentation.registrationCertificate = try RegistrationCertificateFile.read(args)
+      let verifier = PresentationVerifier(configuration: presentation, store: store)
       let redirect = PresentationVerifierHTTPHandler(verifier: verifier) {
         OpenID4VPVerifierCommands.json($0)
       }

@@ -23,8 +23,56 @@ package enum ZKLimits {
   package static let blockEnc = 1 << 16
 }
 
-/// Reads the draft's little-endian integers and field elements with bounds checks.
-struct ByteReader {
+/// What circuits and proofs are read from: bytes, made readable `n` at a time at `offset`
+/// (a whole array, or a zstd stream decompressed a window at a time).
+protocol CircuitInput {
+  /// The bytes; those at `offset ..< offset + n` are valid once `ensure(n)` returned true.
+  var bytes: [UInt8] { get }
+  /// The position of the next byte in `bytes`.
+  var offset: Int { get set }
+  /// The bytes left in the whole input, known up front.
+  var remaining: Int { get }
+  /// Why the input failed (a stream that is not valid zstd), if it did.
+  var failure: ZKError? { get }
+  /// Makes the next `n` bytes (n ≤ `remaining`) readable at `offset`; false when the input fails.
+  mutating func ensure(_ n: Int) -> Bool
+}
+
+extension CircuitInput {
+  /// An n-byte little-endian unsigned integer (n ≤ 8).
+  mutating func uint(_ n: Int) -> Int? {
+    guard n >= 0, n <= remaining, ensure(n) else { return nil }
+    var v = 0
+    for i in (0..<n).reversed() { v = (v << 8) | Int(bytes[offset + i]) }
+    offset += n
+    return v
+  }
+
+  mutating func take(_ n: Int) -> [UInt8]? {
+    guard n >= 0, n <= remaining, ensure(n) else { return nil }
+    defer { offset += n }
+    return Array(bytes[offset..<offset + n])
+  }
+
+  mutating func element<F: ZKField>(_: F.Type = F.self) -> F? {
+    guard F.byteCount <= remaining, ensure(F.byteCount), let e = F.read(bytes, at: offset)
+    else { return nil }
+    offset += F.byteCount
+    return e
+  }
+
+  mutating func subfieldElement<F: ZKField>(_: F.Type = F.self) -> F? {
+    guard F.subfieldByteCount <= remaining, ensure(F.subfieldByteCount),
+      let e = F.readSubfield(bytes, at: offset)
+    else { return nil }
+    offset += F.subfieldByteCount
+    return e
+  }
+}
+
+/// Reads the draft's little-endian integers and field elements from an array, with bounds
+/// checks.
+struct ByteReader: CircuitInput {
   let bytes: [UInt8]
   var offset: Int
 
@@ -34,34 +82,9 @@ struct ByteReader {
   }
 
   var remaining: Int { bytes.count - offset }
+  var failure: ZKError? { nil }
   func have(_ n: Int) -> Bool { n >= 0 && n <= remaining }
-
-  /// An n-byte little-endian unsigned integer (n ≤ 8).
-  mutating func uint(_ n: Int) -> Int? {
-    guard have(n) else { return nil }
-    var v = 0
-    for i in (0..<n).reversed() { v = (v << 8) | Int(bytes[offset + i]) }
-    offset += n
-    return v
-  }
-
-  mutating func take(_ n: Int) -> [UInt8]? {
-    guard have(n) else { return nil }
-    defer { offset += n }
-    return Array(bytes[offset..<offset + n])
-  }
-
-  mutating func element<F: ZKField>(_: F.Type = F.self) -> F? {
-    guard have(F.byteCount), let e = F.read(bytes, at: offset) else { return nil }
-    offset += F.byteCount
-    return e
-  }
-
-  mutating func subfieldElement<F: ZKField>(_: F.Type = F.self) -> F? {
-    guard have(F.subfieldByteCount), let e = F.readSubfield(bytes, at: offset) else { return nil }
-    offset += F.subfieldByteCount
-    return e
-  }
+  func ensure(_ n: Int) -> Bool { have(n) }
 }
 
 /// One layer of a layered circuit (draft-google-cfrg-libzk §"Serializing a Circuit"): the
@@ -115,14 +138,14 @@ func ceilLog2(_ n: Int) -> Int {
 extension ZKCircuit {
   /// Reads one circuit at `reader`'s position; nil for anything not as the C++ reader accepts
   /// (its checks, plus: one copy (nc = 1), and inputs within the last layer's 2^logw).
-  init?(reading reader: inout ByteReader) {
-    guard reader.have(25), reader.uint(1) == 1, let fid = reader.uint(3), fid == F.fieldID,
+  init?(reading reader: inout some CircuitInput) {
+    guard reader.remaining >= 25, reader.uint(1) == 1, let fid = reader.uint(3), fid == F.fieldID,
       let nv = reader.uint(3), let nc = reader.uint(3), let npub = reader.uint(3),
       let sfb = reader.uint(3), let nin = reader.uint(3), let nl = reader.uint(3),
       let nconst = reader.uint(3)
     else { return nil }
     guard nv > 0, nc == 1, nl > 0, nl <= ZKLimits.layers, npub <= nin, sfb <= nin,
-      reader.have(nconst * F.byteCount)
+      nconst * F.byteCount <= reader.remaining
     else { return nil }
     var constants: [F] = []
     constants.reserveCapacity(nconst)
@@ -145,23 +168,33 @@ extension ZKCircuit {
       constants: constants, layers: layers, id: id)
   }
 
-  private static func readLayer(_ reader: inout ByteReader, maxG: Int, nconst: Int)
+  /// Reads one layer, its quads decoded a chunk at a time as the input makes them readable.
+  private static func readLayer(_ reader: inout some CircuitInput, maxG: Int, nconst: Int)
     -> CircuitLayer?
   {
     guard let lw = reader.uint(3), let nw = reader.uint(3), let nq = reader.uint(3),
       lw > 0, lw <= ZKLimits.logWires, nw > 0, nw >= lw, nw <= 1 << lw, nq > 0,
-      reader.have(nq * 12)
+      nq * 12 <= reader.remaining
     else { return nil }
     var quads = [UInt32](repeating: 0, count: 4 * nq)  // g, h0, h1, v per quad
-    let bytes = reader.bytes
-    let start = reader.offset
-    let ok = bytes.withUnsafeBufferPointer { b in
-      quads.withUnsafeMutableBufferPointer { q in
-        Self.decodeQuads(b, from: start, count: nq, maxG: maxG, nw: nw, nconst: nconst, into: q)
+    var previous = (0, 0, 0)
+    var done = 0
+    while done < nq {
+      let count = min(1 << 16, nq - done)
+      guard reader.ensure(12 * count) else { return nil }
+      let start = reader.offset
+      let first = done
+      let ok = reader.bytes.withUnsafeBufferPointer { b in
+        quads.withUnsafeMutableBufferPointer { q in
+          Self.decodeQuads(
+            b, from: start, quads: first..<first + count, previous: &previous, maxG: maxG, nw: nw,
+            nconst: nconst, into: q)
+        }
       }
+      guard ok else { return nil }
+      reader.offset = start + 12 * count
+      done += count
     }
-    guard ok else { return nil }
-    reader.offset = start + 12 * nq
     return CircuitLayer(logw: lw, nw: nw, quads: quads)
   }
 
@@ -201,15 +234,15 @@ extension ZKCircuit {
     return total <= ZKLimits.totalWires
   }
 
-  /// Decodes `count` quads of 4 three-byte numbers at `offset` (the caller checked the bytes
-  /// are there): a delta-coded g, h0, h1 (an odd value d means previous - (d >> 1), an even one
+  /// Decodes quads `quads` of 4 three-byte numbers at `offset` (the caller made the bytes
+  /// readable): a delta-coded g, h0, h1 (an odd value d means previous - (d >> 1), an even one
   /// previous + (d >> 1)), then the constant index; false when an index is out of range.
   private static func decodeQuads(
-    _ b: UnsafeBufferPointer<UInt8>, from offset: Int, count: Int, maxG: Int, nw: Int,
-    nconst: Int, into q: UnsafeMutableBufferPointer<UInt32>
+    _ b: UnsafeBufferPointer<UInt8>, from offset: Int, quads: Range<Int>,
+    previous: inout (Int, Int, Int), maxG: Int, nw: Int, nconst: Int,
+    into q: UnsafeMutableBufferPointer<UInt32>
   ) -> Bool {
     var o = offset
-    var previous = (0, 0, 0)
     @inline(__always) func next() -> Int {
       let x = Int(b[o]) | Int(b[o + 1]) << 8 | Int(b[o + 2]) << 16
       o += 3
@@ -219,7 +252,7 @@ extension ZKCircuit {
       let d = next()
       return d & 1 == 1 ? prev - (d >> 1) : prev + (d >> 1)
     }
-    for i in 0..<count {
+    for i in quads {
       previous.0 = delta(previous.0)
       previous.1 = delta(previous.1)
       previous.2 = delta(previous.2)

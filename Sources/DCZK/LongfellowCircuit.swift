@@ -27,17 +27,7 @@ public struct LongfellowCircuit: Sendable {
     guard compressed.count <= ZKLimits.compressedCircuitBytes else {
       throw ZKError(.circuitTooLarge, "the circuit file is larger than its limit")
     }
-    let bytes = try Zstd.decompress(compressed, maximumSize: ZKLimits.circuitBytes)
-    var reader = ByteReader(bytes)
-    guard let signature = ZKCircuit<FieldP256>(reading: &reader) else {
-      throw ZKError(.circuitUnreadable, "the signature circuit is not a circuit (LFC1)")
-    }
-    guard let hash = ZKCircuit<GF2128>(reading: &reader) else {
-      throw ZKError(.circuitUnreadable, "the hash circuit is not a circuit (LFC1)")
-    }
-    guard reader.remaining == 0 else {
-      throw ZKError(.circuitUnreadable, "\(reader.remaining) bytes follow the circuits")
-    }
+    let (signature, hash) = try Self.readPair(compressed)
     if checkingIDs {
       guard signature.computedID() == signature.id, hash.computedID() == hash.id else {
         throw ZKError(.circuitUnreadable, "a circuit does not have the id stored with it")
@@ -46,5 +36,40 @@ public struct LongfellowCircuit: Sendable {
     self.signature = signature
     self.hash = hash
     id = SHA256.hash(data: signature.id + hash.id)
+  }
+
+  /// Decompresses and reads the pair: parsed as it decompresses (peak memory: the parsed
+  /// circuits plus a window, not also the ~105 MB of decompressed bytes), unless the file does
+  /// not state its size.
+  private static func readPair(_ compressed: [UInt8]) throws(ZKError) -> (
+    ZKCircuit<FieldP256>, ZKCircuit<GF2128>
+  ) {
+    #if canImport(CDCZstd)
+      if let stream = try Zstd.input(compressed, maximumSize: ZKLimits.circuitBytes) {
+        var input = stream
+        let pair = try read(&input)
+        try stream.finish()
+        return pair
+      }
+    #endif
+    var input = ByteReader(try Zstd.decompress(compressed, maximumSize: ZKLimits.circuitBytes))
+    return try read(&input)
+  }
+
+  /// The two circuits and nothing after them.
+  private static func read(_ input: inout some CircuitInput) throws(ZKError) -> (
+    ZKCircuit<FieldP256>, ZKCircuit<GF2128>
+  ) {
+    guard let signature = ZKCircuit<FieldP256>(reading: &input) else {
+      throw input.failure
+        ?? ZKError(.circuitUnreadable, "the signature circuit is not a circuit (LFC1)")
+    }
+    guard let hash = ZKCircuit<GF2128>(reading: &input) else {
+      throw input.failure ?? ZKError(.circuitUnreadable, "the hash circuit is not a circuit (LFC1)")
+    }
+    guard input.remaining == 0 else {
+      throw ZKError(.circuitUnreadable, "\(input.remaining) bytes follow the circuits")
+    }
+    return (signature, hash)
   }
 }

@@ -44,8 +44,11 @@ package enum SumcheckVerifier<F: ZKField> {
     var eq0: [F] = []
     var eq1: [F] = []
 
-    /// The EQ tables of g0 and g1, covering at least `count` indices.
-    func tables(count: Int) -> ([F], [F]) {
+    /// The EQ tables of g0 and g1, covering at least `count` indices, handed over: the claims
+    /// keep no reference, so the caller can change and release them without copies (the widest
+    /// hash-circuit layer's tables are 16 MB each).
+    mutating func takeTables(count: Int) -> ([F], [F]) {
+      defer { (eq0, eq1) = ([], []) }
       if eq0.count >= count && eq1.count >= count { return (eq0, eq1) }
       return (bindEq(g0, count: count), bindEq(g1, count: count))
     }
@@ -117,7 +120,7 @@ package enum SumcheckVerifier<F: ZKField> {
       }
     }
     let eqq = boundQuad(
-      layer: layer, constants: circuit.constants, claims: claims, challenges: challenges,
+      layer: layer, constants: circuit.constants, claims: &claims, challenges: challenges,
       alpha: alpha, beta: beta)
     let (wc0, wc1) = proof.claims[ly]
     // claim - eqq * ((c0 + wc0)(c1 + wc1)), with c0 * c1 replaced by its pad variable.
@@ -138,11 +141,15 @@ package enum SumcheckVerifier<F: ZKField> {
   /// quads of v * EQ_g[g] * EQ_l[h0] * EQ_r[h1], with v = beta for an assertion (v = 0). Also
   /// returns EQ_l and EQ_r, the next layer's EQ_g tables.
   private static func boundQuad(
-    layer: CircuitLayer, constants: [F], claims: Claims, challenges: [[F]], alpha: F, beta: F
+    layer: CircuitLayer, constants: [F], claims: inout Claims, challenges: [[F]], alpha: F,
+    beta: F
   ) -> (value: F, eql: [F], eqr: [F]) {
-    let (eq0, eq1) = claims.tables(count: claims.width)
-    var eqg = Array(eq0[0..<claims.width])
-    F.axpy(&eqg, alpha, Array(eq1[0..<claims.width]))
+    // EQ_g = EQ(g0) + alpha EQ(g1) over the layer's outputs, in the first table's storage; the
+    // second is released before EQ_l and EQ_r are made (peak: three tables, not six).
+    var (eqg, eq1) = claims.takeTables(count: claims.width)
+    eqg.removeSubrange(claims.width...)
+    F.axpy(&eqg, alpha, eq1)
+    eq1 = []
     let eql = bindEq(challenges[0], count: layer.nw)
     let eqr = bindEq(challenges[1], count: layer.nw)
     let k = constants.map { $0.isZero ? beta : $0 }
@@ -156,7 +163,8 @@ package enum SumcheckVerifier<F: ZKField> {
     transcript: inout ZKTranscript, out: inout DeferredConstraints<F>
   ) {
     let alpha: F = transcript.element()
-    let (eq0, eq1) = claims.tables(count: circuit.ninputs)
+    var claims = claims
+    let (eq0, eq1) = claims.takeTables(count: circuit.ninputs)
     let c = out.b.count
     var known = F.zero
     for i in 0..<circuit.npubIn { known = known + (eq0[i] + alpha * eq1[i]) * publicInputs[i] }

@@ -68,6 +68,15 @@ package struct ZKTranscript: ~Copyable {
   /// Starts a transcript with the session identifier (written as bytes).
   package init(sessionID: [UInt8]) { write(bytes: sessionID) }
 
+  private init(hash: consuming HashFunction, stream: FiatShamirStream?) {
+    self.hash = hash
+    self.stream = stream
+  }
+
+  /// An independent transcript in the same state: what it draws next and what this one draws
+  /// next are the same until either is written to (a prover replays the verifier on a copy).
+  package func copy() -> ZKTranscript { ZKTranscript(hash: hash.copy(), stream: stream) }
+
   private mutating func writeUntyped(_ data: [UInt8]) {
     stream = nil
     hash.update(data)

@@ -35,4 +35,16 @@ public struct ZKErrorCode: DCErrorCode {
   public static let ligeroCheckFailed = Self("ligeroCheckFailed")
   /// A MAC tying the proof's two circuits together does not match (the mdoc layer).
   public static let macMismatch = Self("macMismatch")
+  // The holder's side (MdocZKWitness, package for now: no public API proves yet).
+  /// The holder's mdoc lacks a part the circuits read, or is not CBOR as they read it.
+  package static let mdocMalformed = Self("mdocMalformed")
+  /// The holder's mdoc is outside what the circuits take (a size, a shape, another docType).
+  package static let mdocUnsupported = Self("mdocUnsupported")
+  /// The holder's mdoc does not disclose an attribute the statement names.
+  package static let attributeNotFound = Self("attributeNotFound")
+  /// The issuer's or the device's signature in the holder's mdoc does not verify.
+  package static let signatureInvalid = Self("signatureInvalid")
+  /// A prover's witness does not satisfy the circuit (an assertion fails or an output is not
+  /// zero): there is nothing true to prove.
+  public static let witnessRejected = Self("witnessRejected")
 }

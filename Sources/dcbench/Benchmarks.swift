@@ -24,6 +24,7 @@ let allBenchmarks: [Benchmark] = [
   Benchmark(name: "issuer-load", run: issuerLoadBenchmark),
   Benchmark(name: "zk-core", run: zkCoreBenchmark),
   Benchmark(name: "zk", run: zkBenchmark),
+  Benchmark(name: "zk-prove", run: zkProveBenchmark),
 ]
 
 /// HPKE seal of 4 KB with the Annex C suite, against its floor: one key generation and one

@@ -8,7 +8,12 @@ func runBenchmarks() async throws {
   print(
     "dcbench (\(ProcessInfo.processInfo.activeProcessorCount) cores"
       + (Harness.usesCPUTime ? ", CPU time)" : ")"))
-  for benchmark in allBenchmarks where filter == nil || benchmark.name.contains(filter ?? "") {
+  // A filter naming one benchmark exactly runs that one alone (`zk`, not also `zk-core`: its
+  // peak memory is then its own); otherwise every benchmark whose name contains it.
+  let exact = allBenchmarks.contains { $0.name == filter }
+  for benchmark in allBenchmarks
+  where filter == nil || (exact ? benchmark.name == filter : benchmark.name.contains(filter ?? ""))
+  {
     print("\n== \(benchmark.name)")
     try await benchmark.run(&harness)
   }

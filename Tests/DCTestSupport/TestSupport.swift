@@ -184,3 +184,17 @@ public func scalingRatio(
   }
   return best
 }
+
+/// Runs CPU-heavy synchronous work (a Longfellow verification: seconds in a debug build) on a
+/// thread of its own and awaits it, so the test never holds one of Swift's cooperative threads
+/// meanwhile: on two cores, tests that do would starve the suites whose loopback servers and
+/// child processes run on that pool.
+public func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
+  async throws -> T
+{
+  try await withCheckedThrowingContinuation { continuation in
+    let thread = Thread { continuation.resume(with: Result { try body() }) }
+    thread.stackSize = 8 << 20
+    thread.start()
+  }
+}

@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 /// Issue 33 through the built binary: `verifier request --zk`, `verifier verify` of a ZK answer
-/// (Google Wallet's capture), `inspect` of ZK requests and documents, `respond` refusing.
+/// (Google Wallet's capture), `inspect` of ZK requests and documents, `respond` refusing. Each
+/// run reads the 300 KB circuit (seconds in a debug build): the runs wait off Swift's
+/// cooperative pool (`runDCWalletOffPool`).
 @Suite("dcwallet: zero-knowledge requests and answers", .serialized)
 struct ZeroKnowledgeBinaryTests {
   static let circuitID = "8d079211715200ff06c5109639245502bfe94aa869908d31176aae4016182121"
@@ -22,16 +24,18 @@ struct ZeroKnowledgeBinaryTests {
   }
 
   @Test("verifier request --zk: an org-iso-mdoc request carrying zkRequest, explained by inspect")
-  func annexCRequest() throws {
+  func annexCRequest() async throws {
     let cli = try DCWallet()
     let request = try cli.file("zk-request.json", "")
     let state = cli.home + "-files/zk-state.json"
-    let made = try cli.run([
-      "verifier", "request", "--protocol", "org-iso-mdoc", "--zk", "age_over_18",
-      "--zk-circuit", Self.circuit, "--out-request", request, "--out-state", state,
-    ])
+    let made = try await runDCWalletOffPool(
+      cli,
+      [
+        "verifier", "request", "--protocol", "org-iso-mdoc", "--zk", "age_over_18",
+        "--zk-circuit", Self.circuit, "--out-request", request, "--out-state", state,
+      ])
     #expect(made.code == 0, "\(made.err)")
-    let inspected = try cli.run(["inspect", request])
+    let inspected = try await runDCWalletOffPool(cli, ["inspect", request])
     #expect(inspected.code == 0, "\(inspected.err)")
     #expect(
       inspected.out.contains(
@@ -39,49 +43,57 @@ struct ZeroKnowledgeBinaryTests {
       ), "\(inspected.out)")
     #expect(inspected.out.contains("longfellow-libzk-v1 \(Self.circuitID) (block_enc_hash=4151"))
     // The file may also be named as longfellow-zk names it.
-    let byID = try cli.run([
-      "verifier", "request", "--protocol", "org-iso-mdoc", "--zk", "org.iso.18013.5.1/age_over_18",
-      "--zk-circuit", try Self.circuitNamedByID(cli), "--out-request", request, "--out-state",
-      state,
-    ])
+    let byID = try await runDCWalletOffPool(
+      cli,
+      [
+        "verifier", "request", "--protocol", "org-iso-mdoc", "--zk",
+        "org.iso.18013.5.1/age_over_18",
+        "--zk-circuit", try Self.circuitNamedByID(cli), "--out-request", request, "--out-state",
+        state,
+      ])
     #expect(byID.code == 0, "\(byID.err)")
   }
 
   @Test("verifier request --zk refuses what no circuit can prove")
-  func requestRefusals() throws {
+  func requestRefusals() async throws {
     let cli = try DCWallet()
     let out = [
       "--out-request", cli.home + "-files/r.json", "--out-state", cli.home + "-files/s.json",
     ]
     let base = ["verifier", "request", "--protocol", "org-iso-mdoc"]
-    let two = try cli.run(
+    let two = try await runDCWalletOffPool(
+      cli,
       base + ["--zk", "age_over_18", "--zk", "age_over_21", "--zk-circuit", Self.circuit] + out)
     #expect(two.code != 0 && two.err.contains("no configured circuit proves 2 attribute(s)"))
-    let unknown = try cli.run(
+    let unknown = try await runDCWalletOffPool(
+      cli,
       base + ["--zk", "age_over_18", "--zk-circuit", try cli.file("abc.zst", "x")] + out)
     #expect(unknown.code != 0 && unknown.err.contains("not a Longfellow circuit"), "\(unknown.err)")
-    let none = try cli.run(base + ["--zk", "age_over_18"] + out)
+    let none = try await runDCWalletOffPool(cli, base + ["--zk", "age_over_18"] + out)
     #expect(none.code != 0 && none.err.contains("--zk needs at least one --zk-circuit"))
-    let mixed = try cli.run(
+    let mixed = try await runDCWalletOffPool(
+      cli,
       base + ["--zk", "a/x", "--zk", "b/y", "--zk-circuit", Self.circuit] + out)
     #expect(mixed.code != 0 && mixed.err.contains("must share one namespace"))
   }
 
   @Test("verifier request --zk over OpenID4VP: an mso_mdoc_zk Credential Query")
-  func openID4VPRequest() throws {
+  func openID4VPRequest() async throws {
     let cli = try DCWallet()
     let request = try cli.file("zk-vp-request.json", "")
-    let made = try cli.run([
-      "verifier", "request", "--protocol", "openid4vp-v1-unsigned", "--zk", "age_over_18",
-      "--zk-circuit", Self.circuit, "--out-request", request, "--out-state",
-      cli.home + "-files/zk-vp-state.json",
-    ])
+    let made = try await runDCWalletOffPool(
+      cli,
+      [
+        "verifier", "request", "--protocol", "openid4vp-v1-unsigned", "--zk", "age_over_18",
+        "--zk-circuit", Self.circuit, "--out-request", request, "--out-state",
+        cli.home + "-files/zk-vp-state.json",
+      ])
     #expect(made.code == 0, "\(made.err)")
     let json = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: request)))
     let credential = try #require(json["data"]?["dcql_query"]?["credentials"]?.array?.first)
     #expect(credential["format"]?.string == "mso_mdoc_zk")
     #expect(credential["meta"]?["zk_system_type"]?.array?.first?["id"]?.string == Self.circuitID)
-    let inspected = try cli.run(["inspect", request])
+    let inspected = try await runDCWalletOffPool(cli, ["inspect", request])
     #expect(
       inspected.out.contains(
         "credential query zk: a zero-knowledge proof (mso_mdoc_zk, not in OpenID4VP 1.0) of org.iso.18013.5.1/age_over_18"
@@ -89,13 +101,14 @@ struct ZeroKnowledgeBinaryTests {
   }
 
   @Test("verifier verify --zk-capture: Google Wallet's answer verifies, proof included")
-  func verifyCapture() throws {
+  func verifyCapture() async throws {
     let cli = try DCWallet()
     let base = [
       "verifier", "verify", "--zk-capture", Self.vector("longfellow-post2.json"),
       "--zk-circuit", Self.circuit, "--at", "2026-01-12T12:00:00Z",
     ]
-    let result = try cli.run(
+    let result = try await runDCWalletOffPool(
+      cli,
       base + ["--issuer-anchor", Self.vector("longfellow-payground-root.pem")])
     #expect(
       result.out.contains(
@@ -115,9 +128,10 @@ struct ZeroKnowledgeBinaryTests {
     #expect(
       result.out.contains(
         "ok  proof org.iso.18013.5.1.mDL: Longfellow proof under \(Self.circuitID) verified"))
-    let untrusted = try cli.run(base)
+    let untrusted = try await runDCWalletOffPool(cli, base)
     #expect(untrusted.code == 1 && untrusted.err.contains("is not trusted"), "\(untrusted.err)")
-    let late = try cli.run(
+    let late = try await runDCWalletOffPool(
+      cli,
       base.dropLast(2) + [
         "--at", "2026-01-20T12:00:00Z", "--issuer-anchor",
         Self.vector("longfellow-payground-root.pem"),
@@ -125,8 +139,24 @@ struct ZeroKnowledgeBinaryTests {
     #expect(late.code == 1 && late.err.contains("timestamp"), "\(late.err)")
   }
 
+  @Test("verifier verify --zk-capture: Google Wallet's version 6 answer (post1.json) verifies")
+  func verifyVersion6Capture() async throws {
+    let v6 = "137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6"
+    let result = try await runDCWalletOffPool(
+      try DCWallet(),
+      [
+        "verifier", "verify", "--zk-capture", Self.vector("longfellow-post1.json"),
+        "--zk-circuit", Self.vector("longfellow-circuit-\(v6).zst"), "--at",
+        "2025-12-01T12:00:00Z", "--issuer-anchor", Self.vector("longfellow-payground-root.pem"),
+      ])
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.out.contains("  age_over_18 = yes"), "\(result.out)")
+    #expect(
+      result.out.contains("ok  proof org.iso.18013.5.1.mDL: Longfellow proof under \(v6) verified"))
+  }
+
   @Test("inspect explains a ZkDocument: what the proof claims and what stays hidden")
-  func inspectCapture() throws {
+  func inspectCapture() async throws {
     let result = try DCWallet().run(["inspect", Self.vector("longfellow-post2.json")])
     #expect(result.code == 0, "\(result.err)")
     #expect(
@@ -143,19 +173,23 @@ struct ZeroKnowledgeBinaryTests {
   }
 
   @Test("respond refuses a ZK request clearly, though the wallet holds the element")
-  func respondRefuses() throws {
+  func respondRefuses() async throws {
     let fixture = try CLIFixture()
     let cli = fixture.cli
     let request = cli.home + "-files/zk-respond-request.json"
-    let made = try cli.run([
-      "verifier", "request", "--protocol", "org-iso-mdoc", "--zk", "age_over_18",
-      "--zk-circuit", Self.circuit, "--origin", "https://shop.example", "--out-request", request,
-      "--out-state", cli.home + "-files/zk-respond-state.json",
-    ])
+    let made = try await runDCWalletOffPool(
+      cli,
+      [
+        "verifier", "request", "--protocol", "org-iso-mdoc", "--zk", "age_over_18",
+        "--zk-circuit", Self.circuit, "--origin", "https://shop.example", "--out-request", request,
+        "--out-state", cli.home + "-files/zk-respond-state.json",
+      ])
     #expect(made.code == 0, "\(made.err)")
-    let refused = try cli.run([
-      "respond", "--origin", "https://shop.example", "--request", request,
-    ])
+    let refused = try await runDCWalletOffPool(
+      cli,
+      [
+        "respond", "--origin", "https://shop.example", "--request", request,
+      ])
     #expect(refused.code == 1)
     #expect(refused.out.isEmpty)
     #expect(

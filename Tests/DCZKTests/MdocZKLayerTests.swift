@@ -85,7 +85,7 @@ struct MdocZKLayerTests {
   func e2MatchesUpstream() throws {
     let statement = try vectors.statement()
     #expect(Hex.encode(MdocZKBinding.e2Digest(statement)) == vectors["e2Digest"] as? String)
-    #expect(MdocZKBinding(statement).e2 == MdocZKBinding.e2Digest(statement))  // below p
+    #expect(try MdocZKBinding(statement).e2 == MdocZKBinding.e2Digest(statement))  // below p
     let other = try vectors.statement(["docType": "org.iso.18013.5.1.mDX"])
     #expect(MdocZKBinding.e2Digest(other) != MdocZKBinding.e2Digest(statement))
   }
@@ -105,7 +105,7 @@ struct MdocZKLayerTests {
   @Test("Public-input counts and MAC positions are the circuit's (npub_in 952 and 900)")
   func publicInputLayout() throws {
     let statement = try vectors.statement()
-    let binding = MdocZKBinding(statement)
+    let binding = try MdocZKBinding(statement)
     #expect(binding.hashPrefixBits.count == MdocZKBinding.hashMacIndex(attributes: 1))
     #expect(MdocZKBinding.hashMacIndex(attributes: 1) == 1 * 8 * 98 + 161)  // getHashMacIndex
     #expect(
@@ -118,7 +118,7 @@ struct MdocZKLayerTests {
 
   @Test("An attribute's 784 bits: CBOR text identifier, value, and the two compared lengths")
   func attributeBits() throws {
-    let bits = MdocZKBinding.attributeBits(
+    let bits = try MdocZKBinding.attributeBits(
       MdocZKAttribute(identifier: "age_over_18", cborValue: [0xF5]))
     func byte(_ index: Int) -> UInt8 {
       (0..<8).reduce(0) { $0 | bits[index * 8 + $1] << $1 }

@@ -51,6 +51,8 @@ int dc_digest_final(struct evp_md_ctx_st *ctx, uint8_t *out);
 void dc_digest_free(struct evp_md_ctx_st *ctx);
 /// The digest of what ctx has been fed so far, leaving ctx as it is (it may be fed more).
 int dc_digest_peek(const struct evp_md_ctx_st *ctx, uint8_t *out);
+/// A new context in the state of ctx (fed the same data); NULL on allocation failure.
+struct evp_md_ctx_st *dc_digest_dup(const struct evp_md_ctx_st *ctx);
 
 /// HMAC (RFC 2104); out holds the digest length.
 int dc_hmac(DCDigest digest, const uint8_t *key, size_t keylen, const uint8_t *data, size_t len,

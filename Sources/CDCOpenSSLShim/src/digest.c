@@ -128,6 +128,16 @@ int dc_digest_peek(const EVP_MD_CTX *ctx, uint8_t *out) {
   return ok;
 }
 
+EVP_MD_CTX *dc_digest_dup(const EVP_MD_CTX *ctx) {
+  EVP_MD_CTX *copy = EVP_MD_CTX_new();
+  if (copy == NULL) return NULL;
+  if (EVP_MD_CTX_copy_ex(copy, ctx) != 1) {
+    EVP_MD_CTX_free(copy);
+    return NULL;
+  }
+  return copy;
+}
+
 int dc_hmac(DCDigest digest, const uint8_t *key, size_t keylen, const uint8_t *data, size_t len,
             uint8_t *out) {
   const EVP_MD *md = dc_md(digest);

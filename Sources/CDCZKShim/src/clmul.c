@@ -76,22 +76,6 @@ static int has_pclmul(void) {
   return cached;
 }
 
-__attribute__((target("pclmul,sse4.1"))) static void gf128_mul_vec_hw(
-  const uint64_t *a, const uint64_t *b, uint64_t *out, size_t count) {
-  for (size_t i = 0; i < count; i++) gf128_mul_hw(a + 2 * i, b + 2 * i, out + 2 * i);
-}
-
-__attribute__((target("pclmul,sse4.1"))) static void gf128_dot_hw(
-  const uint64_t *a, const uint64_t *b, size_t count, uint64_t *out) {
-  uint64_t acc[2] = {0, 0}, t[2];
-  for (size_t i = 0; i < count; i++) {
-    gf128_mul_hw(a + 2 * i, b + 2 * i, t);
-    acc[0] ^= t[0];
-    acc[1] ^= t[1];
-  }
-  out[0] = acc[0];
-  out[1] = acc[1];
-}
 #endif
 
 uint64_t dc_zk_clmul64(uint64_t a, uint64_t b, uint64_t *high) {
@@ -130,33 +114,6 @@ uint64_t dc_zk_gf128_mul2(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi
   gf128_mul_portable(a, b, out);
   *high = out[1];
   return out[0];
-}
-
-void dc_zk_gf128_mul_vec(const uint64_t *a, const uint64_t *b, uint64_t *out, size_t count) {
-#if DC_ZK_X86
-  if (has_pclmul()) {
-    gf128_mul_vec_hw(a, b, out, count);
-    return;
-  }
-#endif
-  for (size_t i = 0; i < count; i++) gf128_mul_portable(a + 2 * i, b + 2 * i, out + 2 * i);
-}
-
-void dc_zk_gf128_dot(const uint64_t *a, const uint64_t *b, size_t count, uint64_t *out) {
-#if DC_ZK_X86
-  if (has_pclmul()) {
-    gf128_dot_hw(a, b, count, out);
-    return;
-  }
-#endif
-  uint64_t acc[2] = {0, 0}, t[2];
-  for (size_t i = 0; i < count; i++) {
-    gf128_mul_portable(a + 2 * i, b + 2 * i, t);
-    acc[0] ^= t[0];
-    acc[1] ^= t[1];
-  }
-  out[0] = acc[0];
-  out[1] = acc[1];
 }
 
 #if DC_ZK_X86
@@ -230,106 +187,96 @@ void dc_zk_gf128_quad_sum(size_t n, const uint32_t *q, const uint64_t *k, const 
   out[1] = acc[1];
 }
 
-#if DC_ZK_X86
-__attribute__((target("pclmul,sse4.1"))) static void bindeq_hw(const uint64_t *r, size_t bits,
-                                                                uint64_t *out) {
-  out[0] = 1;
-  out[1] = 0;
-  for (size_t b = 0; b < bits; b++) {
-    size_t half = (size_t)1 << b;
-    for (size_t x = 0; x < half; x++) {
-      uint64_t hi[2];
-      gf128_mul_hw(out + 2 * x, r + 2 * b, hi);
-      out[2 * (x + half)] = hi[0];
-      out[2 * (x + half) + 1] = hi[1];
-      out[2 * x] ^= hi[0];
-      out[2 * x + 1] ^= hi[1];
-    }
+// The bulk loops, one body each: DC_ZK_LOOPS(SUFFIX, ATTR, MUL) defines them over the field
+// product MUL(a, b, out) (2-limb elements; `out` may alias an operand), once with the hardware
+// product (compiled for PCLMULQDQ) and once with the portable one; the entry points below
+// choose at run time.
+#define DC_ZK_LOOPS(SUFFIX, ATTR, MUL)                                                          \
+  ATTR static void mul_vec_##SUFFIX(const uint64_t *a, const uint64_t *b, uint64_t *out,      \
+                                    size_t count) {                                             \
+    for (size_t i = 0; i < count; i++) MUL(a + 2 * i, b + 2 * i, out + 2 * i);                 \
+  }                                                                                             \
+  ATTR static void dot_##SUFFIX(const uint64_t *a, const uint64_t *b, size_t count,           \
+                                uint64_t *out) {                                                \
+    uint64_t acc[2] = {0, 0}, t[2];                                                             \
+    for (size_t i = 0; i < count; i++) {                                                        \
+      MUL(a + 2 * i, b + 2 * i, t);                                                             \
+      acc[0] ^= t[0];                                                                           \
+      acc[1] ^= t[1];                                                                           \
+    }                                                                                           \
+    out[0] = acc[0];                                                                            \
+    out[1] = acc[1];                                                                            \
+  }                                                                                             \
+  ATTR static void bindeq_##SUFFIX(const uint64_t *r, size_t bits, uint64_t *out) {           \
+    out[0] = 1;                                                                                 \
+    out[1] = 0;                                                                                 \
+    for (size_t b = 0; b < bits; b++) {                                                         \
+      size_t half = (size_t)1 << b;                                                             \
+      for (size_t x = 0; x < half; x++) {                                                       \
+        uint64_t hi[2];                                                                         \
+        MUL(out + 2 * x, r + 2 * b, hi);                                                        \
+        out[2 * (x + half)] = hi[0];                                                            \
+        out[2 * (x + half) + 1] = hi[1];                                                        \
+        out[2 * x] ^= hi[0];                                                                    \
+        out[2 * x + 1] ^= hi[1];                                                                \
+      }                                                                                         \
+    }                                                                                           \
+  }                                                                                             \
+  ATTR static void axpy_##SUFFIX(size_t n, uint64_t *y, const uint64_t *a, const uint64_t *x) { \
+    uint64_t t[2];                                                                              \
+    for (size_t i = 0; i < n; i++) {                                                            \
+      MUL(a, x + 2 * i, t);                                                                     \
+      y[2 * i] ^= t[0];                                                                         \
+      y[2 * i + 1] ^= t[1];                                                                     \
+    }                                                                                           \
+  }                                                                                             \
+  ATTR static void barycentric_##SUFFIX(const uint64_t *xs, size_t k, uint64_t *out) {        \
+    for (size_t i = 0; i < k; i++) {                                                            \
+      uint64_t acc[2] = {1, 0}, d[2];                                                           \
+      for (size_t m = 0; m < k; m++) {                                                          \
+        if (m == i) continue;                                                                   \
+        d[0] = xs[2 * i] ^ xs[2 * m];                                                           \
+        d[1] = xs[2 * i + 1] ^ xs[2 * m + 1];                                                   \
+        MUL(acc, d, acc);                                                                       \
+      }                                                                                         \
+      out[2 * i] = acc[0];                                                                      \
+      out[2 * i + 1] = acc[1];                                                                  \
+    }                                                                                           \
   }
+
+DC_ZK_LOOPS(portable, , gf128_mul_portable)
+#if DC_ZK_X86
+DC_ZK_LOOPS(hw, __attribute__((target("pclmul,sse4.1"))), gf128_mul_hw)
+#define DC_ZK_DISPATCH(NAME, ...)          \
+  do {                                     \
+    if (has_pclmul()) {                    \
+      NAME##_hw(__VA_ARGS__);              \
+    } else {                               \
+      NAME##_portable(__VA_ARGS__);        \
+    }                                      \
+  } while (0)
+#else
+#define DC_ZK_DISPATCH(NAME, ...) NAME##_portable(__VA_ARGS__)
+#endif
+
+void dc_zk_gf128_mul_vec(const uint64_t *a, const uint64_t *b, uint64_t *out, size_t count) {
+  DC_ZK_DISPATCH(mul_vec, a, b, out, count);
 }
 
-__attribute__((target("pclmul,sse4.1"))) static void axpy_hw(size_t n, uint64_t *y,
-                                                              const uint64_t *a,
-                                                              const uint64_t *x) {
-  uint64_t t[2];
-  for (size_t i = 0; i < n; i++) {
-    gf128_mul_hw(a, x + 2 * i, t);
-    y[2 * i] ^= t[0];
-    y[2 * i + 1] ^= t[1];
-  }
+void dc_zk_gf128_dot(const uint64_t *a, const uint64_t *b, size_t count, uint64_t *out) {
+  DC_ZK_DISPATCH(dot, a, b, count, out);
 }
-#endif
 
 void dc_zk_gf128_bindeq(const uint64_t *r, size_t bits, uint64_t *out) {
-#if DC_ZK_X86
-  if (has_pclmul()) {
-    bindeq_hw(r, bits, out);
-    return;
-  }
-#endif
-  out[0] = 1;
-  out[1] = 0;
-  for (size_t b = 0; b < bits; b++) {
-    size_t half = (size_t)1 << b;
-    for (size_t x = 0; x < half; x++) {
-      uint64_t hi[2];
-      gf128_mul_portable(out + 2 * x, r + 2 * b, hi);
-      out[2 * (x + half)] = hi[0];
-      out[2 * (x + half) + 1] = hi[1];
-      out[2 * x] ^= hi[0];
-      out[2 * x + 1] ^= hi[1];
-    }
-  }
+  DC_ZK_DISPATCH(bindeq, r, bits, out);
 }
 
 void dc_zk_gf128_axpy(size_t n, uint64_t *y, const uint64_t *a, const uint64_t *x) {
-#if DC_ZK_X86
-  if (has_pclmul()) {
-    axpy_hw(n, y, a, x);
-    return;
-  }
-#endif
-  uint64_t t[2];
-  for (size_t i = 0; i < n; i++) {
-    gf128_mul_portable(a, x + 2 * i, t);
-    y[2 * i] ^= t[0];
-    y[2 * i + 1] ^= t[1];
-  }
+  DC_ZK_DISPATCH(axpy, n, y, a, x);
 }
-
-#if DC_ZK_X86
-__attribute__((target("pclmul,sse4.1"))) static void barycentric_hw(const uint64_t *xs, size_t k,
-                                                                     uint64_t *out) {
-  for (size_t i = 0; i < k; i++) {
-    __m128i xi = _mm_loadu_si128((const __m128i *)(xs + 2 * i));
-    __m128i acc = _mm_cvtsi64_si128(1);
-    for (size_t m = 0; m < k; m++) {
-      if (m == i) continue;
-      acc = mul_hw(acc, _mm_xor_si128(xi, _mm_loadu_si128((const __m128i *)(xs + 2 * m))));
-    }
-    _mm_storeu_si128((__m128i *)(out + 2 * i), acc);
-  }
-}
-#endif
 
 void dc_zk_gf128_barycentric_denominators(const uint64_t *xs, size_t k, uint64_t *out) {
-#if DC_ZK_X86
-  if (has_pclmul()) {
-    barycentric_hw(xs, k, out);
-    return;
-  }
-#endif
-  for (size_t i = 0; i < k; i++) {
-    uint64_t acc[2] = {1, 0}, d[2];
-    for (size_t m = 0; m < k; m++) {
-      if (m == i) continue;
-      d[0] = xs[2 * i] ^ xs[2 * m];
-      d[1] = xs[2 * i + 1] ^ xs[2 * m + 1];
-      gf128_mul_portable(acc, d, acc);
-    }
-    out[2 * i] = acc[0];
-    out[2 * i + 1] = acc[1];
-  }
+  DC_ZK_DISPATCH(barycentric, xs, k, out);
 }
 
 int dc_zk_clmul_is_hardware(void) {

@@ -19,6 +19,8 @@ package struct RegistrationCertificateBuilder: Sendable {
   package var purpose: [(language: String, value: String)] = []
   package var privacyPolicy: String?
   package var credentials: [RegisteredCredential] = []
+  /// Table 8 `provides_attestations`: what an attestation provider is registered to issue.
+  package var providedAttestations: [RegisteredCredential] = []
   package var intermediary: (subject: String, name: String)?
   package var issuedAt: Date
   package var expiresAt: Date?
@@ -53,6 +55,9 @@ package struct RegistrationCertificateBuilder: Sendable {
     }
     if let privacyPolicy { members.append(("privacy_policy", .string(privacyPolicy))) }
     if !credentials.isEmpty { members.append(("credentials", .array(credentials.map(Self.json)))) }
+    if !providedAttestations.isEmpty {
+      members.append(("provides_attestations", .array(providedAttestations.map(Self.json))))
+    }
     if let intermediary {
       members.append(
         (

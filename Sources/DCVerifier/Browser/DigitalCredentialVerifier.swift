@@ -39,6 +39,9 @@ public struct DigitalCredentialVerifierConfiguration: Sendable {
   package var status: StatusChecking
   /// How long a transaction takes a response, in seconds.
   package var transactionLifetime: TimeInterval
+  /// The relying party's registration certificate (ETSI TS 119 475), sent in each OpenID4VP
+  /// request's `verifier_info` (OpenID4VP 1.0 §5.1); `org-iso-mdoc` carries the `reader`'s.
+  package var registrationCertificate: [UInt8]?
 
   /// A configuration for pages served at `origin`. A protocol is offered only when what it
   /// needs is given: `openid4vp-v1-signed` a `signer`, `openid4vp-v1-multisigned` at least one
@@ -218,7 +221,10 @@ public struct DigitalCredentialVerifier: Sendable {
       // A.3.2: a signed request names the page's origin in expected_origins.
       return try VerifierRequest(
         dcqlQuery: dcqlQuery, origin: configuration.origin.serialized,
-        responseMode: configuration.responseMode, signing: signing, random: random)
+        responseMode: configuration.responseMode, signing: signing,
+        verifierInfo: configuration.registrationCertificate.map {
+          VerifierRequest.verifierInfo(registrationCertificate: $0)
+        }, random: random)
     } catch {
       throw VerifierError(.invalidRequest, error.reason, underlying: error)
     }

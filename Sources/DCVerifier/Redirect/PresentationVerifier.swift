@@ -37,6 +37,9 @@ public struct PresentationVerifierConfiguration: Sendable {
   package var transactionLifetime: TimeInterval
   /// How long a request object is valid after it is served (`exp` − `iat`), in seconds.
   package var requestObjectLifetime: TimeInterval
+  /// The relying party's registration certificate (ETSI TS 119 475), sent in each request's
+  /// `verifier_info` (OpenID4VP 1.0 §5.1).
+  package var registrationCertificate: [UInt8]?
 
   /// A configuration; only the prefixes whose signer is set can be asked for (`redirect_uri`
   /// needs none).
@@ -292,6 +295,10 @@ public struct PresentationVerifier: Sendable {
     if !transaction.transactionData.isEmpty {
       parameters.append(
         ("transaction_data", .array(transaction.transactionData.map { .string($0) })))
+    }
+    if let registration = configuration.registrationCertificate {
+      parameters.append(
+        ("verifier_info", VerifierRequest.verifierInfo(registrationCertificate: registration)))
     }
     return parameters
   }

@@ -8,6 +8,10 @@ package import DCZK
 public struct ZeroKnowledgeCircuit: Sendable {
   /// The spec a request names this circuit by.
   public let spec: ZkSystemSpec
+  /// The circuit pair with its two proof verifiers built once for the spec's proof settings
+  /// (Ligero layout, Reed–Solomon weights), reused for every proof; nil for a version whose
+  /// settings DCZK does not have.
+  package let prepared: MdocZKPreparedCircuit?
   /// The circuit pair, read and identified by DCZK.
   package let longfellow: LongfellowCircuit
 
@@ -40,7 +44,27 @@ public struct ZeroKnowledgeCircuit: Sendable {
     }
     self.spec = spec
     longfellow = circuit
+    prepared = try Self.prepare(circuit, spec: spec)
   }
+
+  /// The circuit's verifiers with the proof settings of its spec's version (`zk_spec.cc`,
+  /// `mdoc_zk.cc`): versions 6 and 7; nil for earlier ones.
+  private static func prepare(_ circuit: LongfellowCircuit, spec: ZkSystemSpec)
+    throws(VerifierError) -> MdocZKPreparedCircuit?
+  {
+    guard let version = spec.version, let blockEncHash = spec.blockEncHash,
+      let blockEncSig = spec.blockEncSig,
+      let settings = MdocZKSettings.version(
+        version, blockEncHash: blockEncHash, blockEncSig: blockEncSig)
+    else { return nil }
+    do {
+      return try MdocZKPreparedCircuit(circuit, settings: settings)
+    } catch {
+      throw VerifierError(
+        .invalidRequest, "\(spec.zkSystemId): \(error.reason)", underlying: error)
+    }
+  }
+
 }
 
 /// The Longfellow circuits Google publishes, with the parameters a `ZkSystemSpec` names them by:

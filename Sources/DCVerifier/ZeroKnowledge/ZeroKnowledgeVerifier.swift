@@ -1,7 +1,8 @@
 public import DCCBOR
-package import DCCrypto
+import DCCrypto
 public import DCMdoc
 public import DCX509
+package import DCZK
 public import Foundation
 
 /// The relying party's side of zero-knowledge mdoc presentation (ISO 18013-5 2nd edition
@@ -145,10 +146,8 @@ public struct ZeroKnowledgeVerifier: Sendable {
     checks.append(
       .zkIssuer(docType: data.docType, documentSigner: signer.subject, anchor: trust.anchorName))
     let elements = data.disclosedElements
-    let statement = ZeroKnowledgeStatement(
-      issuerPublicKey: key, docType: data.docType,
-      attributes: elements.map { ($0.item.elementIdentifier, $0.item.elementValueBytes) },
-      sessionTranscript: sessionTranscript.bytes, now: data.timestamp)
+    let statement = try Self.statement(
+      key: key, data: data, sessionTranscript: sessionTranscript.bytes)
     checks.append(
       .zkStatement(
         docType: data.docType, zkSystemId: data.zkSystemId,
@@ -161,6 +160,29 @@ public struct ZeroKnowledgeVerifier: Sendable {
       timestamp: data.timestamp)
     return PreparedProof(
       document: proven, circuit: circuit, statement: statement, proof: document.proof)
+  }
+
+  /// The proof's public inputs (longfellow-zk `mdoc_zk.h` `run_mdoc_verifier`): a statement
+  /// the circuits cannot take (DCZK checks each part) is refused like a proof that fails.
+  private static func statement(
+    key: ECPublicKey, data: ZkDocumentData, sessionTranscript: [UInt8]
+  ) throws(VerifierError) -> MdocZKStatement {
+    // x then y, 32 bytes big-endian each.
+    let raw = key.rawRepresentation
+    do {
+      return try MdocZKStatement(
+        issuerKeyX: Array(raw.prefix(32)), issuerKeyY: Array(raw.suffix(32)), docType: data.docType,
+        attributes: data.disclosedElements.map {
+          MdocZKAttribute(
+            identifier: $0.item.elementIdentifier, cborValue: $0.item.elementValueBytes)
+        },
+        sessionTranscript: sessionTranscript, now: data.timestamp)
+    } catch {
+      throw VerifierError(
+        .verificationFailed,
+        "\(data.docType): the proof's statement is not one the circuit takes: \(error.reason)",
+        underlying: error)
+    }
   }
 
   /// The circuit `zkSystemId` names: one this verifier has and a request of this docType asked
@@ -260,35 +282,14 @@ extension IssuerTrustBasis {
   }
 }
 
-/// What a Longfellow verifier takes besides the proof and circuit (longfellow-zk `mdoc_zk.h`
-/// `run_mdoc_verifier`; DCZK's `MdocZKStatement`).
-package struct ZeroKnowledgeStatement: Sendable {
-  /// The document signer's P-256 key (x and y are the circuit's public inputs).
-  package let issuerPublicKey: ECPublicKey
-  /// The docType.
-  package let docType: String
-  /// Each disclosed element's identifier and value encoding.
-  package let attributes: [(identifier: String, cborValue: [UInt8])]
-  /// The SessionTranscript bytes (Fiat–Shamir seed and DeviceAuthentication input).
-  package let sessionTranscript: [UInt8]
-  /// `YYYY-MM-DDTHH:MM:SSZ`, exactly 20 characters.
-  package let now: String
-
-  /// The key's x and y coordinates, 32 bytes each, big-endian.
-  package var issuerKeyCoordinates: (x: [UInt8], y: [UInt8]) {
-    let raw = issuerPublicKey.rawRepresentation
-    return (Array(raw.prefix(32)), Array(raw.suffix(32)))
-  }
-}
-
 /// A ZK document checked up to its proof.
 package struct PreparedProof: Sendable {
   /// What the proof, once verified, establishes.
   package let document: ZeroKnowledgeVerifier.ProvenDocument
   /// The circuit it names.
   package let circuit: ZeroKnowledgeCircuit
-  /// Its public inputs.
-  package let statement: ZeroKnowledgeStatement
+  /// Its public inputs, checked against what the circuits take.
+  package let statement: MdocZKStatement
   /// The proof bytes.
   package let proof: [UInt8]
 }

@@ -162,7 +162,9 @@ public struct IssuanceClient: Sendable {
         let metadata = try signed.verify(
           trustAnchors: anchors, at: configuration.clock(), expectedIssuer: identifier,
           urlPolicy: configuration.urlPolicy)
-        return IssuerContext(metadata: metadata, signedMetadataVerified: true)
+        var context = IssuerContext(metadata: metadata, signedMetadataVerified: true)
+        context.metadataSignerChain = Self.chain(signed.jws.x5c)
+        return context
       }
       let metadata = try CredentialIssuerMetadata(
         jsonBytes: response.body, policy: configuration.urlPolicy
@@ -171,7 +173,9 @@ public struct IssuanceClient: Sendable {
         let verified = try signed.verify(
           trustAnchors: anchors, at: configuration.clock(), expectedIssuer: identifier,
           urlPolicy: configuration.urlPolicy)
-        return IssuerContext(metadata: verified, signedMetadataVerified: true)
+        var context = IssuerContext(metadata: verified, signedMetadataVerified: true)
+        context.metadataSignerChain = Self.chain(signed.jws.x5c)
+        return context
       }
       return IssuerContext(metadata: metadata, signedMetadataVerified: false)
     } catch let error as IssuanceError {
@@ -181,6 +185,11 @@ public struct IssuanceClient: Sendable {
     } catch {
       throw IssuanceError(.metadata, "\(error)")
     }
+  }
+
+  /// The certificates of a verified signed metadata's `x5c`, leaf first (empty without one).
+  static func chain(_ x5c: [[UInt8]]?) -> [Certificate] {
+    (x5c ?? []).compactMap { try? Certificate(derEncoded: $0) }
   }
 
   /// The authorization server's metadata: RFC 8414's well-known URL, then OpenID Connect
@@ -237,6 +246,9 @@ public struct IssuerContext: Sendable, Hashable {
   package var metadata: CredentialIssuerMetadata
   /// Whether the metadata came from a signed metadata JWT verified against trust anchors.
   package var signedMetadataVerified: Bool
+  /// The chain that signed the verified signed metadata (its `x5c`, leaf first): the issuer's
+  /// authenticated certificate, which its registration's `sub` is bound to; empty otherwise.
+  package var metadataSignerChain: [Certificate] = []
 
   /// An issuer context from metadata already fetched and checked.
   ///

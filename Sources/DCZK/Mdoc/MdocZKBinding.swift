@@ -34,9 +34,11 @@ package enum MdocZKField {
 /// `fill_public_inputs`; not in draft-google-cfrg-libzk). Field-agnostic: bits are 0 or 1, to
 /// become elements of GF(2^128) (hash circuit) or P-256's base field (signature circuit).
 package struct MdocZKBinding: Sendable {
-  /// Version 7 of the ZK spec (`zk_spec.cc`): each attribute is 96 bytes (identifier with its
-  /// CBOR text head in 32, value in 64) and two 8-bit lengths (`mdoc_witness.h`, fill_attribute).
-  package static let attributeBits = 8 * 96 + 8 + 8
+  /// Bits of one attribute (`mdoc_witness.h`, fill_attribute; `getHashMacIndex`): 96 bytes,
+  /// then two 8-bit lengths in version 7, one before it.
+  package static func attributeBits(version: Int) -> Int {
+    8 * 96 + (version < 7 ? 8 : 16)
+  }
   /// `now`: 20 bytes, 8 bits each (`fill_bit_string`).
   package static let timeBits = 20 * 8
   /// Six MACs (e, dpkx, dpky: two GF(2^128) elements each), then the verifier's MAC key av.
@@ -59,10 +61,13 @@ package struct MdocZKBinding: Sendable {
   /// The issuer key's y coordinate.
   package let issuerKeyY: [UInt8]
 
-  package init(_ statement: MdocZKStatement) {
+  /// The public inputs of `statement` in the layout of ZkSpec `version` (6 or 7).
+  ///
+  /// - Throws: `publicInputsInvalid` when an attribute does not fit version 6's 96 bytes.
+  package init(_ statement: MdocZKStatement, version: Int = 7) throws(ZKError) {
     var bits: [UInt8] = [1]
     for attribute in statement.attributes {
-      bits += Self.attributeBits(attribute)
+      bits += try Self.attributeBits(attribute, version: version)
     }
     bits += Self.bitsLSBFirst(Array(statement.now.utf8))
     hashPrefixBits = bits
@@ -72,26 +77,44 @@ package struct MdocZKBinding: Sendable {
   }
 
   /// Where the MACs start among the hash circuit's public inputs (`getHashMacIndex`).
-  package static func hashMacIndex(attributes: Int) -> Int {
-    1 + attributes * attributeBits + timeBits
+  package static func hashMacIndex(attributes: Int, version: Int = 7) -> Int {
+    1 + attributes * attributeBits(version: version) + timeBits
   }
 
   /// The hash circuit's public-input count: the prefix, 6 MACs and av as whole elements.
-  package static func hashPublicInputs(attributes: Int) -> Int {
-    hashMacIndex(attributes: attributes) + macCount + 1
+  package static func hashPublicInputs(attributes: Int, version: Int = 7) -> Int {
+    hashMacIndex(attributes: attributes, version: version) + macCount + 1
   }
 
   /// One attribute's 784 bits (v7, `fill_attribute`): 32 bytes of the identifier's CBOR text
   /// (head and name, zero-padded), 64 bytes of the value (zero-padded), then the lengths of
   /// `<17> elementIdentifier <id>` and of `<12> elementValue <value>` as the circuit compares
   /// them, 8 bits each.
-  static func attributeBits(_ attribute: MdocZKAttribute) -> [UInt8] {
+  static func attributeBits(_ attribute: MdocZKAttribute, version: Int = 7) throws(ZKError)
+    -> [UInt8]
+  {
+    guard version >= 7 else { return try attributeBitsVersion6(attribute) }
     var identifier = CBOR.textString(attribute.identifier).encoded()
     identifier += [UInt8](repeating: 0, count: 32 - identifier.count)
     let value = attribute.cborValue + [UInt8](repeating: 0, count: 64 - attribute.cborValue.count)
     let idLength = UInt8(1 + 17 + 1 + attribute.identifier.utf8.count)
     let valueLength = UInt8(attribute.cborValue.count + 12 + 1)
     return bitsLSBFirst(identifier + value + [idLength, valueLength])
+  }
+
+  /// One attribute's 776 bits before version 7 (`fill_attribute`, version < 7): the identifier's
+  /// CBOR text, `elementValue`'s, then the value, in 96 zero-padded bytes, then their length in
+  /// 8 bits; longer than 96 bytes is refused (the C++ verifier's fill_public_inputs fails).
+  static func attributeBitsVersion6(_ attribute: MdocZKAttribute) throws(ZKError) -> [UInt8] {
+    let bytes =
+      CBOR.textString(attribute.identifier).encoded() + CBOR.textString("elementValue").encoded()
+      + attribute.cborValue
+    guard bytes.count <= 96 else {
+      throw ZKError(
+        .publicInputsInvalid, "attribute \(attribute.identifier) is over 96 bytes (version 6)")
+    }
+    let padded = bytes + [UInt8](repeating: 0, count: 96 - bytes.count)
+    return bitsLSBFirst(padded + [UInt8(bytes.count)])
   }
 
   /// Each byte as 8 bits, least significant first (`fill_byte`).
