@@ -1,5 +1,5 @@
 import DCMdoc
-public import DCOpenID4VP
+package import DCOpenID4VP
 import DCQL
 public import DCTrust
 package import DCX509
