@@ -1,6 +1,15 @@
 public import DCX509
 public import Foundation
 
+/// The credential format an issuer is trusted for: an anchor given for mdocs does not make an
+/// SD-JWT VC's issuer trusted, nor the other way round.
+public enum IssuerCredentialFormat: String, Sendable, Hashable, CaseIterable {
+  /// ISO/IEC 18013-5 mdocs (`mso_mdoc`).
+  case mdoc
+  /// IETF SD-JWT VCs (`dc+sd-jwt`).
+  case sdJWTVC
+}
+
 /// A certificate trusted directly, without a list (a hand-added anchor).
 public struct TrustAnchor: Sendable, Hashable {
   /// The anchor's identifier where it is stored.
@@ -9,12 +18,24 @@ public struct TrustAnchor: Sendable, Hashable {
   public let certificate: Certificate
   /// What chains ending at it may be trusted for.
   public let purposes: Set<TrustPurpose>
+  /// The credential formats whose issuers it may trust (for ``TrustPurpose/credentialIssuer``);
+  /// every format unless the anchor was given for one.
+  public let formats: Set<IssuerCredentialFormat>
 
-  /// Creates an anchor.
-  public init(id: String, certificate: Certificate, purposes: Set<TrustPurpose>) {
+  /// Creates an anchor; `formats` limits the credential formats whose issuers it trusts.
+  public init(
+    id: String, certificate: Certificate, purposes: Set<TrustPurpose>,
+    formats: Set<IssuerCredentialFormat> = Set(IssuerCredentialFormat.allCases)
+  ) {
     self.id = id
     self.certificate = certificate
     self.purposes = purposes
+    self.formats = formats
+  }
+
+  /// Whether it serves `purpose` for `format` (any format when nil).
+  package func serves(_ purpose: TrustPurpose, format: IssuerCredentialFormat?) -> Bool {
+    purposes.contains(purpose) && (format.map { formats.contains($0) } ?? true)
   }
 }
 
@@ -103,17 +124,18 @@ public struct TrustSources: Sendable, Hashable {
   /// candidate is checked with RFC 5280 path validation and `policies`, and against the CRLs of
   /// the `revocation` argument when given, else of the sources' own, else of the revocation
   /// setting of the role whose operation is running (RFC 5280 §6.3). With `docType` (an mdoc's), a list entry
-  /// restricted to other document types does not make the chain trusted.
+  /// restricted to other document types does not make the chain trusted. With `format`, only
+  /// anchors and entries for that credential format are consulted (a VICAL's IACAs issue mdocs).
   public func decide(
     chain: [Certificate], for purpose: TrustPurpose, at time: Date,
     policies: [any CertificatePolicy] = [], revocation: RevocationCheck? = nil,
-    docType: String? = nil
+    docType: String? = nil, format: IssuerCredentialFormat? = nil
   ) -> TrustDecision {
     let revocation = revocation ?? self.revocation ?? RevocationCheck.current
     var refusals: [TrustRefusal] = []
     var lastFailure: String?
     var consulted = false
-    for anchor in anchors where anchor.purposes.contains(purpose) {
+    for anchor in anchors where anchor.serves(purpose, format: format) {
       consulted = true
       let validator = CertificateValidator(
         trustAnchors: [anchor.certificate], policies: policies, revocation: revocation)
@@ -125,7 +147,7 @@ public struct TrustSources: Sendable, Hashable {
       }
     }
     for list in lists {
-      let entries = list.entities.filter { $0.serviceType.purposes.contains(purpose) }
+      let entries = list.entities.filter { $0.serves(purpose, format: format) }
       guard !entries.isEmpty else { continue }
       consulted = true
       if disabledKinds.contains(list.kind) {
@@ -146,6 +168,7 @@ public struct TrustSources: Sendable, Hashable {
             refusals.append(.serviceNotGranted(kind: list.kind, entity: entity.name))
             continue
           }
+          // ISO/IEC 18013-5 Annex C.1.7.1: a VICAL entry's docType limits what the IACA issues.
           if let docType, !entity.docTypes.isEmpty, !entity.docTypes.contains(docType) {
             refusals.append(
               .docTypeNotListed(kind: list.kind, entity: entity.name, docType: docType))

@@ -89,6 +89,17 @@ public struct TrustedEntity: Sendable, Hashable {
     self.isGranted = isGranted
     self.docTypes = docTypes
   }
+
+  /// The credential formats whose issuers it may trust: an mdoc issuing authority (a VICAL
+  /// entry) issues mdocs only; other services are not limited by format.
+  public var formats: Set<IssuerCredentialFormat> {
+    serviceType == .mdocIssuingAuthority ? [.mdoc] : Set(IssuerCredentialFormat.allCases)
+  }
+
+  /// Whether its service serves `purpose` for `format` (any format when nil).
+  package func serves(_ purpose: TrustPurpose, format: IssuerCredentialFormat?) -> Bool {
+    serviceType.purposes.contains(purpose) && (format.map { formats.contains($0) } ?? true)
+  }
 }
 
 /// Where another trusted list is published (a LOTL's pointer): its location, its kind and the

@@ -1,5 +1,5 @@
 import DCEncoding
-import DCJSON
+package import DCJSON
 import DCX509
 import Foundation
 
@@ -163,6 +163,40 @@ extension TrustServiceType {
     case "attestationProvider": self = .attestationProvider
     default:
       self = .other(storedName.hasPrefix("other:") ? String(storedName.dropFirst(6)) : storedName)
+    }
+  }
+}
+
+extension TrustSource {
+  /// The source as JSON, for a store that keeps a verification's result (a verifier's
+  /// transactions); read back with ``init(storedForm:)``.
+  package var storedForm: JSONValue {
+    switch self {
+    case .anchor(let id, let subject):
+      .object([("anchor", .string(id)), ("subject", .string(subject))])
+    case .listEntry(let kind, let operatorName, let issued, let entity, let serviceType):
+      .object([
+        ("list", .string(kind.rawValue)), ("operator", .string(operatorName)),
+        ("issued", .integer(Int64((issued.timeIntervalSince1970 * 1000).rounded()))),
+        ("entity", .string(entity)), ("service", .string(serviceType.storedName)),
+      ])
+    }
+  }
+
+  /// Reads a source back from ``storedForm``; nil when the JSON is not one.
+  package init?(storedForm json: JSONValue) {
+    if let id = json["anchor"]?.string, let subject = json["subject"]?.string {
+      self = .anchor(id: id, subject: subject)
+    } else if let kind = json["list"]?.string.flatMap(TrustedListKind.init(rawValue:)),
+      let operatorName = json["operator"]?.string, let issued = json["issued"]?.int,
+      let entity = json["entity"]?.string, let service = json["service"]?.string
+    {
+      self = .listEntry(
+        kind: kind, operatorName: operatorName,
+        issued: Date(timeIntervalSince1970: Double(issued) / 1000), entity: entity,
+        serviceType: TrustServiceType(storedName: service))
+    } else {
+      return nil
     }
   }
 }

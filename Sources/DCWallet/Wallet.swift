@@ -35,6 +35,8 @@ public final class Wallet: Sendable {
   package let documentTitles: [String: String]
   /// Tags and checks the rows that decide security (trust anchors, the policy).
   let settingsAuthentication: SettingsAuthentication
+  /// The stored lists already decoded, by their verified row tag (issue 29).
+  let trustedListMemo = TrustedListMemo()
 
   /// Opens (and on first use creates) the wallet in a home directory.
   ///
@@ -217,7 +219,8 @@ public final class Wallet: Sendable {
         .importRejected, "not an ISO 18013-5 IssuerSigned structure: \(error.reason)",
         underlying: error)
     }
-    let anchors = try await issuerAnchorsForImport(docType: issuerSigned.mso.docType)
+    let anchors = try await issuerAnchorsForImport(
+      format: .mdoc, docType: issuerSigned.mso.docType)
     let verification: IssuerVerification
     // Issue 29: the document signer's chain checked for revocation as the policy says,
     // its distribution points fetched first when the policy fetches.
@@ -269,7 +272,7 @@ public final class Wallet: Sendable {
     guard sdJWT.keyBindingJWT == nil else {
       throw WalletError(.importRejected, "an issued SD-JWT carries no key binding JWT")
     }
-    let anchors = try await issuerAnchorsForImport()
+    let anchors = try await issuerAnchorsForImport(format: .sdJWTVC)
     let verified: VerifiedSDJWT
     do {
       if anchors.isEmpty {
@@ -315,18 +318,28 @@ public final class Wallet: Sendable {
 
   /// The issuer anchors an import verifies against; with none configured, the import goes on
   /// (with the issuer unverified) only when the policy accepts unverified issuers.
-  private func issuerAnchorsForImport(docType: String? = nil) async throws(WalletError)
-    -> [Certificate]
+  /// A VICAL's IACAs trust mdocs only, and only of the docTypes their entry lists.
+  private func issuerAnchorsForImport(format: IssuerCredentialFormat, docType: String? = nil)
+    async throws(WalletError) -> [Certificate]
   {
-    let anchors = try await trustSources().anchorCertificates(
-      for: .credentialIssuer, at: clock(), docType: docType)
-    guard !anchors.isEmpty || policy.acceptsUnverifiedIssuers else {
+    let sources = try await trustSources()
+    let now = clock()
+    let anchors = sources.anchorCertificates(
+      for: .credentialIssuer, at: now, docType: docType, format: format)
+    guard anchors.isEmpty, !policy.acceptsUnverifiedIssuers else { return anchors }
+    // Name the restriction when a list entry would trust the issuer but for the docType
+    // (ISO/IEC 18013-5 Annex C.1.7.1), rather than "no anchor".
+    if let docType, let entry = sources.restrictedEntries(format: format, at: now).first {
       throw WalletError(
         .importRejected,
-        "no issuer trust anchor is configured, so the issuer cannot be established, and the policy does not accept unverified issuers"
-      )
+        "the only issuers trusted (\(entry.entity.name) in the \(entry.list.kind.rawValue) of \(entry.list.operatorName)) are listed for "
+          + entry.entity.docTypes.joined(separator: ", ")
+          + " only, not \(docType), and the policy does not accept unverified issuers")
     }
-    return anchors
+    throw WalletError(
+      .importRejected,
+      "no issuer trust anchor is configured, so the issuer cannot be established, and the policy does not accept unverified issuers"
+    )
   }
 
   /// Writes the device key and the credential as one step of the key store (see

@@ -92,19 +92,27 @@ extension Wallet {
     }
     var lists: [StoredTrustedList] = []
     var problems: [StoreProblem] = []
+    var seen: [[UInt8]: TrustedList] = [:]
     for row in rows {
       switch row.flatMap(usableTrustedList) {
-      case .success(let list): lists.append(list)
+      case .success(let (list, tag)):
+        lists.append(list)
+        seen[tag] = list.list
       case .failure(let problem): problems.append(problem)
       }
     }
+    trustedListMemo.keepOnly(seen)
     return TrustedListListing(lists: lists, problems: problems)
   }
 
+  /// The row's list and its verified tag. Every call reads the rows and checks each tag (so a
+  /// change by another process or connection, or a row changed without the key, is seen at
+  /// once); only decoding the verified model is skipped for a tag already decoded: the tag is
+  /// an HMAC over every column, so the same verified tag is the same row content.
   private func usableTrustedList(_ record: TrustedListRecord)
-    -> Result<StoredTrustedList, StoreProblem>
+    -> Result<(StoredTrustedList, tag: [UInt8]), StoreProblem>
   {
-    guard settingsAuthentication.verifies(record) else {
+    guard settingsAuthentication.verifies(record), let tag = record.authenticationTag else {
       let why =
         record.authenticationTag == nil
         ? "has no authentication tag (written directly to the database); import it again"
@@ -114,19 +122,26 @@ extension Wallet {
           record: .trustedList(id: record.id),
           error: WalletStoreError(.unauthenticatedRecord, "trusted list \(record.id) \(why)")))
     }
-    do {
-      let list = try TrustedList(storedForm: record.verifiedForm)
-      return .success(
+    let list: TrustedList
+    if let kept = trustedListMemo.list(tag: tag) {
+      list = kept
+    } else {
+      do {
+        list = trustedListMemo.decoded(try TrustedList(storedForm: record.verifiedForm), tag: tag)
+      } catch {
+        return .failure(
+          StoreProblem(
+            record: .trustedList(id: record.id),
+            error: WalletStoreError(
+              .corruptRecord, "trusted list \(record.id) cannot be read: \(error.reason)")))
+      }
+    }
+    return .success(
+      (
         StoredTrustedList(
           id: record.id, location: record.location.flatMap(URL.init(string:)),
-          importedAt: record.importedAt, list: list))
-    } catch {
-      return .failure(
-        StoreProblem(
-          record: .trustedList(id: record.id),
-          error: WalletStoreError(
-            .corruptRecord, "trusted list \(record.id) cannot be read: \(error.reason)")))
-    }
+          importedAt: record.importedAt, list: list), tag
+      ))
   }
 
   /// Removes a stored list.
@@ -172,7 +187,7 @@ extension Wallet {
     }
     var outcomes: [TrustedListRefresh] = []
     for case .success(let record) in rows {
-      guard case .success(let stored) = usableTrustedList(record) else { continue }
+      guard case .success(let (stored, _)) = usableTrustedList(record) else { continue }
       guard let location = stored.location else {
         outcomes.append(.notRefreshable(stored))
         continue
@@ -241,4 +256,37 @@ extension Wallet {
     }
     return response.body
   }
+}
+
+/// The wallet's decoded stored lists, by the verified authentication tag of their row (issue
+/// 29): a trust check reads and authenticates the rows each time, and decodes only a row whose
+/// tag it has not decoded before. After each reading only the tags of the rows read are kept,
+/// so a removed or replaced list is dropped and the memo holds at most the stored lists.
+final class TrustedListMemo: @unchecked Sendable {
+  // `lists` and `decodes` are read and written only while `lock` is held.
+  private let lock = NSLock()
+  private var lists: [[UInt8]: TrustedList] = [:]
+  private var decodes = 0
+
+  /// The list decoded for `tag`, if kept.
+  func list(tag: [UInt8]) -> TrustedList? {
+    lock.withLock { lists[tag] }
+  }
+
+  /// Keeps `list`, just decoded from the row tagged `tag`, and returns it.
+  func decoded(_ list: TrustedList, tag: [UInt8]) -> TrustedList {
+    lock.withLock {
+      decodes += 1
+      lists[tag] = list
+    }
+    return list
+  }
+
+  /// Keeps only these (the rows just read).
+  func keepOnly(_ current: [[UInt8]: TrustedList]) {
+    lock.withLock { lists = current }
+  }
+
+  /// How many rows were decoded so far (for tests: a repeated check decodes nothing).
+  var decodeCount: Int { lock.withLock { decodes } }
 }

@@ -1,6 +1,7 @@
 import DCAPI
 import DCHTTP
 import DCOpenID4VP
+import DCTrust
 import DCVerifier
 import DCWallet
 import DCX509
@@ -15,7 +16,7 @@ enum BrowserVerifier {
     _ args: ParsedArguments, origin: WebOrigin,
     signers: (san: RequestSigner?, hash: RequestSigner?), crossDevice: PresentationVerifier,
     redirect: PresentationVerifierHTTPHandler, status: StatusChecking,
-    anchors: (mdoc: [Certificate], sdJWT: [Certificate]), _ context: CommandContext
+    issuerTrust: TrustSources, _ context: CommandContext
   ) throws -> DigitalCredentialVerifierHTTPHandler {
     let protocols = try dcAPIProtocols(args)
     let registration = try RegistrationCertificateFile.read(args)
@@ -29,8 +30,7 @@ enum BrowserVerifier {
     var configuration = DigitalCredentialVerifierConfiguration(
       origin: origin, protocols: protocols, signer: signers.san ?? signers.hash,
       multisigners: [signers.san, signers.hash].compactMap { $0 }, reader: reader,
-      sdJWTIssuerAnchors: anchors.sdJWT, mdocIssuerAnchors: anchors.mdoc, status: status,
-      revocation: context.revocation)
+      issuerTrust: issuerTrust, status: status, revocation: context.revocation)
     configuration.registrationCertificate = registration
     var page: String? = nil
     if let path = args.value("page") {
@@ -39,7 +39,11 @@ enum BrowserVerifier {
     return DigitalCredentialVerifierHTTPHandler(
       verifier: DigitalCredentialVerifier(configuration: configuration, crossDevice: crossDevice),
       redirect: redirect, page: page,
-      render: { DigitalCredentialReport.json($0, checkText: VerificationCheckText.sentence) },
+      render: {
+        DigitalCredentialReport.json(
+          $0, checkText: VerificationCheckText.sentence,
+          trustText: { "trusted by " + TrustDecisionText.describe($0) })
+      },
       qrCode: { try? QRText.svg($0) })
   }
 

@@ -3,6 +3,7 @@ import DCJSON
 import DCMdoc
 import DCMdocProximity
 import DCProximityTransport
+import DCTrust
 import DCVerifier
 import DCWallet
 import DCX509
@@ -172,6 +173,7 @@ enum ReadCommand {
       .value(
         "issuer-anchor", "FILE", repeating: true,
         "a trusted mdoc issuer: an IACA, or a document signer certificate itself (PEM or DER)"),
+    ] + VerifierTrustLists.options + [
       .value("at", "RFC3339", "verify as of this time (default: now), e.g. 2025-06-01T12:00:00Z"),
       .value(
         "status-list", "FILE", repeating: true,
@@ -200,14 +202,16 @@ enum ReadCommand {
       throw UsageError(error.message, command: spec.path)
     }
     let now = try VerifierCommand.verificationTime(args)
-    let anchors = try Inputs.certificates(args.all("issuer-anchor"))
+    // Issue 29: a document's issuer is decided with its docType: an IACA a VICAL lists for
+    // other document types does not make it trusted.
+    let sources = try VerifierTrustLists.sources(args, command: spec.path)
     let status = try VerifierStatusCheck.checking(args, command: spec.path)
     let reader = try readerCredentials(args)
     let session = try await connect(engagement: args.value("engagement") ?? "", at: address)
     let result: ProximityReader.Result
     do {
       result = try await session.request(
-        items, reader: reader, issuerTrustAnchors: anchors, now: now, status: status,
+        items, reader: reader, issuerTrust: sources, now: now, status: status,
         revocation: context.revocation)
     } catch {
       await session.terminate()
@@ -221,6 +225,8 @@ enum ReadCommand {
     }
     await session.terminate()
     VerifierCommand.printAnnexC(result, json: args.flag("json"), context)
+    VerifierTrustLists.print(
+      ["documents": result.issuerTrustDecisions(sources, at: now)], args, context)
   }
 
   /// `--reader-key` with its `--reader-cert` chain, or nil when neither is given.

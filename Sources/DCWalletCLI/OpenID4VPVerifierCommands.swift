@@ -121,19 +121,17 @@ enum OpenID4VPVerifierCommands {
   /// Verifies a response against a state (saved, or rebuilt from the request as sent), with
   /// the mdoc and SD-JWT VC issuer anchors kept apart.
   static func verify(
-    response: JSONValue, state: VerifierState, mdocAnchors: [Certificate],
-    sdJWTAnchors: [Certificate], now: Date, status: StatusChecking,
-    revocation: RevocationSettings? = nil
+    response: JSONValue, state: VerifierState, sources: TrustSources, now: Date,
+    status: StatusChecking, revocation: RevocationSettings? = nil
   ) async throws -> VerifiedAuthorizationResponse {
     let data = response["data"] ?? response
     // Issue 29: with --crl-fetch, the presented chains' distribution points are fetched first.
     let presented = revocation?.fetcher == nil ? [] : state.presentedCertificates(data)
     do {
-      return try await revocation.inEffect(for: presented, issuers: sdJWTAnchors + mdocAnchors) {
-        () async throws(OpenID4VPError) in
-        try await state.verifyResponse(
-          data, sdJWTIssuerAnchors: sdJWTAnchors, mdocIssuerAnchors: mdocAnchors, now: now,
-          status: status)
+      return try await revocation.inEffect(
+        for: presented, issuers: sources.anchorCertificates(for: .credentialIssuer, at: now)
+      ) { () async throws(OpenID4VPError) in
+        try await state.verifyResponse(data, issuerTrust: sources, now: now, status: status)
       }
     } catch {
       throw CommandFailure("verification failed: \(error.reason)")
@@ -176,18 +174,19 @@ enum OpenID4VPVerifierCommands {
               queryID,
               .array(
                 credentials.map { credential in
-                  .object([
-                    ("format", .string(credential.format)),
-                    ("type", .string(credential.vct ?? credential.docType ?? "")),
-                    (
-                      "claims",
-                      .object(
-                        credential.claims.map {
-                          (ClaimName.of($0.path, format: credential.format), $0.value)
-                        })
-                    ),
-                    ("status", VerifierStatusText.json(credential)),
-                  ])
+                  .object(
+                    [
+                      ("format", .string(credential.format)),
+                      ("type", .string(credential.vct ?? credential.docType ?? "")),
+                      (
+                        "claims",
+                        .object(
+                          credential.claims.map {
+                            (ClaimName.of($0.path, format: credential.format), $0.value)
+                          })
+                      ),
+                      ("status", VerifierStatusText.json(credential)),
+                    ] + TrustDecisionText.json(credential.issuerTrust))
                 })
             )
           })

@@ -1,3 +1,4 @@
+import DCJSON
 import DCTrust
 import Foundation
 
@@ -14,6 +15,12 @@ enum TrustDecisionText {
       "not trusted: "
         + refusals.map { describe($0, chainReasons: chainReasons) }.joined(separator: "; ")
     }
+  }
+
+  /// `("issuer_trust", "trusted by …")` for a verifier's JSON report, nothing when the issuer
+  /// was not decided through trust sources.
+  static func json(_ source: TrustSource?) -> [(key: String, value: JSONValue)] {
+    source.map { [("issuer_trust", .string("trusted by " + describe($0)))] } ?? []
   }
 
   static func describe(_ source: TrustSource) -> String {

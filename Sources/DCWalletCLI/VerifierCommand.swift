@@ -77,13 +77,7 @@ enum VerifierCommand {
       .value(
         "sd-jwt-issuer-anchor", "FILE", repeating: true,
         "a trusted SD-JWT VC issuer anchor (PEM or DER)"),
-      .value(
-        "trusted-list", "KIND:FILE", repeating: true,
-        "a trusted list (lote, tsl, lotl, vical, rical) whose issuers are trusted, e.g. lote:pid-providers.jws"
-      ),
-      .value(
-        "list-operator-cert", "PEM", repeating: true,
-        "the certificate the --trusted-list operators sign with (PEM or DER)"),
+    ] + VerifierTrustLists.options + [
       .value(
         "status-list", "FILE", repeating: true,
         "a status list token (JWT or CWT) to use instead of fetching it, matched by its sub"),
@@ -278,12 +272,9 @@ enum VerifierCommand {
     let status = try VerifierStatusCheck.checking(args)
     // Issue 29: the issuer anchors and the issuers of every verified --trusted-list; the
     // report then names which one trusted each credential.
-    let sources = try VerifierTrustLists.sources(args, at: now)
-    // Only the lists' issuers go to both formats: each hand-given anchor stays with its format.
-    var listsOnly = sources
-    listsOnly.anchors = []
-    let listed = listsOnly.anchorCertificates(for: .credentialIssuer, at: now)
-    let mdocAnchors = try Inputs.certificates(args.all("issuer-anchor")) + listed
+    // Each hand-given anchor trusts issuers of its own format only (TrustAnchor.formats).
+    let sources = try VerifierTrustLists.sources(args, command: verifySpec.path)
+    let mdocAnchors = sources.anchorCertificates(for: .credentialIssuer, at: now, format: .mdoc)
     if let capture = args.value("zk-capture") {
       try ZeroKnowledgeCommands.verifyCapture(
         capture, args: args, anchors: mdocAnchors, now: now, context)
@@ -296,11 +287,9 @@ enum VerifierCommand {
     guard !origin.isEmpty else {
       throw UsageError("--origin must not be empty", command: verifySpec.path)
     }
-    let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor")) + listed
     guard let statePath = args.value("state") else {
       try await verifyCaptured(
-        args, origin: origin, now: now, mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors,
-        status: status, context)
+        args, origin: origin, now: now, sources: sources, status: status, context)
       return
     }
     guard args.value("request") == nil, args.value("recipient-key") == nil else {
@@ -324,8 +313,8 @@ enum VerifierCommand {
         return
       }
       let verified = try await verifyOpenID4VP(
-        response, savedState: stateJSON, origin: origin, now: now, mdocAnchors: mdocAnchors,
-        sdJWTAnchors: sdJWTAnchors, status: status, revocation: context.revocation)
+        response, savedState: stateJSON, origin: origin, now: now, sources: sources,
+        status: status, revocation: context.revocation)
       OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
       VerifierTrustLists.print(verified.issuerTrustDecisions(sources, at: now), args, context)
       return
@@ -345,7 +334,7 @@ enum VerifierCommand {
       return
     }
     let result = try await verifyAnnexC(
-      response: response, state: state, anchors: mdocAnchors, now: now, status: status,
+      response: response, state: state, sources: sources, now: now, status: status,
       requireAllElements: args.flag("require-all-elements"), revocation: context.revocation)
     printAnnexC(result, json: args.flag("json"), context)
     VerifierTrustLists.print(
@@ -401,8 +390,7 @@ enum VerifierCommand {
   /// Verifies an OpenID4VP response against a saved state made for `origin`.
   private static func verifyOpenID4VP(
     _ response: JSONValue, savedState stateJSON: JSONValue, origin: String, now: Date,
-    mdocAnchors: [Certificate], sdJWTAnchors: [Certificate], status: StatusChecking,
-    revocation: RevocationSettings?
+    sources: TrustSources, status: StatusChecking, revocation: RevocationSettings?
   ) async throws -> VerifiedAuthorizationResponse {
     let state: VerifierState
     do {
@@ -414,8 +402,8 @@ enum VerifierCommand {
       throw CommandFailure("the request was made for \(state.origin), not \(origin)")
     }
     return try await OpenID4VPVerifierCommands.verify(
-      response: response, state: state, mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors,
-      now: now, status: status, revocation: revocation)
+      response: response, state: state, sources: sources, now: now, status: status,
+      revocation: revocation)
   }
 
   /// Reads the response JSON (`--response`, else standard input); `{"protocol", "data"}` or its
@@ -458,8 +446,8 @@ enum VerifierCommand {
 
   /// `verifier verify --request --recipient-key`: a captured exchange without a state.
   static func verifyCaptured(
-    _ args: ParsedArguments, origin: String, now: Date, mdocAnchors: [Certificate],
-    sdJWTAnchors: [Certificate], status: StatusChecking, _ context: CommandContext
+    _ args: ParsedArguments, origin: String, now: Date, sources: TrustSources,
+    status: StatusChecking, _ context: CommandContext
   ) async throws {
     guard let requestPath = args.value("request") else {
       throw UsageError(
@@ -491,7 +479,7 @@ enum VerifierCommand {
       do {
         let verified = try await verifyCaptured(
           request, response: response, key: key, args, origin: origin, now: now,
-          mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors, status: status, context)
+          sources: sources, status: status, context)
         if verified { return }
       } catch let failure as CommandFailure {
         firstFailure = firstFailure ?? failure
@@ -504,8 +492,8 @@ enum VerifierCommand {
   /// when the entry's protocol is not one this command verifies.
   private static func verifyCaptured(
     _ request: ProtocolRequest, response: JSONValue, key: ECPrivateKey?, _ args: ParsedArguments,
-    origin: String, now: Date, mdocAnchors: [Certificate], sdJWTAnchors: [Certificate],
-    status: StatusChecking, _ context: CommandContext
+    origin: String, now: Date, sources: TrustSources, status: StatusChecking,
+    _ context: CommandContext
   ) async throws -> Bool {
     if request.knownProtocol == .orgIsoMdoc {
       guard let key else {
@@ -520,7 +508,7 @@ enum VerifierCommand {
         throw CommandFailure("the org-iso-mdoc request: \(error.reason)")
       }
       let result = try await verifyAnnexC(
-        response: response, state: state, anchors: mdocAnchors, now: now, status: status,
+        response: response, state: state, sources: sources, now: now, status: status,
         requireAllElements: args.flag("require-all-elements"), revocation: context.revocation)
       printAnnexC(result, json: args.flag("json"), context)
       return true
@@ -537,25 +525,26 @@ enum VerifierCommand {
       throw CommandFailure("the \(protocolID.rawValue) request: \(error.reason)")
     }
     let verified = try await OpenID4VPVerifierCommands.verify(
-      response: response, state: state, mdocAnchors: mdocAnchors,
-      sdJWTAnchors: sdJWTAnchors, now: now, status: status, revocation: context.revocation)
+      response: response, state: state, sources: sources, now: now, status: status,
+      revocation: context.revocation)
     OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
     return true
   }
 
   static func verifyAnnexC(
-    response: JSONValue, state: AnnexCVerifier.State, anchors: [Certificate], now: Date,
+    response: JSONValue, state: AnnexCVerifier.State, sources: TrustSources, now: Date,
     status: StatusChecking, requireAllElements: Bool, revocation: RevocationSettings?
   ) async throws -> AnnexCVerifier.Result {
     let data = response["data"] ?? response
     // Issue 29: with --crl-fetch, the presented chains' distribution points are fetched first.
     let presented = revocation?.fetcher == nil ? [] : state.presentedCertificates(data)
     do {
-      let result = try await revocation.inEffect(for: presented, issuers: anchors) {
-        () async throws(VerifierError) in
+      let result = try await revocation.inEffect(
+        for: presented,
+        issuers: sources.anchorCertificates(for: .credentialIssuer, at: now, format: .mdoc)
+      ) { () async throws(VerifierError) in
         try await AnnexCVerifier.verify(
-          responseData: data, state: state, issuerTrustAnchors: anchors, now: now,
-          status: status)
+          responseData: data, state: state, issuerTrust: sources, now: now, status: status)
       }
       return requireAllElements ? try result.requiringEveryRequestedElement() : result
     } catch {
@@ -580,28 +569,29 @@ enum VerifierOutput {
         "documents",
         .array(
           result.documents.map { document in
-            .object([
-              ("docType", .string(document.docType)),
-              ("issuer", .string(document.issuer.documentSigner.subject.description)),
-              (
-                "trust",
-                .string(
-                  {
-                    switch document.trustBasis {
-                    case .chain: "chain to a trusted IACA"
-                    case .pinnedDocumentSigner: "pinned document signer (direct trust)"
-                    }
-                  }())
-              ),
-              (
-                "elements",
-                .object(
-                  document.elements.map {
-                    ("\($0.nameSpace)/\($0.identifier)", .string(ValueText.describe($0.value)))
-                  })
-              ),
-              ("notReturned", .array(notReturned(document).map(JSONValue.string))),
-            ])
+            .object(
+              [
+                ("docType", .string(document.docType)),
+                ("issuer", .string(document.issuer.documentSigner.subject.description)),
+                (
+                  "trust",
+                  .string(
+                    {
+                      switch document.trustBasis {
+                      case .chain: "chain to a trusted IACA"
+                      case .pinnedDocumentSigner: "pinned document signer (direct trust)"
+                      }
+                    }())
+                ),
+                (
+                  "elements",
+                  .object(
+                    document.elements.map {
+                      ("\($0.nameSpace)/\($0.identifier)", .string(ValueText.describe($0.value)))
+                    })
+                ),
+                ("notReturned", .array(notReturned(document).map(JSONValue.string))),
+              ] + TrustDecisionText.json(document.issuerTrust))
           })
       ),
       (

@@ -3,6 +3,7 @@ import DCCrypto
 import DCHTTP
 import DCJSON
 import DCOpenID4VP
+import DCTrust
 import DCVerifier
 import DCWallet
 import DCX509
@@ -43,6 +44,7 @@ enum VerifierServeCommand {
       .value(
         "sd-jwt-issuer-anchor", "FILE", repeating: true,
         "a trusted SD-JWT VC issuer anchor (PEM or DER)"),
+    ] + VerifierTrustLists.options + [
       .value("lifetime", "SECONDS", "how long a transaction lives (default 600)"),
       StoreLocation.option(defaultFile: "verifier/transactions.sqlite in the wallet home"),
       .flag("no-status-check", "do not check credential status (the report says it was skipped)"),
@@ -127,8 +129,9 @@ enum VerifierServeCommand {
       RequestSigner.x509SANDNS(dnsName: $0, certificateChain: chain, signer: signerKey)
     }
     let hashSigner = RequestSigner.x509Hash(certificateChain: chain, signer: signerKey)
-    let mdocAnchors = try Inputs.certificates(args.all("issuer-anchor"))
-    let sdJWTAnchors = try Inputs.certificates(args.all("sd-jwt-issuer-anchor"))
+    // Issue 29: anchors for their formats and verified --trusted-lists; each verified
+    // credential's issuer is decided with its format and docType, and the result names it.
+    let sources = try VerifierTrustLists.sources(args, command: serveSpec.path)
     let status: StatusChecking = try VerifierStatusCheck.checking(args, command: serveSpec.path)
     let store = try StoreLocation(
       args.value("store"), defaultPath: try transactionsFile(context), command: serveSpec.path
@@ -142,8 +145,8 @@ enum VerifierServeCommand {
         args, subject: dnsName ?? "localhost")
       var presentation = PresentationVerifierConfiguration(
         baseURL: base, x509SANDNS: sanSigner, x509Hash: hashSigner, attestation: attestation,
-        sdJWTIssuerAnchors: sdJWTAnchors, mdocIssuerAnchors: mdocAnchors, status: status,
-        transactionLifetime: lifetime, revocation: context.revocation)
+        issuerTrust: sources, status: status, transactionLifetime: lifetime,
+        revocation: context.revocation)
       // OpenID4VP 1.0 §5.1 verifier_info: the registration certificate (ETSI TS 119 475).
       presentation.registrationCertificate = try RegistrationCertificateFile.read(args)
       let verifier = PresentationVerifier(configuration: presentation, store: store)
@@ -155,14 +158,14 @@ enum VerifierServeCommand {
       router.set(
         try BrowserVerifier.handler(
           args, origin: origin, signers: (sanSigner, hashSigner), crossDevice: verifier,
-          redirect: redirect, status: status, anchors: (mdocAnchors, sdJWTAnchors), context))
+          redirect: redirect, status: status, issuerTrust: sources, context))
       try recordURL(base, context)
       context.console.out(base)
       if args.flag("open") { context.console.out(origin.serialized + "/") }
       await IssuerCommand.waitForInterrupt()
       server.stop()
     #else
-      _ = (lifetime, sanSigner, hashSigner, mdocAnchors, sdJWTAnchors, status, store)
+      _ = (lifetime, sanSigner, hashSigner, sources, status, store)
       throw CommandFailure("the development HTTP server needs libmicrohttpd (Linux)")
     #endif
   }
@@ -442,6 +445,9 @@ enum VerifierServeCommand {
           "\(queryID): \(credential["format"]?.string ?? "") \(credential["type"]?.string ?? "")")
         for (name, value) in credential["claims"]?.object ?? [] {
           context.console.outLine("  \(name): \(value.serialized())")
+        }
+        if let trust = credential["issuer_trust"]?.string {
+          context.console.outLine("  issuer trust: \(trust)")
         }
       }
     }

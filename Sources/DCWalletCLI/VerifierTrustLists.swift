@@ -6,23 +6,42 @@ import Foundation
 /// verified against their operators, whose issuers the verification trusts, and the report's
 /// line naming what trusted each credential's issuer.
 enum VerifierTrustLists {
-  /// The anchors given (`--issuer-anchor`, `--sd-jwt-issuer-anchor`) and the verified lists.
-  static func sources(_ args: ParsedArguments, at now: Date) throws -> TrustSources {
+  /// `--trusted-list` and `--list-operator-cert`, on every verifier role's command.
+  static let options: [CommandSpec.Option] = [
+    .value(
+      "trusted-list", "KIND:FILE", repeating: true,
+      "a trusted list (lote, tsl, lotl, vical, rical) whose issuers are trusted, e.g. lote:pid-providers.jws"
+    ),
+    .value(
+      "list-operator-cert", "PEM", repeating: true,
+      "the certificate the --trusted-list operators sign with (PEM or DER)"),
+  ]
+
+  /// The anchors given, each for its credential format (`--issuer-anchor` for mdocs,
+  /// `--sd-jwt-issuer-anchor` for SD-JWT VCs), and the verified lists.
+  static func sources(_ args: ParsedArguments, command: String) throws -> TrustSources {
     var anchors: [TrustAnchor] = []
-    for (index, certificate) in try Inputs.certificates(
-      args.all("issuer-anchor") + args.all("sd-jwt-issuer-anchor")
-    ).enumerated() {
-      anchors.append(
-        TrustAnchor(
-          id: "issuer anchor \(index + 1)", certificate: certificate,
-          purposes: [.credentialIssuer]))
+    let given: [(option: String, format: IssuerCredentialFormat)] = [
+      ("issuer-anchor", .mdoc), ("sd-jwt-issuer-anchor", .sdJWTVC),
+    ]
+    for (option, format) in given {
+      for (index, certificate) in try Inputs.certificates(args.all(option)).enumerated() {
+        anchors.append(
+          TrustAnchor(
+            id: "--\(option) \(index + 1)", certificate: certificate,
+            purposes: [.credentialIssuer], formats: [format]))
+      }
     }
+    return TrustSources(anchors: anchors, lists: try lists(args, command: command))
+  }
+
+  /// Each `--trusted-list KIND:FILE`, verified against the `--list-operator-cert`s.
+  private static func lists(_ args: ParsedArguments, command: String) throws -> [TrustedList] {
     let specs = args.all("trusted-list")
-    guard !specs.isEmpty else { return TrustSources(anchors: anchors) }
+    guard !specs.isEmpty else { return [] }
     let operators = try Inputs.certificates(args.all("list-operator-cert"))
     guard !operators.isEmpty else {
-      throw UsageError(
-        "--trusted-list needs --list-operator-cert", command: VerifierCommand.verifySpec.path)
+      throw UsageError("--trusted-list needs --list-operator-cert", command: command)
     }
     var lists: [TrustedList] = []
     for spec in specs {
@@ -31,7 +50,7 @@ enum VerifierTrustLists {
       else {
         throw UsageError(
           "--trusted-list is KIND:FILE with KIND lote, tsl, lotl, vical or rical, not \(spec)",
-          command: VerifierCommand.verifySpec.path)
+          command: command)
       }
       let path = String(spec[spec.index(after: colon)...])
       do {
@@ -42,7 +61,7 @@ enum VerifierTrustLists {
         throw CommandFailure("the trusted list \(path) is refused: \(error.reason)")
       }
     }
-    return TrustSources(anchors: anchors, lists: lists)
+    return lists
   }
 
   /// `issuer trust  QUERY: trusted by …` per credential (text output only).

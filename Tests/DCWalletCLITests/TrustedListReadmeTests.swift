@@ -28,6 +28,11 @@ struct TrustedListReadmeTests {
       out.contains("requester trust: trusted by Development Access CA, an access certificate"),
       "\(out)")
     #expect(out.contains("reader Unlisted Shop is not trusted"), "\(out)")
+    // read decides the mDL's issuer through the VICAL (its docType is listed).
+    #expect(
+      out.contains(
+        "issuer trust  documents: trusted by Development IACA, a mdoc issuing authority in the VICAL of Development Trust Scheme"
+      ), "\(out)")
     // dev files' VICAL imports with --kind vical (ISO/IEC 18013-5 Annex C.1.7.1).
     #expect(out.contains("  vical  Development Trust Scheme  issued "), "\(out)")
     #expect(out.contains("  1 entry"), "\(out)")

@@ -46,8 +46,15 @@ struct VICALWalletTests {
     let reloaded = try await wallet.trustedListListing().lists
     #expect(reloaded.first?.list.entities.first?.docTypes == ["eu.europa.ec.eudi.pid.1"])
     let mdoc = try setup.pki.issue(deviceKey: setup.device.publicKey).bytes
-    await #expect(throws: WalletError.self) {
-      try await wallet.importMdoc(mdoc, deviceKey: setup.device)
+    // The refusal names the restriction, not "no issuer trust anchor".
+    do {
+      _ = try await wallet.importMdoc(mdoc, deviceKey: setup.device)
+      Issue.record("an mDL imported under an IACA listed for the PID only")
+    } catch {
+      #expect(error.code == .importRejected)
+      #expect(
+        error.reason.contains("listed for eu.europa.ec.eudi.pid.1 only, not \(Self.mDL)"),
+        "\(error.reason)")
     }
 
     let forMDL = try await wallet.importTrustedList(
@@ -70,6 +77,21 @@ struct VICALWalletTests {
       return
     }
     #expect(reasons.contains { if case .docTypeNotListed = $0 { true } else { false } })
+  }
+
+  /// A VICAL lists mdoc IACAs: its entry does not trust an SD-JWT VC issuer at import.
+  @Test("A VICAL entry does not make an SD-JWT VC's issuer trusted")
+  func vicalDoesNotTrustSDJWT() async throws {
+    let setup = try Setup()
+    defer { setup.dir.remove() }
+    let wallet = try setup.wallet()
+    try await wallet.importTrustedList(
+      try list(setup, kind: .vical, certificate: setup.pki.iaca), kind: .vical,
+      operatorCertificates: [setup.operatorCertificate])
+    let sources = try await wallet.trustSources()
+    #expect(!sources.anchorCertificates(for: .credentialIssuer, at: Date(), format: .mdoc).isEmpty)
+    #expect(
+      sources.anchorCertificates(for: .credentialIssuer, at: Date(), format: .sdJWTVC).isEmpty)
   }
 
   @Test(

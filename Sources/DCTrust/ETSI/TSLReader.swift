@@ -57,14 +57,23 @@
     }
 
     /// `ServiceDigitalIdentity/DigitalId/X509Certificate` (§5.5.3).
+    ///
+    /// A certificate this SDK's DER reader refuses is left out, not the whole list: the list's
+    /// signature already verified, so the content is its operator's, and a certificate that
+    /// does not parse can anchor nothing here (as an identity given only by name or key, which
+    /// is skipped too). Real case: the EU LOTL's pointer to Italy carries a certificate whose
+    /// signature BIT STRING declares an unused bit (X.690 §8.6.2.2, not whole octets); that
+    /// pointer keeps its other certificates.
     static func certificates(_ identity: XMLNodeRef?) throws(TrustError) -> [Certificate] {
       guard let identity else { return [] }
       let ids = try identity.children(
         "DigitalId", TSLNamespace.tsl, limit: ETSIListLimits.maxCertificatesPerIdentity)
       var certificates: [Certificate] = []
       for id in ids {
-        if let text = id.child("X509Certificate", TSLNamespace.tsl)?.text {
-          certificates.append(try ETSICertificate.read(base64: text))
+        if let text = id.child("X509Certificate", TSLNamespace.tsl)?.text,
+          let certificate = try? ETSICertificate.read(base64: text)
+        {
+          certificates.append(certificate)
         }
       }
       return certificates

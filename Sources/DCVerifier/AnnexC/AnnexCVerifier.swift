@@ -6,6 +6,7 @@ import DCJOSE
 public import DCJSON
 public import DCMdoc
 public import DCOrgIsoMdoc
+public import DCTrust
 public import DCX509
 public import Foundation
 
@@ -191,6 +192,11 @@ public enum AnnexCVerifier {
     package var absentElements: [(nameSpace: String, identifier: String)] = []
     /// The document's MSO, for its status reference (ISO 18013-5 second edition `status`).
     var mso: MobileSecurityObject? = nil
+    /// The document signer's chain as presented (x5chain), leaf first, for the trust decision.
+    var issuerChain: [Certificate] = []
+    /// What trusted the issuer (the anchor, or the trusted list, entity and service type),
+    /// when the verifier decided it through `TrustSources` (issue 29).
+    public internal(set) var issuerTrust: TrustSource? = nil
   }
 
   /// The outcome of verifying a response.
@@ -394,9 +400,11 @@ public enum AnnexCVerifier {
     }
     let (elements, absent) = try disclosedElements(document, requested: itemsRequest)
     checks.append(.onlyRequestedElements(docType: document.docType, elementCount: elements.count))
+    let chain = (try? document.issuerSigned.documentSignerChain()) ?? []
     return VerifiedDocument(
       docType: document.docType, elements: elements, issuer: issuer, trustBasis: basis,
-      notReturned: document.errors, absentElements: absent, mso: document.issuerSigned.mso)
+      notReturned: document.errors, absentElements: absent, mso: document.issuerSigned.mso,
+      issuerChain: chain.isEmpty ? [issuer.documentSigner] : chain)
   }
 
   /// The elements a document disclosed, each of which its doc request asked for (else

@@ -4,6 +4,7 @@ import DCEncoding
 package import DCJSON
 import DCOpenID4VP
 import DCQL
+package import DCTrust
 
 /// A verified DC API response as the page shows it: per credential its claims, the portrait as
 /// an image where the credential has one, the issuer trust and the status; then every check.
@@ -14,7 +15,8 @@ import DCQL
 package enum DigitalCredentialReport {
   package static func json(
     _ verification: DigitalCredentialVerification,
-    checkText: (VerificationCheck) -> String
+    checkText: (VerificationCheck) -> String,
+    trustText: (TrustSource) -> String = { "\($0)" }
   ) -> JSONValue {
     switch verification {
     case .mdoc(let result):
@@ -25,21 +27,22 @@ package enum DigitalCredentialReport {
             ([$0.nameSpace, $0.identifier], JSONValue(cbor: $0.value), $0.value.bytes)
           },
           checks: result.report.checks.filter { $0.concerns(docType: document.docType) },
-          checkText: checkText)
+          checkText: checkText, issuerTrust: document.issuerTrust.map(trustText))
       }
       return report(
         DigitalCredentialProtocol.orgIsoMdoc.rawValue, credentials, result.report.checks,
         checkText)
     case .openID4VP(let protocolID, let verified):
-      return json(verified, protocolName: protocolID.rawValue, checkText: checkText)
+      return json(
+        verified, protocolName: protocolID.rawValue, checkText: checkText, trustText: trustText)
     case .crossDevice(let verified):
-      return json(verified, protocolName: "openid4vp", checkText: checkText)
+      return json(verified, protocolName: "openid4vp", checkText: checkText, trustText: trustText)
     }
   }
 
   private static func json(
     _ verified: VerifiedAuthorizationResponse, protocolName: String,
-    checkText: (VerificationCheck) -> String
+    checkText: (VerificationCheck) -> String, trustText: (TrustSource) -> String
   ) -> JSONValue {
     var credentials: [JSONValue] = []
     var checks = verified.report.checks
@@ -60,7 +63,8 @@ package enum DigitalCredentialReport {
                 item.format == "mso_mdoc" && names.last == "portrait"
                 ? claim.value.string.flatMap(Base64URL.decodeOrNil) : nil
               return (names, claim.value, bytes)
-            }, checks: item.report.checks, checkText: checkText))
+            }, checks: item.report.checks, checkText: checkText,
+            issuerTrust: item.issuerTrust.map(trustText)))
       }
     }
     return report(protocolName, credentials, checks, checkText)
@@ -80,7 +84,7 @@ package enum DigitalCredentialReport {
   private static func credential(
     id: String, format: String, type: String,
     claims: [(names: [String], value: JSONValue, bytes: [UInt8]?)], checks: [VerificationCheck],
-    checkText: (VerificationCheck) -> String
+    checkText: (VerificationCheck) -> String, issuerTrust: String? = nil
   ) -> JSONValue {
     var members: [(key: String, value: JSONValue)] = [
       ("id", .string(id)), ("format", .string(format)), ("type", .string(type)),
@@ -111,6 +115,8 @@ package enum DigitalCredentialReport {
     if let status = checks.first(where: \.isStatus) {
       members.append(("status", .string(checkText(status))))
     }
+    // Issue 29: what trusted the issuer (the anchor, or the list, entity and service type).
+    if let issuerTrust { members.append(("issuer_trust", .string(issuerTrust))) }
     return .object(members)
   }
 

@@ -31,6 +31,10 @@ public struct DigitalCredentialVerifierConfiguration: Sendable {
   package var sdJWTIssuerAnchors: [Certificate]
   /// Trusted mdoc issuer anchors (IACAs or pinned document signers).
   package var mdocIssuerAnchors: [Certificate]
+  /// Trusted issuers besides the anchors above: anchors for their credential formats and
+  /// verified trusted lists; every verified credential's issuer is decided through
+  /// `TrustSources.decide` with its format and docType, and the result names the source.
+  package var issuerTrust: TrustSources
   /// The credential status check run after every other check passed.
   package var status: StatusChecking
   /// How long a transaction takes a response, in seconds.
@@ -51,6 +55,7 @@ public struct DigitalCredentialVerifierConfiguration: Sendable {
     origin: WebOrigin, protocols: [DigitalCredentialProtocol], signer: RequestSigner? = nil,
     multisigners: [RequestSigner] = [], reader: AnnexCVerifier.ReaderCredentials? = nil,
     sdJWTIssuerAnchors: [Certificate] = [], mdocIssuerAnchors: [Certificate] = [],
+    issuerTrust: TrustSources = TrustSources(),
     status: StatusChecking = .skip, revocation: RevocationSettings? = nil
   ) {
     self.revocation = revocation
@@ -62,6 +67,7 @@ public struct DigitalCredentialVerifierConfiguration: Sendable {
     self.responseMode = .dcAPIJWT
     self.sdJWTIssuerAnchors = sdJWTIssuerAnchors
     self.mdocIssuerAnchors = mdocIssuerAnchors
+    self.issuerTrust = issuerTrust
     self.status = status
     self.transactionLifetime = 600
   }
@@ -286,15 +292,18 @@ public struct DigitalCredentialVerifier: Sendable {
       throw VerifierError(.alreadyAnswered, "the transaction already took a response")
     }
     let config = configuration
+    let sources = config.issuerTrust.adding(
+      mdocAnchors: config.mdocIssuerAnchors, sdJWTAnchors: config.sdJWTIssuerAnchors)
     if name == DigitalCredentialProtocol.orgIsoMdoc.rawValue, let state = entry.annexC {
       let presented = config.revocation.fetches ? state.presentedCertificates(data) : []
       return .mdoc(
         try await config.revocation.inEffect(
-          for: presented, issuers: config.mdocIssuerAnchors
+          for: presented,
+          issuers: sources.anchorCertificates(for: .credentialIssuer, at: now(), format: .mdoc)
         ) { () async throws(VerifierError) in
           try await AnnexCVerifier.verify(
-            responseData: data, state: state, issuerTrustAnchors: config.mdocIssuerAnchors,
-            now: now(), status: config.status)
+            responseData: data, state: state, issuerTrust: sources, now: now(),
+            status: config.status)
         })
     }
     guard let protocolID = OpenID4VPProtocol(rawValue: name),
@@ -309,11 +318,11 @@ public struct DigitalCredentialVerifier: Sendable {
       return .openID4VP(
         protocolID: protocolID,
         try await config.revocation.inEffect(
-          for: presented, issuers: config.sdJWTIssuerAnchors + config.mdocIssuerAnchors
+          for: presented,
+          issuers: sources.anchorCertificates(for: .credentialIssuer, at: now())
         ) { () async throws(OpenID4VPError) in
           try await state.verifyResponse(
-            data, sdJWTIssuerAnchors: config.sdJWTIssuerAnchors,
-            mdocIssuerAnchors: config.mdocIssuerAnchors, now: now(), status: config.status)
+            data, issuerTrust: sources, now: now(), status: config.status)
         })
     } catch {
       let code: VerifierErrorCode =

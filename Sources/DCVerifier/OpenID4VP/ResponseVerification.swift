@@ -7,6 +7,7 @@ import DCMdoc
 public import DCOpenID4VP
 package import DCQL
 import DCSDJWT
+public import DCTrust
 public import DCX509
 public import Foundation
 
@@ -34,11 +35,16 @@ public struct VerifiedCredential: Sendable, Hashable {
   /// The issuer's (document signer's) certificate, the `x5c` / x5chain leaf.
   package let issuerCertificate: Certificate?
   /// The checks that passed for this presentation, in the order they ran.
-  public let report: VerificationReport
+  public internal(set) var report: VerificationReport
   /// The mdoc's MSO, for its status reference (ISO 18013-5 second edition `status`).
   var mso: MobileSecurityObject? = nil
   /// The trust anchor the issuer's chain reached: the one its status list must chain to.
   var issuerAnchor: Certificate? = nil
+  /// What trusted the issuer (the anchor, or the trusted list, entity and service type), when
+  /// the verifier decided it through `TrustSources` (issue 29).
+  public internal(set) var issuerTrust: TrustSource? = nil
+  /// The issuer's chain as presented (`x5c` / x5chain), leaf first, for the trust decision.
+  var issuerChain: [Certificate] = []
 
   /// The value of the claim at `path`, if presented.
   package func claim(_ path: [String]) -> JSONValue? {
@@ -343,7 +349,7 @@ extension VerifierState {
         credentialQueryID: id, format: DCQLFormat.sdJWTVC, docType: nil,
         vct: verified.credential.vct, claims: claims, issuerCertificate: chain.first,
         report: VerificationReport(checks: checks),
-        issuerAnchor: sdJWTIssuerAnchor(verified.credential.trust)),
+        issuerAnchor: sdJWTIssuerAnchor(verified.credential.trust), issuerChain: chain),
       description
     )
   }
@@ -413,7 +419,7 @@ extension VerifierState {
         credentialQueryID: id, format: DCQLFormat.msoMdoc, docType: document.docType, vct: nil,
         claims: Self.claims(of: document), issuerCertificate: issuer.documentSigner,
         report: VerificationReport(checks: checks), mso: document.issuerSigned.mso,
-        issuerAnchor: basis.anchor),
+        issuerAnchor: basis.anchor, issuerChain: chain.isEmpty ? [issuer.documentSigner] : chain),
       description
     )
   }

@@ -103,6 +103,21 @@ public actor InPersonReader {
     issuerTrustAnchors: [Certificate], now: Date, status: StatusChecking? = nil,
     revocation: RevocationSettings? = nil
   ) async throws(InPersonReaderError) -> ProximityReader.Result {
+    try await request(
+      itemsRequests, useCases: useCases, reader: reader,
+      readerAuthentication: readerAuthentication, issuerTrustAnchors: issuerTrustAnchors,
+      deciding: nil, now: now, status: status, revocation: revocation)
+  }
+
+  /// The request, verified with `issuerTrustAnchors`; with `sources`, each document's issuer
+  /// then decided by them (its docType honoured), under the same revocation scope.
+  package func request(
+    _ itemsRequests: [ItemsRequest], useCases: [UseCase],
+    reader: ProximityReader.ReaderCredentials?,
+    readerAuthentication: ProximityReader.ReaderAuthenticationMode,
+    issuerTrustAnchors: [Certificate], deciding sources: TrustSources?, now: Date,
+    status: StatusChecking?, revocation: RevocationSettings?
+  ) async throws(InPersonReaderError) -> ProximityReader.Result {
     let request: DeviceRequest
     do {
       request = try ProximityReader.makeRequest(
@@ -122,14 +137,18 @@ public actor InPersonReader {
     do {
       return try await revocation.inEffect(for: presented, issuers: issuerTrustAnchors) {
         () async throws(VerifierError) in
-        guard let status else {
-          return try ProximityReader.verify(
+        let result: ProximityReader.Result
+        if let status {
+          result = try await ProximityReader.verify(
+            response: response, request: request, sessionTranscript: transcript,
+            eReaderKey: key, issuerTrustAnchors: issuerTrustAnchors, now: now, status: status)
+        } else {
+          result = try ProximityReader.verify(
             response: response, request: request, sessionTranscript: transcript,
             eReaderKey: key, issuerTrustAnchors: issuerTrustAnchors, now: now)
         }
-        return try await ProximityReader.verify(
-          response: response, request: request, sessionTranscript: transcript,
-          eReaderKey: key, issuerTrustAnchors: issuerTrustAnchors, now: now, status: status)
+        guard let sources else { return result }
+        return try result.requiringIssuerTrust(sources, at: now)
       }
     } catch {
       throw InPersonReaderError(.verificationFailed, error.reason, underlying: error)

@@ -27,6 +27,10 @@ public struct PresentationVerifierConfiguration: Sendable {
   package var sdJWTIssuerAnchors: [Certificate]
   /// Trusted mdoc issuer anchors (IACAs or pinned document signers).
   package var mdocIssuerAnchors: [Certificate]
+  /// Trusted issuers besides the anchors above: anchors for their credential formats and
+  /// verified trusted lists; every verified credential's issuer is decided through
+  /// `TrustSources.decide` with its format and docType, and the result names the source.
+  package var issuerTrust: TrustSources
   /// The credential status check run after every other check passed.
   public var status: StatusChecking
   /// How long a transaction lives, in seconds.
@@ -47,6 +51,7 @@ public struct PresentationVerifierConfiguration: Sendable {
     baseURL: String, frontendURL: String? = nil, x509SANDNS: RequestSigner? = nil,
     x509Hash: RequestSigner? = nil, attestation: VerifierAttestationSigner? = nil,
     sdJWTIssuerAnchors: [Certificate] = [], mdocIssuerAnchors: [Certificate] = [],
+    issuerTrust: TrustSources = TrustSources(),
     status: StatusChecking = .skip, transactionLifetime: TimeInterval = 600,
     requestObjectLifetime: TimeInterval = 300, revocation: RevocationSettings? = nil
   ) {
@@ -58,9 +63,17 @@ public struct PresentationVerifierConfiguration: Sendable {
     self.attestation = attestation
     self.sdJWTIssuerAnchors = sdJWTIssuerAnchors
     self.mdocIssuerAnchors = mdocIssuerAnchors
+    self.issuerTrust = issuerTrust
     self.status = status
     self.transactionLifetime = transactionLifetime
     self.requestObjectLifetime = requestObjectLifetime
+  }
+}
+
+extension PresentationVerifierConfiguration {
+  /// ``issuerTrust`` with the certificate-array anchors added, each for its format.
+  package var issuerSources: TrustSources {
+    issuerTrust.adding(mdocAnchors: mdocIssuerAnchors, sdJWTAnchors: sdJWTIssuerAnchors)
   }
 }
 
@@ -540,17 +553,18 @@ public struct PresentationVerifier: Sendable {
     let presented = revocation.fetches ? PresentedCertificates.inVPToken(payload) : []
     do {
       let state = transaction.verifierState
-      verified = try await revocation.inEffect(
-        for: presented,
-        issuers: configuration.sdJWTIssuerAnchors + configuration.mdocIssuerAnchors
-      ) { () async throws(OpenID4VPError) in
+      let sources = configuration.issuerSources
+      let sdJWT = sources.anchorCertificates(
+        for: .credentialIssuer, at: received, format: .sdJWTVC)
+      let mdoc = sources.anchorCertificates(for: .credentialIssuer, at: received, format: .mdoc)
+      verified = try await revocation.inEffect(for: presented, issuers: sdJWT + mdoc) {
+        () async throws(OpenID4VPError) in
         try await state.verifyOpened(
           payload, thumbprint: thumbprint, binding: transaction.binding,
-          sdJWTIssuerAnchors: configuration.sdJWTIssuerAnchors,
-          mdocIssuerAnchors: configuration.mdocIssuerAnchors, now: received
+          sdJWTIssuerAnchors: sdJWT, mdocIssuerAnchors: mdoc, now: received
         ).checkingStatus(
-          configuration.status, sdJWTIssuerAnchors: configuration.sdJWTIssuerAnchors,
-          mdocIssuerAnchors: configuration.mdocIssuerAnchors, now: received)
+          configuration.status, sdJWTIssuerAnchors: sdJWT, mdocIssuerAnchors: mdoc, now: received
+        ).requiringIssuerTrust(sources, at: received)
       }
     } catch {
       try await record(.failed(code: error.code, reason: error.reason), requestID: requestID)

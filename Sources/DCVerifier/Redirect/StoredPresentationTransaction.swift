@@ -3,6 +3,7 @@ import DCJOSE
 import DCJSON
 import DCOpenID4VP
 import DCStatusList
+import DCTrust
 import DCX509
 import Foundation
 
@@ -157,6 +158,7 @@ extension VerifiedCredential {
     if let issuerAnchor {
       members.append(("anchor", .string(Base64URL.encode(issuerAnchor.derBytes))))
     }
+    if let issuerTrust { members.append(("issuer_trust", issuerTrust.storedForm)) }
     return .object(members)
   }
 
@@ -177,6 +179,12 @@ extension VerifiedCredential {
       issuerCertificate: try Self.certificate(json["issuer"]),
       report: try VerificationReport(stored: report),
       issuerAnchor: try Self.certificate(json["anchor"]))
+    if let trust = json["issuer_trust"] {
+      guard let source = TrustSource(storedForm: trust) else {
+        throw .corrupt("a verified credential's issuer_trust does not read back")
+      }
+      issuerTrust = source
+    }
   }
 
   private static func path(_ components: [JSONValue]) throws(PresentationStoreError) -> ClaimPath {

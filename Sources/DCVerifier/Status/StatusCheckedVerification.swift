@@ -77,11 +77,9 @@ extension VerifiedAuthorizationResponse {
 
 extension VerifiedCredential {
   func adding(_ check: VerificationCheck) -> VerifiedCredential {
-    VerifiedCredential(
-      credentialQueryID: credentialQueryID, format: format, docType: docType, vct: vct,
-      claims: claims, issuerCertificate: issuerCertificate,
-      report: VerificationReport(checks: report.checks + [check]), mso: mso,
-      issuerAnchor: issuerAnchor)
+    var copy = self
+    copy.report = VerificationReport(checks: report.checks + [check])
+    return copy
   }
 }
 
