@@ -232,8 +232,10 @@ struct CommandContext: Sendable {
     }
   }
 
-  func wallet() throws -> Wallet {
-    try Wallet(home: home(), documentTitles: MdocDisplay.titles)
+  func wallet(zeroKnowledgeCircuits: [ZeroKnowledgeProverCircuit] = []) throws -> Wallet {
+    try Wallet(
+      home: home(), documentTitles: MdocDisplay.titles,
+      zeroKnowledgeCircuits: zeroKnowledgeCircuits)
   }
 
   /// Parses a command's arguments; `--help` prints the command's help.

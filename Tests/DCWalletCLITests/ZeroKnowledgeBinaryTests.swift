@@ -172,7 +172,7 @@ struct ZeroKnowledgeBinaryTests {
     #expect(result.out.utf8.count < 20_000)
   }
 
-  @Test("respond refuses a ZK request clearly, though the wallet holds the element")
+  @Test("respond without --zk-circuit refuses a ZK request clearly, though the wallet holds the element")
   func respondRefuses() async throws {
     let fixture = try CLIFixture()
     let cli = fixture.cli
@@ -194,7 +194,7 @@ struct ZeroKnowledgeBinaryTests {
     #expect(refused.out.isEmpty)
     #expect(
       refused.err.contains(
-        "refused: the verifier asks for a zero-knowledge proof, which this wallet cannot make yet (no prover)"
+        "refused: the verifier asks for a zero-knowledge proof this wallet cannot make (no circuit for it"
       ), "\(refused.err)")
   }
 }
