@@ -1,3 +1,4 @@
+import DCAPI
 import DCCrypto
 import DCMdoc
 import DCOrgIsoMdoc
@@ -52,7 +53,7 @@ struct ZeroKnowledgeStatementTests {
     let answers = try resolved.zeroKnowledgeAnswers(circuits: [proverCircuit]).get()
     #expect(answers.map(\.elements) == [["age_over_18"]])
     let disclosed = try resolved.deviceResponse(consent: try resolved.proposedConsent()) { _ in
-      .signature(device)
+      DeviceAuthenticator.signature(device)
     }
     let (data, walletStatement) = try ResolvedDeviceRequest.zeroKnowledgeStatement(
       disclosed.documents[0], answer: answers[0], sessionTranscript: transcript.bytes,
@@ -94,9 +95,9 @@ struct ZeroKnowledgeStatementTests {
       readerTrustAnchors: [], now: TestPKI.now)
     let result = resolved.zeroKnowledgeAnswers(circuits: [proverCircuit])
     #expect(
-      result.map(\.count)
-        == .failure(
-          .elementsNotProvable(
+      result.map { $0.count }
+        == Result<Int, ZeroKnowledgeMismatch>.failure(
+          ZeroKnowledgeMismatch.elementsNotProvable(
             docType: "org.iso.18013.5.1.mDL", zkSystemId: Self.circuitID, attributes: 1,
             requested: 2, nameSpaces: 1)))
     // Without the circuit: no circuit for the offered spec.
