@@ -35,7 +35,7 @@ public final class Wallet: Sendable {
   package let documentTitles: [String: String]
   /// The Longfellow circuits the wallet proves with: an Annex C request for a zero-knowledge
   /// proof that names one is answered with a proof; any other is refused.
-  public let zeroKnowledgeCircuits: [ZeroKnowledgeProverCircuit]
+  package let zeroKnowledgeCircuits: [ZeroKnowledgeProverCircuit]
   /// Tags and checks the rows that decide security (trust anchors, the policy).
   let settingsAuthentication: SettingsAuthentication
 
@@ -55,8 +55,9 @@ public final class Wallet: Sendable {
   ///     always says yes.
   ///   - documentTitles: the titles to store with imported mdocs, by docType (an app's localised
   ///     names); a docType without one is its own title.
-  ///   - zeroKnowledgeCircuits: the Longfellow circuits the wallet proves with (see
-  ///     ``zeroKnowledgeCircuits``); none by default, and every zero-knowledge request is refused.
+  ///   - zeroKnowledgeCircuits: the Longfellow circuits the wallet proves with: an org-iso-mdoc
+  ///     request for a zero-knowledge proof that names one is answered with a proof. None by
+  ///     default, and every zero-knowledge request is refused.
   ///   - clock: the current time, for validity and status checks; tests inject a fixed one.
   public init(
     home: WalletHome, keys: (any DeviceKeyStore)? = nil, settingsKey: [UInt8]? = nil,

@@ -15,7 +15,7 @@ public struct ZeroKnowledgeProverCircuit: Sendable {
   /// `circuit_hash` a request names it by, and the `zkSystemId` of the answer.
   public let circuitHash: String
   /// How many attributes one proof with it discloses (1 to 4).
-  public let attributeCount: Int
+  package let attributeCount: Int
   /// The circuit pair.
   package let circuit: LongfellowCircuit
 
