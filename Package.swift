@@ -400,7 +400,7 @@ let package = Package(
           "DCCBOR", "DCCOSE", "DCCrypto", "DCAPI", "DCJOSE",
           "DCMdoc", "DCOrgIsoMdoc",
           "DCX509", "DCWalletTestSupport", "DCOpenID4VPTestSupport",
-          "DCQL", "DCHTTP", "DCHTTPServer", "DCOpenID4VP", "DCSDJWT", "DCStatusList",
+          "DCQL", "DCHTTP", "DCHTTPServer", "DCOpenID4VP", "DCSDJWT", "DCStatusList", "DCTrust",
         ]),
       testTarget("DCSDJWT", ["DCEncoding", "DCJSON", "DCJOSE", "DCCrypto", "DCX509"]),
       testTarget(

@@ -87,7 +87,8 @@ extension IssuerSigned {
     } catch {
       throw MdocError(.invalidIssuerSignature, "issuerAuth: \(error.reason)", underlying: error)
     }
-    let validator = CertificateValidator(trustAnchors: trustAnchors, policy: .mdocDocumentSigner)
+    let validator = CertificateValidator(
+      trustAnchors: trustAnchors, policy: .mdocDocumentSigner, revocation: .current)
     let trust: ChainTrust
     switch validator.validate(chain: chain, at: now) {
     case .trusted(let path): trust = .trusted(path)

@@ -98,8 +98,10 @@ package enum ReaderAuthentication {
         underlying: error)
     }
     let trust: ChainTrust
-    switch CertificateValidator(trustAnchors: trustAnchors, policy: .mdocReaderAuthentication)
-      .validate(chain: chain, at: now)
+    switch CertificateValidator(
+      trustAnchors: trustAnchors, policy: .mdocReaderAuthentication, revocation: .current
+    )
+    .validate(chain: chain, at: now)
     {
     case .trusted(let path): trust = .trusted(path)
     case .untrusted(let reason), .malformed(let reason): trust = .untrusted(reason: reason)

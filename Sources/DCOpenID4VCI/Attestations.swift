@@ -39,7 +39,8 @@ package enum AttesterTrust: Sendable {
         }
       }
       guard !chain.isEmpty else { throw OpenID4VCIError(code, "the JWT has no x5c") }
-      let validator = CertificateValidator(trustAnchors: anchors, policies: policies)
+      let validator = CertificateValidator(
+        trustAnchors: anchors, policies: policies, revocation: .current)
       guard case .trusted(let path) = validator.validate(chain: chain, at: now) else {
         throw OpenID4VCIError(code, "the x5c chain reaches no trusted attester")
       }

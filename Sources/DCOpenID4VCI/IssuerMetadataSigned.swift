@@ -84,7 +84,8 @@ package struct SignedIssuerMetadata: Sendable, Hashable {
           underlying: error)
       }
     }
-    let validator = CertificateValidator(trustAnchors: trustAnchors, policies: policies)
+    let validator = CertificateValidator(
+      trustAnchors: trustAnchors, policies: policies, revocation: .current)
     let trusted: TrustedChain
     switch validator.validate(chain: chain, at: now) {
     case .trusted(let path): trusted = path

@@ -60,7 +60,8 @@ enum RequestAuthentication {
       prefix == .x509SANDNS
       ? OpenID4VPSANDNSPolicy(clientID: identifier.value)
       : OpenID4VPX509HashPolicy(hash: identifier.value)
-    let validator = CertificateValidator(trustAnchors: trustAnchors, policies: [policy])
+    let validator = CertificateValidator(
+      trustAnchors: trustAnchors, policies: [policy], revocation: .current)
     switch validator.validate(chain: chain, at: now) {
     case .trusted(let trusted):
       return (chain, trusted)

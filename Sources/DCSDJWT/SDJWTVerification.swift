@@ -111,7 +111,8 @@ extension SDJWT {
       // belong to the Issuer. (`iss` is a string: the payload parse refuses anything else.)
       policies.insert(SDJWTVCIssuerPolicy(issuer: issuerPayload["iss"]?.string), at: 0)
     }
-    let validator = CertificateValidator(trustAnchors: trustAnchors, policies: policies)
+    let validator = CertificateValidator(
+      trustAnchors: trustAnchors, policies: policies, revocation: .current)
     switch validator.validate(chain: chain, at: now) {
     case .trusted(let trusted):
       guard let key = trusted.leaf.publicKey.ecPublicKey else {

@@ -367,7 +367,9 @@ public struct StatusListToken: Sendable, Hashable {
         .untrusted, "the token has no \(format == .jwt ? "x5c" : "x5chain") certificate chain")
     }
     let trusted: TrustedChain
-    switch CertificateValidator(trustAnchors: trustAnchors).validate(chainDER: chain, at: time) {
+    switch CertificateValidator(trustAnchors: trustAnchors, revocation: .current).validate(
+      chainDER: chain, at: time)
+    {
     case .trusted(let path): trusted = path
     case .untrusted(let reason), .malformed(let reason):
       throw StatusListError(.untrusted, "the token's certificate chain: \(reason)")

@@ -18,8 +18,11 @@ public actor CRLFetcher {
   /// The most CRLs kept in the cache; the oldest are dropped first.
   package static let maximumCachedCRLs = 64
 
-  let client: any HTTPClient
-  let urlPolicy: HTTPURLPolicy
+  /// The client it fetches with; the wallet fetches a registration certificate's status list
+  /// through it too, under the same URL policy.
+  package nonisolated let client: any HTTPClient
+  /// Which URLs are fetched.
+  package nonisolated let urlPolicy: HTTPURLPolicy
   let policy: RevocationPolicy
   let offline: [CertificateRevocationList]
   let clock: @Sendable () -> Date

@@ -156,7 +156,7 @@ package enum CertificateAuthorityList {
       throw TrustError(.expired, "the list signer \(signer.subject) is not valid at this time")
     }
     if !operatorCertificates.contains(signer) {
-      let result = CertificateValidator(trustAnchors: operatorCertificates)
+      let result = CertificateValidator(trustAnchors: operatorCertificates, revocation: .current)
         .validate(chain: chain, at: time)
       if let reason = result.reason {
         throw TrustError(

@@ -79,12 +79,13 @@ public struct TrustSources: Sendable, Hashable {
   public var disabledKinds: Set<TrustedListKind>
   /// Whether stale lists are used.
   public var staleListPolicy: StaleListPolicy
-  /// The CRLs every decision checks the chain against (RFC 5280 §6.3); nil for the check in
-  /// effect for the task (`RevocationCheck.current`), if any.
+  /// The CRLs every decision checks the chain against (RFC 5280 §6.3); nil for the revocation
+  /// setting of the role making the decision (a wallet's `WalletPolicy.revocation`, a
+  /// verifier's configuration), if any.
   public var revocation: RevocationCheck?
 
   /// Creates the sources; by default no list kind is disabled, stale lists are refused and
-  /// revocation is checked only as the task's `RevocationCheck.current` asks.
+  /// revocation is checked only as the role's revocation setting asks.
   public init(
     anchors: [TrustAnchor] = [], lists: [TrustedList] = [],
     disabledKinds: Set<TrustedListKind> = [], staleListPolicy: StaleListPolicy = .refuse,
@@ -100,8 +101,8 @@ public struct TrustSources: Sendable, Hashable {
   /// Decides whether `chain` (leaf first) is trusted for `purpose` at `time`: anchors first,
   /// then each list's granted entries whose service type serves the purpose, in order; each
   /// candidate is checked with RFC 5280 path validation and `policies`, and against the CRLs of
-  /// the `revocation` argument when given, else of the sources' own, else of the task's
-  /// (`RevocationCheck.current`) (RFC 5280 §6.3). With `docType` (an mdoc's), a list entry
+  /// the `revocation` argument when given, else of the sources' own, else of the revocation
+  /// setting of the role whose operation is running (RFC 5280 §6.3). With `docType` (an mdoc's), a list entry
   /// restricted to other document types does not make the chain trusted.
   public func decide(
     chain: [Certificate], for purpose: TrustPurpose, at time: Date,

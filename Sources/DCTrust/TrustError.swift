@@ -27,4 +27,8 @@ public struct TrustErrorCode: DCErrorCode {
   public static let expired = Self("expired")
   /// The kind of list is not available on this platform (XML lists need libxmlsec1).
   public static let unavailable = Self("unavailable")
+  /// The certificate is revoked or suspended by the status list it names (a registration
+  /// certificate's `status`, ETSI TS 119 475 v1.2.1 Table 10), or its status is unknown under
+  /// a fail-closed revocation policy.
+  public static let revoked = Self("revoked")
 }

@@ -91,6 +91,26 @@ public enum VerificationCheck: Sendable, Hashable {
   /// (draft-ietf-oauth-status-list §8.3). An invalid (revoked) or suspended credential, or an
   /// unknown status under a strict policy, throws instead.
   case credentialStatus(credential: String, outcome: ReportedCredentialStatus)
+
+  // Certificate revocation (RFC 5280 §6.3), when the verifier's revocation setting checks it.
+
+  /// The issuer's chain was checked against CRLs: no certificate is revoked; `unknown` names the
+  /// certificates (by subject) whose status is unknown — a distribution point with no current
+  /// CRL signed by their issuer, accepted because the policy fails open. Empty: every status
+  /// is known to be good.
+  case issuerRevocation(unknown: [String])
+}
+
+extension VerificationCheck {
+  /// The revocation check a trusted issuer chain reports; nil when revocation was not checked.
+  static func revocation(of chain: TrustedChain?) -> VerificationCheck? {
+    switch chain?.revocation {
+    case .good: .issuerRevocation(unknown: [])
+    case .unknown(let certificates):
+      .issuerRevocation(unknown: certificates.map(\.subject.description))
+    case .notChecked, nil: nil
+    }
+  }
 }
 
 /// What a verifier checked, in the order the checks ran.

@@ -4,6 +4,7 @@ import DCJSON
 import DCMdoc
 import DCSDJWT
 public import DCStatusList
+import DCTrust
 import DCX509
 import Foundation
 
@@ -63,6 +64,16 @@ extension Wallet {
   /// - Throws: `notFound` when no credential has this id; `storage` when the store fails.
   @discardableResult
   public func refreshStatus(
+    credentialID id: String, checker: StatusListChecker, force: Bool = false
+  ) async throws(WalletError) -> CredentialStatusRecord {
+    try await policy.revocation.inEffect { () async throws(WalletError) in
+      try await refreshStatusChecked(credentialID: id, checker: checker, force: force)
+    }
+  }
+
+  /// ``refreshStatus(credentialID:checker:force:)`` with the revocation setting in effect.
+  @discardableResult
+  private func refreshStatusChecked(
     credentialID id: String, checker: StatusListChecker, force: Bool = false
   ) async throws(WalletError) -> CredentialStatusRecord {
     let credential = try await storedCredential(id: id)
@@ -210,8 +221,9 @@ extension StoredCredential {
   func issuerAnchor(among anchors: [Certificate], at now: Date) -> Certificate? {
     let chain = issuerChain
     guard !chain.isEmpty, !anchors.isEmpty,
-      case .trusted(let path) = CertificateValidator(trustAnchors: anchors).validate(
-        chain: chain, at: now)
+      case .trusted(let path) = CertificateValidator(trustAnchors: anchors, revocation: .current)
+        .validate(
+          chain: chain, at: now)
     else { return nil }
     return path.anchor
   }

@@ -227,9 +227,15 @@ public final class Wallet: Sendable {
     }
     let anchors = try await issuerAnchorsForImport(docType: issuerSigned.mso.docType)
     let verification: IssuerVerification
+    // Issue 29: the document signer's chain checked for revocation as the policy says,
+    // its distribution points fetched first when the policy fetches.
+    let chain = (try? issuerSigned.documentSignerChain()) ?? []
     do {
-      verification = try issuerSigned.verify(
-        trustAnchors: anchors, at: clock(), requireTrustedIssuer: !anchors.isEmpty)
+      verification = try await policy.revocation.inEffect(for: chain, issuers: anchors) {
+        () throws(MdocError) in
+        try issuerSigned.verify(
+          trustAnchors: anchors, at: clock(), requireTrustedIssuer: !anchors.isEmpty)
+      }
     } catch {
       throw WalletError(
         .importRejected, "the mdoc does not verify: \(error.reason)", underlying: error)
@@ -284,7 +290,13 @@ public final class Wallet: Sendable {
         }
         verified = try sdJWT.verify(issuerKey: key, now: clock())
       } else {
-        verified = try sdJWT.verify(trustAnchors: anchors, at: clock())
+        let chain = (sdJWT.issuerSignedJWT.x5c ?? []).compactMap {
+          try? Certificate(derEncoded: $0)
+        }
+        verified = try await policy.revocation.inEffect(for: chain, issuers: anchors) {
+          () throws(SDJWTError) in
+          try sdJWT.verify(trustAnchors: anchors, at: clock())
+        }
       }
     } catch let error as WalletError {
       throw error

@@ -1,3 +1,4 @@
+import DCStatusList
 public import DCTrust
 public import DCX509
 import Foundation
@@ -79,21 +80,76 @@ extension Wallet {
   public func trustDecision(chain: [Certificate], for purpose: TrustPurpose)
     async throws(WalletError) -> TrustDecision
   {
-    try await trustSources().decide(chain: chain, for: purpose, at: clock())
+    let sources = try await trustSources()
+    return sources.decide(
+      chain: chain, for: purpose, at: clock(),
+      revocation: await revocationCheck(for: chain, sources: sources, purpose: purpose))
+  }
+
+  /// The check a decision on `chain` makes: the one in effect for the operation running, else
+  /// the policy's (its distribution points fetched when the policy fetches).
+  func revocationCheck(for chain: [Certificate], sources: TrustSources, purpose: TrustPurpose)
+    async -> RevocationCheck?
+  {
+    if let current = RevocationCheck.current { return current }
+    return await policy.revocation?.check(
+      for: chain, issuers: sources.anchorCertificates(for: purpose, at: clock()))
   }
 }
 
 extension Wallet {
   /// The request with the decision on its requester's chain (``PresentationRequest/requesterTrust``),
-  /// made with the sources the request was authenticated with.
-  func withRequesterTrust(_ request: PresentationRequest) async throws(WalletError)
-    -> PresentationRequest
+  /// made with the sources the request was authenticated with, and its registration
+  /// certificate's own status checked (``withRegistrationStatus(_:policy:)``).
+  func withRequesterTrust(_ request: PresentationRequest, policy: WalletPolicy)
+    async throws(WalletError) -> PresentationRequest
   {
     let (chain, purpose) = request.requesterChain
-    guard !chain.isEmpty else { return request }
-    var decided = request
+    var decided = await withRegistrationStatus(request, policy: policy)
+    guard !chain.isEmpty else { return decided }
     decided.requesterTrust = try await trustDecision(chain: chain, for: purpose)
     return decided
+  }
+
+  /// The request with its verified registration certificate's status checked (issue 29): the
+  /// certificate's `status.status_list` (ETSI TS 119 475 v1.2.1 Table 10, an IETF Token Status
+  /// List reference) is fetched through the Token Status List checker with the client and URL
+  /// policy of the revocation setting's fetcher, the list's token chaining to a
+  /// registration-certificate provider. Invalid (revoked) or suspended makes the registration
+  /// invalid, so ``WalletPolicy/refusesOverAsking`` refuses it and the consent screen says so;
+  /// an unknown status does the same only under a fail-closed revocation policy. Without a
+  /// fetcher, or a reference, nothing is fetched.
+  func withRegistrationStatus(_ request: PresentationRequest, policy: WalletPolicy) async
+    -> PresentationRequest
+  {
+    guard case .verified(let certificate, _, _) = request.registration,
+      let reference = certificate.statusReference, let revocation = policy.revocation,
+      let fetcher = revocation.fetcher
+    else { return request }
+    let checker = StatusListChecker(
+      httpClient: fetcher.client,
+      trustAnchors: policy.registrationCertificateProviders.anchorCertificates(
+        for: .registrationCertificateProvider, at: clock()),
+      urlPolicy: fetcher.urlPolicy, clock: clock)
+    let result = await checker.check(
+      StatusReference(index: reference.index, uri: reference.uri),
+      format: certificate.form == .jwt ? .jwt : .cwt)
+    let problem: String? =
+      switch result {
+      case .valid: nil
+      case .invalid: "is revoked (its status list \(reference.uri), index \(reference.index))"
+      case .suspended:
+        "is suspended (its status list \(reference.uri), index \(reference.index))"
+      case .applicationSpecific(let value):
+        revocation.policy == .failClosed ? "has the application-specific status \(value)" : nil
+      case .unknown(let reason, let detail):
+        revocation.policy == .failClosed ? "has an unknown status (\(reason): \(detail))" : nil
+      }
+    guard let problem else { return request }
+    var checked = request
+    checked.registration = .invalid(
+      TrustError(.revoked, "the registration certificate \(problem)"))
+    return checked
   }
 }
 
@@ -108,8 +164,11 @@ extension Wallet {
     // An mdoc's issuer is trusted by a VICAL entry only for the docTypes it lists (ISO/IEC
     // 18013-5 Annex C.1.7.1).
     let docType = credential.format == .msoMdoc ? credential.type : nil
-    return try await trustSources().decide(
-      chain: chain, for: .credentialIssuer, at: clock(), docType: docType)
+    let sources = try await trustSources()
+    return sources.decide(
+      chain: chain, for: .credentialIssuer, at: clock(),
+      revocation: await revocationCheck(for: chain, sources: sources, purpose: .credentialIssuer),
+      docType: docType)
   }
 }
 

@@ -29,7 +29,8 @@ enum BrowserVerifier {
     var configuration = DigitalCredentialVerifierConfiguration(
       origin: origin, protocols: protocols, signer: signers.san ?? signers.hash,
       multisigners: [signers.san, signers.hash].compactMap { $0 }, reader: reader,
-      sdJWTIssuerAnchors: anchors.sdJWT, mdocIssuerAnchors: anchors.mdoc, status: status)
+      sdJWTIssuerAnchors: anchors.sdJWT, mdocIssuerAnchors: anchors.mdoc, status: status,
+      revocation: context.revocation)
     configuration.registrationCertificate = registration
     var page: String? = nil
     if let path = args.value("page") {

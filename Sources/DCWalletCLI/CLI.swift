@@ -1,3 +1,4 @@
+import DCTrust
 import DCWallet
 import DCX509
 import Foundation
@@ -139,18 +140,16 @@ package enum DCWalletCLI {
       return 0
     }
     let rest = Array(args.dropFirst())
-    let context = CommandContext(console: console, homeOverride: home, environment: environment)
+    var context = CommandContext(console: console, homeOverride: home, environment: environment)
     do {
       guard let entry = commands.first(where: { $0.name == command }) else {
         throw UsageError("unknown command '\(command)'", command: "dcwallet")
       }
-      // Issue 29: `--crl` on a chain-checking command puts the CRLs in effect for every chain
-      // the command validates (a command whose spec lacks the option refuses it when parsing).
-      if let check = try await RevocationOptions.check(rest) {
-        try await RevocationCheck.taskLocal.withValue(check) { try await entry.run(rest, context) }
-      } else {
-        try await entry.run(rest, context)
-      }
+      // Issue 29: `--crl`/`--crl-fetch` on a chain-checking command become the revocation
+      // setting the command gives its role (a command whose spec lacks the options refuses
+      // them when parsing).
+      context.revocation = try await RevocationOptions.settings(rest)
+      try await entry.run(rest, context)
       return 0
     } catch {
       return exitCode(for: error, command: command, console)
@@ -223,6 +222,8 @@ struct CommandContext: Sendable {
   let console: Console
   let homeOverride: String?
   let environment: [String: String]
+  /// The revocation setting of `--crl`, `--crl-fetch`, `--crl-fail-closed`; nil without them.
+  var revocation: RevocationSettings? = nil
 
   func home() throws -> WalletHome {
     do {
@@ -234,8 +235,8 @@ struct CommandContext: Sendable {
 
   func wallet(zeroKnowledgeCircuits: [ZeroKnowledgeProverCircuit] = []) throws -> Wallet {
     try Wallet(
-      home: home(), documentTitles: MdocDisplay.titles,
-      zeroKnowledgeCircuits: zeroKnowledgeCircuits)
+      home: home(), policy: WalletPolicy(revocation: revocation),
+      documentTitles: MdocDisplay.titles, zeroKnowledgeCircuits: zeroKnowledgeCircuits)
   }
 
   /// Parses a command's arguments; `--help` prints the command's help.

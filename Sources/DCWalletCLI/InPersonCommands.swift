@@ -207,7 +207,8 @@ enum ReadCommand {
     let result: ProximityReader.Result
     do {
       result = try await session.request(
-        items, reader: reader, issuerTrustAnchors: anchors, now: now, status: status)
+        items, reader: reader, issuerTrustAnchors: anchors, now: now, status: status,
+        revocation: context.revocation)
     } catch {
       await session.terminate()
       if args.flag("json") {

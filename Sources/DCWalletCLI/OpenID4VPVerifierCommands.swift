@@ -3,6 +3,7 @@ import DCCrypto
 import DCJOSE
 import DCJSON
 import DCOpenID4VP
+import DCTrust
 import DCVerifier
 import DCWallet
 import DCX509
@@ -121,12 +122,19 @@ enum OpenID4VPVerifierCommands {
   /// the mdoc and SD-JWT VC issuer anchors kept apart.
   static func verify(
     response: JSONValue, state: VerifierState, mdocAnchors: [Certificate],
-    sdJWTAnchors: [Certificate], now: Date, status: StatusChecking
+    sdJWTAnchors: [Certificate], now: Date, status: StatusChecking,
+    revocation: RevocationSettings? = nil
   ) async throws -> VerifiedAuthorizationResponse {
+    let data = response["data"] ?? response
+    // Issue 29: with --crl-fetch, the presented chains' distribution points are fetched first.
+    let presented = revocation?.fetcher == nil ? [] : state.presentedCertificates(data)
     do {
-      return try await state.verifyResponse(
-        response["data"] ?? response, sdJWTIssuerAnchors: sdJWTAnchors,
-        mdocIssuerAnchors: mdocAnchors, now: now, status: status)
+      return try await revocation.inEffect(for: presented, issuers: sdJWTAnchors + mdocAnchors) {
+        () async throws(OpenID4VPError) in
+        try await state.verifyResponse(
+          data, sdJWTIssuerAnchors: sdJWTAnchors, mdocIssuerAnchors: mdocAnchors, now: now,
+          status: status)
+      }
     } catch {
       throw CommandFailure("verification failed: \(error.reason)")
     }

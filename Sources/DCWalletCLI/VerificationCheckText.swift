@@ -91,6 +91,11 @@ enum VerificationCheckText {
       "device signature over the OpenID4VPHandover transcript for \(clientID), the nonce and \(responseURI)"
     case .credentialStatus(let credential, let outcome):
       "status of \(credential): \(VerifierStatusText.detail(outcome))"
+    case .issuerRevocation(let unknown) where unknown.isEmpty:
+      "issuer chain checked against current CRLs: nothing revoked"
+    case .issuerRevocation(let unknown):
+      "issuer chain: nothing revoked, but the revocation status of "
+        + "\(unknown.joined(separator: "; ")) is unknown (no current CRL; accepted, fail-open)"
     case .responseOpened, .deviceResponseStructure, .documentIssuer, .documentDeviceSignature,
       .documentDeviceMac, .deviceSignaturePayloadAttached, .onlyRequestedElements,
       .zkDeviceResponseStructure, .zkIssuer, .zkStatement, .zkProof:

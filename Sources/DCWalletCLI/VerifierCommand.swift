@@ -325,7 +325,7 @@ enum VerifierCommand {
       }
       let verified = try await verifyOpenID4VP(
         response, savedState: stateJSON, origin: origin, now: now, mdocAnchors: mdocAnchors,
-        sdJWTAnchors: sdJWTAnchors, status: status)
+        sdJWTAnchors: sdJWTAnchors, status: status, revocation: context.revocation)
       OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
       VerifierTrustLists.print(verified.issuerTrustDecisions(sources, at: now), args, context)
       return
@@ -346,7 +346,7 @@ enum VerifierCommand {
     }
     let result = try await verifyAnnexC(
       response: response, state: state, anchors: mdocAnchors, now: now, status: status,
-      requireAllElements: args.flag("require-all-elements"))
+      requireAllElements: args.flag("require-all-elements"), revocation: context.revocation)
     printAnnexC(result, json: args.flag("json"), context)
     VerifierTrustLists.print(
       ["documents": result.issuerTrustDecisions(sources, at: now)], args, context)
@@ -401,7 +401,8 @@ enum VerifierCommand {
   /// Verifies an OpenID4VP response against a saved state made for `origin`.
   private static func verifyOpenID4VP(
     _ response: JSONValue, savedState stateJSON: JSONValue, origin: String, now: Date,
-    mdocAnchors: [Certificate], sdJWTAnchors: [Certificate], status: StatusChecking
+    mdocAnchors: [Certificate], sdJWTAnchors: [Certificate], status: StatusChecking,
+    revocation: RevocationSettings?
   ) async throws -> VerifiedAuthorizationResponse {
     let state: VerifierState
     do {
@@ -414,7 +415,7 @@ enum VerifierCommand {
     }
     return try await OpenID4VPVerifierCommands.verify(
       response: response, state: state, mdocAnchors: mdocAnchors, sdJWTAnchors: sdJWTAnchors,
-      now: now, status: status)
+      now: now, status: status, revocation: revocation)
   }
 
   /// Reads the response JSON (`--response`, else standard input); `{"protocol", "data"}` or its
@@ -520,7 +521,7 @@ enum VerifierCommand {
       }
       let result = try await verifyAnnexC(
         response: response, state: state, anchors: mdocAnchors, now: now, status: status,
-        requireAllElements: args.flag("require-all-elements"))
+        requireAllElements: args.flag("require-all-elements"), revocation: context.revocation)
       printAnnexC(result, json: args.flag("json"), context)
       return true
     }
@@ -537,19 +538,25 @@ enum VerifierCommand {
     }
     let verified = try await OpenID4VPVerifierCommands.verify(
       response: response, state: state, mdocAnchors: mdocAnchors,
-      sdJWTAnchors: sdJWTAnchors, now: now, status: status)
+      sdJWTAnchors: sdJWTAnchors, now: now, status: status, revocation: context.revocation)
     OpenID4VPVerifierCommands.print(verified, json: args.flag("json"), context)
     return true
   }
 
   static func verifyAnnexC(
     response: JSONValue, state: AnnexCVerifier.State, anchors: [Certificate], now: Date,
-    status: StatusChecking, requireAllElements: Bool
+    status: StatusChecking, requireAllElements: Bool, revocation: RevocationSettings?
   ) async throws -> AnnexCVerifier.Result {
+    let data = response["data"] ?? response
+    // Issue 29: with --crl-fetch, the presented chains' distribution points are fetched first.
+    let presented = revocation?.fetcher == nil ? [] : state.presentedCertificates(data)
     do {
-      let result = try await AnnexCVerifier.verify(
-        responseData: response["data"] ?? response, state: state, issuerTrustAnchors: anchors,
-        now: now, status: status)
+      let result = try await revocation.inEffect(for: presented, issuers: anchors) {
+        () async throws(VerifierError) in
+        try await AnnexCVerifier.verify(
+          responseData: data, state: state, issuerTrustAnchors: anchors, now: now,
+          status: status)
+      }
       return requireAllElements ? try result.requiringEveryRequestedElement() : result
     } catch {
       throw CommandFailure("verification failed: \(error.reason)")

@@ -59,7 +59,7 @@ enum VerifierServeCommand {
       RegistrationCertificateFile.option,
       .value("page", "FILE", "serve this HTML page at / instead of the built-in verifier page"),
       .flag("open", "also print the web page's URL (the second line)"),
-    ],
+    ] + RevocationOptions.options,
     discussion: ServeOptions.discussion + "\n" + """
       Without --public-url the base URL is http://localhost:PORT when the signer is
       x509_san_dns:localhost, else http://127.0.0.1:PORT. The web page is at / of the public URL,
@@ -143,7 +143,7 @@ enum VerifierServeCommand {
       var presentation = PresentationVerifierConfiguration(
         baseURL: base, x509SANDNS: sanSigner, x509Hash: hashSigner, attestation: attestation,
         sdJWTIssuerAnchors: sdJWTAnchors, mdocIssuerAnchors: mdocAnchors, status: status,
-        transactionLifetime: lifetime)
+        transactionLifetime: lifetime, revocation: context.revocation)
       // OpenID4VP 1.0 §5.1 verifier_info: the registration certificate (ETSI TS 119 475).
       presentation.registrationCertificate = try RegistrationCertificateFile.read(args)
       let verifier = PresentationVerifier(configuration: presentation, store: store)

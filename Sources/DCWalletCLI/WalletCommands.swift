@@ -106,7 +106,8 @@ enum ImportCommand {
     // The command line opts in to unverified issuers explicitly (the library refuses them by
     // default) and warns on standard error whenever it uses that.
     let wallet = try Wallet(
-      home: context.home(), policy: WalletPolicy(acceptsUnverifiedIssuers: true),
+      home: context.home(),
+      policy: WalletPolicy(acceptsUnverifiedIssuers: true, revocation: context.revocation),
       documentTitles: MdocDisplay.titles)
     Describe.warn(try await wallet.trustAnchorListing(role: .issuer).problems, context.console)
     let credential: StoredCredential

@@ -72,7 +72,7 @@ public struct CertificateValidator: Sendable {
   /// Creates a validator with one policy.
   package init(
     trustAnchors: [Certificate], policy: some CertificatePolicy,
-    revocation: RevocationCheck? = RevocationCheck.current
+    revocation: RevocationCheck? = nil
   ) {
     self.trustAnchors = trustAnchors
     self.policies = [policy]
@@ -80,11 +80,10 @@ public struct CertificateValidator: Sendable {
   }
 
   /// Creates a validator with any number of policies, all of which must be met, and a
-  /// revocation check: by default the one in effect for the task (``RevocationCheck/current``),
-  /// none when no check is in effect.
+  /// revocation check (RFC 5280 §6.3); without one, revocation is not checked.
   public init(
     trustAnchors: [Certificate], policies: [any CertificatePolicy] = [],
-    revocation: RevocationCheck? = RevocationCheck.current
+    revocation: RevocationCheck? = nil
   ) {
     self.trustAnchors = trustAnchors
     self.policies = policies

@@ -30,16 +30,34 @@ public struct RevocationCheck: Sendable, Hashable {
 }
 
 extension RevocationCheck {
-  /// The task-local storage of ``current``: an app, or `dcwallet` with `--crl`, puts CRLs in
-  /// effect for every chain an operation validates (IACA to document signer, readers, verifiers,
-  /// SD-JWT VC issuers, status-list signers) with
-  /// `RevocationCheck.taskLocal.withValue(check) { ... }`, without threading the check through
-  /// each module's API. Tasks the operation starts inherit it; detached tasks do not.
-  public static let taskLocal = TaskLocal<RevocationCheck?>(wrappedValue: nil)
+  /// Where a role (a wallet, a verifier, a reader, an issuer) puts its own revocation setting in
+  /// effect while one of its operations runs (``inEffect(_:isolation:_:)``), so the chains the
+  /// modules below it validate (IACA to document signer, readers, verifiers, SD-JWT VC issuers,
+  /// status-list signers) are checked without threading the value through each module's API.
+  /// Package-only: apps give the setting to the role explicitly; nothing outside a role's
+  /// operation sees it.
+  package static let taskLocal = TaskLocal<RevocationCheck?>(wrappedValue: nil)
 
-  /// The revocation check in effect for the current task: every ``CertificateValidator`` made
-  /// without an explicit check uses it; nil when none is in effect.
-  public static var current: RevocationCheck? { taskLocal.get() }
+  /// The check the role running the current operation put in effect; nil outside one. Library
+  /// call sites pass it to ``CertificateValidator`` explicitly.
+  package static var current: RevocationCheck? { taskLocal.get() }
+
+  /// Runs `body` with `check` in effect for the chains it validates (typed throws kept).
+  package static func inEffect<R, E: Error>(
+    _ check: RevocationCheck?, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws(E) -> R
+  ) async throws(E) -> R {
+    let result: Result<R, E> = await taskLocal.withValue(
+      check,
+      operation: { () async -> Result<R, E> in
+        do throws(E) {
+          return .success(try await body())
+        } catch {
+          return .failure(error)
+        }
+      }, isolation: isolation)
+    return try result.get()
+  }
 }
 
 /// What the revocation check found for a trusted chain.

@@ -191,7 +191,8 @@ func annexCBenchmark(_ h: inout Harness) throws {
       h.measure("  detail: chain validation (1 verify)", iterations: 300) {
         blackHole(
           CertificateValidator(
-            trustAnchors: [fixture.readerRoot], policy: .mdocReaderAuthentication
+            trustAnchors: [fixture.readerRoot], policy: .mdocReaderAuthentication,
+            revocation: nil
           ).validate(
             chain: [readerCert], at: fixture.now))
       }

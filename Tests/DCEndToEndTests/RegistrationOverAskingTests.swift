@@ -67,12 +67,15 @@ struct RegistrationSetup {
   }
 
   /// Registered: the PID's given name and age, as an mdoc and as an SD-JWT VC.
-  func registration(subject: String = Self.relyingParty, cwt: Bool = false) throws -> [UInt8] {
+  func registration(
+    subject: String = Self.relyingParty, cwt: Bool = false, status: (Int, String)? = nil
+  ) throws -> [UInt8] {
     var builder = RegistrationCertificateBuilder(
       subject: subject, name: "Example Shop", issuedAt: fixture.now.addingTimeInterval(-3_600),
       expiresAt: fixture.now.addingTimeInterval(86_400 * 90))
     builder.purpose = [("en", "Age verification")]
     builder.privacyPolicy = "https://shop.example/privacy"
+    builder.status = status.map { (index: $0.0, uri: $0.1) }
     builder.credentials = [
       RegisteredCredential(
         format: "mso_mdoc", docType: Self.pid,

@@ -98,13 +98,54 @@ struct CRLFetcherTests {
   func cache() async throws {
     let fixture = try FetchFixture()
     fixture.server.serve(try fixture.crl().derBytes, at: FetchFixture.uri)
-    let fetcher = fixture.fetcher()
+    // One fetcher whose clock moves past the CRL's nextUpdate (an hour).
+    let offset = MovingOffset()
+    let start = fixture.clock
+    let fetcher = CRLFetcher(
+      httpClient: fixture.server, policy: .failClosed, clock: { start + offset.value })
     _ = await fetcher.revocationCheck(for: [fixture.signer], issuers: [fixture.pki.iaca])
+    offset.value = 3500
     _ = await fetcher.revocationCheck(for: [fixture.signer], issuers: [fixture.pki.iaca])
     #expect(fixture.server.requestCount == 1)
-    let later = fixture.fetcher(now: fixture.clock + 7200)
-    _ = await later.revocationCheck(for: [fixture.signer], issuers: [fixture.pki.iaca])
+    // The publisher's next CRL, current for another two hours, is fetched once the first's
+    // nextUpdate has passed, then kept.
+    fixture.server.serve(
+      try fixture.crl(nextUpdate: fixture.clock + 7200).derBytes, at: FetchFixture.uri)
+    offset.value = 3700
+    _ = await fetcher.revocationCheck(for: [fixture.signer], issuers: [fixture.pki.iaca])
     #expect(fixture.server.requestCount == 2)
+    _ = await fetcher.revocationCheck(for: [fixture.signer], issuers: [fixture.pki.iaca])
+    #expect(fixture.server.requestCount == 2)
+  }
+
+  @Test("the cache holds 64 CRLs: at 64 every one is reused, the 65th drops the oldest")
+  func cacheBound() async throws {
+    let fixture = try FetchFixture()
+    let crl = try fixture.crl().derBytes
+    let limit = CRLFetcher.maximumCachedCRLs
+    var signers: [Certificate] = []
+    for index in 0...limit {
+      let uri = "https://iaca.example/crl/\(index)"
+      fixture.server.serve(crl, at: uri)
+      signers.append(
+        try CertificateBuilder.documentSigner(
+          commonName: "DS \(index)", country: "UT", publicKey: fixture.pki.dsKey.publicKey,
+          notBefore: fixture.clock - 86_400, notAfter: fixture.clock + 86_400,
+          crlDistributionPoint: uri
+        ).issued(by: fixture.pki.iaca, signer: fixture.pki.iacaKey))
+    }
+    let fetcher = fixture.fetcher()
+    let iaca = [fixture.pki.iaca]
+    // At the limit: 64 fetched once, then all served from the cache.
+    _ = await fetcher.revocationCheck(for: Array(signers.prefix(limit)), issuers: iaca)
+    _ = await fetcher.revocationCheck(for: Array(signers.prefix(limit)), issuers: iaca)
+    #expect(fixture.server.requestCount == limit)
+    // Past it: the 65th drops the first, which is fetched again; the last stays cached.
+    _ = await fetcher.revocationCheck(for: [signers[limit]], issuers: iaca)
+    _ = await fetcher.revocationCheck(for: [signers[0]], issuers: iaca)
+    #expect(fixture.server.requestCount == limit + 2)
+    _ = await fetcher.revocationCheck(for: [signers[limit]], issuers: iaca)
+    #expect(fixture.server.requestCount == limit + 2)
   }
 
   @Test("a CRL signed by another key is not kept: the status is unknown, refused fail-closed")
@@ -157,5 +198,15 @@ struct CRLFetcherTests {
       #expect((fixture.server.requestCount > before) == fetched, "\(uri)")
       #expect(check.crls.count == (fetched ? 1 : 0), "\(uri)")
     }
+  }
+}
+
+/// A time offset a test moves while a fetcher's clock reads it.
+final class MovingOffset: @unchecked Sendable {
+  private let lock = NSLock()
+  private var seconds: TimeInterval = 0
+  var value: TimeInterval {
+    get { lock.withLock { seconds } }
+    set { lock.withLock { seconds = newValue } }
   }
 }

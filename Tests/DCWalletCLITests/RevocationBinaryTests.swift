@@ -1,4 +1,7 @@
+import DCCBOR
 import DCCrypto
+import DCHTTP
+import DCHTTPServer
 import DCMdoc
 import DCTestSupport
 import DCWalletTestSupport
@@ -137,5 +140,80 @@ struct RevocationBinaryTests {
       verify + ["--crl", try cli.file("ds.crl", revoking.derBytes)], stdin: response.out)
     #expect(refused.code == 1, "\(refused.out)")
     #expect(refused.err.contains("revoked"), "\(refused.err)")
+  }
+
+  /// An mDL signed by a document signer (the fixture's key) under the fixture's IACA whose
+  /// certificate names `distributionPoint`.
+  func mdl(distributionPoint: String, device: ECPrivateKey) throws -> (IssuerSigned, Certificate) {
+    let pki = fixture.pki
+    let now = Date()
+    let signer = try CertificateBuilder.documentSigner(
+      commonName: "Fetched DS", country: "UT", publicKey: pki.dsKey.publicKey,
+      notBefore: now - 86_400, notAfter: now + 86_400 * 30,
+      crlDistributionPoint: distributionPoint
+    ).issued(by: pki.iaca, signer: pki.iacaKey)
+    let mdoc = try MdocIssuer(signer: pki.dsKey, certificateChain: [signer]).issue(
+      docType: "org.iso.18013.5.1.mDL",
+      nameSpaces: [("org.iso.18013.5.1", [("family_name", "Mustermann"), ("age_over_18", true)])],
+      deviceKey: device.publicKey,
+      validity: ValidityInfo(
+        signed: now, validFrom: now - 3600, validUntil: now + 86_400 * 30),
+      decoyDigests: 0)
+    return (mdoc, signer)
+  }
+
+  @Test(
+    "--crl-fetch: import fetches the CRL the document signer names (loopback); unreachable is unknown, refused with --crl-fail-closed"
+  )
+  func fetched() throws {
+    let handler = CRLFileHandler()
+    let server = DevelopmentHTTPServer(handler: handler)
+    let url = "http://127.0.0.1:\(try server.start())/crl"
+    defer { server.stop() }
+    let device = try ECPrivateKey(curve: .p256)
+    let (mdoc, signer) = try mdl(distributionPoint: url, device: device)
+    handler.set(
+      try crl(issuer: fixture.pki.iaca, key: fixture.pki.iacaKey, revoking: [signer]).derBytes)
+    let mdocPath = try cli.file("fetched-mdl.cbor", mdoc.bytes)
+    let keyPath = try cli.file("fetched-device.pem", device.pemRepresentation)
+    let importing = ["import", "--mdoc", mdocPath, "--device-key", keyPath]
+    let refused = try cli.run(importing + ["--crl-fetch"])
+    #expect(refused.code == 1, "\(refused.out)")
+    #expect(refused.err.contains("is revoked"), "\(refused.err)")
+    // Without --crl-fetch nothing is fetched and the mdoc imports.
+    #expect(try cli.run(importing + ["--id", "unchecked"]).code == 0)
+
+    let (unreachable, _) = try mdl(distributionPoint: "http://127.0.0.1:1/crl", device: device)
+    let path = try cli.file("unreachable-mdl.cbor", unreachable.bytes)
+    let closed = try cli.run(
+      ["import", "--mdoc", path, "--device-key", keyPath, "--crl-fetch", "--crl-fail-closed"])
+    #expect(closed.code == 1)
+    #expect(closed.err.contains("revocation status unknown"), "\(closed.err)")
+    let open = try cli.run(["import", "--mdoc", path, "--device-key", keyPath, "--crl-fetch"])
+    #expect(open.code == 0, "\(open.err)")
+  }
+
+  @Test("verifier serve and the chain-checking commands list --crl, --crl-fetch, --crl-fail-closed")
+  func help() throws {
+    for command in [["verifier", "serve"], ["verifier", "verify"], ["import"], ["read"]] {
+      let help = try cli.run(command + ["--help"]).out
+      for flag in ["--crl FILE|URL", "--crl-fetch", "--crl-fail-closed"] {
+        #expect(help.contains(flag), "\(command) \(flag)")
+      }
+    }
+  }
+}
+
+/// Serves one CRL at `/crl`.
+final class CRLFileHandler: HTTPHandler, @unchecked Sendable {
+  private let lock = NSLock()
+  private var body: [UInt8] = []
+
+  func set(_ body: [UInt8]) { lock.withLock { self.body = body } }
+
+  func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    let served = lock.withLock { body }
+    guard request.url.path == "/crl", !served.isEmpty else { return HTTPResponse(status: 404) }
+    return HTTPResponse(status: 200, body: served)
   }
 }

@@ -570,7 +570,9 @@ package struct RedirectAuthorizationRequest: Sendable {
       throw OpenID4VPError(
         .untrustedVerifier, "verifier attestation signature: \(error.reason)", underlying: error)
     }
-    switch CertificateValidator(trustAnchors: trustAnchors).validate(chain: chain, at: now) {
+    switch CertificateValidator(trustAnchors: trustAnchors, revocation: .current).validate(
+      chain: chain, at: now)
+    {
     case .trusted(let path): return path
     case .untrusted(let reason), .malformed(let reason):
       throw OpenID4VPError(.untrustedVerifier, "verifier attestation issuer: \(reason)")

@@ -381,6 +381,11 @@ public enum AnnexCVerifier {
       checks.append(
         .documentIssuer(
           docType: document.docType, documentSigner: issuer.documentSigner.subject, trust: trust))
+      if case .trusted(let chain) = issuer.trust,
+        let revocation = VerificationCheck.revocation(of: chain)
+      {
+        checks.append(revocation)
+      }
       checks += try deviceAuthenticationChecks(
         document, deviceKey: issuer.deviceKey, transcript: transcript, eReaderKey: eReaderKey)
     } catch {

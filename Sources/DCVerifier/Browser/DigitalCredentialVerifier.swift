@@ -6,6 +6,7 @@ import DCMdoc
 public import DCOpenID4VP
 import DCOrgIsoMdoc
 import DCQL
+public import DCTrust
 public import DCX509
 public import Foundation
 
@@ -34,19 +35,25 @@ public struct DigitalCredentialVerifierConfiguration: Sendable {
   package var status: StatusChecking
   /// How long a transaction takes a response, in seconds.
   package var transactionLifetime: TimeInterval
+  /// How the revocation of every issuer and status-list chain is checked; nil: not checked.
+  package var revocation: RevocationSettings?
   /// The relying party's registration certificate (ETSI TS 119 475), sent in each OpenID4VP
   /// request's `verifier_info` (OpenID4VP 1.0 §5.1); `org-iso-mdoc` carries the `reader`'s.
   package var registrationCertificate: [UInt8]?
 
   /// A configuration for pages served at `origin`. A protocol is offered only when what it
   /// needs is given: `openid4vp-v1-signed` a `signer`, `openid4vp-v1-multisigned` at least one
-  /// of `multisigners`; `org-iso-mdoc` is signed with `reader` when given.
+  /// of `multisigners`; `org-iso-mdoc` is signed with `reader` when given. `revocation` is how
+  /// every issuer and status-list chain is checked for revocation (RFC 5280 §6.3): with a
+  /// fetcher, the distribution points the presented certificates name are fetched before their
+  /// chains are validated; nil: revocation is not checked.
   public init(
     origin: WebOrigin, protocols: [DigitalCredentialProtocol], signer: RequestSigner? = nil,
     multisigners: [RequestSigner] = [], reader: AnnexCVerifier.ReaderCredentials? = nil,
     sdJWTIssuerAnchors: [Certificate] = [], mdocIssuerAnchors: [Certificate] = [],
-    status: StatusChecking = .skip
+    status: StatusChecking = .skip, revocation: RevocationSettings? = nil
   ) {
+    self.revocation = revocation
     self.origin = origin
     self.protocols = protocols
     self.signer = signer
@@ -280,22 +287,34 @@ public struct DigitalCredentialVerifier: Sendable {
     }
     let config = configuration
     if name == DigitalCredentialProtocol.orgIsoMdoc.rawValue, let state = entry.annexC {
+      let presented = config.revocation.fetches ? state.presentedCertificates(data) : []
       return .mdoc(
-        try await AnnexCVerifier.verify(
-          responseData: data, state: state, issuerTrustAnchors: config.mdocIssuerAnchors,
-          now: now(), status: config.status))
+        try await config.revocation.inEffect(
+          for: presented, issuers: config.mdocIssuerAnchors
+        ) { () async throws(VerifierError) in
+          try await AnnexCVerifier.verify(
+            responseData: data, state: state, issuerTrustAnchors: config.mdocIssuerAnchors,
+            now: now(), status: config.status)
+        })
     }
     guard let protocolID = OpenID4VPProtocol(rawValue: name),
       let state = entry.openID4VP[protocolID]
     else {
       throw VerifierError(.unsupportedProtocol, "\(name) was not requested")
     }
+    let presented =
+      config.revocation.fetches
+      ? ((try? state.open(data)).map { PresentedCertificates.inVPToken($0.payload) } ?? []) : []
     do {
       return .openID4VP(
         protocolID: protocolID,
-        try await state.verifyResponse(
-          data, sdJWTIssuerAnchors: config.sdJWTIssuerAnchors,
-          mdocIssuerAnchors: config.mdocIssuerAnchors, now: now(), status: config.status))
+        try await config.revocation.inEffect(
+          for: presented, issuers: config.sdJWTIssuerAnchors + config.mdocIssuerAnchors
+        ) { () async throws(OpenID4VPError) in
+          try await state.verifyResponse(
+            data, sdJWTIssuerAnchors: config.sdJWTIssuerAnchors,
+            mdocIssuerAnchors: config.mdocIssuerAnchors, now: now(), status: config.status)
+        })
     } catch {
       let code: VerifierErrorCode =
         switch error.code {

@@ -315,6 +315,11 @@ extension VerifierState {
       throw OpenID4VPError(.invalidPresentation, "\(id): \(error.reason)", underlying: error)
     }
     var checks: [VerificationCheck] = [.sdJWTIssuerSignature, .sdJWTDisclosureDigests]
+    if case .certificateChain(let chain) = verified.credential.trust,
+      let revocation = VerificationCheck.revocation(of: chain)
+    {
+      checks.append(revocation)
+    }
     if let binding = verified.keyBinding {
       checks.append(keyBindingCheck)
       if !transactionDataHashes.isEmpty {
@@ -381,6 +386,11 @@ extension VerifierState {
         checks.append(.mdocIssuerAuth(trust: .pinnedDocumentSigner))
       } else {
         checks.append(.mdocIssuerAuth(trust: .chainToIACA))
+      }
+      if case .trusted(let chain) = issuer.trust,
+        let revocation = VerificationCheck.revocation(of: chain)
+      {
+        checks.append(revocation)
       }
       checks.append(.mdocValueDigests)
       let verified = try document.verifyDeviceAuthentication(

@@ -4,6 +4,7 @@ import DCCrypto
 public import DCMdoc
 public import DCMdocProximity
 public import DCProximityTransport
+public import DCTrust
 public import DCX509
 public import Foundation
 
@@ -88,6 +89,9 @@ public actor InPersonReader {
   ///     ``ProximityReader/verify(response:request:sessionTranscript:eReaderKey:issuerTrustAnchors:now:status:)``
   ///     does, and the report gains one `credentialStatus` check per document; nil: no status
   ///     check and no such check in the report.
+  ///   - revocation: how the document signer and status-list chains are checked for revocation
+  ///     (RFC 5280 §6.3); with a fetcher, the distribution points of the presented document
+  ///     signer chains are fetched before they are validated. Nil: not checked.
   /// - Throws: `invalidRequest`, `transport`, `session` (the holder ended the session without a
   ///   response, or a message was refused), `verificationFailed` (the first failed check, or the
   ///   holder's refusal status; for a revoked or suspended document, or an unknown status under
@@ -96,7 +100,8 @@ public actor InPersonReader {
     _ itemsRequests: [ItemsRequest], useCases: [UseCase] = [],
     reader: ProximityReader.ReaderCredentials? = nil,
     readerAuthentication: ProximityReader.ReaderAuthenticationMode = .perDocRequest,
-    issuerTrustAnchors: [Certificate], now: Date, status: StatusChecking? = nil
+    issuerTrustAnchors: [Certificate], now: Date, status: StatusChecking? = nil,
+    revocation: RevocationSettings? = nil
   ) async throws(InPersonReaderError) -> ProximityReader.Result {
     let request: DeviceRequest
     do {
@@ -108,15 +113,24 @@ public actor InPersonReader {
     }
     try await send(request)
     let response = try await receiveResponse()
+    let presented =
+      revocation.fetches
+      ? ((try? DeviceResponse(bytes: response)).map(PresentedCertificates.inDeviceResponse)
+        ?? []) : []
+    let transcript = sessionTranscript
+    let key = eReaderKey
     do {
-      guard let status else {
-        return try ProximityReader.verify(
-          response: response, request: request, sessionTranscript: sessionTranscript,
-          eReaderKey: eReaderKey, issuerTrustAnchors: issuerTrustAnchors, now: now)
+      return try await revocation.inEffect(for: presented, issuers: issuerTrustAnchors) {
+        () async throws(VerifierError) in
+        guard let status else {
+          return try ProximityReader.verify(
+            response: response, request: request, sessionTranscript: transcript,
+            eReaderKey: key, issuerTrustAnchors: issuerTrustAnchors, now: now)
+        }
+        return try await ProximityReader.verify(
+          response: response, request: request, sessionTranscript: transcript,
+          eReaderKey: key, issuerTrustAnchors: issuerTrustAnchors, now: now, status: status)
       }
-      return try await ProximityReader.verify(
-        response: response, request: request, sessionTranscript: sessionTranscript,
-        eReaderKey: eReaderKey, issuerTrustAnchors: issuerTrustAnchors, now: now, status: status)
     } catch {
       throw InPersonReaderError(.verificationFailed, error.reason, underlying: error)
     }

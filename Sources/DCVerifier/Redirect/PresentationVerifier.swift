@@ -5,6 +5,7 @@ package import DCJOSE
 public import DCJSON
 import DCOpenID4VP
 import DCQL
+public import DCTrust
 public import DCX509
 public import Foundation
 
@@ -32,19 +33,24 @@ public struct PresentationVerifierConfiguration: Sendable {
   package var transactionLifetime: TimeInterval
   /// How long a request object is valid after it is served (`exp` − `iat`), in seconds.
   package var requestObjectLifetime: TimeInterval
+  /// How the revocation of every issuer and status-list chain is checked; nil: not checked.
+  package var revocation: RevocationSettings?
   /// The relying party's registration certificate (ETSI TS 119 475), sent in each request's
   /// `verifier_info` (OpenID4VP 1.0 §5.1).
   package var registrationCertificate: [UInt8]?
 
   /// A configuration; only the prefixes whose signer is set can be asked for (`redirect_uri`
-  /// needs none).
+  /// needs none). `revocation` is how every issuer and status-list chain is checked for
+  /// revocation (RFC 5280 §6.3): with a fetcher, the distribution points the presented
+  /// certificates name are fetched first; nil: revocation is not checked.
   public init(
     baseURL: String, frontendURL: String? = nil, x509SANDNS: RequestSigner? = nil,
     x509Hash: RequestSigner? = nil, attestation: VerifierAttestationSigner? = nil,
     sdJWTIssuerAnchors: [Certificate] = [], mdocIssuerAnchors: [Certificate] = [],
     status: StatusChecking = .skip, transactionLifetime: TimeInterval = 600,
-    requestObjectLifetime: TimeInterval = 300
+    requestObjectLifetime: TimeInterval = 300, revocation: RevocationSettings? = nil
   ) {
+    self.revocation = revocation
     self.baseURL = baseURL
     self.frontendURL = frontendURL
     self.x509SANDNS = x509SANDNS
@@ -529,15 +535,23 @@ public struct PresentationVerifier: Sendable {
     requestID: String, received: Date
   ) async throws(PresentationEndpointFailure) {
     let verified: VerifiedAuthorizationResponse
+    let configuration = configuration
+    let revocation = configuration.revocation
+    let presented = revocation.fetches ? PresentedCertificates.inVPToken(payload) : []
     do {
       let state = transaction.verifierState
-      verified = try await state.verifyOpened(
-        payload, thumbprint: thumbprint, binding: transaction.binding,
-        sdJWTIssuerAnchors: configuration.sdJWTIssuerAnchors,
-        mdocIssuerAnchors: configuration.mdocIssuerAnchors, now: received
-      ).checkingStatus(
-        configuration.status, sdJWTIssuerAnchors: configuration.sdJWTIssuerAnchors,
-        mdocIssuerAnchors: configuration.mdocIssuerAnchors, now: received)
+      verified = try await revocation.inEffect(
+        for: presented,
+        issuers: configuration.sdJWTIssuerAnchors + configuration.mdocIssuerAnchors
+      ) { () async throws(OpenID4VPError) in
+        try await state.verifyOpened(
+          payload, thumbprint: thumbprint, binding: transaction.binding,
+          sdJWTIssuerAnchors: configuration.sdJWTIssuerAnchors,
+          mdocIssuerAnchors: configuration.mdocIssuerAnchors, now: received
+        ).checkingStatus(
+          configuration.status, sdJWTIssuerAnchors: configuration.sdJWTIssuerAnchors,
+          mdocIssuerAnchors: configuration.mdocIssuerAnchors, now: received)
+      }
     } catch {
       try await record(.failed(code: error.code, reason: error.reason), requestID: requestID)
       throw PresentationEndpointFailure(.verificationFailed, error.reason)

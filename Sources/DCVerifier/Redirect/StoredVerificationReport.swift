@@ -63,6 +63,8 @@ extension VerificationCheck {
       )
     case .credentialStatus(let credential, let outcome):
       ("status", [("credential", .string(credential)), ("outcome", outcome.stored)])
+    case .issuerRevocation(let unknown):
+      ("issuer_revocation", [("unknown", .array(unknown.map { .string($0) }))])
     case .zkDeviceResponseStructure, .zkIssuer, .zkStatement, .zkProof: zkStoredMembers
     }
   }
@@ -127,6 +129,11 @@ extension VerificationCheck {
       self = .onlyRequestedElements(docType: try text("doctype"), elementCount: try count())
     case "key_binding": self = .keyBinding(origin: try text("origin"))
     case "mdoc_issuer": self = .mdocIssuerAuth(trust: try IssuerTrust(text("trust")))
+    case "issuer_revocation":
+      guard let unknown = json["unknown"]?.array?.compactMap(\.string) else {
+        throw .corrupt("a revocation check lacks its unknown list")
+      }
+      self = .issuerRevocation(unknown: unknown)
     case "mdoc_handover": self = .mdocHandoverDeviceSignature(origin: try text("origin"))
     case "key_binding_client": self = .keyBindingToClient(clientID: try text("client_id"))
     case "mdoc_redirect_handover":

@@ -259,7 +259,7 @@ public struct ZeroKnowledgeVerifier: Sendable {
         .verificationFailed, "the document signer key is \(leaf.publicKey), not P-256")
     }
     let validator = CertificateValidator(
-      trustAnchors: issuerTrustAnchors, policy: .mdocDocumentSigner)
+      trustAnchors: issuerTrustAnchors, policy: .mdocDocumentSigner, revocation: .current)
     switch validator.validate(chain: chain, at: now) {
     case .trusted(let path): return (leaf, .chain(path), key)
     case .untrusted(let reason), .malformed(let reason):

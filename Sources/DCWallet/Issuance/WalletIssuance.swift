@@ -3,6 +3,7 @@ package import DCCrypto
 import DCJSON
 import DCMdoc
 import DCSDJWT
+import DCTrust
 package import DCX509
 import Foundation
 
@@ -289,7 +290,9 @@ extension Wallet {
 
     let anchors = try await trustAnchors(role: .issuer)
     let resolved = try await resolveKeys(credentials)
-    var batch = Self.verify(resolved, expected: expected, anchors: anchors, trust: trust, at: now)
+    var batch = await policy.revocation.inEffect {
+      Self.verify(resolved, expected: expected, anchors: anchors, trust: trust, at: now)
+    }
     // The key ids of the verified credentials: stored keys have theirs; fresh keys are wrapped
     // here (written in the credentials' transaction) or imported by another key store.
     let (wrapped, imported) = try await keepFreshKeys(batch.freshKeys)

@@ -191,7 +191,7 @@ extension MobileDocumentRequest {
   /// request is not signed.
   public func readerTrust(trustAnchors: [Certificate], at now: Date) -> [ChainTrust] {
     let validator = CertificateValidator(
-      trustAnchors: trustAnchors, policy: .mdocReaderAuthentication)
+      trustAnchors: trustAnchors, policy: .mdocReaderAuthentication, revocation: .current)
     return requestAuthentications.map { chain in
       switch validator.validate(chainDER: chain, at: now) {
       case .trusted(let path): .trusted(path)

@@ -2,6 +2,7 @@ import DCAPI
 import DCCBOR
 import DCCrypto
 package import DCMdoc
+import DCTrust
 import Foundation
 
 extension Wallet {
@@ -18,6 +19,24 @@ extension Wallet {
   /// - Throws: `refused` with one typed `Refusal` (logged); answer it with
   ///   `ProximityPresentation.refusalResponse(status: ProximityPresentation.status(for:))`.
   package func resolveInPerson(
+    deviceRequest bytes: [UInt8], sessionTranscript: SessionTranscript,
+    policy: WalletPolicy? = nil
+  ) async throws(WalletError) -> PresentationRequest {
+    let revocation = (policy ?? self.policy).revocation
+    let fetched =
+      revocation?.fetcher == nil
+      ? [] : ((try? ProximityPresentation.decode(bytes)).map(Self.presentedCertificates) ?? [])
+    return try await revocation.inEffect(
+      for: fetched, issuers: try await requesterIssuers(revocation)
+    ) { () async throws(WalletError) in
+      try await resolveInPersonChecked(
+        deviceRequest: bytes, sessionTranscript: sessionTranscript, policy: policy)
+    }
+  }
+
+  /// ``resolveInPerson(deviceRequest:sessionTranscript:policy:)`` with the revocation setting
+  /// in effect.
+  private func resolveInPersonChecked(
     deviceRequest bytes: [UInt8], sessionTranscript: SessionTranscript,
     policy: WalletPolicy? = nil
   ) async throws(WalletError) -> PresentationRequest {
@@ -47,7 +66,7 @@ extension Wallet {
       let resolved = try await withRequesterTrust(
         PresentationRequest(
           protocolIdentifier: protocolIdentifier, origin: nil, kind: .inPerson(presentation),
-          skipped: [], policy: policy, now: clock()))
+          skipped: [], policy: policy, now: clock()), policy: policy)
       if let refusal = resolved.registrationRefusal(policy: policy) { throw refusal }
       return resolved
     } catch let refusal as Refusal {

@@ -45,6 +45,12 @@ public struct WalletPolicy: Sendable, Hashable {
   /// (``Refusal/Code/overAsking``). Off by default: the consent screen marks over-asked claims.
   /// A request without a registration certificate is not refused for it.
   public var refusesOverAsking: Bool
+  /// How the revocation of every certificate chain the wallet validates is checked (RFC 5280
+  /// §6.3): issuers on import, issuance and status lists, readers and verifiers, registration
+  /// certificates. Nil (the default): revocation is not checked. Here rather than in the
+  /// stored trust sources because it is the app's choice for the wallet as a whole, like the
+  /// other refusals of this policy, and can differ per call (`resolve(_:origin:policy:)`).
+  public var revocation: RevocationSettings?
 
   /// A policy; every parameter defaults to the safe value.
   public init(
@@ -53,8 +59,9 @@ public struct WalletPolicy: Sendable, Hashable {
     inPersonDeviceAuthentication: InPersonDeviceAuthentication = .signature,
     presentsInvalidOrSuspendedCredentials: Bool = false,
     registrationCertificateProviders: TrustSources = TrustSources(),
-    refusesOverAsking: Bool = false
+    refusesOverAsking: Bool = false, revocation: RevocationSettings? = nil
   ) {
+    self.revocation = revocation
     self.registrationCertificateProviders = registrationCertificateProviders
     self.refusesOverAsking = refusesOverAsking
     self.presentsInvalidOrSuspendedCredentials = presentsInvalidOrSuspendedCredentials

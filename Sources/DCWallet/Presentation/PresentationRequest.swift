@@ -116,7 +116,7 @@ public struct PresentationRequest: Sendable {
   /// The relying party's registration (ETSI TS 119 475): absent, invalid, or verified with its
   /// binding to the requester and each requested claim within the registration or over-asked,
   /// checked against the policy's ``WalletPolicy/registrationCertificateProviders``.
-  public let registration: RelyingPartyRegistration
+  public internal(set) var registration: RelyingPartyRegistration
 
   /// The resolving policy's ``WalletPolicy/presentsInvalidOrSuspendedCredentials``, applied
   /// again when the response is built.

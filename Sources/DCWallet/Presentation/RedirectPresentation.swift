@@ -3,6 +3,7 @@ public import DCHTTP
 import DCJSON
 public import DCOpenID4VP
 import DCQL
+import DCTrust
 package import DCX509
 import Foundation
 
@@ -93,6 +94,19 @@ extension Wallet {
   ///   request is invalid or cannot be answered; `transport` when the request object cannot be
   ///   fetched. The refusal is logged.
   public func resolve(
+    authorizationRequestURI: String, httpClient: any HTTPClient, policy: WalletPolicy? = nil,
+    configuration: RedirectFlowConfiguration = RedirectFlowConfiguration()
+  ) async throws(WalletError) -> PresentationRequest {
+    try await (policy ?? self.policy).revocation.inEffect { () async throws(WalletError) in
+      try await resolveChecked(
+        authorizationRequestURI: authorizationRequestURI, httpClient: httpClient, policy: policy,
+        configuration: configuration)
+    }
+  }
+
+  /// ``resolve(authorizationRequestURI:httpClient:policy:configuration:)`` with the
+  /// revocation setting in effect.
+  private func resolveChecked(
     authorizationRequestURI: String, httpClient: any HTTPClient, policy: WalletPolicy? = nil,
     configuration: RedirectFlowConfiguration = RedirectFlowConfiguration()
   ) async throws(WalletError) -> PresentationRequest {
@@ -198,7 +212,7 @@ extension Wallet {
           kind: .openID4VP(
             OpenID4VPPresentation(
               request: .redirect(authorization), credentials: offered, evaluation: evaluation)),
-          skipped: [], policy: policy, now: clock()))
+          skipped: [], policy: policy, now: clock()), policy: policy)
       if let refusal = resolved.registrationRefusal(policy: policy) { throw refusal }
       return resolved
     } catch {

@@ -7,6 +7,7 @@ import DCJSON
 import DCMdoc
 import DCOpenID4VP
 import DCOrgIsoMdoc
+import DCTrust
 import Foundation
 
 extension Wallet {
@@ -21,6 +22,19 @@ extension Wallet {
   /// - Throws: `refused` with a typed `Refusal` per request when none can be answered; the
   ///   refusal is logged.
   public func resolve(
+    _ envelope: RequestEnvelope, origin originText: String, policy: WalletPolicy? = nil
+  ) async throws(WalletError) -> PresentationRequest {
+    // Issue 29: the policy's revocation setting is in effect for every chain resolved.
+    let revocation = (policy ?? self.policy).revocation
+    let fetched = revocation?.fetcher == nil ? [] : Self.presentedCertificates(envelope)
+    return try await revocation.inEffect(
+      for: fetched, issuers: try await requesterIssuers(revocation)
+    ) { () async throws(WalletError) in
+      try await resolveChecked(envelope, origin: originText, policy: policy)
+    }
+  }
+
+  private func resolveChecked(
     _ envelope: RequestEnvelope, origin originText: String, policy: WalletPolicy? = nil
   ) async throws(WalletError) -> PresentationRequest {
     let policy = try await withStoredTrust(policy ?? self.policy)
@@ -57,7 +71,7 @@ extension Wallet {
         let resolved = try await withRequesterTrust(
           PresentationRequest(
             protocolIdentifier: protocolIdentifier, origin: origin, kind: kind, skipped: skipped,
-            policy: policy, now: clock()))
+            policy: policy, now: clock()), policy: policy)
         guard let refusal = resolved.registrationRefusal(policy: policy) else { return resolved }
         skipped.append(refusal)
       case .failure(let refusal):
