@@ -127,6 +127,8 @@ let modules: [(name: String, dependencies: [Target.Dependency])] = [
       // Issue 29: trust decisions from anchors and verified trusted lists, and relying-party
       // registration certificates checked against trusted providers.
       "DCTrust",
+      // Issue 33: the Longfellow prover, for requests that ask for a zero-knowledge proof.
+      "DCZK",
     ]
   ),
   // The issuer role: offers, authorization, tokens, nonces, minting, status publication, and its

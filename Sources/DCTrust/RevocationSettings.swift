@@ -9,8 +9,8 @@ import Foundation
 /// The role fetches (through ``CRLFetcher``: its URL policy, issuer-signature check and cache
 /// until nextUpdate) before validating, so chain validation itself stays free of I/O. A
 /// distribution point that cannot be fetched or gives no CRL its issuer signed leaves the
-/// status unknown: ``RevocationPolicy/failOpen`` accepts the chain and reports the status in
-/// `TrustedChain.revocation`; ``RevocationPolicy/failClosed`` refuses it.
+/// status unknown: `RevocationPolicy.failOpen` (DCX509) accepts the chain and reports the status in
+/// `TrustedChain.revocation`; `RevocationPolicy.failClosed` refuses it.
 public struct RevocationSettings: Sendable, Hashable {
   /// CRLs given as values (`--crl FILE`), always consulted.
   public var crls: [CertificateRevocationList]

@@ -33,6 +33,9 @@ public final class Wallet: Sendable {
   package let policy: WalletPolicy
   /// The titles stored with imported mdocs, by docType (the docType itself when absent).
   package let documentTitles: [String: String]
+  /// The Longfellow circuits the wallet proves with: an Annex C request for a zero-knowledge
+  /// proof that names one is answered with a proof; any other is refused.
+  package let zeroKnowledgeCircuits: [ZeroKnowledgeProverCircuit]
   /// Tags and checks the rows that decide security (trust anchors, the policy).
   let settingsAuthentication: SettingsAuthentication
   /// The stored lists already decoded, by their verified row tag (issue 29).
@@ -54,14 +57,19 @@ public final class Wallet: Sendable {
   ///     always says yes.
   ///   - documentTitles: the titles to store with imported mdocs, by docType (an app's localised
   ///     names); a docType without one is its own title.
+  ///   - zeroKnowledgeCircuits: the Longfellow circuits the wallet proves with: an org-iso-mdoc
+  ///     request for a zero-knowledge proof that names one is answered with a proof. None by
+  ///     default, and every zero-knowledge request is refused.
   ///   - clock: the current time, for validity and status checks; tests inject a fixed one.
   public init(
     home: WalletHome, keys: (any DeviceKeyStore)? = nil, settingsKey: [UInt8]? = nil,
     authenticator: any UserAuthenticator = ImplicitAuthenticator(),
     policy: WalletPolicy = WalletPolicy(), documentTitles: [String: String] = [:],
+    zeroKnowledgeCircuits: [ZeroKnowledgeProverCircuit] = [],
     clock: @escaping @Sendable () -> Date = { Date() }
   ) throws(WalletError) {
     self.home = home
+    self.zeroKnowledgeCircuits = zeroKnowledgeCircuits
     self.policy = policy
     self.documentTitles = documentTitles
     self.clock = clock

@@ -233,10 +233,10 @@ struct CommandContext: Sendable {
     }
   }
 
-  func wallet() throws -> Wallet {
+  func wallet(zeroKnowledgeCircuits: [ZeroKnowledgeProverCircuit] = []) throws -> Wallet {
     try Wallet(
       home: home(), policy: WalletPolicy(revocation: revocation),
-      documentTitles: MdocDisplay.titles)
+      documentTitles: MdocDisplay.titles, zeroKnowledgeCircuits: zeroKnowledgeCircuits)
   }
 
   /// Parses a command's arguments; `--help` prints the command's help.

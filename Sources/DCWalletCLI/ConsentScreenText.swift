@@ -90,6 +90,11 @@ extension ConsentScreen {
         + Self.readerMark(document.authentication)
     ]
     if document.presentations.isEmpty { lines.append("  not shared") }
+    if document.provenInZeroKnowledge, !document.presentations.isEmpty {
+      lines.append(
+        "  proven in zero knowledge: only the values below are disclosed; nothing else of the "
+          + "credential (not the issuer's signature, other elements or the device key)")
+    }
     for presentation in document.presentations {
       lines.append(
         "  from credential \(presentation.credentialID)"
@@ -253,8 +258,9 @@ enum RefusalText {
           return "\(refusal.protocolIdentifier): \(refusal.reason)"
         }
         return "\(refusal.protocolIdentifier): refused: the verifier asks for a zero-knowledge "
-          + "proof, which this wallet cannot make yet (no prover); it does not answer with a "
-          + "disclosure instead [\(refusal.reason)]"
+          + "proof this wallet cannot make (no circuit for it: respond --zk-circuit FILE; or one "
+          + "that does not prove these elements); "
+          + "it does not answer with a disclosure instead [\(refusal.reason)]"
       }.joined(separator: "; ") + ")"
   }
 }

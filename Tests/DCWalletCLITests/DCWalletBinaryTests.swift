@@ -30,6 +30,9 @@ struct DCWallet {
   }
 
   let home: String
+  /// The executable run: the debug build's unless a test points it elsewhere (a release
+  /// build, for proving).
+  var executable = DCWallet.binary
 
   init() throws {
     home =
@@ -40,7 +43,7 @@ struct DCWallet {
     var environment = ProcessInfo.processInfo.environment
     environment.removeValue(forKey: "DCWALLET_HOME")
     let result = try runProcess(
-      DCWallet.binary, ["--home", home] + arguments, input: Array(stdin.utf8),
+      executable, ["--home", home] + arguments, input: Array(stdin.utf8),
       environment: environment)
     return Result(
       code: result.status, out: result.out.trimmingCharacters(in: .whitespacesAndNewlines),

@@ -172,7 +172,9 @@ struct ZeroKnowledgeBinaryTests {
     #expect(result.out.utf8.count < 20_000)
   }
 
-  @Test("respond refuses a ZK request clearly, though the wallet holds the element")
+  @Test(
+    "respond without --zk-circuit refuses a ZK request clearly, though the wallet holds the element"
+  )
   func respondRefuses() async throws {
     let fixture = try CLIFixture()
     let cli = fixture.cli
@@ -194,7 +196,94 @@ struct ZeroKnowledgeBinaryTests {
     #expect(refused.out.isEmpty)
     #expect(
       refused.err.contains(
-        "refused: the verifier asks for a zero-knowledge proof, which this wallet cannot make yet (no prover)"
+        "refused: the verifier asks for a zero-knowledge proof this wallet cannot make (no circuit for it"
       ), "\(refused.err)")
+  }
+
+  /// A ZK request made by `verifier request --zk age_over_18`, with its state.
+  static func zkRequest(_ cli: DCWallet) async throws -> (request: String, state: String) {
+    let request = cli.home + "-files/zk-answer-request.json"
+    let state = cli.home + "-files/zk-answer-state.json"
+    let made = try await runDCWalletOffPool(
+      cli,
+      [
+        "verifier", "request", "--protocol", "org-iso-mdoc", "--zk", "age_over_18",
+        "--zk-circuit", Self.circuit, "--origin", "https://shop.example", "--out-request", request,
+        "--out-state", state,
+      ])
+    #expect(made.code == 0, "\(made.err)")
+    return (request, state)
+  }
+
+  @Test("respond --zk-circuit --interactive: the consent screen says what is proven in ZK")
+  func consentScreen() async throws {
+    let fixture = try CLIFixture()
+    let (request, _) = try await Self.zkRequest(fixture.cli)
+    // Declined: nothing is proven or sent (a debug build would take minutes to prove).
+    let declined = try await runDCWalletOffPool(
+      fixture.cli,
+      [
+        "respond", "--origin", "https://shop.example", "--request", request, "--zk-circuit",
+        Self.circuit, "--interactive",
+      ], stdin: "n\n")
+    #expect(declined.code == 1 && declined.out.isEmpty)
+    #expect(declined.err.contains("org.iso.18013.5.1/age_over_18"), "\(declined.err)")
+    #expect(
+      declined.err.contains(
+        "proven in zero knowledge: only the values below are disclosed; nothing else of the "
+          + "credential"), "\(declined.err)")
+  }
+
+  @Test("respond --zk-circuit refuses a circuit it cannot prove with (version 6), no answer")
+  func otherCircuitRefused() async throws {
+    let fixture = try CLIFixture()
+    let (request, _) = try await Self.zkRequest(fixture.cli)
+    let other = Self.vector(
+      "longfellow-circuit-137e5a75ce72735a37c8a72da1a8a0a5df8d13365c2ae3d2c2bd6a0e7197c7c6.zst")
+    let refused = try await runDCWalletOffPool(
+      fixture.cli,
+      ["respond", "--origin", "https://shop.example", "--request", request, "--zk-circuit", other])
+    #expect(refused.code == 1 && refused.out.isEmpty)
+    // The wallet's witness fills the version 7 layout only: the file is refused on reading.
+    #expect(
+      refused.err.contains("not a version 7 Longfellow mdoc circuit"), "\(refused.err)")
+  }
+
+  /// Proving takes about 6 s in a release build and many minutes in a debug one: this runs the
+  /// release `dcwallet` that `DCWALLET_RELEASE_BIN` names (`.ci/run` builds it), and is skipped
+  /// without it.
+  @Test(
+    "verifier request --zk -> respond --zk-circuit -> verifier verify: proven in zero knowledge",
+    .enabled(if: ProcessInfo.processInfo.environment["DCWALLET_RELEASE_BIN"] != nil))
+  func proveEndToEnd() async throws {
+    let fixture = try CLIFixture()
+    var cli = fixture.cli
+    cli.executable = ProcessInfo.processInfo.environment["DCWALLET_RELEASE_BIN"] ?? ""
+    let (request, state) = try await Self.zkRequest(cli)
+    let answered = try await runDCWalletOffPool(
+      cli,
+      [
+        "respond", "--origin", "https://shop.example", "--request", request, "--zk-circuit",
+        Self.circuit,
+      ])
+    try #require(answered.code == 0, "\(answered.err)")
+    let response = try cli.file("zk-answer-response.json", Array(answered.out.utf8))
+    let verified = try await runDCWalletOffPool(
+      cli,
+      [
+        "verifier", "verify", "--state", state, "--origin", "https://shop.example", "--response",
+        response, "--zk-circuit", Self.circuit, "--issuer-anchor", fixture.iacaPath,
+      ])
+    #expect(verified.code == 0, "\(verified.err)")
+    #expect(verified.out.contains("proven in zero knowledge"), "\(verified.out)")
+    #expect(verified.out.contains("age_over_18 = yes"), "\(verified.out)")
+    // The same answer under another origin's transcript is refused.
+    let elsewhere = try await runDCWalletOffPool(
+      cli,
+      [
+        "verifier", "verify", "--state", state, "--origin", "https://other.example",
+        "--response", response, "--zk-circuit", Self.circuit, "--issuer-anchor", fixture.iacaPath,
+      ])
+    #expect(elsewhere.code != 0)
   }
 }

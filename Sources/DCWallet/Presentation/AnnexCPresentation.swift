@@ -143,11 +143,21 @@ package struct AnnexCPresentation: Sendable {
     try resolved.deviceResponse(consent: consent) { id in .signature(try deviceKey(id)) }
   }
 
-  /// Builds the DeviceResponse for a consent and seals it to the verifier (C.3.2.3).
+  /// Builds the DeviceResponse for a consent and seals it to the verifier (C.3.2.3). A doc
+  /// request that asks for a zero-knowledge proof is answered with one made with `circuits`
+  /// (its disclosed document is only the prover's input); `now` is the proof's timestamp.
   package func respond(
-    consent: MdocConsent, deviceKey: (String) throws -> any Signer
+    consent: MdocConsent, circuits: [ZeroKnowledgeProverCircuit] = [], now: Date = Date(),
+    deviceKey: (String) throws -> any Signer
   ) throws(PresentationError) -> EncryptedResponse {
-    let response = try deviceResponse(consent: consent, deviceKey: deviceKey)
+    let answers: [ZeroKnowledgeAnswer]
+    switch resolved.zeroKnowledgeAnswers(circuits: circuits) {
+    case .success(let found): answers = found
+    case .failure(let mismatch): throw PresentationError(.consentViolation, mismatch.reason)
+    }
+    let response = try resolved.zeroKnowledgeResponse(
+      try deviceResponse(consent: consent, deviceKey: deviceKey), consent: consent,
+      answers: answers, now: now)
     do {
       return try EncryptedResponse.seal(
         response, to: request.encryptionInfo.recipientPublicKey,

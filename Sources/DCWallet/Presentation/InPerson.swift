@@ -199,16 +199,17 @@ extension Wallet {
     return .success(.mac(agreement, eReaderKey: eReaderKey))
   }
 
-  /// The refusal an mdoc request gets under a policy, shared by Annex C and in person: an invalid
+  /// The refusal an mdoc request gets under a policy, shared by Annex C and in person: a
+  /// zero-knowledge request no circuit of `circuits` answers (in person: every one), an invalid
   /// reader signature (unless accepted), an unauthenticated reader when the policy requires one,
   /// or no stored mdoc that matches (named for the status of a credential `withheld` for it,
   /// when one was).
   func mdocPolicyRefusal(
     _ resolved: ResolvedDeviceRequest, protocolIdentifier: String, policy: WalletPolicy,
-    withheld: [Refusal] = []
+    withheld: [Refusal] = [], circuits: [ZeroKnowledgeProverCircuit] = []
   ) -> Refusal? {
-    if let refusal = Self.zeroKnowledgeRefusal(
-      resolved.deviceRequest, protocolIdentifier: protocolIdentifier)
+    if let refusal = zeroKnowledgeRefusal(
+      resolved, circuits: circuits, protocolIdentifier: protocolIdentifier)
     {
       return refusal
     }

@@ -111,8 +111,10 @@ public struct Refusal: Error, Sendable, Hashable {
     /// §7.1) and the policy does not present them.
     public static let credentialSuspended = Code("credentialSuspended")
     /// The request asks for a zero-knowledge proof (ISO 18013-5 2nd edition `zkRequest`, or an
-    /// OpenID4VP `mso_mdoc_zk` Credential Query) and this wallet has no prover: it refuses
-    /// rather than answer with the disclosed elements and the issuer's signature.
+    /// OpenID4VP `mso_mdoc_zk` Credential Query) that this wallet cannot prove: no circuit the
+    /// wallet was given (`Wallet.init`'s `zeroKnowledgeCircuits`) is named, the circuit does not prove the requested
+    /// elements, or the protocol is not Annex C. It refuses rather than answer with the
+    /// disclosed elements and the issuer's signature.
     public static let zeroKnowledgeProofUnsupported = Code("zeroKnowledgeProofUnsupported")
     /// The policy refuses over-asking (``WalletPolicy/refusesOverAsking``) and the request's
     /// registration certificate shows it: a claim beyond the registration, another relying

@@ -498,7 +498,9 @@ public struct PresentationRequest: Sendable {
             path: [.key($0.nameSpace), .key($0.element.identifier)],
             intentToRetain: $0.element.intentToRetain)
         },
-        presentations: presentations)
+        presentations: presentations,
+        // Only a request the wallet proves is resolved (others are refused).
+        provenInZeroKnowledge: (try? docRequest.itemsRequest.zkRequest) != nil)
     }
   }
 
@@ -548,7 +550,7 @@ public struct PresentationRequest: Sendable {
         requestedClaims: (query.claims ?? []).map {
           ConsentScreen.RequestedClaim(path: $0.path.components, intentToRetain: $0.intentToRetain)
         },
-        presentations: presentations)
+        presentations: presentations, provenInZeroKnowledge: false)
     }
   }
 
@@ -673,6 +675,11 @@ public struct ConsentScreen: Sendable {
     package let requestedClaims: [RequestedClaim]
     /// What the consent presents; empty when it is not answered.
     package let presentations: [Presentation]
+    /// Whether it is answered with a zero-knowledge proof (ISO 18013-5 2nd edition
+    /// `zkRequest`, Longfellow): the shared claims' values are proven to come from the issued
+    /// credential, and nothing else of it is disclosed (not the issuer's signature, the other
+    /// elements or the device key).
+    public let provenInZeroKnowledge: Bool
   }
 
   /// A credential set (OpenID4VP `credential_sets`) or use case (Annex C DeviceRequestInfo).

@@ -156,7 +156,7 @@ extension Wallet {
       readerTrustAnchors: try await trustAnchors(role: .reader), now: clock())
     if let refusal = mdocPolicyRefusal(
       presentation.resolved, protocolIdentifier: request.protocolIdentifier, policy: policy,
-      withheld: candidates.withheld)
+      withheld: candidates.withheld, circuits: zeroKnowledgeCircuits)
     {
       throw refusal
     }
@@ -191,7 +191,9 @@ extension Wallet {
         signers[document.credentialID] = try await signer(forCredential: document.credentialID)
       }
       do {
-        let sealed = try presentation.respond(consent: mdocConsent) { id in
+        let sealed = try presentation.respond(
+          consent: mdocConsent, circuits: zeroKnowledgeCircuits, now: clock()
+        ) { id in
           guard let signer = signers[id] else {
             throw WalletError(.notFound, "no device key for \(id)")
           }
